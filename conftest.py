@@ -1,0 +1,26 @@
+"""Hypothesis settings profiles for the whole suite (tests and doctests).
+
+``ci``: derandomized, no example database, no deadline, few examples; chosen
+automatically when the environment variable ``CI`` is set. ``dev``: the
+default for local runs. ``thorough``: long local runs
+(``HYPOTHESIS_PROFILE=thorough pytest``). ``HYPOTHESIS_PROFILE`` always wins.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=25,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None, max_examples=100)
+settings.register_profile(
+    "thorough", deadline=None, max_examples=1000, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))

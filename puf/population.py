@@ -1,0 +1,143 @@
+"""The score-level data model: the per-user arrays a fairness measure reads."""
+
+__all__ = ["Population"]
+
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from ._validation import check_effectiveness, check_pair_matrix, check_similarity
+
+
+def _frozen(array):
+    array = np.array(array, dtype=np.float64, copy=True)
+    array.flags.writeable = False
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class Population:
+    """Per-user arrays of m users, validated on construction.
+
+    Parameters
+    ----------
+    effectiveness : array-like of shape (m,)
+        S(u) in [0, 1], e.g. P@k or NDCG@k of u's own list.
+    similarity : array-like of shape (m, m)
+        Symmetric sim(u, v) in [0, 1]; the diagonal is ignored by measures.
+    utility : array-like of shape (m, m), optional
+        ``utility[u, v]`` = phi_u(L_v) in [0, 1]; the diagonal is u's own list.
+    list_distance : array-like of shape (m, m), optional
+        Symmetric non-negative distance d_L(u, v) between recommended lists.
+
+    Attributes
+    ----------
+    m : int
+        Number of users.
+
+    Notes
+    -----
+    Arrays are copied to float64 and made read-only, so a Population can be
+    shared between measures without one changing what another sees.
+
+    Examples
+    --------
+    >>> pop = Population([0.0, 1.0], [[1.0, 0.2], [0.2, 1.0]])
+    >>> pop.m, sorted(pop.fields())
+    (2, ['effectiveness', 'similarity'])
+    >>> Population([0.0, 2.0], [[1, 0], [0, 1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: effectiveness must lie in [0, 1], got 2.0 at index (1,)
+    """
+
+    effectiveness: np.ndarray
+    similarity: np.ndarray
+    utility: np.ndarray | None = None
+    list_distance: np.ndarray | None = None
+
+    def __post_init__(self):
+        effectiveness = check_effectiveness(self.effectiveness, min_users=2)
+        m = effectiveness.shape[0]
+        checked = {
+            "effectiveness": effectiveness,
+            "similarity": check_similarity(self.similarity, m=m),
+        }
+        if self.utility is not None:
+            checked["utility"] = check_pair_matrix(self.utility, name="utility", m=m)
+        if self.list_distance is not None:
+            checked["list_distance"] = check_pair_matrix(
+                self.list_distance, name="list_distance", m=m, symmetric=True, unit=False
+            )
+        for name, value in checked.items():
+            object.__setattr__(self, name, _frozen(value))
+
+    @property
+    def m(self):
+        """Number of users."""
+        return self.effectiveness.shape[0]
+
+    def fields(self):
+        """Return the fields that are present, as a dict of name to array.
+
+        Examples
+        --------
+        >>> list(Population([0.5, 0.5], [[1, 1], [1, 1]]).fields())
+        ['effectiveness', 'similarity']
+        """
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) is not None
+        }
+
+    def replace(self, **changes):
+        """Return a validated copy with some fields replaced.
+
+        Examples
+        --------
+        >>> pop = Population([0.0, 1.0], [[1, 0], [0, 1]])
+        >>> pop.replace(effectiveness=[1.0, 1.0]).effectiveness
+        array([1., 1.])
+        """
+        return replace(self, **changes)
+
+    def permute(self, order):
+        """Relabel users: user ``i`` of the result is user ``order[i]`` of this one.
+
+        Every per-user field moves consistently (rows and columns of the
+        pair matrices), so any anonymous measure is unchanged.
+
+        Parameters
+        ----------
+        order : array-like of int, shape (m,)
+            A permutation of ``range(m)``.
+
+        Returns
+        -------
+        Population
+
+        Examples
+        --------
+        >>> pop = Population([0.0, 1.0, 0.5], [[1, .1, .2], [.1, 1, .3], [.2, .3, 1]])
+        >>> pop.permute([2, 0, 1]).effectiveness
+        array([0.5, 0. , 1. ])
+        """
+        order = np.asarray(order)
+        if order.shape != (self.m,) or not np.array_equal(np.sort(order), np.arange(self.m)):
+            raise ValueError(f"order must be a permutation of range({self.m}), got {order!r}")
+        moved = {"effectiveness": self.effectiveness[order]}
+        for name, value in self.fields().items():
+            if value.ndim == 2:
+                moved[name] = value[np.ix_(order, order)]
+        return self.replace(**moved)
+
+    def __eq__(self, other):
+        if not isinstance(other, Population):
+            return NotImplemented
+        mine, theirs = self.fields(), other.fields()
+        return mine.keys() == theirs.keys() and all(
+            np.array_equal(mine[k], theirs[k]) for k in mine
+        )
+
+    __hash__ = None

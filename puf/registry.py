@@ -1,0 +1,237 @@
+"""The measure registry: names, metadata, and evaluation by parameter name.
+
+A measure is any function whose required parameters are
+:class:`~puf.Population` field names. :func:`measure` attaches optional
+metadata; :func:`as_measure` turns a name or a plain function into a
+:class:`Measure`; :func:`evaluate` passes a population's fields by name.
+"""
+
+__all__ = ["FIELDS", "Measure", "MEASURES", "measure", "as_measure", "evaluate"]
+
+import inspect
+import math
+from dataclasses import dataclass
+
+from . import measures as _m
+
+FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A fairness measure with the metadata the harness reads.
+
+    Parameters
+    ----------
+    function : callable
+        The measure; its required parameters are Population field names.
+    name : str
+        Short name, as used in tables and on the command line.
+    reads : tuple of str
+        The Population fields the function reads, in parameter order.
+    range : tuple of float, default (0.0, 1.0)
+        Declared (low, high) range of values.
+    direction : {"lower", "higher"}, default "lower"
+        Which end is fairer.
+    definition : str
+        One-line definition.
+
+    Examples
+    --------
+    >>> m = as_measure("sd")
+    >>> m.reads, m.range, m.direction
+    (('effectiveness',), (0.0, 1.0), 'lower')
+    >>> m(effectiveness=[0.0, 1.0])
+    0.5
+    """
+
+    function: object
+    name: str
+    reads: tuple
+    range: tuple = (0.0, 1.0)
+    direction: str = "lower"
+    definition: str = ""
+
+    def __call__(self, **fields):
+        return self.function(**{name: fields[name] for name in self.reads})
+
+    @property
+    def fairest(self):
+        """The fairest value of the declared range (its lower end when lower is fairer)."""
+        return self.range[0] if self.direction == "lower" else self.range[1]
+
+
+def _reads(function):
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"cannot read the signature of measure {function!r}") from exc
+    reads = []
+    for p in parameters:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.name in FIELDS:
+            reads.append(p.name)
+        elif p.default is p.empty:
+            raise ValueError(
+                f"measure {getattr(function, '__name__', function)!r} has a required parameter "
+                f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
+            )
+    if not reads:
+        raise ValueError(
+            f"measure {getattr(function, '__name__', function)!r} reads no Population field; "
+            f"name a parameter one of {', '.join(FIELDS)}"
+        )
+    return tuple(reads)
+
+
+def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", definition=None):
+    """Decorator attaching harness metadata to a user's measure; the function is unchanged.
+
+    Parameters
+    ----------
+    function : callable, optional
+        The measure (when used as ``@measure`` without arguments).
+    name : str, optional
+        Display name; defaults to the function's name.
+    range : tuple of float, default (0.0, 1.0)
+        Declared range of values.
+    direction : {"lower", "higher"}, default "lower"
+        Which end is fairer.
+    definition : str, optional
+        One-line definition; defaults to the docstring's first line.
+
+    Returns
+    -------
+    callable
+        ``function`` itself, with a ``__puf_measure__`` attribute.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @measure(name="range-gap", definition="max S − min S")
+    ... def range_gap(effectiveness):
+    ...     return float(np.ptp(effectiveness))
+    >>> as_measure(range_gap).name
+    'range-gap'
+    """
+    if direction not in ("lower", "higher"):
+        raise ValueError(f"direction must be 'lower' or 'higher', got {direction!r}")
+    low, high = (float(v) for v in range)
+    if not low <= high:
+        raise ValueError(f"range must be (low, high) with low <= high, got {range!r}")
+
+    def attach(func):
+        _reads(func)
+        func.__puf_measure__ = dict(
+            name=name or func.__name__,
+            range=(low, high),
+            direction=direction,
+            definition=definition or (inspect.getdoc(func) or "").split("\n")[0],
+        )
+        return func
+
+    return attach(function) if function is not None else attach
+
+
+def as_measure(function):
+    """Return the :class:`Measure` for a registered name, a Measure, or any function.
+
+    Parameters
+    ----------
+    function : str, Measure or callable
+        A name in :data:`MEASURES`, or a function whose parameters are field names.
+
+    Returns
+    -------
+    Measure
+
+    Examples
+    --------
+    >>> as_measure("puf").reads
+    ('effectiveness', 'similarity')
+    >>> as_measure(lambda effectiveness: 0.0).reads
+    ('effectiveness',)
+    """
+    if isinstance(function, Measure):
+        return function
+    if isinstance(function, str):
+        try:
+            return MEASURES[function]
+        except KeyError:
+            raise ValueError(
+                f"unknown measure {function!r}; known measures: {', '.join(MEASURES)}"
+            ) from None
+    if not callable(function):
+        raise ValueError(f"a measure must be a name or a callable, got {function!r}")
+    meta = getattr(function, "__puf_measure__", None) or {}
+    doc = (inspect.getdoc(function) or "").split("\n")[0]
+    return Measure(
+        function=function,
+        name=meta.get("name", getattr(function, "__name__", "measure")),
+        reads=_reads(function),
+        range=meta.get("range", (0.0, 1.0)),
+        direction=meta.get("direction", "lower"),
+        definition=meta.get("definition", doc),
+    )
+
+
+def evaluate(population, names=None):
+    """Evaluate measures on a population, passing its fields by parameter name.
+
+    Parameters
+    ----------
+    population : Population
+        The per-user arrays.
+    names : iterable of (str or callable), optional
+        Registered names or user functions; default every measure in
+        :data:`MEASURES` whose fields the population has.
+
+    Returns
+    -------
+    dict of str to float
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> pop = Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
+    >>> evaluate(pop, ["sd", "puf"])
+    {'sd': 0.5, 'puf': 0.5}
+    """
+    fields = population.fields()
+    if names is None:
+        chosen = [m for m in MEASURES.values() if all(f in fields for f in m.reads)]
+    else:
+        chosen = [as_measure(n) for n in names]
+    results = {}
+    for m in chosen:
+        missing = [f for f in m.reads if f not in fields]
+        if missing:
+            raise ValueError(f"measure {m.name!r} reads {missing} but the population has no such field")
+        results[m.name] = float(m(**fields))
+    return results
+
+
+_UNBOUNDED = (-math.inf, math.inf)
+MEASURES = {
+    m.name: m
+    for m in (
+        Measure(_m.pairwise_user_unfairness, "puf", ("effectiveness", "similarity"),
+                definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|"),
+        Measure(_m.puf_as_printed, "puf-as-printed", ("effectiveness", "similarity"),
+                definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)"),
+        Measure(_m.sd, "sd", ("effectiveness",), definition="standard deviation (ddof=0) of S"),
+        Measure(_m.gini, "gini", ("effectiveness",),
+                definition="Σ_j (2j−m−1)·S_(j) / (m·Σ S); undefined when Σ S = 0"),
+        Measure(_m.mean_envy, "me", ("utility",),
+                definition="1/(m(m−1)) Σ_{u≠v} max(φ_u(L_v) − φ_u(L_u), 0)"),
+        Measure(_m.mean_envy_as_printed, "me-as-printed", ("utility",),
+                definition="2/(m(m−1)) Σ_{u≠v} envy(u,v) (the appendix's printed form, 2×ME)"),
+        Measure(_m.mean_max_envy, "mme", ("utility",),
+                definition="(1/m) Σ_u max_{v≠u} envy(u,v)"),
+        Measure(_m.proportion_envious_users, "peu", ("utility",),
+                definition="(1/m) Σ_u 1{max_{v≠u} envy(u,v) > ε}, ε = 0.05"),
+        Measure(_m.uf, "uf", ("similarity", "list_distance"), range=_UNBOUNDED,
+                definition="ln Σ_{sim ≥ mean+SD} sim(u,v)·d_L(u,v)"),
+    )
+}

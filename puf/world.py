@@ -1,0 +1,171 @@
+"""The interaction-level data model, from which every Population is derived."""
+
+__all__ = ["World"]
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ._validation import (
+    check_histories,
+    check_item_features,
+    check_k,
+    check_rankings,
+    check_relevance,
+    check_unit_scalar,
+)
+from .population import Population
+
+
+def _frozen(array):
+    array.flags.writeable = False
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class World:
+    """Users' histories, graded test relevance, ranked lists and item features.
+
+    Parameters
+    ----------
+    histories : scipy sparse matrix or array of shape (m, n)
+        Training interactions (non-zero = in u's history H_u).
+    relevance : scipy sparse matrix, array or DataFrame of shape (m, n)
+        Graded test relevance r_ui >= 0.
+    rankings : array-like of int, shape (m, k)
+        Each user's top-k list of item ids, best first; -1 pads short lists.
+    item_features : array-like of shape (n, f)
+        Non-negative item features (e.g. multi-hot genres), every row summing
+        to more than 0; used by the JS and UF similarities.
+    item_vectors : array-like of shape (n, d), optional
+        Item embeddings for list distances; defaults to ``item_features``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = World(histories=np.array([[1, 1, 0, 0], [0, 1, 1, 0]]),
+    ...           relevance=np.array([[0, 0, 1, 1], [1, 0, 0, 1]]),
+    ...           rankings=np.array([[2, 3], [0, 2]]),
+    ...           item_features=np.eye(4))
+    >>> w.m, w.n_items, w.k
+    (2, 4, 2)
+    >>> pop = w.population(metric="precision", similarity="jaccard")
+    >>> pop.effectiveness, pop.similarity[0, 1]
+    (array([1. , 0.5]), np.float64(0.3333333333333333))
+    """
+
+    histories: object
+    relevance: object
+    rankings: np.ndarray
+    item_features: np.ndarray
+    item_vectors: np.ndarray | None = None
+
+    def __post_init__(self):
+        histories = check_histories(self.histories)
+        m, n = histories.shape
+        relevance = check_relevance(self.relevance, n_users=m, n_items=n)
+        rankings = check_rankings(self.rankings, n_items=n)
+        if rankings.shape[0] != m:
+            raise ValueError(f"rankings has {rankings.shape[0]} users but histories has {m}")
+        features = check_item_features(self.item_features, n_items=n)
+        vectors = features if self.item_vectors is None else np.asarray(self.item_vectors, float)
+        if vectors.ndim != 2 or vectors.shape[0] != n:
+            raise ValueError(f"item_vectors must have shape ({n}, d), got {vectors.shape}")
+        if not np.isfinite(vectors).all():
+            raise ValueError("item_vectors must be finite")
+        for name, value in (
+            ("histories", histories),
+            ("relevance", relevance),
+            ("rankings", _frozen(rankings.copy())),
+            ("item_features", _frozen(features.copy())),
+            ("item_vectors", _frozen(vectors.copy())),
+        ):
+            object.__setattr__(self, name, value)
+
+    @property
+    def m(self):
+        """Number of users."""
+        return self.histories.shape[0]
+
+    @property
+    def n_items(self):
+        """Number of items."""
+        return self.histories.shape[1]
+
+    @property
+    def k(self):
+        """Length of the ranked lists."""
+        return self.rankings.shape[1]
+
+    def replace(self, **changes):
+        """Return a validated copy with some fields replaced.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> w = World(np.eye(2), np.eye(2), [[0], [1]], np.eye(2))
+        >>> w.replace(rankings=[[1], [0]]).rankings.tolist()
+        [[1], [0]]
+        """
+        return replace(self, **changes)
+
+    def similarity(self, name="jaccard", *, gamma=1.0):
+        """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> w = World(np.array([[1, 1], [0, 1]]), np.eye(2), [[0], [1]], np.eye(2))
+        >>> w.similarity("jaccard")[0, 1]
+        np.float64(0.5)
+        """
+        from .similarity import SIMILARITIES, get_similarity
+
+        function = get_similarity(name)
+        if function is SIMILARITIES["uf"]:
+            return function(self.histories, self.item_features, gamma=check_unit_scalar(gamma, name="gamma"))
+        if function is SIMILARITIES["js"]:
+            return function(self.histories, self.item_features)
+        return function(self.histories)
+
+    def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=1.0):
+        """Derive the Population a measure reads.
+
+        Parameters
+        ----------
+        metric : str, default "ndcg"
+            Effectiveness metric, a name in :data:`puf.EFFECTIVENESS`.
+        k : int, optional
+            Cut-off; defaults to the list length :attr:`k`.
+        similarity : str, default "jaccard"
+            User similarity, a name in :data:`puf.SIMILARITIES`.
+        gamma : float, default 1.0
+            Weight of history overlap in sim_UF (``similarity="uf"`` only).
+
+        Returns
+        -------
+        Population
+            With effectiveness, similarity, utility (phi_u(L_v)) and
+            list_distance (d_L over ``item_vectors``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> w = World(np.eye(2), np.array([[0, 1], [1, 0]]), [[1], [1]], np.eye(2))
+        >>> w.population(metric="precision").utility
+        array([[1., 1.],
+               [0., 0.]])
+        """
+        from .effectiveness import get_effectiveness
+        from .lists import list_distance, utility_matrix
+
+        k = self.k if k is None else check_k(k)
+        if k > self.k:
+            raise ValueError(f"k must be <= the list length {self.k}, got {k}")
+        rankings = self.rankings[:, :k]
+        return Population(
+            effectiveness=get_effectiveness(metric)(rankings, self.relevance, k=k),
+            similarity=self.similarity(similarity, gamma=gamma),
+            utility=utility_matrix(rankings, self.relevance, k=k),
+            list_distance=list_distance(rankings, self.item_vectors),
+        )

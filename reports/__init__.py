@@ -1,0 +1,3 @@
+"""reports: sensitivity sweeps, figures, the HTML/Markdown report and the ``puf`` CLI."""
+
+__all__ = []

@@ -1,0 +1,87 @@
+"""The registry: names, metadata, evaluation by parameter name, user measures."""
+
+import math
+
+import numpy as np
+import pytest
+
+import puf
+from puf import MEASURES, Population, as_measure, evaluate, measure
+
+NINE = ["puf", "puf-as-printed", "sd", "gini", "me", "me-as-printed", "mme", "peu", "uf"]
+
+
+def population_with_everything():
+    return Population(
+        effectiveness=[0.0, 0.5, 1.0],
+        similarity=[[1, .2, .4], [.2, 1, .6], [.4, .6, 1]],
+        utility=[[.1, .5, .2], [.3, .3, .9], [0, 0, 1]],
+        list_distance=[[0, .5, 1], [.5, 0, .2], [1, .2, 0]],
+    )
+
+
+def test_registry_has_the_nine_measures_with_metadata():
+    assert list(MEASURES) == NINE
+    for name, m in MEASURES.items():
+        assert m.name == name
+        assert m.direction == "lower"
+        assert m.definition
+        assert set(m.reads) <= set(puf.FIELDS)
+    assert MEASURES["uf"].range == (-math.inf, math.inf)
+    assert MEASURES["puf-as-printed"].range == (0.0, 1.0)  # declared; the harness shows it exceeds
+
+
+def test_evaluate_passes_fields_by_name():
+    pop = population_with_everything()
+    results = evaluate(pop)
+    assert list(results) == NINE
+    assert results["puf"] == puf.puf(pop.effectiveness, pop.similarity)
+    assert results["me"] == puf.mean_envy(pop.utility)
+    assert results["uf"] == puf.uf(pop.similarity, pop.list_distance)
+
+
+def test_evaluate_skips_measures_whose_fields_are_absent_by_default():
+    pop = Population([0.0, 1.0], [[1, .5], [.5, 1]])
+    assert list(evaluate(pop)) == ["puf", "puf-as-printed", "sd", "gini"]
+    with pytest.raises(ValueError, match="utility"):
+        evaluate(pop, ["me"])
+
+
+def test_user_function_and_decorator():
+    def spread(effectiveness):
+        """Max minus min."""
+        return float(np.ptp(effectiveness))
+
+    @measure(name="weighted", range=(0, 2), direction="lower", definition="test")
+    def weighted(similarity, effectiveness, *, scale=2.0):
+        return float(scale * np.mean(similarity) * np.mean(effectiveness))
+
+    pop = population_with_everything()
+    assert evaluate(pop, [spread, weighted]) == {
+        "spread": 1.0,
+        "weighted": pytest.approx(2.0 * np.mean(pop.similarity) * 0.5),
+    }
+    assert as_measure(spread).definition == "Max minus min."
+    assert as_measure(weighted).reads == ("similarity", "effectiveness")
+    assert as_measure(weighted).range == (0.0, 2.0)
+
+
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        ("nope", "unknown measure 'nope'; known measures: puf, puf-as-printed"),
+        (42, "must be a name or a callable"),
+        (lambda effectiveness, ratings: 0.0, "required parameter 'ratings'"),
+        (lambda: 0.0, "reads no Population field"),
+    ],
+)
+def test_as_measure_rejects_bad_measures(bad, match):
+    with pytest.raises(ValueError, match=match):
+        as_measure(bad)
+
+
+def test_decorator_rejects_bad_metadata():
+    with pytest.raises(ValueError, match="direction"):
+        measure(direction="up")
+    with pytest.raises(ValueError, match="range"):
+        measure(range=(1, 0))

@@ -1,0 +1,74 @@
+"""Bad input: every case raises ValueError naming the argument, before any computation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+import puf
+from puf import _validation
+from puf import Population, World
+
+S2 = [0.2, 0.8]
+SIM2 = [[1.0, 0.5], [0.5, 1.0]]
+U2 = [[0.5, 0.2], [0.1, 0.9]]
+RANKS = np.array([[0, 1], [2, 3]])
+REL = sp.csr_matrix(np.array([[1.0, 0, 2, 0], [0, 1, 0, 1]]))
+HIST = sp.csr_matrix(np.array([[1, 1, 0, 0], [0, 1, 1, 0]]))
+FEAT = np.array([[1.0, 0], [0, 1], [1, 1], [0, 1]])
+
+INVALID = [
+    # (id, call, message fragment)
+    ("effectiveness-nan", lambda: puf.sd([0.1, np.nan]), r"effectiveness must be finite, got nan"),
+    ("effectiveness-inf", lambda: puf.gini([0.1, np.inf]), r"effectiveness must be finite, got inf"),
+    ("effectiveness-above-1", lambda: puf.puf([0.1, 1.5], SIM2), r"effectiveness must lie in \[0, 1\], got .*1\.5"),
+    ("effectiveness-negative", lambda: puf.sd([-0.1, 0.5]), r"effectiveness must lie in \[0, 1\], got .*-0\.1"),
+    ("effectiveness-2d", lambda: puf.sd([[0.1, 0.5]]), r"effectiveness must be one-dimensional"),
+    ("effectiveness-strings", lambda: puf.sd(["a", "b"]), r"effectiveness must be numeric"),
+    ("similarity-nan", lambda: puf.puf(S2, [[1, np.nan], [np.nan, 1]]), r"similarity must be finite"),
+    ("similarity-above-1", lambda: puf.puf(S2, [[1, 1.2], [1.2, 1]]), r"similarity must lie in \[0, 1\], got .*1\.2"),
+    ("similarity-non-square", lambda: puf.puf(S2, [[1, 0.5, 0]]), r"similarity must be a square \(m, m\) matrix, got shape \(1, 3\)"),
+    ("similarity-asymmetric", lambda: puf.puf(S2, [[1, 0.5], [0.4, 1]]), r"similarity must be symmetric, got similarity\[0,1\]=0\.5"),
+    ("user-count-mismatch", lambda: puf.puf([0.1, 0.2, 0.3], SIM2), r"similarity has 2 users but effectiveness has 3"),
+    ("one-user-puf", lambda: puf.puf([0.5], [[1.0]]), r"effectiveness must describe at least 2 users"),
+    ("one-user-me", lambda: puf.mean_envy([[0.5]]), r"utility must describe at least 2 users"),
+    ("utility-above-1", lambda: puf.mean_max_envy([[0.5, 1.1], [0, 0]]), r"utility must lie in \[0, 1\]"),
+    ("epsilon-negative", lambda: puf.proportion_envious_users(U2, epsilon=-0.1), r"epsilon must be >= 0, got -0\.1"),
+    ("epsilon-nan", lambda: puf.proportion_envious_users(U2, epsilon=float("nan")), r"epsilon must be a finite real"),
+    ("list-distance-negative", lambda: puf.uf(SIM2, [[0, -1], [-1, 0]]), r"list_distance must be non-negative"),
+    ("uf-base", lambda: puf.uf(SIM2, [[0, 1], [1, 0]], base=1), r"base must be a number > 1"),
+    ("k-zero", lambda: puf.precision_at_k(RANKS, REL, k=0), r"k must be >= 1, got 0"),
+    ("k-not-int", lambda: puf.ndcg_at_k(RANKS, REL, k=1.5), r"k must be a positive integer, got 1\.5"),
+    ("k-above-list", lambda: puf.recall_at_k(RANKS, REL, k=3), r"k"),
+    ("ranking-duplicate", lambda: puf.precision_at_k([[0, 0], [2, 3]], REL), r"rankings row 0 lists item 0 more than once"),
+    ("ranking-out-of-range", lambda: puf.ndcg_at_k([[0, 9], [2, 3]], REL), r"rankings item id 9 .* out of range for 4 items"),
+    ("ranking-negative-id", lambda: puf.hit_rate_at_k([[0, -3], [2, 3]], REL), r"rankings item ids must be >= 0"),
+    ("relevance-negative", lambda: puf.ndcg_at_k(RANKS, sp.csr_matrix(np.array([[1.0, 0, -2, 0], [0, 1, 0, 1]]))), r"relevance must be non-negative, got -2"),
+    ("relevance-nan", lambda: puf.precision_at_k(RANKS, np.array([[1.0, 0, np.nan, 0], [0, 1, 0, 1]])), r"relevance must be finite"),
+    ("relevance-frame-negative", lambda: puf.precision_at_k(RANKS, pd.DataFrame({"user": [0], "item": [1], "relevance": [-1.0]})), r"relevance must be non-negative"),
+    ("gamma-above-1", lambda: puf.uf_similarity(HIST, FEAT, gamma=1.5), r"gamma must lie in \[0, 1\], got 1\.5"),
+    ("gamma-negative", lambda: puf.uf_similarity(HIST, FEAT, gamma=-0.5), r"gamma must lie in \[0, 1\], got -0\.5"),
+    ("features-zero-row", lambda: puf.js_similarity(HIST, np.array([[1.0, 0], [0, 0], [1, 1], [0, 1]])), r"item_features row 1 sums to zero"),
+    ("features-negative", lambda: puf.js_similarity(HIST, -FEAT), r"item_features must be non-negative"),
+    ("histories-negative", lambda: puf.jaccard_similarity(sp.csr_matrix(np.array([[1.0, -1]]))), r"histories must be non-negative"),
+    ("population-utility-shape", lambda: Population(S2, SIM2, utility=np.zeros((3, 3))), r"utility has 3 users but effectiveness has 2"),
+    ("world-rankings-users", lambda: World(HIST, REL, RANKS[:1], FEAT), r"rankings has 1 users but histories has 2"),
+    ("random-state", lambda: _validation.check_random_state("seed"), r"random_state must be None, an int or a numpy Generator"),
+]
+
+
+@pytest.mark.parametrize("call, match", [c[1:] for c in INVALID], ids=[c[0] for c in INVALID])
+def test_invalid_input_raises_value_error_naming_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_table_covers_at_least_twenty_cases():
+    assert len({c[0] for c in INVALID}) == len(INVALID) >= 20
+
+
+def test_symmetry_tolerance_is_1e_12():
+    tiny = 1e-13
+    puf.puf(S2, [[1, 0.5], [0.5 + tiny, 1]])
+    with pytest.raises(ValueError, match="symmetric"):
+        puf.puf(S2, [[1, 0.5], [0.5 + 1e-11, 1]])
