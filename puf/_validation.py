@@ -232,7 +232,7 @@ def _as_csr(name, matrix, n_users, n_items):
         csr.sum_duplicates()
         return csr
     if sp.issparse(matrix):
-        csr = sp.csr_matrix(matrix, dtype=np.float64)
+        csr = sp.csr_matrix(matrix, dtype=np.float64, copy=True)  # never edit the caller's
     else:
         array = _as_float_array(name, matrix)
         if array.ndim != 2:

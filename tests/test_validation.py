@@ -72,3 +72,15 @@ def test_symmetry_tolerance_is_1e_12():
     puf.puf(S2, [[1, 0.5], [0.5 + tiny, 1]])
     with pytest.raises(ValueError, match="symmetric"):
         puf.puf(S2, [[1, 0.5], [0.5 + 1e-11, 1]])
+
+
+def test_checks_leave_the_callers_sparse_matrix_alone():
+    rel = sp.csr_matrix((np.array([1.0, 0.0, 2.0]), np.array([0, 1, 1]), np.array([0, 2, 3])), shape=(2, 2))
+    before = rel.data.copy()
+    puf.precision_at_k([[0], [1]], rel)
+    np.testing.assert_array_equal(rel.data, before)
+
+
+def test_exponential_gain_rejects_overflowing_grades():
+    with pytest.raises(ValueError, match="overflow gain='exponential'"):
+        puf.ndcg_at_k([[0]], sp.csr_matrix(np.array([[2000.0]])), gain="exponential")

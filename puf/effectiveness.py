@@ -1,0 +1,348 @@
+"""Per-user effectiveness of top-k ranked lists against graded test relevance.
+
+Every metric has the signature ``f(rankings, relevance, *, k=None)`` and returns
+an (m,) float64 vector S(u) in [0, 1] (higher = more effective). ``rankings`` is an
+(m, k') int array of item ids with ``-1`` as padding (a padded slot keeps its
+position and counts as a non-relevant item); ``relevance`` is a scipy sparse
+(m, n) matrix or a pandas DataFrame with columns (user, item, relevance).
+An item is *relevant* to u when r_ui > 0; ``k=None`` means ``k = k'``.
+"""
+
+__all__ = [
+    "EFFECTIVENESS",
+    "get_effectiveness",
+    "precision_at_k",
+    "recall_at_k",
+    "ndcg_at_k",
+    "hit_rate_at_k",
+    "reciprocal_rank_at_k",
+    "average_precision_at_k",
+]
+
+import numpy as np
+import pandas as pd
+
+from puf._validation import check_k, check_rankings, check_relevance
+
+
+def _prepare(rankings, relevance, k):
+    """Validate; return (rankings[:, :k] int64, relevance CSR with sorted indices, k)."""
+    if k is not None:
+        k = check_k(k)
+    rankings = check_rankings(rankings)
+    m, width = rankings.shape
+    if k is None:
+        k = width
+    elif k > width:
+        raise ValueError(f"k={k} exceeds the length of the ranked lists (rankings has {width} columns)")
+    from_frame = isinstance(relevance, pd.DataFrame)
+    relevance = check_relevance(relevance, n_users=m)
+    needed = int(rankings.max()) + 1 if rankings.size else 0
+    if needed > relevance.shape[1]:
+        if not from_frame:
+            check_rankings(rankings, n_items=relevance.shape[1])  # raises the standard message
+        # A DataFrame holds judged items only: a listed, unjudged item is just not relevant.
+        relevance.resize((m, needed))
+    if not relevance.has_sorted_indices:
+        relevance = relevance.sorted_indices()
+    return rankings[:, :k], relevance, k
+
+
+def _gather(relevance, rankings):
+    """(m, k) grades r_{u, L_u[j]}: 0 for padding and for items u has no grade for.
+
+    Each CSR entry gets the global key ``u * n + i``; rows are stored in order and
+    indices are sorted within rows, so the keys are sorted and one searchsorted
+    finds every listed item at once.
+    """
+    m, n = relevance.shape
+    grades = np.zeros(rankings.shape, dtype=np.float64)
+    if relevance.nnz == 0 or rankings.size == 0:
+        return grades
+    owners = np.repeat(np.arange(m, dtype=np.int64), np.diff(relevance.indptr))
+    keys = owners * n + relevance.indices
+    query = np.arange(m, dtype=np.int64)[:, None] * n + rankings
+    where = np.minimum(np.searchsorted(keys, query), keys.size - 1)
+    found = (rankings >= 0) & (keys[where] == query)
+    grades[found] = relevance.data[where[found]]
+    return grades
+
+
+def _ideal_grades(relevance, k):
+    """(m, k) each user's grades sorted descending, zero-padded: the grades of R_u^k."""
+    m = relevance.shape[0]
+    owners = np.repeat(np.arange(m, dtype=np.int64), np.diff(relevance.indptr))
+    # lexsort keeps rows grouped in ascending order, so owners[order] == owners.
+    order = np.lexsort((-relevance.data, owners))
+    rank = np.arange(relevance.nnz) - relevance.indptr[owners]
+    keep = rank < k
+    ideal = np.zeros((m, k), dtype=np.float64)
+    ideal[owners[keep], rank[keep]] = relevance.data[order][keep]
+    return ideal
+
+
+def _n_relevant(relevance):
+    return np.diff(relevance.indptr).astype(np.float64)  # explicit zeros were eliminated
+
+
+def _safe_divide(numerator, denominator):
+    out = np.zeros(np.broadcast(numerator, denominator).shape, dtype=np.float64)
+    return np.divide(numerator, denominator, out=out, where=denominator > 0)
+
+
+def precision_at_k(rankings, relevance, *, k=None):
+    """Precision@k: the fraction of the k slots holding a relevant item.
+
+    Parameters
+    ----------
+    rankings : array_like of int, shape (m, k')
+        Item ids, best first; ``-1`` pads short lists.
+    relevance : scipy.sparse matrix (m, n) or pandas.DataFrame (user, item, relevance)
+        Graded relevance r_ui >= 0.
+    k : int, optional
+        Cut-off, 1 <= k <= k'; default k'.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        P@k in [0, 1], higher is better.
+
+    Notes
+    -----
+    P@k(u) = |L_u[:k] ∩ Rel_u| / k with Rel_u = {i : r_ui > 0}; padding counts as a miss.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> rankings = np.array([[1, 0, 2], [3, 2, -1]])
+    >>> relevance = sp.csr_matrix([[2.0, 0, 1, 0], [0, 3, 0, 1]])
+    >>> from puf.effectiveness import precision_at_k
+    >>> precision_at_k(rankings, relevance)
+    array([0.667, 0.333])
+    """
+    rankings, relevance, k = _prepare(rankings, relevance, k)
+    return (_gather(relevance, rankings) > 0).sum(axis=1) / float(k)
+
+
+def recall_at_k(rankings, relevance, *, k=None):
+    """Recall@k: the fraction of u's relevant items found in the top k.
+
+    Parameters
+    ----------
+    rankings, relevance, k
+        As in :func:`precision_at_k`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        R@k in [0, 1]; 0 for a user with no relevant item.
+
+    Notes
+    -----
+    R@k(u) = |L_u[:k] ∩ Rel_u| / |Rel_u| (the denominator is not capped at k).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> rankings = np.array([[1, 0, 2], [3, 2, -1]])
+    >>> relevance = sp.csr_matrix([[2.0, 0, 1, 0], [0, 3, 0, 1]])
+    >>> from puf.effectiveness import recall_at_k
+    >>> recall_at_k(rankings, relevance)
+    array([1. , 0.5])
+    """
+    rankings, relevance, k = _prepare(rankings, relevance, k)
+    hits = (_gather(relevance, rankings) > 0).sum(axis=1)
+    return _safe_divide(hits.astype(np.float64), _n_relevant(relevance))
+
+
+_MAX_EXPONENTIAL_GRADE = 1000.0
+_GAINS = {
+    "linear": lambda grades: grades,
+    "exponential": lambda grades: np.exp2(grades) - 1.0,
+}
+
+
+def ndcg_at_k(rankings, relevance, *, k=None, gain="linear"):
+    """Normalised discounted cumulative gain NDCG@k.
+
+    Parameters
+    ----------
+    rankings, relevance, k
+        As in :func:`precision_at_k`.
+    gain : {"linear", "exponential"}, default "linear"
+        g(r) = r, or g(r) = 2^r - 1.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        NDCG@k in [0, 1]; 0 for a user with no relevant item.
+
+    Notes
+    -----
+    DCG@k = sum_{j=1..k} g(r_{u, L_u[j]}) / log2(j + 1); IDCG@k is the same sum over u's
+    grades sorted descending and truncated at k; NDCG@k = DCG@k / IDCG@k.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> rankings = np.array([[1, 0, 2], [3, 2, -1]])
+    >>> relevance = sp.csr_matrix([[2.0, 0, 1, 0], [0, 3, 0, 1]])
+    >>> from puf.effectiveness import ndcg_at_k
+    >>> ndcg_at_k(rankings, relevance)
+    array([0.66967, 0.27541])
+    >>> ndcg_at_k(rankings, relevance, gain="exponential")
+    array([0.659  , 0.13105])
+    """
+    if not isinstance(gain, str) or gain not in _GAINS:
+        raise ValueError(f"gain must be one of {sorted(_GAINS)}, got {gain!r}")
+    rankings, relevance, k = _prepare(rankings, relevance, k)
+    if gain == "exponential" and relevance.nnz and relevance.data.max() > _MAX_EXPONENTIAL_GRADE:
+        # 2^r overflows float64 near r = 1024; such grades are certainly a unit mistake.
+        raise ValueError(
+            f"relevance grades above {_MAX_EXPONENTIAL_GRADE} overflow gain='exponential', "
+            f"got {relevance.data.max()!r}"
+        )
+    to_gain = _GAINS[gain]
+    discount = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
+    dcg = to_gain(_gather(relevance, rankings)) @ discount
+    idcg = to_gain(_ideal_grades(relevance, k)) @ discount
+    # DCG <= IDCG exactly in theory; the clip only removes a possible last-ulp excess.
+    return np.minimum(_safe_divide(dcg, idcg), 1.0)
+
+
+def hit_rate_at_k(rankings, relevance, *, k=None):
+    """Hit rate@k: 1 if any of the top k items is relevant, else 0.
+
+    Parameters
+    ----------
+    rankings, relevance, k
+        As in :func:`precision_at_k`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        Values in {0, 1}.
+
+    Notes
+    -----
+    HR@k(u) = 1{|L_u[:k] ∩ Rel_u| > 0}.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> rankings = np.array([[1, 0, 2], [3, 2, -1]])
+    >>> relevance = sp.csr_matrix([[2.0, 0, 1, 0], [0, 3, 0, 1]])
+    >>> from puf.effectiveness import hit_rate_at_k
+    >>> hit_rate_at_k(rankings, relevance, k=1)
+    array([0., 1.])
+    """
+    rankings, relevance, k = _prepare(rankings, relevance, k)
+    return (_gather(relevance, rankings) > 0).any(axis=1).astype(np.float64)
+
+
+def reciprocal_rank_at_k(rankings, relevance, *, k=None):
+    """Reciprocal rank@k: 1 / (position of the first relevant item in the top k).
+
+    Parameters
+    ----------
+    rankings, relevance, k
+        As in :func:`precision_at_k`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        RR@k in [0, 1]; 0 when no relevant item is in the top k.
+
+    Notes
+    -----
+    RR@k(u) = 1 / min{j <= k : L_u[j] ∈ Rel_u} (positions from 1; padding keeps its slot).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> rankings = np.array([[1, 0, 2], [3, 2, -1]])
+    >>> relevance = sp.csr_matrix([[2.0, 0, 1, 0], [0, 3, 0, 1]])
+    >>> from puf.effectiveness import reciprocal_rank_at_k
+    >>> reciprocal_rank_at_k(rankings, relevance)
+    array([0.5, 1. ])
+    """
+    rankings, relevance, k = _prepare(rankings, relevance, k)
+    relevant = _gather(relevance, rankings) > 0
+    first = relevant.argmax(axis=1).astype(np.float64) + 1.0
+    return np.where(relevant.any(axis=1), 1.0 / first, 0.0)
+
+
+def average_precision_at_k(rankings, relevance, *, k=None):
+    """Average precision@k, normalised by min(k, |Rel_u|).
+
+    Parameters
+    ----------
+    rankings, relevance, k
+        As in :func:`precision_at_k`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        AP@k in [0, 1]; 0 for a user with no relevant item.
+
+    Notes
+    -----
+    AP@k(u) = (1 / min(k, |Rel_u|)) * sum_{j <= k, L_u[j] ∈ Rel_u} P@j(u). The normaliser
+    min(k, |Rel_u|) is the most hits a k-list can hold, so a perfect list scores 1 even
+    when u has more than k relevant items.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> rankings = np.array([[1, 0, 2], [3, 2, -1]])
+    >>> relevance = sp.csr_matrix([[2.0, 0, 1, 0], [0, 3, 0, 1]])
+    >>> from puf.effectiveness import average_precision_at_k
+    >>> average_precision_at_k(rankings, relevance)  # (1/2 + 2/3) / 2, (1/1) / 2
+    array([0.58333, 0.5    ])
+    """
+    rankings, relevance, k = _prepare(rankings, relevance, k)
+    relevant = _gather(relevance, rankings) > 0
+    precision_at_j = np.cumsum(relevant, axis=1) / np.arange(1, k + 1, dtype=np.float64)
+    total = (precision_at_j * relevant).sum(axis=1)
+    return _safe_divide(total, np.minimum(_n_relevant(relevance), float(k)))
+
+
+EFFECTIVENESS = {
+    "precision": precision_at_k,
+    "recall": recall_at_k,
+    "ndcg": ndcg_at_k,
+    "hit_rate": hit_rate_at_k,
+    "reciprocal_rank": reciprocal_rank_at_k,
+    "average_precision": average_precision_at_k,
+}
+
+
+def get_effectiveness(name):
+    """Return the effectiveness metric registered under ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`EFFECTIVENESS`.
+
+    Returns
+    -------
+    callable
+        ``f(rankings, relevance, *, k=None) -> (m,)`` in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not registered; the message lists the known names.
+
+    Examples
+    --------
+    >>> from puf.effectiveness import get_effectiveness
+    >>> get_effectiveness("ndcg").__name__
+    'ndcg_at_k'
+    """
+    try:
+        return EFFECTIVENESS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(EFFECTIVENESS))
+        raise ValueError(f"unknown effectiveness metric {name!r}; known: {known}") from None
