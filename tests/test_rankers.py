@@ -1,0 +1,135 @@
+"""Baseline rankers: unseen, distinct, deterministic top-k lists; hand-computed scores."""
+
+import sys
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puf.rankers import (EASE, RANKERS, ItemKNN, MostPop, Random, UserKNN, available_rankers,
+                         implicit_available, make_ranker)
+
+FAST = {"als": {"factors": 4, "iterations": 3}, "bpr": {"factors": 4, "iterations": 3}}
+
+
+def random_train(seed, m=12, n=15, density=0.3):
+    rng = np.random.default_rng(seed)
+    return sp.csr_matrix((rng.random((m, n)) < density).astype(np.float64))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 16))
+@pytest.mark.parametrize("name", available_rankers())
+def test_lists_are_unseen_distinct_and_padded(name, seed, k):
+    train = random_train(seed)
+    lists = make_ranker(name, random_state=1, **FAST.get(name, {})).fit(train).recommend(k=k)
+    assert lists.shape == (12, k) and lists.dtype == np.int64
+    dense = train.toarray() > 0
+    for u, row in enumerate(lists):
+        real = row[row >= 0]
+        assert len(set(real)) == len(real)                   # distinct
+        assert not dense[u, real].any()                      # never a training item
+        assert len(real) == min(k, (~dense[u]).sum())        # full unless too few unseen
+        assert (row[len(real):] == -1).all()                 # padding only at the end
+
+
+@pytest.mark.parametrize("name", available_rankers())
+def test_same_random_state_same_lists(name):
+    train = random_train(7)
+    params = FAST.get(name, {})
+    first = make_ranker(name, random_state=3, **params).fit(train).recommend(k=5)
+    second = make_ranker(name, random_state=3, **params).fit(train).recommend(k=5)
+    assert np.array_equal(first, second)
+    # asking for a subset of users, in small batches, gives those users' rows
+    subset = make_ranker(name, random_state=3, **params).fit(train).recommend(
+        [5, 0, 9], k=5, batch_size=2)
+    assert np.array_equal(subset, first[[5, 0, 9]])
+
+
+def test_random_differs_across_seeds():
+    train = random_train(7, m=20, n=200, density=0.05)
+    a = Random(random_state=0).fit(train).recommend(k=10)
+    b = Random(random_state=1).fit(train).recommend(k=10)
+    assert not np.array_equal(a, b)
+
+
+def test_mostpop_hand_computed():
+    # popularity: item0 2, item1 1, item2 3, item3 0; user 2 saw item2
+    train = np.array([[1, 0, 1, 0], [1, 1, 1, 0], [0, 0, 1, 0]])
+    ranker = MostPop().fit(train)
+    assert ranker.popularity_.tolist() == [2, 1, 3, 0]
+    assert ranker.recommend([2], k=3).tolist() == [[0, 1, 3]]
+
+
+def test_ease_hand_computed():
+    # G = XᵀX + I = [[3,1,0],[1,2,0],[0,0,1]]; P = G⁻¹ has block [[2,-1],[-1,3]]/5, P22 = 1
+    # B_ij = -P_ij / P_jj: B01 = (1/5)/(3/5) = 1/3, B10 = (1/5)/(2/5) = 1/2, diagonal 0
+    ranker = EASE(l2=1.0).fit(np.array([[1, 1, 0], [1, 0, 0]]))
+    np.testing.assert_allclose(ranker.weights_, [[0, 1 / 3, 0], [1 / 2, 0, 0], [0, 0, 0]],
+                               atol=1e-12)
+    np.testing.assert_allclose(ranker.scores([1]), [[0, 1 / 3, 0]], atol=1e-12)
+
+
+def test_itemknn_hand_computed():
+    # items 0: users {0,1,2}, 1: {0,1}, 2: {2}; cos(0,1) = 2/(√3·√2), cos(0,2) = 1/√3, cos(1,2) = 0
+    train = np.array([[1, 1, 0], [1, 1, 0], [1, 0, 1]])
+    ranker = ItemKNN(neighbors=None).fit(train)
+    expected = [[0, 2 / np.sqrt(6), 1 / np.sqrt(3)], [2 / np.sqrt(6), 0, 0],
+                [1 / np.sqrt(3), 0, 0]]
+    np.testing.assert_allclose(ranker.similarity_, expected, atol=1e-12)
+    # with one neighbour per item, item 0's column keeps only its best (item 1)
+    pruned = ItemKNN(neighbors=1).fit(train).similarity_
+    assert np.count_nonzero(pruned, axis=0).tolist() == [1, 1, 1]
+    assert pruned[1, 0] == pytest.approx(2 / np.sqrt(6))
+
+
+def test_userknn_hand_computed():
+    # user 0 = {0,1}; cos(0,1) = 2/(√2·√3), cos(0,2) = 0 ({2}); one neighbour: user 1
+    train = np.array([[1, 1, 0, 0], [1, 1, 1, 0], [0, 0, 1, 1]])
+    scores = UserKNN(neighbors=1).fit(train).scores([0])
+    np.testing.assert_allclose(scores, [[2 / np.sqrt(6)] * 3 + [0]], atol=1e-12)
+
+
+def test_exclude_masks_more_items():
+    train = np.array([[1, 0, 0, 0], [0, 1, 0, 0]])
+    exclude = sp.csr_matrix(np.array([[0, 1, 1, 0], [0, 0, 0, 0]]))
+    lists = MostPop().fit(train).recommend(k=3, exclude=exclude)
+    assert lists.tolist() == [[3, -1, -1], [0, 2, 3]]
+    with pytest.raises(ValueError, match="exclude has 1 users, expected 2"):
+        MostPop().fit(train).recommend(k=3, exclude=np.zeros((1, 4)))
+
+
+def test_registry_and_errors():
+    assert list(RANKERS) == ["random", "mostpop", "userknn", "itemknn", "ease", "als", "bpr"]
+    assert isinstance(make_ranker("EASE"), EASE)
+    with pytest.raises(ValueError, match="unknown ranker 'svd'; known rankers: random, mostpop"):
+        make_ranker("svd")
+    with pytest.raises(ValueError, match="MostPop is not fitted"):
+        MostPop().recommend()
+    ranker = MostPop().fit(np.eye(3))
+    with pytest.raises(ValueError, match=r"users holds index 3 outside \[0, 3\)"):
+        ranker.recommend([3])
+    with pytest.raises(ValueError, match="k must be >= 1"):
+        ranker.recommend(k=0)
+    with pytest.raises(ValueError, match="neighbors must be >= 1"):
+        ItemKNN(neighbors=0).fit(np.eye(3))
+    with pytest.raises(ValueError, match="l2 must be >= 0"):
+        EASE(l2=-1).fit(np.eye(3))
+    with pytest.raises(ValueError, match="train must be non-negative"):
+        MostPop().fit(-np.eye(3))
+
+
+def test_factorization_without_implicit_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "implicit", None)  # makes `import implicit` fail
+    monkeypatch.setitem(sys.modules, "implicit.cpu", None)
+    monkeypatch.setitem(sys.modules, "implicit.cpu.als", None)
+    monkeypatch.setitem(sys.modules, "implicit.cpu.bpr", None)
+    with pytest.raises(ImportError, match="needs the optional 'implicit' library: pip install"):
+        make_ranker("als").fit(np.eye(3))
+
+
+@pytest.mark.skipif(not implicit_available(), reason="optional 'implicit' not installed")
+def test_implicit_rankers_are_listed_when_installed():
+    assert {"als", "bpr"} <= set(available_rankers())
