@@ -1,0 +1,252 @@
+"""Assign effectiveness values to users so that similar users get close (or far) values."""
+
+__all__ = ["PAIRINGS", "pair", "pair_order", "weighted_gap_sum"]
+
+import numpy as np
+from scipy.linalg import eigh
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+
+from puf._validation import check_effectiveness, check_random_state, check_similarity
+
+from ._checks import check_count
+
+PAIRINGS = ("random", "most_fair", "most_unfair")
+_RELATIVE_GAIN = 1e-12  # a swap must beat rounding noise to count as an improvement
+_SMALL, _SMALL_RESTARTS = 64, 8  # extra random starts are nearly free for small populations
+_DENSE_EIGEN = 300  # above this, Lanczos beats a dense eigendecomposition
+
+
+def weighted_gap_sum(effectiveness, similarity):
+    """Σ_{u<v} sim(u, v) |S(u) - S(v)|, the quantity a pairing optimises (PUF times m(m-1)/2).
+
+    Parameters
+    ----------
+    effectiveness : array-like of shape (m,)
+    similarity : array-like of shape (m, m)
+        The diagonal is ignored.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> weighted_gap_sum([0.0, 1.0, 1.0], [[1, .5, .2], [.5, 1, .9], [.2, .9, 1]])
+    0.7
+    """
+    e = np.asarray(effectiveness, dtype=np.float64)
+    s = np.asarray(similarity, dtype=np.float64)
+    gaps = np.abs(e[:, None] - e[None, :])
+    return float(np.einsum("ij,ij->", np.triu(gaps, 1), s))
+
+
+def _spectral_orders(similarity, mode):
+    """User orders from the Laplacian: Fiedler vector (fair) or top eigenvector (unfair)."""
+    m = similarity.shape[0]
+    degree = similarity.sum(axis=1)
+    laplacian = np.diag(degree) - similarity
+    if m <= _DENSE_EIGEN:
+        index = 1 if mode == "most_fair" else m - 1
+        # The full decomposition: LAPACK's index-subset driver can return no vector inside
+        # a degenerate cluster (e.g. the complete graph), and at this size it is cheap.
+        vector = eigh(laplacian)[1][:, index]
+    else:  # Lanczos: O(m^2) per step instead of O(m^3); a fixed start keeps it deterministic
+        start = np.cos(0.7 * np.arange(m)) + 0.5
+        try:
+            if mode == "most_fair":  # the Fiedler vector is the 2nd largest of c I - L
+                shifted = 2.0 * degree.max() * np.eye(m) - laplacian
+                values, vectors = eigsh(shifted, k=2, which="LA", v0=start, tol=1e-8)
+                vector = vectors[:, np.argmin(values)]
+            else:
+                vector = eigsh(laplacian, k=1, which="LA", v0=start, tol=1e-8)[1][:, 0]
+        except ArpackNoConvergence:
+            vector = degree
+    order = np.argsort(vector, kind="stable")
+    return order, order[::-1]
+
+
+def _swap_changes(a, similarity, gaps, cost, sign):
+    """sign * (change of Σ sim |gap| when users i and j swap values), for all pairs at once.
+
+    With A = |a_u - a_v| and G = S A (G[i, j]: i's weighted gap sum if i held j's value),
+    the change is G[i,j] + G[j,i] - G[i,i] - G[j,j] + 2 S[i,j] A[i,j].
+    """
+    diagonal = np.diag(cost).copy()
+    change = cost + cost.T
+    change -= diagonal[:, None]
+    change -= diagonal[None, :]
+    change += 2.0 * similarity * gaps
+    change *= sign
+    return change
+
+
+def _local_search(values, similarity, sign, max_rounds=None):
+    """Pairwise swaps until no swap lowers sign * Σ_{u<v} sim |gap|; returns the assignment.
+
+    Each round computes every swap's change in O(m^2), then applies a batch of improving
+    swaps on disjoint users, best first, each accepted only if it still improves once the
+    swaps already in the batch are accounted for: swapping i, j shifts the change of a
+    later swap k, l by [(S_ki - S_li) - (S_kj - S_lj)] (h(a_j) - h(a_i)), with
+    h(x) = |a_l - x| - |a_k - x|. G then follows by a rank-B update, B = batch size.
+    """
+    a = values.copy()
+    m = a.shape[0]
+    tolerance = _RELATIVE_GAIN * max(1.0, float(similarity.sum()))
+    lower = np.tril(np.ones((m, m), dtype=bool))
+    gaps = np.abs(a[:, None] - a[None, :])
+    cost = similarity @ gaps
+    rounds = m * m if max_rounds is None else max_rounds  # m*m: a safety net, rounds improve
+    for round_ in range(1, rounds + 1):
+        change = _swap_changes(a, similarity, gaps, cost, sign)
+        change[lower] = np.inf
+        count = int((change < -tolerance).sum())
+        if count == 0:
+            break
+        size = min(count, 4 * m)
+        flat = np.argpartition(change.ravel(), size - 1)[:size]
+        flat = flat[np.argsort(change.ravel()[flat], kind="stable")]
+        used = np.zeros(m, dtype=bool)
+        first, second = [], []
+        for k, l in zip(*np.divmod(flat, m)):
+            if used[k] or used[l]:
+                continue
+            gain = change[k, l]
+            if first:
+                h = np.abs(a[l] - a[second]) - np.abs(a[k] - a[second])
+                h -= np.abs(a[l] - a[first]) - np.abs(a[k] - a[first])
+                weights = similarity[k, first] - similarity[l, first]
+                weights -= similarity[k, second] - similarity[l, second]
+                gain += sign * float(np.einsum("i,i->", weights, h))
+            if gain < -tolerance:
+                used[k] = used[l] = True
+                first.append(k), second.append(l)
+        # G = S A with A -> P A P (P swaps the batch): S (P A) = G + (S_I - S_J)(A_J - A_I).
+        cost += (similarity[:, first] - similarity[:, second]) @ (gaps[second] - gaps[first])
+        for matrix in (cost.T, gaps, gaps.T):
+            matrix[first + second] = matrix[second + first]
+        a[first + second] = a[second + first]
+        if round_ % 50 == 0:  # bound the drift of the incremental updates
+            cost = similarity @ gaps
+    return a
+
+
+def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None):
+    """The permutation behind :func:`pair`: user u receives ``effectiveness[order[u]]``.
+
+    Parameters
+    ----------
+    effectiveness, similarity, mode, restarts, max_rounds, random_state
+        As in :func:`pair`.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (m,)
+
+    Examples
+    --------
+    >>> s = [[1, .9, 0], [.9, 1, 0], [0, 0, 1]]
+    >>> e = [1.0, 0.0, 1.0]
+    >>> [e[i] for i in pair_order(e, s, mode="most_fair", random_state=0)]
+    [1.0, 1.0, 0.0]
+    """
+    e = check_effectiveness(effectiveness, min_users=2)
+    s = check_similarity(similarity, m=e.shape[0]).copy()
+    if mode not in PAIRINGS:
+        raise ValueError(f"unknown mode {mode!r}; known: {', '.join(PAIRINGS)}")
+    if restarts is None:
+        restarts = _SMALL_RESTARTS if e.shape[0] <= _SMALL else 0
+    restarts = check_count(restarts, name="restarts")
+    max_rounds = None if max_rounds is None else check_count(max_rounds, name="max_rounds", minimum=1)
+    rng = check_random_state(random_state)
+    start = rng.permutation(e.shape[0])
+    if mode == "random" or np.all(e == e[0]):  # equal values: every assignment is the same
+        return start
+    np.fill_diagonal(s, 0.0)
+    sign = 1.0 if mode == "most_fair" else -1.0
+    ranked = np.argsort(e, kind="stable")  # value ranks, smallest first
+    candidates = [start] + [rng.permutation(e.shape[0]) for _ in range(restarts)]
+    for order in _spectral_orders(s, mode):
+        spectral = np.empty_like(ranked)
+        spectral[order] = ranked  # the k-th user along the eigenvector gets the k-th value
+        candidates.append(spectral)
+    if e.shape[0] > _SMALL:  # one search from the best start: each search costs O(m^3)
+        candidates = [min(candidates, key=lambda c: sign * weighted_gap_sum(e[c], s))]
+    best, best_cost = None, np.inf
+    for candidate in candidates:
+        # Search over values, then map back to indices: positions of equal values are arbitrary.
+        improved = _local_search(e[candidate], s, sign, max_rounds)
+        cost = sign * weighted_gap_sum(improved, s)
+        if cost < best_cost:
+            best, best_cost = improved, cost
+    return _indices_for(e, best)
+
+
+def _indices_for(e, assigned):
+    """An order with e[order] == assigned (assigned is a permutation of e's values)."""
+    source = np.argsort(e, kind="stable")
+    target = np.argsort(assigned, kind="stable")
+    order = np.empty_like(source)
+    order[target] = source
+    return order
+
+
+def pair(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None):
+    """Permute effectiveness over users: random, most fair or most unfair to similar pairs.
+
+    Parameters
+    ----------
+    effectiveness : array-like of shape (m,)
+        Values in [0, 1], m >= 2; only their assignment to users changes.
+    similarity : array-like of shape (m, m)
+        Symmetric, in [0, 1]; the diagonal is ignored.
+    mode : {"random", "most_fair", "most_unfair"}
+        "most_fair" gives the smallest gaps to the most similar pairs (minimises
+        Σ_{u<v} sim(u,v) |S(u) - S(v)|, i.e. PUF); "most_unfair" maximises it.
+    restarts : int, optional
+        Extra random starts for the local search; default 8 for m <= 64, else 0.
+    max_rounds : int, optional
+        Stop after this many rounds of swaps (default: until no swap improves).
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    numpy.ndarray of shape (m,)
+        The permuted effectiveness: entry u is the value user u receives. Same
+        multiset of values as the input.
+
+    Notes
+    -----
+    The exact optimum is a quadratic assignment problem. The heuristic is a pairwise-swap
+    local search, run until no swap improves: every round scores all m(m-1)/2 swaps at
+    once in O(m^2) and applies the best ones on disjoint users (each re-scored against
+    the swaps already taken). Its starts: the values sorted along the Laplacian's Fiedler
+    vector (fair) or top eigenvector (unfair), both directions; the random permutation
+    that ``mode="random"`` draws from the same ``random_state``; and ``restarts`` random
+    ones. For m <= 64 every start is searched, above only the best one. So for the same
+    random_state, PUF(most_fair) <= PUF(random) <= PUF(most_unfair) always.
+
+    Against brute force over all permutations (tests: 60 fixed instances, m = 3..8, half
+    binary and half continuous effectiveness), the default is optimal on 59 of 60 for
+    most_fair (worst 0.52% above the minimum) and on all 60 for most_unfair; without
+    restarts on 55 and 59 (worst 1.56% above, 0.19% below). Measured on 2 (busy) cores:
+    about 2-6 s at m = 1,000 and 7-40 s at m = 2,000.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from puf import puf
+    >>> s = np.array([[1, .9, .1, .1], [.9, 1, .1, .1], [.1, .1, 1, .9], [.1, .1, .9, 1]])
+    >>> e = np.array([0.0, 0.0, 1.0, 1.0])
+    >>> pair(e, s, mode="most_fair", random_state=0).tolist()
+    [0.0, 0.0, 1.0, 1.0]
+    >>> pair(e, s, mode="most_unfair", random_state=0).tolist()
+    [1.0, 0.0, 0.0, 1.0]
+    >>> fair, unfair = (puf(pair(e, s, mode=m, random_state=0), s) for m in ("most_fair", "most_unfair"))
+    >>> round(fair, 6), round(unfair, 6)
+    (0.066667, 0.333333)
+    """
+    e = check_effectiveness(effectiveness, min_users=2)
+    order = pair_order(
+        e, similarity, mode=mode, restarts=restarts, max_rounds=max_rounds, random_state=random_state
+    )
+    return e[order]

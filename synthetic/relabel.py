@@ -1,0 +1,75 @@
+"""Relabel or replicate the users of a World or a Population (anonymity, population principle)."""
+
+__all__ = ["permute_users", "replicate"]
+
+import numpy as np
+import scipy.sparse as sp
+
+from puf.population import Population
+
+from ._checks import check_count
+
+
+def permute_users(data, order):
+    """Relabel users of a World or Population: new user i is old user ``order[i]``.
+
+    Parameters
+    ----------
+    data : puf.World or puf.Population
+    order : array-like of int, shape (m,)
+        A permutation of range(m).
+
+    Returns
+    -------
+    Same type as ``data``; every per-user field moves consistently.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from puf import World
+    >>> w = World(np.eye(3), np.eye(3), [[0], [1], [2]], np.eye(3))
+    >>> permute_users(w, [2, 0, 1]).rankings.ravel().tolist()
+    [2, 0, 1]
+    """
+    if isinstance(data, Population):
+        return data.permute(order)
+    order = np.asarray(order)
+    if order.shape != (data.m,) or not np.array_equal(np.sort(order), np.arange(data.m)):
+        raise ValueError(f"order must be a permutation of range({data.m}), got {order!r}")
+    return data.replace(histories=data.histories[order], relevance=data.relevance[order], rankings=data.rankings[order])
+
+
+def replicate(data, r):
+    """Stack ``r`` copies of the population (Dalton's population principle).
+
+    Parameters
+    ----------
+    data : puf.World or puf.Population
+    r : int >= 1
+
+    Returns
+    -------
+    Same type as ``data``, with r m users; copy c of user u is user c m + u.
+
+    Notes
+    -----
+    A World's copies share the items, so a user and its copy have identical histories
+    (Jaccard 1). A Population's pair matrices are tiled: the pair (u, copy of u) gets
+    u's diagonal entry, which is what the replicated World derives too.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> p = replicate(Population([0.0, 1.0], [[1, .5], [.5, 1]]), 2)
+    >>> p.effectiveness.tolist(), p.similarity[0].tolist()
+    ([0.0, 1.0, 0.0, 1.0], [1.0, 0.5, 1.0, 0.5])
+    """
+    r = check_count(r, name="r", minimum=1)
+    if isinstance(data, Population):
+        tiled = {name: np.tile(value, (r, r)) for name, value in data.fields().items() if value.ndim == 2}
+        return data.replace(effectiveness=np.tile(data.effectiveness, r), **tiled)
+    return data.replace(
+        histories=sp.vstack([data.histories] * r, format="csr"),
+        relevance=sp.vstack([data.relevance] * r, format="csr"),
+        rankings=np.tile(data.rankings, (r, 1)),
+    )
