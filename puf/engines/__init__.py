@@ -1,0 +1,26 @@
+"""Scale engines: pairwise measures at MovieLens-20M size without an m x m matrix.
+
+Exact engines stream over tiles of user pairs (Jaccard), collapse the pair sum
+to one pass over the non-zeros (cosine), or estimate from uniformly sampled
+pairs with a confidence interval; ME/MME/PEU and UF stream the same way. Every
+engine runs its blocks on local threads or, with ``engine="dask"``, on a
+dask.distributed cluster.
+"""
+
+__all__ = [
+    "puf_from_histories",
+    "PairEstimate",
+    "cosine_puf",
+    "inner_product_puf",
+    "jaccard_puf",
+    "sample_puf",
+    "envy_measures",
+    "uf_streaming",
+]
+
+from .cosine import cosine_puf, inner_product_puf
+from .envy import envy_measures
+from .jaccard import jaccard_puf
+from .pairwise import puf_from_histories
+from .sampling import PairEstimate, sample_puf
+from .uf import uf_streaming

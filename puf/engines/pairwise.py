@@ -1,0 +1,111 @@
+"""``puf_from_histories``: PUF from interaction histories at any scale.
+
+The public entry point behind ``puf.pairwise_user_unfairness(effectiveness,
+histories=...)``: picks the exact engine for the similarity (or the sampler)
+from registries, validates everything first, and never builds an m x m matrix.
+"""
+
+__all__ = ["puf_from_histories", "EXACT_ENGINES", "METHODS"]
+
+from puf._validation import check_effectiveness
+
+from ._blocks import check_block_size, check_choice, check_n_jobs, check_user_matrix, ENGINES
+from .cosine import _inner_product_puf_checked, normalized_rows
+from .jaccard import _jaccard_puf_checked
+from .sampling import _check_sample_size, _sample_puf_checked
+
+
+def _exact_cosine(effectiveness, histories, **options):
+    return _inner_product_puf_checked(effectiveness, normalized_rows(histories), **options)
+
+
+#: similarity name -> exact engine on validated inputs.
+EXACT_ENGINES = {"jaccard": _jaccard_puf_checked, "cosine": _exact_cosine}
+METHODS = ("exact", "sample")
+
+
+def puf_from_histories(effectiveness, histories, *, similarity="jaccard", method="exact",
+                       block_size=None, n_jobs=None, sample_size=None, engine="local",
+                       scheduler=None, random_state=None, progress=False):
+    """Pairwise User unFairness computed from histories, without an m x m matrix.
+
+    Parameters
+    ----------
+    effectiveness : array_like, shape (m,)
+        S(u) in [0, 1].
+    histories : scipy.sparse matrix, DataFrame (user, item, weight) or array, shape (m, n)
+        Interaction weights >= 0 (finite); Jaccard binarises them, cosine keeps them.
+    similarity : {"jaccard", "cosine"}
+        User similarity, as defined for :data:`puf.SIMILARITIES`.
+    method : {"exact", "sample"}
+        "exact": every pair (Jaccard: tiled products, O(m² · tile) time, O(tile)
+        memory; cosine: O(nnz + m log m)). "sample": unbiased estimate from
+        ``sample_size`` uniformly drawn pairs, with a 95% CI.
+    block_size : int, optional
+        Work unit: users per tile row block (Jaccard, default 256), item columns
+        per task (cosine, default 2048), pairs per task (sample, default 65,536).
+    n_jobs : int, optional
+        Threads for the local engine (default: all usable cores).
+    sample_size : int, optional
+        Pairs to draw, >= 2 (sample only; default 1,000,000).
+    engine : {"local", "dask"}
+        "dask" runs the same tasks on a dask.distributed cluster
+        (``pip install "puf-harness[dask]"``).
+    scheduler : str or distributed.Client, optional
+        Dask only: scheduler address (5 s connection timeout) or client; default
+        the running client.
+    random_state : None, int or numpy.random.Generator
+        Sample only: seed of the pair draws.
+    progress : bool
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    float or PairEstimate
+        PUF in [0, 1] (lower is fairer) for "exact", equal to the dense
+        ``pairwise_user_unfairness(effectiveness, <similarity>(histories))``
+        up to rounding; a :class:`PairEstimate` for "sample".
+
+    Raises
+    ------
+    ValueError
+        Before any computation, for NaN/negative entries, mismatched user counts,
+        block_size < 1, sample_size < 2, unknown names, or an unreachable scheduler.
+
+    Notes
+    -----
+    PUF = 2/(m(m−1)) · Σ_{u<v} sim(u, v)·|S(u) − S(v)|. See
+    :func:`puf.engines.jaccard_puf`, :func:`puf.engines.inner_product_puf` (with
+    the proof of the cosine algorithm) and :func:`puf.engines.sample_puf`.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> from puf.engines import puf_from_histories
+    >>> histories = sp.csr_matrix([[1.0, 1, 0], [0, 1, 1], [0, 0, 1]])
+    >>> round(puf_from_histories([0.0, 0.5, 1.0], histories), 6)
+    0.138889
+    >>> round(puf_from_histories([0.0, 0.5, 1.0], histories, similarity="cosine"), 6)
+    0.201184
+    >>> est = puf_from_histories([0.0, 0.5, 1.0], histories, method="sample",
+    ...                          sample_size=10_000, random_state=0)
+    >>> est.n_pairs, est.ci_low <= 0.138889 <= est.ci_high
+    (10000, True)
+    """
+    check_choice(similarity, name="similarity", known=EXACT_ENGINES)
+    check_choice(method, name="method", known=METHODS)
+    check_choice(engine, name="engine", known=ENGINES)
+    check_block_size(block_size, default=None)
+    check_n_jobs(n_jobs)
+    if method == "sample":
+        _check_sample_size(sample_size)
+    elif sample_size is not None:
+        raise ValueError(f"sample_size is only used with method='sample', got {sample_size!r}")
+    effectiveness = check_effectiveness(effectiveness, min_users=2)
+    histories = check_user_matrix(histories, effectiveness.shape[0])
+    options = {"block_size": block_size, "n_jobs": n_jobs, "engine": engine,
+               "scheduler": scheduler, "progress": progress}
+    if method == "sample":
+        return _sample_puf_checked(effectiveness, histories, similarity=similarity,
+                                  sample_size=sample_size, random_state=random_state, **options)
+    return EXACT_ENGINES[similarity](effectiveness, histories, **options)

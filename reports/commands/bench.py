@@ -1,0 +1,189 @@
+"""``puf bench``: time the scale engines against the dense baselines on synthetic data.
+
+Each size's data bundle is generated once (seeded; MovieLens-like shapes, power-law
+item popularity); each case then runs in its own subprocess, so the peak memory
+reported is that case's alone. Dense baselines (similarity via a scipy sparse
+product, then the dense formula) run in the same session where they fit in half
+the available memory.
+"""
+
+__all__ = ["register", "run", "add_arguments", "run_benchmarks", "format_table"]
+
+import os
+import sys
+
+
+def add_arguments(parser, *, default_sizes=("ml1m",)):
+    """Add the ``bench`` options to an argparse parser (shared with benchmarks/scale.py)."""
+    from puf.engines.benchmark import CASES, SIZES
+
+    parser.add_argument("--size", nargs="+", choices=tuple(SIZES), default=list(default_sizes),
+                        help=f"data sizes to run (default: {' '.join(default_sizes)})")
+    parser.add_argument("--cases", nargs="+", choices=CASES, default=None,
+                        help="measures to time (default: all; at ml20m all but uf)")
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
+                        help="skip the dense baselines")
+    parser.add_argument("--timeout", type=float, default=1800.0, metavar="SECONDS",
+                        help="per-case time limit (default 1800)")
+    parser.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
+    parser.add_argument("--output", metavar="FILE", default=None,
+                        help="also write the Markdown table to FILE")
+    parser.add_argument("--quiet", action="store_true", help="no progress messages")
+
+
+def register(subparsers):
+    """Add ``bench`` to the ``puf`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="puf")
+    >>> register(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["bench", "--size", "small", "--quiet"]).size
+    ['small']
+    """
+    parser = subparsers.add_parser(
+        "bench", help="benchmark the scale engines (PUF, ME/MME/PEU, UF) on synthetic data",
+        description="Time each engine and its dense baseline on synthetic MovieLens-sized data; "
+                    "print wall time, peak memory and the speed-up.")
+    add_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _available_bytes():
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def _subprocess(case, path, baseline, timeout):
+    import json
+    import subprocess
+
+    command = [sys.executable, "-m", "puf.engines.benchmark", case, path]
+    command += ["--baseline"] if baseline else []
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout after {timeout:g} s"}
+    if done.returncode != 0:
+        return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=None):
+    """Run every (size, case) and return one row dict per pair (cases None: per-size defaults).
+
+    Examples
+    --------
+    >>> rows = run_benchmarks(["small"], ["cosine-puf"], baseline=False)
+    >>> rows[0]["case"], rows[0]["engine"]["value"] >= 0
+    ('cosine-puf', True)
+    """
+    import tempfile
+
+    from puf.engines.benchmark import (BASELINES, DEFAULT_CASES, baseline_bytes, make_bundle,
+                                       save_bundle)
+
+    log = log or (lambda message: None)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="puf-bench-") as folder:
+        for size in sizes:
+            log(f"[{size}] generating data (seed {seed})")
+            bundle = make_bundle(size, random_state=seed)
+            m = bundle["histories"].shape[0]
+            interactions = bundle["histories"].nnz + bundle["relevance"].nnz
+            path = os.path.join(folder, f"{size}.npz")
+            save_bundle(bundle, path)
+            del bundle
+            for case in cases or DEFAULT_CASES[size]:
+                log(f"[{size}] {case}: engine")
+                row = {"size": size, "users": m, "interactions": interactions, "case": case,
+                       "engine": _subprocess(case, path, False, timeout), "dense": None}
+                if baseline and case in BASELINES:
+                    need = baseline_bytes(case, m)
+                    if need < 0.5 * _available_bytes():
+                        log(f"[{size}] {case}: dense baseline")
+                        row["dense"] = _subprocess(case, path, True, timeout)
+                    else:
+                        row["dense"] = {"error": f"skipped: needs ~{need / 1e9:.0f} GB"}
+                rows.append(row)
+    return rows
+
+
+def _value_text(value):
+    if isinstance(value, dict) and "ci_low" in value:
+        half = (value["ci_high"] - value["ci_low"]) / 2
+        return f"{value['value']:.6g} ± {half:.2g} (±{100 * half / max(value['value'], 1e-300):.2f}%)"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v:.4g}" for k, v in value.items())
+    return f"{value:.6g}"
+
+
+def _gap(engine, dense):
+    a, b = engine["value"], dense["value"]
+    if isinstance(a, dict):
+        return max(abs(a[k] - b[k]) for k in a)
+    return abs(a - b)
+
+
+def format_table(rows):
+    """Markdown table: wall time, peak memory, speed-up over the dense baseline."""
+    header = ("size", "users", "interactions", "measure", "engine s", "engine CPU s", "engine peak MB",
+              "dense s", "dense peak MB", "speed-up", "value", "check")
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    exact = {(r["size"]): r["engine"].get("value") for r in rows if r["case"] == "jaccard-puf"}
+    for r in rows:
+        engine, dense = r["engine"], r["dense"]
+        cells = [r["size"], f"{r['users']:,}", f"{r['interactions']:,}", r["case"]]
+        if "error" in engine:
+            cells += [engine["error"], "", "", "", "", "", "", ""]
+        else:
+            cells += [f"{engine['seconds']:.2f}", f"{engine['cpu_seconds']:.1f}",
+                      f"{engine['peak_mb']:.0f}"]
+            if dense and "error" not in dense:
+                cells += [f"{dense['seconds']:.2f}", f"{dense['peak_mb']:.0f}",
+                          f"{dense['seconds'] / engine['seconds']:.1f}x"]
+                check = f"max abs diff {_gap(engine, dense):.1e}"
+            else:
+                cells += [dense["error"] if dense else "n/a", "", ""]
+                check = ""
+            value = engine["value"]
+            if isinstance(value, dict) and "ci_low" in value and isinstance(exact.get(r["size"]), float):
+                truth = exact[r["size"]]
+                inside = value["ci_low"] <= truth <= value["ci_high"]
+                se = value["standard_error"]
+                z = (value["value"] - truth) / se if se else 0.0
+                check = (f"exact {truth:.6g}: error {100 * abs(value['value'] - truth) / truth:.2f}% "
+                         f"(z = {z:+.2f}, {'inside' if inside else 'outside'} the 95% CI)")
+            cells += [_value_text(value), check]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def run(args):
+    """Run ``puf bench``; print the table; return 0.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> args = argparse.Namespace(size=["small"], cases=["envy"], baseline=False, timeout=600,
+    ...                           seed=0, output=None, quiet=True)
+    >>> run(args)  # doctest: +ELLIPSIS
+    | size | users | ...
+    0
+    """
+    log = None if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
+    rows = run_benchmarks(args.size, args.cases, baseline=args.baseline, timeout=args.timeout,
+                          seed=args.seed, log=log)
+    table = format_table(rows)
+    print(table)
+    if args.output:
+        with open(args.output, "w") as handle:
+            handle.write(table + "\n")
+    return 0

@@ -1,0 +1,74 @@
+"""engine="dask" on an in-process LocalCluster equals the local engine; clear errors otherwise."""
+
+import sys
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from puf.engines import envy_measures, puf_from_histories, uf_streaming
+from puf.engines import dask as dask_engine
+
+S = np.random.default_rng(0).random(120)
+HISTORIES = sp.random(120, 40, density=0.15, random_state=np.random.default_rng(1), format="csr")
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(processes=False, n_workers=2, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster, set_as_default=False) as c:
+            yield c
+
+
+@pytest.mark.parametrize("similarity", ["jaccard", "cosine"])
+@pytest.mark.parametrize("method", ["exact", "sample"])
+def test_dask_equals_local(client, similarity, method):
+    options = dict(similarity=similarity, method=method, block_size=16)
+    if method == "sample":
+        options.update(sample_size=2000, random_state=7, block_size=300)
+    local = puf_from_histories(S, HISTORIES, **options)
+    remote = puf_from_histories(S, HISTORIES, engine="dask", scheduler=client, **options)
+    assert abs(float(remote) - float(local)) <= 1e-10
+    if method == "sample":
+        assert remote == local  # same draws, same chunks, same reduction order
+
+
+def test_dask_by_address_and_streaming_measures(client):
+    address = client.scheduler.address
+    assert abs(puf_from_histories(S, HISTORIES, engine="dask", scheduler=address)
+               - puf_from_histories(S, HISTORIES)) <= 1e-10
+    rng = np.random.default_rng(2)
+    rankings = np.array([rng.permutation(40)[:5] for _ in range(120)])
+    relevance = sp.random(120, 40, density=0.2, random_state=rng, format="csr")
+    local = envy_measures(rankings, relevance, block_size=25)
+    remote = envy_measures(rankings, relevance, block_size=25, engine="dask", scheduler=client)
+    assert all(abs(remote[key] - local[key]) <= 1e-10 for key in local)
+    features = np.eye(40)[:, :4] + 0.1
+    local_uf = uf_streaming(HISTORIES, features, rankings, gamma=0.5, block_size=32)
+    remote_uf = uf_streaming(HISTORIES, features, rankings, gamma=0.5, block_size=32,
+                             engine="dask", scheduler=client)
+    assert abs(remote_uf - local_uf) <= 1e-10
+
+
+def test_unreachable_scheduler_fails_fast(monkeypatch):
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(dask_engine, "CONNECT_TIMEOUT", 1)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="cannot reach the dask scheduler"):
+        puf_from_histories(S, HISTORIES, engine="dask", scheduler="tcp://127.0.0.1:9")
+    assert time.perf_counter() - start < 10
+
+
+def test_no_client_and_bad_scheduler_type():
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(ValueError, match="scheduler"):
+        puf_from_histories(S, HISTORIES, engine="dask", scheduler=42)
+
+
+def test_missing_dask_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    with pytest.raises(ImportError, match=r'pip install "puf-harness\[dask\]"'):
+        puf_from_histories(S, HISTORIES, engine="dask", scheduler="tcp://127.0.0.1:9")

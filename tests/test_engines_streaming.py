@@ -1,0 +1,125 @@
+"""Streaming ME/MME/PEU and UF against the dense measures, hand arithmetic, and bad input."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+import puf
+from puf import UndefinedMeasureWarning
+from puf.engines import envy_measures, uf_streaming
+
+
+def close(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return abs(a - b) <= 1e-10 * max(1.0, abs(b))
+
+
+@st.composite
+def list_worlds(draw, max_users=30, max_items=20):
+    """Random histories, features, lists (some padded), relevance and vectors."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    m = draw(st.integers(2, max_users))
+    n = draw(st.integers(2, max_items))
+    f = draw(st.integers(1, 5))
+    width = draw(st.integers(1, min(n, 5)))
+    rankings = np.array([rng.permutation(n)[:width] for _ in range(m)])
+    if width > 1 and draw(st.booleans()):
+        rankings[:, 1:][rng.random((m, width - 1)) < 0.3] = -1  # padding, first slot kept
+    histories = sp.random(m, n, density=draw(st.sampled_from([0.0, 0.1, 0.4, 0.9])),
+                          random_state=rng, format="csr")
+    relevance = sp.random(m, n, density=draw(st.sampled_from([0.0, 0.2, 0.6])),
+                          random_state=rng, format="csr")
+    relevance.data = np.ceil(relevance.data * 4)  # grades 1..4
+    features = (rng.random((n, f)) < 0.5).astype(float)
+    features[np.arange(n), rng.integers(0, f, n)] = 1.0
+    vectors = rng.normal(size=(n, 3)) if draw(st.booleans()) else None
+    return rankings, relevance, histories, features, vectors
+
+
+@given(list_worlds(), st.integers(1, 8), st.sampled_from([0.0, 0.05, 0.3]),
+       st.sampled_from([1, 2]), st.booleans())
+def test_envy_measures_equal_dense(world, block_size, epsilon, n_jobs, cut):
+    rankings, relevance, *_ = world
+    k = 1 if cut else None
+    utility = puf.utility_matrix(rankings, relevance, k=k)
+    got = envy_measures(rankings, relevance, k=k, epsilon=epsilon, block_size=block_size,
+                        n_jobs=n_jobs)
+    assert close(got["me"], puf.mean_envy(utility))
+    assert close(got["mme"], puf.mean_max_envy(utility))
+    assert got["peu"] == puf.proportion_envious_users(utility, epsilon=epsilon)
+
+
+@given(list_worlds(), st.integers(1, 8), st.sampled_from([0.0, 0.3, 1.0]), st.sampled_from([1, 2]))
+def test_uf_streaming_equals_dense(world, block_size, gamma, n_jobs):
+    rankings, _, histories, features, vectors = world
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        expected = puf.uf(puf.uf_similarity(histories, features, gamma=gamma),
+                          puf.list_distance(rankings, features if vectors is None else vectors))
+        got = uf_streaming(histories, features, rankings, vectors, gamma=gamma,
+                           block_size=block_size, n_jobs=n_jobs)
+    assert close(got, expected)
+
+
+def test_envy_hand_computed():
+    # Lists: L_0 = (0, 1), L_1 = (2, 3), L_2 = (1, 2).
+    # Grades: r_0 = {0: 1, 2: 3}, r_1 = {3: 2}, r_2 = {}.
+    # z_0 = 3 + 1 = 4: phi_0(L_0) = 1/4, phi_0(L_1) = 3/4, phi_0(L_2) = 3/4 -> envies 1/2, 1/2.
+    # z_1 = 2: phi_1(L_1) = 1, others 0 -> no envy. User 2 has no grades -> no envy.
+    # ME = (1/2 + 1/2) / (3·2) = 1/6; MME = (1/2 + 0 + 0)/3 = 1/6; PEU(0.05) = 1/3.
+    rankings = np.array([[0, 1], [2, 3], [1, 2]])
+    relevance = sp.csr_matrix([[1.0, 0, 3, 0], [0, 0, 0, 2], [0, 0, 0, 0]])
+    got = envy_measures(rankings, relevance)
+    assert got == pytest.approx({"me": 1 / 6, "mme": 1 / 6, "peu": 1 / 3}, abs=1e-15)
+
+
+def test_uf_hand_computed():
+    # J: (0,1) = 1, (0,2) = (1,2) = 0; mean 1/3, SD √2/3, t ≈ 0.805: U* = {(0, 1)}.
+    # Unit item vectors e_0, e_1, e_2; ē_0 = (e_0 + e_2)/2, ē_1 = (e_1 + e_2)/2, ē_0·ē_1 = 1/4.
+    # UF = ln(1 · (1 − 1/4)) = ln 0.75; in base 2: log2 0.75.
+    histories = sp.csr_matrix([[1.0, 1, 0], [1, 1, 0], [0, 0, 1]])
+    rankings = np.array([[0, 2], [1, 2], [0, 1]])
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings), math.log(0.75), rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, base=2), math.log2(0.75),
+                        rel_tol=1e-14)
+
+
+def test_uf_all_equal_similarities_keep_every_pair():
+    # Identical histories: every J = 1, SD = 0, so every pair is in U* (the 1e-12 tolerance).
+    # Lists (0), (1), (0): d_L = 1, 0, 1 over pairs (0,1), (0,2), (1,2) -> ln 2.
+    histories = sp.csr_matrix(np.ones((3, 2)))
+    rankings = np.array([[0], [1], [0]])
+    assert math.isclose(uf_streaming(histories, np.eye(2), rankings), math.log(2.0), rel_tol=1e-14)
+
+
+def test_uf_undefined_when_the_sum_is_zero():
+    histories = sp.csr_matrix(np.ones((3, 2)))
+    rankings = np.array([[0], [0], [0]])  # identical lists: d_L = 0 everywhere
+    with pytest.warns(UndefinedMeasureWarning):
+        assert math.isnan(uf_streaming(histories, np.eye(2), rankings))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, -1], [0, 1]])), "non-negative"),
+    (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), block_size=0), "block_size"),
+    (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), epsilon=-1), "epsilon"),
+    (lambda: envy_measures([[0]], sp.csr_matrix([[1.0]])), "at least 2"),
+    (lambda: envy_measures([[0], [1]], sp.csr_matrix(np.ones((3, 2)))), "3 users"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]]), "user counts"),
+    (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]]), "finite"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], gamma=2), "gamma"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], block_size=-1),
+     "block_size"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]]), "no item"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(3)),
+     "item_vectors has 3 rows"),
+])
+def test_streaming_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
