@@ -1,0 +1,46 @@
+"""properties: the property catalog, Hypothesis strategies and the verdict runner.
+
+Put any fairness measure through the catalog with :func:`verdicts`; see
+:data:`CATALOG` for the properties. Attributes load lazily so that the pytest
+plugin (:mod:`properties.plugin`) stays inert and cheap unless ``--measure`` is
+given.
+"""
+
+__all__ = [
+    "CATALOG",
+    "Property",
+    "get_property",
+    "catalog_frame",
+    "Verdict",
+    "STATUSES",
+    "verdicts",
+    "all_verdicts",
+    "verdict_matrix",
+    "verdict_frame",
+    "effectiveness_vectors",
+    "similarity_matrices",
+    "populations",
+    "worlds",
+]
+
+import importlib
+
+_HOME = {
+    "CATALOG": "catalog", "Property": "catalog", "get_property": "catalog",
+    "catalog_frame": "catalog", "Verdict": "runner", "STATUSES": "runner",
+    "verdicts": "runner", "all_verdicts": "matrix", "verdict_matrix": "matrix",
+    "verdict_frame": "matrix", "effectiveness_vectors": "strategies",
+    "similarity_matrices": "strategies", "populations": "strategies", "worlds": "strategies",
+}
+
+
+def __getattr__(name):
+    if name in _HOME:
+        value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,270 @@
+"""The examples each property checks, at score level and at world level (private).
+
+A *case* is a population before (and after) one transformation. Score-level
+cases transform Population fields directly. World-level cases transform the
+World and derive both populations from it, so a change of relevance reaches
+effectiveness *and* utility, a change of lists reaches utility and list
+distance, and a change of histories reaches similarity. Where a property's
+change is continuous (a small perturbation, a rescaling, one similarity
+raised alone) no discrete world change expresses it; those cases transform
+the derived fields the measure reads, which is exact for similarity since
+histories feed nothing else.
+"""
+
+__all__ = ["Case", "CASES", "EXPLICIT"]
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+from hypothesis import strategies as st
+from synthetic import add_shared_history
+
+from . import _worlds as W
+from ._pairing import pairing_objective, pairing_order
+from .strategies import _UNIT, _draw_effectiveness, _draw_similarity, populations, worlds
+
+_LARGEST = 12  # users in the largest population drawn (strategies' default max_users)
+# Fractions in (0, 1), kept >= 1e-3 so that a scaling by 1/fraction never under- or overflows.
+_FRACTION = st.one_of(st.integers(1, 9).map(lambda i: i / 10), st.floats(1e-3, 0.999))
+_FRACTION_OR_ONE = st.one_of(st.just(1.0), _FRACTION)
+_FRACTION_OR_ZERO = st.one_of(st.just(0.0), _FRACTION)
+_HALF_OR_LESS = st.one_of(st.just(0.5), _FRACTION.map(lambda t: t / 2))
+
+
+@functools.lru_cache(maxsize=None)
+def _permutations(m):
+    return st.permutations(range(m))
+
+
+@dataclass(frozen=True, eq=False)
+class Case:
+    """One example: ``before`` and optionally ``after`` a transformation described by ``change``."""
+
+    before: object
+    after: object = None
+    change: str = ""
+    strict: bool = False
+    trivial: bool = False
+    delta: float = 0.0
+
+
+def _trivial(pop, why):
+    return Case(pop, None, why, trivial=True)
+
+
+@functools.lru_cache(maxsize=None)
+def _source(level):
+    if level == "score":
+        return populations().map(lambda p: (p, None))
+    return worlds().map(lambda w: (W.derive(w), w))
+
+
+def _users(draw, m, count):
+    first = draw(st.integers(0, m - 1))
+    if count == 1:
+        return first
+    second = draw(st.integers(0, m - 2))
+    return first, second + (second >= first)
+
+
+@st.composite
+def single(draw, level, measure):
+    return Case(draw(_source(level))[0])
+
+
+@st.composite
+def anonymity(draw, level, measure):
+    pop, world = draw(_source(level))
+    order = np.array(draw(_permutations(pop.m)))
+    after = pop.permute(order) if world is None else W.derive(W.permute_users(world, order))
+    return Case(pop, after, f"users relabelled: new user i is old user order[i], order={order.tolist()}")
+
+
+@st.composite
+def zero_at_equality(draw, level, measure):
+    pop, world = draw(_source(level))
+    if world is None:
+        c = draw(_UNIT)
+        return Case(pop.replace(effectiveness=np.full(pop.m, c)), change=f"every S(u) = {c:g}")
+    if draw(st.booleans()):
+        return Case(W.derive(W.own_list_relevance(world)),
+                    change="each user's relevant items are exactly its own list (S = 1, no envy)")
+    zero = np.zeros((world.m, world.n_items))
+    return Case(W.derive(world.replace(relevance=zero)), change="no relevant item for anyone (S = 0)")
+
+
+def _list_relevance(world):
+    relevance = W.dense(world.relevance)
+    return relevance, relevance[np.arange(world.m)[:, None], world.rankings] > 0
+
+
+def _choose(draw, users, positions_ok, rankings):
+    """Pick one user of ``users`` and one of its list positions where ``positions_ok``."""
+    user = int(users[draw(st.integers(0, len(users) - 1))])
+    positions = np.flatnonzero(positions_ok[user])
+    return user, int(rankings[user, positions[draw(st.integers(0, len(positions) - 1))]])
+
+
+@st.composite
+def disparity_monotone(draw, level, measure):
+    pop, world = draw(_source(level))
+    s = pop.effectiveness
+    if world is None:
+        c, mu = draw(_UNIT), draw(_FRACTION_OR_ZERO)
+        return Case(pop.replace(effectiveness=c + mu * (s - c)), pop,
+                    f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}")
+    relevance, relevant = _list_relevance(world)
+    top = np.flatnonzero((s == s.max()) & (~relevant).any(axis=1))
+    if top.size:
+        user, item = _choose(draw, top, ~relevant, world.rankings)
+        grade = draw(st.integers(1, 3))
+        after = W.set_relevance(world, user, item, grade)
+        return Case(pop, W.derive(after),
+                    f"best-off user {user}: listed item {item} relevance 0 → {grade} (every gap to it widens)")
+    bottom = np.flatnonzero((s == s.min()) & relevant.any(axis=1))
+    if bottom.size:
+        user, item = _choose(draw, bottom, relevant, world.rankings)
+        after = W.set_relevance(world, user, item, 0.0)
+        return Case(pop, W.derive(after),
+                    f"worst-off user {user}: listed item {item} relevance "
+                    f"{relevance[user, item]:g} → 0 (every gap to it widens)")
+    return _trivial(pop, "every user already at 0 or 1")
+
+
+@st.composite
+def pigou_dalton(draw, level, measure):
+    pop, world = draw(_source(level))
+    s = pop.effectiveness
+    if world is None:
+        i, j = _users(draw, pop.m, 2)
+        tau = draw(_HALF_OR_LESS)
+        after = s.copy()
+        after[i], after[j] = s[i] + tau * (s[j] - s[i]), s[j] - tau * (s[j] - s[i])
+        return Case(pop, pop.replace(effectiveness=after),
+                    f"transfer: S({i}), S({j}) moved towards each other by {tau:g} of their gap")
+    relevance, relevant = _list_relevance(world)
+    if s.max() - s.min() < 2.0 / world.k - 1e-12:
+        return _trivial(pop, "no two users 2/k apart")
+    low, up = _choose(draw, np.flatnonzero(s == s.min()), ~relevant, world.rankings)
+    high, down = _choose(draw, np.flatnonzero(s == s.max()), relevant, world.rankings)
+    after = W.set_relevance(W.set_relevance(world, low, up, 1.0), high, down, 0.0)
+    return Case(pop, W.derive(after),
+                f"transfer of 1/k: worst-off user {low} item {up} relevance 0 → 1, "
+                f"best-off user {high} item {down} relevance {relevance[high, down]:g} → 0")
+
+
+@st.composite
+def similarity_monotone(draw, level, measure):
+    pop, _ = draw(_source(level))
+    s, sim = pop.effectiveness, pop.similarity
+    rows, cols = np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (sim < 1.0))
+    if rows.size == 0:
+        return _trivial(pop, "no pair with unequal effectiveness and similarity below 1")
+    pick = draw(st.integers(0, rows.size - 1))
+    u, v = int(rows[pick]), int(cols[pick])
+    new = sim[u, v] + draw(_FRACTION_OR_ONE) * (1.0 - sim[u, v])
+    raised = sim.copy()
+    raised[u, v] = raised[v, u] = new
+    return Case(pop, pop.replace(similarity=raised), f"sim({u},{v}) raised {sim[u, v]:g} → {new:g}")
+
+
+@st.composite
+def similarity_sensitive(draw, level, measure):
+    pop, world = draw(_source(level))
+    if world is None:
+        return Case(pop, pop.replace(similarity=_draw_similarity(draw, pop.m, _LARGEST, True)),
+                    "similarity matrix replaced, effectiveness fixed")
+    u, v = _users(draw, pop.m, 2)
+    count = draw(st.integers(1, 3))
+    try:
+        after = add_shared_history(world, u, v, n_items=count)
+    except ValueError:  # no private items to trade: add shared ones, other pairs may move too
+        after = world
+        for _ in range(count):
+            after = W.add_shared_item(after, u, v) or after
+    return Case(pop, W.derive(after), f"{count} shared history item(s) added to users {u} and {v}")
+
+
+@st.composite
+def effectiveness_sensitive(draw, level, measure):
+    pop, world = draw(_source(level))
+    if world is None:
+        return Case(pop, pop.replace(effectiveness=_draw_effectiveness(draw, pop.m, _LARGEST, True)),
+                    "effectiveness replaced, similarity fixed")
+    user = draw(st.integers(0, world.m - 1))
+    item = int(world.rankings[user, draw(st.integers(0, world.k - 1))])
+    if draw(st.booleans()):
+        item = draw(st.integers(0, world.n_items - 1))
+    old = W.dense(world.relevance)[user, item]
+    grade = draw(st.integers(0, 2).map(lambda g: g + (g >= old)))
+    return Case(pop, W.derive(W.set_relevance(world, user, item, grade)),
+                f"user {user} item {item} relevance {old:g} → {grade}")
+
+
+@st.composite
+def similarity_zero(draw, level, measure):
+    pop, world = draw(_source(level))
+    if world is None:
+        return Case(pop.replace(similarity=np.eye(pop.m)), change="every similarity between users is 0")
+    return Case(W.derive(W.drop_shared_history(world)),
+                change="histories made disjoint (each item kept by its first holder): every Jaccard is 0")
+
+
+@st.composite
+def rearrangement(draw, level, measure):
+    pop, world = draw(_source(level))
+    s, sim = pop.effectiveness, pop.similarity
+    fair, unfair = (pairing_order(s, sim, mode) for mode in ("most_fair", "most_unfair"))
+    gap = pairing_objective(s[unfair], sim) - pairing_objective(s[fair], sim)
+    if gap < -1e-9:
+        return _trivial(pop, "pairing search ranked the pairings the wrong way")
+    if world is None:
+        before, after = pop.replace(effectiveness=s[fair]), pop.replace(effectiveness=s[unfair])
+    else:
+        before, after = (W.derive(W.move_outcomes(world, o)) for o in (fair, unfair))
+    return Case(before, after, f"most_fair pairing (order {fair.tolist()}) vs most_unfair "
+                f"(order {unfair.tolist()})", strict=gap > 1e-9)
+
+
+@st.composite
+def replication(draw, level, measure):
+    pop, world = draw(_source(level))
+    r = draw(st.integers(2, 3))
+    if world is not None:
+        return Case(pop, W.derive(W.replicate(world, r)), f"every user copied {r} times")
+    size = r * pop.m
+    sim = np.tile(pop.similarity, (r, r))
+    sim[np.arange(size)[:, None] % pop.m == np.arange(size)[None, :] % pop.m] = 1.0
+    after = pop.replace(effectiveness=np.tile(pop.effectiveness, r), similarity=sim)
+    return Case(pop, after, f"every user copied {r} times (a user and its copies: similarity 1)")
+
+
+def _explicit_single(level):
+    """Hand-made minimal populations tried first for range and defined: two users at the extremes."""
+    from puf import Population, World
+
+    if level == "score":
+        return [Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
+                Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar")]
+    # Two users, each list made of the other's relevant items: maximal envy.
+    swapped = World(np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]]), np.array([[0, 0, 1.0, 1.0], [1.0, 1.0, 0, 0]]),
+                    [[0, 1], [2, 3]], np.eye(4))
+    return [Case(W.derive(swapped), change="explicit: each user's list holds only the other's relevant items")]
+
+
+EXPLICIT = {"range": _explicit_single, "defined": _explicit_single}
+CASES = {
+    "range": single,
+    "defined": single,
+    "anonymity": anonymity,
+    "zero-at-equality": zero_at_equality,
+    "disparity-monotone": disparity_monotone,
+    "pigou-dalton": pigou_dalton,
+    "similarity-monotone": similarity_monotone,
+    "similarity-sensitive": similarity_sensitive,
+    "effectiveness-sensitive": effectiveness_sensitive,
+    "similarity-zero": similarity_zero,
+    "rearrangement": rearrangement,
+    "replication-invariance": replication,
+}

@@ -1,0 +1,106 @@
+"""Low-level draws behind the strategies (private): sizes, kinds and byte-string arrays.
+
+Arrays come from fixed-length byte strings (one Hypothesis choice each),
+reversed so that shrinking, which zeroes a string from its start, clears the
+last users and items first and the nonzero values gather at user 0, 1, ...
+"""
+
+import functools
+import numbers
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+
+def _check_int(value, name, low, high=None):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{name} must be {bound}, got {value!r}")
+    return int(value)
+
+
+def _check_users(m, min_users, max_users):
+    if m is not None:
+        m = _check_int(m, "m", 2)
+        return m, m
+    low = _check_int(min_users, "min_users", 2)
+    high = _check_int(max_users, "max_users", low)
+    return low, high
+
+
+def _draw_size(draw, low, high, edge_cases):
+    """A size in [low, high]; with edge cases, a quarter of the draws are exactly ``low``.
+
+    The flag comes after the size and shrinks towards "use the drawn size", so
+    nothing shifts in the choice sequence when it flips.
+    """
+    size = draw(st.integers(low, high))
+    return low if edge_cases and draw(st.integers(0, 3)) == 3 else size
+
+
+def _kinds(edge_cases, kinds):
+    return st.sampled_from(kinds if edge_cases else kinds[:1])
+
+
+@functools.lru_cache(maxsize=None)
+def _blob(n_bytes):
+    return st.binary(min_size=n_bytes, max_size=n_bytes)
+
+
+@functools.lru_cache(maxsize=None)
+def _floats(count):
+    return hnp.arrays(np.float64, count, elements=st.floats(0.0, 1.0))
+
+
+def _draw_bytes(draw, count):
+    # Reversed: Hypothesis shrinks a byte string towards zero from its start, so the
+    # start must hold the last users (and items). Their values vanish first and the
+    # nonzero ones gather at user 0, 1, ... where cutting m keeps them.
+    return np.frombuffer(draw(_blob(count)), dtype=np.uint8)[::-1].astype(np.int64)
+
+
+def _draw_grid(draw, count):
+    """``count`` values in [0, 1] on a 0.01 grid."""
+    return (_draw_bytes(draw, count) % 101) / 100.0
+
+
+def _draw_bits(draw, shape):
+    count = int(np.prod(shape))
+    bits = np.unpackbits(_draw_bytes(draw, -(-count // 8)).astype(np.uint8))[:count]
+    return bits.reshape(shape).astype(bool)
+
+
+def _symmetric(size, upper):
+    """Unit-diagonal symmetric matrix; pairs filled column by column, so the pairs of the
+    first j users come first and a matrix cut to fewer users keeps its values."""
+    matrix = np.ones((size, size))
+    rows, cols = np.triu_indices(size, k=1)
+    order = np.lexsort((rows, cols))
+    matrix[rows[order], cols[order]] = upper
+    matrix[cols[order], rows[order]] = upper
+    return matrix
+
+
+def _fields(raw, n_items, width):
+    """Read ``n_items`` unsigned integers of ``width`` bits from the byte array ``raw``."""
+    bits = np.unpackbits(raw.astype(np.uint8))[:n_items * width].reshape(n_items, width)
+    return bits @ (1 << np.arange(width - 1, -1, -1))
+
+
+def _draw_user_row(draw, n_items, max_grade):
+    """One user's history bits, relevance grades and list scores over ``n_items`` items.
+
+    Packed into few bytes (3 bits a grade, 4 a score, 1 a history entry), because
+    the shrinker's cost grows with the square of a byte string's length.
+    """
+    sizes = [-(-n_items * width // 8) for width in (3, 4, 1)]
+    raw = _draw_bytes(draw, sum(sizes))
+    grades_raw, scores_raw, history_raw = np.split(raw, np.cumsum(sizes)[:-1])
+    grades = _fields(grades_raw, n_items, 3)
+    # Half the grades 0: relevance is sparse in real data.
+    grades = np.where(grades < 4, 0, (grades - 4) % max_grade + 1).astype(np.float64)
+    bits = _fields(history_raw, n_items, 1).astype(bool)
+    return bits, grades, _fields(scores_raw, n_items, 4)

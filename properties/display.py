@@ -1,0 +1,163 @@
+"""Plain-text rendering of verdicts: tables, and counterexamples as small matrices."""
+
+__all__ = ["format_example", "format_verdicts", "format_matrix", "load_measure"]
+
+import importlib
+import os
+import sys
+
+import numpy as np
+
+_LABEL = {"holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
+          "not-applicable": "n/a"}
+_ROLE = {"holds": "witness", "violated": "counterexample", "undefined": "input"}
+
+
+def _array(value, indent):
+    text = np.array2string(np.asarray(value, dtype=float), precision=4, suppress_small=True,
+                           max_line_width=120, floatmode="maxprec")
+    return text.replace("\n", "\n" + " " * indent)
+
+
+def _number(value):
+    return "—" if value is None else f"{value:.6g}"
+
+
+def format_example(example, *, status="violated", indent=4):
+    """Render a verdict's example: the change, the values, and the fields as matrices.
+
+    Parameters
+    ----------
+    example : dict
+        ``Verdict.example``.
+    status : str
+        The verdict's status, which names the example's role.
+    indent : int
+        Spaces before every line.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> ex = {"change": "every similarity between users is 0", "value_before": 0.5,
+    ...       "value_after": None, "violation": 0.5, "error": None, "after": None,
+    ...       "before": {"effectiveness": [0.0, 1.0], "similarity": [[1, 0], [0, 1]]}}
+    >>> print(format_example(ex, indent=0))
+    counterexample (m = 2): every similarity between users is 0
+    value 0.5, violation 0.5
+    effectiveness  [0. 1.]
+    similarity     [[1. 0.]
+                    [0. 1.]]
+    """
+    pad = " " * indent
+    before, after = example.get("before") or {}, example.get("after")
+    m = len(next(iter(before.values()))) if before else "?"
+    lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {example.get('change', '')}".rstrip(": ")]
+    if example.get("error"):
+        lines.append(f"error: {example['error']}")
+    elif example.get("value_after") is None:
+        lines.append(f"value {_number(example.get('value_before'))}"
+                     + (f", violation {example['violation']:.3g}" if example.get("violation") else ""))
+    else:
+        lines.append(f"value before {_number(example['value_before'])}, "
+                     f"after {_number(example['value_after'])}")
+    width = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
+    for name, value in before.items():
+        label = name if after is None else f"{name} (before)"
+        lines.append(label.ljust(width) + _array(value, width))
+    for name, value in (after or {}).items():
+        if name in before and np.array_equal(np.asarray(value), np.asarray(before[name])):
+            continue
+        lines.append(f"{name} (after)".ljust(width) + _array(value, width))
+    return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
+
+
+def format_verdicts(results, *, examples=True):
+    """Render one measure's verdicts as a table, each followed by its example.
+
+    Parameters
+    ----------
+    results : list of Verdict
+    examples : bool, default True
+        Print counterexamples, witnesses and offending inputs under their row.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from properties import verdicts
+    >>> print(format_verdicts(verdicts("sd", properties=["anonymity"], max_examples=5)))
+    measure sd (score level)
+    property   verdict    detail
+    anonymity  holds      no counterexample in 5 examples
+    """
+    if not results:
+        return ""
+    width = max(len("property"), *(len(v.property) for v in results))
+    head = f"measure {results[0].measure} ({results[0].level} level)"
+    lines = [head, f"{'property'.ljust(width)}  {'verdict'.ljust(9)}  detail"]
+    for v in results:
+        lines.append(f"{v.property.ljust(width)}  {_LABEL[v.status].ljust(9)}  {v.reason}".rstrip())
+        if examples and v.example and (v.status != "holds" or v.kind == "existential"):
+            lines.append(format_example(v.example, status=v.status, indent=width + 2))
+    return "\n".join(lines)
+
+
+def format_matrix(matrix):
+    """Render a measure x property status matrix with properties as rows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"range": ["holds", "violated"]}, index=["sd", "x"])
+    >>> print(format_matrix(frame))
+    property  sd     x
+    range     holds  VIOLATED
+    """
+    table = matrix.T.map(lambda s: _LABEL.get(s, s))
+    rows = [["property", *map(str, table.columns)]]
+    rows += [[str(name), *row] for name, row in zip(table.index, table.to_numpy().tolist())]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+def load_measure(spec):
+    """Import ``MODULE:FUNCTION`` (or take a registered measure name) and return the function.
+
+    The current directory is put on ``sys.path`` so a researcher's own module
+    next to them imports. Raises ValueError with a one-line reason otherwise.
+
+    Examples
+    --------
+    >>> load_measure("numpy:std").__name__
+    'std'
+    >>> load_measure("no_such_module_xyz:f")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot import module 'no_such_module_xyz': No module named 'no_such_module_xyz'
+    """
+    from puf import MEASURES
+
+    if ":" not in spec:
+        if spec in MEASURES:
+            return MEASURES[spec]
+        raise ValueError(f"expected MODULE:FUNCTION or a registered measure name, got {spec!r}")
+    module_name, _, attribute = spec.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        target = importlib.import_module(module_name)
+    except Exception as exc:  # any import-time failure is the user's module, reported in one line
+        raise ValueError(f"cannot import module {module_name!r}: {exc}".splitlines()[0]) from exc
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ValueError(f"module {module_name!r} has no attribute {attribute!r}") from None
+    if not callable(target):
+        raise ValueError(f"{spec!r} is not callable")
+    return target

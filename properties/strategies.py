@@ -1,0 +1,281 @@
+"""Hypothesis strategies for score-level populations and interaction-level worlds.
+
+Every strategy checks its arguments when it is built (a ``ValueError`` at the
+call, not at the first draw) and builds its examples directly, never by
+filtering. The edge cases a researcher forgets are mixed in explicitly and
+drawn as often as the general case: two users, all-equal, all-zero
+effectiveness, all-zero similarity, identical users, one user far from the
+rest. Each kind is a ``sampled_from`` whose first entry is the general case,
+so shrinking moves towards plain examples.
+
+Sizes (users, items, k) are drawn first and the arrays are always drawn at
+their largest shape and then cut to size: lowering the number of users while
+shrinking leaves every other value where it was, so Hypothesis reaches the
+smallest population (m = 2 where two users suffice) instead of stalling.
+Arrays come from one fixed-length byte string each (one Hypothesis choice,
+cheap to draw and shrinking towards zero bytes): scores on a 0.01 grid, which
+reads well in counterexamples, with a ``continuous`` kind for arbitrary floats.
+"""
+
+__all__ = ["effectiveness_vectors", "similarity_matrices", "populations", "worlds"]
+
+import functools
+
+import numpy as np
+from hypothesis import strategies as st
+
+from puf import Population, World
+
+from ._draws import (
+    _check_int,
+    _check_users,
+    _draw_bits,
+    _draw_grid,
+    _draw_size,
+    _draw_user_row,
+    _floats,
+    _kinds,
+    _symmetric,
+)
+
+_UNIT = st.integers(0, 100).map(lambda i: i / 100)
+EFFECTIVENESS_KINDS = ("general", "all-equal", "all-zero", "one-far", "two-valued", "continuous")
+SIMILARITY_KINDS = ("general", "all-zero", "all-one", "all-equal", "one-far", "continuous")
+WORLD_KINDS = ("general", "zero-relevance", "equal-effectiveness", "swapped-lists",
+               "identical-users", "one-far", "disjoint-histories")
+
+
+def effectiveness_vectors(m=None, *, min_users=2, max_users=12, edge_cases=True):
+    """Strategy for per-user effectiveness vectors S in [0, 1].
+
+    Parameters
+    ----------
+    m : int, optional
+        Exact number of users (>= 2); otherwise drawn from [min_users, max_users].
+    min_users, max_users : int, default 2, 12
+        Range of the number of users.
+    edge_cases : bool, default True
+        Mix in all-equal, all-zero, one-far and two-valued (0/1) vectors.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy of numpy.ndarray, shape (m,)
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(effectiveness_vectors(m=2), lambda s: s[0] != s[1]).tolist()
+    [0.01, 0.0]
+    >>> effectiveness_vectors(min_users=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: min_users must be >= 2, got 1
+    """
+    return _effectiveness(*_check_users(m, min_users, max_users), bool(edge_cases))
+
+
+# Strategies are cached: Hypothesis labels a new composite strategy by reading its
+# source, which costs milliseconds per instance when built inside a draw.
+def _draw_effectiveness(draw, size, largest, edge_cases):
+    kind = draw(_kinds(edge_cases, EFFECTIVENESS_KINDS))
+    if kind == "general":
+        return _draw_grid(draw, largest)[:size]
+    if kind == "continuous":
+        return draw(_floats(largest))[:size].copy()
+    if kind == "all-zero":
+        return np.zeros(size)
+    if kind == "two-valued":
+        return _draw_bits(draw, largest)[:size].astype(np.float64)
+    values = np.full(size, draw(_UNIT))
+    if kind == "one-far":
+        values[draw(st.integers(0, size - 1))] = 1.0 if values[0] < 0.5 else 0.0
+    return values
+
+
+# Strategies are cached: Hypothesis labels a new composite strategy by reading its
+# source, which costs milliseconds per instance when built inside a draw.
+@functools.lru_cache(maxsize=None)
+def _effectiveness(low, high, edge_cases):
+    @st.composite
+    def build(draw):
+        return _draw_effectiveness(draw, _draw_size(draw, low, high, edge_cases), high, edge_cases)
+
+    return build()
+
+
+def similarity_matrices(m=None, *, min_users=2, max_users=12, edge_cases=True):
+    """Strategy for symmetric similarity matrices in [0, 1] with unit diagonal.
+
+    Parameters
+    ----------
+    m : int, optional
+        Exact number of users (>= 2); otherwise drawn from [min_users, max_users].
+    min_users, max_users : int, default 2, 12
+        Range of the number of users.
+    edge_cases : bool, default True
+        Mix in all-zero, all-one (everyone alike), all-equal and one-far (a
+        user similar to nobody) matrices, and arbitrary floats.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy of numpy.ndarray, shape (m, m)
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(similarity_matrices(m=2), lambda s: s[0, 1] > 0)
+    array([[1. , 0.1],
+           [0.1, 1. ]])
+    """
+    return _similarity(*_check_users(m, min_users, max_users), bool(edge_cases))
+
+
+def _draw_similarity(draw, size, largest, edge_cases):
+    kind = draw(_kinds(edge_cases, SIMILARITY_KINDS))
+    if kind in ("general", "continuous"):
+        pairs = largest * (largest - 1) // 2
+        upper = _draw_grid(draw, pairs) if kind == "general" else draw(_floats(pairs))
+        return _symmetric(largest, upper)[:size, :size].copy()
+    pairs = size * (size - 1) // 2
+    if kind in ("all-zero", "all-one"):
+        return _symmetric(size, np.full(pairs, float(kind == "all-one")))
+    matrix = _symmetric(size, np.full(pairs, draw(_UNIT)))
+    if kind == "one-far":
+        far = draw(st.integers(0, size - 1))
+        matrix[far, :] = matrix[:, far] = 0.0
+        matrix[far, far] = 1.0
+    return matrix
+
+
+@functools.lru_cache(maxsize=None)
+def _similarity(low, high, edge_cases):
+    @st.composite
+    def build(draw):
+        return _draw_similarity(draw, _draw_size(draw, low, high, edge_cases), high, edge_cases)
+
+    return build()
+
+
+def populations(*, min_users=2, max_users=12, edge_cases=True):
+    """Strategy for score-level :class:`puf.Population` (effectiveness and similarity).
+
+    Parameters
+    ----------
+    min_users, max_users : int, default 2, 12
+        Range of the number of users.
+    edge_cases : bool, default True
+        Mix in the edge cases of :func:`effectiveness_vectors` and
+        :func:`similarity_matrices`, and identical users (users 0 and 1 with
+        equal effectiveness, similarity 1, and equal similarity to the rest).
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy of puf.Population
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> pop = find(populations(), lambda p: p.m == 3)
+    >>> pop.m, pop.effectiveness.tolist()
+    (3, [0.0, 0.0, 0.0])
+    """
+    return _populations(*_check_users(None, min_users, max_users), bool(edge_cases))
+
+
+@functools.lru_cache(maxsize=None)
+def _populations(low, high, edge_cases):
+    @st.composite
+    def build(draw):
+        size = _draw_size(draw, low, high, edge_cases)
+        effectiveness = _draw_effectiveness(draw, size, high, edge_cases)
+        similarity = _draw_similarity(draw, size, high, edge_cases)
+        if edge_cases and draw(st.booleans()):
+            effectiveness[1] = effectiveness[0]
+            similarity[1, :] = similarity[0, :]
+            similarity[:, 1] = similarity[:, 0]
+            similarity[0, 1] = similarity[1, 0] = similarity[1, 1] = 1.0
+        return Population(effectiveness, similarity)
+
+    return build()
+
+
+def worlds(*, min_users=2, max_users=12, max_items=40, max_k=5, max_grade=3, edge_cases=True):
+    """Strategy for small interaction-level :class:`puf.World` objects.
+
+    Parameters
+    ----------
+    min_users, max_users : int, default 2, 12
+        Range of the number of users.
+    max_items : int, default 40
+        Largest number of items (at least ``max_k``).
+    max_k : int, default 5
+        Largest list length; every list is full (no padding).
+    max_grade : int, default 3
+        Relevance grades are integers in [0, max_grade].
+    edge_cases : bool, default True
+        Mix in worlds with no relevant item at all, with every list fully
+        relevant (equal effectiveness), lists each made for another user
+        (relevance of u = the list of u − 1: maximal envy), identical users 0
+        and 1, one user sharing no history item with anyone, and pairwise
+        disjoint histories.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy of puf.World
+        Binary histories, graded relevance, (m, k) rankings and multi-hot
+        item features (every item has at least one feature).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> w = find(worlds(), lambda w: w.k == 2)
+    >>> w.m, w.n_items, w.rankings.tolist()
+    (2, 2, [[0, 1], [0, 1]])
+    """
+    low, high = _check_users(None, min_users, max_users)
+    max_k = _check_int(max_k, "max_k", 1)
+    max_items = _check_int(max_items, "max_items", max_k)
+    max_grade = _check_int(max_grade, "max_grade", 1)
+    return _worlds(low, high, max_items, max_k, max_grade, bool(edge_cases))
+
+
+@functools.lru_cache(maxsize=None)
+def _worlds(low, high, max_items, max_k, max_grade, edge_cases):
+    @st.composite
+    def build(draw):
+        m = _draw_size(draw, low, high, edge_cases)
+        k = draw(st.integers(1, max_k))
+        n = draw(st.integers(k, max_items))
+        n_features = draw(st.integers(1, 3))
+        # One byte string per user, drawn last user first (see _draw_bytes): short strings
+        # keep Hypothesis' shrinker cheap, where one (m, n) string costs it O(size²).
+        rows = [_draw_user_row(draw, max_items, max_grade) for _ in range(high)][::-1]
+        histories = np.array([r[0] for r in rows])[:m, :n].astype(np.float64)
+        relevance = np.array([r[1] for r in rows])[:m, :n]
+        # Lists as the top k of drawn item scores: all-zero scores shrink to [0, 1, ..., k-1].
+        scores = np.array([r[2] for r in rows])[:m, :n]
+        rankings = np.argsort(-scores, axis=1, kind="stable")[:, :k].astype(np.int64)
+        features = _draw_bits(draw, (max_items, 3))[:n, :n_features].astype(np.float64)
+        features[np.arange(n), np.arange(n) % n_features] = 1.0
+        kind = draw(_kinds(edge_cases, WORLD_KINDS))
+        if kind == "zero-relevance":
+            relevance[:] = 0.0
+        elif kind == "equal-effectiveness":
+            relevance[:] = 0.0
+            relevance[np.arange(m)[:, None], rankings] = 1.0
+        elif kind == "swapped-lists":
+            relevance[:] = 0.0
+            relevance[np.roll(np.arange(m), 1)[:, None], rankings] = 1.0
+        elif kind == "identical-users":
+            for array in (histories, relevance, rankings):
+                array[1] = array[0]
+        elif kind == "one-far":
+            far = draw(st.integers(0, m - 1))
+            others = np.delete(histories, far, axis=0).any(axis=0)
+            histories[far] = histories[far] * ~others
+        elif kind == "disjoint-histories":
+            first_holder = np.cumsum(histories, axis=0) == 1
+            histories = histories * first_holder
+        return World(histories, relevance, rankings, features)
+
+    return build()

@@ -1,0 +1,91 @@
+"""``puf check``: put a measure (or every built-in) through the property catalog.
+
+Exit 0 whatever the verdicts (they are findings); exit 2 with a one-line
+reason when the measure cannot be imported, has a parameter that is not a
+Population field, or does not return a number.
+"""
+
+__all__ = ["register", "run"]
+
+import json
+import sys
+
+
+def register(subparsers):
+    """Add the ``check`` subcommand to ``subparsers``.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["check", "--all"]).all
+    True
+    """
+    parser = subparsers.add_parser(
+        "check", help="check a fairness measure against every property",
+        description="Put MODULE:FUNCTION (a function whose parameters are Population field "
+                    "names) through the property catalog, or --all built-in measures.",
+    )
+    parser.add_argument("measure", nargs="?", metavar="MODULE:FUNCTION",
+                        help="the measure to check (a registered name also works)")
+    parser.add_argument("--all", action="store_true",
+                        help="print the measure x property matrix of every built-in measure")
+    parser.add_argument("--property", action="append", dest="properties", metavar="NAME",
+                        help="check only this property (repeatable)")
+    parser.add_argument("--max-examples", type=int, default=None, metavar="N",
+                        help="Hypothesis examples per property (default 60)")
+    parser.add_argument("--random-state", type=int, default=0, metavar="N",
+                        help="seed; the same seed gives the same verdicts (default 0)")
+    parser.add_argument("--jobs", type=int, default=2, metavar="N",
+                        help="worker processes for --all (default 2)")
+    parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def _fail(reason):
+    print(f"puf check: {reason}", file=sys.stderr)
+    return 2
+
+
+def run(args):
+    """Run ``puf check``; return the exit code.
+
+    Examples
+    --------
+    >>> from reports.cli import main
+    >>> main(["check", "no_such_module_xyz:f"])
+    2
+    """
+    from properties import CATALOG, all_verdicts, verdict_matrix, verdicts
+    from properties.display import format_matrix, format_verdicts, load_measure
+    from puf import as_measure
+
+    if args.all == bool(args.measure):
+        return _fail("give either MODULE:FUNCTION or --all")
+    unknown = [p for p in args.properties or () if p not in CATALOG]
+    if unknown:
+        return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
+    options = {"properties": args.properties, "random_state": args.random_state}
+    if args.max_examples is not None:
+        if args.max_examples < 1:
+            return _fail(f"--max-examples must be >= 1, got {args.max_examples}")
+        options["max_examples"] = args.max_examples
+    if args.all:
+        results = all_verdicts(n_jobs=max(1, args.jobs), progress=not args.quiet, **options)
+        print(format_matrix(verdict_matrix(results=results)))
+        for v in results:
+            if v.status in ("violated", "undefined"):
+                print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+    else:
+        try:
+            measure = as_measure(load_measure(args.measure))
+            results = verdicts(measure, **options)
+        except ValueError as exc:
+            return _fail(str(exc).splitlines()[0])
+        print(format_verdicts(results))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump([v.to_dict() for v in results], handle, indent=1, allow_nan=True)
+    return 0

@@ -1,0 +1,159 @@
+"""``puf report``: sensitivity sweeps, figures, property verdicts, as HTML + Markdown + data."""
+
+__all__ = ["register", "run", "load_measure"]
+
+
+def register(subparsers):
+    """Add ``report`` to the ``puf`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="puf")
+    >>> register(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["report", "--quick", "--measure", "m:f", "--measure", "n:g"])
+    >>> args.out, args.quick, args.measure, args.random_state, args.force
+    ('puf-report', True, ['m:f', 'n:g'], 0, False)
+    """
+    parser = subparsers.add_parser(
+        "report", help="write the sensitivity report (HTML, Markdown, PNG figures, CSV data)",
+        description="Run the sensitivity sweeps and the property verdicts and write a "
+                    "self-contained report: DIR/index.html, DIR/report.md, one PNG per figure, "
+                    "one CSV per sweep, properties.json.")
+    parser.add_argument("--out", default="puf-report", metavar="DIR",
+                        help="output directory (default: ./puf-report)")
+    parser.add_argument("--quick", action="store_true",
+                        help="smaller worlds, fewer seeds and property examples (the fast check)")
+    parser.add_argument("--measure", action="append", default=[], metavar="MODULE:FUNCTION",
+                        help="add your measure to every sweep and to the verdict matrix (repeatable)")
+    parser.add_argument("--random-state", type=int, default=0, metavar="N",
+                        help="seed of everything random; seeds N, N+1, ... are used (default 0)")
+    parser.add_argument("--data", default=None, metavar="NAME",
+                        help="also report on real data: ml-100k, ml-1m (fetched on first use) or a "
+                             "folder of RecBole atomic files; adds the rankers' measure agreement "
+                             "and the zero-relevance and skewness sweeps on its histories and lists")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    parser.add_argument("--force", action="store_true",
+                        help="write into DIR even if it exists and is not empty")
+    parser.set_defaults(func=run)
+
+
+def load_measure(spec):
+    """Return the Measure for ``MODULE:FUNCTION``, as ``puf check`` loads it, or ``FILE.py:FUNCTION``.
+
+    Module specs go through :func:`properties.display.load_measure` (the working
+    directory is importable); a ``.py`` path is imported from that file.
+
+    Examples
+    --------
+    >>> load_measure("puf.measures:sd").reads
+    ('effectiveness',)
+    >>> load_measure("no_such_file.py:f")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot import 'no_such_file.py': no such file
+    """
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from properties.display import load_measure as load_function
+    from puf import as_measure
+
+    module_name, sep, attribute = spec.rpartition(":")
+    if not (sep and module_name.endswith(".py")):
+        return as_measure(load_function(spec))
+    path = Path(module_name)
+    if not path.is_file():
+        raise ValueError(f"cannot import {module_name!r}: no such file")
+    name = path.stem if path.stem not in sys.modules else f"_puf_measure_{path.stem}"
+    loader = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(loader)
+    # Registered like an import, so its functions pickle by reference (worker processes).
+    sys.modules[name] = module
+    try:
+        loader.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise ValueError(f"cannot import {module_name!r}: {exc}".splitlines()[0]) from None
+    try:
+        return as_measure(getattr(module, attribute))
+    except AttributeError:
+        raise ValueError(f"{module_name!r} has no attribute {attribute!r}") from None
+
+
+def _check_out(path, force):
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {path} exists and is not a directory")
+    if path.is_dir() and any(path.iterdir()) and not force:
+        raise ValueError(f"output directory {path} exists and is not empty; "
+                         "pass --force to write into it, or choose another --out")
+
+
+def _user_measures(specs):
+    """Load --measure specs; a name taken by a built-in (or twice) is replaced by its spec."""
+    import dataclasses
+
+    from puf import MEASURES
+
+    loaded, taken = [], {name.lower() for name in MEASURES}
+    for spec in specs:
+        measure = load_measure(spec)
+        if measure.name.lower() in taken:
+            measure = dataclasses.replace(measure, name=spec)
+        if measure.name.lower() in taken:
+            raise ValueError(f"--measure {spec} is given twice")
+        taken.add(measure.name.lower())
+        loaded.append(measure)
+    return loaded
+
+
+def _command(args):
+    parts = ["puf report", f"--out {args.out}"] + (["--quick"] if args.quick else [])
+    parts += [f"--measure {m}" for m in args.measure] + [f"--random-state {args.random_state}"]
+    return " ".join(parts + ([f"--data {args.data}"] if args.data else []))
+
+
+def run(args):
+    """Run ``puf report``; return 0, 2 (bad input) or 1 (a dataset download failed).
+
+    Refuses an existing non-empty output directory unless ``--force`` (then
+    the report's files are overwritten, nothing else is touched).
+
+    Examples
+    --------
+    >>> import argparse, contextlib, io
+    >>> args = argparse.Namespace(out="never-made", force=False, measure=["no_such_module:f"],
+    ...                           quick=True, random_state=0, data=None, quiet=True)
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     code = run(args)
+    >>> code, err.getvalue().strip()
+    (2, "puf report: cannot import module 'no_such_module': No module named 'no_such_module'")
+    """
+    import sys
+    import time
+    from pathlib import Path
+
+    out = Path(args.out)
+    try:
+        _check_out(out, args.force)
+        extra = _user_measures(args.measure)
+    except ValueError as exc:
+        print(f"puf report: {exc}", file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    from reports.report import build_report
+
+    start = time.perf_counter()
+    try:
+        index = build_report(out, quick=args.quick, extra=extra, random_state=args.random_state,
+                             data=args.data, progress=not args.quiet, command=_command(args))
+    except (ValueError, ImportError) as exc:
+        print(f"puf report: {exc}", file=sys.stderr)
+        return 2
+    except ConnectionError as exc:  # fetching a dataset failed (as in ``puf evaluate``)
+        print(f"puf report: {exc}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(f"wrote {index} in {time.perf_counter() - start:.1f} s")
+    return 0

@@ -1,0 +1,278 @@
+"""Response labels: does a measure's curve follow what the sweep changes?
+
+A sweep moves one generator parameter; each measure's curve (its mean over
+seeds at every value) is compared with the sweep's *driver*, the quantity the
+parameter is meant to move (for the zero-relevance share p it is the planted
+effectiveness disparity p(1 − p)). Four labels:
+
+``flat``
+    the curve's total change (max − min of the mean curve) is within the
+    tolerance: ``ATOL`` absolute or ``RTOL`` of the curve's largest magnitude,
+    whichever is larger;
+``responds``
+    not flat, and monotone in the expected direction: Spearman's rho between
+    driver and curve has the expected sign and ``|rho| >= RHO_MIN``
+    (any sign when no direction is expected);
+``wrong direction``
+    not flat, monotone, but against the expected direction;
+``non-monotone``
+    not flat and ``|rho| < RHO_MIN``.
+
+A curve with fewer than two defined points is ``undefined``.
+"""
+
+__all__ = ["ATOL", "RTOL", "RHO_MIN", "LABELS", "Response", "response", "contrast", "label_table",
+           "sweep_responses"]
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import spearmanr
+
+ATOL = 1e-9
+RTOL = 0.02
+RHO_MIN = 0.8
+LABELS = ("responds", "flat", "wrong direction", "non-monotone", "undefined")
+
+
+@dataclass(frozen=True)
+class Response:
+    """How one curve responds to a sweep.
+
+    Attributes
+    ----------
+    label : str
+        One of :data:`LABELS`.
+    rho : float
+        Spearman's rho between the driver and the mean curve (NaN when flat
+        or undefined, where a rank correlation means nothing).
+    change : float
+        Total change: max − min of the mean curve over its defined points.
+    tolerance : float
+        The flatness tolerance that applied to this curve.
+
+    Examples
+    --------
+    >>> str(Response("responds", 0.98, 0.25, 0.001))
+    'responds (ρ = +0.98, change 0.25)'
+    """
+
+    label: str
+    rho: float
+    change: float
+    tolerance: float
+
+    def __str__(self):
+        if self.label == "undefined":
+            return self.label
+        if self.label == "flat":
+            return f"flat (change {self.change:.3g} ≤ {self.tolerance:.3g})"
+        return f"{self.label} (ρ = {self.rho:+.2f}, change {self.change:.3g})"
+
+
+def _tolerance(curve, atol, rtol):
+    return max(atol, rtol * float(np.max(np.abs(curve))))
+
+
+def response(driver, curve, *, expected=1, atol=ATOL, rtol=RTOL, rho_min=RHO_MIN):
+    """Label how ``curve`` responds to ``driver``.
+
+    Parameters
+    ----------
+    driver : array-like of shape (n,)
+        The quantity the sweep moves, one value per sweep point.
+    curve : array-like of shape (n,)
+        The measure's mean over seeds at each point; NaN points (undefined
+        values) are left out.
+    expected : {1, -1, 0}, default 1
+        Expected sign of the response: 1 means the measure should rise with
+        the driver (more unfair), -1 fall, 0 either (no expectation, so no
+        ``wrong direction`` label).
+    atol, rtol : float
+        Flatness tolerance: flat when ``max − min <= max(atol, rtol * max|curve|)``.
+    rho_min : float, default 0.8
+        Smallest ``|rho|`` counted as monotone.
+
+    Returns
+    -------
+    Response
+
+    Examples
+    --------
+    >>> p = [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> disparity = [x * (1 - x) for x in p]
+    >>> response(disparity, [d ** 0.5 for d in disparity]).label
+    'responds'
+    >>> response(disparity, [0.3, 0.3, 0.3, 0.3, 0.3]).label
+    'flat'
+    >>> response(disparity, [0.5, 0.2, 0.0, 0.2, 0.5]).label
+    'wrong direction'
+    >>> response(disparity, [0.0, 0.25, 0.5, 0.75, float("nan")]).label  # Gini = p
+    'non-monotone'
+    """
+    if expected not in (1, -1, 0):
+        raise ValueError(f"expected must be 1, -1 or 0, got {expected!r}")
+    driver = np.asarray(driver, dtype=np.float64)
+    curve = np.asarray(curve, dtype=np.float64)
+    if driver.shape != curve.shape or driver.ndim != 1:
+        raise ValueError(f"driver and curve must be 1-D of one length, got {driver.shape} and {curve.shape}")
+    keep = np.isfinite(curve)
+    driver, curve = driver[keep], curve[keep]
+    if curve.size < 2:
+        return Response("undefined", float("nan"), float("nan"), float("nan"))
+    change = float(curve.max() - curve.min())
+    tolerance = _tolerance(curve, atol, rtol)
+    if change <= tolerance:
+        return Response("flat", float("nan"), change, tolerance)
+    if np.ptp(driver) == 0:
+        return Response("non-monotone", float("nan"), change, tolerance)
+    rho = float(spearmanr(driver, curve).statistic)
+    if abs(rho) < rho_min:
+        label = "non-monotone"
+    elif expected == 0 or np.sign(rho) == expected:
+        label = "responds"
+    else:
+        label = "wrong direction"
+    return Response(label, rho, change, tolerance)
+
+
+def contrast(fair, unfair, *, atol=ATOL, rtol=RTOL):
+    """Label a paired comparison: is ``unfair`` above ``fair`` point by point?
+
+    Used for the pairing sweep, where the same populations are paired most
+    fairly and most unfairly: a measure that reads similarity and
+    effectiveness together should score the unfair pairing higher.
+
+    Parameters
+    ----------
+    fair, unfair : array-like of shape (n,)
+        Mean curves under the fair and the unfair condition; NaN points are
+        left out.
+    atol, rtol : float
+        Tolerance on the mean difference, as in :func:`response`.
+
+    Returns
+    -------
+    Response
+        ``rho`` is the share of defined points where ``unfair > fair`` (a sign
+        agreement, not a correlation); ``change`` the mean of ``unfair − fair``.
+        ``flat`` when ``|change|`` is within the tolerance; ``responds`` when
+        positive, ``wrong direction`` when negative.
+
+    Examples
+    --------
+    >>> contrast([0.0, 0.1, 0.2], [0.0, 0.3, 0.5]).label
+    'responds'
+    >>> contrast([0.4, 0.4], [0.4, 0.4]).label
+    'flat'
+    """
+    fair = np.asarray(fair, dtype=np.float64)
+    unfair = np.asarray(unfair, dtype=np.float64)
+    keep = np.isfinite(fair) & np.isfinite(unfair)
+    if not keep.any():
+        return Response("undefined", float("nan"), float("nan"), float("nan"))
+    gap = unfair[keep] - fair[keep]
+    change = float(gap.mean())
+    tolerance = _tolerance(np.concatenate([fair[keep], unfair[keep]]), atol, rtol)
+    if abs(change) <= tolerance:
+        return Response("flat", float("nan"), change, tolerance)
+    share = float((gap > 0).mean())
+    return Response("responds" if change > 0 else "wrong direction", share, change, tolerance)
+
+
+def label_table(table, *, driver, expected=1, by=("measure",), skip=(), atol=ATOL, rtol=RTOL,
+                rho_min=RHO_MIN):
+    """Label every curve of a tidy sweep table.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Columns ``measure, value, seed, score`` (plus any ``by`` columns).
+    driver : callable
+        Maps the array of x values to the driver at each (e.g. p -> p(1 − p)).
+    expected : {1, -1, 0}
+        Expected sign, as in :func:`response`.
+    by : tuple of str
+        Columns that identify one curve.
+    skip : collection of str
+        Measure labels not to label (reference curves such as mean effectiveness).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``by`` columns, then ``label, rho, change, tolerance``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"measure": ["SD"] * 3 + ["UF"] * 3, "value": [0.0, 0.5, 1.0] * 2,
+    ...                   "seed": 0, "score": [0.0, 0.5, 0.0, 2.0, 2.0, 2.0]})
+    >>> label_table(t, driver=lambda p: p * (1 - p))[["measure", "label"]]
+      measure      label
+    0      SD   responds
+    1      UF       flat
+    """
+    import pandas as pd
+
+    rows = []
+    for key, curve in table.groupby(list(by), sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        if dict(zip(by, key)).get("measure") in skip:
+            continue
+        means = curve.groupby("value", sort=True)["score"].mean()
+        got = response(driver(means.index.to_numpy(dtype=float)), means.to_numpy(), expected=expected,
+                       atol=atol, rtol=rtol, rho_min=rho_min)
+        rows.append(key + (got.label, got.rho, got.change, got.tolerance))
+    return pd.DataFrame(rows, columns=list(by) + ["label", "rho", "change", "tolerance"])
+
+
+def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
+    """All response labels of one built-in sweep, in one table.
+
+    Each curve (measure, and level of the crossed setting) is labelled against
+    the sweep's driver; a sweep crossed with the pairing adds, per measure, the
+    contrast of ``most_unfair`` against ``most_fair`` over the whole x axis
+    (condition ``"unfair − fair"``).
+
+    Parameters
+    ----------
+    spec : reports.sweeps.BuiltinSweep
+        Gives ``name``, ``driver``, ``expected``, ``cross`` and ``driver_values``.
+    table : pandas.DataFrame
+        The sweep's output.
+    skip : collection of str
+        Reference curves not labelled.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``sweep, measure, condition, driver, label, rho, change, tolerance``.
+
+    Examples
+    --------
+    >>> from reports.sweeps import SWEEPS
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"measure": "UF", "parameter": "zero_relevance", "value": [0.0, 0.5, 1.0],
+    ...                   "seed": 0, "score": 4.2})
+    >>> sweep_responses(SWEEPS["zero_relevance"], t)[["measure", "label"]].to_dict("records")
+    [{'measure': 'UF', 'label': 'flat'}]
+    """
+    import pandas as pd
+
+    by = ("measure",) if spec.cross is None else ("measure", spec.cross)
+    labels = label_table(table, driver=spec.driver_values, expected=spec.expected, by=by, skip=skip)
+    labels["condition"] = "" if spec.cross is None else [f"{spec.cross} = {v}" for v in labels[spec.cross]]
+    labels["driver"] = spec.driver
+    frames = [labels]
+    if spec.cross == "pairing":
+        rows = []
+        for measure, curve in table.groupby("measure", sort=False):
+            means = curve.groupby(["pairing", "value"])["score"].mean()
+            got = contrast(means["most_fair"].to_numpy(), means["most_unfair"].to_numpy())
+            rows.append((measure, "unfair − fair", "most_unfair above most_fair",
+                         got.label, got.rho, got.change, got.tolerance))
+        frames.append(pd.DataFrame(rows, columns=["measure", "condition", "driver", "label", "rho",
+                                                  "change", "tolerance"]))
+    out = pd.concat(frames, ignore_index=True)
+    out.insert(0, "sweep", spec.name)
+    return out[["sweep", "measure", "condition", "driver", "label", "rho", "change", "tolerance"]]

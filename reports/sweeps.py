@@ -1,0 +1,240 @@
+"""Sensitivity sweeps: run fairness measures over a generator parameter.
+
+A sweep starts from a :class:`Base` (where worlds come from, and the settings
+the sweep does not vary), sets one parameter to each of several values, draws
+one world per value and seed, and evaluates every measure variant
+(:mod:`reports.variants`: ``"SD-NDCG"``, ``"UF"``, a user's function) on it.
+The result is a tidy table ``measure, parameter, value, seed, score``.
+
+Parameters a sweep can vary (:data:`PARAMETERS`):
+``zero_relevance`` (share p of users whose lists hold no relevant item, the
+rest fully relevant); ``skewness`` (the world's similarities mapped by rank
+onto this skewness with :func:`synthetic.reshape_skewness`; None keeps them);
+``gamma`` (sim_UF's weight of shared history against item features);
+``pairing`` (which users get the zero-relevance lists: ``random``, or chosen by
+:func:`synthetic.pair` on Jaccard so that similar users have equal
+(``most_fair``) or unequal (``most_unfair``) effectiveness; fixed across the
+other parameters, so a skewness sweep changes similarity values alone).
+UF always reads sim_UF(gamma); every other measure reads ``Base.similarity``.
+:data:`SWEEPS` holds the report's four built-in sweeps.
+"""
+
+__all__ = ["PARAMETERS", "COLUMNS", "Base", "sweep", "BuiltinSweep", "SWEEPS"]
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from puf import UndefinedMeasureWarning
+
+from .bases import Base, point_fields
+from .variants import variants
+
+PARAMETERS = ("zero_relevance", "skewness", "gamma", "pairing")
+COLUMNS = ["measure", "parameter", "value", "seed", "score"]
+
+
+class _NoBar:
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
+def _bar(progress, total):
+    if hasattr(progress, "update"):
+        return progress, False
+    if progress:
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, desc="sweep", unit="world"), True
+    return _NoBar(), False
+
+
+def _score(variant, fields, parameter, value, seed):
+    try:
+        return variant(fields(variant))
+    except Exception as exc:  # name the measure and the point: the caller may not know either
+        raise ValueError(f"measure {variant.label} failed at {parameter}={value}, seed {seed}: "
+                         f"{type(exc).__name__}: {exc}") from exc
+
+
+def sweep(measures, *, parameter, values, seeds, base=None, cache=None, progress=False):
+    """Evaluate measures at each value of one parameter, over seeds.
+
+    Parameters
+    ----------
+    measures : iterable of (str, callable, puf.Measure or Variant)
+        Variant labels (``"SD-NDCG"``, ``"UF"``, ``"P@k"``) or measure functions
+        (expanded by :func:`variants`).
+    parameter : str
+        One of :data:`PARAMETERS`.
+    values : iterable
+        The values ``parameter`` takes.
+    seeds : iterable of int
+        One world per value and seed (the seed is the generator's random_state).
+    base : Base, optional
+        The other settings; default ``Base()``.
+    cache : dict, optional
+        Shared between sweeps of one run so each world is drawn and derived once.
+    progress : bool or tqdm, default False
+        Show a bar, or advance a caller's bar by one per world.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``measure, parameter, value, seed, score``, in the order
+        value, seed, measure. ``score`` is NaN where the measure is undefined.
+
+    Examples
+    --------
+    >>> df = sweep(["SD-NDCG", "Gini-NDCG"], parameter="zero_relevance", values=[0.0, 0.5, 1.0],
+    ...            seeds=[0], base=Base(n_users=20, n_items=100, k=5))
+    >>> df.pivot(index="value", columns="measure", values="score")
+    measure  Gini-NDCG  SD-NDCG
+    value
+    0.0            0.0      0.0
+    0.5            0.5      0.5
+    1.0            NaN      0.0
+    """
+    if parameter not in PARAMETERS:
+        raise ValueError(f"unknown parameter {parameter!r}; known: {', '.join(PARAMETERS)}")
+    chosen = [v for spec in measures for v in variants(spec)]
+    values, seeds = list(values), [int(s) for s in seeds]
+    if not chosen or not values or not seeds:
+        raise ValueError("sweep needs at least one measure, one value and one seed")
+    base = Base() if base is None else base
+    cache = {} if cache is None else cache
+    bar, own = _bar(progress, len(values) * len(seeds))
+    rows = []
+    try:
+        for value in values:
+            point = base.replace(**{parameter: value})
+            for seed in seeds:
+                fields = point_fields(point, seed, cache)
+                with warnings.catch_warnings():
+                    # An undefined value is recorded as NaN; the table says so.
+                    warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                    rows.extend((v.label, parameter, value, seed, _score(v, fields, parameter, value, seed))
+                                for v in chosen)
+                bar.update(1)
+    finally:
+        if own:
+            bar.close()
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+_SHARES = tuple(i / 10 for i in range(11))
+_QUARTERS = (0.0, 0.25, 0.5, 0.75, 1.0)
+_PAIRINGS = ("random", "most_fair", "most_unfair")
+
+
+@dataclass(frozen=True)
+class BuiltinSweep:
+    """One of the report's sweeps: what it varies, over which values, for which measures.
+
+    ``parameter`` is the x axis; ``cross``, when set, is a further Base setting
+    taking each of ``levels`` (a column of that name is added to the table).
+    ``driver`` names what the x axis moves for the response labels and
+    ``expected`` the sign a measure should follow (0: either).
+
+    Examples
+    --------
+    >>> s = SWEEPS["pairing"]
+    >>> s.parameter, s.cross, s.levels
+    ('zero_relevance', 'pairing', ('most_fair', 'most_unfair'))
+    >>> s.n_worlds(quick=False, n_seeds=2)
+    44
+    """
+
+    name: str
+    title: str
+    parameter: str
+    values: tuple
+    quick_values: tuple
+    measures: tuple
+    driver: str
+    expected: int
+    cross: str | None = None
+    levels: tuple = (None,)
+    quick_levels: tuple = (None,)
+
+    def grid(self, quick=False):
+        """Return (values, levels) at full or quick size.
+
+        Examples
+        --------
+        >>> SWEEPS["gamma"].grid(quick=True)
+        ((0.0, 0.25, 0.5, 0.75, 1.0), (0.0, 0.5, 1.0))
+        """
+        return (self.quick_values, self.quick_levels) if quick else (self.values, self.levels)
+
+    def n_worlds(self, *, quick=False, n_seeds):
+        """Number of sweep points (value x level x seed): the progress total.
+
+        Examples
+        --------
+        >>> SWEEPS["zero_relevance"].n_worlds(n_seeds=5)
+        55
+        """
+        values, levels = self.grid(quick)
+        return len(values) * len(levels) * n_seeds
+
+    def driver_values(self, values):
+        """The driver at each x value: p(1 − p) for a zero-relevance share, else x itself.
+
+        Examples
+        --------
+        >>> SWEEPS["zero_relevance"].driver_values([0.0, 0.5, 1.0]).tolist()
+        [0.0, 0.25, 0.0]
+        """
+        values = np.asarray(values, dtype=np.float64)
+        return values * (1.0 - values) if self.parameter == "zero_relevance" else values
+
+    def run(self, *, seeds, base=None, extra=(), quick=False, cache=None, progress=False):
+        """Run the sweep for its own measures plus ``extra`` (user measures).
+
+        Examples
+        --------
+        >>> df = SWEEPS["skewness"].run(seeds=[0], quick=True, base=Base(n_users=20, n_items=100, k=5))
+        >>> sorted(df.measure.unique())
+        ['PUF-NDCG', 'PUF-P', 'SD-NDCG', 'SD-P', 'UF']
+        """
+        base = Base() if base is None else base
+        values, levels = self.grid(quick)
+        frames = []
+        for level in levels:
+            point = base if self.cross is None else base.replace(**{self.cross: level})
+            if self.cross == "gamma":
+                point = point.replace(similarity="uf")  # PUF reads sim_UF(gamma) here too
+            frame = sweep(self.measures + tuple(extra), parameter=self.parameter, values=values,
+                          seeds=seeds, base=point, cache=cache, progress=progress)
+            if self.cross is not None:
+                frame.insert(2, self.cross, level)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+
+SWEEPS = {s.name: s for s in (
+    BuiltinSweep(
+        "zero_relevance", "Share of users with zero relevance", "zero_relevance", _SHARES, _SHARES,
+        ("P@k", "NDCG@k", "SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG", "ME", "MME", "PEU", "UF",
+         "PUF-P", "PUF-NDCG"),
+        "planted effectiveness disparity p(1 − p)", 1),
+    BuiltinSweep(
+        "skewness", "Skewness of the similarity distribution, by pairing", "skewness",
+        (-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0), (-1.0, 0.0, 2.0, 4.0, 8.0),
+        ("SD-P", "SD-NDCG", "UF", "PUF-P", "PUF-NDCG"), "similarity skewness", 0,
+        cross="pairing", levels=_PAIRINGS, quick_levels=_PAIRINGS),
+    BuiltinSweep(
+        "pairing", "Most fair versus most unfair pairing", "zero_relevance", _SHARES, _QUARTERS,
+        ("PUF-P", "PUF-NDCG", "UF"), "planted effectiveness disparity p(1 − p)", 1,
+        cross="pairing", levels=("most_fair", "most_unfair"), quick_levels=("most_fair", "most_unfair")),
+    BuiltinSweep(
+        "gamma", "sim_UF's weight γ, crossed with the zero-relevance share", "zero_relevance",
+        _SHARES, _QUARTERS, ("UF", "PUF-P", "PUF-NDCG"), "planted effectiveness disparity p(1 − p)", 1,
+        cross="gamma", levels=(0.0, 0.25, 0.5, 0.75, 1.0), quick_levels=(0.0, 0.5, 1.0)),
+)}

@@ -1,0 +1,197 @@
+"""The verdict runner, `puf check` and the pytest plugin, on planted measures with known flaws."""
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from properties import CATALOG, all_verdicts, verdict_matrix, verdicts
+from properties.display import format_verdicts
+from reports.cli import main
+
+pytest_plugins = ["pytester"]
+
+
+def ignores_similarity(effectiveness, similarity):
+    """Spread of effectiveness; reads similarity and never uses it (the flaw the PUF paper finds)."""
+    return float(np.ptp(effectiveness))
+
+
+def rewards_disparity(effectiveness):
+    """Fairer (lower) the more unequal the users are: 0.5 − spread / 2."""
+    return 0.5 - 0.5 * float(np.ptp(effectiveness))
+
+
+def raises_on_ties(effectiveness):
+    """Crashes whenever two users tie."""
+    if len(set(effectiveness.tolist())) < len(effectiveness):
+        raise ZeroDivisionError("tie")
+    return float(np.ptp(effectiveness))
+
+
+def sleeps(effectiveness):
+    time.sleep(5)
+    return 0.0
+
+
+def returns_text(effectiveness):
+    return "fair"
+
+
+def bad_parameter(effectiveness, popularity):
+    return 0.0
+
+
+def _by_property(results):
+    return {v.property: v for v in results}
+
+
+@pytest.fixture(scope="module")
+def ignoring():
+    return _by_property(verdicts(ignores_similarity, properties=[
+        "similarity-sensitive", "similarity-zero", "anonymity", "effectiveness-sensitive"]))
+
+
+def test_a_measure_ignoring_similarity_violates_the_similarity_properties(ignoring):
+    assert {p: v.status for p, v in ignoring.items()} == {
+        "similarity-sensitive": "violated",
+        "similarity-zero": "violated",
+        "anonymity": "holds",
+        "effectiveness-sensitive": "holds",
+    }
+
+
+def test_counterexamples_are_minimal(ignoring):
+    example = ignoring["similarity-zero"].example
+    # Two users with different effectiveness suffice: the spread is > 0 with every similarity 0.
+    assert len(example["before"]["effectiveness"]) == 2
+    assert example["before"]["similarity"] == [[1.0, 0.0], [0.0, 1.0]]
+    assert example["value_before"] > 0 and example["violation"] > 0
+    witness = ignoring["effectiveness-sensitive"].example
+    assert len(witness["before"]["effectiveness"]) == 2
+    assert witness["value_before"] != witness["value_after"]
+
+
+def test_a_measure_rewarding_disparity():
+    found = _by_property(verdicts(rewards_disparity, properties=[
+        "disparity-monotone", "pigou-dalton", "zero-at-equality", "range", "similarity-monotone"]))
+    assert {p: v.status for p, v in found.items()} == {
+        "disparity-monotone": "violated",
+        "pigou-dalton": "violated",
+        "zero-at-equality": "violated",
+        "range": "holds",
+        "similarity-monotone": "holds",
+    }
+    example = found["disparity-monotone"].example
+    assert len(example["before"]["effectiveness"]) == 2
+    # Widening the gap lowered the value: before > after for a lower-is-fairer measure.
+    assert example["value_before"] > example["value_after"]
+
+
+def test_a_raising_measure_is_undefined_and_defined_is_violated():
+    found = _by_property(verdicts(raises_on_ties, properties=["defined", "anonymity"],
+                                  max_examples=30))
+    assert found["defined"].status == "violated"
+    assert found["anonymity"].status == "undefined"
+    assert "ZeroDivisionError" in found["anonymity"].reason
+    assert found["defined"].example["before"]["effectiveness"] in ([0.0, 0.0], [0.01, 0.01])
+
+
+def test_a_slow_measure_hits_the_time_limit():
+    start = time.perf_counter()
+    verdict = verdicts(sleeps, properties=["range"], time_limit=0.2)[0]
+    assert verdict.status == "undefined" and "time limit" in verdict.reason
+    assert time.perf_counter() - start < 4
+
+
+def test_bad_interfaces_raise_value_error():
+    with pytest.raises(ValueError, match="does not return a number"):
+        verdicts(returns_text)
+    with pytest.raises(ValueError, match="popularity"):
+        verdicts(bad_parameter)
+
+
+def test_same_random_state_same_verdicts():
+    first = [v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"],
+                                           max_examples=20, random_state=3)]
+    second = [v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"],
+                                            max_examples=20, random_state=3)]
+    for a, b in zip(first, second):
+        a.pop("seconds"), b.pop("seconds")
+    assert first == second
+    json.dumps(first)  # JSON-ready: NaN became "nan"
+
+
+def test_matrix_and_display():
+    results = all_verdicts(["sd", "me"], properties=["range", "similarity-zero"], max_examples=10)
+    matrix = verdict_matrix(results=results)
+    assert matrix.index.tolist() == ["sd", "me"]
+    assert matrix.columns.tolist() == ["range", "similarity-zero"]
+    assert matrix.loc["sd", "similarity-zero"] == "violated"
+    assert {v.level for v in results} == {"score", "world"}
+    text = format_verdicts([v for v in results if v.measure == "sd"])
+    assert "VIOLATED" in text and "counterexample (m = 2)" in text
+
+
+def test_catalog_documents_every_property():
+    for prop in CATALOG.values():
+        assert prop.statement and prop.formal and prop.source and prop.meant_for
+        assert prop.kind in ("universal", "existential")
+
+
+# --- puf check --------------------------------------------------------------------------------
+
+def test_check_exit_codes(tmp_path, capsys):
+    this = "tests.test_properties_runner"
+    assert main(["check", "no_such_module_xyz:f"]) == 2
+    assert "cannot import" in capsys.readouterr().err
+    assert main(["check", f"{this}:bad_parameter"]) == 2
+    assert "popularity" in capsys.readouterr().err
+    assert main(["check", f"{this}:returns_text"]) == 2
+    assert "does not return a number" in capsys.readouterr().err
+    assert main(["check", f"{this}:nothing_here"]) == 2
+    out = tmp_path / "v.json"
+    code = main(["check", f"{this}:ignores_similarity", "--property", "similarity-zero",
+                 "--max-examples", "10", "--json", str(out)])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "similarity-zero" in printed and "VIOLATED" in printed
+    assert json.loads(out.read_text())[0]["status"] == "violated"
+
+
+# --- the pytest plugin -------------------------------------------------------------------------
+
+def _plugin_args():
+    """Load the plugin explicitly unless the installed entry point already does."""
+    names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
+    return [] if "properties.plugin" in names else ["-p", "properties.plugin"]
+
+
+def test_plugin_is_inert_without_measure():
+    code = ("import sys, properties.plugin; "
+            "print(sorted(m for m in sys.modules if m.startswith(('properties.', 'hypothesis', "
+            "'numpy', 'puf'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['properties.plugin']"
+
+
+def test_plugin_runs_each_property_as_a_test(pytester):
+    pytester.makepyfile(planted="""
+        import numpy as np
+
+        def ignores_similarity(effectiveness, similarity):
+            return float(np.ptp(effectiveness))
+    """)
+    pytester.syspathinsert()
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(), "--measure", "planted:ignores_similarity", "--measure-max-examples", "10",
+        "-k", "similarity-zero or anonymity", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*planted:ignores_similarity::similarity-zero*",
+                                 "*counterexample (m = 2)*"])
+    empty = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider")
+    empty.assert_outcomes()

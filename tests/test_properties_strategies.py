@@ -1,0 +1,69 @@
+"""The Hypothesis strategies: argument checks at build time, valid and varied examples."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from properties.strategies import effectiveness_vectors, populations, similarity_matrices, worlds
+
+
+@pytest.mark.parametrize("build, kwargs, message", [
+    (effectiveness_vectors, {"m": 1}, "m must be >= 2"),
+    (effectiveness_vectors, {"min_users": 5, "max_users": 3}, "max_users must be >= 5"),
+    (similarity_matrices, {"m": 2.5}, "m must be an integer"),
+    (populations, {"min_users": 0}, "min_users must be >= 2"),
+    (worlds, {"max_k": 0}, "max_k must be >= 1"),
+    (worlds, {"max_k": 5, "max_items": 3}, "max_items must be >= 5"),
+    (worlds, {"max_grade": True}, "max_grade must be an integer"),
+])
+def test_arguments_are_checked_when_the_strategy_is_built(build, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        build(**kwargs)  # no draw: the error comes from the call itself
+
+
+@settings(max_examples=40)
+@given(effectiveness_vectors(min_users=3, max_users=5))
+def test_effectiveness_vectors_are_valid(s):
+    assert 3 <= s.shape[0] <= 5 and s.dtype == np.float64
+    assert ((s >= 0) & (s <= 1)).all()
+
+
+@settings(max_examples=40)
+@given(similarity_matrices(m=4))
+def test_similarity_matrices_are_symmetric_unit_diagonal(sim):
+    assert sim.shape == (4, 4)
+    np.testing.assert_array_equal(sim, sim.T)
+    np.testing.assert_array_equal(np.diag(sim), 1.0)
+    assert ((sim >= 0) & (sim <= 1)).all()
+
+
+@settings(max_examples=40)
+@given(worlds(max_users=4, max_items=6, max_k=3))
+def test_worlds_are_small_and_full(world):
+    assert 2 <= world.m <= 4 and world.k <= 3 and world.k <= world.n_items <= 6
+    assert (world.rankings >= 0).all()  # full lists, no padding
+    pop = world.population(metric="precision")
+    assert pop.utility.shape == (world.m, world.m)
+
+
+def test_edge_cases_are_drawn():
+    """Every edge case the issue lists turns up within a modest number of examples."""
+    seen = set()
+
+    @settings(max_examples=150, database=None, derandomize=True)
+    @given(populations())
+    def collect(pop):
+        s, sim = pop.effectiveness, pop.similarity
+        off = sim[~np.eye(pop.m, dtype=bool)]
+        seen.update(name for name, hit in [
+            ("two users", pop.m == 2),
+            ("all-equal", np.all(s == s[0]) and s[0] > 0),
+            ("all-zero effectiveness", not s.any()),
+            ("all-zero similarity", not off.any()),
+            ("identical users", s[0] == s[1] and sim[0, 1] == 1.0),
+            ("one far", pop.m > 2 and (~sim.astype(bool)).sum(axis=1).max() == pop.m - 1),
+        ] if hit)
+
+    collect()
+    assert seen == {"two users", "all-equal", "all-zero effectiveness", "all-zero similarity",
+                    "identical users", "one far"}

@@ -1,0 +1,98 @@
+"""``puf report --data``: the real-data sections, on a small hand-made RecBole dataset.
+
+The property verdicts are stubbed here (they are the same as without --data and are checked
+by test_reports_report.py); everything else runs for real: loading, rankers, agreement, and
+the zero-relevance and skewness sweeps on real histories and lists with artificial relevance.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import reports.report
+from reports.cli import main
+
+N_USERS, N_ITEMS, PER_USER = 40, 60, 20
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    """40 users x 20 of 60 items, all rated 5: every user keeps 12 training items (60%)."""
+    rng = np.random.default_rng(0)
+    folder = tmp_path_factory.mktemp("toy")
+    rows = [f"u{u}\ti{i}\t5\t{t}" for u in range(N_USERS)
+            for t, i in enumerate(rng.choice(N_ITEMS, PER_USER, replace=False))]
+    (folder / "toy.inter").write_text(
+        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n")
+    genres = ["Drama", "Comedy", "War", "Noir"]
+    items = [f"i{i}\t{genres[i % 4]} {genres[(i // 4) % 4]}" for i in range(N_ITEMS)]
+    (folder / "toy.item").write_text("item_id:token\tgenre:token_seq\n" + "\n".join(items) + "\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def report(toy, tmp_path_factory):
+    out = tmp_path_factory.mktemp("real") / "out"
+    patch = pytest.MonkeyPatch()
+
+    def stub(measures, max_examples, random_state, bar):
+        records = [{"measure": m.name, "property": "range", "status": "holds", "reason": "stub"}
+                   for m in measures]
+        table = pd.DataFrame({"measure": [m.name for m in measures], "property": "range",
+                              "verdict": "holds", "detail": "stub"})
+        return table, records, "stubbed"
+
+    patch.setattr(reports.report, "_verdicts", stub)
+    try:
+        assert main(["report", "--quick", "--quiet", "--out", str(out), "--data", str(toy)]) == 0
+    finally:
+        patch.undo()
+    return out
+
+
+def test_real_data_files(report):
+    for name in ("toy_rankers.csv", "toy_agreement.csv", "toy_agreement.png",
+                 "toy_zero_relevance.csv", "toy_zero_relevance.png", "toy_skewness.csv",
+                 "toy_skewness.png", "zero_relevance.csv"):
+        assert (report / name).is_file(), name
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert page.count("<img ") == 4 + 3
+    assert "Measure agreement on toy" in page
+
+
+def test_artificial_relevance_gives_the_identities_on_real_lists(report):
+    table = pd.read_csv(report / "toy_zero_relevance.csv")
+    scores = table.pivot_table(index=["value", "seed"], columns="measure", values="score", dropna=False)
+    p = scores.index.get_level_values("value").to_numpy()
+    # 40 users: round(40 p) / 40 = p exactly for p in 0, 0.1, ..., 1.
+    np.testing.assert_allclose(scores["SD-NDCG"], np.sqrt(p * (1 - p)), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scores["Gini-P"][p < 1], p[p < 1], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scores["PUF-NDCG"][(p == 0) | (p == 1)], 0.0, rtol=0, atol=1e-12)
+    # Histories and lists are the real ones at every share: UF cannot move.
+    assert scores["UF"].nunique() == 1
+
+
+def test_agreement_is_a_tau_matrix(report):
+    tau = pd.read_csv(report / "toy_agreement.csv", index_col="measure")
+    assert list(tau.index) == list(tau.columns)
+    values = tau.to_numpy()
+    finite = np.isfinite(values)
+    assert (np.abs(values[finite]) <= 1 + 1e-12).all()
+    np.testing.assert_allclose(values[finite], values.T[finite])
+    rankers = pd.read_csv(report / "toy_rankers.csv", index_col="ranker")
+    assert {"random", "mostpop", "ease"} <= set(rankers.index)
+
+
+def test_real_labels_are_in_responses(report):
+    labels = pd.read_csv(report / "responses.csv", keep_default_na=False)
+    real = labels[labels["data"].str.startswith("toy")]
+    assert set(real["sweep"]) == {"zero_relevance", "skewness"}
+    got = {(r.sweep, r.measure, r.condition): r.label for r in real.itertuples()}
+    assert got["zero_relevance", "UF", ""] == "flat"
+    assert got["skewness", "SD-P", "pairing = random"] == "flat"
+
+
+def test_unknown_dataset_is_a_clean_error(tmp_path, capsys):
+    code = main(["report", "--quick", "--quiet", "--out", str(tmp_path / "o"), "--data", "no-such-set"])
+    assert code == 2
+    assert "unknown dataset 'no-such-set'" in capsys.readouterr().err

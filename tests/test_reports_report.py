@@ -1,0 +1,250 @@
+"""``puf report --quick``, built once per session and checked against the known identities.
+
+With a share p of users at zero relevance and the rest fully relevant, every user's P@k and
+NDCG@k is exactly 0 or 1 with exactly round(p m) zeros (m = 100, p a multiple of 0.1, so
+round(p m) / m = p), hence
+    SD   = sqrt(q(1 − q)) with q = p          (population SD of a 0/1 vector)
+    Gini = Σ_j (2j − m − 1) x_(j) / (m Σ x) = z(m − z) / (m (m − z)) = z / m = p, z = p m zeros
+           (undefined at p = 1, where Σ x = 0)
+    PUF  = 0 at p = 0 and p = 1               (every gap |S(u) − S(v)| is 0).
+"""
+
+import base64
+import json
+import math
+import re
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports.cli import main
+
+USER_MEASURE = '''
+import numpy as np
+
+def widest_gap(effectiveness):
+    """Largest minus smallest effectiveness."""
+    return float(np.ptp(effectiveness))
+'''
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    """The quick report with a user measure, built once for every test of this module."""
+    home = tmp_path_factory.mktemp("user")
+    (home / "my_measures.py").write_text(textwrap.dedent(USER_MEASURE))
+    out = tmp_path_factory.mktemp("report") / "out"
+    code = main(["report", "--quick", "--quiet", "--out", str(out),
+                 "--measure", f"{home / 'my_measures.py'}:widest_gap", "--random-state", "0"])
+    assert code == 0
+    return out
+
+
+def _table(report, name):
+    return pd.read_csv(report / f"{name}.csv")
+
+
+def test_every_file_is_written(report):
+    names = {p.name for p in report.iterdir()}
+    expected = {"index.html", "report.md", "properties.json", "responses.csv", "settings.json"}
+    for sweep in ("zero_relevance", "skewness", "pairing", "gamma"):
+        expected |= {f"{sweep}.csv", f"{sweep}.png"}
+    assert expected <= names
+
+
+def test_zero_relevance_csv_matches_the_identities(report):
+    table = _table(report, "zero_relevance")
+    scores = table.pivot_table(index=["value", "seed"], columns="measure", values="score", dropna=False)
+    p = scores.index.get_level_values("value").to_numpy()
+    np.testing.assert_allclose(scores["SD-NDCG"], np.sqrt(p * (1 - p)), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scores["SD-P"], np.sqrt(p * (1 - p)), rtol=0, atol=1e-12)
+    defined = p < 1
+    np.testing.assert_allclose(scores["Gini-NDCG"][defined], p[defined], rtol=0, atol=1e-12)
+    assert scores["Gini-NDCG"][~defined].isna().all()  # NaN at p = 1, never 0
+    ends = (p == 0) | (p == 1)
+    np.testing.assert_allclose(scores["PUF-NDCG"][ends], 0.0, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(scores["PUF-P"][ends], 0.0, rtol=0, atol=1e-12)
+    assert (scores["PUF-NDCG"][~ends] > 0).all()
+    np.testing.assert_allclose(scores["NDCG@k"], 1 - p, rtol=0, atol=1e-12)
+
+
+def test_tidy_columns(report):
+    table = _table(report, "zero_relevance")
+    assert list(table.columns) == ["measure", "parameter", "value", "seed", "score"]
+    assert set(table["parameter"]) == {"zero_relevance"}
+    assert sorted(table["seed"].unique()) == [0, 1]
+    assert list(_table(report, "pairing").columns) == ["measure", "parameter", "pairing", "value",
+                                                       "seed", "score"]
+
+
+def _labels(report):
+    labels = pd.read_csv(report / "responses.csv", keep_default_na=False)
+    return {(r.sweep, r.measure, r.condition): r.label for r in labels.itertuples()}
+
+
+def test_pinned_response_labels(report):
+    labels = _labels(report)
+    for metric in ("P", "NDCG"):
+        for pairing in ("random", "most_fair", "most_unfair"):
+            assert labels["skewness", f"SD-{metric}", f"pairing = {pairing}"] == "flat"
+        assert labels["zero_relevance", f"PUF-{metric}", ""] == "responds"
+        assert labels["zero_relevance", f"SD-{metric}", ""] == "responds"
+        # PUF tells the fair pairing from the unfair one at every skewness; SD and UF cannot.
+        assert labels["skewness", f"PUF-{metric}", "unfair − fair"] == "responds"
+        assert labels["skewness", f"SD-{metric}", "unfair − fair"] == "flat"
+        assert labels["pairing", f"PUF-{metric}", "unfair − fair"] == "responds"
+        # PUF reads the reshaped similarity where users' effectiveness follows it.
+        for pairing in ("most_fair", "most_unfair"):
+            assert labels["skewness", f"PUF-{metric}", f"pairing = {pairing}"] != "flat"
+    assert labels["zero_relevance", "UF", ""] == "flat"
+    assert labels["pairing", "UF", "unfair − fair"] == "flat"
+    for gamma in ("0.0", "0.5", "1.0"):
+        assert labels["gamma", "UF", f"gamma = {gamma}"] == "flat"
+        assert labels["gamma", "PUF-NDCG", f"gamma = {gamma}"] == "responds"
+
+
+def test_user_measure_is_in_every_sweep_and_the_matrix(report):
+    for sweep in ("zero_relevance", "skewness", "pairing", "gamma"):
+        measures = set(_table(report, sweep)["measure"])
+        assert {"widest_gap-P", "widest_gap-NDCG"} <= measures, sweep
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "widest_gap-NDCG" in page and "widest_gap" in page
+    verdicts = json.loads((report / "properties.json").read_text())["verdicts"]
+    assert {v["measure"] for v in verdicts} >= {"widest_gap", "puf", "sd", "uf"}
+    assert "widest_gap" in (report / "report.md").read_text(encoding="utf-8")
+
+
+def test_html_is_self_contained_and_every_image_is_a_png(report):
+    import matplotlib.image
+
+    page = (report / "index.html").read_text(encoding="utf-8")
+    sources = re.findall(r"<img [^>]*src=\"([^\"]+)\"", page)
+    assert len(sources) == 4
+    for source in sources:
+        assert source.startswith("data:image/png;base64,")
+        data = base64.b64decode(source.split(",", 1)[1], validate=True)
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        pixels = matplotlib.image.imread(__import__("io").BytesIO(data), format="png")
+        assert pixels.ndim == 3 and min(pixels.shape[:2]) > 100
+    assert "<script" not in page and "http://" not in page and "https://" not in page
+
+
+def test_report_says_what_produced_it(report):
+    settings = json.loads((report / "settings.json").read_text())
+    assert "synthetic.world" in settings["data"]
+    assert settings["seeds"].startswith("0, 1")
+    assert "--quick" in settings["command"]
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "How this report was made" in page and "Property verdicts" in page
+
+
+def test_verdict_matrix_is_coloured_and_pinned_cells_hold(report):
+    verdicts = json.loads((report / "properties.json").read_text())["verdicts"]
+    status = {(v["measure"], v["property"]): v["status"] for v in verdicts}
+    assert status["sd", "similarity-sensitive"] == "violated"
+    assert status["puf", "similarity-sensitive"] == "holds"
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert page.count('<td style="background:') >= len(verdicts)
+
+
+def test_existing_directory_is_not_clobbered(report, capsys):
+    before = (report / "index.html").read_bytes()
+    assert main(["report", "--quick", "--quiet", "--out", str(report)]) == 2
+    assert "exists and is not empty" in capsys.readouterr().err
+    assert (report / "index.html").read_bytes() == before
+
+
+def test_bad_measure_is_a_clean_error(tmp_path, capsys):
+    out = tmp_path / "never"
+    assert main(["report", "--quiet", "--out", str(out), "--measure", "no_such_module_xyz:f"]) == 2
+    assert "cannot import" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_same_random_state_same_csv_bytes(report, tmp_path):
+    """Rerun every sweep as the report does; the CSV bytes must match the report's."""
+    from reports.report import SETTINGS
+    from reports.sweeps import SWEEPS, Base
+
+    quick = SETTINGS["quick"]
+    base = Base(n_users=quick["n_users"], n_items=quick["n_items"])
+    cache = {}
+    for name, spec in SWEEPS.items():
+        table = spec.run(seeds=[0, 1], base=base, quick=True, extra=[_widest_gap()], cache=cache)
+        table.to_csv(tmp_path / f"{name}.csv", index=False)
+        assert (tmp_path / f"{name}.csv").read_bytes() == (report / f"{name}.csv").read_bytes(), name
+
+
+def _widest_gap():
+    def widest_gap(effectiveness):
+        return float(np.ptp(effectiveness))
+    return widest_gap
+
+
+def test_responses_table_is_complete(report):
+    labels = pd.read_csv(report / "responses.csv", keep_default_na=False)
+    assert set(labels["label"]) <= {"responds", "flat", "wrong direction", "non-monotone", "undefined"}
+    assert not labels["measure"].isin(["P@k", "NDCG@k"]).any()
+    assert all(math.isfinite(float(x)) for x in labels["change"] if x != "")
+
+
+# --- index.html in a real browser -------------------------------------------------------------
+# Headless Chromium driven through chromedriver's W3C WebDriver HTTP API (urllib, loopback only),
+# so no Python browser package is needed. Skipped where chromium or chromedriver is absent; the
+# Debian packages are `chromium` and `chromium-driver`.
+
+
+def _webdriver(port, method, path, body=None):
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())["value"]
+
+
+def _images_in_chromium(page):
+    import shutil
+    import socket
+    import subprocess
+    import time
+
+    driver = shutil.which("chromedriver")
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not driver or not browser:
+        pytest.skip("headless Chromium not installed (Debian: apt-get install chromium chromium-driver)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                _webdriver(port, "GET", "/status")
+                break
+            except OSError:
+                time.sleep(0.1)
+        options = {"binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                                               "--disable-dev-shm-usage"]}
+        session = _webdriver(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "goog:chromeOptions": options}}})["sessionId"]
+        try:
+            _webdriver(port, "POST", f"/session/{session}/url", {"url": page.resolve().as_uri()})
+            return _webdriver(port, "POST", f"/session/{session}/execute/sync", {
+                "script": "return Array.from(document.images, i => [i.complete, i.naturalWidth]);",
+                "args": []})
+        finally:
+            _webdriver(port, "DELETE", f"/session/{session}")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_index_html_images_decode_in_headless_chromium(report):
+    images = _images_in_chromium(report / "index.html")
+    assert len(images) == 4
+    assert all(complete and width > 0 for complete, width in images)

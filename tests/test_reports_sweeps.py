@@ -1,0 +1,175 @@
+"""Sweeps, variants and bases: labels, tidy output, world reuse, artificial relevance."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import puf
+from reports.bases import Base, artificial_relevance, observed_skewness, point_fields
+from reports.sweeps import COLUMNS, SWEEPS, sweep
+from reports.variants import variants
+
+SMALL = Base(n_users=20, n_items=120, k=5)
+
+
+@pytest.mark.parametrize("spec, label, metric, family, name", [
+    ("SD-NDCG", "SD-NDCG", "NDCG", "SD", "sd"),
+    ("sd-ndcg", "SD-NDCG", "NDCG", "SD", "sd"),
+    ("Gini-P", "Gini-P", "P", "Gini", "gini"),
+    ("PUF-as-printed-P", "PUF-as-printed-P", "P", "PUF-as-printed", "puf-as-printed"),
+    ("uf", "UF", None, "UF", "uf"),
+    ("MME", "MME", None, "Envy", "mme"),
+    ("NDCG@k", "NDCG@k", "NDCG", "Effectiveness", "mean effectiveness"),
+])
+def test_variant_labels(spec, label, metric, family, name):
+    (v,) = variants(spec)
+    assert (v.label, v.metric, v.family, v.measure.name) == (label, metric, family, name)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("SD", "reads effectiveness: name a metric"),
+    ("UF-P", "reads no effectiveness"),
+    ("nope-P", "unknown measure 'nope'"),
+])
+def test_bad_variant_labels(spec, message):
+    with pytest.raises(ValueError, match=message):
+        variants(spec)
+
+
+def test_user_functions_expand_over_metrics():
+    def envy_gap(utility):
+        return float(np.max(utility) - np.min(utility))
+
+    def gap(effectiveness, similarity):
+        return 0.0
+
+    assert [v.label for v in variants(envy_gap)] == ["envy_gap"]
+    assert [v.label for v in variants(gap)] == ["gap-P", "gap-NDCG"]
+
+
+def test_sweep_is_tidy_and_ordered():
+    table = sweep(["SD-P", "UF"], parameter="gamma", values=[0.0, 1.0], seeds=[3, 4], base=SMALL)
+    assert list(table.columns) == COLUMNS
+    assert len(table) == 2 * 2 * 2
+    assert table[["value", "seed", "measure"]].values.tolist()[:4] == [
+        [0.0, 3, "SD-P"], [0.0, 3, "UF"], [0.0, 4, "SD-P"], [0.0, 4, "UF"]]
+    # SD reads no similarity: gamma leaves it alone.
+    sd = table[table.measure == "SD-P"].pivot(index="seed", columns="value", values="score")
+    np.testing.assert_array_equal(sd[0.0], sd[1.0])
+
+
+def test_sweep_scores_equal_direct_evaluation():
+    """One point by hand: the world, its population, the registry's measures."""
+    table = sweep(["PUF-NDCG", "ME", "UF"], parameter="zero_relevance", values=[0.3], seeds=[7], base=SMALL)
+    world = SMALL.world(zero_relevance=0.3, random_state=7)
+    ndcg = world.population(metric="ndcg", similarity="jaccard")
+    with_uf = world.population(metric="ndcg", similarity="uf", gamma=SMALL.gamma)
+    got = dict(zip(table.measure, table.score))
+    assert got["PUF-NDCG"] == pytest.approx(puf.puf(ndcg.effectiveness, ndcg.similarity), abs=1e-12)
+    assert got["ME"] == pytest.approx(puf.mean_envy(ndcg.utility), abs=1e-12)
+    assert got["UF"] == pytest.approx(puf.uf(with_uf.similarity, with_uf.list_distance), abs=1e-12)
+
+
+def test_skewness_is_reached_and_undefined_is_nan():
+    from scipy.stats import skew
+
+    fields = point_fields(SMALL.replace(skewness=2.0), 0, {})
+    similarity = fields(variants("PUF-P")[0])["similarity"]
+    assert skew(similarity[np.triu_indices(20, k=1)]) == pytest.approx(2.0, abs=0.05)
+    table = sweep(["Gini-P"], parameter="zero_relevance", values=[1.0], seeds=[0], base=SMALL)
+    assert np.isnan(table.score.iloc[0])
+
+
+def test_worlds_are_drawn_once_per_point():
+    calls = []
+
+    def worlds(*, zero_relevance, pairing, random_state):
+        calls.append((zero_relevance, pairing, random_state))
+        return SMALL.world(zero_relevance=zero_relevance, pairing=pairing, random_state=random_state)
+
+    base, cache = SMALL.replace(worlds=worlds), {}
+    sweep(["SD-P"], parameter="gamma", values=[0.0, 0.5, 1.0], seeds=[0, 1], base=base, cache=cache)
+    sweep(["UF"], parameter="skewness", values=[1.0, 2.0], seeds=[0, 1], base=base, cache=cache)
+    assert sorted(calls) == [(0.5, "random", 0), (0.5, "random", 1)]
+
+
+def test_a_failing_measure_names_itself_and_the_point():
+    def broken(effectiveness):
+        raise RuntimeError("boom")
+
+    with pytest.raises(ValueError, match=r"broken-P failed at zero_relevance=0.5, seed 0: RuntimeError: boom"):
+        sweep([broken], parameter="zero_relevance", values=[0.5], seeds=[0], base=SMALL)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(pairing="best"), "pairing must be one of"),
+    (dict(gamma=2.0), "gamma must lie in"),
+    (dict(similarity="cosine"), "similarity must be"),
+    (dict(n_users=0), "n_users must be >= 1"),
+])
+def test_base_validation(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Base(**kwargs)
+
+
+def test_sweep_argument_errors():
+    with pytest.raises(ValueError, match="unknown parameter 'k'"):
+        sweep(["SD-P"], parameter="k", values=[1], seeds=[0])
+    with pytest.raises(ValueError, match="at least one"):
+        sweep([], parameter="gamma", values=[1.0], seeds=[0])
+
+
+def test_artificial_relevance_exact_counts_and_identities():
+    world = SMALL.world(zero_relevance=0.0, random_state=1)
+    for fraction in (0.0, 0.25, 0.5, 1.0):
+        relabelled = artificial_relevance(world, fraction, random_state=2)
+        p = puf.precision_at_k(relabelled.rankings, relabelled.relevance)
+        n = puf.ndcg_at_k(relabelled.rankings, relabelled.relevance)
+        assert set(p.tolist()) <= {0.0, 1.0} and (p == 0).sum() == round(fraction * 20)
+        np.testing.assert_array_equal(p, n)
+        # Histories and lists are untouched.
+        assert (relabelled.histories != world.histories).nnz == 0
+        np.testing.assert_array_equal(relabelled.rankings, world.rankings)
+
+
+def test_artificial_relevance_pairing_orders_puf():
+    world = SMALL.world(zero_relevance=0.0, random_state=1)
+    jaccard = world.similarity("jaccard")
+    value = {}
+    for mode in ("most_fair", "random", "most_unfair"):
+        w = artificial_relevance(world, 0.5, pairing=mode, random_state=3)
+        value[mode] = puf.puf(puf.precision_at_k(w.rankings, w.relevance), jaccard)
+    assert value["most_fair"] <= value["random"] <= value["most_unfair"]
+
+
+def test_builtin_sweeps_cover_the_issue():
+    assert list(SWEEPS) == ["zero_relevance", "skewness", "pairing", "gamma"]
+    assert SWEEPS["zero_relevance"].values == tuple(i / 10 for i in range(11))
+    assert set(SWEEPS["zero_relevance"].measures) == {
+        "P@k", "NDCG@k", "SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG", "ME", "MME", "PEU", "UF",
+        "PUF-P", "PUF-NDCG"}
+    assert min(SWEEPS["skewness"].values) == -1.0 and max(SWEEPS["skewness"].values) == 8.0
+    assert SWEEPS["gamma"].levels == (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def test_gamma_sweep_makes_puf_read_sim_uf():
+    table = SWEEPS["gamma"].run(seeds=[0], base=SMALL, quick=True)
+    puf_scores = table[(table.measure == "PUF-P") & (table.value == 0.5)].set_index("gamma").score
+    assert puf_scores[0.0] != puf_scores[1.0]  # sim_JS versus Jaccard
+
+
+def test_observed_skewness_is_the_jaccard_skewness():
+    from scipy.stats import skew
+
+    jaccard = SMALL.world(zero_relevance=0.5, random_state=0).similarity("jaccard")
+    assert observed_skewness(SMALL, [0]) == pytest.approx(skew(jaccard[np.triu_indices(20, k=1)]))
+
+
+@pytest.mark.parametrize("name", ["pairing", "skewness"])
+def test_determinism_byte_identical_csv(tmp_path, name):
+    a = SWEEPS[name].run(seeds=[0, 1], base=SMALL, quick=True)
+    b = SWEEPS[name].run(seeds=[0, 1], base=SMALL, quick=True)
+    a.to_csv(tmp_path / "a.csv", index=False)
+    b.to_csv(tmp_path / "b.csv", index=False)
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
+    assert isinstance(a, pd.DataFrame)
