@@ -21,6 +21,7 @@ __all__ = [
     "check_random_state",
     "check_same_users",
     "undefined",
+    "lookup",
 ]
 
 import numbers
@@ -51,6 +52,14 @@ def undefined(reason):
     """Warn with :class:`UndefinedMeasureWarning` and return NaN."""
     warnings.warn(reason, UndefinedMeasureWarning, stacklevel=3)
     return float("nan")
+
+
+def lookup(registry, name, *, what):
+    """Return ``registry[name]``; an unknown name raises ValueError listing the known ones."""
+    try:
+        return registry[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown {what} {name!r}; known: {', '.join(sorted(registry))}") from None
 
 
 def _describe(value):

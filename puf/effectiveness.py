@@ -22,7 +22,7 @@ __all__ = [
 import numpy as np
 import pandas as pd
 
-from puf._validation import check_k, check_rankings, check_relevance
+from puf._validation import check_k, check_rankings, check_relevance, lookup
 
 
 def _prepare(rankings, relevance, k):
@@ -341,8 +341,4 @@ def get_effectiveness(name):
     >>> get_effectiveness("ndcg").__name__
     'ndcg_at_k'
     """
-    try:
-        return EFFECTIVENESS[name]
-    except (KeyError, TypeError):
-        known = ", ".join(sorted(EFFECTIVENESS))
-        raise ValueError(f"unknown effectiveness metric {name!r}; known: {known}") from None
+    return lookup(EFFECTIVENESS, name, what="effectiveness metric")

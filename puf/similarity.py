@@ -19,7 +19,7 @@ __all__ = [
 import numpy as np
 from scipy.special import entr
 
-from puf._validation import check_histories, check_item_features, check_unit_scalar
+from puf._validation import check_histories, check_item_features, check_unit_scalar, lookup
 
 # js_similarity materialises a (block, m, f) float64 mixture; this bounds its size.
 _BLOCK_ELEMENTS = 4_000_000
@@ -247,8 +247,4 @@ def get_similarity(name):
     >>> get_similarity("uf").__name__
     'uf_similarity'
     """
-    try:
-        return SIMILARITIES[name]
-    except (KeyError, TypeError):
-        known = ", ".join(sorted(SIMILARITIES))
-        raise ValueError(f"unknown similarity {name!r}; known: {known}") from None
+    return lookup(SIMILARITIES, name, what="similarity")
