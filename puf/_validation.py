@@ -31,6 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 
 SYMMETRY_TOLERANCE = 1e-12
+_CHECK_BLOCK_ELEMENTS = 1 << 22
 
 
 class UndefinedMeasureWarning(UserWarning):
@@ -96,6 +97,15 @@ def _check_in_unit_interval(name, array):
         raise ValueError(f"{name} must lie in [0, 1], got {_num(array[where])} at index {where}")
 
 
+def _shift_index(message, start):
+    """Report a row-block index as a row of the whole matrix."""
+    head, sep, tail = message.rpartition("at index (")
+    if not sep or start == 0:
+        return message
+    row, rest = tail.split(",", 1)
+    return f"{head}at index ({int(row) + start},{rest}"
+
+
 def check_min_users(m, name="effectiveness", minimum=2):
     """Raise unless there are at least ``minimum`` users (pairwise measures need 2)."""
     if m < minimum:
@@ -124,20 +134,29 @@ def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_u
         raise ValueError(
             f"{name} has {array.shape[0]} users but effectiveness has {m}; they must match"
         )
-    _check_finite(name, array)
-    if unit:
-        _check_in_unit_interval(name, array)
-    elif (array < 0).any():
-        where = tuple(int(i) for i in np.argwhere(array < 0)[0])
-        raise ValueError(f"{name} must be non-negative, got {_num(array[where])} at index {where}")
-    if symmetric:
-        gap = np.abs(array - array.T)
-        if gap.size and gap.max() > SYMMETRY_TOLERANCE:
-            i, j = (int(x) for x in np.unravel_index(np.argmax(gap), gap.shape))
-            raise ValueError(
-                f"{name} must be symmetric, got {name}[{i},{j}]={_num(array[i, j])} "
-                f"but {name}[{j},{i}]={_num(array[j, i])}"
-            )
+    # Row blocks keep the checks' temporaries at O(block * m): a measure such as PUF promises
+    # no m x m array beyond the one it is given.
+    rows = max(1, _CHECK_BLOCK_ELEMENTS // max(array.shape[0], 1))
+    for start in range(0, array.shape[0], rows):
+        block = array[start:start + rows]
+        try:
+            _check_finite(name, block)
+            if unit:
+                _check_in_unit_interval(name, block)
+            elif (block < 0).any():
+                where = tuple(int(i) for i in np.argwhere(block < 0)[0])
+                raise ValueError(f"{name} must be non-negative, got {_num(block[where])} at index {where}")
+        except ValueError as exc:
+            raise ValueError(_shift_index(str(exc), start)) from None
+        if symmetric:
+            gap = np.abs(block - array[:, start:start + rows].T)
+            if gap.size and gap.max() > SYMMETRY_TOLERANCE:
+                i, j = (int(x) for x in np.unravel_index(np.argmax(gap), gap.shape))
+                i += start
+                raise ValueError(
+                    f"{name} must be symmetric, got {name}[{i},{j}]={_num(array[i, j])} "
+                    f"but {name}[{j},{i}]={_num(array[j, i])}"
+                )
     check_min_users(array.shape[0], name, min_users)
     return array
 

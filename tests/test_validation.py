@@ -84,3 +84,21 @@ def test_checks_leave_the_callers_sparse_matrix_alone():
 def test_exponential_gain_rejects_overflowing_grades():
     with pytest.raises(ValueError, match="overflow gain='exponential'"):
         puf.ndcg_at_k([[0]], sp.csr_matrix(np.array([[2000.0]])), gain="exponential")
+
+
+def test_pair_matrix_checks_in_row_blocks_report_whole_matrix_indices(monkeypatch):
+    monkeypatch.setattr(_validation, "_CHECK_BLOCK_ELEMENTS", 4)  # 2 rows per block for m = 4
+    sim = np.full((4, 4), 0.5)
+    np.testing.assert_array_equal(_validation.check_similarity(sim), sim)
+    bad = sim.copy()
+    bad[3, 1] = 2.0
+    with pytest.raises(ValueError, match=r"got 2\.0 at index \(3, 1\)"):
+        _validation.check_pair_matrix(bad, name="utility")
+    bad = sim.copy()
+    bad[2, 0] = 0.4
+    with pytest.raises(ValueError, match=r"similarity\[0,2\]=0\.5 but similarity\[2,0\]=0\.4"):
+        _validation.check_similarity(bad)
+    bad = sim.copy()
+    bad[3, 3] = np.nan
+    with pytest.raises(ValueError, match=r"must be finite, got nan at index \(3, 3\)"):
+        _validation.check_similarity(bad)
