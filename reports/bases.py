@@ -27,6 +27,10 @@ class Base:
         Synthetic world size and list length (k is every metric's cut-off).
     zero_relevance, skewness, gamma, pairing : see :data:`PARAMETERS`
         Defaults 0.5, None (the world's own), 0.5, "random".
+    skewness_mean : {"fixed", "free"}, default "fixed"
+        How a set ``skewness`` is reached: "fixed" maps the similarities by rank onto a
+        sample at their observed mean (:func:`synthetic.reshape_skewness`); "free"
+        raises them to a power (:func:`synthetic.power_skewness`), so the mean moves.
     similarity : {"jaccard", "uf"}, default "jaccard"
         What every measure but UF reads as similarity.
     worlds : callable, optional
@@ -55,6 +59,7 @@ class Base:
     skewness: float | None = None
     gamma: float = 0.5
     pairing: str = "random"
+    skewness_mean: str = "fixed"
     similarity: str = "jaccard"
     worlds: object = None
     world_options: tuple = ()
@@ -70,6 +75,8 @@ class Base:
             raise ValueError(f"skewness must be a finite number or None, got {self.skewness!r}")
         if self.pairing not in ("random", "most_fair", "most_unfair"):
             raise ValueError(f"pairing must be one of 'random', 'most_fair', 'most_unfair', got {self.pairing!r}")
+        if self.skewness_mean not in ("fixed", "free"):
+            raise ValueError(f"skewness_mean must be 'fixed' or 'free', got {self.skewness_mean!r}")
         if self.similarity not in ("jaccard", "uf"):
             raise ValueError(f"similarity must be 'jaccard' or 'uf', got {self.similarity!r}")
 
@@ -215,7 +222,7 @@ def _world_fields(base, seed, cache):
     """Everything derived from one world, computed once per (world source, share, seed)."""
     from puf import EFFECTIVENESS, list_distance, utility_matrix
 
-    key = (base.replace(skewness=None, gamma=0.0, similarity="jaccard"), seed)
+    key = (base.replace(skewness=None, skewness_mean="fixed", gamma=0.0, similarity="jaccard"), seed)
     if key not in cache:
         world = base.world(zero_relevance=base.zero_relevance, pairing=base.pairing, random_state=seed)
         rankings, relevance = world.rankings[:, :base.k], world.relevance
@@ -280,7 +287,9 @@ def point_fields(base, seed, cache):
     def similarity(name):
         if name not in sims:
             sim = entry["jaccard"] if name == "jaccard" else _blend(entry["jaccard"], entry["js"], base.gamma)
-            if base.skewness is not None:
+            if base.skewness is not None and base.skewness_mean == "free":
+                sim = synthetic.power_skewness(sim, skewness=base.skewness)
+            elif base.skewness is not None:
                 sim = synthetic.reshape_skewness(sim, skewness=base.skewness, random_state=seed)
             sims[name] = sim
         return sims[name]

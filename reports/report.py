@@ -1,6 +1,6 @@
 """Build the sensitivity report: run the sweeps and the property catalog, write every file.
 
-:func:`build_report` is what ``puf report`` runs: the four built-in sweeps of
+:func:`build_report` is what ``puf report`` runs: the built-in sweeps of
 :data:`reports.sweeps.SWEEPS` on synthetic worlds (plus the zero-relevance and
 skewness sweeps and the measure-agreement study on a real dataset with
 ``data=``), their response labels, one PNG per figure, one CSV per sweep,
@@ -97,11 +97,25 @@ _TEXT = {
     "zero_relevance": "A share p of users gets lists with no relevant item, the rest fully relevant "
                       "lists. Known values: SD = sqrt(p(1 − p)), Gini = p (undefined at p = 100%), "
                       "PUF = 0 at p = 0 and 1.",
-    "skewness": "The base world's similarities (Jaccard for PUF, sim_UF for UF) are mapped by rank "
-                "onto distributions of growing skewness at their observed mean; effectiveness and "
-                "lists stay fixed. Which users have zero relevance (half of them) is random, or chosen "
-                "so that similar users have equal (most_fair) or unequal (most_unfair) effectiveness. "
-                "The dashed line is the base worlds' own Jaccard skewness.",
+    "skewness": "Skewness at a FIXED mean: the base world's similarities (Jaccard for PUF, sim_UF "
+                "for UF) are mapped by rank onto distributions of growing skewness at their observed "
+                "mean (synthetic.reshape_skewness); effectiveness and lists stay fixed. Which users "
+                "have zero relevance (half of them) is random, or chosen so that similar users have "
+                "equal (most_fair) or unequal (most_unfair) effectiveness. The dashed line is the base "
+                "worlds' own Jaccard skewness. Under random pairing PUF is flat here, and should be: "
+                "when effectiveness is assigned independently of similarity, E[PUF] = mean(sim) · "
+                "E|S(u) − S(v)|, which a reshaping at a fixed mean leaves unchanged; PUF moves only "
+                "where effectiveness follows similarity (most_fair, most_unfair). The free-mean "
+                "skewness sweep (synthetic worlds) lets the mean move.",
+    "skewness_free_mean": "Skewness with the mean FREE: the same similarities raised to a power, "
+                          "sim' = sim ** α, α > 0 solved so that the off-diagonal skewness hits each "
+                          "value (synthetic.power_skewness): the order of the pairs is kept, 0 and 1 "
+                          "stay fixed, and the mean falls as the skewness rises (most pairs become "
+                          "less similar). Here PUF falls as the skewness rises under every pairing, "
+                          "random included, where E[PUF] = mean(sim) · E|S(u) − S(v)| falls with the "
+                          "mean; SD reads no similarity and stays flat. The sweep starts at skewness 0: powers of sparse similarities "
+                          "cannot reliably reach negative skewness (the lower limit is the skewness of "
+                          "a 0/1 sample). The dashed line is the base worlds' own Jaccard skewness.",
     "pairing": "The zero-relevance users chosen most fairly (similar users get equal "
                "effectiveness) and most unfairly (similar users get unequal effectiveness), by "
                "synthetic.pair on Jaccard, across the zero-relevance share.",
@@ -113,9 +127,9 @@ _RESPONSE_NOTE = (
     "total change (max − min) is within max(1e-9, 2% of its largest magnitude); otherwise responds "
     "(|Spearman ρ| ≥ 0.8 in the expected direction), wrong direction, or non-monotone. Drivers: the "
     "planted disparity p(1 − p) for a zero-relevance share (expected to rise with it), the skewness "
-    "itself (either direction). In sweeps crossed with the pairing, the row 'unfair − fair' compares "
-    "the two pairings: change is the mean of most_unfair − most_fair and ρ the share of points where "
-    "most_unfair is higher.")
+    "itself (either direction; at a fixed mean in one sweep, with the mean free in the other). In "
+    "sweeps crossed with the pairing, the row 'unfair − fair' compares the two pairings: change is "
+    "the mean of most_unfair − most_fair and ρ the share of points where most_unfair is higher.")
 _REAL_SWEEPS = ("zero_relevance", "skewness")
 
 

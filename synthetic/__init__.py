@@ -1,7 +1,8 @@
 """Controlled user populations and worlds: the generator behind every sweep and property search.
 
 Score level (exact control): :func:`similarity_matrix` and :func:`reshape_skewness`
-(similarities with an exact mean and sample skewness), :func:`zero_relevance_effectiveness`
+(similarities with an exact mean and sample skewness), :func:`power_skewness` (a target
+skewness by sim ** alpha, the mean free), :func:`zero_relevance_effectiveness`
 and :func:`spread_effectiveness` (effectiveness disparity), :func:`pair` (most fair / most
 unfair assignment of effectiveness to users). Interaction level: :func:`world` (a
 :class:`puf.World` from latent communities), :func:`summary`, and the World
@@ -11,6 +12,7 @@ transformations the property catalog uses.
 __all__ = [
     "similarity_matrix",
     "reshape_skewness",
+    "power_skewness",
     "skewness_interval",
     "off_diagonal",
     "sample_skewness",
@@ -34,7 +36,7 @@ __all__ = [
 from ._skewness import sample_skewness
 from .effectiveness import max_sd, spread_effectiveness, zero_relevance_effectiveness
 from .pairing import PAIRINGS, pair, pair_order, weighted_gap_sum
-from .similarity import off_diagonal, reshape_skewness, similarity_matrix, skewness_interval
+from .similarity import off_diagonal, power_skewness, reshape_skewness, similarity_matrix, skewness_interval
 from .relabel import permute_users, replicate
 from .transforms import add_shared_history, less_relevant, more_relevant, set_relevance
 from .worlds import summary, world

@@ -49,7 +49,7 @@ def _table(report, name):
 def test_every_file_is_written(report):
     names = {p.name for p in report.iterdir()}
     expected = {"index.html", "report.md", "properties.json", "responses.csv", "settings.json"}
-    for sweep in ("zero_relevance", "skewness", "pairing", "gamma"):
+    for sweep in ("zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma"):
         expected |= {f"{sweep}.csv", f"{sweep}.png"}
     assert expected <= names
 
@@ -100,13 +100,30 @@ def test_pinned_response_labels(report):
             assert labels["skewness", f"PUF-{metric}", f"pairing = {pairing}"] != "flat"
     assert labels["zero_relevance", "UF", ""] == "flat"
     assert labels["pairing", "UF", "unfair − fair"] == "flat"
+
+
+def test_pinned_free_mean_skewness_labels(report):
+    """With the mean free (sim ** α), PUF responds to skewness even under random pairing.
+
+    At a fixed mean and random pairing E[PUF] = mean(sim) · E|S(u) − S(v)| does not move, so PUF
+    is flat there (pinned above); a larger α raises the skewness and lowers the mean, so PUF falls.
+    SD reads no similarity at all.
+    """
+    labels = _labels(report)
+    for metric in ("P", "NDCG"):
+        assert labels["skewness", f"PUF-{metric}", "pairing = random"] == "flat"
+        assert labels["skewness_free_mean", f"PUF-{metric}", "pairing = random"] == "responds"
+        assert labels["skewness_free_mean", f"SD-{metric}", "pairing = random"] == "flat"
+    rho = pd.read_csv(report / "responses.csv").query(
+        "sweep == 'skewness_free_mean' and condition == 'pairing = random' and measure == 'PUF-P'").rho
+    assert float(rho.iloc[0]) < 0  # PUF falls as the skewness rises and the mean falls
     for gamma in ("0.0", "0.5", "1.0"):
         assert labels["gamma", "UF", f"gamma = {gamma}"] == "flat"
         assert labels["gamma", "PUF-NDCG", f"gamma = {gamma}"] == "responds"
 
 
 def test_user_measure_is_in_every_sweep_and_the_matrix(report):
-    for sweep in ("zero_relevance", "skewness", "pairing", "gamma"):
+    for sweep in ("zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma"):
         measures = set(_table(report, sweep)["measure"])
         assert {"widest_gap-P", "widest_gap-NDCG"} <= measures, sweep
     page = (report / "index.html").read_text(encoding="utf-8")
@@ -121,7 +138,7 @@ def test_html_is_self_contained_and_every_image_is_a_png(report):
 
     page = (report / "index.html").read_text(encoding="utf-8")
     sources = re.findall(r"<img [^>]*src=\"([^\"]+)\"", page)
-    assert len(sources) == 4
+    assert len(sources) == 5
     for source in sources:
         assert source.startswith("data:image/png;base64,")
         data = base64.b64decode(source.split(",", 1)[1], validate=True)
@@ -246,5 +263,5 @@ def _images_in_chromium(page):
 
 def test_index_html_images_decode_in_headless_chromium(report):
     images = _images_in_chromium(report / "index.html")
-    assert len(images) == 4
+    assert len(images) == 5
     assert all(complete and width > 0 for complete, width in images)

@@ -80,6 +80,21 @@ def test_skewness_is_reached_and_undefined_is_nan():
     assert np.isnan(table.score.iloc[0])
 
 
+def test_free_mean_skewness_is_reached_by_a_power():
+    from scipy.stats import skew
+
+    jaccard = point_fields(SMALL, 0, {})(variants("PUF-P")[0])["similarity"]
+    for target in (0.0, 4.0):
+        fields = point_fields(SMALL.replace(skewness=target, skewness_mean="free"), 0, {})
+        similarity = fields(variants("PUF-P")[0])["similarity"]
+        upper = np.triu_indices(20, k=1)
+        assert skew(similarity[upper]) == pytest.approx(target, abs=1e-6)
+        alpha = np.log(similarity[upper][jaccard[upper] > 0]) / np.log(jaccard[upper][jaccard[upper] > 0])
+        assert np.ptp(alpha[np.isfinite(alpha)]) < 1e-9  # one power for every pair
+    with pytest.raises(ValueError, match="skewness_mean must be 'fixed' or 'free'"):
+        SMALL.replace(skewness_mean="loose")
+
+
 def test_worlds_are_drawn_once_per_point():
     calls = []
 
@@ -143,7 +158,7 @@ def test_artificial_relevance_pairing_orders_puf():
 
 
 def test_builtin_sweeps_cover_the_issue():
-    assert list(SWEEPS) == ["zero_relevance", "skewness", "pairing", "gamma"]
+    assert list(SWEEPS) == ["zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma"]
     assert SWEEPS["zero_relevance"].values == tuple(i / 10 for i in range(11))
     assert set(SWEEPS["zero_relevance"].measures) == {
         "P@k", "NDCG@k", "SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG", "ME", "MME", "PEU", "UF",

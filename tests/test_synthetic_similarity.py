@@ -8,6 +8,7 @@ from scipy.stats import skew, spearmanr
 
 from synthetic import (
     off_diagonal,
+    power_skewness,
     reshape_skewness,
     sample_skewness,
     similarity_matrix,
@@ -120,6 +121,54 @@ def test_reshape_rank_correlation_and_explicit_mean():
     assert off_diagonal(reshaped).mean() == pytest.approx(0.1, abs=1e-12)
 
 
+def test_power_by_hand():
+    # Off-diagonal values 0, 1/4, 1: three values have zero skewness iff the middle one is
+    # their mean, (0 + x + 1) / 3 = x, i.e. x = 1/2; 0 and 1 are fixed points of x -> x**alpha,
+    # so (1/4)**alpha = 1/2, alpha = 1/2, and 1/4 becomes 1/2.
+    observed = np.array([[1.0, 0.0, 0.25], [0.0, 1.0, 1.0], [0.25, 1.0, 1.0]])
+    powered = power_skewness(observed, skewness=0.0)
+    np.testing.assert_allclose(powered, [[1.0, 0.0, 0.5], [0.0, 1.0, 1.0], [0.5, 1.0, 1.0]], atol=1e-9)
+    assert powered[0, 1] == 0.0 and powered[1, 2] == 1.0  # exactly fixed
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    m=st.integers(20, 60),
+    target=st.floats(0.0, 6.0),
+    zeros=st.floats(0.0, 0.4),
+    seed=st.integers(0, 1000),
+)
+def test_power_keeps_order_and_hits_target(m, target, zeros, seed):
+    # With at most 40% zero pairs the alpha -> 0 limit (a 0/1 sample, share q >= 0.6 of ones)
+    # has skewness (1 - 2q)/sqrt(q(1 - q)) <= -0.4 < 0; a unique largest pair pushes the
+    # alpha -> inf limit towards (N - 2)/sqrt(N - 1) >= 13 for N >= 190 pairs: 0..6 is inside.
+    rng = np.random.default_rng(seed)
+    upper = np.triu(rng.random((m, m)) ** 3, 1)
+    upper[rng.random((m, m)) < zeros] = 0.0
+    observed = upper + upper.T + np.eye(m)
+    powered = power_skewness(observed, skewness=target)
+    before, after = off_diagonal(observed), off_diagonal(powered)
+    assert abs(sample_skewness(after) - target) < 1e-6
+    assert abs(skew(after) - target) < 1e-6
+    order = np.argsort(before, kind="stable")
+    assert np.all(np.diff(after[order]) >= 0)  # the order of the pairs is kept
+    assert np.array_equal(after[before == 0], before[before == 0])
+    assert np.array_equal(powered, powered.T)
+    assert np.array_equal(np.diag(powered), np.diag(observed))
+    assert 0.0 <= powered.min() and powered.max() <= 1.0
+
+
+def test_power_moves_the_mean_and_is_deterministic():
+    rng = np.random.default_rng(1)
+    a = rng.random((50, 50))
+    observed = (a + a.T) / 2
+    low, high = power_skewness(observed, skewness=0.0), power_skewness(observed, skewness=3.0)
+    # A larger power makes every value in (0, 1) smaller: the mean falls as skewness rises.
+    assert off_diagonal(high).mean() < off_diagonal(low).mean()
+    assert spearmanr(off_diagonal(observed), off_diagonal(high))[0] == pytest.approx(1.0)
+    assert power_skewness(observed, skewness=3.0).tobytes() == high.tobytes()
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -134,6 +183,18 @@ def test_reshape_rank_correlation_and_explicit_mean():
         (lambda: reshape_skewness([[1, 0.2], [0.3, 1]], skewness=0.0), "symmetric"),
         (lambda: reshape_skewness(np.eye(3), skewness=0.0), "observed off-diagonal mean is 0.0"),
         (lambda: reshape_skewness(np.full((3, 3), 0.5), skewness=3.0), "unreachable"),
+        (lambda: power_skewness(np.ones((2, 3)), skewness=0.0), "square"),
+        (lambda: power_skewness([[1, 0.2], [0.3, 1]], skewness=0.0), "symmetric"),
+        (lambda: power_skewness([[1, 1.5], [1.5, 1]], skewness=0.0), "similarity"),
+        (lambda: power_skewness(np.eye(4), skewness=float("nan")), "skewness must be a finite"),
+        (lambda: power_skewness(np.eye(4), skewness="2"), "skewness must be a finite"),
+        # Constant off-diagonal values: every power is constant, skewness 0 only.
+        (lambda: power_skewness(np.full((4, 4), 0.5), skewness=1.0),
+         r"unreachable by a power transform of this matrix: the achievable interval is \[0, 0\]"),
+        # 4 of 6 pairs zero: the alpha -> 0 end is a 0/1 sample with q = 1/3 ones, skewness
+        # (1 - 2/3)/sqrt(2/9) = 0.707, so a negative target is out of reach.
+        (lambda: power_skewness([[1, .2, .5, 0], [.2, 1, 0, 0], [.5, 0, 1, 0], [0, 0, 0, 1]],
+                                skewness=-1.0), "unreachable by a power transform"),
     ],
 )
 def test_bad_input(call, message):
