@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import strategies as st
-from synthetic import add_shared_history
+from synthetic import add_shared_history, weighted_gap_sum
 
 from . import _worlds as W
-from ._pairing import pairing_objective, pairing_order
+from ._pairing import pairing_order
 from .strategies import _UNIT, _draw_effectiveness, _draw_similarity, populations, worlds
 
 _LARGEST = 12  # users in the largest population drawn (strategies' default max_users)
@@ -216,7 +216,7 @@ def rearrangement(draw, level, measure):
     pop, world = draw(_source(level))
     s, sim = pop.effectiveness, pop.similarity
     fair, unfair = (pairing_order(s, sim, mode) for mode in ("most_fair", "most_unfair"))
-    gap = pairing_objective(s[unfair], sim) - pairing_objective(s[fair], sim)
+    gap = weighted_gap_sum(s[unfair], sim) - weighted_gap_sum(s[fair], sim)
     if gap < -1e-9:
         return _trivial(pop, "pairing search ranked the pairings the wrong way")
     if world is None:

@@ -7,7 +7,7 @@ permutation (faster than the heuristic at that size, and exact); larger
 populations use :func:`synthetic.pair_order` (spectral start + swap search).
 """
 
-__all__ = ["pairing_order", "pairing_objective"]
+__all__ = ["pairing_order"]
 
 import itertools
 
@@ -15,18 +15,6 @@ import numpy as np
 
 _EXACT_UP_TO = 6
 _PERMUTATIONS = {m: np.array(list(itertools.permutations(range(m)))) for m in range(2, _EXACT_UP_TO + 1)}
-
-
-def pairing_objective(effectiveness, similarity):
-    """Σ_{u<v} sim(u,v)·|S(u) − S(v)|, the quantity a pairing optimises.
-
-    Examples
-    --------
-    >>> pairing_objective(np.array([0.0, 1.0]), np.array([[1, .5], [.5, 1]]))
-    0.5
-    """
-    gaps = np.abs(effectiveness[:, None] - effectiveness[None, :])
-    return float(np.triu(gaps * similarity, k=1).sum())
 
 
 def _exact(effectiveness, similarity, sign):

@@ -24,7 +24,6 @@ import numpy as np
 
 from ._validation import (
     check_effectiveness,
-    check_min_users,
     check_nonnegative_scalar,
     check_pair_matrix,
     check_similarity,
