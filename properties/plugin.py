@@ -52,11 +52,10 @@ _LOADED = {}
 def _measure(spec):
     """Import a spec once per session; a ValueError (bad import or signature) is remembered."""
     if spec not in _LOADED:
-        from properties.display import load_measure
-        from puf import as_measure
+        from puf import load_measure
 
         try:
-            _LOADED[spec] = as_measure(load_measure(spec))
+            _LOADED[spec] = load_measure(spec)
         except ValueError as exc:
             _LOADED[spec] = exc
     if isinstance(_LOADED[spec], ValueError):

@@ -39,10 +39,10 @@ def register(subparsers):
 
 
 def load_measure(spec):
-    """Return the Measure for ``MODULE:FUNCTION``, as ``puf check`` loads it, or ``FILE.py:FUNCTION``.
+    """Return the Measure for a spec: the one loader, :func:`puf.load_measure`.
 
-    Module specs go through :func:`properties.display.load_measure` (the working
-    directory is importable); a ``.py`` path is imported from that file.
+    ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` and registered names work as in
+    ``puf check`` and ``pytest --measure``.
 
     Examples
     --------
@@ -53,33 +53,9 @@ def load_measure(spec):
     ...
     ValueError: cannot import 'no_such_file.py': no such file
     """
-    import importlib.util
-    import sys
-    from pathlib import Path
+    from puf import load_measure as load
 
-    from properties.display import load_measure as load_function
-    from puf import as_measure
-
-    module_name, sep, attribute = spec.rpartition(":")
-    if not (sep and module_name.endswith(".py")):
-        return as_measure(load_function(spec))
-    path = Path(module_name)
-    if not path.is_file():
-        raise ValueError(f"cannot import {module_name!r}: no such file")
-    name = path.stem if path.stem not in sys.modules else f"_puf_measure_{path.stem}"
-    loader = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(loader)
-    # Registered like an import, so its functions pickle by reference (worker processes).
-    sys.modules[name] = module
-    try:
-        loader.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise ValueError(f"cannot import {module_name!r}: {exc}".splitlines()[0]) from None
-    try:
-        return as_measure(getattr(module, attribute))
-    except AttributeError:
-        raise ValueError(f"{module_name!r} has no attribute {attribute!r}") from None
+    return load(spec)
 
 
 def _check_out(path, force):
