@@ -9,8 +9,8 @@ fields as copies (they cross a pipe), so a measure that edits its input cannot
 change what the caller later prints. One call costs a pipe round trip (tens of
 microseconds for the property runner's small populations).
 
-The built-in measures (functions of the harness' own packages) are trusted and
-called in-process. Without ``os.fork`` (Windows) every measure runs in-process.
+The registered built-in measures (:data:`puf.MEASURES`) are trusted and called
+in-process. Without ``os.fork`` (Windows) every measure runs in-process.
 """
 
 __all__ = ["CAN_ISOLATE", "WorkerDied", "WorkerTimeout", "MeasureWorker", "IsolatedFunction",
@@ -23,8 +23,6 @@ import warnings
 from multiprocessing import Pipe
 
 CAN_ISOLATE = hasattr(os, "fork")
-_TRUSTED_PACKAGES = {"puf", "synthetic", "properties", "reports"}
-_FILE_MODULE_PREFIX = "_puf_measure_"  # puf.loader's modules for FILE.py specs: user code
 
 
 class WorkerTimeout(Exception):
@@ -36,19 +34,21 @@ class WorkerDied(Exception):
 
 
 def is_trusted(measure):
-    """True for the harness' own measures, which run in-process (fast, no fork).
+    """True for the registered built-in measures, which run in-process (fast, no fork).
 
     Examples
     --------
     >>> from puf import as_measure
-    >>> is_trusted(as_measure("sd")), is_trusted(as_measure(lambda effectiveness: 0.0))
-    (True, False)
+    >>> from puf.measures import gini
+    >>> is_trusted(as_measure("sd")), is_trusted(as_measure(gini))
+    (True, True)
+    >>> is_trusted(as_measure(lambda effectiveness: 0.0))
+    False
     """
+    from puf import MEASURES
+
     function = measure.function
-    if isinstance(function, IsolatedFunction):
-        return False
-    module = getattr(function, "__module__", None) or ""
-    return module.partition(".")[0] in _TRUSTED_PACKAGES
+    return any(function is m.function for m in MEASURES.values())
 
 
 def _serve(measure, connection):
