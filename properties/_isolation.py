@@ -51,13 +51,16 @@ def is_trusted(measure):
     return any(function is m.function for m in MEASURES.values())
 
 
-def _serve(measure, connection):
+def _serve(measure, connection, parent_pid):
     """The worker's loop: receive fields, reply ("ok", float or None, type name) or ("raised", text)."""
     from ._calls import as_number
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     while True:
         try:
+            while not connection.poll(1.0):
+                if os.getppid() != parent_pid:
+                    return  # the caller died without closing us: do not linger
             fields = connection.recv()
         except (EOFError, OSError):
             return
@@ -94,6 +97,7 @@ class MeasureWorker:
 
     def _start(self):
         parent, child = Pipe()
+        parent_pid = os.getpid()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
             pid = os.fork()
@@ -101,7 +105,10 @@ class MeasureWorker:
             code = 0
             try:
                 parent.close()
-                _serve(self.measure, child)
+                for _, other in _WORKERS.values():  # the other workers' pipes are not ours
+                    if other._connection is not None:
+                        other._connection.close()
+                _serve(self.measure, child, parent_pid)
             except BaseException:
                 code = 1
             finally:
@@ -168,23 +175,27 @@ def _describe_status(status):
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
-_CURRENT = {}
+_WORKERS = {}  # id(measure) -> (measure, worker), oldest first
+_MAX_WORKERS = 4
 
 
 def worker_for(measure):
-    """The worker of ``measure``; the previous measure's worker is closed (one at a time)."""
-    worker = _CURRENT.get("worker")
-    if worker is not None and worker.measure is measure:
-        return worker
-    release_workers()
-    _CURRENT["worker"] = MeasureWorker(measure)
-    return _CURRENT["worker"]
+    """The worker of ``measure`` (a few measures keep theirs, e.g. in a sweep that alternates)."""
+    entry = _WORKERS.get(id(measure))
+    if entry is not None and entry[0] is measure:
+        return entry[1]
+    while len(_WORKERS) >= _MAX_WORKERS:
+        _, oldest = _WORKERS.pop(next(iter(_WORKERS)))
+        oldest.close()
+    worker = MeasureWorker(measure)
+    _WORKERS[id(measure)] = (measure, worker)
+    return worker
 
 
 def release_workers():
-    """Close the current worker, if any (also run at exit)."""
-    worker = _CURRENT.pop("worker", None)
-    if worker is not None:
+    """Close every worker (the runner does when a measure's verdicts are done; also at exit)."""
+    while _WORKERS:
+        _, worker = _WORKERS.pop(next(iter(_WORKERS)))
         worker.close()
 
 
