@@ -411,7 +411,7 @@ def test_puf_report_loads_both_spellings(hostile, tmp_path, monkeypatch, capsys)
 
 
 def test_pytest_measure_loads_a_file_from_another_folder(hostile, pytester):
-    result = pytester.runpytest_subprocess(
+    result = pytester.runpytest_inprocess(
         *_plugin_args(), "--measure", f"{hostile}:spread", "--measure", f"{hostile}:spread",
         "--measure-max-examples", "3", "-k", "anonymity", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)  # given twice, checked once
