@@ -415,3 +415,24 @@ def test_pytest_measure_loads_a_file_from_another_folder(hostile, pytester):
         *_plugin_args(), "--measure", f"{hostile}:spread", "--measure", f"{hostile}:spread",
         "--measure-max-examples", "3", "-k", "anonymity", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)  # given twice, checked once
+
+
+# ---- the exit-code map -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("error, code, fragment", [
+    (RuntimeError("a bug"), 70, "internal error: RuntimeError: a bug (rerun with PUF_DEBUG=1"),
+    (KeyboardInterrupt(), 130, "interrupted"),
+    (ValueError("bad value\nsecond line"), 2, "bad value"),
+    (PermissionError(13, "Permission denied", "/x"), 2, "/x: Permission denied"),
+])
+def test_every_failure_is_one_line_and_a_mapped_exit_code(monkeypatch, capsys, error, code, fragment):
+    from reports.commands import measures
+
+    def fails(args):
+        raise error
+
+    monkeypatch.delenv("PUF_DEBUG", raising=False)
+    monkeypatch.setattr(measures, "run", fails)
+    assert main(["measures"]) == code
+    line = _one_line_error(capsys)
+    assert line.startswith("puf measures: ") and fragment in line
