@@ -108,15 +108,15 @@ def _evaluate(measure, fields, time_limit):
     """The measure's value on ``fields`` (a :class:`_Returned` from a worker)."""
     if isinstance(measure.function, _isolation.IsolatedFunction):
         measure = measure.function.measure  # already bounded for other callers: bound it here
-    if _isolation.CAN_ISOLATE and not _isolation.is_trusted(measure):
-        try:
-            return _Returned(*_isolation.worker_for(measure).call(fields, time_limit))
-        except _isolation.WorkerTimeout:
-            raise Timeout() from None
-        except (_isolation.WorkerDied, RuntimeError) as exc:
-            raise MeasureError(str(exc)) from None
-    if not _isolation.is_trusted(measure):  # no worker possible: at least its own copies
-        fields = {name: np.array(value, copy=True) for name, value in fields.items()}
+    if not _isolation.is_trusted(measure):
+        if _isolation.CAN_ISOLATE:
+            try:
+                return _Returned(*_isolation.worker_for(measure).call(fields, time_limit))
+            except _isolation.WorkerTimeout:
+                raise Timeout() from None
+            except (_isolation.WorkerDied, RuntimeError) as exc:
+                raise MeasureError(str(exc)) from None
+        fields = {name: np.array(value, copy=True) for name, value in fields.items()}  # no fork
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
