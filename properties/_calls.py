@@ -93,7 +93,8 @@ def call_measure(measure, population, time_limit):
     value = _evaluate(measure, population.fields(), time_limit)
     number = as_number(value)
     if number is None:
-        raise MeasureError(f"returned {type(value).__name__}, not a number")
+        kind = value.kind if isinstance(value, _Returned) else type(value).__name__
+        raise MeasureError(f"returned {kind}, not a number")
     return number
 
 

@@ -276,6 +276,9 @@ def test_11_messages_name_the_argument():
         puf.evaluate(pop, [puf.measure(lambda effectiveness: np.asarray(effectiveness), name="vector")])
     with pytest.raises(ValueError, match=r"range must be two numbers \(low, high\), got \('a', 'b'\)"):
         puf.measure(lambda effectiveness: 0.0, range=("a", "b"))
+    sometimes_text = puf.as_measure(lambda effectiveness: "high" if len(effectiveness) > 2 else 0.0)
+    with pytest.raises(_calls.MeasureError, match="returned str, not a number"):
+        _calls.call_measure(sometimes_text, puf.Population([0.0, 0.5, 1.0], np.eye(3)), 2.0)
     with pytest.raises(ValueError, match="max_examples must be an integer >= 1, got 0"):
         verdicts("sd", max_examples=0)
     with pytest.raises(ValueError, match="effectiveness must describe at least 1 user, got 0"):
