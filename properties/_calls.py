@@ -1,14 +1,24 @@
-"""Calling a measure safely: time limit, warnings silenced, a number required (private)."""
+"""Calling a measure safely: time limit, warnings silenced, a number required (private).
 
-__all__ = ["MeasureError", "Timeout", "as_number", "call_measure", "check_returns_number"]
+A user's measure runs in a worker process (:mod:`properties._isolation`) that is
+killed at the time limit, so nothing it does (C code that ignores signals,
+``except BaseException``, ``sys.exit``, editing its input) reaches the caller; the
+built-in measures run in-process under a SIGALRM limit.
+"""
+
+__all__ = ["MeasureError", "Timeout", "as_number", "call_measure", "check_returns_number",
+           "check_run_options", "end_calls"]
 
 import contextlib
+import math
 import numbers
 import signal
 import threading
 import warnings
 
 import numpy as np
+
+from . import _isolation
 
 
 class MeasureError(Exception):
@@ -53,6 +63,8 @@ def as_number(value):
     >>> as_number(np.float64(0.5)), as_number(np.array(2)), as_number("x"), as_number(True)
     (0.5, 2.0, None, None)
     """
+    if isinstance(value, _Returned):
+        return value.number
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
@@ -64,26 +76,60 @@ def call_measure(measure, population, time_limit):
     """Evaluate ``measure`` on ``population`` and return a float.
 
     Warnings (including numpy's RuntimeWarnings, errors under pytest's
-    ``-W error``) are silenced so the verdict depends only on the value.
+    ``-W error``) are silenced so the verdict depends only on the value. A
+    user's measure runs in a worker process on copies of the fields; a call
+    over ``time_limit`` seconds raises :class:`Timeout` (the worker is killed
+    and the next call starts a new one).
 
     Examples
     --------
     >>> from puf import Population, as_measure
     >>> call_measure(as_measure("sd"), Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
     0.5
+    >>> call_measure(as_measure(lambda effectiveness: max(effectiveness)),
+    ...              Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
+    1.0
     """
-    fields = population.fields()
+    value = _evaluate(measure, population.fields(), time_limit)
+    number = as_number(value)
+    if number is None:
+        kind = value.kind if isinstance(value, _Returned) else type(value).__name__
+        raise MeasureError(f"returned {kind}, not a number")
+    return number
+
+
+class _Returned:
+    """What a worker reports instead of the value itself: its number (or None) and type."""
+
+    def __init__(self, number, kind):
+        self.number, self.kind = number, kind
+
+
+def _evaluate(measure, fields, time_limit):
+    """The measure's value on ``fields`` (a :class:`_Returned` from a worker)."""
+    if isinstance(measure.function, _isolation.IsolatedFunction):
+        measure = measure.function.measure  # already bounded for other callers: bound it here
+    if not _isolation.is_trusted(measure):
+        if _isolation.CAN_ISOLATE:
+            try:
+                return _Returned(*_isolation.worker_for(measure).call(fields, time_limit))
+            except _isolation.WorkerTimeout:
+                raise Timeout() from None
+            except (_isolation.WorkerDied, RuntimeError) as exc:
+                raise MeasureError(str(exc)) from None
+        fields = {name: np.array(value, copy=True) for name, value in fields.items()}  # no fork
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with _time_limit(time_limit):
-                value = measure(**fields)
+                return measure(**fields)
     except Exception as exc:
         raise MeasureError(f"{type(exc).__name__}: {exc}".splitlines()[0]) from exc
-    number = as_number(value)
-    if number is None:
-        raise MeasureError(f"returned {type(value).__name__}, not a number")
-    return number
+
+
+def end_calls():
+    """Stop the worker process of the last user measure (the runner calls this when done)."""
+    _isolation.release_workers()
 
 
 def _probe_population(measure):
@@ -113,13 +159,41 @@ def check_returns_number(measure, time_limit):
     """
     population = _probe_population(measure)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with _time_limit(time_limit):
-                value = measure(**population.fields())
-    except (Exception, Timeout):
+        value = _evaluate(measure, population.fields(), time_limit)
+    except (MeasureError, Timeout):
         return
     if as_number(value) is None:
-        raise ValueError(
-            f"measure {measure.name!r} does not return a number: it returned {type(value).__name__}"
-        )
+        kind = value.kind if isinstance(value, _Returned) else type(value).__name__
+        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {kind}")
+
+
+def check_run_options(*, time_limit, budget, max_examples, properties):
+    """Raise ValueError naming the option unless the runner's options make sense.
+
+    Returns ``properties`` as a list of names (a single string is one name, not
+    a sequence of one-letter names), or None for the whole catalog.
+
+    Examples
+    --------
+    >>> check_run_options(time_limit=2.0, budget=60.0, max_examples=10, properties="range")
+    ['range']
+    >>> check_run_options(time_limit=0, budget=60.0, max_examples=10, properties=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: time_limit must be a finite number of seconds > 0, got 0
+    """
+    for name, value in (("time_limit", time_limit), ("budget", budget)):
+        if (isinstance(value, bool) or not isinstance(value, numbers.Real)
+                or not math.isfinite(value) or value <= 0):
+            raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
+    if isinstance(max_examples, bool) or not isinstance(max_examples, numbers.Integral) \
+            or max_examples < 1:
+        raise ValueError(f"max_examples must be an integer >= 1, got {max_examples!r}")
+    if properties is None:
+        return None
+    if isinstance(properties, str):
+        return [properties]
+    properties = list(properties)
+    if not properties:
+        raise ValueError("properties must name at least one property, got an empty list")
+    return properties

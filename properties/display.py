@@ -2,10 +2,6 @@
 
 __all__ = ["format_example", "format_verdicts", "format_matrix", "load_measure"]
 
-import importlib
-import os
-import sys
-
 import numpy as np
 
 _LABEL = {"holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
@@ -126,38 +122,20 @@ def format_matrix(matrix):
 
 
 def load_measure(spec):
-    """Import ``MODULE:FUNCTION`` (or take a registered measure name) and return the function.
+    """Return the :class:`puf.Measure` for a spec: the one loader, :func:`puf.load_measure`.
 
-    The current directory is put on ``sys.path`` so a researcher's own module
-    next to them imports. Raises ValueError with a one-line reason otherwise.
+    Kept here for existing imports; ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` and
+    registered names all work, from any working directory.
 
     Examples
     --------
-    >>> load_measure("numpy:std").__name__
-    'std'
+    >>> load_measure("puf.measures:sd").reads
+    ('effectiveness',)
     >>> load_measure("no_such_module_xyz:f")
     Traceback (most recent call last):
     ...
     ValueError: cannot import module 'no_such_module_xyz': No module named 'no_such_module_xyz'
     """
-    from puf import MEASURES
+    from puf import load_measure as load
 
-    if ":" not in spec:
-        if spec in MEASURES:
-            return MEASURES[spec]
-        raise ValueError(f"expected MODULE:FUNCTION or a registered measure name, got {spec!r}")
-    module_name, _, attribute = spec.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        target = importlib.import_module(module_name)
-    except Exception as exc:  # any import-time failure is the user's module, reported in one line
-        raise ValueError(f"cannot import module {module_name!r}: {exc}".splitlines()[0]) from exc
-    for part in attribute.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            raise ValueError(f"module {module_name!r} has no attribute {attribute!r}") from None
-    if not callable(target):
-        raise ValueError(f"{spec!r} is not callable")
-    return target
+    return load(spec)

@@ -1,5 +1,8 @@
 """pytest plugin: ``pytest --measure MODULE:FUNCTION`` checks a measure against every property.
 
+``--measure`` takes what ``puf check`` takes (one loader, :func:`puf.load_measure`):
+``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a registered name, from any folder.
+
 Registered under the ``pytest11`` entry point, so it loads with every pytest
 run: it is inert unless ``--measure`` is given (it adds no test and imports
 nothing beyond pytest). With ``--measure`` (repeatable) each measure x
@@ -9,7 +12,8 @@ examples and the database. ``violated`` and ``undefined`` verdicts fail and
 print the counterexample; ``not-applicable`` skips.
 """
 
-__all__ = ["pytest_addoption", "pytest_collection_modifyitems", "PropertyItem", "PropertyFailure"]
+__all__ = ["pytest_addoption", "pytest_configure", "pytest_collection_modifyitems", "PropertyItem",
+           "PropertyFailure"]
 
 import pytest
 
@@ -18,9 +22,17 @@ def pytest_addoption(parser):
     """Add ``--measure`` and ``--measure-max-examples``."""
     group = parser.getgroup("puf-harness", "fairness measure property checks")
     group.addoption("--measure", action="append", default=[], metavar="MODULE:FUNCTION",
-                    help="check this fairness measure against every property (repeatable)")
+                    help="check this fairness measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
+                         "registered name) against every property (repeatable)")
     group.addoption("--measure-max-examples", type=int, default=None, metavar="N",
                     help="examples per property (default: the Hypothesis profile's max_examples)")
+
+
+def pytest_configure(config):
+    """Refuse a ``--measure-max-examples`` below 1 (it would check nothing) as a usage error."""
+    value = config.getoption("measure_max_examples", default=None)
+    if value is not None and value < 1:
+        raise pytest.UsageError(f"--measure-max-examples must be >= 1, got {value}")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -31,7 +43,7 @@ def pytest_collection_modifyitems(session, config, items):
         return
     from properties.catalog import CATALOG
 
-    for spec in specs:
+    for spec in dict.fromkeys(specs):  # a spec given twice is checked once
         for name in CATALOG:
             items.append(PropertyItem.from_parent(session, name=f"{spec}::{name}",
                                                   nodeid=f"{spec}::{name}", spec=spec,
@@ -52,11 +64,10 @@ _LOADED = {}
 def _measure(spec):
     """Import a spec once per session; a ValueError (bad import or signature) is remembered."""
     if spec not in _LOADED:
-        from properties.display import load_measure
-        from puf import as_measure
+        from puf import load_measure
 
         try:
-            _LOADED[spec] = as_measure(load_measure(spec))
+            _LOADED[spec] = load_measure(spec)
         except ValueError as exc:
             _LOADED[spec] = exc
     if isinstance(_LOADED[spec], ValueError):
@@ -79,6 +90,7 @@ class PropertyItem(pytest.Item):
 
         option = self.config.getoption("measure_max_examples")
         current = settings.default
+        # (option is None or >= 1: pytest_configure refused the rest)
         verdict = verdicts(
             _measure(self.spec), properties=[self.property_name],
             max_examples=option or current.max_examples, random_state=0,

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 
 from puf import as_measure
 
-from ._calls import MeasureError, Timeout, call_measure, check_returns_number
+from ._calls import (MeasureError, Timeout, call_measure, check_returns_number,
+                     check_run_options, end_calls)
 from .catalog import CATALOG, get_property
 
 STATUSES = ("holds", "violated", "undefined", "not-applicable")
@@ -228,7 +229,7 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
     except _Failure:
         pass
     except Timeout as exc:
-        return level, "undefined", f"a call exceeded the {time_limit:g} s time limit", exc.snapshot, state
+        return level, "undefined", f"timed out after {time_limit:g} s", exc.snapshot, state
     except _OutOfTime:
         note = " (search stopped at its call or time budget)"
     except Exception as exc:  # Hypothesis' own errors, e.g. Flaky from a non-deterministic measure
@@ -273,15 +274,18 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     ----------
     measure : str, callable or puf.Measure
         A registered name or any function whose parameters are Population fields.
-    properties : iterable of str, optional
-        Property names; default the whole :data:`properties.CATALOG`.
+    properties : str or iterable of str, optional
+        Property names (one name may be given alone); default the whole
+        :data:`properties.CATALOG`.
     max_examples : int, default 60
         Hypothesis examples per property (before shrinking).
     random_state : int, numpy Generator or None, default 0
         Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
     time_limit : float, default 2.0
-        Seconds allowed per measure call (enforced with SIGALRM in the main
-        thread); a call over it makes the verdict ``undefined``.
+        Seconds allowed per measure call, > 0; a call over it makes the verdict
+        ``undefined: timed out after N s``. A user's measure runs in a worker
+        process killed at the limit (so even C code that ignores signals stops);
+        the built-ins run in-process under SIGALRM (main thread).
     budget : float, default 60.0
         Seconds allowed per property; the search stops there and reports what it has.
     database : hypothesis database, optional
@@ -295,7 +299,8 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     Raises
     ------
     ValueError
-        If the measure has an unknown parameter or does not return a number.
+        If the measure has an unknown parameter or does not return a number, or
+        an option is out of range (``time_limit`` or ``budget`` <= 0, ``max_examples`` < 1).
 
     Examples
     --------
@@ -304,6 +309,8 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     [('range', 'holds'), ('anonymity', 'holds')]
     """
     measure = as_measure(measure)
+    properties = check_run_options(time_limit=time_limit, budget=budget,
+                                   max_examples=max_examples, properties=properties)
     check_returns_number(measure, time_limit)
     names = list(CATALOG) if properties is None else [get_property(p).name for p in properties]
     seed_value = _seed(random_state)
@@ -317,4 +324,5 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         results.append(Verdict(measure.name, name, status, prop.kind, level, state["checked"],
                                state["undefined"], reason, example,
                                round(time.perf_counter() - start, 3)))
+    end_calls()  # a user measure's worker process is not kept past its verdicts
     return results

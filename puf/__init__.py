@@ -18,6 +18,7 @@ __all__ = [
     "measure",
     "as_measure",
     "evaluate",
+    "load_measure",
     "pairwise_user_unfairness",
     "puf",
     "puf_as_printed",
@@ -69,6 +70,7 @@ from .measures import (
 )
 from .population import Population
 from .registry import FIELDS, MEASURES, Measure, as_measure, evaluate, measure
+from .loader import load_measure
 from .similarity import (
     SIMILARITIES,
     cosine_similarity,

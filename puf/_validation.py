@@ -25,12 +25,18 @@ __all__ = [
 ]
 
 import numbers
+import reprlib
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
 
 SYMMETRY_TOLERANCE = 1e-12
+# PEU counts envy > ε only when it exceeds ε by more than this: envy is U[u,v] − U[u,u]
+# after both were divided by z_u, and that rounding can lift an exact ε above it. With
+# U in [0, 1] the two divisions and the subtraction err by at most 3 half-ulps of 1, so
+# four (2^-51 ≈ 4.4e-16) cover it while staying far below any meaningful envy.
+ENVY_TOLERANCE = 2.0**-51
 _CHECK_BLOCK_ELEMENTS = 1 << 22
 
 
@@ -64,15 +70,39 @@ def lookup(registry, name, *, what):
 
 
 def _describe(value):
-    text = np.array2string(np.asarray(value), threshold=6, precision=6)
+    """At most 80 characters showing ``value``; never raises (it runs inside error paths)."""
+    try:
+        text = np.array2string(np.asarray(value), threshold=6, precision=6)
+    except Exception:  # ragged or exotic input: its repr is all there is to show
+        text = reprlib.repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _as_float_array(name, value):
+    """``value`` as float64; text, bytes, complex and ragged input are refused, not coerced."""
     if sp.issparse(value):
         value = value.toarray()
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
+        return np.asarray(value, dtype=np.float64)  # the common case: no element scan
     try:
-        array = np.asarray(value, dtype=np.float64)
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # numpy refuses ragged nested sequences
+        raise ValueError(f"{name} must be a rectangular numeric array, got nested sequences "
+                         f"of different lengths: {_describe(value)}") from exc
+    if raw.dtype.kind == "O":
+        odd = next((x for x in raw.flat if isinstance(x, (str, bytes, complex, np.complexfloating,
+                                                           list, tuple, np.ndarray))), None)
+        if odd is not None:
+            kind = "nested sequences of different lengths" if isinstance(
+                odd, (list, tuple, np.ndarray)) else type(odd).__name__
+            raise ValueError(f"{name} must be numeric (a rectangular array of real numbers), "
+                             f"got {kind}: {_describe(value)}")
+    elif raw.dtype.kind in "USV":
+        raise ValueError(f"{name} must be numeric (real numbers, not text), got {_describe(value)}")
+    elif raw.dtype.kind == "c":
+        raise ValueError(f"{name} must be numeric (real numbers, not complex), got {_describe(value)}")
+    try:
+        array = raw.astype(np.float64)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must be numeric, got {_describe(value)!s}") from exc
     return array
@@ -109,9 +139,9 @@ def _shift_index(message, start):
 def check_min_users(m, name="effectiveness", minimum=2):
     """Raise unless there are at least ``minimum`` users (pairwise measures need 2)."""
     if m < minimum:
-        raise ValueError(
-            f"{name} must describe at least {minimum} users for a pairwise measure, got {m}"
-        )
+        purpose = " for a pairwise measure" if minimum >= 2 else ""
+        raise ValueError(f"{name} must describe at least {minimum} "
+                         f"user{'s' if minimum != 1 else ''}{purpose}, got {m}")
 
 
 def check_effectiveness(effectiveness, *, name="effectiveness", min_users=1):
@@ -214,6 +244,13 @@ def check_rankings(rankings, *, n_items=None, name="rankings"):
             raise ValueError(f"{name} must hold integer item ids, got {_describe(array)}")
     elif array.dtype.kind not in "iu":
         raise ValueError(f"{name} must hold integer item ids, got dtype {array.dtype}")
+    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
+        where = tuple(int(i) for i in np.argwhere(array > np.iinfo(np.int64).max)[0])
+        raise ValueError(f"{name} item id {_num(array[where])} at {where} exceeds the largest "
+                         f"supported id {np.iinfo(np.int64).max} (int64)")
+    if array.dtype.kind == "f" and array.size and np.abs(array).max() >= 2.0**63:
+        where = tuple(int(i) for i in np.argwhere(np.abs(array) >= 2.0**63)[0])
+        raise ValueError(f"{name} item id {_num(array[where])} at {where} does not fit in int64")
     array = array.astype(np.int64)
     if (array < -1).any():
         where = tuple(int(i) for i in np.argwhere(array < -1)[0])
@@ -249,6 +286,9 @@ def _as_csr(name, matrix, n_users, n_items):
         for label, ids in (("user", users), ("item", items)):
             if ids.size and (ids.dtype.kind not in "iu" or ids.min() < 0):
                 raise ValueError(f"{name} {label} ids must be non-negative integers")
+            if ids.size and ids.max() >= np.iinfo(np.int64).max:
+                raise ValueError(f"{name} {label} id {_num(ids.max())} is too large; ids must be "
+                                 f"below {np.iinfo(np.int64).max} (int64)")
         shape = (
             n_users if n_users is not None else (int(users.max()) + 1 if users.size else 0),
             n_items if n_items is not None else (int(items.max()) + 1 if items.size else 0),

@@ -21,6 +21,7 @@ __all__ = [
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from puf._validation import check_k, check_rankings, check_relevance, lookup
 
@@ -38,14 +39,36 @@ def _prepare(rankings, relevance, k):
     from_frame = isinstance(relevance, pd.DataFrame)
     relevance = check_relevance(relevance, n_users=m)
     needed = int(rankings.max()) + 1 if rankings.size else 0
-    if needed > relevance.shape[1]:
-        if not from_frame:
-            check_rankings(rankings, n_items=relevance.shape[1])  # raises the standard message
-        # A DataFrame holds judged items only: a listed, unjudged item is just not relevant.
-        relevance.resize((m, needed))
+    if needed > relevance.shape[1] and not from_frame:
+        check_rankings(rankings, n_items=relevance.shape[1])  # raises the standard message
     if not relevance.has_sorted_indices:
         relevance = relevance.sorted_indices()
+    if m * max(needed, relevance.shape[1]) >= _KEY_LIMIT:
+        # Item ids near the int64 limit: the lookup key u * n + i would overflow.
+        rankings, relevance = _compact_items(rankings, relevance)
+    elif needed > relevance.shape[1]:
+        # A DataFrame holds judged items only: a listed, unjudged item is just not relevant.
+        relevance.resize((m, needed))
     return rankings[:, :k], relevance, k
+
+
+_KEY_LIMIT = 2**62
+
+
+def _compact_items(rankings, relevance):
+    """Renumber the items that occur (listed or judged) as 0..n'-1, keeping their order.
+
+    Only an item's identity matters to every metric, so the values are unchanged;
+    the renumbering is monotonic, so each row's column indices stay sorted.
+    """
+    listed = rankings >= 0
+    items = np.unique(np.concatenate([relevance.indices.astype(np.int64), rankings[listed]]))
+    renumbered = np.full(rankings.shape, -1, dtype=np.int64)
+    renumbered[listed] = np.searchsorted(items, rankings[listed])
+    columns = np.searchsorted(items, relevance.indices.astype(np.int64))
+    compact = sp.csr_matrix((relevance.data, columns, relevance.indptr),
+                            shape=(relevance.shape[0], max(items.size, 1)))
+    return renumbered, compact
 
 
 def _gather(relevance, rankings):

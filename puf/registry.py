@@ -10,6 +10,7 @@ __all__ = ["FIELDS", "Measure", "MEASURES", "measure", "as_measure", "evaluate"]
 
 import inspect
 import math
+import numbers
 from dataclasses import dataclass
 
 from . import measures as _m
@@ -117,7 +118,10 @@ def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", de
     """
     if direction not in ("lower", "higher"):
         raise ValueError(f"direction must be 'lower' or 'higher', got {direction!r}")
-    low, high = (float(v) for v in range)
+    try:
+        low, high = (float(v) for v in range)
+    except (TypeError, ValueError):
+        raise ValueError(f"range must be two numbers (low, high), got {range!r}") from None
     if not low <= high:
         raise ValueError(f"range must be (low, high) with low <= high, got {range!r}")
 
@@ -183,13 +187,21 @@ def evaluate(population, names=None):
     ----------
     population : Population
         The per-user arrays.
-    names : iterable of (str or callable), optional
-        Registered names or user functions; default every measure in
-        :data:`MEASURES` whose fields the population has.
+    names : str, callable, or iterable of (str or callable), optional
+        Registered names or user functions (a single one may be given alone);
+        default every measure in :data:`MEASURES` whose fields the population has.
 
     Returns
     -------
     dict of str to float
+
+    Raises
+    ------
+    ValueError
+        If ``population`` is not a Population, a name is unknown, two measures
+        share a name (the second would overwrite the first), a measure reads a
+        field the population lacks, or a measure returns something that is not
+        a real number (the message names the measure).
 
     Examples
     --------
@@ -198,18 +210,49 @@ def evaluate(population, names=None):
     >>> evaluate(pop, ["sd", "puf"])
     {'sd': 0.5, 'puf': 0.5}
     """
+    from .population import Population
+
+    if not isinstance(population, Population):
+        raise ValueError(f"population must be a puf.Population, got {type(population).__name__}; "
+                         "build one with puf.Population(effectiveness, similarity, ...)")
     fields = population.fields()
     if names is None:
         chosen = [m for m in MEASURES.values() if all(f in fields for f in m.reads)]
     else:
+        if isinstance(names, (str, Measure)) or callable(names):
+            names = [names]  # one measure, not a sequence of characters
         chosen = [as_measure(n) for n in names]
-    results = {}
+    seen = {}
     for m in chosen:
+        if m.name in seen:
+            raise ValueError(f"two measures are named {m.name!r}; the second would replace the "
+                             "first: give them distinct names (puf.measure(name=...))")
+        seen[m.name] = m
         missing = [f for f in m.reads if f not in fields]
         if missing:
             raise ValueError(f"measure {m.name!r} reads {missing} but the population has no such field")
-        results[m.name] = float(m(**fields))
+    results = {}
+    for m in chosen:
+        value = m(**fields)
+        number = _as_real(value)
+        if number is None:
+            raise ValueError(f"measure {m.name!r} returned {_shown(value)}, not a real number")
+        results[m.name] = number
     return results
+
+
+def _as_real(value):
+    """``value`` as a float when it is one real number (a 0-d array counts), else None."""
+    if hasattr(value, "ndim") and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    return float(value)
+
+
+def _shown(value):
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
 _UNBOUNDED = (-math.inf, math.inf)

@@ -1,10 +1,29 @@
-"""The ``puf`` command line: a thin dispatcher over :mod:`reports.commands`."""
+"""The ``puf`` command line: a thin dispatcher over :mod:`reports.commands`.
 
-__all__ = ["main", "build_parser"]
+Exit codes, the same for every subcommand:
+
+==== ==========================================================================
+0    done (``puf check`` verdicts, violated ones included, are findings: still 0)
+1    a dataset download failed (network, pip)
+2    bad input: an argument, a file or folder that is missing, unreadable or
+     unwritable, a measure that cannot be imported or does not return a number
+70   an internal error (a bug in the harness); one line, and the traceback
+     with ``PUF_DEBUG=1``
+130  interrupted (Ctrl-C)
+==== ==========================================================================
+
+Every failure prints one line, ``puf COMMAND: ...``, on stderr; no traceback.
+"""
+
+__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT",
+           "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 import argparse
 import importlib
+import os
 import sys
+
+EXIT_OK, EXIT_DOWNLOAD, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 
 from .commands import COMMANDS
 
@@ -54,7 +73,35 @@ def main(argv=None):
     if args.command is None:
         parser.print_help()
         return 0
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print(f"puf {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # the last line of defence: one line, an exit code, no traceback
+        return _report_failure(args.command, exc)
+
+
+def _report_failure(command, exc):
+    """Print ``exc`` in one line and return its exit code (see the module docstring)."""
+    from puf.data import DownloadError
+
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, (DownloadError, ConnectionError)):
+        code = EXIT_DOWNLOAD
+    elif isinstance(exc, (ValueError, ImportError)):
+        code = EXIT_BAD_INPUT
+    elif isinstance(exc, OSError):
+        text = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else text
+        code = EXIT_BAD_INPUT
+    else:
+        if os.environ.get("PUF_DEBUG"):
+            raise exc
+        text = (f"internal error: {type(exc).__name__}: {text} "
+                "(rerun with PUF_DEBUG=1 for the traceback, and please report it)")
+        code = EXIT_INTERNAL
+    print(f"puf {command}: {text}", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

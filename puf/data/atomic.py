@@ -140,8 +140,17 @@ def read_atomic(path, *, columns=None, encoding="utf-8-sig"):
     'token_seq'
     """
     path = os.fspath(path)
-    with open(path, encoding=encoding, newline="") as handle:
-        text = handle.read()
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ValueError(f"{path}: line {line}: byte 0x{raw[exc.start]:02x} at column {column} is "
+                         f"not valid {exc.encoding.upper()} text; save the file as UTF-8") from None
+    except LookupError:
+        raise ValueError(f"encoding must be a text encoding Python knows, got {encoding!r}") from None
     header = text.split("\n", 1)[0].removesuffix("\r")
     if not header:
         raise ValueError(f"{path}: line 1: missing header (expected 'name:type' cells)")

@@ -239,7 +239,7 @@ def fetch(name, *, cache=None, use_installed=True):
                 return folder
             except ValueError:
                 pass  # another version is installed: fall back to the pinned wheel
-    root = cache_dir(cache)
+    root = _usable_cache(cache_dir(cache))
     target = root / name
     if (target / MANIFEST).is_file():
         try:
@@ -270,7 +270,20 @@ def fetch(name, *, cache=None, use_installed=True):
     return target
 
 
-def list_cached(cache=None):
+def _usable_cache(root):
+    """``root`` if it is (or can be made) a writable folder; else a one-line ValueError."""
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"cache {root}: is a file, not a folder")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=root):
+            pass
+    except OSError as exc:
+        raise ValueError(f"cache {root}: cannot write in it ({exc.strerror or exc})") from None
+    return root
+
+
+def list_cached(cache=None, *, check=False):
     """List the datasets in the cache with their source and files.
 
     Parameters
@@ -278,11 +291,18 @@ def list_cached(cache=None):
     cache : str or os.PathLike, optional
         Cache folder (see :func:`cache_dir` for the default).
 
+    check : bool, default False
+        Also verify every entry's files against the pinned checksums (reads
+        them all) and add ``status``: ``"ok"``, or why the entry is damaged
+        (``puf data fetch NAME`` replaces a damaged entry).
+
     Returns
     -------
     list of dict
         One entry per cached dataset with ``dataset``, ``path``, ``source``,
-        ``fetched``, ``bytes`` and ``files`` (name -> sha256), sorted by name.
+        ``fetched``, ``bytes`` and ``files`` (name -> sha256), sorted by name;
+        with ``check``, also ``status``. An unreadable manifest is listed as
+        damaged when ``check`` is true (skipped otherwise).
 
     Examples
     --------
@@ -299,15 +319,36 @@ def list_cached(cache=None):
             continue
         try:
             data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        files = data.get("files", {})
-        entries.append({
-            "dataset": data.get("dataset", manifest.parent.name),
-            "path": str(manifest.parent),
-            "source": data.get("source", ""),
-            "fetched": data.get("fetched", ""),
-            "bytes": sum(int(f.get("bytes", 0)) for f in files.values()),
-            "files": {k: f.get("sha256", "") for k, f in files.items()},
-        })
+            files = data.get("files", {})
+            entry = {
+                "dataset": data.get("dataset", manifest.parent.name),
+                "path": str(manifest.parent),
+                "source": data.get("source", ""),
+                "fetched": data.get("fetched", ""),
+                "bytes": sum(int(f.get("bytes", 0)) for f in files.values()),
+                "files": {k: f.get("sha256", "") for k, f in files.items()},
+            }
+        except (OSError, ValueError, TypeError, AttributeError):
+            if not check:
+                continue
+            entry = {"dataset": manifest.parent.name, "path": str(manifest.parent), "source": "",
+                     "fetched": "", "bytes": 0, "files": {},
+                     "status": f"damaged: unreadable {MANIFEST}"}
+        if check and "status" not in entry:
+            entry["status"] = _entry_status(manifest.parent, entry["dataset"])
+        entries.append(entry)
     return entries
+
+
+def _entry_status(folder, name):
+    if name not in DATASETS:
+        return f"damaged: unknown dataset {name!r} in {MANIFEST}"
+    try:
+        verify(folder, name)
+    except ValueError as exc:  # "<path>: missing file ..." or "<path>: checksum mismatch ..."
+        path, _, reason = str(exc).partition(": ")
+        what = "missing" if reason.startswith("missing") else "checksum mismatch"
+        return f"damaged: {pathlib.Path(path).name} {what}"
+    except OSError as exc:
+        return f"damaged: {exc.strerror or exc}"
+    return "ok"

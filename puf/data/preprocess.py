@@ -245,6 +245,13 @@ def _natural_order(ids):
     return pd.Index(np.sort(as_text.to_numpy(dtype=object)), dtype=object)
 
 
+def _survivors(frame, user, source, before, step):
+    """Raise a ValueError naming the step when it left no user."""
+    if len(frame) == 0:
+        raise ValueError(f"{source}: no user survived the preprocessing: {step} removed all "
+                         f"{before} remaining interactions")
+
+
 def preprocess(interactions, *, threshold=3.0, core=5, ratios=(0.6, 0.2, 0.2), min_train=5,
                user="user_id", item="item_id", rating="rating", time="timestamp", name=""):
     """Filter, k-core and split interactions into a :class:`SplitDataset`.
@@ -271,6 +278,12 @@ def preprocess(interactions, *, threshold=3.0, core=5, ratios=(0.6, 0.2, 0.2), m
     -------
     SplitDataset
 
+    Raises
+    ------
+    ValueError
+        A missing column, no row at all, or a step that leaves no user (the
+        message names the step: rating threshold, k-core, ``min_train``).
+
     Examples
     --------
     >>> import pandas as pd
@@ -284,15 +297,27 @@ def preprocess(interactions, *, threshold=3.0, core=5, ratios=(0.6, 0.2, 0.2), m
         if column not in interactions:
             raise ValueError(f"interactions has no column {column!r}; columns: "
                              f"{list(interactions.columns)}")
+    source = interactions.attrs.get("path") or "interactions"
+    if len(interactions) == 0:
+        raise ValueError(f"{source}: holds no interaction (a header and no rows)")
     frame = interactions
     if threshold is not None and rating in frame:
         frame = frame[frame[rating].to_numpy(dtype=np.float64) >= threshold]
+        _survivors(frame, user, source, len(interactions),
+                   f"the rating threshold ({rating} >= {threshold:g})")
+    before = len(frame)
     frame = kcore(frame, core=int(core), user=user, item=item)
+    _survivors(frame, user, source, before,
+               f"the {int(core)}-core filter (every user and item needs {int(core)} "
+               "interactions)")
     labels = split_by_time(frame, ratios=ratios, user=user, time=time)
     train_counts = frame[user][labels == "train"].value_counts()
     kept_users = train_counts.index[train_counts.to_numpy() >= min_train]
     keep = frame[user].isin(kept_users).to_numpy()
+    before = len(frame)
     frame, labels = frame[keep], labels[keep]
+    _survivors(frame, user, source, before,
+               f"min_train={min_train} (users need {min_train} training interactions)")
     users = _natural_order(frame[user])
     items = _natural_order(frame[item])
     frame = frame.assign(

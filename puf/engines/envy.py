@@ -4,7 +4,7 @@ __all__ = ["envy_measures"]
 
 import numpy as np
 
-from puf._validation import check_min_users, check_nonnegative_scalar
+from puf._validation import ENVY_TOLERANCE, check_min_users, check_nonnegative_scalar
 from puf.effectiveness import _ideal_grades, _prepare
 from puf.lists import _list_indicator
 
@@ -100,5 +100,5 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     return {
         "me": total / (m * (m - 1)),
         "mme": float(row_max.mean()),
-        "peu": float((row_max > epsilon).mean()),
+        "peu": float((row_max > epsilon + ENVY_TOLERANCE).mean()),
     }

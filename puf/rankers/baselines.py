@@ -53,12 +53,25 @@ class MostPop(Ranker):
 
 
 def _keep_top(matrix, neighbors, axis):
-    """Zero all but the ``neighbors`` largest entries along ``axis`` (in place)."""
+    """Zero all but the ``neighbors`` largest entries along ``axis`` (in place).
+
+    Ties at the cut are broken by index (the lower index is kept), so the
+    neighbourhoods, hence the lists, are the same on every machine:
+    ``np.argpartition`` alone keeps an arbitrary subset of tied entries.
+
+    Examples
+    --------
+    >>> _keep_top(np.array([[0.5, 0.2, 0.5, 0.5, 0.9]]), 3, axis=1)
+    array([[0.5, 0. , 0.5, 0. , 0.9]])
+    """
     if neighbors is None or neighbors >= matrix.shape[axis]:
         return matrix
-    cut = np.argpartition(-matrix, neighbors - 1, axis=axis)
-    drop = np.take(cut, np.arange(neighbors, matrix.shape[axis]), axis=axis)
-    np.put_along_axis(matrix, drop, 0.0, axis=axis)
+    kth = np.take(-np.partition(-matrix, neighbors - 1, axis=axis), [neighbors - 1], axis=axis)
+    above = matrix > kth
+    tied = matrix == kth
+    room = neighbors - above.sum(axis=axis, keepdims=True)
+    keep = above | (tied & (np.cumsum(tied, axis=axis) <= room))
+    matrix[~keep] = 0.0
     return matrix
 
 

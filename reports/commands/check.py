@@ -28,7 +28,8 @@ def register(subparsers):
                     "names) through the property catalog, or --all built-in measures.",
     )
     parser.add_argument("measure", nargs="?", metavar="MODULE:FUNCTION",
-                        help="the measure to check (a registered name also works)")
+                        help="the measure to check: MODULE:FUNCTION, FILE.py:FUNCTION or a "
+                             "registered name")
     parser.add_argument("--all", action="store_true",
                         help="print the measure x property matrix of every built-in measure")
     parser.add_argument("--property", action="append", dest="properties", metavar="NAME",
@@ -72,6 +73,13 @@ def run(args):
         if args.max_examples < 1:
             return _fail(f"--max-examples must be >= 1, got {args.max_examples}")
         options["max_examples"] = args.max_examples
+    if args.json:
+        from ._output import check_writable_file
+
+        try:
+            check_writable_file(args.json, option="--json")  # before the work, not after
+        except ValueError as exc:
+            return _fail(str(exc))
     if args.all:
         results = all_verdicts(n_jobs=max(1, args.jobs), progress=not args.quiet, **options)
         print(format_matrix(verdict_matrix(results=results)))
@@ -86,6 +94,9 @@ def run(args):
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump([v.to_dict() for v in results], handle, indent=1, allow_nan=True)
+        try:
+            with open(args.json, "w", encoding="utf-8") as handle:
+                json.dump([v.to_dict() for v in results], handle, indent=1, allow_nan=True)
+        except OSError as exc:
+            return _fail(f"--json {args.json}: cannot write it ({exc.strerror})")
     return 0

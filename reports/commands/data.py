@@ -34,6 +34,9 @@ def register(subparsers):
 def run(args):
     """Run ``puf data``; return the exit code (0 ok, 1 download failed, 2 bad input).
 
+    ``list`` verifies every cached file against its pinned checksum and shows
+    each entry's status (``ok`` or ``damaged: FILE ...``).
+
     Examples
     --------
     >>> import argparse, tempfile
@@ -58,16 +61,24 @@ def run(args):
         print(path)
         return 0
     if args.action == "list":
-        entries = list_cached(args.cache)
+        cache = cache_dir(args.cache)
+        if cache.exists() and not cache.is_dir():
+            print(f"puf data list: error: cache {cache}: is a file, not a folder", file=sys.stderr)
+            return 2
+        entries = list_cached(args.cache, check=True)  # checksums: a damaged entry shows
         if not entries:
-            print(f"no dataset cached in {cache_dir(args.cache)}")
+            print(f"no dataset cached in {cache}")
             return 0
-        header = ("dataset", "source", "MB", "fetched", "path")
-        rows = [(e["dataset"], e["source"], f"{e['bytes'] / 1e6:.1f}", e["fetched"], e["path"])
-                for e in entries]
+        header = ("dataset", "status", "source", "MB", "fetched", "path")
+        rows = [(e["dataset"], e["status"], e["source"], f"{e['bytes'] / 1e6:.1f}", e["fetched"],
+                 e["path"]) for e in entries]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
         for row in (header, *rows):
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        damaged = [e["dataset"] for e in entries if e["status"] != "ok"]
+        if damaged:
+            print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged "
+                  "entry", file=sys.stderr)
         return 0
     print("usage: puf data {fetch NAME [--cache DIR], list [--cache DIR]}", file=sys.stderr)
     return 2

@@ -39,7 +39,11 @@ def register(subparsers):
     parser.add_argument("--epsilon", type=float, default=0.05, help="PEU threshold (default 0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random_state of the rankers")
     parser.add_argument("--out", metavar="DIR", default=None,
-                        help="output folder (default: ./puf-evaluate-<dataset>)")
+                        help="output folder (default: ./puf-evaluate-<dataset>); refused if it "
+                             "exists and is not empty, unless --force")
+    parser.add_argument("--force", action="store_true",
+                        help="write into an existing, non-empty --out (the files of a previous "
+                             "evaluate there are replaced or removed)")
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table",
                         help="how to print the per-ranker table (default table)")
     parser.add_argument("--cache", metavar="DIR", default=None, help="dataset cache folder")
@@ -85,6 +89,10 @@ def _parse_runs(specs):
 def run(args):
     r"""Run ``puf evaluate``; return 0, 1 (download failed) or 2 (bad input).
 
+    Arguments, input files, ranker names and the output folder are checked
+    before any data is loaded or downloaded; an existing non-empty ``--out``
+    is refused unless ``--force``.
+
     Examples
     --------
     >>> import argparse, pathlib, tempfile
@@ -104,32 +112,30 @@ def run(args):
     mostpop,...
     0
     """
-    import pathlib
     import sys
 
-    from puf.data import DownloadError, load, load_atomic
-    from puf.evaluation import (evaluate_runs, measure_agreement, per_user_effectiveness,
-                                read_run, run_rankers)
+    from puf.data import DownloadError
+    from puf.evaluation import evaluate_runs, read_run, run_rankers
+
+    from ._output import check_output_folder, output_folder
 
     show = not args.quiet
     try:
-        if args.item and not args.inter:
-            raise ValueError("--item needs --inter")
-        dataset = (load_atomic(args.inter, args.item) if args.inter
-                   else load(args.data, cache=args.cache))
-        files = _parse_runs(args.runs)
+        # Everything that can be checked without the data is checked first: a wrong ranker
+        # name or output folder must not cost a 45 MB download or the whole evaluation.
+        files, names = _check_arguments(args)
+        dataset = _load(args)
+        out = _out_folder(args, dataset)
+        check_output_folder(out, force=args.force)
         runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
-        names = args.rankers or (None if files else "all")
         timings = {}
         if names is not None:
-            names = "all" if names == "all" else [n.strip() for n in names.split(",") if n.strip()]
-            clash = set(runs) & set(names if names != "all" else [])
-            if clash:
-                raise ValueError(f"--run names {sorted(clash)} clash with --rankers")
             runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
                                     timings=timings, progress=show))
         table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
                               progress=show)
+        with output_folder(out):
+            written = _write(out, dataset, runs, table, timings, args.k)
     except ValueError as exc:
         print(f"puf evaluate: error: {exc}", file=sys.stderr)
         return 2
@@ -139,21 +145,103 @@ def run(args):
     except ImportError as exc:  # an optional ranker's library is missing
         print(f"puf evaluate: error: {exc}", file=sys.stderr)
         return 2
-    out = pathlib.Path(args.out or f"puf-evaluate-{dataset.name}")
-    out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out / "scores.csv")
-    per_user_effectiveness(dataset, runs, k=args.k).to_csv(out / "per_user.csv", index=False)
-    if len(runs) >= 2:
-        measure_agreement(table).to_csv(out / "agreement.csv", index_label="measure")
-    if timings:
-        with open(out / "timings.csv", "w", encoding="utf-8") as handle:
-            handle.write("ranker,seconds\n")
-            handle.writelines(f"{n},{s:.3f}\n" for n, s in timings.items())
+    except OSError as exc:  # reading or writing a file failed after the checks
+        print(f"puf evaluate: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     print(format_table(table, args.format))
     if show:
         for name, seconds in timings.items():
             print(f"{name}: fit + recommend {seconds:.2f} s", file=sys.stderr)
         print(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; "
-              f"wrote {out}/scores.csv, per_user.csv"
-              + (", agreement.csv" if len(runs) >= 2 else ""), file=sys.stderr)
+              f"wrote {out}/" + ", ".join(written), file=sys.stderr)
     return 0
+
+
+_OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv")
+
+
+def _existing_file(path, option):
+    import pathlib
+
+    path = pathlib.Path(path)
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: is a folder, not a file")
+    if not path.is_file():
+        raise ValueError(f"{option} {path}: no such file")
+    try:
+        open(path, "rb").close()
+    except OSError as exc:
+        raise ValueError(f"{option} {path}: cannot read it ({exc.strerror})") from None
+
+
+def _check_arguments(args):
+    """Check what needs no data; return (run files by name, ranker names or None)."""
+    from puf.rankers import RANKERS
+
+    if args.item and not args.inter:
+        raise ValueError("--item needs --inter")
+    if args.k < 1:
+        raise ValueError(f"--k must be >= 1, got {args.k}")
+    if args.inter:
+        _existing_file(args.inter, "--inter")
+    if args.item:
+        _existing_file(args.item, "--item")
+    if args.cache:
+        import pathlib
+
+        cache = pathlib.Path(args.cache)
+        if cache.exists() and not cache.is_dir():
+            raise ValueError(f"--cache {cache}: is a file, not a folder")
+    files = _parse_runs(args.runs)
+    for path in files.values():
+        _existing_file(path, "--run")
+    names = args.rankers or (None if files else "all")
+    if names is not None:
+        names = "all" if names == "all" else [n.strip() for n in names.split(",") if n.strip()]
+        if names != "all":
+            unknown = [n for n in names if n.lower() not in RANKERS]
+            if unknown:
+                raise ValueError(f"unknown ranker {unknown[0]!r}; known rankers: "
+                                 f"{', '.join(RANKERS)}")
+            if not names:
+                raise ValueError("--rankers names no ranker")
+            clash = set(files) & set(names)
+            if clash:
+                raise ValueError(f"--run names {sorted(clash)} clash with --rankers")
+    if args.out:
+        from ._output import check_output_folder
+
+        check_output_folder(args.out, force=args.force)  # again once the dataset name is known
+    return files, names
+
+
+def _load(args):
+    from puf.data import load, load_atomic
+
+    return load_atomic(args.inter, args.item) if args.inter else load(args.data, cache=args.cache)
+
+
+def _out_folder(args, dataset):
+    import pathlib
+
+    return pathlib.Path(args.out or f"puf-evaluate-{dataset.name}")
+
+
+def _write(out, dataset, runs, table, timings, k):
+    """Write this run's files and remove the ones a previous run left that this one does not make."""
+    from puf.evaluation import measure_agreement, per_user_effectiveness
+
+    written = ["scores.csv", "per_user.csv"]
+    table.to_csv(out / "scores.csv")
+    per_user_effectiveness(dataset, runs, k=k).to_csv(out / "per_user.csv", index=False)
+    if len(runs) >= 2:
+        measure_agreement(table).to_csv(out / "agreement.csv", index_label="measure")
+        written.append("agreement.csv")
+    if timings:
+        with open(out / "timings.csv", "w", encoding="utf-8") as handle:
+            handle.write("ranker,seconds\n")
+            handle.writelines(f"{n},{s:.3f}\n" for n, s in timings.items())
+        written.append("timings.csv")
+    for stale in set(_OUTPUTS) - set(written):
+        (out / stale).unlink(missing_ok=True)  # a stale file beside new scores would mislead
+    return written

@@ -25,7 +25,8 @@ def register(subparsers):
     parser.add_argument("--quick", action="store_true",
                         help="smaller worlds, fewer seeds and property examples (the fast check)")
     parser.add_argument("--measure", action="append", default=[], metavar="MODULE:FUNCTION",
-                        help="add your measure to every sweep and to the verdict matrix (repeatable)")
+                        help="add your measure (MODULE:FUNCTION, FILE.py:FUNCTION or a registered "
+                             "name) to every sweep and to the verdict matrix (repeatable)")
     parser.add_argument("--random-state", type=int, default=0, metavar="N",
                         help="seed of everything random; seeds N, N+1, ... are used (default 0)")
     parser.add_argument("--data", default=None, metavar="NAME",
@@ -33,16 +34,19 @@ def register(subparsers):
                              "folder of RecBole atomic files; adds the rankers' measure agreement "
                              "and the zero-relevance and skewness sweeps on its histories and lists")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
+                        help="seconds allowed per call of a --measure in the sweeps (default 10); "
+                             "a call over it stops the report with a one-line message")
     parser.add_argument("--force", action="store_true",
                         help="write into DIR even if it exists and is not empty")
     parser.set_defaults(func=run)
 
 
 def load_measure(spec):
-    """Return the Measure for ``MODULE:FUNCTION``, as ``puf check`` loads it, or ``FILE.py:FUNCTION``.
+    """Return the Measure for a spec: the one loader, :func:`puf.load_measure`.
 
-    Module specs go through :func:`properties.display.load_measure` (the working
-    directory is importable); a ``.py`` path is imported from that file.
+    ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` and registered names work as in
+    ``puf check`` and ``pytest --measure``.
 
     Examples
     --------
@@ -53,59 +57,50 @@ def load_measure(spec):
     ...
     ValueError: cannot import 'no_such_file.py': no such file
     """
-    import importlib.util
-    import sys
-    from pathlib import Path
+    from puf import load_measure as load
 
-    from properties.display import load_measure as load_function
-    from puf import as_measure
-
-    module_name, sep, attribute = spec.rpartition(":")
-    if not (sep and module_name.endswith(".py")):
-        return as_measure(load_function(spec))
-    path = Path(module_name)
-    if not path.is_file():
-        raise ValueError(f"cannot import {module_name!r}: no such file")
-    name = path.stem if path.stem not in sys.modules else f"_puf_measure_{path.stem}"
-    loader = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(loader)
-    # Registered like an import, so its functions pickle by reference (worker processes).
-    sys.modules[name] = module
-    try:
-        loader.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise ValueError(f"cannot import {module_name!r}: {exc}".splitlines()[0]) from None
-    try:
-        return as_measure(getattr(module, attribute))
-    except AttributeError:
-        raise ValueError(f"{module_name!r} has no attribute {attribute!r}") from None
+    return load(spec)
 
 
-def _check_out(path, force):
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"--out {path} exists and is not a directory")
-    if path.is_dir() and any(path.iterdir()) and not force:
-        raise ValueError(f"output directory {path} exists and is not empty; "
-                         "pass --force to write into it, or choose another --out")
+def _user_measures(specs, time_limit):
+    """Load --measure specs; a name taken by a built-in (or twice) is replaced by its spec.
 
-
-def _user_measures(specs):
-    """Load --measure specs; a name taken by a built-in (or twice) is replaced by its spec."""
+    The same measure given twice (by any spelling) is refused. Each runs in a
+    worker process with ``time_limit`` seconds per call in the sweeps (the
+    verdicts have their own limit), so a hanging measure cannot hang the report.
+    """
     import dataclasses
 
+    from properties._isolation import IsolatedFunction
     from puf import MEASURES
 
-    loaded, taken = [], {name.lower() for name in MEASURES}
+    loaded, taken, functions = [], {name.lower() for name in MEASURES}, {}
     for spec in specs:
         measure = load_measure(spec)
+        if measure.function in functions.values() or spec in functions:
+            first = next(s for s, f in functions.items() if f is measure.function or s == spec)
+            raise ValueError(f"--measure {spec} is given twice (first as {first})")
+        functions[spec] = measure.function
         if measure.name.lower() in taken:
             measure = dataclasses.replace(measure, name=spec)
         if measure.name.lower() in taken:
             raise ValueError(f"--measure {spec} is given twice")
         taken.add(measure.name.lower())
-        loaded.append(measure)
+        loaded.append(dataclasses.replace(measure, function=IsolatedFunction(measure, time_limit)))
     return loaded
+
+
+def _check_data(data):
+    """Refuse a --data that is neither a known dataset nor an existing path (before any work)."""
+    if data is None:
+        return
+    from pathlib import Path
+
+    from puf.data import DATASETS
+
+    if data not in DATASETS and not Path(data).exists():
+        raise ValueError(f"--data {data}: neither a known dataset ({', '.join(DATASETS)}) nor an "
+                         "existing file or folder")
 
 
 def _command(args):
@@ -118,13 +113,16 @@ def run(args):
     """Run ``puf report``; return 0, 2 (bad input) or 1 (a dataset download failed).
 
     Refuses an existing non-empty output directory unless ``--force`` (then
-    the report's files are overwritten, nothing else is touched).
+    the report's files are overwritten, nothing else is touched). The output
+    folder, the measures and ``--data`` are checked before any work; a report
+    that fails removes the folder it created.
 
     Examples
     --------
     >>> import argparse, contextlib, io
     >>> args = argparse.Namespace(out="never-made", force=False, measure=["no_such_module:f"],
-    ...                           quick=True, random_state=0, data=None, quiet=True)
+    ...                           quick=True, random_state=0, data=None, quiet=True,
+    ...                           time_limit=10.0)
     >>> with contextlib.redirect_stderr(io.StringIO()) as err:
     ...     code = run(args)
     >>> code, err.getvalue().strip()
@@ -134,26 +132,35 @@ def run(args):
     import time
     from pathlib import Path
 
+    from ._output import check_output_folder, output_folder
+
     out = Path(args.out)
     try:
-        _check_out(out, args.force)
-        extra = _user_measures(args.measure)
+        if not (isinstance(args.time_limit, float) and 0 < args.time_limit < float("inf")):
+            raise ValueError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
+        check_output_folder(out, force=args.force)
+        extra = _user_measures(args.measure, args.time_limit)
+        _check_data(args.data)
     except ValueError as exc:
         print(f"puf report: {exc}", file=sys.stderr)
         return 2
-    out.mkdir(parents=True, exist_ok=True)
     from reports.report import build_report
 
     start = time.perf_counter()
     try:
-        index = build_report(out, quick=args.quick, extra=extra, random_state=args.random_state,
-                             data=args.data, progress=not args.quiet, command=_command(args))
+        with output_folder(out):  # a failed report leaves no folder it made behind
+            index = build_report(out, quick=args.quick, extra=extra,
+                                 random_state=args.random_state, data=args.data,
+                                 progress=not args.quiet, command=_command(args))
     except (ValueError, ImportError) as exc:
-        print(f"puf report: {exc}", file=sys.stderr)
+        print(f"puf report: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
     except ConnectionError as exc:  # fetching a dataset failed (as in ``puf evaluate``)
         print(f"puf report: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # writing the report failed after the checks (disk full, ...)
+        print(f"puf report: {exc.filename or out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     if not args.quiet:
         print(f"wrote {index} in {time.perf_counter() - start:.1f} s")
     return 0

@@ -1,0 +1,132 @@
+"""One loader for every entry point: a command-line measure spec -> :class:`~puf.Measure`.
+
+``puf check``, ``pytest --measure`` and ``puf report --measure`` all read their
+measure through :func:`load_measure`, so the three spellings below work the
+same everywhere, from any working directory.
+"""
+
+__all__ = ["load_measure"]
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+from .registry import MEASURES, Measure, as_measure
+
+_FILE_MODULE_PREFIX = "_puf_measure_"
+
+
+def _one_line(exc):
+    """The first line of ``exc``; its type is named unless it is a plain import failure."""
+    if isinstance(exc, ImportError) and str(exc):
+        text = str(exc)
+    else:
+        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return text.splitlines()[0]
+
+
+def _import_file(source):
+    path = Path(source).expanduser()
+    if not path.is_file():
+        raise ValueError(f"cannot import {source!r}: no such file")
+    path = path.resolve()
+    # One module per file, whatever the spelling of its path: loading it twice gives the
+    # same functions (so a measure given twice is recognised), and the name is registered
+    # like an import so its functions pickle by reference into forked worker processes.
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    name = f"{_FILE_MODULE_PREFIX}{path.stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    if str(path.parent) not in sys.path:
+        sys.path.append(str(path.parent))  # its sibling modules import, as for a script
+    loader = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(loader)
+    sys.modules[name] = module
+    try:
+        loader.loader.exec_module(module)
+    except KeyboardInterrupt:
+        del sys.modules[name]
+        raise
+    except BaseException as exc:  # SystemExit at import time too: the user's file, one line
+        del sys.modules[name]
+        raise ValueError(f"cannot import {source!r}: {_one_line(exc)}") from None
+    return module
+
+
+def _import_module(source):
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # a researcher's module next to them imports
+    try:
+        return importlib.import_module(source)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # any import-time failure is the user's module, in one line
+        raise ValueError(f"cannot import module {source!r}: {_one_line(exc)}") from None
+
+
+def load_measure(spec):
+    """Return the :class:`~puf.Measure` that a command-line spec names.
+
+    Parameters
+    ----------
+    spec : str
+        ``MODULE:FUNCTION`` (an importable module; the working directory is
+        importable), ``FILE.py:FUNCTION`` (a path, relative or absolute, to a
+        Python file; its folder is importable for its own imports), or a name
+        in :data:`puf.MEASURES`. ``FUNCTION`` may be dotted (``Class.method``).
+
+    Returns
+    -------
+    Measure
+
+    Raises
+    ------
+    ValueError
+        One line naming the spec: not a spec, no such file or module, an import
+        error (any exception, ``SystemExit`` included, raised while importing), no
+        such attribute, not callable, or a parameter that is not a Population field.
+
+    Examples
+    --------
+    >>> load_measure("sd").name
+    'sd'
+    >>> load_measure("puf.measures:gini").reads
+    ('effectiveness',)
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"
+    >>> _ = path.write_text("def spread(effectiveness):\\n    return float(max(effectiveness))\\n")
+    >>> load_measure(f"{path}:spread").name
+    'spread'
+    >>> load_measure("no_such_file.py:f")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot import 'no_such_file.py': no such file
+    """
+    if isinstance(spec, Measure):
+        return spec
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a measure spec must be MODULE:FUNCTION, FILE.py:FUNCTION or a "
+                         f"registered name, got {spec!r}")
+    spec = spec.strip()
+    source, sep, attribute = spec.rpartition(":")
+    if not sep:
+        if spec in MEASURES:
+            return MEASURES[spec]
+        raise ValueError(f"expected MODULE:FUNCTION, FILE.py:FUNCTION or a registered measure "
+                         f"name ({', '.join(MEASURES)}), got {spec!r}")
+    if not source or not attribute:
+        raise ValueError(f"expected MODULE:FUNCTION or FILE.py:FUNCTION, got {spec!r}")
+    is_file = source.endswith(".py") or "/" in source or os.sep in source
+    target = _import_file(source) if is_file else _import_module(source)
+    where = repr(source) if is_file else f"module {source!r}"
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ValueError(f"{where} has no attribute {attribute!r}") from None
+    if not callable(target):
+        raise ValueError(f"{spec!r} is not callable (it is a {type(target).__name__})")
+    return as_measure(target)

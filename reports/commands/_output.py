@@ -1,0 +1,129 @@
+"""Output paths checked before the work, and output folders that vanish if the work fails (private).
+
+Each check raises ``ValueError`` with one line naming the option and the path;
+the probes write a temporary file rather than trust permission bits (root,
+ACLs and read-only mounts make ``os.access`` unreliable).
+"""
+
+__all__ = ["check_writable_file", "check_output_folder", "output_folder"]
+
+import contextlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def _probe_folder(folder):
+    """Return None if a file can be created in ``folder``, else the reason."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
+def _existing_ancestor(path):
+    ancestor = path.absolute().parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    return ancestor
+
+
+def check_writable_file(path, *, option):
+    """Raise ValueError unless ``path`` can be written as a file (nothing is left behind).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> check_writable_file(tempfile.mkdtemp(), option="--json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --json ...: is a folder, not a file
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: is a folder, not a file")
+    if not path.parent.absolute().is_dir():
+        ancestor = _existing_ancestor(path)
+        reason = "is a file" if ancestor.exists() and not ancestor.is_dir() else "does not exist"
+        raise ValueError(f"{option} {path}: folder {path.parent} {reason}")
+    if path.exists():
+        try:
+            open(path, "ab").close()  # appends nothing: the file is untouched
+        except OSError as exc:
+            raise ValueError(f"{option} {path}: cannot write it ({exc.strerror})") from None
+        return
+    reason = _probe_folder(path.parent)
+    if reason:
+        raise ValueError(f"{option} {path}: cannot write in {path.parent} ({reason})")
+
+
+def check_output_folder(path, *, option="--out", force=False):
+    """Raise ValueError unless ``path`` is (or can become) an output folder to write into.
+
+    An existing folder must be empty unless ``force``; a path through a file,
+    or under a folder that cannot be written, is refused.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> afile = pathlib.Path(tempfile.mkdtemp()) / "afile.txt"
+    >>> _ = afile.write_text("x")
+    >>> check_output_folder(afile / "sub")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --out .../afile.txt/sub: .../afile.txt is a file, not a folder
+    """
+    path = Path(path)
+    if path.exists():
+        if not path.is_dir():
+            raise ValueError(f"{option} {path}: exists and is not a folder")
+        if not force and any(path.iterdir()):
+            raise ValueError(f"output folder {path} exists and is not empty; pass --force to "
+                             "write into it, or choose another --out")
+        reason = _probe_folder(path)
+        if reason:
+            raise ValueError(f"{option} {path}: cannot write in it ({reason})")
+        return
+    ancestor = _existing_ancestor(path)
+    if not ancestor.is_dir():
+        raise ValueError(f"{option} {path}: {ancestor} is a file, not a folder")
+    reason = _probe_folder(ancestor)
+    if reason:
+        raise ValueError(f"{option} {path}: cannot create it in {ancestor} ({reason})")
+
+
+@contextlib.contextmanager
+def output_folder(path):
+    """Create ``path`` (and missing parents); if the body fails, remove what was created.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "a" / "b"
+    >>> try:
+    ...     with output_folder(out):
+    ...         raise ValueError("the work failed")
+    ... except ValueError:
+    ...     pass
+    >>> out.parent.exists()
+    False
+    """
+    path = Path(path)
+    created = None
+    for candidate in [path, *path.absolute().parents]:
+        if candidate.exists():
+            break
+        created = candidate
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--out {path}: cannot create it ({exc.strerror})") from None
+    try:
+        yield path
+    except BaseException:
+        if created is not None:
+            shutil.rmtree(created, ignore_errors=True)
+        raise

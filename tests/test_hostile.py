@@ -1,0 +1,441 @@
+"""Hostile input, hostile measures: one test (or a few) per class of the README's "Bad input".
+
+Each class is numbered as in the README. Hangs use a limit of a fraction of a second so the
+suite stays fast.
+"""
+
+import os
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+import puf
+from properties import verdicts
+from properties import _calls, _isolation
+from puf.engines.envy import envy_measures
+from puf.lists import utility_matrix
+from puf.rankers.baselines import _keep_top
+from reports.cli import main
+
+HEADER = "user_id:token\titem_id:token\trating:float\ttimestamp:float\n"
+
+HOSTILE = '''
+import itertools, sys, time
+import numpy as np
+
+def stuck(effectiveness):
+    return float(sum(itertools.repeat(0, 10**13)))  # C code: never checks signals
+
+def stubborn(effectiveness):
+    while True:
+        try:
+            time.sleep(10)
+        except BaseException:
+            pass
+
+def quits(effectiveness):
+    sys.exit(3)
+
+def vandal(effectiveness):
+    effectiveness.setflags(write=True)
+    effectiveness[:] = 0.5
+    return 2.0
+
+def spread(effectiveness):
+    return float(np.ptp(effectiveness))
+'''
+
+
+@pytest.fixture()
+def hostile(tmp_path):
+    """A user's measure file, ``mine.py``, in a folder of its own; returns its path."""
+    folder = tmp_path / "measures"
+    folder.mkdir()
+    path = folder / "mine.py"
+    path.write_text(textwrap.dedent(HOSTILE))
+    return path
+
+
+def _one_line_error(capsys):
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def _toy_inter(folder, n_users=8, n_items=10):
+    """A toy ``.inter`` with its ``.item`` (genres, which UF needs) beside it."""
+    rows = [f"u{u}\ti{(u + j) % n_items}\t4\t{j}" for u in range(n_users) for j in range(n_items)]
+    path = folder / "toy.inter"
+    path.write_text(HEADER + "\n".join(rows) + "\n")
+    (folder / "toy.item").write_text(
+        "item_id:token\tgenre:token_seq\n" + "\n".join(f"i{i}\tG{i % 3}" for i in range(n_items)))
+    return path
+
+
+# ---- 1. evaluate --out: no silent replacement, no stale files ----------------------------------
+
+def test_1_evaluate_refuses_a_non_empty_out_and_force_removes_stale_files(tmp_path, capsys):
+    inter, out = _toy_inter(tmp_path), tmp_path / "out"
+    base = ["evaluate", "--inter", str(inter), "--item", str(inter.with_suffix(".item")),
+            "--out", str(out), "-q", "--format", "csv"]
+    assert main(base + ["--rankers", "mostpop,random"]) == 0
+    assert {p.name for p in out.iterdir()} >= {"scores.csv", "agreement.csv", "timings.csv"}
+    capsys.readouterr()
+    assert main(base + ["--rankers", "mostpop"]) == 2
+    assert "exists and is not empty; pass --force" in _one_line_error(capsys)
+    assert main(base + ["--rankers", "mostpop", "--force"]) == 0
+    assert not (out / "agreement.csv").exists()  # one run: no agreement, and no stale one
+    assert list(pd.read_csv(out / "scores.csv")["ranker"]) == ["mostpop"]
+
+
+# ---- 2. item ids near the int64 limit ----------------------------------------------------------
+
+def test_2_item_ids_near_the_int64_limit():
+    relevance = pd.DataFrame({"u": [0, 1, 2, 3], "i": [5] * 4, "r": [1.0] * 4})
+    for big in (2**62, 2**63 - 1):
+        assert puf.precision_at_k(np.array([[5, big]] * 4), relevance).tolist() == [0.5] * 4
+    judged = pd.DataFrame({"u": [0, 1], "i": [2**62, 5], "r": [2.0, 1.0]})
+    assert puf.ndcg_at_k(np.array([[2**62, 5], [2**62, 5]]), judged).tolist() == [1.0, 0.6309297535714575]
+    assert utility_matrix(np.array([[5, -1], [2**62, -1]]), judged).tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    with pytest.raises(ValueError, match="rankings item id 18446744073709551615 .* exceeds"):
+        puf.precision_at_k(np.array([[5, 2**64 - 1]] * 4, dtype=np.uint64), relevance)
+
+
+def test_2_big_ids_give_the_numbers_of_small_ids():
+    rng = np.random.default_rng(0)
+    small = np.array([rng.permutation(30)[:5] for _ in range(6)])
+    relevance = sp.random(6, 30, density=0.3, random_state=1, format="csr")
+    big = np.where(small >= 0, small + 2**62, -1)
+    frame = relevance.tocoo()
+    judged = pd.DataFrame({"u": frame.row, "i": frame.col.astype(np.int64) + 2**62, "r": frame.data})
+    for metric in puf.EFFECTIVENESS.values():
+        np.testing.assert_allclose(metric(big, judged), metric(small, relevance), atol=1e-12)
+
+
+# ---- 3. text and complex are not numbers ------------------------------------------------------
+
+@pytest.mark.parametrize("value, word", [(np.array(["0.1", "0.5"]), "text"), (["0.1", "0.5"], "text"),
+                                         (np.array([0.1 + 1j, 0.5]), "complex"),
+                                         ([0.1, 0.5 + 0j], "complex")])
+def test_3_text_and_complex_are_refused(value, word):
+    with pytest.raises(ValueError, match=f"effectiveness must be numeric \\(real numbers, not {word}\\)"):
+        puf.sd(value)
+
+
+# ---- 4. two measures with one name ------------------------------------------------------------
+
+def test_4_evaluate_refuses_two_measures_with_one_name():
+    pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
+    with pytest.raises(ValueError, match="two measures are named '<lambda>'"):
+        puf.evaluate(pop, [lambda effectiveness: 1.0, lambda effectiveness: 2.0])
+
+
+# ---- 5. a measure that edits its input -------------------------------------------------------
+
+def test_5_a_measure_cannot_edit_the_population_it_is_given(hostile):
+    vandal = puf.load_measure(f"{hostile}:vandal")
+    pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
+    assert _calls.call_measure(vandal, pop, 2.0) == 2.0
+    assert pop.effectiveness.tolist() == [0.0, 1.0]
+    verdict = verdicts(vandal, properties=["range"], max_examples=5)[0]
+    assert verdict.status == "violated"
+    assert 0.5 not in verdict.example["before"]["effectiveness"]  # the case evaluated, unedited
+
+
+def test_5_without_fork_each_call_still_gets_its_own_copy(hostile, monkeypatch):
+    monkeypatch.setattr(_isolation, "CAN_ISOLATE", False)
+    pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
+    assert _calls.call_measure(puf.load_measure(f"{hostile}:vandal"), pop, 2.0) == 2.0
+    assert pop.effectiveness.tolist() == [0.0, 1.0]
+
+
+# ---- 6. PEU at exactly epsilon ---------------------------------------------------------------
+
+def test_6_peu_does_not_count_an_envy_of_exactly_epsilon():
+    relevance = np.zeros((2, 12))
+    relevance[0, :6] = [4, 3, 5, 5, 3, 0]  # z_0 = 20: envy 4/20 - 3/20 = 0.05 exactly
+    relevance[1, 9] = 1
+    rankings = np.array([[1, 5, 6, 7, 8], [0, 9, 10, 11, 5]])
+    utility = utility_matrix(rankings, sp.csr_matrix(relevance), k=5)
+    assert utility[0, 1] - utility[0, 0] > 0.05  # the rounding the tolerance absorbs
+    assert puf.proportion_envious_users(utility, epsilon=0.05) == 0.0
+    assert envy_measures(rankings, sp.csr_matrix(relevance), k=5, epsilon=0.05)["peu"] == 0.0
+    assert puf.proportion_envious_users(utility, epsilon=0.0499) == 0.5
+
+
+# ---- 7. KNN neighbourhoods do not depend on how ties fall -------------------------------------
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_7_the_neighbour_cut_breaks_ties_by_index(axis):
+    rng = np.random.default_rng(0)
+    matrix = rng.integers(0, 4, size=(40, 40)).astype(float)  # many ties at every cut
+    kept = _keep_top(matrix.copy(), 7, axis=axis)
+    lines = matrix if axis == 1 else matrix.T
+    expected = np.zeros_like(lines)
+    for row, values in enumerate(lines):
+        order = np.lexsort((np.arange(values.size), -values))[:7]  # value desc, then index
+        expected[row, order] = values[order]
+    np.testing.assert_array_equal(kept if axis == 1 else kept.T, expected)
+
+
+def test_7_knn_lists_are_identical_under_a_relabelling_that_keeps_the_ties_order():
+    rng = np.random.default_rng(1)
+    train = sp.csr_matrix((rng.random((30, 25)) < 0.3).astype(float))
+    first = puf.rankers.UserKNN(neighbors=3).fit(train).recommend(k=5)
+    again = puf.rankers.UserKNN(neighbors=3).fit(train.copy()).recommend(k=5)
+    np.testing.assert_array_equal(first, again)
+    items = puf.rankers.ItemKNN(neighbors=3).fit(train).recommend(k=5)
+    np.testing.assert_array_equal(items, puf.rankers.ItemKNN(neighbors=3).fit(train).recommend(k=5))
+
+
+# ---- 8. hangs: killed at the limit, reported, and the run goes on ------------------------------
+
+@pytest.mark.parametrize("name", ["stuck", "stubborn"])
+def test_8_a_hanging_measure_is_timed_out_and_the_run_goes_on(hostile, name):
+    results = verdicts(puf.load_measure(f"{hostile}:{name}"), properties=["range", "anonymity"],
+                       max_examples=3, time_limit=0.2)
+    assert [(v.status, v.reason) for v in results] == [("undefined", "timed out after 0.2 s")] * 2
+    assert not _isolation._WORKERS  # the worker was killed, none is left running
+
+
+def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
+    from reports.commands.report import _user_measures
+
+    (stuck,) = _user_measures([f"{hostile}:stuck"], 0.2)
+    with pytest.raises(TimeoutError, match="measure 'stuck' timed out after 0.2 s"):
+        stuck(effectiveness=np.array([0.0, 1.0]))
+    _isolation.release_workers()
+
+
+@pytest.mark.parametrize("option", [{"time_limit": 0}, {"time_limit": -1},
+                                    {"time_limit": float("inf")}, {"budget": 0}])
+def test_8_a_limit_cannot_be_switched_off(option):
+    with pytest.raises(ValueError, match=f"{next(iter(option))} must be a finite number of seconds > 0"):
+        verdicts("sd", properties=["range"], **option)
+
+
+# ---- 9. output paths and input files checked before the work, one line each ---------------------
+
+def test_9_unusable_paths_give_one_line_and_exit_2(tmp_path, capsys):
+    afile = tmp_path / "afile.txt"
+    afile.write_text("x")
+    inter = _toy_inter(tmp_path)
+    cases = [
+        (["check", "sd", "--json", str(tmp_path / "no" / "such" / "x.json")], "does not exist"),
+        (["check", "sd", "--json", str(tmp_path)], "is a folder, not a file"),
+        (["report", "--out", str(afile / "sub")], "is a file, not a folder"),
+        (["report", "--out", str(afile)], "exists and is not a folder"),
+        (["data", "fetch", "ml-100k", "--cache", str(afile)], "is a file, not a folder"),
+        (["evaluate", "--inter", str(tmp_path / "missing.inter")], "no such file"),
+        (["evaluate", "--inter", str(tmp_path)], "is a folder, not a file"),
+        (["evaluate", "--inter", str(inter), "--run", f"m={tmp_path / 'missing.csv'}"], "no such file"),
+        (["evaluate", "--inter", str(inter), "--out", str(afile)], "exists and is not a folder"),
+    ]
+    for argv, fragment in cases:
+        assert main(argv) == 2, argv
+        assert fragment in _one_line_error(capsys), argv
+
+
+def test_9_an_unwritable_parent_is_refused_before_the_work(capsys):
+    from reports.commands._output import _probe_folder
+
+    if _probe_folder("/proc") is None:
+        pytest.skip("/proc is writable here")
+    assert main(["report", "--out", "/proc/puf-harness-report"]) == 2
+    assert "cannot create it in /proc" in _one_line_error(capsys)
+    assert main(["check", "sd", "--json", "/proc/verdicts.json"]) == 2
+    assert "cannot write in /proc" in _one_line_error(capsys)
+
+
+# ---- 10. sys.exit in a measure ---------------------------------------------------------------
+
+def test_10_a_measure_calling_sys_exit_does_not_end_puf_check(hostile, capsys):
+    assert main(["check", f"{hostile}:quits", "--property", "range", "--max-examples", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "undefined" in out and "SystemExit: 3" in out
+
+
+# ---- 11. messages that name the argument -------------------------------------------------------
+
+def test_11_messages_name_the_argument():
+    pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
+    with pytest.raises(ValueError, match="effectiveness must be a rectangular numeric array"):
+        puf.sd([[0.1], [0.2, 0.3]])
+    assert puf.evaluate(pop, "puf") == {"puf": 0.5}  # one name, not the letters p, u, f
+    assert [v.property for v in verdicts("sd", properties="range", max_examples=3)] == ["range"]
+    with pytest.raises(ValueError, match="population must be a puf.Population, got dict"):
+        puf.evaluate({"effectiveness": [0.0, 1.0]}, ["sd"])
+    with pytest.raises(ValueError, match="measure 'text' returned str 'high', not a real number"):
+        puf.evaluate(pop, [puf.measure(lambda effectiveness: "high", name="text")])
+    with pytest.raises(ValueError, match="measure 'vector' returned ndarray"):
+        puf.evaluate(pop, [puf.measure(lambda effectiveness: np.asarray(effectiveness), name="vector")])
+    with pytest.raises(ValueError, match=r"range must be two numbers \(low, high\), got \('a', 'b'\)"):
+        puf.measure(lambda effectiveness: 0.0, range=("a", "b"))
+    sometimes_text = puf.as_measure(lambda effectiveness: "high" if len(effectiveness) > 2 else 0.0)
+    with pytest.raises(_calls.MeasureError, match="returned str, not a number"):
+        _calls.call_measure(sometimes_text, puf.Population([0.0, 0.5, 1.0], np.eye(3)), 2.0)
+    with pytest.raises(ValueError, match="max_examples must be an integer >= 1, got 0"):
+        verdicts("sd", max_examples=0)
+    with pytest.raises(ValueError, match="effectiveness must describe at least 1 user, got 0"):
+        puf.sd([])
+
+
+pytest_plugins = ["pytester"]
+
+
+def _plugin_args():
+    import importlib.metadata
+
+    names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
+    return [] if "properties.plugin" in names else ["-p", "properties.plugin"]
+
+
+def test_11_pytest_refuses_zero_examples(pytester):
+    result = pytester.runpytest_subprocess(*_plugin_args(), "--measure", "sd",
+                                           "--measure-max-examples", "0", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--measure-max-examples must be >= 1, got 0*"])
+
+
+# ---- 12. a measure given twice -----------------------------------------------------------------
+
+def test_12_report_refuses_a_measure_given_twice_in_any_spelling(hostile, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(hostile.parent.parent)
+    out = tmp_path / "report"
+    relative = f"{hostile.parent.name}/mine.py:spread"
+    assert main(["report", "--out", str(out), "--measure", relative,
+                 "--measure", f"{hostile}:spread"]) == 2
+    assert "is given twice" in _one_line_error(capsys)
+    assert not out.exists()
+
+
+# ---- 13. preprocessing that leaves nothing, and undecodable bytes ------------------------------
+
+def test_13_empty_after_preprocessing_and_bad_bytes_are_named(tmp_path, capsys):
+    header_only = tmp_path / "header.inter"
+    header_only.write_text(HEADER)
+    one_row = tmp_path / "one.inter"
+    one_row.write_text(HEADER + "u1\ti1\t4\t1\n")
+    low = tmp_path / "low.inter"
+    low.write_text(HEADER + "u1\ti1\t1\t1\n")
+    latin = tmp_path / "latin.inter"
+    latin.write_bytes((HEADER + "u1\ti1\t4\t1\n").encode() + b"u\xfc2\ti1\t4\t1\n")
+    cases = [(header_only, "holds no interaction"),
+             (one_row, "no user survived the preprocessing: the 5-core filter"),
+             (low, "no user survived the preprocessing: the rating threshold (rating >= 3)"),
+             (latin, "latin.inter: line 3: byte 0xfc at column 2 is not valid UTF-8")]
+    for path, fragment in cases:
+        assert main(["evaluate", "--inter", str(path), "-q"]) == 2
+        assert fragment in _one_line_error(capsys), path
+
+
+# ---- 14. damaged cache, no empty folder, arguments before downloads ----------------------------
+
+def test_14_data_list_shows_a_damaged_entry(tmp_path, capsys, monkeypatch):
+    import importlib
+
+    fetch_module = importlib.import_module("puf.data.fetch")
+
+    entry = tmp_path / "ml-100k"
+    entry.mkdir()
+    source = fetch_module.DATASETS["ml-100k"]
+    for name in source.files:
+        (entry / name).write_text("not the real file\n")
+    (entry / fetch_module.MANIFEST).write_text(
+        '{"dataset": "ml-100k", "source": "test", "fetched": "now", "files": {}}')
+    assert main(["data", "list", "--cache", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert "damaged: ml-100k.inter checksum mismatch" in captured.out
+    assert "damaged: ml-100k" in captured.err
+
+
+def test_14_a_failed_report_leaves_no_folder(hostile, tmp_path, capsys):
+    out = tmp_path / "new" / "report"
+    assert main(["report", "--quick", "--quiet", "--out", str(out), "--measure",
+                 f"{hostile}:stuck", "--time-limit", "0.2"]) == 2
+    assert "timed out after 0.2 s" in _one_line_error(capsys)
+    assert not (tmp_path / "new").exists()
+
+
+def test_14_rankers_are_checked_before_any_download(monkeypatch, capsys):
+    import puf.data
+
+    def no_download(*args, **kwargs):
+        raise AssertionError("the dataset was loaded before the arguments were checked")
+
+    monkeypatch.setattr(puf.data, "load", no_download)
+    monkeypatch.setattr(puf.data, "fetch", no_download)
+    assert main(["evaluate", "--data", "ml-1m", "--rankers", "nosuch"]) == 2
+    assert "unknown ranker 'nosuch'" in _one_line_error(capsys)
+
+
+# ---- one loader for every entry point ----------------------------------------------------------
+
+def test_loader_takes_three_spellings_from_any_folder(hostile, tmp_path, monkeypatch):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    by_file = puf.load_measure("../measures/mine.py:spread")
+    assert by_file.name == "spread"
+    assert puf.load_measure(f"{hostile}:spread").function is by_file.function  # one module per file
+    assert puf.load_measure("sd") is puf.MEASURES["sd"]
+    monkeypatch.chdir(hostile.parent)
+    assert puf.load_measure("mine:spread").name == "spread"
+    with pytest.raises(ValueError, match="has no attribute 'nope'"):
+        puf.load_measure(f"{hostile}:nope")
+
+
+def test_loader_reports_a_module_that_exits_at_import(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sys\nsys.exit(4)\n")
+    with pytest.raises(ValueError, match="cannot import .*bad.py': SystemExit: 4"):
+        puf.load_measure(f"{bad}:f")
+
+
+def test_puf_check_loads_a_file_from_another_folder(hostile, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", f"{os.path.relpath(hostile)}:spread", "--property", "anonymity",
+                 "--max-examples", "3"]) == 0
+    assert "anonymity  holds" in capsys.readouterr().out
+
+
+def test_puf_report_loads_both_spellings(hostile, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(hostile.parent)
+    for spec in ("mine:stuck", f"{hostile}:stuck"):
+        # Loaded (or the message would be about importing); then stopped at the first call.
+        assert main(["report", "--quick", "--quiet", "--out", str(tmp_path / "r"), "--measure",
+                     spec, "--time-limit", "0.2"]) == 2
+        assert "measure 'stuck' timed out" in _one_line_error(capsys)
+
+
+def test_pytest_measure_loads_a_file_from_another_folder(hostile, pytester):
+    result = pytester.runpytest_inprocess(
+        *_plugin_args(), "--measure", f"{hostile}:spread", "--measure", f"{hostile}:spread",
+        "--measure-max-examples", "3", "-k", "anonymity", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)  # given twice, checked once
+
+
+# ---- the exit-code map -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("error, code, fragment", [
+    (RuntimeError("a bug"), 70, "internal error: RuntimeError: a bug (rerun with PUF_DEBUG=1"),
+    (KeyboardInterrupt(), 130, "interrupted"),
+    (ValueError("bad value\nsecond line"), 2, "bad value"),
+    (PermissionError(13, "Permission denied", "/x"), 2, "/x: Permission denied"),
+])
+def test_every_failure_is_one_line_and_a_mapped_exit_code(monkeypatch, capsys, error, code, fragment):
+    from reports.commands import measures
+
+    def fails(args):
+        raise error
+
+    monkeypatch.delenv("PUF_DEBUG", raising=False)
+    monkeypatch.setattr(measures, "run", fails)
+    assert main(["measures"]) == code
+    line = _one_line_error(capsys)
+    assert line.startswith("puf measures: ") and fragment in line
