@@ -62,7 +62,8 @@ def test_uf_streaming_equals_dense(world, block_size, gamma, n_jobs):
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         expected = puf.uf(puf.uf_similarity(histories, features, gamma=gamma),
                           puf.list_distance(rankings, features if vectors is None else vectors))
-        got = uf_streaming(histories, features, rankings, vectors, gamma=gamma,
+        got = uf_streaming(histories, features, rankings,
+                           features if vectors is None else vectors, gamma=gamma,
                            block_size=block_size, n_jobs=n_jobs)
     assert close(got, expected)
 
@@ -85,8 +86,8 @@ def test_uf_hand_computed():
     # UF = ln(1 · (1 − 1/4)) = ln 0.75; in base 2: log2 0.75.
     histories = sp.csr_matrix([[1.0, 1, 0], [1, 1, 0], [0, 0, 1]])
     rankings = np.array([[0, 2], [1, 2], [0, 1]])
-    assert math.isclose(uf_streaming(histories, np.eye(3), rankings), math.log(0.75), rel_tol=1e-14)
-    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, base=2), math.log2(0.75),
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), math.log(0.75), rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3), base=2), math.log2(0.75),
                         rel_tol=1e-14)
 
 
@@ -95,14 +96,14 @@ def test_uf_all_equal_similarities_keep_every_pair():
     # Lists (0), (1), (0): d_L = 1, 0, 1 over pairs (0,1), (0,2), (1,2) -> ln 2.
     histories = sp.csr_matrix(np.ones((3, 2)))
     rankings = np.array([[0], [1], [0]])
-    assert math.isclose(uf_streaming(histories, np.eye(2), rankings), math.log(2.0), rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(2), rankings, np.eye(2)), math.log(2.0), rel_tol=1e-14)
 
 
 def test_uf_undefined_when_the_sum_is_zero():
     histories = sp.csr_matrix(np.ones((3, 2)))
     rankings = np.array([[0], [0], [0]])  # identical lists: d_L = 0 everywhere
     with pytest.warns(UndefinedMeasureWarning):
-        assert math.isnan(uf_streaming(histories, np.eye(2), rankings))
+        assert math.isnan(uf_streaming(histories, np.eye(2), rankings, np.eye(2)))
 
 
 @pytest.mark.parametrize("call, message", [
@@ -111,12 +112,12 @@ def test_uf_undefined_when_the_sum_is_zero():
     (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), epsilon=-1), "epsilon"),
     (lambda: envy_measures([[0]], sp.csr_matrix([[1.0]])), "at least 2"),
     (lambda: envy_measures([[0], [1]], sp.csr_matrix(np.ones((3, 2)))), "3 users"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]]), "user counts"),
-    (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]]), "finite"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], gamma=2), "gamma"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], block_size=-1),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]], np.eye(2)), "user counts"),
+    (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]], np.eye(2)), "finite"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), gamma=2), "gamma"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), block_size=-1),
      "block_size"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]]), "no item"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]], np.eye(2)), "no item"),
     (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(3)),
      "item_vectors has 3 rows"),
 ])

@@ -16,6 +16,7 @@ __all__ = [
     "sample_puf",
     "envy_measures",
     "uf_streaming",
+    "sample_uf",
 ]
 
 from .cosine import cosine_puf, inner_product_puf
@@ -24,3 +25,4 @@ from .jaccard import jaccard_puf
 from .pairwise import puf_from_histories
 from .sampling import PairEstimate, sample_puf
 from .uf import uf_streaming
+from .uf_sampling import sample_uf

@@ -148,7 +148,8 @@ def _engine_cases():
         "jaccard-puf-sample": lambda b: puf_from_histories(
             b["effectiveness"], b["histories"], method="sample", random_state=0),
         "envy": lambda b: envy_measures(b["rankings"], b["relevance"]),
-        "uf": lambda b: uf_streaming(b["histories"], b["item_features"], b["rankings"], gamma=0.5),
+        "uf": lambda b: uf_streaming(b["histories"], b["item_features"], b["rankings"],
+                                      b["item_features"], gamma=0.5),
     }
 
 
