@@ -31,6 +31,9 @@ import numpy as np
 import scipy.sparse as sp
 
 SYMMETRY_TOLERANCE = 1e-12
+# PEU counts envy > ε only when it exceeds ε by more than this: envy is U[u,v] − U[u,u]
+# after both were divided by z_u, and that rounding can lift an exact ε by a few ulps.
+ENVY_TOLERANCE = 1e-12
 _CHECK_BLOCK_ELEMENTS = 1 << 22
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import puf
 from puf import UndefinedMeasureWarning
+from puf._validation import ENVY_TOLERANCE
 from puf.engines import envy_measures, uf_streaming
 
 
@@ -52,7 +53,21 @@ def test_envy_measures_equal_dense(world, block_size, epsilon, n_jobs, cut):
                         n_jobs=n_jobs)
     assert close(got["me"], puf.mean_envy(utility))
     assert close(got["mme"], puf.mean_max_envy(utility))
-    assert got["peu"] == puf.proportion_envious_users(utility, epsilon=epsilon)
+    # PEU counts max envy > ε + ENVY_TOLERANCE (an envy of exactly ε is not envious).
+    envy = np.maximum(utility - np.diag(utility)[:, None], 0.0)
+    np.fill_diagonal(envy, 0.0)
+    assert got["peu"] == np.mean(envy.max(axis=1) > epsilon + ENVY_TOLERANCE)
+
+
+def test_peu_does_not_count_envy_of_exactly_epsilon():
+    # User 0's five best grades are 4s: z_0 = 20; its own list gains 3 (item 0), the other
+    # list 4 (item 1): envy 4/20 − 3/20,
+    # exactly 0.05 but 0.05000000000000002 in floats. Not envious at ε = 0.05.
+    rankings = np.array([[0, 5, 6, 7, 8], [1, 5, 6, 7, 8]])
+    relevance = sp.csr_matrix(np.array([[3.0, 4, 4, 4, 4, 0, 0, 0, 0, 4],
+                                        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]))
+    got = envy_measures(rankings, relevance, epsilon=0.05)
+    assert got["peu"] == 0.0 and got["mme"] == pytest.approx(0.05 / 2)  # user 1 envies no one
 
 
 @given(list_worlds(), st.integers(1, 8), st.sampled_from([0.0, 0.3, 1.0]), st.sampled_from([1, 2]))

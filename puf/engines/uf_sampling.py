@@ -91,7 +91,13 @@ def sample_uf(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=
     log of that (consistent; its bias is O(1/n)). The standard error is a
     delete-a-group jackknife over 100 groups of the draws: each replicate
     re-estimates the threshold from the pairs it keeps, so the threshold's own
-    sampling error is carried into the SE, as it is into the estimate.
+    sampling error is carried into the SE, as it is into the estimate. Over 100-200
+    seeds on 150-600 users (the tests) the SE was 1.0-1.4x the spread of the
+    estimates and the 95% interval covered the exact UF in 92-98% of runs. Where
+    sim_UF has atoms next to the threshold (γ = 1 on a small population, where
+    Jaccard takes few values) U* jumps with t̂: the estimate can then be off by
+    a step and the SE is wide (2-3x the spread there), so check with
+    :func:`uf_streaming` where it fits.
 
     Examples
     --------
