@@ -101,7 +101,8 @@ def test_uf_hand_computed():
     # UF = ln(1 · (1 − 1/4)) = ln 0.75; in base 2: log2 0.75.
     histories = sp.csr_matrix([[1.0, 1, 0], [1, 1, 0], [0, 0, 1]])
     rankings = np.array([[0, 2], [1, 2], [0, 1]])
-    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), math.log(0.75), rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), math.log(0.75),
+                        rel_tol=1e-14)
     assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3), base=2), math.log2(0.75),
                         rel_tol=1e-14)
 
@@ -129,7 +130,8 @@ def test_uf_undefined_when_the_sum_is_zero():
     (lambda: envy_measures([[0], [1]], sp.csr_matrix(np.ones((3, 2)))), "3 users"),
     (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]], np.eye(2)), "user counts"),
     (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]], np.eye(2)), "finite"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), gamma=2), "gamma"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), gamma=2),
+     "gamma"),
     (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), block_size=-1),
      "block_size"),
     (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]], np.eye(2)), "no item"),
