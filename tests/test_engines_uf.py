@@ -166,3 +166,16 @@ def test_uf_engines_on_a_world_agree_with_its_population():
         dense = puf.uf(w.similarity("uf", gamma=0.5), w.population().list_distance)
     got = uf_streaming(w.histories, w.item_features, w.rankings, w.item_vectors, gamma=0.5)
     assert close(got, dense)
+
+
+def test_bench_table_checks_the_sampled_uf_against_the_exact_one():
+    from reports.commands.bench import format_table
+
+    common = {"size": "ml1m", "users": 6040, "interactions": 10**6, "dense": None}
+    timing = {"seconds": 1.0, "cpu_seconds": 1.5, "peak_mb": 100.0}
+    estimate = {"value": 11.7, "standard_error": 0.01, "ci_low": 11.68, "ci_high": 11.72,
+                "n_pairs": 1000}
+    table = format_table([{**common, "case": "uf", "engine": {**timing, "value": 11.69}},
+                          {**common, "case": "uf-sample", "engine": {**timing, "value": estimate}}])
+    # z = (11.7 − 11.69) / 0.01 = +1.00, inside [11.68, 11.72].
+    assert "exact 11.69: error 0.09% (z = +1.00, inside the 95% CI)" in table
