@@ -1,8 +1,8 @@
 """Scale engines: pairwise measures at MovieLens-20M size without an m x m matrix.
 
-Exact engines stream over tiles of user pairs (Jaccard), collapse the pair sum
+Exact engines stream over tiles of user pairs (Jaccard, UF), collapse the pair sum
 to one pass over the non-zeros (cosine), or estimate from uniformly sampled
-pairs with a confidence interval; ME/MME/PEU and UF stream the same way. Every
+pairs with a confidence interval (PUF, UF); ME/MME/PEU stream over blocks of users. Every
 engine runs its blocks on local threads or, with ``engine="dask"``, on a
 dask.distributed cluster.
 """
