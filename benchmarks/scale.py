@@ -2,7 +2,7 @@
 
 Run from the repository root (not part of the test suite)::
 
-    python benchmarks/scale.py                      # ml1m and ml20m, about 10 minutes on 2 cores
+    python benchmarks/scale.py                      # ml1m and ml20m, 15-20 minutes on 2 quiet cores
     python benchmarks/scale.py --size small --quiet # a quick check
     python benchmarks/scale.py --output benchmarks/results.md
 
@@ -17,7 +17,8 @@ sparse product, then the dense formula) where that fits in memory.
 
 Targets on a 2-core, 24 GB machine: cosine-PUF exact at ML-20M < 10 s;
 Jaccard-PUF exact at ML-20M < 10 min and < 4 GB; the sampled estimate within
-±1% (95% CI) in < 10 s; ME/MME/PEU and UF at ML-1M < 30 s each.
+±1% (95% CI) in < 10 s; UF exact at ML-20M < 10 min and < 4 GB, with a sampled
+UF (95% CI) in seconds; ME/MME/PEU at ML-20M < 20 s.
 """
 
 import argparse

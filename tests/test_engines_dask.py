@@ -47,8 +47,8 @@ def test_dask_by_address_and_streaming_measures(client):
     remote = envy_measures(rankings, relevance, block_size=25, engine="dask", scheduler=client)
     assert all(abs(remote[key] - local[key]) <= 1e-10 for key in local)
     features = np.eye(40)[:, :4] + 0.1
-    local_uf = uf_streaming(HISTORIES, features, rankings, gamma=0.5, block_size=32)
-    remote_uf = uf_streaming(HISTORIES, features, rankings, gamma=0.5, block_size=32,
+    local_uf = uf_streaming(HISTORIES, features, rankings, features, gamma=0.5, block_size=32)
+    remote_uf = uf_streaming(HISTORIES, features, rankings, features, gamma=0.5, block_size=32,
                              engine="dask", scheduler=client)
     assert abs(remote_uf - local_uf) <= 1e-10
 

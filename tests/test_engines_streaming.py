@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import puf
 from puf import UndefinedMeasureWarning
+from puf._validation import ENVY_TOLERANCE
 from puf.engines import envy_measures, uf_streaming
 
 
@@ -52,7 +53,21 @@ def test_envy_measures_equal_dense(world, block_size, epsilon, n_jobs, cut):
                         n_jobs=n_jobs)
     assert close(got["me"], puf.mean_envy(utility))
     assert close(got["mme"], puf.mean_max_envy(utility))
-    assert got["peu"] == puf.proportion_envious_users(utility, epsilon=epsilon)
+    # PEU counts max envy > ε + ENVY_TOLERANCE (an envy of exactly ε is not envious).
+    envy = np.maximum(utility - np.diag(utility)[:, None], 0.0)
+    np.fill_diagonal(envy, 0.0)
+    assert got["peu"] == np.mean(envy.max(axis=1) > epsilon + ENVY_TOLERANCE)
+
+
+def test_peu_does_not_count_envy_of_exactly_epsilon():
+    # User 0's five best grades are 4s: z_0 = 20; its own list gains 3 (item 0), the other
+    # list 4 (item 1): envy 4/20 − 3/20,
+    # exactly 0.05 but 0.05000000000000002 in floats. Not envious at ε = 0.05.
+    rankings = np.array([[0, 5, 6, 7, 8], [1, 5, 6, 7, 8]])
+    relevance = sp.csr_matrix(np.array([[3.0, 4, 4, 4, 4, 0, 0, 0, 0, 4],
+                                        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]))
+    got = envy_measures(rankings, relevance, epsilon=0.05)
+    assert got["peu"] == 0.0 and got["mme"] == pytest.approx(0.05 / 2)  # user 1 envies no one
 
 
 @given(list_worlds(), st.integers(1, 8), st.sampled_from([0.0, 0.3, 1.0]), st.sampled_from([1, 2]))
@@ -62,7 +77,8 @@ def test_uf_streaming_equals_dense(world, block_size, gamma, n_jobs):
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         expected = puf.uf(puf.uf_similarity(histories, features, gamma=gamma),
                           puf.list_distance(rankings, features if vectors is None else vectors))
-        got = uf_streaming(histories, features, rankings, vectors, gamma=gamma,
+        got = uf_streaming(histories, features, rankings,
+                           features if vectors is None else vectors, gamma=gamma,
                            block_size=block_size, n_jobs=n_jobs)
     assert close(got, expected)
 
@@ -85,8 +101,9 @@ def test_uf_hand_computed():
     # UF = ln(1 · (1 − 1/4)) = ln 0.75; in base 2: log2 0.75.
     histories = sp.csr_matrix([[1.0, 1, 0], [1, 1, 0], [0, 0, 1]])
     rankings = np.array([[0, 2], [1, 2], [0, 1]])
-    assert math.isclose(uf_streaming(histories, np.eye(3), rankings), math.log(0.75), rel_tol=1e-14)
-    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, base=2), math.log2(0.75),
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), math.log(0.75),
+                        rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3), base=2), math.log2(0.75),
                         rel_tol=1e-14)
 
 
@@ -95,14 +112,14 @@ def test_uf_all_equal_similarities_keep_every_pair():
     # Lists (0), (1), (0): d_L = 1, 0, 1 over pairs (0,1), (0,2), (1,2) -> ln 2.
     histories = sp.csr_matrix(np.ones((3, 2)))
     rankings = np.array([[0], [1], [0]])
-    assert math.isclose(uf_streaming(histories, np.eye(2), rankings), math.log(2.0), rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(2), rankings, np.eye(2)), math.log(2.0), rel_tol=1e-14)
 
 
 def test_uf_undefined_when_the_sum_is_zero():
     histories = sp.csr_matrix(np.ones((3, 2)))
     rankings = np.array([[0], [0], [0]])  # identical lists: d_L = 0 everywhere
     with pytest.warns(UndefinedMeasureWarning):
-        assert math.isnan(uf_streaming(histories, np.eye(2), rankings))
+        assert math.isnan(uf_streaming(histories, np.eye(2), rankings, np.eye(2)))
 
 
 @pytest.mark.parametrize("call, message", [
@@ -111,12 +128,13 @@ def test_uf_undefined_when_the_sum_is_zero():
     (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), epsilon=-1), "epsilon"),
     (lambda: envy_measures([[0]], sp.csr_matrix([[1.0]])), "at least 2"),
     (lambda: envy_measures([[0], [1]], sp.csr_matrix(np.ones((3, 2)))), "3 users"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]]), "user counts"),
-    (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]]), "finite"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], gamma=2), "gamma"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], block_size=-1),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]], np.eye(2)), "user counts"),
+    (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]], np.eye(2)), "finite"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), gamma=2),
+     "gamma"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), block_size=-1),
      "block_size"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]]), "no item"),
+    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]], np.eye(2)), "no item"),
     (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(3)),
      "item_vectors has 3 rows"),
 ])

@@ -1,8 +1,8 @@
 """Scale engines: pairwise measures at MovieLens-20M size without an m x m matrix.
 
-Exact engines stream over tiles of user pairs (Jaccard), collapse the pair sum
+Exact engines stream over tiles of user pairs (Jaccard, UF), collapse the pair sum
 to one pass over the non-zeros (cosine), or estimate from uniformly sampled
-pairs with a confidence interval; ME/MME/PEU and UF stream the same way. Every
+pairs with a confidence interval (PUF, UF); ME/MME/PEU stream over blocks of users. Every
 engine runs its blocks on local threads or, with ``engine="dask"``, on a
 dask.distributed cluster.
 """
@@ -16,6 +16,7 @@ __all__ = [
     "sample_puf",
     "envy_measures",
     "uf_streaming",
+    "sample_uf",
 ]
 
 from .cosine import cosine_puf, inner_product_puf
@@ -24,3 +25,4 @@ from .jaccard import jaccard_puf
 from .pairwise import puf_from_histories
 from .sampling import PairEstimate, sample_puf
 from .uf import uf_streaming
+from .uf_sampling import sample_uf

@@ -6,7 +6,7 @@ a data bundle once per size, then run every case in a fresh subprocess
 memory (``ru_maxrss``) is its own.
 """
 
-__all__ = ["SIZES", "CASES", "DEFAULT_CASES", "BASELINES", "synthetic_interactions",
+__all__ = ["SIZES", "CASES", "DEFAULT_CASES", "BASELINES", "SAMPLED", "synthetic_interactions",
            "make_bundle", "save_bundle", "load_bundle", "run_case", "baseline_bytes"]
 
 import json
@@ -139,7 +139,7 @@ def load_bundle(path):
 
 
 def _engine_cases():
-    from puf.engines import envy_measures, puf_from_histories, uf_streaming
+    from puf.engines import envy_measures, puf_from_histories, sample_uf, uf_streaming
 
     return {
         "cosine-puf": lambda b: puf_from_histories(b["effectiveness"], b["histories"],
@@ -148,7 +148,10 @@ def _engine_cases():
         "jaccard-puf-sample": lambda b: puf_from_histories(
             b["effectiveness"], b["histories"], method="sample", random_state=0),
         "envy": lambda b: envy_measures(b["rankings"], b["relevance"]),
-        "uf": lambda b: uf_streaming(b["histories"], b["item_features"], b["rankings"], gamma=0.5),
+        "uf": lambda b: uf_streaming(b["histories"], b["item_features"], b["rankings"],
+                                      b["item_features"], gamma=0.5),
+        "uf-sample": lambda b: sample_uf(b["histories"], b["item_features"], b["rankings"],
+                                         b["item_features"], gamma=0.5, random_state=0),
     }
 
 
@@ -171,12 +174,13 @@ def _baseline_cases():
     }
 
 
-CASES = ("cosine-puf", "jaccard-puf", "jaccard-puf-sample", "envy", "uf")
-#: Cases run by default per size. UF at ML-20M (two passes over 9.5e9 pairs,
-#: sim_JS costing O(f) each) takes ~1 h on 2 cores, so it is opt-in there.
-DEFAULT_CASES = {"small": CASES, "ml1m": CASES, "ml20m": CASES[:4]}
-#: Cases with a dense baseline (the sampled case is compared with the exact one).
+CASES = ("cosine-puf", "jaccard-puf", "jaccard-puf-sample", "envy", "uf", "uf-sample")
+#: Cases run by default per size: all of them.
+DEFAULT_CASES = {"small": CASES, "ml1m": CASES, "ml20m": CASES}
+#: Cases with a dense baseline.
 BASELINES = ("cosine-puf", "jaccard-puf", "envy", "uf")
+#: Sampled case -> the exact case its interval is checked against.
+SAMPLED = {"jaccard-puf-sample": "jaccard-puf", "uf-sample": "uf"}
 # m x m float64 matrices alive at once in each dense baseline (measured peaks, rounded up).
 _DENSE_COPIES = {"cosine-puf": 4, "jaccard-puf": 4, "envy": 4, "uf": 5}
 

@@ -67,7 +67,9 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     phi_u(L_v) = Σ_{i∈L_v[:k]} r_ui / Σ_{i∈R_u^k} r_ui,
     envy(u, v) = max(phi_u(L_v) − phi_u(L_u), 0);
     ME = Σ_{u≠v} envy / (m(m−1)), MME = mean_u max_{v≠u} envy(u, v),
-    PEU(ε) = mean_u 1{max_{v≠u} envy(u, v) > ε}.
+    PEU(ε) = mean_u 1{max_{v≠u} envy(u, v) > ε}, compared as ``> ε + 1e-12``
+    (``puf._validation.ENVY_TOLERANCE``) so that an envy of exactly ε, lifted a few
+    ulps above it by the division by z_u, is not counted.
     A block of users B gets its utility rows as the sparse product R_B · Lᵀ
     (R relevance, L the m x n list indicator), so only pairs where u finds a
     relevant item in v's list are stored; every other pair has utility 0 and

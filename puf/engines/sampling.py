@@ -1,6 +1,6 @@
 """PUF estimated from uniformly sampled user pairs, with a standard error and a 95% CI."""
 
-__all__ = ["PairEstimate", "sample_puf", "DEFAULT_SAMPLE_SIZE"]
+__all__ = ["PairEstimate", "sample_puf", "draw_pairs", "DEFAULT_SAMPLE_SIZE"]
 
 import math
 import numbers
@@ -29,11 +29,13 @@ class PairEstimate:
     Attributes
     ----------
     value : float
-        The estimate (unbiased for PUF).
+        The estimate (unbiased for PUF; consistent for UF).
     standard_error : float
-        Estimated standard deviation of ``value``: sd(ddof=1) / sqrt(n_pairs).
+        Estimated standard deviation of ``value``: sd(ddof=1) / sqrt(n_pairs) for PUF,
+        a jackknife for UF.
     ci_low, ci_high : float
-        value ∓ 1.96 · standard_error, clipped to [0, 1].
+        value ∓ 1.96 · standard_error, clipped to the measure's range ([0, 1] for PUF;
+        UF is unbounded).
     n_pairs : int
         Number of sampled pairs.
 
@@ -61,6 +63,23 @@ def _check_sample_size(sample_size):
     if isinstance(sample_size, bool) or not isinstance(sample_size, numbers.Integral) or sample_size < 2:
         raise ValueError(f"sample_size must be an integer >= 2, got {sample_size!r}")
     return int(sample_size)
+
+
+def draw_pairs(rng, m, n_pairs):
+    """``n_pairs`` independent pairs (u, v), uniform over the unordered pairs of m users.
+
+    u is uniform on 0..m−1, then v = (u + 1 + w) mod m with w uniform on 0..m−2:
+    uniform over ordered pairs u ≠ v, hence over unordered pairs.
+
+    Examples
+    --------
+    >>> u, v = draw_pairs(np.random.default_rng(0), 3, 1000)
+    >>> bool((u != v).all()), sorted(set(zip(np.minimum(u, v).tolist(), np.maximum(u, v).tolist())))
+    (True, [(0, 1), (0, 2), (1, 2)])
+    """
+    u = rng.integers(0, m, size=n_pairs)
+    v = (u + 1 + rng.integers(0, m - 1, size=n_pairs)) % m
+    return u, v
 
 
 def _row_products(rows, u, v):
@@ -99,9 +118,7 @@ def _sample_puf_checked(effectiveness, histories, *, similarity="jaccard", sampl
     rng = check_random_state(random_state)
     m = effectiveness.shape[0]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
-        # Uniform over ordered pairs u != v, hence uniform over unordered pairs.
-        u = rng.integers(0, m, size=n_pairs)
-        v = (u + 1 + rng.integers(0, m - 1, size=n_pairs)) % m
+        u, v = draw_pairs(rng, m, n_pairs)
         rows, sizes = _rows_for(similarity, histories)
         shared = {"rows": rows, "sizes": sizes, "effectiveness": effectiveness,
                   "similarity": similarity}

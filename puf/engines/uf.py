@@ -1,135 +1,147 @@
-"""UF streamed over tiles of user pairs: threshold in one pass, the sum in a second."""
+"""Exact UF over tiles of user pairs, in one pass in the common case.
 
-__all__ = ["uf_streaming"]
+UF = log Σ_{U*} sim_UF·d_L with U* = {u < v : sim_UF(u, v) >= t − 1e-12} and
+t = mean + SD of sim_UF over all N = m(m−1)/2 pairs. Every part is a tile
+computation: Jaccard shares the tiles of :func:`puf.engines.jaccard_puf`
+(GEMM over popular items + sparse tail product), sim_JS runs over the small
+genre space with one log per pair and genre (:mod:`puf.engines._uf_parts`),
+and d_L(u, v) = 1 − ē_u·ē_v (ē_u the mean unit vector of u's list, as in
+:func:`puf.list_distance`) is one GEMM of list centroids per tile.
+
+Shortcut 1, the threshold window (one pass instead of two). Before the pass,
+t is estimated from n iid uniform pairs: t̂ = mean + SD of their sim_UF, with
+standard error from the influence function of mean + SD,
+IF(s) = (s − μ) + ((s − μ)² − σ²)/(2σ). The window is [lo, hi] =
+[t̂ − z·SE − 2e-12, t̂ + z·SE] (z = 4). The single pass then keeps, per
+tile: the count, Σ(s − c) and Σ(s − c)² for a shift c (the sample mean; the
+shift keeps the variance free of cancellation); Σ sim·d_L over pairs with
+sim >= hi; and the (sim, sim·d_L) of every pair with lo <= sim < hi. After the
+pass t is exact; write c* = t − 1e-12. *Claim*: if lo <= c* <= hi, then
+U* = {sim >= hi} ∪ {lo <= sim < hi, sim >= c*}, so UF is exact. *Proof*: a
+pair with sim >= hi has sim >= c* (as hi >= c*), so it is in U*; a pair with
+sim < lo has sim < c* (as lo <= c*), so it is not; a pair in [lo, hi) is
+stored and tested against c* directly. Which pairs fall in the window only
+changes the order of the float additions. If c* is outside the window (the
+sample was unlucky, about 1 run in 15,000 for z = 4 under the normal
+approximation, or a degenerate population), the engine falls back to an exact
+second pass.
+
+Shortcut 2, an upper bound on sim_UF (the second pass only). Pinsker's
+inequality gives KL(P‖M) >= ‖P − M‖₁²/(2 ln 2) in bits; with M = (P + Q)/2,
+‖P − M‖₁ = ‖P − Q‖₁/2, and the same for Q, so JS(P, Q) >= ‖P − Q‖₁²/(8 ln 2)
+>= ‖P − Q‖₂²/(8 ln 2). Hence sim_UF <= γ·J + (1 − γ)·(1 − ‖P_u − P_v‖₂²/(8 ln 2)),
+where ‖P_u − P_v‖₂² = ‖P_u‖² + ‖P_v‖² − 2 P_u·P_v is one more GEMM (with a
+1e-9 margin for its rounding). Pairs whose bound lies below c* cannot be in
+U*; sim_JS and d_L are computed only for the others.
+"""
+
+__all__ = ["uf_streaming", "WINDOW_SAMPLE_SIZE", "WINDOW_Z"]
 
 import math
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.special import entr
 
-from puf._validation import (
-    check_item_features,
-    check_k,
-    check_min_users,
-    check_rankings,
-    check_unit_scalar,
-    undefined,
+from puf._validation import undefined
+
+from ._blocks import check_block_size, open_executor, tile_tasks
+from ._uf_parts import (
+    THRESHOLD_TOLERANCE,
+    blend,
+    check_uf_inputs,
+    pair_distance,
+    pair_js,
+    pair_similarity,
+    prepare_uf,
+    similarity_tile,
 )
-from puf.lists import _check_item_vectors, _list_indicator
+from .jaccard import DEFAULT_BLOCK_SIZE, jaccard_tile, keep_upper
+from .sampling import draw_pairs
 
-from ._blocks import check_block_size, check_user_matrix, open_executor, tile_tasks
-from .jaccard import jaccard_tile, keep_upper, prepare_pattern
-
-_LN2 = math.log(2.0)
-# Elements of one tile's (rows, columns) float64 arrays.
-_TILE_ELEMENTS = 1 << 16
-#: Same tolerance as :func:`puf.uf`: all-equal similarities (SD 0) must all pass.
-THRESHOLD_TOLERANCE = 1e-12
-
-
-def _mixture_entropy(dist_t, r0, r1, c0, c1):
-    """Σ_f entr((P_uf + P_vf)/2) in nats for a tile, one feature at a time.
-
-    A loop over the f features of 2-D (rows, columns) arrays runs ~3x faster than
-    one (rows, columns, f) tensor reduced over its short last axis (measured).
-    """
-    total = np.zeros((r1 - r0, c1 - c0))
-    mixture = np.empty_like(total)
-    logs = np.empty_like(total)
-    for row in dist_t:
-        np.add(row[r0:r1, None], row[None, c0:c1], out=mixture)
-        mixture *= 0.5
-        mixture += mixture == 0.0  # log 1 = 0 gives 0·log 0 = 0 without a warning
-        np.log(mixture, out=logs)
-        logs *= mixture
-        total -= logs
-    return total
+#: Pairs drawn to place the threshold window before the exact pass.
+WINDOW_SAMPLE_SIZE = 1_000_000
+#: Half-width of the window in standard errors of the sampled threshold.
+WINDOW_Z = 4.0
+_SAMPLE_CHUNK = 65_536
+_PINSKER_MARGIN = 1e-9
 
 
-def _similarity_tile(shared, r0, r1, j):
-    """sim_UF for a tile (float64), as :func:`puf.uf_similarity` computes it."""
-    c0, c1 = shared["segments"][j]
-    gamma = shared["gamma"]
-    if gamma > 0.0:
-        jac = jaccard_tile(shared, r0, r1, j)
-        if gamma == 1.0:
-            return jac
-    divergence = _mixture_entropy(shared["dist_t"], r0, r1, c0, c1) / _LN2
-    divergence -= (shared["entropy"][r0:r1, None] + shared["entropy"][None, c0:c1]) * 0.5
-    js = np.clip(1.0 - divergence, 0.0, 1.0)
-    js *= shared["nonempty"][r0:r1, None]
-    js *= shared["nonempty"][None, c0:c1]
-    if gamma == 0.0:
-        return js
-    return np.clip(gamma * jac + (1.0 - gamma) * js, 0.0, 1.0)
+def _pair_similarity_kernel(shared, task):
+    return pair_similarity(shared, *task)
 
 
-def _upper_values(shared, task):
+def _threshold_window(shared, m, executor, sample_size):
+    """(lo, hi, shift): a window around the sampled threshold (module docstring)."""
+    u, v = draw_pairs(np.random.default_rng(0), m, sample_size)
+    tasks = [(u[i:i + _SAMPLE_CHUNK], v[i:i + _SAMPLE_CHUNK])
+             for i in range(0, sample_size, _SAMPLE_CHUNK)]
+    sims = np.concatenate(executor.map(_pair_similarity_kernel, shared, tasks))
+    mean, sd = float(sims.mean()), float(sims.std())
+    centred = sims - mean
+    influence = centred + (centred**2 - sd**2) / (2.0 * sd) if sd > 0 else centred
+    half = WINDOW_Z * float(influence.std(ddof=1)) / math.sqrt(sample_size)
+    return mean + sd - half - 2.0 * THRESHOLD_TOLERANCE, mean + sd + half, mean
+
+
+def _upper_pairs(tile, keep):
+    return tile.ravel() if keep is None else tile[keep]
+
+
+def _pass_kernel(shared, task):
+    """Moments, the sure sum above the window and the pairs inside it, for one tile."""
     r0, r1, j = task
     c0, c1 = shared["segments"][j]
-    sim = _similarity_tile(shared, r0, r1, j)
     keep = keep_upper(r0, r1, c0, c1)
-    return sim, keep, c0, c1
-
-
-def _moments_kernel(shared, task):
-    """(count, mean, M2) of the tile's upper-triangle similarities."""
-    sim, keep, _, _ = _upper_values(shared, task)
-    values = sim.ravel() if keep is None else sim[keep]
-    if values.size == 0:
-        return 0, 0.0, 0.0
-    mean = float(values.mean())
-    return values.size, mean, float(np.sum((values - mean) ** 2))
-
-
-def _sum_kernel(shared, task):
-    """Σ sim·d_L over the tile's upper-triangle pairs with sim >= threshold."""
-    r0, r1, _ = task
-    sim, keep, c0, c1 = _upper_values(shared, task)
-    chosen = sim >= shared["threshold"] - THRESHOLD_TOLERANCE
-    if keep is not None:
-        chosen &= keep
-    if not chosen.any():
-        return 0, 0.0
+    values = _upper_pairs(similarity_tile(shared, r0, r1, j), keep)
+    centred = values - shared["shift"]
+    moments = (values.size, float(centred.sum()), float(centred @ centred))
+    del centred
+    sure = values >= shared["hi"]
+    inside = values >= shared["lo"]
+    inside ^= sure  # lo <= sim < hi, as hi >= lo
+    # d_L only where it is needed: 1 − ē_u·ē_v from one GEMM, the rest on the chosen pairs.
     centroids = shared["centroids"]
-    distance = np.clip(1.0 - centroids[r0:r1] @ centroids[c0:c1].T, 0.0, 2.0)
-    return int(chosen.sum()), float(sim[chosen] @ distance[chosen])
+    products = _upper_pairs(centroids[r0:r1] @ centroids[c0:c1].T, keep)
+    sure_sum = float(values[sure] @ np.clip(1.0 - products[sure], 0.0, 2.0))
+    window = values[inside]
+    return (moments, int(np.count_nonzero(sure)), sure_sum, window,
+            window * np.clip(1.0 - products[inside], 0.0, 2.0))
 
 
-def _combine_moments(parts):
-    """Chan et al.'s pairwise update of (count, mean, M2), in task order."""
-    n, mean, m2 = 0, 0.0, 0.0
-    for n_b, mean_b, m2_b in parts:
-        if n_b == 0:
-            continue
-        total = n + n_b
-        delta = mean_b - mean
-        mean += delta * n_b / total
-        m2 += m2_b + delta * delta * n * n_b / total
-        n = total
-    return n, mean, m2
+def _bounded_sum_kernel(shared, task):
+    """(count, Σ sim·d_L) over the tile's pairs in U*, skipping pairs bounded below c*."""
+    r0, r1, j = task
+    c0, c1 = shared["segments"][j]
+    gamma, cut = shared["gamma"], shared["cut"]
+    jac = jaccard_tile(shared, r0, r1, j) if gamma > 0.0 else np.zeros((r1 - r0, c1 - c0))
+    if gamma < 1.0:
+        dist = shared["dist"]
+        gap = dist[r0:r1] @ dist[c0:c1].T
+        gap *= -2.0
+        gap += shared["squares"][r0:r1, None]
+        gap += shared["squares"][None, c0:c1]
+        np.maximum(gap, 0.0, out=gap)
+        js_bound = np.minimum(1.0, 1.0 - gap / (8.0 * math.log(2.0)) + _PINSKER_MARGIN)
+        bound = gamma * jac + (1.0 - gamma) * js_bound
+    else:
+        bound = jac
+    candidates = bound >= cut
+    keep = keep_upper(r0, r1, c0, c1)
+    if keep is not None:
+        candidates &= keep
+    rows, cols = np.nonzero(candidates)
+    if rows.size == 0:
+        return 0, 0.0
+    u, v = rows + r0, cols + c0
+    js = pair_js(shared, u, v) if gamma < 1.0 else None
+    sim = blend(gamma, jac[rows, cols], js)
+    chosen = sim >= cut
+    return int(chosen.sum()), float(sim[chosen] @ pair_distance(shared, u[chosen], v[chosen]))
 
 
-def _centroids(rankings, item_vectors, k):
-    vectors, norms = _check_item_vectors(item_vectors)
-    rankings = check_rankings(rankings, n_items=vectors.shape[0])
-    if k is not None and k > rankings.shape[1]:
-        raise ValueError(f"k={k} exceeds the length of the ranked lists "
-                         f"(rankings has {rankings.shape[1]} columns)")
-    rankings = rankings if k is None else rankings[:, :k]
-    lengths = (rankings >= 0).sum(axis=1)
-    empty = np.flatnonzero(lengths == 0)
-    if empty.size:
-        raise ValueError(f"rankings row {int(empty[0])} holds no item (only -1 padding)")
-    weights = _list_indicator(rankings, vectors.shape[0], 1.0 / lengths)
-    return np.asarray(weights @ (vectors / norms[:, None])), vectors.shape[0]
-
-
-def uf_streaming(histories, item_features, rankings, item_vectors=None, *, gamma=1.0, k=None,
+def uf_streaming(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=None,
                  base=math.e, block_size=None, n_jobs=None, engine="local", scheduler=None,
                  progress=False):
-    """UF(γ) without m x m matrices: two streaming passes over tiles of pairs.
+    """UF(γ) exactly, without m x m matrices: one pass over tiles of user pairs.
 
     Parameters
     ----------
@@ -139,8 +151,10 @@ def uf_streaming(histories, item_features, rankings, item_vectors=None, *, gamma
         Non-negative item features, rows summing > 0 (for sim_JS).
     rankings : array_like of int, shape (m, k')
         Each user's list; ``-1`` pads; every list needs an item.
-    item_vectors : array_like, shape (n, d), optional
-        Item vectors for d_L (non-zero rows); default ``item_features``.
+    item_vectors : array_like, shape (n, d)
+        Item vectors for d_L (non-zero rows), e.g. ``world.item_vectors``; required,
+        because the dense UF of a :class:`puf.World` measures d_L with these, not the
+        features (pass ``item_features`` again to use the features).
     gamma : float in [0, 1], default 1.0
         Weight of Jaccard in sim_UF = γ·J + (1−γ)·sim_JS.
     k : int, optional
@@ -148,7 +162,7 @@ def uf_streaming(histories, item_features, rankings, item_vectors=None, *, gamma
     base : float, default e
         Base of the logarithm.
     block_size : int, optional
-        Users per tile row block (default 256 for γ = 1, else 64).
+        Users per tile row block (default 256); tiles are block_size x 4096.
     n_jobs, engine, scheduler, progress
         As in :func:`puf.engines.jaccard_puf`.
 
@@ -157,18 +171,15 @@ def uf_streaming(histories, item_features, rankings, item_vectors=None, *, gamma
     float
         UF, unbounded, lower is fairer; NaN with :class:`~puf.UndefinedMeasureWarning`
         when no pair reaches the threshold or the sum is 0. Equal to
-        ``puf.uf(uf_similarity(...), list_distance(...), base=base)``.
+        ``puf.uf(uf_similarity(...), list_distance(rankings, item_vectors), base=base)``
+        up to rounding.
 
     Notes
     -----
-    Pass 1 computes sim_UF tile by tile and keeps only (count, mean, M2) per tile,
-    merged with Chan et al.'s update (exact up to rounding, no catastrophic
-    cancellation): t = mean + sqrt(M2 / N) over the N = m(m−1)/2 pairs.
-    Pass 2 recomputes each tile and adds sim·d_L over pairs with sim >= t (with
-    :func:`puf.uf`'s 1e-12 tolerance). d_L(u, v) = 1 − ē_u·ē_v, ē_u the mean of the
-    unit vectors of u's list (the mean-unit-vector identity of
-    :func:`puf.list_distance`), so a tile of d_L is one GEMM of centroids.
-    UF = log_base Σ_{U*} sim·d_L. Memory O(tile + m · (f + d)).
+    See the module docstring for the one-pass threshold window and the upper
+    bound used by the fallback pass, with their proofs. Memory
+    O(tile + m·(f + d) + pairs in the window); time O(N·(f + head items) + tail
+    co-occurrences), one pass in the common case.
 
     Examples
     --------
@@ -176,45 +187,36 @@ def uf_streaming(histories, item_features, rankings, item_vectors=None, *, gamma
     >>> from puf.engines import uf_streaming
     >>> histories = sp.csr_matrix([[1.0, 1, 0], [1, 1, 0], [0, 0, 1]])
     >>> rankings = np.array([[0, 2], [1, 2], [0, 1]])
-    >>> round(uf_streaming(histories, np.eye(3), rankings), 6)  # only pair (0, 1): J = 1, d_L = 0.75
+    >>> round(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), 6)  # J = 1, d_L = 0.75
     -0.287682
     """
-    gamma = check_unit_scalar(gamma, name="gamma")
-    if isinstance(base, bool) or not isinstance(base, (int, float)) or not base > 1:
-        raise ValueError(f"base must be a number > 1, got {base!r}")
-    if k is not None:
-        k = check_k(k)
-    vectors = item_features if item_vectors is None else item_vectors
-    centroids, n_vectors = _centroids(rankings, vectors, k)
+    gamma, base, histories, features, centroids = check_uf_inputs(
+        histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base)
+    block_size = check_block_size(block_size, default=DEFAULT_BLOCK_SIZE)
     m = centroids.shape[0]
-    check_min_users(m, "rankings")
-    histories = check_user_matrix(histories, m, other="rankings")
-    if n_vectors != histories.shape[1]:
-        raise ValueError(
-            f"item_vectors has {n_vectors} rows but histories has {histories.shape[1]} items")
-    features = check_item_features(item_features, n_items=histories.shape[1])
-    block_size = check_block_size(block_size, default=256 if gamma == 1.0 else 64)
-    width = max(block_size, _TILE_ELEMENTS // block_size)
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
-        segments, tasks = tile_tasks(m, block_size, width=width if gamma < 1.0 else None)
-        # gamma = 0 never reads the Jaccard arrays.
-        shared = ({"segments": segments} if gamma == 0.0
-                  else prepare_pattern(histories, segments=segments))
-        binary = sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr),
-                               shape=histories.shape)
-        sizes = np.diff(binary.indptr).astype(np.float64)
-        dist = np.asarray(binary @ (features / features.sum(axis=1, keepdims=True)))
-        dist /= np.maximum(sizes, 1.0)[:, None]
-        shared.update(gamma=gamma, dist_t=np.ascontiguousarray(dist.T),
-                      entropy=entr(dist).sum(axis=1) / _LN2,
-                      nonempty=(sizes > 0).astype(np.float64), centroids=centroids)
-        moments = executor.map(_moments_kernel, shared, tasks, progress=progress, desc="UF threshold")
-        n_pairs, mean, m2 = _combine_moments(moments)
-        shared["threshold"] = mean + math.sqrt(max(m2, 0.0) / n_pairs)
-        parts = executor.map(_sum_kernel, shared, tasks, progress=progress, desc="UF sum")
-    if sum(p[0] for p in parts) == 0:
+        segments, tasks = tile_tasks(m, block_size)
+        shared = prepare_uf(histories, features, centroids, gamma=gamma, segments=segments)
+        # The sample costs 2-40 µs a pair (sparse row gathers), the pass ~0.1 µs a pair.
+        sample_size = min(WINDOW_SAMPLE_SIZE, max(2_000, m * (m - 1) // 512))
+        lo, hi, shift = _threshold_window(shared, m, executor, sample_size)
+        shared.update(lo=lo, hi=hi, shift=shift)
+        parts = executor.map(_pass_kernel, shared, tasks, progress=progress, desc="UF")
+        n_pairs = sum(p[0][0] for p in parts)
+        first = math.fsum(p[0][1] for p in parts) / n_pairs
+        second = math.fsum(p[0][2] for p in parts) / n_pairs
+        cut = shift + first + math.sqrt(max(second - first * first, 0.0)) - THRESHOLD_TOLERANCE
+        if lo <= cut <= hi:
+            count = sum(p[1] + int(np.count_nonzero(p[3] >= cut)) for p in parts)
+            total = math.fsum([p[2] for p in parts] + [float(p[4][p[3] >= cut].sum()) for p in parts])
+        else:
+            del parts
+            shared.update(cut=cut, squares=np.einsum("ij,ij->i", shared["dist"], shared["dist"]))
+            sums = executor.map(_bounded_sum_kernel, shared, tasks, progress=progress,
+                                desc="UF (second pass)")
+            count, total = sum(s[0] for s in sums), math.fsum(s[1] for s in sums)
+    if count == 0:
         return undefined("uf is undefined: no pair reaches the mean + SD similarity threshold")
-    total = float(np.sum([p[1] for p in parts]))
     if total <= 0.0:
         return undefined("uf is undefined: the weighted list-distance sum over U* is 0")
     return math.log(total) / math.log(base)
