@@ -74,7 +74,7 @@ def generalized_entropy(effectiveness, *, alpha=2.0):
     Examples
     --------
     >>> round(generalized_entropy([0.25, 0.5, 0.75, 1.0], alpha=2), 12)  # CV² / 2
-    0.083333333333
+    0.1
     >>> round(generalized_entropy([0.0, 1.0], alpha=1), 12)  # ln 2: one user has all
     0.69314718056
     >>> round(generalized_entropy([1/6, 2/6, 3/6, 1.0], alpha=0), 4)
@@ -125,7 +125,7 @@ def atkinson(effectiveness, *, epsilon=0.5):
 
     Examples
     --------
-    >>> atkinson([0.0, 1.0], epsilon=0.5)  # 1 − 1/m
+    >>> round(atkinson([0.0, 1.0], epsilon=0.5), 12)  # 1 − 1/m
     0.5
     >>> round(atkinson([0.25, 1.0], epsilon=1), 12)  # 1 − geometric mean / mean
     0.2
@@ -167,11 +167,9 @@ def coefficient_of_variation(effectiveness):
     >>> coefficient_of_variation([0.0, 1.0])
     1.0
     """
-    s = check_effectiveness(effectiveness)
-    mean = s.mean()
-    if mean == 0.0:
-        return undefined("cv is undefined when every effectiveness value is 0 (mean 0)")
-    return float(np.std(s, ddof=0) / mean)
+    r = _ratios(check_effectiveness(effectiveness), "cv")
+    # On S/μ, so that tiny values do not underflow in the squares.
+    return float("nan") if r is None else float(np.std(r, ddof=0))
 
 
 def jain_unfairness(effectiveness):
@@ -193,19 +191,19 @@ def jain_unfairness(effectiveness):
     .. math:: 1 - \\frac{(\\sum_u S(u))^2}{m \\sum_u S(u)^2} = \\frac{\\sigma^2}{\\sigma^2 + \\mu^2}
               = \\frac{CV^2}{1 + CV^2}
 
-    computed as the right-hand form, which does not cancel near equality.
+    computed as the right-hand form on S/μ, which neither cancels near
+    equality nor underflows for tiny values.
 
     Examples
     --------
     >>> jain_unfairness([0.0, 0.0, 0.0, 1.0])  # Jain's index 1/4
     0.75
     """
-    s = check_effectiveness(effectiveness)
-    mean = s.mean()
-    if mean == 0.0:
-        return undefined("jain is undefined when every effectiveness value is 0 (mean 0)")
-    var = np.var(s, ddof=0)
-    return float(var / (var + mean * mean))
+    r = _ratios(check_effectiveness(effectiveness), "jain")
+    if r is None:
+        return float("nan")
+    var = np.var(r, ddof=0)  # of S/μ, whose mean is 1
+    return float(var / (var + 1.0))
 
 
 def hoover(effectiveness):
