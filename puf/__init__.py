@@ -1,6 +1,7 @@
 """puf: individual user fairness measures for recommender systems.
 
-The measures (PUF, SD, Gini, ME, MME, PEU, UF), per-user effectiveness,
+The measures (PUF, SD, Gini, ME, MME, PEU, UF and the field's inequality
+indices and similarity-aware measures), per-user effectiveness,
 user similarities, the data model (:class:`World` -> :class:`Population`)
 and the registry that evaluates any measure by its parameter names.
 """
@@ -13,12 +14,16 @@ __all__ = [
     "Population",
     "World",
     "FIELDS",
+    "FAMILIES",
     "Measure",
     "MEASURES",
     "measure",
     "as_measure",
+    "register",
     "evaluate",
     "load_measure",
+    "Variant",
+    "variants",
     "pairwise_user_unfairness",
     "puf",
     "puf_as_printed",
@@ -29,6 +34,17 @@ __all__ = [
     "mean_max_envy",
     "proportion_envious_users",
     "uf",
+    "generalized_entropy",
+    "atkinson",
+    "coefficient_of_variation",
+    "jain_unfairness",
+    "hoover",
+    "variance",
+    "mean_difference",
+    "max_min",
+    "inconsistency",
+    "lipschitz_violation",
+    "lipschitz_excess",
     "EFFECTIVENESS",
     "precision_at_k",
     "recall_at_k",
@@ -55,6 +71,17 @@ from .effectiveness import (
     recall_at_k,
     reciprocal_rank_at_k,
 )
+from .inequality import (
+    atkinson,
+    coefficient_of_variation,
+    generalized_entropy,
+    hoover,
+    jain_unfairness,
+    max_min,
+    mean_difference,
+    variance,
+)
+from .lipschitz import inconsistency, lipschitz_excess, lipschitz_violation
 from .lists import list_distance, utility_matrix
 from .measures import (
     gini,
@@ -69,7 +96,7 @@ from .measures import (
     uf,
 )
 from .population import Population
-from .registry import FIELDS, MEASURES, Measure, as_measure, evaluate, measure
+from .registry import FAMILIES, FIELDS, MEASURES, Measure, as_measure, evaluate, measure, register
 from .loader import load_measure
 from .similarity import (
     SIMILARITIES,
@@ -78,4 +105,5 @@ from .similarity import (
     js_similarity,
     uf_similarity,
 )
+from .variants import Variant, variants
 from .world import World

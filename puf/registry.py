@@ -6,16 +6,16 @@ metadata; :func:`as_measure` turns a name or a plain function into a
 :class:`Measure`; :func:`evaluate` passes a population's fields by name.
 """
 
-__all__ = ["FIELDS", "Measure", "MEASURES", "measure", "as_measure", "evaluate"]
+__all__ = ["FIELDS", "FAMILIES", "Measure", "MEASURES", "measure", "as_measure", "register", "evaluate"]
 
+import functools
 import inspect
-import math
 import numbers
 from dataclasses import dataclass
 
-from . import measures as _m
-
 FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
+FAMILIES = ("inequality indices", "envy", "similarity-aware", "other")
+"""Families of measures, in the order tables and figures group them."""
 
 
 @dataclass(frozen=True)
@@ -36,12 +36,22 @@ class Measure:
         Which end is fairer.
     definition : str
         One-line definition.
+    family : str, optional
+        One of :data:`FAMILIES`; default from ``reads``: "similarity-aware"
+        when it reads similarity, "envy" when it reads utility, "inequality
+        indices" when it reads effectiveness alone, else "other".
+    similarity : str or None, default None
+        The similarity it reads in studies on real or synthetic data: None for
+        the study's default (Jaccard over histories), "uf" for sim_UF.
+    tables : bool, default True
+        Whether studies (``puf evaluate``, the report's sweeps) show it; False
+        for forms kept only for the property check (the printed forms).
 
     Examples
     --------
     >>> m = as_measure("sd")
-    >>> m.reads, m.range, m.direction
-    (('effectiveness',), (0.0, 1.0), 'lower')
+    >>> m.reads, m.range, m.direction, m.family
+    (('effectiveness',), (0.0, 1.0), 'lower', 'inequality indices')
     >>> m(effectiveness=[0.0, 1.0])
     0.5
     """
@@ -52,6 +62,15 @@ class Measure:
     range: tuple = (0.0, 1.0)
     direction: str = "lower"
     definition: str = ""
+    family: str | None = None
+    similarity: str | None = None
+    tables: bool = True
+
+    def __post_init__(self):
+        if self.family is None:
+            object.__setattr__(self, "family", _default_family(self.reads))
+        elif self.family not in FAMILIES:
+            raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {self.family!r}")
 
     def __call__(self, **fields):
         return self.function(**{name: fields[name] for name in self.reads})
@@ -60,6 +79,14 @@ class Measure:
     def fairest(self):
         """The fairest value of the declared range (its lower end when lower is fairer)."""
         return self.range[0] if self.direction == "lower" else self.range[1]
+
+
+def _default_family(reads):
+    if "similarity" in reads:
+        return "similarity-aware"
+    if "utility" in reads:
+        return "envy"
+    return "inequality indices" if reads == ("effectiveness",) else "other"
 
 
 def _reads(function):
@@ -86,7 +113,8 @@ def _reads(function):
     return tuple(reads)
 
 
-def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", definition=None):
+def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", definition=None,
+            family=None):
     """Decorator attaching harness metadata to a user's measure; the function is unchanged.
 
     Parameters
@@ -101,6 +129,8 @@ def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", de
         Which end is fairer.
     definition : str, optional
         One-line definition; defaults to the docstring's first line.
+    family : str, optional
+        One of :data:`FAMILIES`; default from the fields it reads.
 
     Returns
     -------
@@ -124,6 +154,8 @@ def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", de
         raise ValueError(f"range must be two numbers (low, high), got {range!r}") from None
     if not low <= high:
         raise ValueError(f"range must be (low, high) with low <= high, got {range!r}")
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {family!r}")
 
     def attach(func):
         _reads(func)
@@ -132,6 +164,7 @@ def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", de
             range=(low, high),
             direction=direction,
             definition=definition or (inspect.getdoc(func) or "").split("\n")[0],
+            family=family,
         )
         return func
 
@@ -177,7 +210,61 @@ def as_measure(function):
         range=meta.get("range", (0.0, 1.0)),
         direction=meta.get("direction", "lower"),
         definition=meta.get("definition", doc),
+        family=meta.get("family"),
     )
+
+
+def register(function, *, name, options=None, replace=False, **metadata):
+    """Add a measure to :data:`MEASURES`, e.g. a built-in at another parameter value.
+
+    Parameters
+    ----------
+    function : callable or Measure
+        The measure function (or a Measure, whose metadata are the defaults).
+    name : str
+        The registered name; must be new unless ``replace``.
+    options : dict, optional
+        Keyword options bound to the function (``{"alpha": 3}``).
+    replace : bool, default False
+        Allow replacing a measure already registered under ``name``.
+    **metadata
+        ``range``, ``direction``, ``definition``, ``family``, ``similarity``,
+        ``tables``, as for :class:`Measure`.
+
+    Returns
+    -------
+    Measure
+        The registered measure; from now on ``puf measures``, ``puf check``
+        and the studies include it.
+
+    Examples
+    --------
+    >>> import math, puf
+    >>> ge3 = register(puf.generalized_entropy, name="ge-3", options={"alpha": 3},
+    ...                range=(0, math.inf), definition="GE(3)")
+    >>> round(evaluate(puf.Population([0.0, 1.0], [[1, 0], [0, 1]]), ["ge-3"])["ge-3"], 6)
+    0.5
+    >>> MEASURES.pop("ge-3").name
+    'ge-3'
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    if name in MEASURES and not replace:
+        raise ValueError(f"a measure {name!r} is already registered; pass replace=True to replace it")
+    base = function if isinstance(function, Measure) else as_measure(function)
+    bound = base.function if not options else functools.partial(base.function, **options)
+    fields = {"range": base.range, "direction": base.direction, "definition": base.definition,
+              "family": base.family, "similarity": base.similarity, "tables": base.tables}
+    unknown = set(metadata) - set(fields)
+    if unknown:
+        raise ValueError(f"unknown metadata {sorted(unknown)}; known: {', '.join(fields)}")
+    fields.update(metadata)
+    fields["range"] = tuple(float(v) for v in fields["range"])
+    if fields["direction"] not in ("lower", "higher"):
+        raise ValueError(f"direction must be 'lower' or 'higher', got {fields['direction']!r}")
+    registered = Measure(bound, name, _reads(bound), **fields)
+    MEASURES[name] = registered
+    return registered
 
 
 def evaluate(population, names=None):
@@ -255,26 +342,9 @@ def _shown(value):
     return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
-_UNBOUNDED = (-math.inf, math.inf)
-MEASURES = {
-    m.name: m
-    for m in (
-        Measure(_m.pairwise_user_unfairness, "puf", ("effectiveness", "similarity"),
-                definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|"),
-        Measure(_m.puf_as_printed, "puf-as-printed", ("effectiveness", "similarity"),
-                definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)"),
-        Measure(_m.sd, "sd", ("effectiveness",), definition="standard deviation (ddof=0) of S"),
-        Measure(_m.gini, "gini", ("effectiveness",),
-                definition="Σ_j (2j−m−1)·S_(j) / (m·Σ S); undefined when Σ S = 0"),
-        Measure(_m.mean_envy, "me", ("utility",),
-                definition="1/(m(m−1)) Σ_{u≠v} max(φ_u(L_v) − φ_u(L_u), 0)"),
-        Measure(_m.mean_envy_as_printed, "me-as-printed", ("utility",),
-                definition="2/(m(m−1)) Σ_{u≠v} envy(u,v) (the appendix's printed form, 2×ME)"),
-        Measure(_m.mean_max_envy, "mme", ("utility",),
-                definition="(1/m) Σ_u max_{v≠u} envy(u,v)"),
-        Measure(_m.proportion_envious_users, "peu", ("utility",),
-                definition="(1/m) Σ_u 1{max_{v≠u} envy(u,v) > ε}, ε = 0.05"),
-        Measure(_m.uf, "uf", ("similarity", "list_distance"), range=_UNBOUNDED,
-                definition="ln Σ_{sim ≥ mean+SD} sim(u,v)·d_L(u,v)"),
-    )
-}
+MEASURES = {}
+"""Every registered measure by name: the built-ins (:mod:`puf._builtins`) and any :func:`register` adds."""
+
+from ._builtins import builtin_measures  # noqa: E402  (needs Measure, defined above)
+
+MEASURES.update((m.name, m) for m in builtin_measures())

@@ -19,7 +19,9 @@ None keeps them);
 other parameters, so a skewness sweep changes similarity values alone).
 UF always reads sim_UF(gamma); every other measure reads ``Base.similarity``.
 :data:`SWEEPS` holds the report's built-in sweeps: the issue's four, plus the skewness
-sweep at a free mean (``skewness_free_mean``).
+sweep at a free mean (``skewness_free_mean``). Each names the measure *families*
+it shows, and its measures are read from the registry (:func:`puf.variants`) when
+it runs, so a newly registered measure joins every sweep of its family.
 """
 
 __all__ = ["PARAMETERS", "COLUMNS", "Base", "sweep", "BuiltinSweep", "SWEEPS"]
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from puf import UndefinedMeasureWarning
+from puf import FAMILIES, UndefinedMeasureWarning
 
 from .bases import Base, point_fields
 from .variants import variants
@@ -139,7 +141,10 @@ _PAIRINGS = ("random", "most_fair", "most_unfair")
 class BuiltinSweep:
     """One of the report's sweeps: what it varies, over which values, for which measures.
 
-    ``parameter`` is the x axis; ``cross``, when set, is a further Base setting
+    ``families`` are the measure families it shows (every registered study
+    variant of those families, :func:`puf.variants`), after the ``controls``
+    (labels shown whatever their family, e.g. SD as a reference that ignores
+    similarity). ``parameter`` is the x axis; ``cross``, when set, is a further Base setting
     taking each of ``levels`` (a column of that name is added to the table).
     ``driver`` names what the x axis moves for the response labels and
     ``expected`` the sign a measure should follow (0: either). ``setting`` holds
@@ -152,6 +157,8 @@ class BuiltinSweep:
     ('zero_relevance', 'pairing', ('most_fair', 'most_unfair'))
     >>> s.n_worlds(quick=False, n_seeds=2)
     44
+    >>> s.measures[:3]
+    ('PUF-P', 'PUF-NDCG', 'UF')
     """
 
     name: str
@@ -159,13 +166,26 @@ class BuiltinSweep:
     parameter: str
     values: tuple
     quick_values: tuple
-    measures: tuple
+    families: tuple
     driver: str
     expected: int
     cross: str | None = None
     levels: tuple = (None,)
     quick_levels: tuple = (None,)
     setting: tuple = ()
+    controls: tuple = ()
+
+    @property
+    def measures(self):
+        """The variant labels it shows: its controls, then its families' variants from the registry.
+
+        Examples
+        --------
+        >>> SWEEPS["skewness"].measures[:5]
+        ('SD-P', 'SD-NDCG', 'PUF-P', 'PUF-NDCG', 'UF')
+        """
+        chosen = tuple(v.label for v in variants() if v.measure.family in self.families)
+        return self.controls + tuple(label for label in chosen if label not in self.controls)
 
     def grid(self, quick=False):
         """Return (values, levels) at full or quick size.
@@ -205,8 +225,8 @@ class BuiltinSweep:
         Examples
         --------
         >>> df = SWEEPS["skewness"].run(seeds=[0], quick=True, base=Base(n_users=20, n_items=100, k=5))
-        >>> sorted(df.measure.unique())
-        ['PUF-NDCG', 'PUF-P', 'SD-NDCG', 'SD-P', 'UF']
+        >>> sorted(df.measure.unique())[:6]
+        ['Inconsistency-NDCG', 'Inconsistency-P', 'Lipschitz-excess-NDCG', 'Lipschitz-excess-P', 'Lipschitz-violation-NDCG', 'Lipschitz-violation-P']
         """
         base = (Base() if base is None else base).replace(**dict(self.setting))
         values, levels = self.grid(quick)
@@ -223,30 +243,34 @@ class BuiltinSweep:
         return pd.concat(frames, ignore_index=True)
 
 
+_EVERY = FAMILIES  # every family, the mean effectiveness ("other") included
+_SIMILARITY_AWARE = ("similarity-aware",)
+_SD = ("SD-P", "SD-NDCG")  # a reference that ignores similarity, flat when only similarity moves
+
 SWEEPS = {s.name: s for s in (
     BuiltinSweep(
         "zero_relevance", "Share of users with zero relevance", "zero_relevance", _SHARES, _SHARES,
-        ("P@k", "NDCG@k", "SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG", "ME", "MME", "PEU", "UF",
-         "PUF-P", "PUF-NDCG"),
-        "planted effectiveness disparity p(1 − p)", 1),
+        _EVERY, "planted effectiveness disparity p(1 − p)", 1),
     BuiltinSweep(
         "skewness", "Skewness of the similarity distribution at a fixed mean, by pairing", "skewness",
         (-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0), (-1.0, 0.0, 2.0, 4.0, 8.0),
-        ("SD-P", "SD-NDCG", "UF", "PUF-P", "PUF-NDCG"), "similarity skewness (mean fixed)", 0,
-        cross="pairing", levels=_PAIRINGS, quick_levels=_PAIRINGS, setting=(("skewness_mean", "fixed"),)),
+        _SIMILARITY_AWARE, "similarity skewness (mean fixed)", 0,
+        cross="pairing", levels=_PAIRINGS, quick_levels=_PAIRINGS, setting=(("skewness_mean", "fixed"),),
+        controls=_SD),
     # Powers of sparse similarities reach no negative skewness reliably (the lower end is the
     # skewness of a 0/1 sample, see synthetic.power_skewness): this sweep starts at 0.
     BuiltinSweep(
         "skewness_free_mean", "Skewness of the similarity distribution with the mean free "
         "(sim ** α), by pairing", "skewness", (0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0), (0.0, 2.0, 4.0, 8.0),
-        ("SD-P", "SD-NDCG", "UF", "PUF-P", "PUF-NDCG"), "similarity skewness (mean free)", 0,
-        cross="pairing", levels=_PAIRINGS, quick_levels=_PAIRINGS, setting=(("skewness_mean", "free"),)),
+        _SIMILARITY_AWARE, "similarity skewness (mean free)", 0,
+        cross="pairing", levels=_PAIRINGS, quick_levels=_PAIRINGS, setting=(("skewness_mean", "free"),),
+        controls=_SD),
     BuiltinSweep(
         "pairing", "Most fair versus most unfair pairing", "zero_relevance", _SHARES, _QUARTERS,
-        ("PUF-P", "PUF-NDCG", "UF"), "planted effectiveness disparity p(1 − p)", 1,
+        _SIMILARITY_AWARE, "planted effectiveness disparity p(1 − p)", 1,
         cross="pairing", levels=("most_fair", "most_unfair"), quick_levels=("most_fair", "most_unfair")),
     BuiltinSweep(
         "gamma", "sim_UF's weight γ, crossed with the zero-relevance share", "zero_relevance",
-        _SHARES, _QUARTERS, ("UF", "PUF-P", "PUF-NDCG"), "planted effectiveness disparity p(1 − p)", 1,
+        _SHARES, _QUARTERS, _SIMILARITY_AWARE, "planted effectiveness disparity p(1 − p)", 1,
         cross="gamma", levels=(0.0, 0.25, 0.5, 0.75, 1.0), quick_levels=(0.0, 0.5, 1.0)),
 )}

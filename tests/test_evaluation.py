@@ -210,11 +210,16 @@ def test_ml100k_shape(ml100k):
     assert min(ml100k.train.groupby("user").size()) >= 5
 
 
+PAPER_COLUMNS = ("P@k", "NDCG@k", "SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG", "ME", "MME", "PEU",
+                 "UF", "PUF-P", "PUF-NDCG")
+
+
 @pytest.fixture(scope="module")
 def ml100k_table(ml100k, ml100k_runs):
+    """The PUF paper's twelve columns (the whole field is checked in test_ml100k_whole_field)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", UndefinedMeasureWarning)
-        return evaluate_runs(ml100k, ml100k_runs, k=10)
+        return evaluate_runs(ml100k, ml100k_runs, k=10, measures=PAPER_COLUMNS)
 
 
 def test_ml100k_rankers_are_sensible(ml100k_table):
@@ -234,3 +239,26 @@ def test_ml100k_agreement(ml100k_table):
     assert tau.shape == (12, 12)
     assert np.isfinite(tau.to_numpy()).all()
     assert tau.loc["P@10", "NDCG@10"] > 0.5
+
+
+def test_ml100k_whole_field(ml100k, ml100k_runs, ml100k_table):
+    from puf import variants
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        table = evaluate_runs(ml100k, ml100k_runs, k=10)
+    assert list(table.columns) == [c.replace("@k", "@10") for c in MEASURE_COLUMNS]
+    # The paper's columns are the same numbers whether or not the other measures run.
+    pd.testing.assert_frame_equal(table[ml100k_table.columns], ml100k_table)
+    # Some user has P@10 = 0 under every ranker on ML-100K: the indices that take ln S or
+    # 1/S are undefined there, and only those.
+    undefined = {c for c in table.columns if table[c].isna().any()}
+    assert undefined == {f"{name}-{metric}" for name in ("GE-0", "Atkinson-1", "Atkinson-2")
+                         for metric in ("P", "NDCG")}
+    for v in variants():
+        low, high = v.measure.range
+        values = table[v.label.replace("@k", "@10")].dropna()
+        assert ((values >= low) & (values <= high)).all(), v.label
+    tau = measure_agreement(table)
+    assert tau.shape == (len(MEASURE_COLUMNS), len(MEASURE_COLUMNS))
+    assert tau.loc["Gini-P", "Hoover-P"] > 0.5 and tau.loc["SD-P", "Variance-P"] == 1.0

@@ -193,12 +193,13 @@ PAPER_FINDINGS = {
 @pytest.fixture(scope="module")
 def found():
     """Every built-in measure through every property, default settings, seed 0 (2 processes)."""
-    results = all_verdicts(n_jobs=min(2, os.cpu_count() or 1), random_state=0)
+    results = all_verdicts(list(PINNED), n_jobs=min(2, os.cpu_count() or 1), random_state=0)
     return {(v.measure, v.property): v for v in results}
 
 
 def test_every_builtin_measure_and_property_is_pinned():
-    assert list(PINNED) == list(MEASURES)
+    # The PUF paper's nine; the field's measures are pinned in properties/known (test_known_field.py).
+    assert list(PINNED) == list(MEASURES)[:9]
     for measure, row in PINNED.items():
         assert list(row) == list(CATALOG), measure
 

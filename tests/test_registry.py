@@ -9,6 +9,9 @@ import puf
 from puf import MEASURES, Population, as_measure, evaluate, measure
 
 NINE = ["puf", "puf-as-printed", "sd", "gini", "me", "me-as-printed", "mme", "peu", "uf"]
+FIELD = ["ge-0", "ge-1", "ge-2", "atkinson-0.5", "atkinson-1", "atkinson-2", "cv", "jain", "hoover",
+         "variance", "mean-difference", "max-min", "inconsistency", "lipschitz-violation",
+         "lipschitz-excess"]  # the field's measures, after the PUF paper's nine
 
 
 def population_with_everything():
@@ -21,7 +24,7 @@ def population_with_everything():
 
 
 def test_registry_has_the_nine_measures_with_metadata():
-    assert list(MEASURES) == NINE
+    assert list(MEASURES) == NINE + FIELD
     for name, m in MEASURES.items():
         assert m.name == name
         assert m.direction == "lower"
@@ -33,8 +36,9 @@ def test_registry_has_the_nine_measures_with_metadata():
 
 def test_evaluate_passes_fields_by_name():
     pop = population_with_everything()
-    results = evaluate(pop)
-    assert list(results) == NINE
+    with pytest.warns(puf.UndefinedMeasureWarning):  # GE(0), Atkinson(ε >= 1) at S = 0; m < 6
+        results = evaluate(pop)
+    assert list(results) == NINE + FIELD
     assert results["puf"] == puf.puf(pop.effectiveness, pop.similarity)
     assert results["me"] == puf.mean_envy(pop.utility)
     assert results["uf"] == puf.uf(pop.similarity, pop.list_distance)
@@ -42,7 +46,8 @@ def test_evaluate_passes_fields_by_name():
 
 def test_evaluate_skips_measures_whose_fields_are_absent_by_default():
     pop = Population([0.0, 1.0], [[1, .5], [.5, 1]])
-    assert list(evaluate(pop)) == ["puf", "puf-as-printed", "sd", "gini"]
+    with pytest.warns(puf.UndefinedMeasureWarning):
+        assert list(evaluate(pop)) == ["puf", "puf-as-printed", "sd", "gini"] + FIELD
     with pytest.raises(ValueError, match="utility"):
         evaluate(pop, ["me"])
 

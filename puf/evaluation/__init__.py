@@ -1,7 +1,7 @@
 """Evaluate ranked lists on a real dataset: effectiveness, every fairness measure, agreement.
 
-:func:`evaluate_runs` gives one row per ranker with P@k, NDCG@k and the
-fairness measures of the PUF paper's study; :func:`measure_agreement` gives
+:func:`evaluate_runs` gives one row per ranker with P@k, NDCG@k and every
+registered fairness measure (on P@k and NDCG@k where it reads effectiveness); :func:`measure_agreement` gives
 Kendall's tau between every pair of those columns over the rankers (the
 paper's Figure 1). :func:`read_run` reads a researcher's own run file and
 :func:`run_rankers` produces runs with the built-in baselines.
@@ -9,6 +9,7 @@ paper's Figure 1). :func:`read_run` reads a researcher's own run file and
 
 __all__ = [
     "MEASURE_COLUMNS",
+    "measure_columns",
     "evaluate_runs",
     "measure_agreement",
     "per_user_effectiveness",
@@ -18,4 +19,11 @@ __all__ = [
 
 from .agreement import measure_agreement
 from .runs import read_run, run_rankers
-from .scores import MEASURE_COLUMNS, evaluate_runs, per_user_effectiveness
+from .scores import evaluate_runs, measure_columns, per_user_effectiveness
+
+
+def __getattr__(name):
+    # The registry's current columns, read on each access (see scores.measure_columns).
+    if name == "MEASURE_COLUMNS":
+        return measure_columns()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

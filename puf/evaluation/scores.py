@@ -1,24 +1,55 @@
-"""Effectiveness and every fairness measure of ranked lists on a real dataset."""
+"""Effectiveness and every registered fairness measure of ranked lists on a real dataset.
 
-__all__ = ["MEASURE_COLUMNS", "evaluate_runs", "per_user_effectiveness"]
+The columns are the registry's study variants (:func:`puf.variants`): each
+measure that reads effectiveness on per-user P@k and NDCG@k, each other
+measure once, so a newly registered measure gets its columns with no further
+code. :data:`MEASURE_COLUMNS` is the current list, read from the registry.
+"""
+
+__all__ = ["MEASURE_COLUMNS", "measure_columns", "evaluate_runs", "per_user_effectiveness"]
+
+import dataclasses
+import functools
 
 import numpy as np
 import pandas as pd
 
+from .. import effectiveness as _effectiveness
 from .._validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
 from ..effectiveness import ndcg_at_k, precision_at_k
 from ..lists import list_distance, utility_matrix
-from ..measures import (gini, mean_envy, mean_max_envy, pairwise_user_unfairness,
-                        proportion_envious_users, sd, uf)
 from ..similarity import jaccard_similarity, uf_similarity
-
-MEASURE_COLUMNS = ("P@k", "NDCG@k", "SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG", "ME", "MME", "PEU",
-                   "UF", "PUF-P", "PUF-NDCG")
-"""Columns of :func:`evaluate_runs`; ``@k`` is spelled with the actual k (``P@10``)."""
+from ..variants import METRICS, variants
 
 
-def _columns(k):
-    return [c.replace("@k", f"@{k}") for c in MEASURE_COLUMNS]
+def measure_columns(measures=None):
+    """Return the columns :func:`evaluate_runs` gives for ``measures`` (default every variant).
+
+    Examples
+    --------
+    >>> measure_columns()[:4]
+    ('P@k', 'NDCG@k', 'SD-P', 'SD-NDCG')
+    >>> measure_columns(["PUF-P", "uf"])
+    ('PUF-P', 'UF')
+    """
+    return tuple(v.label for v in _chosen(measures))
+
+
+def __getattr__(name):
+    # Read from the registry on each access, so it lists measures registered after import.
+    if name == "MEASURE_COLUMNS":
+        return measure_columns()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _chosen(measures):
+    if measures is None:
+        return variants()
+    return tuple(v for spec in measures for v in variants(spec))
+
+
+def _columns(chosen, k):
+    return [v.label.replace("@k", f"@{k}") for v in chosen]
 
 
 def _check_runs(dataset, runs, k):
@@ -88,13 +119,14 @@ def per_user_effectiveness(dataset, runs, *, k=10, split="test"):
     return pd.concat(frames, ignore_index=True)
 
 
-def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test", progress=False):
+def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test", measures=None,
+                  progress=False):
     """Effectiveness and every fairness measure of each run on a dataset.
 
     Parameters
     ----------
     dataset : puf.data.SplitDataset
-        Needs ``item_features`` (genres) for UF.
+        Needs ``item_features`` (genres) for UF (sim_UF and the list distance).
     runs : dict of str to array_like, shape (n_users, k')
         Ranked internal item ids per user, best first (``-1`` pads).
     k : int, default 10
@@ -105,19 +137,24 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
         PEU's envy threshold.
     split : {"test", "valid"}
         Relevance split; every user needs a non-empty one.
+    measures : iterable of (str, callable or Variant), optional
+        Variant labels (``"SD-NDCG"``), registered names or functions
+        (expanded over P and NDCG by :func:`puf.variants`); default every
+        study variant of the registry.
     progress : bool, default False
         Show a tqdm bar over the runs.
 
     Returns
     -------
     pandas.DataFrame
-        Index ``ranker``; columns :data:`MEASURE_COLUMNS` with k spelled out.
-        P@k and NDCG@k are means over users; SD/Gini/PUF are computed on the
-        per-user P@k (``-P``) or NDCG@k (``-NDCG``); PUF uses Jaccard over
-        training histories; ME, MME, PEU read phi_u(L_v); UF reads sim_UF and
-        the genre list distance. Lower is fairer for all fairness columns.
-        NaN (with :class:`puf.UndefinedMeasureWarning`) where DESIGN.md says a
-        measure is undefined.
+        Index ``ranker``; columns :func:`measure_columns` with k spelled out.
+        P@k and NDCG@k are means over users; a measure of effectiveness is
+        computed on the per-user P@k (``-P``) or NDCG@k (``-NDCG``); measures
+        reading similarity read Jaccard over training histories, except those
+        declaring ``similarity="uf"`` (UF), which read sim_UF(γ); ME, MME, PEU
+        read phi_u(L_v); UF reads the genre list distance. Lower is fairer for
+        all fairness columns. NaN (with :class:`puf.UndefinedMeasureWarning`)
+        where a measure is undefined.
 
     Examples
     --------
@@ -128,19 +165,25 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
     >>> data = dataclasses.replace(preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1),
     ...                            item_features=np.eye(3))
     >>> table = evaluate_runs(data, {"mine": [[1], [1], [0]]}, k=1)
-    >>> table.loc["mine", ["P@1", "SD-P", "PUF-P"]].round(4).tolist()  # P = (1, 0, 0)
-    [0.3333, 0.4714, 0.3333]
+    >>> table.loc["mine", ["P@1", "SD-P", "PUF-P", "Variance-P"]].round(4).tolist()  # P = (1, 0, 0)
+    [0.3333, 0.4714, 0.3333, 0.2222]
     """
     k = check_k(k)
     gamma = check_unit_scalar(gamma, name="gamma")
     epsilon = check_nonnegative_scalar(epsilon, name="epsilon")
-    if dataset.item_features is None:
+    chosen = _with_options(_chosen(measures), {"peu": {"epsilon": epsilon}})
+    if not chosen:
+        raise ValueError("measures must name at least one measure, got none")
+    needs_genres = any(v.similarity == "uf" or "list_distance" in v.measure.reads for v in chosen)
+    if needs_genres and dataset.item_features is None:
         raise ValueError(f"dataset {dataset.name!r} has no item_features (genres); UF needs them")
     runs = _check_runs(dataset, runs, k)
     relevance = _relevance(dataset, split)
     histories = dataset.matrix("train")
-    jaccard = jaccard_similarity(histories)
-    sim_uf = uf_similarity(histories, dataset.item_features, gamma=gamma)
+    similarities = _Lazy({
+        None: lambda: jaccard_similarity(histories),
+        "uf": lambda: uf_similarity(histories, dataset.item_features, gamma=gamma),
+    })
     rows = {}
     names = list(runs)
     if progress:
@@ -149,17 +192,48 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
         names = tqdm(names, desc="measures", unit="run")
     for name in names:
         rankings = runs[name]
-        p, n = precision_at_k(rankings, relevance, k=k), ndcg_at_k(rankings, relevance, k=k)
-        utility = utility_matrix(rankings, relevance, k=k)
-        rows[name] = [
-            p.mean(), n.mean(), sd(p), sd(n), gini(p), gini(n),
-            mean_envy(utility), mean_max_envy(utility),
-            proportion_envious_users(utility, epsilon=epsilon),
-            uf(sim_uf, list_distance(rankings, dataset.item_features, k=k)),
-            pairwise_user_unfairness(p, jaccard), pairwise_user_unfairness(n, jaccard),
-        ]
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=_columns(k), dtype=np.float64)
+        per_run = _Lazy({
+            "utility": lambda: utility_matrix(rankings, relevance, k=k),
+            "list_distance": lambda: list_distance(rankings, dataset.item_features, k=k),
+            **{metric: _metric(metric, rankings, relevance, k) for metric in METRICS},
+        })
+        rows[name] = [v({"effectiveness": per_run[v.metric] if v.metric else None,
+                         "similarity": similarities[v.similarity] if "similarity" in v.measure.reads else None,
+                         "utility": per_run["utility"] if "utility" in v.measure.reads else None,
+                         "list_distance": (per_run["list_distance"]
+                                           if "list_distance" in v.measure.reads else None)})
+                      for v in chosen]
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=_columns(chosen, k), dtype=np.float64)
     table.index.name = "ranker"
     table.attrs.update({"dataset": dataset.name, "k": k, "gamma": gamma, "epsilon": epsilon,
                         "split": split, "users": dataset.n_users})
     return table
+
+
+class _Lazy(dict):
+    """Compute each entry once, on first use: a run's utility matrix only if a measure reads it."""
+
+    def __init__(self, makers):
+        super().__init__()
+        self._makers = makers
+
+    def __missing__(self, key):
+        value = self[key] = self._makers[key]()
+        return value
+
+
+def _metric(metric, rankings, relevance, k):
+    function = _effectiveness.EFFECTIVENESS[METRICS[metric]]
+    return lambda: function(rankings, relevance, k=k)
+
+
+def _with_options(chosen, options):
+    """Bind the study's options (PEU's ε) to the built-ins that take them, by registered name."""
+    bound = []
+    for v in chosen:
+        extra = options.get(v.measure.name)
+        if extra:
+            measure = dataclasses.replace(v.measure, function=functools.partial(v.measure.function, **extra))
+            v = dataclasses.replace(v, measure=measure)
+        bound.append(v)
+    return tuple(bound)

@@ -108,7 +108,7 @@ def run(args):
     ...     "--item", str(folder / "toy.item"), "--rankers", "mostpop", "--format", "csv",
     ...     "--out", str(folder / "out"), "--quiet"])
     >>> run(args)  # doctest: +ELLIPSIS
-    ranker,P@10,NDCG@10,SD-P,SD-NDCG,Gini-P,Gini-NDCG,ME,MME,PEU,UF,PUF-P,PUF-NDCG
+    ranker,P@10,NDCG@10,SD-P,SD-NDCG,Gini-P,Gini-NDCG,...,ME,MME,PEU,PUF-P,PUF-NDCG,UF,...
     mostpop,...
     0
     """

@@ -4,19 +4,22 @@ __all__ = ["register", "run", "measures_table"]
 
 
 def measures_table():
-    """Return one row per registered measure: name, reads, range, fairer end, definition.
+    """Return one row per registered measure: name, reads, range, fairer end, family, definition.
 
     Examples
     --------
     >>> rows = measures_table()
-    >>> rows[0]["name"], rows[0]["reads"]
-    ('puf', 'effectiveness, similarity')
+    >>> rows[0]["name"], rows[0]["family"], rows[0]["reads"]
+    ('puf', 'similarity-aware', 'effectiveness, similarity')
+    >>> next(r for r in rows if r["name"] == "ge-1")["range"]
+    '[0, inf]'
     """
     from puf import MEASURES
 
     return [
         {
             "name": m.name,
+            "family": m.family,
             "reads": ", ".join(m.reads),
             "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
             "fairer": m.direction,
@@ -40,7 +43,7 @@ def run(args):
     if args.format == "names":
         print("\n".join(r["name"] for r in rows))
         return 0
-    columns = ("name", "reads", "range", "fairer", "definition")
+    columns = ("name", "reads", "range", "fairer", "family", "definition")
     widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
     print("  ".join(c.ljust(widths[c]) for c in columns).rstrip())
     print("  ".join("-" * widths[c] for c in columns))

@@ -1,0 +1,167 @@
+"""Similarity-aware individual fairness: similar users should get similar effectiveness.
+
+These measures read ``effectiveness`` and ``similarity``. The Lipschitz
+measures take 1 − sim(u, v) as the distance between users (Dwork et al., ITCS
+2012: |S(u) − S(v)| <= L·d(u, v)); inconsistency compares each user with its
+most similar others (Zemel et al., ICML 2013). Lower is fairer.
+"""
+
+__all__ = ["inconsistency", "lipschitz_violation", "lipschitz_excess"]
+
+import numbers
+
+import numpy as np
+
+from ._validation import check_effectiveness, check_nonnegative_scalar, check_similarity, undefined
+
+# Row blocks keep the temporaries at O(block * m) on real data (m in the thousands).
+_BLOCK_ELEMENTS = 1 << 22
+
+
+def _inputs(effectiveness, similarity):
+    effectiveness = check_effectiveness(effectiveness, min_users=2)
+    return effectiveness, check_similarity(similarity, m=effectiveness.shape[0])
+
+
+def _blocks(m):
+    step = max(1, _BLOCK_ELEMENTS // max(m, 1))
+    return ((start, min(m, start + step)) for start in range(0, m, step))
+
+
+def inconsistency(effectiveness, similarity, *, n_neighbors=5):
+    """Mean gap between each user's effectiveness and that of its most similar users.
+
+    One minus the *consistency* of Zemel et al. (ICML 2013), as AIF360's
+    ``consistency_score`` computes it, with neighbours chosen by the given
+    similarity instead of a k-NN over features.
+
+    Parameters
+    ----------
+    effectiveness : array-like of shape (m,)
+        Per-user effectiveness in [0, 1].
+    similarity : array-like of shape (m, m)
+        Symmetric user similarity in [0, 1]; the diagonal is ignored.
+    n_neighbors : int, default 5
+        n, the number of most similar other users each user is compared with.
+
+    Returns
+    -------
+    float
+        In [0, 1] (1 when every user's n neighbours all have the opposite
+        extreme, e.g. two groups of n at 0 and at 1 similar only across groups);
+        0 is fairest. NaN with :class:`~puf.UndefinedMeasureWarning` when
+        m < n + 1 (some user has fewer than n others).
+
+    Notes
+    -----
+    .. math:: \\frac1m \\sum_u \\Bigl|S(u) - \\frac1n \\sum_{v \\in N_n(u)} S(v)\\Bigr|
+
+    N_n(u) holds the n users v ≠ u of highest sim(u, v); ties go to the lower
+    user index. Because the neighbours are chosen by rank, the value ignores
+    how similar they are: with no two users similar, N_n(u) is the first n
+    others by index, and the value is usually above 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sim = np.array([[1, .9, .1], [.9, 1, .2], [.1, .2, 1]])
+    >>> inconsistency([1.0, 0.5, 0.0], sim, n_neighbors=1)  # neighbours 0→1, 1→0, 2→1
+    0.5
+    """
+    if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, numbers.Integral) or n_neighbors < 1:
+        raise ValueError(f"n_neighbors must be a positive integer, got {n_neighbors!r}")
+    n = int(n_neighbors)
+    s, sim = _inputs(effectiveness, similarity)
+    m = s.shape[0]
+    if m < n + 1:
+        return undefined(f"inconsistency with n_neighbors={n} is undefined for m = {m} < {n + 1} users")
+    total = 0.0
+    for start, stop in _blocks(m):
+        rows = np.arange(start, stop)
+        order = -sim[start:stop]
+        order[rows - start, rows] = np.inf  # a user is not its own neighbour
+        # A stable sort keeps equal similarities in index order: ties go to the lower index.
+        neighbours = np.argsort(order, axis=1, kind="stable")[:, :n]
+        total += float(np.abs(s[start:stop] - s[neighbours].mean(axis=1)).sum())
+    return total / m
+
+
+def _gaps_and_allowance(s, sim, start, stop, lipschitz_constant):
+    gaps = np.abs(s[start:stop, None] - s[None, :])
+    allowance = lipschitz_constant * (1.0 - sim[start:stop])
+    upper = np.triu(np.ones((stop - start, s.shape[0]), dtype=bool), k=start + 1)
+    return gaps, allowance, upper
+
+
+def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
+    """Share of user pairs whose effectiveness gap exceeds L times their distance 1 − sim.
+
+    Parameters
+    ----------
+    effectiveness : array-like of shape (m,)
+        Per-user effectiveness in [0, 1], m >= 2.
+    similarity : array-like of shape (m, m)
+        Symmetric user similarity in [0, 1]; the diagonal is ignored.
+    lipschitz_constant : float >= 0, default 1.0
+        L in Dwork et al.'s condition |S(u) − S(v)| <= L·(1 − sim(u, v)).
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0 is fairest (every pair satisfies the condition). With
+        L >= 1 pairs of similarity 0 never violate it (gaps are at most 1).
+
+    Notes
+    -----
+    .. math:: \\frac{2}{m(m-1)} \\sum_{u<v} \\mathbf{1}\\{|S(u)-S(v)| > L\\,(1-\\mathrm{sim}(u,v))\\}
+
+    Examples
+    --------
+    >>> lipschitz_violation([0.0, 0.5, 1.0], [[1, .9, 0], [.9, 1, .4], [0, .4, 1]])
+    0.3333333333333333
+    """
+    lipschitz_constant = check_nonnegative_scalar(lipschitz_constant, name="lipschitz_constant")
+    s, sim = _inputs(effectiveness, similarity)
+    m = s.shape[0]
+    count = 0
+    for start, stop in _blocks(m):
+        gaps, allowance, upper = _gaps_and_allowance(s, sim, start, stop, lipschitz_constant)
+        count += int(np.count_nonzero((gaps > allowance) & upper))
+    return 2.0 * count / (m * (m - 1))
+
+
+def lipschitz_excess(effectiveness, similarity, *, lipschitz_constant=1.0):
+    """Mean over user pairs of how far the effectiveness gap exceeds L·(1 − sim).
+
+    Parameters
+    ----------
+    effectiveness : array-like of shape (m,)
+        Per-user effectiveness in [0, 1], m >= 2.
+    similarity : array-like of shape (m, m)
+        Symmetric user similarity in [0, 1]; the diagonal is ignored.
+    lipschitz_constant : float >= 0, default 1.0
+        L in Dwork et al.'s condition |S(u) − S(v)| <= L·(1 − sim(u, v)).
+
+    Returns
+    -------
+    float
+        In [0, 1] (1 at S = (0, 1) with similarity 1); 0 is fairest. With
+        L = 0 it is the mean difference.
+
+    Notes
+    -----
+    .. math:: \\frac{2}{m(m-1)} \\sum_{u<v} \\max\\bigl(0,\\ |S(u)-S(v)| - L\\,(1-\\mathrm{sim}(u,v))\\bigr)
+
+    Examples
+    --------
+    >>> round(lipschitz_excess([0.0, 0.5, 1.0], [[1, .9, 0], [.9, 1, .4], [0, .4, 1]]), 12)
+    0.133333333333
+    """
+    lipschitz_constant = check_nonnegative_scalar(lipschitz_constant, name="lipschitz_constant")
+    s, sim = _inputs(effectiveness, similarity)
+    m = s.shape[0]
+    total = 0.0
+    for start, stop in _blocks(m):
+        gaps, allowance, upper = _gaps_and_allowance(s, sim, start, stop, lipschitz_constant)
+        total += float(np.maximum(gaps - allowance, 0.0)[upper].sum())
+    return 2.0 * total / (m * (m - 1))
