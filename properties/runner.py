@@ -22,6 +22,7 @@ from puf import as_measure
 
 from ._calls import MeasureError, Timeout, call_measure, check_returns_number
 from .catalog import CATALOG, get_property
+from .known import example_case, known_examples
 
 STATUSES = ("holds", "violated", "undefined", "not-applicable")
 DEFAULT_MAX_EXAMPLES = 60
@@ -106,8 +107,10 @@ class _OutOfTime(BaseException):
 
 
 def _snapshot(case, measure, prop, before, after, excess, error=None):
+    # Effectiveness and similarity always (a Population needs both, so the example
+    # replays as a known example), the other fields when the measure or property uses them.
     shown = [f for f in ("effectiveness", "similarity", "utility", "list_distance")
-             if f in measure.reads or f in prop.needs]
+             if f in measure.reads or f in prop.needs or f in ("effectiveness", "similarity")]
 
     def fields(pop):
         if pop is None:
@@ -165,7 +168,7 @@ def _no_local_constants():
 def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget, database):
     level = _level(measure)
     state = {"checked": 0, "undefined": 0, "failure": None, "demo": None, "calls": 0,
-             "nan_case": None}
+             "nan_case": None, "searching": False}
     # A deterministic cap on calls (generation, targeting and shrinking together) keeps
     # world-level shrinking bounded; the time budget is only a safety net for slow measures.
     max_calls = 5 * max_examples + 100
@@ -200,14 +203,27 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
                 state["nan_case"] = (case.before.m, _snapshot(case, measure, prop, before, after, None))
             return
         excess = prop.judge(measure, before, after, case)
-        if math.isfinite(excess):
+        if math.isfinite(excess) and state["searching"]:
             target(float(np.clip(excess, -1e6, 1e6)), label=prop.name)
         if excess > 0:
             fail(("excess", _snapshot(case, measure, prop, before, after, excess)))
         state["checked"] += 1
-        demo = state["demo"]
-        if prop.kind == "existential" and (demo is None or case.before.m < demo[0]):
-            state["demo"] = (case.before.m, _snapshot(case, measure, prop, before, after, excess))
+        demo, rank = state["demo"], _demo_rank(case)
+        if prop.kind == "existential" and (demo is None or rank < demo[0]):
+            state["demo"] = (rank, _snapshot(case, measure, prop, before, after, excess))
+
+    def search():
+        # Stored examples first, outside Hypothesis: a known violation is found on any
+        # Hypothesis release, and a found one ends the property without a search.
+        for source, stored in known_examples(prop.name, first=measure.name):
+            if not set(measure.reads) <= set(stored["before"]):
+                continue
+            try:
+                body(example_case(prop.name, stored, source=source))
+            except _Failure:
+                return
+        state["searching"] = True
+        test()
 
     test = given(prop.cases(level, measure))(body)
     for case in prop.explicit(level):
@@ -224,7 +240,7 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
     note = ""
     try:
         with _no_local_constants():
-            test()
+            search()
     except _Failure:
         pass
     except Timeout as exc:
@@ -236,6 +252,18 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
             return level, "undefined", f"{type(exc).__name__}: {exc}".splitlines()[0], None, state
         note = f" (Hypothesis: {type(exc).__name__})"
     return (level, *_status(prop, state, note), state)
+
+
+def _demo_rank(case):
+    """Order of preference of an existential property's demonstration: telling ones first.
+
+    A demonstration that the value does not move is most telling when the
+    fields vary (a constant effectiveness leaves every measure of gaps at 0,
+    whatever the similarity), then the smaller the better.
+    """
+    before = case.before
+    sim = before.similarity[~np.eye(before.m, dtype=bool)]
+    return (bool(np.ptp(before.effectiveness) == 0), bool(np.ptp(sim) == 0), before.m)
 
 
 def _status(prop, state, note):
