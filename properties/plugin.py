@@ -3,9 +3,10 @@
 Registered under the ``pytest11`` entry point, so it loads with every pytest
 run: it is inert unless ``--measure`` is given (it adds no test and imports
 nothing beyond pytest). With ``--measure`` (repeatable) each measure x
-property pair becomes one test, ``<spec>::<property>``, with its own
-Hypothesis database key; the active Hypothesis profile sets the number of
-examples and the database. ``violated`` and ``undefined`` verdicts fail and
+property pair becomes one test, ``<spec>::<property>``, run with the same
+budget (``properties.budget.DEFAULT_MAX_EXAMPLES``) and seed as ``puf check``, so
+both give the same verdicts (``--measure-max-examples`` changes the budget).
+``violated`` and ``undefined`` verdicts fail and
 print the counterexample; ``not-applicable`` skips.
 """
 
@@ -20,7 +21,7 @@ def pytest_addoption(parser):
     group.addoption("--measure", action="append", default=[], metavar="MODULE:FUNCTION",
                     help="check this fairness measure against every property (repeatable)")
     group.addoption("--measure-max-examples", type=int, default=None, metavar="N",
-                    help="examples per property (default: the Hypothesis profile's max_examples)")
+                    help="examples per property (default: the shared default budget, as puf check)")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -73,16 +74,13 @@ class PropertyItem(pytest.Item):
         self.property_name = property_name
 
     def runtest(self):
-        from hypothesis import settings
-
+        from properties.budget import DEFAULT_MAX_EXAMPLES
         from properties.runner import verdicts
 
         option = self.config.getoption("measure_max_examples")
-        current = settings.default
         verdict = verdicts(
             _measure(self.spec), properties=[self.property_name],
-            max_examples=option or current.max_examples, random_state=0,
-            database=current.database,
+            max_examples=option or DEFAULT_MAX_EXAMPLES, random_state=0,
         )[0]
         if verdict.status == "not-applicable":
             pytest.skip(verdict.reason)

@@ -20,12 +20,12 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 
 from puf import as_measure
 
+from .budget import DEFAULT_MAX_EXAMPLES, examples_for
 from ._calls import MeasureError, Timeout, call_measure, check_returns_number
 from .catalog import CATALOG, get_property
 from .known import example_case, known_examples
 
 STATUSES = ("holds", "violated", "undefined", "not-applicable")
-DEFAULT_MAX_EXAMPLES = 60
 _WORLD_FIELDS = {"utility", "list_distance"}
 
 
@@ -165,7 +165,7 @@ def _no_local_constants():
         providers.CONSTANTS_CACHE.cache.clear()
 
 
-def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget, database):
+def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget, database, known):
     level = _level(measure)
     state = {"checked": 0, "undefined": 0, "failure": None, "demo": None, "calls": 0,
              "nan_case": None, "searching": False}
@@ -215,7 +215,7 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
     def search():
         # Stored examples first, outside Hypothesis: a known violation is found on any
         # Hypothesis release, and a found one ends the property without a search.
-        for source, stored in known_examples(prop.name, first=measure.name):
+        for source, stored in known_examples(prop.name, first=measure.name) if known else ():
             if not set(measure.reads) <= set(stored["before"]):
                 continue
             try:
@@ -294,7 +294,7 @@ def _status(prop, state, note):
 
 
 def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0,
-             time_limit=2.0, budget=60.0, database=None):
+             time_limit=2.0, budget=60.0, database=None, known=True):
     """Put ``measure`` through the property catalog.
 
     Parameters
@@ -303,8 +303,9 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         A registered name or any function whose parameters are Population fields.
     properties : iterable of str, optional
         Property names; default the whole :data:`properties.CATALOG`.
-    max_examples : int, default 60
-        Hypothesis examples per property (before shrinking).
+    max_examples : int, default ``properties.budget.DEFAULT_MAX_EXAMPLES`` (60)
+        The example budget: Hypothesis examples per property before shrinking,
+        times the property's weight (:func:`properties.budget.examples_for`).
     random_state : int, numpy Generator or None, default 0
         Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
     time_limit : float, default 2.0
@@ -314,6 +315,9 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         Seconds allowed per property; the search stops there and reports what it has.
     database : hypothesis database, optional
         Example database (keyed by measure and property); default none.
+    known : bool, default True
+        Try the stored examples of ``properties/known/`` first (every file's
+        examples of the property); False measures the search alone.
 
     Returns
     -------
@@ -340,8 +344,8 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         prop = CATALOG[name]
         start = time.perf_counter()
         level, status, reason, example, state = _check_one(
-            measure, prop, max_examples=max_examples, random_state=seed_value,
-            time_limit=time_limit, budget=budget, database=database)
+            measure, prop, max_examples=examples_for(name, max_examples), random_state=seed_value,
+            time_limit=time_limit, budget=budget, database=database, known=known)
         results.append(Verdict(measure.name, name, status, prop.kind, level, state["checked"],
                                state["undefined"], reason, example,
                                round(time.perf_counter() - start, 3)))

@@ -34,7 +34,7 @@ def register(subparsers):
     parser.add_argument("--property", action="append", dest="properties", metavar="NAME",
                         help="check only this property (repeatable)")
     parser.add_argument("--max-examples", type=int, default=None, metavar="N",
-                        help="Hypothesis examples per property (default 60)")
+                        help="example budget per property (default: the shared default, properties.budget)")
     parser.add_argument("--random-state", type=int, default=0, metavar="N",
                         help="seed; the same seed gives the same verdicts (default 0)")
     parser.add_argument("--jobs", type=int, default=2, metavar="N",
