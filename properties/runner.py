@@ -11,6 +11,7 @@ replays at the end: the minimal one.
 __all__ = ["Verdict", "STATUSES", "DEFAULT_MAX_EXAMPLES", "verdicts"]
 
 import contextlib
+import dataclasses
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 from puf import as_measure
 
 from .budget import DEFAULT_MAX_EXAMPLES, examples_for
+from ._search import distance, narrow_jump
 from ._calls import MeasureError, Timeout, call_measure, check_returns_number
 from .catalog import CATALOG, get_property
 from .known import example_case, known_examples
@@ -185,8 +187,7 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
         if case.trivial:
             return
         try:
-            before = call_measure(measure, case.before, time_limit)
-            after = None if case.after is None else call_measure(measure, case.after, time_limit)
+            case, before, after = _evaluate(case, measure, prop, time_limit)
         except MeasureError as exc:
             fail(("raised", _snapshot(case, measure, prop, None, None, None, str(exc))))
         except Timeout as exc:
@@ -252,6 +253,46 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
             return level, "undefined", f"{type(exc).__name__}: {exc}".splitlines()[0], None, state
         note = f" (Hypothesis: {type(exc).__name__})"
     return (level, *_status(prop, state, note), state)
+
+
+def _evaluate(case, measure, prop, time_limit):
+    """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
+    or choosing the worst of its alternatives (the one with the largest excess)."""
+
+    def value(pop):
+        return call_measure(measure, pop, time_limit)
+
+    if case.segment:
+        narrowed = narrow_jump(value, case.before, case.after)
+        if narrowed is None:
+            return case, value(case.before), value(case.after)
+        low, high, f_low, f_high = narrowed
+        case = dataclasses.replace(
+            case, before=low, after=high, segment=False, delta=distance(low, high) or math.inf,
+            change=case.change + f", narrowed by bisection to δ = {distance(low, high):.3g}")
+        return case, f_low, f_high
+    cache = {}
+
+    def cached(pop):
+        if id(pop) not in cache:
+            cache[id(pop)] = (pop, value(pop))
+        return cache[id(pop)][1]
+
+    before = cached(case.before)
+    after = None if case.after is None else cached(case.after)
+    if not case.alternatives:
+        return case, before, after
+    best = None
+    for option in (dataclasses.replace(case, alternatives=()), *case.alternatives):
+        b, a = cached(option.before), cached(option.after)
+        if math.isnan(b) or math.isnan(a):
+            continue
+        excess = prop.judge(measure, b, a, option)
+        if best is None or excess > best[0]:
+            best = (excess, option, b, a)
+    if best is None:
+        return dataclasses.replace(case, alternatives=()), before, after
+    return best[1], best[2], best[3]
 
 
 def _demo_rank(case):
