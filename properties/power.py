@@ -9,11 +9,17 @@ verdict), the false alarms on the sound controls (a cell whose true verdict is
 worth" section plots it.
 """
 
-__all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate"]
+__all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power",
+           "measured_power", "POWER_TABLE"]
 
+import functools
+import json
 import time
+from pathlib import Path
 
 BUDGETS = (10, 30, 60, 100, 300, 1000)
+POWER_TABLE = Path(__file__).resolve().parent / "power_table.json"
+"""The measured table (``python benchmarks/power.py --write``) the verdicts quote."""
 
 
 def _one(job):
@@ -145,3 +151,52 @@ def power_summary(runs):
     table.loc["seconds"] = per_pass.groupby("budget").mean()
     table.columns.name = "budget"
     return pd.DataFrame(table)
+
+
+def format_power(table):
+    """Render a power table as text: rates as percentages, seconds as numbers.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({10: [0.5, 0.0, 1.25]}, index=["overall", "false alarms", "seconds"])
+    >>> print(format_power(table))
+    property      10
+    overall       50%
+    false alarms  0%
+    seconds       1.2
+    """
+    rows = [["property", *map(str, table.columns)]]
+    for name, row in table.iterrows():
+        cells = [f"{v:.1f}" if name == "seconds" else ("—" if v != v else f"{100 * v:.0f}%")
+                 for v in row]
+        rows.append([str(name), *cells])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+@functools.lru_cache(maxsize=1)
+def _stored():
+    if not POWER_TABLE.is_file():
+        return {}
+    with open(POWER_TABLE, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def measured_power(property_name, max_examples):
+    """Return the measured detection rate of ``property_name`` at the largest measured budget
+    not above ``max_examples`` (with that budget), or None when none was measured.
+
+    Examples
+    --------
+    >>> rate, budget = measured_power("range", 60)
+    >>> 0.0 <= rate <= 1.0, budget <= 60
+    (True, True)
+    """
+    table = _stored().get("detection", {})
+    budgets = sorted(int(b) for b in table if int(b) <= max_examples)
+    for budget in reversed(budgets):
+        rate = table[str(budget)].get(property_name)
+        if rate is not None:
+            return float(rate), budget
+    return None

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 from puf import as_measure
 
 from .budget import DEFAULT_MAX_EXAMPLES, examples_for
+from .power import measured_power
 from ._search import distance, narrow_jump
 from ._calls import MeasureError, Timeout, call_measure, check_returns_number
 from .catalog import CATALOG, get_property
@@ -59,6 +60,12 @@ class Verdict:
         ``before``/``after`` fields, ``value_before``/``value_after``, ``violation``.
     seconds : float
         Wall time of the check.
+    sizes : tuple of int
+        The numbers of users m of the examples checked.
+    power : float or None
+        The measured detection rate of this property's search at this budget
+        (share of the flaw corpus's planted flaws of the property it finds,
+        ``properties/power_table.json``); None where not measured.
 
     Examples
     --------
@@ -77,6 +84,8 @@ class Verdict:
     reason: str
     example: dict | None = None
     seconds: float = 0.0
+    sizes: tuple = ()
+    power: float | None = None
 
     def to_dict(self):
         """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").
@@ -170,7 +179,7 @@ def _no_local_constants():
 def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget, database, known):
     level = _level(measure)
     state = {"checked": 0, "undefined": 0, "failure": None, "demo": None, "calls": 0,
-             "nan_case": None, "searching": False}
+             "nan_case": None, "searching": False, "sizes": set()}
     # A deterministic cap on calls (generation, targeting and shrinking together) keeps
     # world-level shrinking bounded; the time budget is only a safety net for slow measures.
     max_calls = 5 * max_examples + 100
@@ -193,6 +202,7 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
         except Timeout as exc:
             exc.snapshot = _snapshot(case, measure, prop, None, None, None, "timed out")
             raise
+        state["sizes"].add(case.before.m)
         if prop.name == "defined":
             if not math.isfinite(before):
                 fail(("excess", _snapshot(case, measure, prop, before, None, None)))
@@ -329,9 +339,26 @@ def _status(prop, state, note):
                 (state["nan_case"] or (0, None))[1])
     if n == 0:
         return "not-applicable", f"no example admitted the transformation{note}", None
+    sizes = _sizes(state["sizes"])
     if prop.kind == "existential":
-        return "violated", f"no change in {n} tries moved the value{note}", (state["demo"] or (0, None))[1]
-    return "holds", f"no counterexample in {n} examples{note}", None
+        return "violated", f"no change in {n} tries ({sizes}) moved the value{note}", (state["demo"] or (0, None))[1]
+    return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
+
+
+def _sizes(sizes):
+    """The sizes m checked, as ranges: "m = 2–6, 8"."""
+    if not sizes:
+        return "no size"
+    ordered, parts = sorted(sizes), []
+    start = prev = ordered[0]
+    for m in ordered[1:] + [None]:
+        if m is not None and m == prev + 1:
+            prev = m
+            continue
+        parts.append(str(start) if start == prev else f"{start}–{prev}")
+        if m is not None:
+            start = prev = m
+    return "m = " + ", ".join(parts)
 
 
 def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0,
@@ -387,7 +414,12 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         level, status, reason, example, state = _check_one(
             measure, prop, max_examples=examples_for(name, max_examples), random_state=seed_value,
             time_limit=time_limit, budget=budget, database=database, known=known)
+        power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
+        if power is not None:
+            reason += (f"; this search finds {100 * power[0]:.0f}% of the corpus's planted "
+                       f"{name} flaws at {power[1]} examples")
         results.append(Verdict(measure.name, name, status, prop.kind, level, state["checked"],
                                state["undefined"], reason, example,
-                               round(time.perf_counter() - start, 3)))
+                               round(time.perf_counter() - start, 3), tuple(sorted(state["sizes"])),
+                               None if power is None else power[0]))
     return results

@@ -83,6 +83,9 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
         verdicts, records, note = _verdicts(measures, setting["max_examples"], random_state, bar)
     finally:
         bar.close()
+    from reports.power import power_section
+
+    sections += [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s is not None]
     all_labels = pd.concat(labels, ignore_index=True)
     all_labels.to_csv(out / "responses.csv", index=False)
     (out / "properties.json").write_text(json.dumps(
