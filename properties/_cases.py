@@ -38,7 +38,7 @@ def _permutations(m):
     return st.permutations(range(m))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Case:
     """One example: ``before`` and optionally ``after`` a transformation described by ``change``.
 
@@ -56,6 +56,10 @@ class Case:
     delta: float = 0.0
     alternatives: tuple = ()
     segment: bool = False
+
+    def __repr__(self):
+        # Short: Hypothesis prints a failing example's repr, and populations are large.
+        return f"Case(m={self.before.m}, change={self.change!r}, alternatives={len(self.alternatives)})"
 
 
 def _trivial(pop, why):
@@ -182,8 +186,15 @@ def pigou_dalton(draw, level, measure):
         order = np.argsort(s, kind="stable")
         pairs = {(i, j), (int(order[0]), int(order[-1])), (int(order[-2]), int(order[-1])),
                  (int(order[0]), int(order[1]))}
-        others = tuple(_transfer(pop, a, b, t) for a, b in sorted(pairs) if a != b
-                       for t in (0.5, 0.25, 0.1, 0.02) if (a, b, t) != (i, j, tau))
+        if pop.m <= 6:  # few users: every pair (a transfer's side effect may sit anywhere)
+            pairs |= {(a, b) for a in range(pop.m) for b in range(a + 1, pop.m)}
+        # The same transfers where similar users are alike (sim 1 within 0.1 of effectiveness,
+        # 0 otherwise): pulling a user out of its group is where similarity-aware measures break.
+        close = (np.abs(s[:, None] - s[None, :]) <= 0.1).astype(float)
+        grouped = pop.replace(similarity=close)
+        others = tuple(_transfer(base, a, b, t) for base in (pop, grouped) for a, b in sorted(pairs)
+                       if a != b for t in (0.5, 0.25, 0.1, 0.02)
+                       if (base, a, b, t) != (pop, i, j, tau))
         return Case(pop, main.after, main.change, alternatives=others)
     relevance, relevant = _list_relevance(world)
     if s.max() - s.min() < 2.0 / world.k - 1e-12:
@@ -201,6 +212,13 @@ def similarity_monotone(draw, level, measure):
     pop, _ = draw(_source(level))
     s, sim = pop.effectiveness, pop.similarity
     rows, cols = np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (sim < 1.0))
+    if rows.size == 0:
+        # Equal effectiveness or everyone alike (half the edge cases): rather than waste the
+        # example, draw plain effectiveness and similarity for the same users.
+        pop = pop.replace(effectiveness=_draw_effectiveness(draw, pop.m, _LARGEST, False),
+                          similarity=_draw_similarity(draw, pop.m, _LARGEST, False))
+        s, sim = pop.effectiveness, pop.similarity
+        rows, cols = np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (sim < 1.0))
     if rows.size == 0:
         return _trivial(pop, "no pair with unequal effectiveness and similarity below 1")
     pick = draw(st.integers(0, rows.size - 1))
