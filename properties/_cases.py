@@ -61,6 +61,10 @@ class Case:
         # Short: Hypothesis prints a failing example's repr, and populations are large.
         return f"Case(m={self.before.m}, change={self.change!r}, alternatives={len(self.alternatives)})"
 
+    def _repr_pretty_(self, printer, cycle):
+        # Hypothesis' pretty printer lists a dataclass's fields unless it finds this method.
+        printer.text(repr(self))
+
 
 def _trivial(pop, why):
     return Case(pop, None, why, trivial=True)
