@@ -42,7 +42,12 @@ def main(argv=None):
     parser.add_argument("--csv", default=None, help="write every run as CSV")
     parser.add_argument("--write", action="store_true", help=f"store the table in {POWER_TABLE.name}")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--from-csv", nargs="+", metavar="FILE",
+                        help="summarise (and --write) earlier --csv outputs instead of running")
     args = parser.parse_args(argv)
+    if args.from_csv:
+        runs = pd.concat([pd.read_csv(f) for f in args.from_csv], ignore_index=True)
+        return _report(runs, args, elapsed=None, loads=(os.getloadavg(), os.getloadavg()))
     budgets = [int(b) for b in args.budgets.split(",")]
     load_before = os.getloadavg()
     start = time.perf_counter()
@@ -59,22 +64,25 @@ def main(argv=None):
         parts.append(power_runs(budgets=large, seeds=range(args.control_seeds), names=controls,
                                 n_jobs=args.jobs, progress=not args.quiet))
     runs = pd.concat(parts, ignore_index=True)
-    table = power_summary(runs)
-    # The seconds of a pass: flawed measures over all seeds, controls over theirs, per seed.
-    elapsed = time.perf_counter() - start
-    load_after = os.getloadavg()
-    print(format_power(table))
-    print(f"\n{len(FLAWED)} planted flaws ({int((~runs['control']).sum() / len(budgets) / args.seeds)} "
-          f"planted cells), {len(CONTROLS)} controls; seeds 0..{args.seeds - 1}; "
-          f"wall {elapsed:.0f} s; load average {load_before[0]:.1f} → {load_after[0]:.1f} (2 cores)")
     if args.csv:
         runs.to_csv(args.csv, index=False)
+    _report(runs, args, elapsed=time.perf_counter() - start, loads=(load_before, os.getloadavg()))
+
+
+def _report(runs, args, *, elapsed, loads):
+    table = power_summary(runs)
+    seeds = sorted(runs["seed"].unique())
+    print(format_power(table))
+    wall = "" if elapsed is None else f"wall {elapsed:.0f} s; "
+    print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; seeds {seeds[0]}..{seeds[-1]}; "
+          f"{wall}load average {loads[0][0]:.1f} → {loads[1][0]:.1f} (2 cores)")
     if args.write:
+        load_before, load_after = loads
         rates = table.drop(index=["false alarms", "seconds"])
         stored = {
             "what": "detection rate of the search alone (no stored examples) on the flaw corpus, "
                     "per example budget; written by benchmarks/power.py --write",
-            "seeds": args.seeds, "control_seeds_above_100": args.control_seeds,
+            "seeds": len(seeds), "control_seeds_above_100": args.control_seeds,
             "load_average": [round(load_before[0], 1), round(load_after[0], 1)],
             "detection": {str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v}
                           for b in table.columns},
