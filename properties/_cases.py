@@ -13,6 +13,7 @@ histories feed nothing else.
 
 __all__ = ["Case", "CASES", "EXPLICIT"]
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -37,9 +38,15 @@ def _permutations(m):
     return st.permutations(range(m))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Case:
-    """One example: ``before`` and optionally ``after`` a transformation described by ``change``."""
+    """One example: ``before`` and optionally ``after`` a transformation described by ``change``.
+
+    ``alternatives`` are further cases of the same transformation (other amounts,
+    other users): the runner judges all and keeps the worst, which costs measure
+    calls, not Hypothesis examples. ``segment``: ``before`` and ``after``
+    are the ends of a segment the runner narrows to its steepest piece (continuity).
+    """
 
     before: object
     after: object = None
@@ -47,6 +54,16 @@ class Case:
     strict: bool = False
     trivial: bool = False
     delta: float = 0.0
+    alternatives: tuple = ()
+    segment: bool = False
+
+    def __repr__(self):
+        # Short: Hypothesis prints a failing example's repr, and populations are large.
+        return f"Case(m={self.before.m}, change={self.change!r}, alternatives={len(self.alternatives)})"
+
+    def _repr_pretty_(self, printer, cycle):
+        # Hypothesis' pretty printer lists a dataclass's fields unless it finds this method.
+        printer.text(repr(self))
 
 
 def _trivial(pop, why):
@@ -77,6 +94,12 @@ def single(draw, level, measure):
 def anonymity(draw, level, measure):
     pop, world = draw(_source(level))
     order = np.array(draw(_permutations(pop.m)))
+    # The drawn relabelling, and two that move every user: reversed and rotated by one.
+    cases = [_relabelled(pop, world, o) for o in (order, np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1))]
+    return dataclasses.replace(cases[0], alternatives=tuple(cases[1:]))
+
+
+def _relabelled(pop, world, order):
     after = pop.permute(order) if world is None else W.derive(W.permute_users(world, order))
     return Case(pop, after, f"users relabelled: new user i is old user order[i], order={order.tolist()}")
 
@@ -112,8 +135,17 @@ def disparity_monotone(draw, level, measure):
     s = pop.effectiveness
     if world is None:
         c, mu = draw(_UNIT), draw(_FRACTION_OR_ZERO)
+        # Other centres and factors of the same widening, judged in the same example: flaws that
+        # show only for large gaps need a large λ, those at one end a centre there.
+        others = []
+        for centre in sorted({c, 0.0, 1.0, float(s.min()), float(s.max()), float(s.mean())}):
+            for factor in (0.3, 0.6, 0.9):
+                if (centre, factor) != (c, mu):
+                    others.append((centre + factor * (s - centre), centre, factor))
         return Case(pop.replace(effectiveness=c + mu * (s - c)), pop,
-                    f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}")
+                    f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}",
+                    alternatives=tuple(_widened(pop, narrow, centre, factor)
+                                       for narrow, centre, factor in others))
     relevance, relevant = _list_relevance(world)
     top = np.flatnonzero((s == s.max()) & (~relevant).any(axis=1))
     if top.size:
@@ -132,6 +164,20 @@ def disparity_monotone(draw, level, measure):
     return _trivial(pop, "every user already at 0 or 1")
 
 
+def _widened(pop, narrow, centre, factor):
+    """An alternative of a disparity case: the narrowed population before, ``pop`` after."""
+    return Case(pop.replace(effectiveness=narrow), pop,
+                f"every gap S(u) − c scaled by λ = 1/{factor:g} around c = {centre:g}")
+
+
+def _transfer(pop, i, j, tau):
+    s = pop.effectiveness
+    after = s.copy()
+    after[i], after[j] = s[i] + tau * (s[j] - s[i]), s[j] - tau * (s[j] - s[i])
+    return Case(pop, pop.replace(effectiveness=after),
+                f"transfer: S({i}), S({j}) moved towards each other by {tau:g} of their gap")
+
+
 @st.composite
 def pigou_dalton(draw, level, measure):
     pop, world = draw(_source(level))
@@ -139,10 +185,21 @@ def pigou_dalton(draw, level, measure):
     if world is None:
         i, j = _users(draw, pop.m, 2)
         tau = draw(_HALF_OR_LESS)
-        after = s.copy()
-        after[i], after[j] = s[i] + tau * (s[j] - s[i]), s[j] - tau * (s[j] - s[i])
-        return Case(pop, pop.replace(effectiveness=after),
-                    f"transfer: S({i}), S({j}) moved towards each other by {tau:g} of their gap")
+        main = _transfer(pop, i, j, tau)
+        # The same transfer by other amounts, and between the extremes and their neighbours.
+        order = np.argsort(s, kind="stable")
+        pairs = {(i, j), (int(order[0]), int(order[-1])), (int(order[-2]), int(order[-1])),
+                 (int(order[0]), int(order[1]))}
+        if pop.m <= 6:  # few users: every pair (a transfer's side effect may sit anywhere)
+            pairs |= {(a, b) for a in range(pop.m) for b in range(a + 1, pop.m)}
+        # The same transfers where similar users are alike (sim 1 within 0.1 of effectiveness,
+        # 0 otherwise): pulling a user out of its group is where similarity-aware measures break.
+        close = (np.abs(s[:, None] - s[None, :]) <= 0.1).astype(float)
+        grouped = pop.replace(similarity=close)
+        others = tuple(_transfer(base, a, b, t) for base in (pop, grouped) for a, b in sorted(pairs)
+                       if a != b for t in (0.5, 0.25, 0.1, 0.02)
+                       if (base, a, b, t) != (pop, i, j, tau))
+        return Case(pop, main.after, main.change, alternatives=others)
     relevance, relevant = _list_relevance(world)
     if s.max() - s.min() < 2.0 / world.k - 1e-12:
         return _trivial(pop, "no two users 2/k apart")
@@ -160,10 +217,29 @@ def similarity_monotone(draw, level, measure):
     s, sim = pop.effectiveness, pop.similarity
     rows, cols = np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (sim < 1.0))
     if rows.size == 0:
+        # Equal effectiveness or everyone alike (half the edge cases): rather than waste the
+        # example, draw plain effectiveness and similarity for the same users.
+        pop = pop.replace(effectiveness=_draw_effectiveness(draw, pop.m, _LARGEST, False),
+                          similarity=_draw_similarity(draw, pop.m, _LARGEST, False))
+        s, sim = pop.effectiveness, pop.similarity
+        rows, cols = np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (sim < 1.0))
+    if rows.size == 0:
         return _trivial(pop, "no pair with unequal effectiveness and similarity below 1")
     pick = draw(st.integers(0, rows.size - 1))
     u, v = int(rows[pick]), int(cols[pick])
-    new = sim[u, v] + draw(_FRACTION_OR_ONE) * (1.0 - sim[u, v])
+    fraction = draw(_FRACTION_OR_ONE)
+    main = _raised(pop, u, v, fraction)
+    # Other amounts for the drawn pair, and the pair with the smallest gap raised fully.
+    gaps = np.abs(s[rows] - s[cols])
+    small = int(np.argmin(gaps))
+    others = [_raised(pop, u, v, f) for f in (1.0, 0.5, 0.05, 0.01) if f != fraction]
+    others.append(_raised(pop, int(rows[small]), int(cols[small]), 1.0))
+    return Case(pop, main.after, main.change, alternatives=tuple(others))
+
+
+def _raised(pop, u, v, fraction):
+    sim = pop.similarity
+    new = sim[u, v] + fraction * (1.0 - sim[u, v])
     raised = sim.copy()
     raised[u, v] = raised[v, u] = new
     return Case(pop, pop.replace(similarity=raised), f"sim({u},{v}) raised {sim[u, v]:g} → {new:g}")
@@ -245,8 +321,18 @@ def _explicit_single(level):
     from puf import Population, World
 
     if level == "score":
-        return [Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
-                Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar")]
+        cases = [Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
+                 Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar")]
+        # Every size up to the largest drawn, at the extremes and at the values measures treat
+        # specially (0, ½, 1): a flaw at one m or one special value is tried, not hoped for.
+        for m in range(3, _LARGEST + 1):
+            half = (np.arange(m) >= m // 2).astype(float)
+            cases += [Case(Population(half, np.ones((m, m))),
+                           change=f"explicit: m = {m}, S half 0 and half 1, everyone similar"),
+                      Case(Population(np.zeros(m), np.eye(m)), change=f"explicit: m = {m}, S = 0, nobody similar"),
+                      Case(Population(np.linspace(0.0, 1.0, m), np.full((m, m), 0.5)),
+                           change=f"explicit: m = {m}, S evenly spread, every similarity ½")]
+        return cases
     # Two users, each list made of the other's relevant items: maximal envy.
     swapped = World(np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]]), np.array([[0, 0, 1.0, 1.0], [1.0, 1.0, 0, 0]]),
                     [[0, 1], [2, 3]], np.eye(4))

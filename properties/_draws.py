@@ -32,13 +32,27 @@ def _check_users(m, min_users, max_users):
 
 
 def _draw_size(draw, low, high, edge_cases):
-    """A size in [low, high]; with edge cases, a quarter of the draws are exactly ``low``.
+    """A size in [low, high], stratified: sizes low, low + 1, up to low + 4 and the rest each
+    get a fixed share of the draws (a flaw that shows only for m >= 5 or m >= 9 is reached).
 
-    The flag comes after the size and shrinks towards "use the drawn size", so
-    nothing shifts in the choice sequence when it flips.
+    One uniform 16-bit draw mapped monotonically to sizes, so shrinking it still shrinks
+    the size. Without edge cases the size is uniform on [low, high].
     """
-    size = draw(st.integers(low, high))
-    return low if edge_cases and draw(st.integers(0, 3)) == 3 else size
+    if low == high:
+        return low
+    u = int(_draw_bytes(draw, 2) @ np.array([1, 256])) / 65536.0
+    if not edge_cases:
+        return low + min(int(u * (high - low + 1)), high - low)
+    # shares: 20% low, 15% low + 1, 25% low + 2 .. low + 4, 40% the rest (uniform)
+    bands = [(0.20, low, low), (0.35, low + 1, low + 1), (0.60, low + 2, min(low + 4, high)),
+             (1.00, min(low + 5, high), high)]
+    start = 0.0
+    for end, first, last in bands:
+        if u < end and first <= high:
+            span = last - first + 1
+            return first + min(int((u - start) / (end - start) * span), span - 1)
+        start = end
+    return high
 
 
 def _kinds(edge_cases, kinds):

@@ -12,16 +12,22 @@ import functools
 
 import numpy as np
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
-from ._cases import _FRACTION, _FRACTION_OR_ONE, Case, _source, _trivial
+from ._draws import _draw_bytes
+from ._cases import _FRACTION, _FRACTION_OR_ONE, Case, _source, _trivial, _users
 
 _DELTA = st.one_of(st.sampled_from([1e-3, 1e-2, 1e-1]), st.floats(1e-6, 1e-1))
 
 
+_NOISE_SEED = st.integers(0, 2**32 - 1)
+
+
 @functools.lru_cache(maxsize=None)
 def _noise(shape):
-    return hnp.arrays(np.float64, shape, elements=st.floats(-1.0, 1.0))
+    # Uniform noise in [-1, 1] from one drawn seed: Hypothesis' own arrays fill most entries
+    # with one value and its byte strings are mostly zeros, so a perturbation moved almost
+    # nothing (or everything to a bound) and a segment crossed almost no threshold.
+    return _NOISE_SEED.map(lambda seed: np.random.default_rng(seed).uniform(-1.0, 1.0, shape))
 
 
 def _outcome_fields(pop):
@@ -56,21 +62,65 @@ def _symmetric_noise(draw, m):
     return noise + noise.T
 
 
+_SEGMENT_KINDS = ("dense", "one-field", "one-entry", "near-zero")
+_SEGMENT_SCALE = st.sampled_from([1.0, 0.3, 0.05])
+_UNIT_FLOAT = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0))
+
+
+def _moved(draw, pop, name, scale):
+    """Field ``name`` of ``pop`` plus noise of size ``scale``, clipped to the field's range."""
+    value = pop.fields()[name]
+    if name == "effectiveness":
+        noise = draw(_noise(pop.m))
+    elif name == "utility":
+        noise = draw(_noise((pop.m, pop.m)))
+    else:
+        noise = _symmetric_noise(draw, pop.m)
+    return np.clip(value + scale * noise, 0.0, None if name == "list_distance" else 1.0)
+
+
+def _one_entry(draw, pop, name):
+    """Field ``name`` of ``pop`` with one entry (one pair, for a symmetric matrix) set anew."""
+    new = pop.fields()[name].copy()
+    target = draw(_UNIT_FLOAT)
+    if new.ndim == 1:
+        new[draw(st.integers(0, pop.m - 1))] = target
+        return new
+    u, v = _users(draw, pop.m, 2)
+    new[u, v] = target
+    if name != "utility":
+        new[v, u] = target
+    return new
+
+
+def _segment(draw, pop, measure):
+    """Two ends of a segment from ``pop``: every field read moved, one field, one entry, or
+    both ends near zero (ratios of small numbers, such as a Gini at a tiny mean, are steep)."""
+    kind = draw(st.sampled_from(_SEGMENT_KINDS))
+    names = list(measure.reads)
+    if kind == "near-zero":
+        shrunk = [n for n in names if n != "similarity"] or names
+        pop = pop.replace(**{f: 0.01 * pop.fields()[f] for f in shrunk})
+        return pop, pop.replace(**{f: _moved(draw, pop, f, 0.01) for f in shrunk}), kind
+    if kind != "dense":
+        names = [names[draw(st.integers(0, len(names) - 1))]]
+    if kind == "one-entry":
+        return pop, pop.replace(**{f: _one_entry(draw, pop, f) for f in names}), kind
+    scale = draw(_SEGMENT_SCALE)
+    return pop, pop.replace(**{f: _moved(draw, pop, f, scale) for f in names}), kind
+
+
 @st.composite
 def continuity(draw, level, measure):
     pop, _ = draw(_source(level))
+    if _draw_bytes(draw, 1)[0] % 4 != 3:
+        # Three in four examples: a segment the runner narrows by bisection to its steepest
+        # piece, which finds a jump at any threshold a random small perturbation misses.
+        start, end, kind = _segment(draw, pop, measure)
+        return Case(start, end, f"{', '.join(measure.reads)} moved along a segment ({kind})",
+                    segment=True)
     delta = draw(_DELTA)
-    moved = {}
-    for name in measure.reads:
-        value = pop.fields()[name]
-        if name == "effectiveness":
-            noise = draw(_noise(pop.m))
-        elif name == "utility":
-            noise = draw(_noise((pop.m, pop.m)))
-        else:
-            noise = _symmetric_noise(draw, pop.m)
-        upper = None if name == "list_distance" else 1.0
-        moved[name] = np.clip(value + delta * noise, 0.0, upper)
+    moved = {name: _moved(draw, pop, name, delta) for name in measure.reads}
     return Case(pop, pop.replace(**moved),
                 f"{', '.join(measure.reads)} perturbed by at most δ = {delta:g} (max-norm)", delta=delta)
 

@@ -130,8 +130,8 @@ class Property:
 
         Examples
         --------
-        >>> [c.before.m for c in get_property("range").explicit("score")]
-        [2, 2]
+        >>> [c.before.m for c in get_property("range").explicit("score")][:5]
+        [2, 2, 3, 3, 3]
         """
         return EXPLICIT[self.name](level) if self.name in EXPLICIT else []
 

@@ -87,9 +87,10 @@ def format_verdicts(results, *, examples=True):
     --------
     >>> from properties import verdicts
     >>> print(format_verdicts(verdicts("sd", properties=["anonymity"], max_examples=5)))
+    ... # doctest: +ELLIPSIS
     measure sd (score level)
     property   verdict    detail
-    anonymity  holds      no counterexample in 5 examples
+    anonymity  holds      no counterexample in 5 examples (m = ...)
     """
     if not results:
         return ""

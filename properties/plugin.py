@@ -6,9 +6,10 @@
 Registered under the ``pytest11`` entry point, so it loads with every pytest
 run: it is inert unless ``--measure`` is given (it adds no test and imports
 nothing beyond pytest). With ``--measure`` (repeatable) each measure x
-property pair becomes one test, ``<spec>::<property>``, with its own
-Hypothesis database key; the active Hypothesis profile sets the number of
-examples and the database. ``violated`` and ``undefined`` verdicts fail and
+property pair becomes one test, ``<spec>::<property>``, run with the same
+budget (``properties.budget.DEFAULT_MAX_EXAMPLES``) and seed as ``puf check``, so
+both give the same verdicts (``--measure-max-examples`` changes the budget).
+``violated`` and ``undefined`` verdicts fail and
 print the counterexample; ``not-applicable`` skips.
 """
 
@@ -25,7 +26,7 @@ def pytest_addoption(parser):
                     help="check this fairness measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
                          "registered name) against every property (repeatable)")
     group.addoption("--measure-max-examples", type=int, default=None, metavar="N",
-                    help="examples per property (default: the Hypothesis profile's max_examples)")
+                    help="examples per property (default: the shared default budget, as puf check)")
 
 
 def pytest_configure(config):
@@ -84,17 +85,13 @@ class PropertyItem(pytest.Item):
         self.property_name = property_name
 
     def runtest(self):
-        from hypothesis import settings
-
+        from properties.budget import DEFAULT_MAX_EXAMPLES
         from properties.runner import verdicts
 
         option = self.config.getoption("measure_max_examples")
-        current = settings.default
-        # (option is None or >= 1: pytest_configure refused the rest)
         verdict = verdicts(
             _measure(self.spec), properties=[self.property_name],
-            max_examples=option or current.max_examples, random_state=0,
-            database=current.database,
+            max_examples=option or DEFAULT_MAX_EXAMPLES, random_state=0,
         )[0]
         if verdict.status == "not-applicable":
             pytest.skip(verdict.reason)

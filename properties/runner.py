@@ -11,6 +11,7 @@ replays at the end: the minimal one.
 __all__ = ["Verdict", "STATUSES", "DEFAULT_MAX_EXAMPLES", "verdicts"]
 
 import contextlib
+import dataclasses
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -22,10 +23,13 @@ from puf import as_measure
 
 from ._calls import (MeasureError, Timeout, call_measure, check_returns_number,
                      check_run_options, end_calls)
+from .budget import DEFAULT_MAX_EXAMPLES, examples_for
+from .power import measured_power
+from ._search import distance, narrow_jump
 from .catalog import CATALOG, get_property
+from .known import example_case, known_examples
 
 STATUSES = ("holds", "violated", "undefined", "not-applicable")
-DEFAULT_MAX_EXAMPLES = 60
 _WORLD_FIELDS = {"utility", "list_distance"}
 
 
@@ -57,6 +61,12 @@ class Verdict:
         ``before``/``after`` fields, ``value_before``/``value_after``, ``violation``.
     seconds : float
         Wall time of the check.
+    sizes : tuple of int
+        The numbers of users m of the examples checked.
+    power : float or None
+        The measured detection rate of this property's search at this budget
+        (share of the flaw corpus's planted flaws of the property it finds,
+        ``properties/power_table.json``); None where not measured.
 
     Examples
     --------
@@ -75,6 +85,8 @@ class Verdict:
     reason: str
     example: dict | None = None
     seconds: float = 0.0
+    sizes: tuple = ()
+    power: float | None = None
 
     def to_dict(self):
         """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").
@@ -107,8 +119,10 @@ class _OutOfTime(BaseException):
 
 
 def _snapshot(case, measure, prop, before, after, excess, error=None):
+    # Effectiveness and similarity always (a Population needs both, so the example
+    # replays as a known example), the other fields when the measure or property uses them.
     shown = [f for f in ("effectiveness", "similarity", "utility", "list_distance")
-             if f in measure.reads or f in prop.needs]
+             if f in measure.reads or f in prop.needs or f in ("effectiveness", "similarity")]
 
     def fields(pop):
         if pop is None:
@@ -163,10 +177,10 @@ def _no_local_constants():
         providers.CONSTANTS_CACHE.cache.clear()
 
 
-def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget, database):
+def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget, database, known):
     level = _level(measure)
     state = {"checked": 0, "undefined": 0, "failure": None, "demo": None, "calls": 0,
-             "nan_case": None}
+             "nan_case": None, "searching": False, "sizes": set()}
     # A deterministic cap on calls (generation, targeting and shrinking together) keeps
     # world-level shrinking bounded; the time budget is only a safety net for slow measures.
     max_calls = 5 * max_examples + 100
@@ -183,13 +197,13 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
         if case.trivial:
             return
         try:
-            before = call_measure(measure, case.before, time_limit)
-            after = None if case.after is None else call_measure(measure, case.after, time_limit)
+            case, before, after = _evaluate(case, measure, prop, time_limit)
         except MeasureError as exc:
             fail(("raised", _snapshot(case, measure, prop, None, None, None, str(exc))))
         except Timeout as exc:
             exc.snapshot = _snapshot(case, measure, prop, None, None, None, "timed out")
             raise
+        state["sizes"].add(case.before.m)
         if prop.name == "defined":
             if not math.isfinite(before):
                 fail(("excess", _snapshot(case, measure, prop, before, None, None)))
@@ -201,14 +215,27 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
                 state["nan_case"] = (case.before.m, _snapshot(case, measure, prop, before, after, None))
             return
         excess = prop.judge(measure, before, after, case)
-        if math.isfinite(excess):
+        if math.isfinite(excess) and state["searching"]:
             target(float(np.clip(excess, -1e6, 1e6)), label=prop.name)
         if excess > 0:
             fail(("excess", _snapshot(case, measure, prop, before, after, excess)))
         state["checked"] += 1
-        demo = state["demo"]
-        if prop.kind == "existential" and (demo is None or case.before.m < demo[0]):
-            state["demo"] = (case.before.m, _snapshot(case, measure, prop, before, after, excess))
+        demo, rank = state["demo"], _demo_rank(case)
+        if prop.kind == "existential" and (demo is None or rank < demo[0]):
+            state["demo"] = (rank, _snapshot(case, measure, prop, before, after, excess))
+
+    def search():
+        # Stored examples first, outside Hypothesis: a known violation is found on any
+        # Hypothesis release, and a found one ends the property without a search.
+        for source, stored in known_examples(prop.name, first=measure.name) if known else ():
+            if not set(measure.reads) <= set(stored["before"]):
+                continue
+            try:
+                body(example_case(prop.name, stored, source=source))
+            except _Failure:
+                return
+        state["searching"] = True
+        test()
 
     test = given(prop.cases(level, measure))(body)
     for case in prop.explicit(level):
@@ -225,7 +252,7 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
     note = ""
     try:
         with _no_local_constants():
-            test()
+            search()
     except _Failure:
         pass
     except Timeout as exc:
@@ -237,6 +264,58 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget,
             return level, "undefined", f"{type(exc).__name__}: {exc}".splitlines()[0], None, state
         note = f" (Hypothesis: {type(exc).__name__})"
     return (level, *_status(prop, state, note), state)
+
+
+def _evaluate(case, measure, prop, time_limit):
+    """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
+    or choosing the worst of its alternatives (the one with the largest excess)."""
+
+    def value(pop):
+        return call_measure(measure, pop, time_limit)
+
+    if case.segment:
+        narrowed = narrow_jump(value, case.before, case.after)
+        if narrowed is None:
+            return case, value(case.before), value(case.after)
+        low, high, f_low, f_high = narrowed
+        case = dataclasses.replace(
+            case, before=low, after=high, segment=False, delta=distance(low, high) or math.inf,
+            change=case.change + f", narrowed by bisection to δ = {distance(low, high):.3g}")
+        return case, f_low, f_high
+    cache = {}
+
+    def cached(pop):
+        if id(pop) not in cache:
+            cache[id(pop)] = (pop, value(pop))
+        return cache[id(pop)][1]
+
+    before = cached(case.before)
+    after = None if case.after is None else cached(case.after)
+    if not case.alternatives:
+        return case, before, after
+    best = None
+    for option in (dataclasses.replace(case, alternatives=()), *case.alternatives):
+        b, a = cached(option.before), cached(option.after)
+        if math.isnan(b) or math.isnan(a):
+            continue
+        excess = prop.judge(measure, b, a, option)
+        if best is None or excess > best[0]:
+            best = (excess, option, b, a)
+    if best is None:
+        return dataclasses.replace(case, alternatives=()), before, after
+    return best[1], best[2], best[3]
+
+
+def _demo_rank(case):
+    """Order of preference of an existential property's demonstration: telling ones first.
+
+    A demonstration that the value does not move is most telling when the
+    fields vary (a constant effectiveness leaves every measure of gaps at 0,
+    whatever the similarity), then the smaller the better.
+    """
+    before = case.before
+    sim = before.similarity[~np.eye(before.m, dtype=bool)]
+    return (bool(np.ptp(before.effectiveness) == 0), bool(np.ptp(sim) == 0), before.m)
 
 
 def _status(prop, state, note):
@@ -261,13 +340,30 @@ def _status(prop, state, note):
                 (state["nan_case"] or (0, None))[1])
     if n == 0:
         return "not-applicable", f"no example admitted the transformation{note}", None
+    sizes = _sizes(state["sizes"])
     if prop.kind == "existential":
-        return "violated", f"no change in {n} tries moved the value{note}", (state["demo"] or (0, None))[1]
-    return "holds", f"no counterexample in {n} examples{note}", None
+        return "violated", f"no change in {n} tries ({sizes}) moved the value{note}", (state["demo"] or (0, None))[1]
+    return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
+
+
+def _sizes(sizes):
+    """The sizes m checked, as ranges: "m = 2–6, 8"."""
+    if not sizes:
+        return "no size"
+    ordered, parts = sorted(sizes), []
+    start = prev = ordered[0]
+    for m in ordered[1:] + [None]:
+        if m is not None and m == prev + 1:
+            prev = m
+            continue
+        parts.append(str(start) if start == prev else f"{start}–{prev}")
+        if m is not None:
+            start = prev = m
+    return "m = " + ", ".join(parts)
 
 
 def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0,
-             time_limit=2.0, budget=60.0, database=None):
+             time_limit=2.0, budget=60.0, database=None, known=True):
     """Put ``measure`` through the property catalog.
 
     Parameters
@@ -277,8 +373,9 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     properties : str or iterable of str, optional
         Property names (one name may be given alone); default the whole
         :data:`properties.CATALOG`.
-    max_examples : int, default 60
-        Hypothesis examples per property (before shrinking).
+    max_examples : int, default ``properties.budget.DEFAULT_MAX_EXAMPLES`` (60)
+        The example budget: Hypothesis examples per property before shrinking,
+        times the property's weight (:func:`properties.budget.examples_for`).
     random_state : int, numpy Generator or None, default 0
         Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
     time_limit : float, default 2.0
@@ -290,6 +387,9 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         Seconds allowed per property; the search stops there and reports what it has.
     database : hypothesis database, optional
         Example database (keyed by measure and property); default none.
+    known : bool, default True
+        Try the stored examples of ``properties/known/`` first (every file's
+        examples of the property); False measures the search alone.
 
     Returns
     -------
@@ -319,10 +419,15 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         prop = CATALOG[name]
         start = time.perf_counter()
         level, status, reason, example, state = _check_one(
-            measure, prop, max_examples=max_examples, random_state=seed_value,
-            time_limit=time_limit, budget=budget, database=database)
+            measure, prop, max_examples=examples_for(name, max_examples), random_state=seed_value,
+            time_limit=time_limit, budget=budget, database=database, known=known)
+        power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
+        if power is not None:
+            reason += (f"; this search finds {100 * power[0]:.0f}% of the corpus's planted "
+                       f"{name} flaws at {power[1]} examples")
         results.append(Verdict(measure.name, name, status, prop.kind, level, state["checked"],
                                state["undefined"], reason, example,
-                               round(time.perf_counter() - start, 3)))
+                               round(time.perf_counter() - start, 3), tuple(sorted(state["sizes"])),
+                               None if power is None else power[0]))
     end_calls()  # a user measure's worker process is not kept past its verdicts
     return results

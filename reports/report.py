@@ -10,10 +10,13 @@ skewness sweeps and the measure-agreement study on a real dataset with
 
 __all__ = ["SETTINGS", "build_report"]
 
+from properties.budget import DEFAULT_MAX_EXAMPLES, QUICK_MAX_EXAMPLES
+
 SETTINGS = {
-    # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min).
-    "quick": {"n_users": 100, "n_items": 600, "n_seeds": 2, "max_examples": 10},
-    "full": {"n_users": 200, "n_items": 1000, "n_seeds": 5, "max_examples": 60},
+    # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
+    # property budgets are the ones shared with puf check (properties/budget.py).
+    "quick": {"n_users": 100, "n_items": 600, "n_seeds": 2, "max_examples": QUICK_MAX_EXAMPLES},
+    "full": {"n_users": 200, "n_items": 1000, "n_seeds": 5, "max_examples": DEFAULT_MAX_EXAMPLES},
 }
 
 
@@ -80,6 +83,9 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
         verdicts, records, note = _verdicts(measures, setting["max_examples"], random_state, bar)
     finally:
         bar.close()
+    from reports.power import power_section
+
+    sections += [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s is not None]
     all_labels = pd.concat(labels, ignore_index=True)
     all_labels.to_csv(out / "responses.csv", index=False)
     (out / "properties.json").write_text(json.dumps(

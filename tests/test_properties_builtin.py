@@ -1,181 +1,28 @@
-"""Pins the verdict of every built-in measure on every property.
+"""Pins the true verdict of every built-in measure on every property.
 
-A change in a measure's behaviour (or in the harness) changes a verdict and
-fails here. The pins are findings, not wishes: the PUF paper's findings are
-asserted separately in ``test_the_paper_findings`` (SD, Gini and the envy
-measures ignore similarity; UF ignores effectiveness; PUF responds to both and
-is monotone in disparity and similarity; Gini is undefined at all-zero
-effectiveness; the printed forms of PUF and ME leave [0, 1]). Every other cell
-is whatever the harness finds with the default settings and random_state=0,
-which do not depend on the Hypothesis profile, so the pins hold under ``ci``
-and ``dev`` alike. Re-pin after a deliberate change with
-``puf check --all --json FILE``.
+The pins live in ``properties/known/<measure>.json`` (one file per registered
+measure, format in ``properties/known/README.md``), with the argument behind
+every ``holds`` and the counterexample behind every ``violated`` cell. The
+runner tries those counterexamples first, so the verdicts found here at the
+default budget and random_state=0 do not depend on Hypothesis' version, the
+Hypothesis profile, or luck. The PUF paper's findings are asserted separately
+in ``test_the_paper_findings_are_pinned`` (SD, Gini and the envy measures
+ignore similarity; UF ignores effectiveness; PUF responds to both and is
+monotone in disparity and similarity; Gini is undefined at all-zero
+effectiveness; the printed forms of PUF and ME leave [0, 1]).
 """
 
 import os
+from pathlib import Path
 
 import pytest
 
 from properties import CATALOG, all_verdicts
 from properties.display import format_example
+from properties.known import load_known
 from puf import MEASURES
 
-PINNED = {
-    "puf": {
-        "range": "holds",
-        "defined": "holds",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "holds",
-        "pigou-dalton": "violated",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "holds",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "holds",
-        "rearrangement": "holds",
-        "replication-invariance": "violated",
-        "scale-invariance": "violated",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-    "puf-as-printed": {
-        "range": "violated",
-        "defined": "holds",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "holds",
-        "pigou-dalton": "violated",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "holds",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "holds",
-        "rearrangement": "holds",
-        "replication-invariance": "violated",
-        "scale-invariance": "violated",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-    "sd": {
-        "range": "holds",
-        "defined": "holds",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "holds",
-        "pigou-dalton": "holds",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "violated",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "violated",
-        "rearrangement": "violated",
-        "replication-invariance": "holds",
-        "scale-invariance": "violated",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-    "gini": {
-        "range": "holds",
-        "defined": "violated",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "holds",
-        "pigou-dalton": "holds",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "violated",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "violated",
-        "rearrangement": "violated",
-        "replication-invariance": "holds",
-        "scale-invariance": "holds",
-        "translation-invariance": "violated",
-        "continuity": "holds",
-    },
-    "me": {
-        "range": "holds",
-        "defined": "holds",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "violated",
-        "pigou-dalton": "violated",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "violated",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "violated",
-        "rearrangement": "violated",
-        "replication-invariance": "violated",
-        "scale-invariance": "violated",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-    "me-as-printed": {
-        "range": "violated",
-        "defined": "holds",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "violated",
-        "pigou-dalton": "violated",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "violated",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "violated",
-        "rearrangement": "violated",
-        "replication-invariance": "violated",
-        "scale-invariance": "violated",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-    "mme": {
-        "range": "holds",
-        "defined": "holds",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "violated",
-        "pigou-dalton": "violated",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "violated",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "violated",
-        "rearrangement": "violated",
-        "replication-invariance": "holds",
-        "scale-invariance": "violated",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-    "peu": {
-        "range": "holds",
-        "defined": "holds",
-        "anonymity": "holds",
-        "zero-at-equality": "holds",
-        "disparity-monotone": "violated",
-        "pigou-dalton": "holds",
-        "similarity-monotone": "holds",
-        "similarity-sensitive": "violated",
-        "effectiveness-sensitive": "holds",
-        "similarity-zero": "violated",
-        "rearrangement": "violated",
-        "replication-invariance": "holds",
-        "scale-invariance": "violated",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-    "uf": {
-        "range": "holds",
-        "defined": "violated",
-        "anonymity": "holds",
-        "zero-at-equality": "violated",
-        "disparity-monotone": "holds",
-        "pigou-dalton": "holds",
-        "similarity-monotone": "violated",
-        "similarity-sensitive": "holds",
-        "effectiveness-sensitive": "violated",
-        "similarity-zero": "undefined",
-        "rearrangement": "violated",
-        "replication-invariance": "violated",
-        "scale-invariance": "holds",
-        "translation-invariance": "holds",
-        "continuity": "holds",
-    },
-}
-
+PINNED = {name: (load_known(name) or {}).get("verdicts") for name in MEASURES}
 
 PAPER_FINDINGS = {
     **{(m, p): "violated" for m in ("sd", "gini", "me", "mme", "peu")
@@ -197,11 +44,10 @@ def found():
     return {(v.measure, v.property): v for v in results}
 
 
-def test_every_builtin_measure_and_property_is_pinned():
-    # The PUF paper's nine; the field's measures are pinned in properties/known (test_known_field.py).
-    assert list(PINNED) == list(MEASURES)[:9]
-    for measure, row in PINNED.items():
-        assert list(row) == list(CATALOG), measure
+@pytest.mark.parametrize("measure", list(MEASURES))
+def test_every_builtin_measure_has_a_known_file(measure):
+    assert PINNED[measure] is not None, f"no properties/known/{measure}.json"
+    assert list(PINNED[measure]) == list(CATALOG)
 
 
 def test_the_paper_findings_are_pinned():
@@ -209,10 +55,27 @@ def test_the_paper_findings_are_pinned():
         assert PINNED[measure][prop] == status, (measure, prop)
 
 
-@pytest.mark.parametrize("measure, prop", [(m, p) for m in PINNED for p in PINNED[m]])
+@pytest.mark.parametrize("measure, prop", [(m, p) for m in MEASURES for p in CATALOG])
 def test_pinned_verdict(found, measure, prop):
+    if PINNED[measure] is None:
+        pytest.fail(f"no properties/known/{measure}.json")
     verdict = found[(measure, prop)]
     detail = f"{measure} / {prop}: {verdict.status} ({verdict.reason})"
     if verdict.example:
         detail += "\n" + format_example(verdict.example, status=verdict.status)
     assert verdict.status == PINNED[measure][prop], detail
+
+
+def test_the_readme_verdict_table_agrees_with_the_known_files():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    lines = readme[readme.index("| property | puf |"):].splitlines()
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    rows = {}
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip().strip("*") for c in line.strip("|").split("|")]
+        rows[cells[0]] = dict(zip(header[1:], cells[1:]))
+    assert list(rows) == list(CATALOG)
+    for measure in header[1:]:
+        assert {p: rows[p][measure] for p in CATALOG} == PINNED[measure], measure

@@ -35,12 +35,15 @@ def register(subparsers):
     parser.add_argument("--property", action="append", dest="properties", metavar="NAME",
                         help="check only this property (repeatable)")
     parser.add_argument("--max-examples", type=int, default=None, metavar="N",
-                        help="Hypothesis examples per property (default 60)")
+                        help="example budget per property (default: the shared default, properties.budget)")
     parser.add_argument("--random-state", type=int, default=0, metavar="N",
                         help="seed; the same seed gives the same verdicts (default 0)")
     parser.add_argument("--jobs", type=int, default=2, metavar="N",
                         help="worker processes for --all (default 2)")
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
+    parser.add_argument("--known", metavar="FILE",
+                        help="also write the verdicts and their examples as a known file "
+                             "(the format of properties/known/README.md; one measure only)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -65,6 +68,8 @@ def run(args):
 
     if args.all == bool(args.measure):
         return _fail("give either MODULE:FUNCTION or --all")
+    if args.known and args.all:
+        return _fail("--known writes one measure's file: give MODULE:FUNCTION, not --all")
     unknown = [p for p in args.properties or () if p not in CATALOG]
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
@@ -93,6 +98,12 @@ def run(args):
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
+        if args.known:
+            from properties.known import known_from_verdicts
+
+            with open(args.known, "w", encoding="utf-8") as handle:
+                json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
+                handle.write("\n")
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as handle:

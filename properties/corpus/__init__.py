@@ -1,0 +1,37 @@
+"""The flaw corpus: measures with planted flaws, and sound controls, to measure search power.
+
+Each entry is a dict with ``name``, ``measure`` (a :class:`puf.Measure`),
+``family``, ``flaw`` (what was planted) and ``expected`` (the verdicts the
+harness should reach: for a flawed measure the cells its flaw breaks, for a
+control its full row, the true verdicts of the measure it implements).
+Families: :mod:`~properties.corpus.normalisation`, :mod:`~properties.corpus.thresholds`,
+:mod:`~properties.corpus.weighting`, :mod:`~properties.corpus.special` and
+:mod:`~properties.corpus.inequality` (flaws), :mod:`~properties.corpus.controls`.
+``puf power`` runs them (:mod:`properties.power`).
+"""
+
+__all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
+
+from . import inequality, normalisation, special, thresholds, weighting
+from .controls import CONTROLS
+
+FLAWED = [*normalisation.FLAWS, *thresholds.FLAWS, *weighting.FLAWS, *special.FLAWS,
+          *inequality.FLAWS]
+CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
+
+
+def get_entry(name):
+    """Return the corpus entry called ``name``.
+
+    Examples
+    --------
+    >>> entry = get_entry("puf-similarity-cutoff")
+    >>> entry["expected"], entry["measure"].reads
+    ({'continuity': 'violated'}, ('effectiveness', 'similarity'))
+    >>> len(FLAWED) >= 50, len(CONTROLS) >= 10
+    (True, True)
+    """
+    try:
+        return CORPUS[name]
+    except KeyError:
+        raise ValueError(f"unknown corpus entry {name!r}") from None

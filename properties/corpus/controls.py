@@ -1,0 +1,92 @@
+"""Sound controls: independent implementations of the built-in measures (and two harmless
+variants), whose true verdicts are those of the measure they implement. A control flagged on
+a property the original satisfies is a false alarm of the harness."""
+
+import numpy as np
+
+from ..known import load_known
+from ._common import envy, planted
+
+
+def _puf_double_loop(effectiveness, similarity):
+    m = len(effectiveness)
+    total = 0.0
+    for u in range(m):
+        for v in range(u + 1, m):
+            total += similarity[u, v] * abs(effectiveness[u] - effectiveness[v])
+    return 2.0 * total / (m * (m - 1))
+
+
+def _puf_ordered_pairs(effectiveness, similarity):
+    s = np.asarray(effectiveness)
+    weights = np.array(similarity, dtype=np.float64)
+    np.fill_diagonal(weights, 0.0)
+    m = len(s)
+    return float((weights * np.abs(s[:, None] - s[None, :])).sum() / (m * (m - 1)))
+
+
+def _half_puf(effectiveness, similarity):
+    return 0.5 * _puf_ordered_pairs(effectiveness, similarity)
+
+
+def _sd_by_hand(effectiveness):
+    s = np.asarray(effectiveness, dtype=np.float64)
+    return float(np.sqrt(np.mean((s - s.mean()) ** 2)))
+
+
+def _variance(effectiveness):
+    return float(np.var(effectiveness))
+
+
+def _mean_absolute_deviation(effectiveness):
+    s = np.asarray(effectiveness, dtype=np.float64)
+    return float(np.mean(np.abs(s - s.mean())))
+
+
+def _gini_mean_difference(effectiveness):
+    s = np.asarray(effectiveness, dtype=np.float64)
+    if s.sum() == 0:
+        return float("nan")
+    return float(np.abs(s[:, None] - s[None, :]).mean() / (2.0 * s.mean()))
+
+
+def _mean_envy_loop(utility):
+    m = len(utility)
+    total = sum(max(utility[u][v] - utility[u][u], 0.0) for u in range(m) for v in range(m) if u != v)
+    return total / (m * (m - 1))
+
+
+def _mean_max_envy_by_rows(utility):
+    return float(np.mean([row.max() for row in envy(utility)]))
+
+
+def _envious_share(utility):
+    return float(np.mean([row.max() > 0.05 for row in envy(utility)]))
+
+
+def _row(name):
+    return load_known(name)["verdicts"]
+
+
+CONTROLS = [
+    planted(_puf_double_loop, family="control", expected=_row("puf"), control=True,
+            flaw="PUF as a double loop over pairs"),
+    planted(_puf_ordered_pairs, family="control", expected=_row("puf"), control=True,
+            flaw="PUF over ordered pairs, halved"),
+    planted(_half_puf, family="control", expected=_row("puf"), control=True,
+            flaw="PUF / 2 (a harmless rescaling)"),
+    planted(_sd_by_hand, family="control", expected=_row("sd"), control=True,
+            flaw="SD as the root mean squared deviation"),
+    planted(_variance, family="control", expected=_row("sd"), control=True,
+            flaw="variance of S (the same verdicts as SD)"),
+    planted(_mean_absolute_deviation, family="control", expected=_row("sd"), control=True,
+            flaw="mean absolute deviation from the mean (the same verdicts as SD)"),
+    planted(_gini_mean_difference, family="control", expected=_row("gini"), control=True,
+            flaw="Gini as the mean absolute difference over twice the mean"),
+    planted(_mean_envy_loop, family="control", expected=_row("me"), control=True,
+            flaw="ME as a loop over ordered pairs"),
+    planted(_mean_max_envy_by_rows, family="control", expected=_row("mme"), control=True,
+            flaw="MME as the mean of row maxima"),
+    planted(_envious_share, family="control", expected=_row("peu"), control=True,
+            flaw="PEU as a share of rows whose max envy exceeds 0.05"),
+]

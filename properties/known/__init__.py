@@ -1,0 +1,246 @@
+"""Known verdicts and examples of the built-in measures, one JSON file per measure.
+
+``properties/known/<measure-name>.json`` pins a measure's true verdict on every
+catalog property (``verdicts``), says why in one line (``reasons``) and stores
+the examples behind the verdicts (``examples``: the counterexample of a
+violated universal property, the witness of an existential one, the input on
+which the measure is undefined). The verdict runner tries every stored example
+of a property, from every file, before any generated one, so a known
+violation is found whatever Hypothesis' version or luck, for any measure.
+The format is described in ``properties/known/README.md``.
+"""
+
+__all__ = [
+    "known_path",
+    "load_known",
+    "known_measures",
+    "known_examples",
+    "check_known",
+    "known_from_verdicts",
+    "write_known",
+    "example_case",
+]
+
+import functools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+_HOME = Path(__file__).resolve().parent
+_FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
+_ONE_POPULATION = {"range", "defined", "zero-at-equality", "similarity-zero"}
+
+
+def known_path(name):
+    """Return the path of the known file of measure ``name`` (it may not exist).
+
+    Examples
+    --------
+    >>> known_path("puf").name
+    'puf.json'
+    """
+    return _HOME / f"{name}.json"
+
+
+@functools.lru_cache(maxsize=None)
+def _read(name):
+    path = known_path(name)
+    if not path.is_file():
+        return None
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    check_known(data)
+    return data
+
+
+def load_known(name):
+    """Return the parsed known file of measure ``name``, or None when there is none.
+
+    Examples
+    --------
+    >>> load_known("gini")["verdicts"]["defined"]
+    'violated'
+    >>> load_known("no-such-measure") is None
+    True
+    """
+    data = _read(name)
+    return None if data is None else json.loads(json.dumps(data))
+
+
+def known_measures():
+    """Return the names of every measure with a known file, sorted.
+
+    Examples
+    --------
+    >>> "puf" in known_measures()
+    True
+    """
+    return sorted(p.stem for p in _HOME.glob("*.json"))
+
+
+def known_examples(property_name, *, first=None):
+    """Return every stored example of one property, from every known file.
+
+    Parameters
+    ----------
+    property_name : str
+        A catalog property.
+    first : str, optional
+        A measure name whose examples come first (the others follow in file-name order).
+
+    Returns
+    -------
+    list of (str, dict)
+        ``(measure name, snapshot)`` pairs.
+
+    Examples
+    --------
+    >>> [name for name, _ in known_examples("defined", first="uf")][:2]
+    ['uf', 'gini']
+    """
+    names = known_measures()
+    if first in names:
+        names.remove(first)
+        names.insert(0, first)
+    found = []
+    for name in names:
+        example = (_read(name) or {}).get("examples", {}).get(property_name)
+        if example is not None:
+            found.append((name, example))
+    return found
+
+
+def _fail(where, problem):
+    raise ValueError(f"known file {where}: {problem}")
+
+
+def check_known(data):
+    """Raise ValueError naming the problem unless ``data`` has the known-file format.
+
+    Examples
+    --------
+    >>> check_known({"measure": "x", "verdicts": {}, "reasons": {}, "examples": {}})
+    Traceback (most recent call last):
+    ...
+    ValueError: known file 'x': verdicts must list every catalog property in catalog order
+    """
+    from ..catalog import CATALOG
+    from ..runner import STATUSES
+
+    if not isinstance(data, dict) or not isinstance(data.get("measure"), str):
+        _fail("?", "must be an object with a string 'measure'")
+    where = repr(data["measure"])
+    for key in ("verdicts", "reasons", "examples"):
+        if not isinstance(data.get(key), dict):
+            _fail(where, f"{key!r} must be an object")
+    for key in ("verdicts", "reasons"):
+        if list(data[key]) != list(CATALOG):
+            _fail(where, f"{key} must list every catalog property in catalog order")
+    for prop, status in data["verdicts"].items():
+        if status not in STATUSES:
+            _fail(where, f"verdict of {prop!r} must be one of {', '.join(STATUSES)}, got {status!r}")
+    for prop, example in data["examples"].items():
+        if prop not in CATALOG:
+            _fail(where, f"example for unknown property {prop!r}")
+        before = example.get("before") if isinstance(example, dict) else None
+        if not isinstance(before, dict) or not {"effectiveness", "similarity"} <= set(before):
+            _fail(where, f"example of {prop!r} needs 'before' with effectiveness and similarity")
+        after = example.get("after")
+        if (after is None) != (prop in _ONE_POPULATION):
+            _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
+
+
+def _population(fields):
+    from puf import Population
+
+    return Population(**{f: np.asarray(fields[f], dtype=np.float64) for f in _FIELDS if f in fields})
+
+
+def example_case(property_name, example, *, source=""):
+    """Return a stored example as a runner case (Population before/after, δ, strictness).
+
+    Examples
+    --------
+    >>> case = example_case("defined", load_known("gini")["examples"]["defined"], source="gini")
+    >>> case.before.effectiveness.tolist(), case.change.startswith("known example (gini)")
+    ([0.0, 0.0], True)
+    """
+    from .._cases import Case
+    from synthetic import weighted_gap_sum
+
+    before = _population(example["before"])
+    after = None if example.get("after") is None else _population(example["after"])
+    delta, strict = 0.0, False
+    if after is not None and after.m == before.m:  # replication changes m: no δ, no pairing
+        old, new = before.fields(), after.fields()
+        delta = max(float(np.max(np.abs(new[f] - old[f]))) for f in old if f in new)
+        gap = (weighted_gap_sum(after.effectiveness, after.similarity)
+               - weighted_gap_sum(before.effectiveness, before.similarity))
+        strict = gap > 1e-9
+    label = f"known example ({source})" if source else "known example"
+    return Case(before, after, f"{label}: {example.get('change', '')}".rstrip(": "),
+                strict=strict, delta=delta if delta > 0 else math.inf)
+
+
+def _json_number(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def known_from_verdicts(measure, results):
+    """Return a known file's content built from one measure's verdicts.
+
+    The reasons are the runner's; rewrite those of ``holds`` cells into the
+    argument why the property holds before committing the file.
+
+    Examples
+    --------
+    >>> from properties import verdicts
+    >>> data = known_from_verdicts("sd", verdicts("sd", max_examples=10))
+    >>> data["verdicts"]["similarity-zero"], "similarity-zero" in data["examples"]
+    ('violated', True)
+    """
+    from puf import as_measure
+
+    measure = as_measure(measure)
+    data = {"measure": measure.name, "verdicts": {}, "reasons": {}, "examples": {}}
+    for v in results:
+        data["verdicts"][v.property] = v.status
+        data["reasons"][v.property] = v.reason
+        keep = (v.status in ("violated", "undefined") and v.kind == "universal") or (
+            v.status == "holds" and v.kind == "existential")
+        if keep and v.example and v.example.get("before"):
+            example = {k: v.example[k] for k in ("change", "before", "after")}
+            example["value_before"] = _json_number(v.example.get("value_before"))
+            example["value_after"] = _json_number(v.example.get("value_after"))
+            data["examples"][v.property] = example
+    return data
+
+
+def _dumps(value, depth):
+    if isinstance(value, list):  # arrays on one line: a file reads as matrices, not as columns
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict) and value:
+        pad = " " * (depth + 1)
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_dumps(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
+    return json.dumps(_json_number(value), ensure_ascii=False)
+
+
+def write_known(data, path):
+    """Check ``data`` and write it as a known file at ``path`` (arrays kept on one line each).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "sd.json")
+    >>> write_known(load_known("sd"), path)
+    >>> json.load(open(path, encoding="utf-8"))["verdicts"]["range"]
+    'holds'
+    """
+    check_known(data)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(_dumps(data, 0) + "\n")

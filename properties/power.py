@@ -1,0 +1,202 @@
+"""Search power: how often the verdict runner finds a flaw that is really there.
+
+Runs the flaw corpus (:mod:`properties.corpus`) through :func:`properties.verdicts`
+at several example budgets and seeds, and tabulates the detection rate per
+property (a planted cell is detected when the runner reaches its expected
+verdict), the false alarms on the sound controls (a cell whose true verdict is
+``holds`` reported otherwise) and the seconds spent. ``puf power`` and
+``python benchmarks/power.py`` print it; the report's "how much is a holds
+worth" section plots it.
+"""
+
+__all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power",
+           "measured_power", "POWER_TABLE"]
+
+import functools
+import json
+import time
+from pathlib import Path
+
+BUDGETS = (10, 30, 60, 100, 300, 1000)
+POWER_TABLE = Path(__file__).resolve().parent / "power_table.json"
+"""The measured table (``python benchmarks/power.py --write``) the verdicts quote."""
+
+
+def _one(job):
+    from .corpus import get_entry
+    from .runner import verdicts
+
+    name, budget, seed, known = job
+    entry = get_entry(name)
+    props = None if entry["control"] else list(entry["expected"])
+    start = time.perf_counter()
+    found = verdicts(entry["measure"], properties=props, max_examples=budget, random_state=seed,
+                     known=known)
+    rows = []
+    for v in found:
+        expected = entry["expected"].get(v.property)
+        if expected is None:
+            continue
+        rows.append({"measure": name, "family": entry["family"], "control": entry["control"],
+                     "property": v.property, "budget": budget, "seed": seed, "known": known,
+                     "expected": expected, "found": v.status, "seconds": v.seconds,
+                     "n_examples": v.n_examples})
+    for row in rows:
+        row["measure_seconds"] = round(time.perf_counter() - start, 3)
+    return rows
+
+
+def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False, n_jobs=1,
+               progress=False):
+    """Run the corpus and return one row per (entry, property, budget, seed) as a DataFrame.
+
+    Parameters
+    ----------
+    budgets : iterable of int
+        Example budgets (``max_examples`` of :func:`properties.verdicts`).
+    seeds : iterable of int
+        Seeds (``random_state``).
+    names : iterable of str, optional
+        Corpus entries; default every entry.
+    known : bool, default False
+        Let the runner try the stored examples of ``properties/known/`` first.
+        False (default) measures the search alone.
+    n_jobs : int, default 1
+        Worker processes.
+    progress : bool, default False
+        Show a tqdm progress bar.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns measure, family, control, property, budget, seed, known,
+        expected, found, seconds, n_examples, measure_seconds.
+
+    Examples
+    --------
+    >>> runs = power_runs(budgets=[5], seeds=[0], names=["sd-times-three"])
+    >>> runs[["property", "expected", "found"]].to_dict("records")
+    [{'property': 'range', 'expected': 'violated', 'found': 'violated'}]
+    """
+    import pandas as pd
+
+    from .corpus import CORPUS
+
+    names = list(CORPUS) if names is None else list(names)
+    jobs = [(n, int(b), int(s), bool(known)) for b in budgets for s in seeds for n in names]
+    if n_jobs > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
+            results = pool.map(_one, jobs, chunksize=1)
+            results = _bar(results, len(jobs), progress)
+            rows = [row for result in results for row in result]
+    else:
+        rows = [row for result in _bar(map(_one, jobs), len(jobs), progress) for row in result]
+    return pd.DataFrame(rows)
+
+
+def _bar(iterable, total, progress):
+    if not progress:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, total=total, desc="puf power", unit="run")
+
+
+def detection_rate(runs):
+    """Return the share of planted (non-control) cells found with their expected verdict.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> detection_rate(pd.DataFrame({"control": [False, False], "expected": ["violated"] * 2,
+    ...                              "found": ["violated", "holds"]}))
+    0.5
+    """
+    planted = runs[~runs["control"].astype(bool)]
+    return float((planted["found"] == planted["expected"]).mean())
+
+
+def power_summary(runs):
+    """Return the power table: detection per property and overall, false alarms, seconds, per budget.
+
+    Rows are the catalog's properties (detection rate of their planted cells),
+    then ``overall`` (all planted cells), ``false alarms`` (share of control
+    cells whose true verdict is holds that were reported otherwise) and
+    ``seconds`` (mean wall time of one corpus pass per seed); columns are the budgets.
+
+    Examples
+    --------
+    >>> runs = power_runs(budgets=[5], seeds=[0], names=["sd-times-three", "sd-by-hand"])
+    >>> table = power_summary(runs)
+    >>> float(table.loc["range", 5]), float(table.loc["false alarms", 5])
+    (1.0, 0.0)
+    """
+    import pandas as pd
+
+    from .catalog import CATALOG
+
+    planted = runs[~runs["control"].astype(bool)].assign(
+        hit=lambda f: (f["found"] == f["expected"]).astype(float))
+    controls = runs[runs["control"].astype(bool) & (runs["expected"] == "holds")].assign(
+        alarm=lambda f: (f["found"] != "holds").astype(float))
+    table = planted.pivot_table(index="property", columns="budget", values="hit", aggfunc="mean")
+    table = table.reindex([p for p in CATALOG if p in table.index])
+    table.loc["overall"] = planted.groupby("budget")["hit"].mean()
+    table.loc["false alarms"] = (controls.groupby("budget")["alarm"].mean()
+                                 if len(controls) else float("nan"))
+    per_pass = runs.drop_duplicates(["measure", "budget", "seed"]).groupby(["budget", "seed"])[
+        "measure_seconds"].sum()
+    table.loc["seconds"] = per_pass.groupby("budget").mean()
+    table.columns.name = "budget"
+    return pd.DataFrame(table)
+
+
+def format_power(table):
+    """Render a power table as text: rates as percentages, seconds as numbers.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({10: [0.5, 0.0, 1.25]}, index=["overall", "false alarms", "seconds"])
+    >>> print(format_power(table))
+    property      10
+    overall       50%
+    false alarms  0%
+    seconds       1.2
+    """
+    rows = [["property", *map(str, table.columns)]]
+    for name, row in table.iterrows():
+        cells = [f"{v:.1f}" if name == "seconds" else ("—" if v != v else f"{100 * v:.0f}%")
+                 for v in row]
+        rows.append([str(name), *cells])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+@functools.lru_cache(maxsize=1)
+def _stored():
+    if not POWER_TABLE.is_file():
+        return {}
+    with open(POWER_TABLE, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def measured_power(property_name, max_examples):
+    """Return the measured detection rate of ``property_name`` at the largest measured budget
+    not above ``max_examples`` (with that budget), or None when none was measured.
+
+    Examples
+    --------
+    >>> rate, budget = measured_power("range", 60)
+    >>> 0.0 <= rate <= 1.0, budget <= 60
+    (True, True)
+    """
+    table = _stored().get("detection", {})
+    budgets = sorted(int(b) for b in table if int(b) <= max_examples)
+    for budget in reversed(budgets):
+        rate = table[str(budget)].get(property_name)
+        if rate is not None:
+            return float(rate), budget
+    return None

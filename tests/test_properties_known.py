@@ -1,0 +1,91 @@
+"""The known files: their format, and that every stored example backs its verdict on its own."""
+
+import json
+
+import numpy as np
+import pytest
+
+from properties import CATALOG, verdicts
+from properties.known import (
+    check_known,
+    example_case,
+    known_examples,
+    known_from_verdicts,
+    known_measures,
+    known_path,
+    load_known,
+    write_known,
+)
+from reports.cli import main
+
+BACKED = [(name, prop) for name in known_measures()
+          for prop, status in load_known(name)["verdicts"].items()
+          if prop in load_known(name)["examples"]]
+
+
+@pytest.mark.parametrize("name", known_measures())
+def test_every_known_file_is_well_formed_and_explains_every_cell(name):
+    data = load_known(name)
+    check_known(data)
+    assert data["measure"] == name
+    for prop, status in data["verdicts"].items():
+        assert data["reasons"][prop].strip(), (name, prop)
+        backed = (status in ("violated", "undefined") and CATALOG[prop].kind == "universal") or (
+            status == "holds" and CATALOG[prop].kind == "existential")
+        assert (prop in data["examples"]) == backed, (name, prop, status)
+
+
+@pytest.mark.parametrize("name, prop", BACKED)
+def test_each_stored_example_is_found_with_one_example(name, prop):
+    """max_examples=1: the verdict comes from the stored example, not from the search."""
+    (verdict,) = verdicts(name, properties=[prop], max_examples=1, random_state=0)
+    assert verdict.status == load_known(name)["verdicts"][prop], verdict.reason
+    assert verdict.example["change"].startswith(f"known example ({name})"), verdict.example["change"]
+
+
+def test_a_users_measure_gets_every_files_examples():
+    def spread(effectiveness):
+        return float(np.std(effectiveness))  # SD under another name: no file of its own
+
+    found = {v.property: v for v in verdicts(spread, properties=["similarity-zero", "rearrangement"],
+                                             max_examples=1, random_state=0)}
+    assert {p: v.status for p, v in found.items()} == {"similarity-zero": "violated",
+                                                       "rearrangement": "violated"}
+    assert all(v.example["change"].startswith("known example") for v in found.values())
+
+
+def test_known_examples_put_the_named_measure_first():
+    names = [name for name, _ in known_examples("similarity-zero", first="sd")]
+    assert names[0] == "sd" and len(names) == len(set(names)) > 1
+
+
+def test_a_replicated_example_has_no_delta_and_a_perturbed_one_has_its_max_norm():
+    replicated = example_case("replication-invariance", load_known("puf")["examples"]["replication-invariance"])
+    assert replicated.after.m > replicated.before.m
+    perturbed = example_case("continuity", load_known("gini")["examples"]["continuity"])
+    assert perturbed.delta == pytest.approx(0.001)
+
+
+def test_check_known_names_the_problem():
+    data = load_known("sd")
+    data["verdicts"]["range"] = "fine"
+    with pytest.raises(ValueError, match="verdict of 'range' must be one of"):
+        check_known(data)
+    data = load_known("sd")
+    del data["examples"]["similarity-zero"]["before"]["similarity"]
+    with pytest.raises(ValueError, match="needs 'before' with effectiveness and similarity"):
+        check_known(data)
+
+
+def test_known_from_verdicts_round_trips_through_write_known(tmp_path):
+    data = known_from_verdicts("sd", verdicts("sd", properties=None, max_examples=2))
+    write_known(data, tmp_path / "sd.json")
+    assert json.loads((tmp_path / "sd.json").read_text(encoding="utf-8"))["verdicts"] == data["verdicts"]
+    assert known_path("sd").is_file()
+
+
+def test_puf_check_known_writes_a_file(tmp_path, capsys):
+    path = tmp_path / "mine.json"
+    assert main(["check", "sd", "--known", str(path), "--max-examples", "2", "--quiet"]) == 0
+    check_known(json.loads(path.read_text(encoding="utf-8")))
+    assert main(["check", "--all", "--known", str(path)]) == 2

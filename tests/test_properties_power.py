@@ -1,0 +1,107 @@
+"""The flaw corpus, the power table, the bisection search and ``puf power``."""
+
+import math
+
+import numpy as np
+import pytest
+
+from properties import CATALOG, STATUSES, verdicts
+from properties._search import distance, narrow_jump
+from properties.corpus import CONTROLS, CORPUS, FLAWED, get_entry
+from properties.power import detection_rate, power_runs, power_summary
+from puf import Population
+from reports.cli import main
+
+
+def test_the_corpus_covers_every_property_with_enough_flaws_and_controls():
+    assert len(FLAWED) >= 50 and len(CONTROLS) >= 10
+    covered = {p for entry in FLAWED for p in entry["expected"]}
+    assert covered == set(CATALOG)
+    for entry in CORPUS.values():
+        assert set(entry["expected"]) <= set(CATALOG), entry["name"]
+        assert set(entry["expected"].values()) <= set(STATUSES), entry["name"]
+        if entry["control"]:
+            assert list(entry["expected"]) == list(CATALOG), entry["name"]
+        else:
+            assert entry["flaw"] and entry["expected"], entry["name"]
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_every_corpus_measure_returns_a_number_on_a_plain_population(name):
+    entry = get_entry(name)
+    if {"utility", "list_distance"} & set(entry["measure"].reads):
+        pop = Population([0.2, 0.6, 0.9], np.full((3, 3), 0.3), utility=np.full((3, 3), 0.4),
+                         list_distance=np.ones((3, 3)) - np.eye(3))
+    else:
+        pop = Population([0.2, 0.6, 0.9], [[1, 0.3, 0.6], [0.3, 1, 0.2], [0.6, 0.2, 1]])
+    value = entry["measure"](**pop.fields())
+    assert isinstance(float(value), float)
+
+
+# One planted flaw per family and hard kind (threshold, m >= 5, special value, large gaps),
+# and two controls: run in CI at a small budget.
+SUBSET = ["puf-over-m", "puf-similarity-cutoff", "puf-gap-outliers", "puf-nan-at-seven-users",
+          "deviation-from-first-four", "puf-duplicates-dropped", "half-minus-sd",
+          "sd-ddof1", "gini-epsilon", "mean-pair-gap", "puf-sorted-effectiveness"]
+
+
+@pytest.fixture(scope="module")
+def subset_runs():
+    return power_runs(budgets=[30], seeds=[0], names=SUBSET + ["sd-by-hand", "puf-double-loop"])
+
+
+def test_the_search_finds_the_subsets_planted_flaws_at_a_small_budget(subset_runs):
+    planted = subset_runs[~subset_runs["control"]]
+    missed = planted[planted["found"] != planted["expected"]]
+    assert detection_rate(subset_runs) >= 0.9, missed[["measure", "property", "found"]].to_string()
+
+
+def test_no_false_alarm_on_the_controls(subset_runs):
+    table = power_summary(subset_runs)
+    controls = subset_runs[subset_runs["control"] & (subset_runs["expected"] == "holds")]
+    assert len(controls) > 10
+    assert float(table.loc["false alarms", 30]) == 0.0, controls[controls["found"] != "holds"]
+
+
+def test_bisection_finds_a_jump_at_an_odd_threshold_and_no_jump_in_a_lipschitz_measure():
+    def cut(pop):
+        return float(pop.similarity[0, 1] >= 0.4137)
+
+    def smooth(pop):
+        return 3.0 * float(pop.similarity[0, 1])
+
+    start = Population([0.0, 1.0], [[1, 0.05], [0.05, 1]])
+    end = Population([0.0, 1.0], [[1, 0.95], [0.95, 1]])
+    low, high, f_low, f_high = narrow_jump(cut, start, end)
+    assert abs(f_high - f_low) == 1.0 and distance(low, high) < 1e-6
+    assert low.similarity[0, 1] <= 0.4137 <= high.similarity[0, 1]
+    low, high, f_low, f_high = narrow_jump(smooth, start, end)
+    assert abs(f_high - f_low) / distance(low, high) == pytest.approx(3.0, rel=1e-6)
+
+
+def test_bisection_skips_undefined_points():
+    def undefined_at_ends(pop):
+        x = float(pop.effectiveness[0])
+        return math.nan if x in (0.0, 1.0) else x
+
+    start, end = Population([0.0, 0.5], np.eye(2)), Population([1.0, 0.5], np.eye(2))
+    low, high, f_low, f_high = narrow_jump(undefined_at_ends, start, end)
+    assert math.isfinite(f_low) and math.isfinite(f_high)
+
+
+def test_a_holds_verdict_says_sizes_and_examples():
+    (v,) = verdicts("sd", properties=["anonymity"], max_examples=20, random_state=0)
+    assert v.status == "holds" and v.sizes and "examples (m = " in v.reason
+
+
+def test_puf_power_prints_the_table(capsys):
+    assert main(["power", "--budgets", "5", "--seeds", "1", "--measure", "sd-times-three",
+                 "--measure", "sd-by-hand", "--quiet", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "range" in out and "false alarms" in out and "overall" in out
+
+
+def test_puf_power_rejects_bad_options(capsys):
+    assert main(["power", "--budgets", "0"]) == 2
+    assert main(["power", "--measure", "no-such-entry"]) == 2
+    assert "unknown corpus entry" in capsys.readouterr().err
