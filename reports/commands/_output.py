@@ -8,7 +8,6 @@ ACLs and read-only mounts make ``os.access`` unreliable).
 __all__ = ["check_writable_file", "check_output_folder", "output_folder"]
 
 import contextlib
-import os
 import shutil
 import tempfile
 from pathlib import Path

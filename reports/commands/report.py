@@ -99,8 +99,8 @@ def _check_data(data):
     from puf.data import DATASETS
 
     if data not in DATASETS and not Path(data).exists():
-        raise ValueError(f"--data {data}: neither a known dataset ({', '.join(DATASETS)}) nor an "
-                         "existing file or folder")
+        raise ValueError(f"unknown dataset {data!r}: neither a known name ({', '.join(DATASETS)}) "
+                         "nor an existing file or folder")  # the words of puf.data.load
 
 
 def _command(args):
