@@ -29,7 +29,11 @@ def test_panels_per_family_and_undefined_points_are_marked():
     # The mean line of Gini has a gap (NaN) at 100%, and an "undefined" marker there.
     line = gini.get_lines()[0]
     assert np.isnan(line.get_ydata()[-1])
-    assert "undefined (NaN)" in [t.get_text() for t in gini.get_legend().get_texts()]
+    # One legend under the grid names every line once, and the undefined marker.
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Gini-P", "undefined (NaN)", "SD-P"]
+    # The cross sits inside the axes (y = 5% of the axes height), not on or below the edge.
+    cross = gini.get_lines()[-1]
+    assert cross.get_marker() == "x" and cross.get_ydata().tolist() == [0.05] and cross.get_clip_on()
     # Band = min to max over the two seeds (they differ for SD).
     assert len(sd.collections) == 1
     assert line.get_color().lower() == OKABE_ITO[0].lower()
@@ -41,7 +45,7 @@ def test_hue_gives_one_line_per_level(tmp_path):
     fig = plot_sweep(table, title="T", xlabel="share", hue="gamma")
     assert fig.axes[0].get_legend() is None  # one legend for the whole figure
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert labels[:2] == ["gamma = 0", "gamma = 1"]
+    assert labels[:2] == ["γ = 0", "γ = 1"]  # one spelling: γ, never gamma
     path = save_figure(fig, tmp_path / "f.png")
     assert matplotlib.image.imread(path).shape[2] in (3, 4)
 

@@ -85,7 +85,15 @@ def run(args):
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
-    if args.json:
+    if args.json:  # the schema of puf report's properties.json (reports.verdicts)
+        from properties.runner import DEFAULT_MAX_EXAMPLES
+        from reports.verdicts import verdict_document, verdict_record
+
+        note = (f"puf check {'--all' if args.all else args.measure}: up to "
+                f"{options.get('max_examples', DEFAULT_MAX_EXAMPLES)} Hypothesis examples per property, "
+                f"random_state={args.random_state}")
+        document = verdict_document([verdict_record(v) for v in results], note)
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump([v.to_dict() for v in results], handle, indent=1, allow_nan=True)
+            json.dump(document, handle, indent=1, ensure_ascii=False)
+            handle.write("\n")
     return 0
