@@ -155,5 +155,6 @@ def run(args):
             print(f"{name}: fit + recommend {seconds:.2f} s", file=sys.stderr)
         print(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; "
               f"wrote {out}/scores.csv, per_user.csv"
-              + (", agreement.csv" if len(runs) >= 2 else ""), file=sys.stderr)
+              + (", agreement.csv" if len(runs) >= 2 else "")
+              + (", timings.csv" if timings else ""), file=sys.stderr)
     return 0
