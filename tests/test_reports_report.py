@@ -282,7 +282,8 @@ def _webdriver(port, method, path, body=None):
         return json.loads(response.read())["value"]
 
 
-def _images_in_chromium(page):
+def _in_chromium(page, script, *, widths=(1280,)):
+    """Run ``script`` on ``page`` in headless Chromium at each window width; return {width: value}."""
     import shutil
     import socket
     import subprocess
@@ -297,6 +298,7 @@ def _images_in_chromium(page):
         port = probe.getsockname()[1]
     process = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
+    results = {}
     try:
         for _ in range(100):
             try:
@@ -304,23 +306,49 @@ def _images_in_chromium(page):
                 break
             except OSError:
                 time.sleep(0.1)
-        options = {"binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                               "--disable-dev-shm-usage"]}
-        session = _webdriver(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
-            "browserName": "chrome", "goog:chromeOptions": options}}})["sessionId"]
-        try:
-            _webdriver(port, "POST", f"/session/{session}/url", {"url": page.resolve().as_uri()})
-            return _webdriver(port, "POST", f"/session/{session}/execute/sync", {
-                "script": "return Array.from(document.images, i => [i.complete, i.naturalWidth]);",
-                "args": []})
-        finally:
-            _webdriver(port, "DELETE", f"/session/{session}")
+        for width in widths:
+            options = {"binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                                                   "--disable-dev-shm-usage", f"--window-size={width},1000"]}
+            session = _webdriver(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
+                "browserName": "chrome", "goog:chromeOptions": options}}})["sessionId"]
+            try:
+                _webdriver(port, "POST", f"/session/{session}/url", {"url": page.resolve().as_uri()})
+                results[width] = _webdriver(port, "POST", f"/session/{session}/execute/sync",
+                                            {"script": script, "args": []})
+            finally:
+                _webdriver(port, "DELETE", f"/session/{session}")
     finally:
         process.terminate()
         process.wait(timeout=10)
+    return results
 
 
-def test_index_html_images_decode_in_headless_chromium(report):
-    images = _images_in_chromium(report / "index.html")
-    assert len(images) == 5
-    assert all(complete and width > 0 for complete, width in images)
+_LAYOUT = """
+const wrap = document.getElementById('verdict-matrix');
+const first = document.querySelector('.verdicts tbody th');
+const sweep = document.getElementById('zero_relevance');
+return {images: Array.from(document.images, i => [i.complete, i.naturalWidth, i.clientWidth]),
+        inner: window.innerWidth, page: document.documentElement.scrollWidth,
+        matrix: [wrap.clientWidth, wrap.scrollWidth], sticky: getComputedStyle(first).position,
+        order: wrap.getBoundingClientRect().top < sweep.getBoundingClientRect().top,
+        text: document.body.innerText};
+"""
+
+
+def test_index_html_in_headless_chromium_at_800_1400_1920_px(report):
+    """Images decode, nothing overflows the page, the verdict matrix fits or scrolls by itself.
+
+    At 1400 and 1920 px the whole matrix fits; at any width its measure column is sticky, so a
+    matrix that must scroll (a narrow window, more properties) keeps its row names in view.
+    """
+    for width, got in _in_chromium(report / "index.html", _LAYOUT, widths=(800, 1400, 1920)).items():
+        assert len(got["images"]) == 5, width
+        assert all(complete and natural > 0 and shown <= got["inner"]
+                   for complete, natural, shown in got["images"]), width
+        assert got["page"] <= got["inner"], width  # no sideways scrolling of the page
+        client, scroll = got["matrix"]
+        assert got["sticky"] == "sticky", width
+        if width >= 1400:
+            assert scroll <= client, width
+        assert got["order"], width  # the matrix comes before the first sweep
+        assert "`" not in got["text"], width
