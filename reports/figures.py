@@ -33,6 +33,7 @@ _STYLES = ("-", "--", "-.", ":")
 # One look per pairing in every figure (colour, marker, dash): fair green, unfair vermillion.
 LEVEL_STYLE = {"random": ("#000000", "o", "-"), "most_fair": ("#009E73", "^", "-."),
                "most_unfair": ("#D55E00", "s", "--")}
+_LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
 MAX_LINES = 5
 
 
@@ -122,13 +123,18 @@ def _panels(table, families, hue, default):
 
 
 def _look(key):
-    """Colour, marker, dash of a line: a pairing's own, else by its index in the figure."""
+    """Colour, marker, dash of a line: a pairing's own, else by its index in the figure.
+
+    Other lines never take a pairing's colour (green, vermillion, black), so those colours mean
+    one pairing wherever they appear; the four left (the yellow is too faint on white), with
+    eight markers and four dashes, still give every line of a figure its own look.
+    """
     if key in LEVEL_STYLE:
         return LEVEL_STYLE[key]
     index = key if isinstance(key, int) else 0
-    colours = OKABE_ITO[:-1]  # the yellow is too faint for a line on white
-    return (colours[index % len(colours)], _MARKERS[(index + index // len(colours)) % len(_MARKERS)],
-            _STYLES[index % len(_STYLES)])
+    n = len(_LINE_COLOURS)
+    return (_LINE_COLOURS[index % n], _MARKERS[(index + index // n) % len(_MARKERS)],
+            _STYLES[(index // n) % len(_STYLES)])
 
 
 def _line(ax, frame, label, look, *, bold=False):

@@ -106,7 +106,10 @@ def _stage(progress, number, count, name, total, unit):
     """The tqdm bar of one stage, ``[number/count] name``: each stage has its own honest ETA."""
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=f"[{number}/{count}] {name}", unit=unit, disable=not progress)
+    # smoothing=0: the rate is the average since the stage began (its checks are shuffled, so
+    # that average holds), not the last few steps, which jump between cheap and costly checks.
+    return tqdm(total=total, desc=f"[{number}/{count}] {name}", unit=unit, disable=not progress,
+                smoothing=0)
 
 
 def sweep_extra(spec, extra=()):

@@ -148,6 +148,10 @@ def test_twenty_two_measures_in_three_families_stay_legible():
     looks = {(line.get_color(), line.get_marker(), line.get_linestyle())
              for ax in panels for line in ax.get_lines()}
     assert len(looks) == 22  # every line its own colour, marker and dash
+    from reports.figures import LEVEL_STYLE
+
+    reserved = {colour for colour, _, _ in LEVEL_STYLE.values()}
+    assert not {colour for colour, _, _ in looks} & reserved  # pairing colours mean pairings only
 
 
 def test_family_comes_from_measure_metadata_when_present(monkeypatch):
