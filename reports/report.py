@@ -34,8 +34,8 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     data : str, optional
         A real dataset name (adds the real-data sections).
     progress : bool
-        One tqdm bar per stage (sweeps, real data, property verdicts), each named
-        ``[i/n]`` with its own remaining time.
+        One tqdm bar per stage (real data with ``data=``, sweeps, property verdicts),
+        each named ``[i/n]`` with its own remaining time.
 
     Returns
     -------
@@ -63,18 +63,24 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     seeds = [random_state + i for i in range(setting["n_seeds"])]
     base = Base(n_users=setting["n_users"], n_items=setting["n_items"])
     measures = _matrix_measures(extra)
-    n_stages = 3 if data else 2
+    n_stages, stage = (3, 2) if data else (2, 1)
+    real = None
+    if data:  # first, so that a bad name or a failed download stops the run at once
+        with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
+            real = _real_data(data, random_state=random_state)
+            bar.update(1)
     cache, sections, labels = {}, [], []
     worlds = sum(s.n_worlds(quick=quick, n_seeds=len(seeds)) for s in SWEEPS.values())
-    with _stage(progress, 1, n_stages, "sweeps", worlds, "world") as bar:
+    if real is not None:
+        worlds += sum(SWEEPS[n].n_worlds(quick=quick, n_seeds=len(seeds)) for n in _REAL_SWEEPS)
+    with _stage(progress, stage, n_stages, "sweeps", worlds, "world") as bar:
         for spec in SWEEPS.values():
             bar.set_postfix_str(spec.name)
             table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick,
                              cache=cache, progress=bar)
             sections.append(_sweep_section(out, spec, table, base, seeds, cache, labels))
-    if data:
-        sections += _real_sections(out, data, random_state, seeds, extra, quick, labels, cache,
-                                   stage=lambda *a: _stage(progress, 2, n_stages, *a))
+        if real is not None:
+            sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache)
     checks = len(measures) * len(properties.CATALOG)
     with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
         records = run_verdicts(measures, max_examples=setting["max_examples"],
@@ -326,7 +332,9 @@ def _sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, ti
     figure = save_figure(fig, out / f"{key}.png")
     columns = ["measure"] + (["condition"] if spec.cross else []) + ["shape", "label", "rho", "change"]
     shown = _merge_rows(responses, merged)[columns].round({"rho": 3, "change": 4})
-    shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver"})
+    order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}  # a measure's rows together
+    shown = shown.sort_values("measure", key=lambda c: c.map(order), kind="stable")
+    shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver", "rho": "ρ"})
     driver = (f"Driver of the labels: {spec.driver} ({_EXPECTED[spec.expected]})"
               + ("; the row unfair − fair compares the two pairings" if spec.cross == "pairing" else "")
               + ". The column curve against x describes the plot itself.")
@@ -377,42 +385,33 @@ def _real_data(name, *, random_state):
             "worlds": RelabelledWorlds(to_world(dataset, runs[ranker]))}
 
 
-def _real_sections(out, data, random_state, seeds, extra, quick, labels, cache, *, stage):
-    """The real-data sections; ``stage(name, total, unit)`` opens the stage's progress bar."""
+def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
     from reports.bases import Base
     from reports.figures import plot_heatmap, save_figure
     from reports.render import Section
     from reports.sweeps import SWEEPS
 
-    # The number of sweep points is known once the data is loaded (the rankers are one step).
-    with stage(f"real data {data}", 1, "step") as bar:
-        bar.set_postfix_str("load, run and evaluate the rankers")
-        real = _real_data(data, random_state=random_state)
-        name, world = real["name"], real["worlds"].world
-        worlds = sum(SWEEPS[n].n_worlds(quick=quick, n_seeds=len(seeds)) for n in _REAL_SWEEPS)
-        bar.reset(total=1 + worlds)
-        bar.update(1)
-        stem = name.replace("-", "_")
-        real["scores"].to_csv(out / f"{stem}_rankers.csv")
-        real["agreement"].to_csv(out / f"{stem}_agreement.csv", index_label="measure")
-        figure = save_figure(plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"),
-                             out / f"{stem}_agreement.png")
-        sections = [Section(f"{stem}_agreement", f"Measure agreement on {name}",
-                            f"Kendall's τ between every pair of measures over the scores of "
-                            f"{len(real['scores'])} baseline rankers (the PUF paper's Figure 1); raw values "
-                            "are compared, so effectiveness (higher is better) and fairness (lower is "
-                            "fairer) point in opposite directions.", figure,
-                            real["scores"].reset_index().round(4),
-                            [f"{stem}_rankers.csv", f"{stem}_agreement.csv"])]
-        base = Base(n_users=world.m, n_items=world.n_items, k=10, worlds=real["worlds"],
-                    name=f"{name} ({real['ranker']} lists)")
-        for key in _REAL_SWEEPS:
-            spec = SWEEPS[key]
-            bar.set_postfix_str(f"sweep {key}")
-            table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick,
-                             cache=cache, progress=bar)
-            text = (f"{name}'s training histories (real Jaccard similarities) and the {real['ranker']} "
-                    f"ranker's top-10 lists, with artificial relevance: {_TEXT[key]}")
-            sections.append(_sweep_section(out, spec, table, base, seeds, cache, labels,
-                                           key=f"{stem}_{key}", title=f"{spec.title}: {name}", text=text))
+    name, world = real["name"], real["worlds"].world
+    stem = name.replace("-", "_")
+    real["scores"].to_csv(out / f"{stem}_rankers.csv")
+    real["agreement"].to_csv(out / f"{stem}_agreement.csv", index_label="measure")
+    figure = save_figure(plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"),
+                         out / f"{stem}_agreement.png")
+    sections = [Section(f"{stem}_agreement", f"Measure agreement on {name}",
+                        f"Kendall's τ between every pair of measures over the scores of "
+                        f"{len(real['scores'])} baseline rankers (the PUF paper's Figure 1); raw values "
+                        "are compared, so effectiveness (higher is better) and fairness (lower is "
+                        "fairer) point in opposite directions.", figure,
+                        real["scores"].reset_index().round(4), [f"{stem}_rankers.csv", f"{stem}_agreement.csv"])]
+    base = Base(n_users=world.m, n_items=world.n_items, k=10, worlds=real["worlds"],
+                name=f"{name} ({real['ranker']} lists)")
+    for key in _REAL_SWEEPS:
+        spec = SWEEPS[key]
+        bar.set_postfix_str(f"{name}: {key}")
+        table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick,
+                         cache=cache, progress=bar)
+        text = (f"{name}'s training histories (real Jaccard similarities) and the {real['ranker']} "
+                f"ranker's top-10 lists, with artificial relevance: {_TEXT[key]}")
+        sections.append(_sweep_section(out, spec, table, base, seeds, cache, labels, key=f"{stem}_{key}",
+                                       title=f"{spec.title}: {name}", text=text))
     return sections
