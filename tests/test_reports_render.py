@@ -158,7 +158,7 @@ def test_family_comes_from_measure_metadata_when_present(monkeypatch):
     import dataclasses
 
     import puf
-    from reports.report import _family
+    from reports.sections import family as _family
 
     assert _family("SD-NDCG") == "SD" and _family("SD-P = SD-NDCG") == "SD"
     assert _family("widest_gap-P") == "your measures"
