@@ -234,3 +234,12 @@ def test_ml100k_agreement(ml100k_table):
     assert tau.shape == (12, 12)
     assert np.isfinite(tau.to_numpy()).all()
     assert tau.loc["P@10", "NDCG@10"] > 0.5
+
+
+def test_cli_names_every_file_it_wrote(tmp_path, capsys):
+    inter, item = toy_files(tmp_path)
+    out = tmp_path / "out"
+    assert cli(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop,random",
+                "--out", str(out)]) == 0
+    wrote = capsys.readouterr().err.splitlines()[-1]
+    assert all(p.name in wrote for p in out.iterdir()), wrote  # timings.csv included
