@@ -243,7 +243,8 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
                        else ":", linewidth=1.2, label=text)
         family = (families or {}).get(name)
         ax.set_title(name if hue is None or not family or name.startswith(family) else f"{family} · {name}")
-        unit = "mean effectiveness" if name == "Effectiveness" else "score (lower = fairer)"
+        unit = ("mean effectiveness" if name == "Effectiveness" else "ratio to the random pairing"
+                if name.endswith("÷ random pairing") else "score (lower = fairer)")
         ax.set_ylabel(unit + (", log scale" if log else ""))
         ax.grid(True, color="0.9", linewidth=0.6)
         if percent:

@@ -47,6 +47,8 @@ img{max-width:100%;height:auto;border:1px solid #ddd}
 .verdicts th:first-child{position:sticky;left:0;z-index:1;background:#f2f2f2;white-space:nowrap;
 text-align:left;padding:.2em .5em}
 .note{color:#555;font-size:.9em}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.verdicts td{position:relative}
 .caveat{background:#fbe3a6;border:1px solid #d9b44a;padding:.5em .8em}
 code{background:#f4f4f4;padding:0 .2em}
 """
@@ -151,7 +153,7 @@ def _html_verdicts(verdicts, statements):
                 continue
             colour, symbol = VERDICT_STYLE.get(row.verdict, ("#ffffff", ""))
             tds.append(f'<td style="background:{colour}" title="{_plain(_hover(row))}">'
-                       f'{symbol}<span hidden> {_esc(row.verdict)}</span></td>')
+                       f'{symbol}<span class=sr> {_esc(row.verdict)}</span></td>')
         body.append(f"<tr><th>{_esc(m)}</th>{''.join(tds)}</tr>")
     legend = " ".join(f'<span style="background:{c};padding:0 .4em;border:1px solid #bbb">{s} {v}</span>'
                       for v, (c, s) in VERDICT_STYLE.items())

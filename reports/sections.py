@@ -100,6 +100,28 @@ def _families(table):
     return {label: family(label) for label in table["measure"].unique()}
 
 
+def _relative_to_random(table):
+    """Add 'M ÷ random pairing' curves for measures that fall over a decade under random pairing."""
+    import numpy as np
+    import pandas as pd
+
+    if "pairing" not in table or "random" not in set(table["pairing"]):
+        return table, []
+    frames, names = [table], []
+    for measure, sub in table.groupby("measure", sort=False):
+        random = sub[sub["pairing"] == "random"].set_index(["value", "seed"])["score"]
+        means = random.groupby("value").mean()
+        if not (means > 0).all() or means.max() / means.min() < 10:
+            continue
+        ratio = sub.copy()
+        ratio["score"] = sub["score"].to_numpy() / random.reindex(
+            pd.MultiIndex.from_frame(sub[["value", "seed"]])).to_numpy()
+        ratio["measure"] = f"{measure} ÷ random pairing"
+        frames.append(ratio.replace([np.inf, -np.inf], np.nan))
+        names.append(ratio["measure"].iloc[0])
+    return pd.concat(frames, ignore_index=True), names
+
+
 def _merge_rows(responses, merged):
     """Response rows of a merged pair (SD-P = SD-NDCG) shown once, under the merged name."""
     rename = {name.split(" = ")[0]: name for name in merged}
@@ -209,6 +231,12 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
     labels.append(responses)
     drawn, merged = merge_identical(table)
     text = text or TEXT[spec.name]
+    if spec.name == "skewness_free_mean":
+        drawn, relative = _relative_to_random(drawn)
+        if relative:
+            text += (f" The panels {', '.join(relative)} divide each pairing's value by the random "
+                     "pairing's at the same skewness and seed, so the pairings stay apart however "
+                     "small the values become.")
     if merged:
         text += (f" P and NDCG coincide here ({', '.join(merged)}: one line, one table row): every "
                  "list is fully relevant or holds no relevant item, so each user's P@k and NDCG@k "
