@@ -1,19 +1,23 @@
 """Figures of sweep tables: matplotlib's Agg renderer (no pyplot, no display), one PNG each.
 
 Panels follow the PUF paper's layout: one panel per measure family (SD-P and
-SD-NDCG together, ME/MME/PEU together, ...) or, for a crossed sweep, one panel
-per measure with a line per level. Panels share the x axis; each y axis starts
-at 0 for non-negative scores and never zooms a near-constant curve into
-apparent noise (at least 10% of its level is shown). Every line is the mean
-over seeds with a band from the smallest to the largest seed's value. Colours
-are the Okabe-Ito palette (safe for the common colour-vision deficiencies),
-and every line also has its own marker and dash, so the plots read in
-greyscale too. An undefined value (NaN, e.g. Gini when every user scores 0)
-leaves a gap in the line and is marked with a cross on the axis, never drawn
-as 0.
+SD-NDCG together, ME/MME/PEU together, ...; a family with many measures is
+split over several panels of at most :data:`MAX_LINES` lines) or, for a
+crossed sweep, one panel per measure with a line per level. Panels share the x
+axis and one legend under the grid; each y axis starts at 0 for non-negative
+scores and never zooms a near-constant curve into apparent noise (at least 10%
+of its level is shown), or is logarithmic (``logy``) where a curve spans
+decades. Every line is the mean over seeds with a band from the smallest to
+the largest seed's value. Colours are the Okabe-Ito palette (safe for the
+common colour-vision deficiencies); a pairing has one colour, marker and dash
+in every figure (:data:`LEVEL_STYLE`), and every line also has its own marker
+and dash, so the plots read in greyscale too. An undefined value (NaN, e.g.
+Gini when every user scores 0) leaves a gap in the line and is marked with a
+cross just inside the bottom of the axes, never drawn as 0.
 """
 
-__all__ = ["OKABE_ITO", "plot_sweep", "plot_heatmap", "save_figure"]
+__all__ = ["OKABE_ITO", "LEVEL_STYLE", "MAX_LINES", "merge_identical", "plot_sweep", "plot_heatmap",
+           "save_figure"]
 
 import math
 
@@ -24,8 +28,60 @@ from matplotlib.ticker import PercentFormatter
 # Okabe & Ito (2008), in an order that keeps the low-contrast yellow for last.
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-# Lines that coincide (P and NDCG on 0/1 effectiveness) stay visible: each dash shows the one below.
+# Lines that coincide stay visible: each dash shows the one below.
 _STYLES = ("-", "--", "-.", ":")
+# One look per pairing in every figure (colour, marker, dash): fair green, unfair vermillion.
+LEVEL_STYLE = {"random": ("#000000", "o", "-"), "most_fair": ("#009E73", "^", "-."),
+               "most_unfair": ("#D55E00", "s", "--")}
+_LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
+MAX_LINES = 5
+
+
+def merge_identical(table, *, atol=1e-12):
+    """Merge the P and NDCG variants of a measure where their scores are identical.
+
+    With all-or-nothing lists (every list fully relevant or holding no relevant
+    item) P@k and NDCG@k are both 0 or 1 for every user, so ``SD-P`` and
+    ``SD-NDCG`` are the same curve; one line ``SD-P = SD-NDCG`` says so and
+    saves a panel.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy sweep output.
+    atol : float
+        Largest difference still called identical (NaN matches NaN).
+
+    Returns
+    -------
+    (pandas.DataFrame, list of str)
+        The table with every merged pair as one measure, and the merged labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"measure": ["SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG"], "value": 0.5,
+    ...                   "seed": 0, "score": [0.5, 0.5, 0.5, 0.4]})
+    >>> merged, names = merge_identical(t)
+    >>> names, merged["measure"].tolist()
+    (['SD-P = SD-NDCG'], ['SD-P = SD-NDCG', 'Gini-P', 'Gini-NDCG'])
+    """
+    rename, drop = {}, []
+    labels = list(dict.fromkeys(table["measure"]))
+    for label in labels:
+        twin = "NDCG@k" if label == "P@k" else f"{label[:-2]}-NDCG" if label.endswith("-P") else None
+        if twin not in labels:
+            continue
+        a = table[table["measure"] == label]["score"].to_numpy(float)
+        b = table[table["measure"] == twin]["score"].to_numpy(float)
+        if a.shape == b.shape and np.allclose(a, b, rtol=0, atol=atol, equal_nan=True):
+            rename[label] = f"{label} = {twin}"
+            drop.append(twin)
+    if not rename:
+        return table, []
+    out = table[~table["measure"].isin(drop)].copy()
+    out["measure"] = out["measure"].replace(rename)
+    return out.reset_index(drop=True), list(rename.values())
 
 
 def _summary(table, keys):
@@ -35,23 +91,59 @@ def _summary(table, keys):
     return stats.sort_values(keys + ["value"], kind="stable")
 
 
-def _panels(table, families, hue):
+def _level_name(hue, level, default):
+    from reports.response import condition
+
+    text = condition(hue, level)
+    return text + " (default)" if default is not None and level == default else text
+
+
+def _panels(table, families, hue, default):
+    """Panel title -> [(line label, frame, style key, is default)], families in first-seen order."""
+    family = (families or {}).get
     if hue is not None:
-        return {label: [(level, frame) for level, frame in sub.groupby(hue, sort=False)]
-                for label, sub in table.groupby("measure", sort=False)}
+        labels = list(dict.fromkeys(table["measure"]))
+        order = list(dict.fromkeys(family(m, m) for m in labels))
+        labels.sort(key=lambda m: order.index(family(m, m)))
+        levels = list(dict.fromkeys(table[hue]))
+        return {label: [(_level_name(hue, level, default), frame,
+                         level if level in LEVEL_STYLE else levels.index(level),
+                         default is not None and level == default)
+                        for level, frame in table[table["measure"] == label].groupby(hue, sort=False)]
+                for label in labels}
+    groups = {}
+    for index, (label, sub) in enumerate(table.groupby("measure", sort=False)):
+        groups.setdefault(family(label, label), []).append((label, sub, index, False))
     panels = {}
-    for label, sub in table.groupby("measure", sort=False):
-        panels.setdefault((families or {}).get(label, label), []).append((label, sub))
+    for name, lines in groups.items():
+        chunks = [lines[i:i + MAX_LINES] for i in range(0, len(lines), MAX_LINES)]
+        for number, chunk in enumerate(chunks, 1):
+            panels[name if len(chunks) == 1 else f"{name} ({number}/{len(chunks)})"] = chunk
     return panels
 
 
-def _line(ax, frame, label, index):
+def _look(key):
+    """Colour, marker, dash of a line: a pairing's own, else by its index in the figure.
+
+    Other lines never take a pairing's colour (green, vermillion, black), so those colours mean
+    one pairing wherever they appear; the four left (the yellow is too faint on white), with
+    eight markers and four dashes, still give every line of a figure its own look.
+    """
+    if key in LEVEL_STYLE:
+        return LEVEL_STYLE[key]
+    index = key if isinstance(key, int) else 0
+    n = len(_LINE_COLOURS)
+    return (_LINE_COLOURS[index % n], _MARKERS[(index + index // n) % len(_MARKERS)],
+            _STYLES[(index // n) % len(_STYLES)])
+
+
+def _line(ax, frame, label, look, *, bold=False):
     """Draw one mean line with its band; return (x of undefined points, finite values)."""
     stats = _summary(frame, [])
     x, mean = stats["value"].to_numpy(float), stats["mean"].to_numpy(float)
-    colour = OKABE_ITO[index % len(OKABE_ITO)]
-    ax.plot(x, mean, color=colour, marker=_MARKERS[index % len(_MARKERS)], markersize=4,
-            linewidth=1.6, linestyle=_STYLES[index % len(_STYLES)], label=label)
+    colour, marker, dash = look
+    ax.plot(x, mean, color=colour, marker=marker, markersize=4, linewidth=2.8 if bold else 1.6,
+            linestyle=dash, label=label)
     if (stats["n"] > 1).any():
         ax.fill_between(x, stats["low"], stats["high"], color=colour, alpha=0.18, linewidth=0)
     finite = np.concatenate([a[np.isfinite(a)] for a in (mean, stats["low"].to_numpy(float),
@@ -59,21 +151,34 @@ def _line(ax, frame, label, index):
     return x[~np.isfinite(mean)], finite
 
 
-def _limits(ax, values):
-    """Start non-negative scores at 0, and never zoom a near-constant curve into apparent noise."""
+def _limits(ax, values, logy):
+    """Start non-negative scores at 0, and never zoom a near-constant curve into apparent noise.
+
+    With ``logy``, a panel whose values are all positive and span at least a factor of 10
+    gets a logarithmic axis instead (returns True then).
+    """
     if values.size == 0:
-        return
+        return False
     low, high = float(values.min()), float(values.max())
+    if logy and low > 0 and high / low >= 10:
+        ax.set_yscale("log")
+        return True
     if low >= 0:
         low = 0.0
     centre, half = (low + high) / 2, (high - low) / 2
     half = max(half, 0.05 * abs(centre), 1e-3)
     pad = 0.08 * half
     ax.set_ylim(centre - half - pad, centre + half + pad)
+    return False
+
+
+def _marker_for(marker, name):
+    """(x, label) of the dashed line in panel ``name`` from a dict panel -> (x, label)."""
+    return marker.get(name, marker.get("*", (None, None)))
 
 
 def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
-               marker=None, marker_label=None, ncols=3):
+               marker=None, marker_label=None, ncols=3, default=None, logy=False):
     """Draw a sweep table as a grid of panels.
 
     Parameters
@@ -83,17 +188,23 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
     title, xlabel : str
         Figure title and x-axis label.
     families : dict of str to str, optional
-        Measure label -> panel name; measures of one family share a panel.
-        Ignored when ``hue`` is given. Default one panel per measure.
+        Measure label -> family. Without ``hue``, measures of one family share a
+        panel (at most :data:`MAX_LINES` lines each); with ``hue``, the per-measure
+        panels are ordered by family. Default one panel per measure.
     hue : str, optional
         A column whose levels become separate lines within each measure's panel.
     percent : bool, default False
         Show x (a share in [0, 1]) as a percentage.
-    marker : float, optional
+    marker : float or dict, optional
         Draw a dashed vertical line at this x (e.g. the base world's observed
-        skewness), labelled ``marker_label``.
+        skewness), labelled ``marker_label``; or a dict panel title -> (x, label),
+        key ``"*"`` for every other panel, where panels read different things.
     ncols : int, default 3
         Panels per row.
+    default : optional
+        The ``hue`` level that is the default setting: drawn bold, "(default)" in the legend.
+    logy : bool, default False
+        Logarithmic y axis on panels whose values are positive and span a factor of 10 or more.
 
     Returns
     -------
@@ -108,31 +219,34 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
     >>> [ax.get_title() for ax in fig.axes]
     ['Gini-P']
     """
-    panels = _panels(table, families, hue)
+    panels = _panels(table, families, hue, default)
     ncols = max(1, min(ncols, len(panels)))
     nrows = math.ceil(len(panels) / ncols)
-    fig = Figure(figsize=(4.2 * ncols, 3.2 * nrows + 0.6), layout="constrained")
+    fig = Figure(figsize=(4.2 * ncols, 3.2 * nrows + 0.9), layout="constrained")
     axes = fig.subplots(nrows, ncols, sharex=True, squeeze=False).ravel()
     for ax, (name, lines) in zip(axes, panels.items()):
         missing, finite = [], []
-        for index, (label, frame) in enumerate(lines):
-            gaps, values = _line(ax, frame, f"{hue} = {label:g}" if isinstance(label, float)
-                                 else f"{hue} = {label}" if hue else label, index)
+        for label, frame, key, bold in lines:
+            gaps, values = _line(ax, frame, label, _look(key), bold=bold)
             missing.append(gaps)
             finite.append(values)
-        _limits(ax, np.concatenate(finite))
+        log = _limits(ax, np.concatenate(finite), logy)
         missing = np.unique(np.concatenate(missing))
-        if missing.size:
-            ax.plot(missing, np.zeros_like(missing), linestyle="none", marker="x", markersize=9,
+        if missing.size:  # just inside the bottom of the axes, never clipped
+            ax.plot(missing, np.full_like(missing, 0.05), linestyle="none", marker="x", markersize=9,
                     markeredgewidth=2, color="0.2", transform=ax.get_xaxis_transform(),
-                    clip_on=False, label="undefined (NaN)")
-        if marker is not None and np.isfinite(marker):
-            ax.axvline(marker, color="0.35", linestyle="--", linewidth=1, label=marker_label)
-        ax.set_title(name)
-        ax.set_ylabel("score (lower = fairer)" if name != "Effectiveness" else "mean effectiveness")
+                    label="undefined (NaN)")
+        at, text = _marker_for(marker, name) if isinstance(marker, dict) else (marker, marker_label)
+        at = None if at is None else float(at)
+        if at is not None and np.isfinite(at):  # a per-panel marker (a dict) is dotted
+            ax.axvline(at, color="0.35", linestyle="--" if not isinstance(marker, dict) or name not in marker
+                       else ":", linewidth=1.2, label=text)
+        family = (families or {}).get(name)
+        ax.set_title(name if hue is None or not family or name.startswith(family) else f"{family} · {name}")
+        unit = ("mean effectiveness" if name == "Effectiveness" else "ratio to the random pairing"
+                if name.endswith("÷ random pairing") else "score (lower = fairer)")
+        ax.set_ylabel(unit + (", log scale" if log else ""))
         ax.grid(True, color="0.9", linewidth=0.6)
-        if hue is None:
-            ax.legend(fontsize="small", frameon=False)
         if percent:
             ax.xaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
     for ax in axes[len(panels):]:
@@ -140,13 +254,15 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
     for ax in axes[max(0, len(panels) - ncols):len(panels)]:
         ax.set_xlabel(xlabel)
         ax.tick_params(labelbottom=True)
-    if hue is not None:  # the same levels in every panel: one legend under the grid
-        handles = {}
-        for ax in axes[:len(panels)]:
-            for handle, label in zip(*ax.get_legend_handles_labels()):
-                handles.setdefault(label, handle)
+    handles = {}  # one legend under the grid: every line once (panels share levels or families)
+    for ax in axes[:len(panels)]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    if len(panels) == 1 and hue is None:
+        axes[0].legend(handles.values(), handles.keys(), fontsize="small", frameon=False)
+    else:
         fig.legend(handles.values(), handles.keys(), loc="outside lower center", frameon=False,
-                   ncols=min(6, len(handles)), fontsize="small")
+                   ncols=min(5, len(handles)), fontsize="small")
     n_seeds = table["seed"].nunique()
     fig.suptitle(f"{title}\nmean over {n_seeds} seed{'s' * (n_seeds != 1)}"
                  f"{', band = min to max over seeds' if n_seeds > 1 else ''}", fontsize="medium")

@@ -1,17 +1,22 @@
 """The report documents: a self-contained ``index.html`` and a ``report.md``.
 
-The HTML embeds every figure as a base64 ``data:`` URI and carries its own
-CSS and no script, so the single file opens offline in any browser. The
-Markdown links the PNGs next to it. Both say which data, seeds and settings
-produced the report, show each sweep's figure with its response labels, and
-the measure x property verdict matrix, coloured and with a symbol per
-verdict so it reads without colour too.
+The HTML embeds every figure as a base64 ``data:`` URI and every data file
+(CSV) as a ``data:`` download link, carries its own CSS and no script, so the
+single file opens offline in any browser and its links work when it is copied
+alone. The Markdown links the PNGs and CSVs next to it. Both put the measure x
+property verdict matrix near the top (coloured, with a symbol per verdict so
+it reads without colour too; in the HTML every header shows the property's
+statement on hover and every cell its reason in plain language), then each
+sweep's figure with its response labels, then which data, seeds and settings
+produced the report. Text may mark code with Markdown backticks: the HTML
+shows it as ``<code>``, never as literal backticks.
 """
 
 __all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "render_html", "render_markdown"]
 
 import base64
 import html
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +39,17 @@ table{border-collapse:collapse;margin:.8em 0;font-size:.9em}
 th,td{border:1px solid #bbb;padding:.25em .55em;text-align:left;vertical-align:top}
 th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}
 img{max-width:100%;height:auto;border:1px solid #ddd}
-.verdicts{font-size:.8em}.verdicts td{text-align:center;white-space:nowrap}.note{color:#555;font-size:.9em}
+.scroll{overflow-x:auto;max-width:100%}
+.verdicts{font-size:.85em}
+.verdicts td{text-align:center;white-space:nowrap;min-width:1.6em;padding:.2em .3em;cursor:help}
+.verdicts thead th{vertical-align:bottom;padding:.3em .2em;cursor:help}
+.verdicts thead th span{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap}
+.verdicts th:first-child{position:sticky;left:0;z-index:1;background:#f2f2f2;white-space:nowrap;
+text-align:left;padding:.2em .5em}
+.note{color:#555;font-size:.9em}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.verdicts td{position:relative}
+.caveat{background:#fbe3a6;border:1px solid #d9b44a;padding:.5em .8em}
 code{background:#f4f4f4;padding:0 .2em}
 """
 
@@ -50,13 +65,15 @@ class Section:
     title : str
         Heading.
     text : str
-        What was varied and how to read the figure (plain text).
+        What was varied and how to read the figure (plain text; `code` in backticks).
     figure : pathlib.Path, optional
         The PNG, embedded in the HTML and linked from the Markdown.
     table : pandas.DataFrame, optional
         Response labels (or any small table) shown under the figure.
     files : list of str
-        Data files of this section, linked by name (e.g. its CSV).
+        Data files of this section, by name (e.g. its CSV): embedded in the HTML.
+    table_note : str
+        One line shown right above the table (e.g. the driver its labels judge against).
     """
 
     key: str
@@ -65,10 +82,21 @@ class Section:
     figure: Path | None = None
     table: pd.DataFrame | None = None
     files: list = field(default_factory=list)
+    table_note: str = ""
 
 
 def _esc(value):
     return html.escape(str(value), quote=True)
+
+
+def _text(value):
+    """Escaped text with `code` in backticks shown as <code>, never as literal backticks."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _esc(value)).replace("`", "")
+
+
+def _plain(value):
+    """Text for a title attribute (hover): backticks dropped."""
+    return _esc(str(value).replace("`", ""))
 
 
 def _cell(value):
@@ -80,53 +108,93 @@ def _cell(value):
 def _td(column, value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f'<td class="num">{_esc(_cell(value))}</td>'
-    colour = LABEL_STYLE.get(value) if column == "label" else None
+    colour = LABEL_STYLE.get(value) if column in ("label", "against the driver") else None
     style = f' style="background:{colour}"' if colour else ""
-    return f"<td{style}>{_esc(_cell(value))}</td>"
+    return f"<td{style}>{_text(_cell(value))}</td>"
 
 
 def _html_table(frame):
     head = "".join(f"<th>{_esc(c)}</th>" for c in frame.columns)
     body = "".join("<tr>" + "".join(_td(c, v) for c, v in zip(frame.columns, row)) + "</tr>"
                    for row in frame.itertuples(index=False))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _verdict_pivot(verdicts):
-    """Long table (measure, property, verdict, detail) -> ordered measures, properties."""
+    """Long table (measure, property, verdict, detail[, reason]) -> ordered measures, properties."""
     measures = list(dict.fromkeys(verdicts["measure"]))
     properties = list(dict.fromkeys(verdicts["property"]))
     cells = {(r.measure, r.property): (r.verdict, r.detail) for r in verdicts.itertuples()}
     return measures, properties, cells
 
 
-def _html_verdicts(verdicts):
-    measures, properties, cells = _verdict_pivot(verdicts)
-    head = "<th>measure</th>" + "".join(f"<th>{_esc(p)}</th>" for p in properties)
-    rows = []
+def _hover(row):
+    """A cell's hover text: its verdict, its plain-language reason, and this run's detail if other."""
+    reason = getattr(row, "reason", "") or row.detail
+    text = f"{row.verdict}: {reason}" if reason else row.verdict
+    if row.detail and row.detail != reason:
+        text += f" (this run: {row.detail})"
+    return text
+
+
+def _html_verdicts(verdicts, statements):
+    measures, properties, _ = _verdict_pivot(verdicts)
+    rows = {(r.measure, r.property): r for r in verdicts.itertuples()}
+    head = "<th>measure</th>" + "".join(
+        f'<th title="{_plain(p)}: {_plain(statements.get(p, ""))}"><span>{_esc(p)}</span></th>'
+        for p in properties)
+    body = []
     for m in measures:
         tds = []
         for p in properties:
-            verdict, detail = cells.get((m, p), ("", ""))
-            colour, symbol = VERDICT_STYLE.get(verdict, ("#ffffff", ""))
-            tds.append(f'<td style="background:{colour}" title="{_esc(detail)}">'
-                       f"{symbol} {_esc(verdict)}</td>")
-        rows.append(f"<tr><th>{_esc(m)}</th>{''.join(tds)}</tr>")
+            row = rows.get((m, p))
+            if row is None:
+                tds.append("<td></td>")
+                continue
+            colour, symbol = VERDICT_STYLE.get(row.verdict, ("#ffffff", ""))
+            tds.append(f'<td style="background:{colour}" title="{_plain(_hover(row))}">'
+                       f'{symbol}<span class=sr> {_esc(row.verdict)}</span></td>')
+        body.append(f"<tr><th>{_esc(m)}</th>{''.join(tds)}</tr>")
     legend = " ".join(f'<span style="background:{c};padding:0 .4em;border:1px solid #bbb">{s} {v}</span>'
                       for v, (c, s) in VERDICT_STYLE.items())
-    violations = [f"<li><b>{_esc(r.measure)}</b> / {_esc(r.property)} ({_esc(r.verdict)}): {_esc(r.detail)}</li>"
+    violations = [f"<li><b>{_esc(r.measure)}</b> / {_esc(r.property)} ({_esc(r.verdict)}): "
+                  f"{_text(getattr(r, 'reason', '') or r.detail)}</li>"
                   for r in verdicts.itertuples() if r.verdict not in ("holds", "not-applicable") and r.detail]
-    return (f'<div style="overflow-x:auto"><table class="verdicts"><thead><tr>{head}</tr></thead><tbody>'
-            f"{''.join(rows)}</tbody></table></div><p class=note>{legend}</p>"
-            + (f"<details><summary>Every violation, one line each</summary><ul>{''.join(violations)}</ul></details>"
-               if violations else ""))
+    return (f'<div class="scroll" id=verdict-matrix><table class="verdicts"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div><p class=note>{legend}</p>"
+            + (f"<details><summary>Every violated or undefined cell, one line each</summary>"
+               f"<ul>{''.join(violations)}</ul></details>" if violations else ""))
 
 
-def _data_uri(path):
-    return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+def _data_uri(path, kind="image/png"):
+    return f"data:{kind};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
 
-def render_html(*, title, provenance, sections, verdicts=None, verdict_note="", notes=()):
+def _file_links(files, folder):
+    if folder is None:
+        return ("<p class=note>Data (next to this file): "
+                + ", ".join(f'<a href="{_esc(f)}">{_esc(f)}</a>' for f in files) + "</p>")
+    links = ", ".join(f'<a href="{_data_uri(Path(folder) / f, "text/csv")}" download="{_esc(f)}">{_esc(f)}</a>'
+                      for f in files)
+    return (f"<p class=note>Data: {links} (embedded in this page, so the links work when index.html "
+            "is copied alone; the same files are written next to it).</p>")
+
+
+def _html_section(s, folder):
+    parts = [f'<h2 id="{_esc(s.key)}">{_esc(s.title)}</h2><p>{_text(s.text)}</p>']
+    if s.figure is not None:
+        parts.append(f'<img src="{_data_uri(s.figure)}" alt="{_esc(s.title)}">')
+    if s.table_note:
+        parts.append(f"<p class=note>{_text(s.table_note)}</p>")
+    if s.table is not None and len(s.table):
+        parts.append(_html_table(s.table))
+    if s.files:
+        parts.append(_file_links(s.files, folder))
+    return "\n".join(parts)
+
+
+def render_html(*, title, provenance, sections, verdicts=None, verdict_note="", notes=(),
+                statements=None, caveat="", after_verdicts=(), folder=None):
     """Return the self-contained HTML report as a string.
 
     Parameters
@@ -138,11 +206,21 @@ def render_html(*, title, provenance, sections, verdicts=None, verdict_note="", 
     sections : list of Section
         In order; each figure is embedded as a base64 PNG.
     verdicts : pandas.DataFrame, optional
-        Long table ``measure, property, verdict, detail``.
+        Long table ``measure, property, verdict, detail`` and optionally ``reason``
+        (the plain-language line shown on hover; default ``detail``).
     verdict_note : str
         How the verdicts were obtained (examples per property, seed).
     notes : iterable of str
         Further paragraphs at the end (plain text).
+    statements : dict of str to str, optional
+        Property -> one-line statement, shown on hover over its column header.
+    caveat : str
+        A warning shown at the top (e.g. that a --quick search was small).
+    after_verdicts : list of Section
+        Shown right after the verdict matrix, before the sweeps.
+    folder : pathlib.Path, optional
+        Where the sections' data files are: they are embedded as ``data:`` links.
+        Without it the links are relative (the files must sit next to the page).
 
     Returns
     -------
@@ -151,29 +229,26 @@ def render_html(*, title, provenance, sections, verdicts=None, verdict_note="", 
     Examples
     --------
     >>> page = render_html(title="t", provenance={"seeds": "0, 1"}, sections=[Section("a", "A <b>")])
-    >>> "<h2 id=\\"a\\">A &lt;b&gt;</h2>" in page, "<script" in page
+    >>> '<h2 id="a">A &lt;b&gt;</h2>' in page, "<script" in page
     (True, False)
     """
+    statements = statements or {}
     parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
              f"<meta name=viewport content='width=device-width,initial-scale=1'>"
-             f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body><h1>{_esc(title)}</h1>",
-             "<h2 id=provenance>How this report was made</h2>",
-             _html_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"]))]
-    toc = "".join(f'<li><a href="#{_esc(s.key)}">{_esc(s.title)}</a></li>' for s in sections)
-    parts.append(f"<ul>{toc}{'<li><a href=#verdicts>Property verdicts</a></li>' if verdicts is not None else ''}</ul>")
-    for s in sections:
-        parts.append(f'<h2 id="{_esc(s.key)}">{_esc(s.title)}</h2><p>{_esc(s.text)}</p>')
-        if s.figure is not None:
-            parts.append(f'<img src="{_data_uri(s.figure)}" alt="{_esc(s.title)}">')
-        if s.table is not None and len(s.table):
-            parts.append(_html_table(s.table))
-        if s.files:
-            parts.append("<p class=note>Data: " + ", ".join(
-                f'<a href="{_esc(f)}">{_esc(f)}</a>' for f in s.files) + "</p>")
+             f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body><h1>{_esc(title)}</h1>"]
+    if caveat:
+        parts.append(f"<p class=caveat>{_text(caveat)}</p>")
+    toc = ("<li><a href=#verdicts>Property verdicts</a></li>" if verdicts is not None else "")
+    toc += "".join(f'<li><a href="#{_esc(s.key)}">{_esc(s.title)}</a></li>'
+                   for s in list(after_verdicts) + list(sections))
+    parts.append(f"<ul>{toc}<li><a href=#provenance>How this report was made</a></li></ul>")
     if verdicts is not None:
-        parts.append(f"<h2 id=verdicts>Property verdicts</h2><p>{_esc(verdict_note)}</p>"
-                     + _html_verdicts(verdicts))
-    parts.extend(f"<p class=note>{_esc(n)}</p>" for n in notes)
+        parts.append(f"<h2 id=verdicts>Property verdicts</h2><p>{_text(verdict_note)}</p>"
+                     + _html_verdicts(verdicts, statements))
+    parts.extend(_html_section(s, folder) for s in list(after_verdicts) + list(sections))
+    parts += ["<h2 id=provenance>How this report was made</h2>",
+              _html_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"]))]
+    parts.extend(f"<p class=note>{_text(n)}</p>" for n in notes)
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -189,10 +264,11 @@ def _md_table(frame):
     return "\n".join(lines)
 
 
-def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note="", notes=()):
-    """Return the Markdown report (figures linked as the PNG files beside it).
+def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note="", notes=(),
+                    statements=None, caveat="", after_verdicts=()):
+    """Return the Markdown report (figures and data linked as the files beside it).
 
-    Parameters are those of :func:`render_html`.
+    Parameters are those of :func:`render_html`; ``statements`` are listed under the matrix.
 
     Examples
     --------
@@ -200,16 +276,7 @@ def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note=
     >>> text.splitlines()[0]
     '# t'
     """
-    out = [f"# {title}", "", "## How this report was made", "",
-           _md_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"])), ""]
-    for s in sections:
-        out += [f"## {s.title}", "", s.text, ""]
-        if s.figure is not None:
-            out += [f"![{s.title}]({Path(s.figure).name})", ""]
-        if s.table is not None and len(s.table):
-            out += [_md_table(s.table), ""]
-        if s.files:
-            out += ["Data: " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
+    out = [f"# {title}", ""] + ([f"> {caveat}", ""] if caveat else [])
     if verdicts is not None:
         measures, properties, cells = _verdict_pivot(verdicts)
         rows = [[m] + [" ".join(filter(None, (VERDICT_STYLE.get(cells.get((m, p), ("", ""))[0], ("", ""))[1],
@@ -217,8 +284,22 @@ def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note=
                 for m in measures]
         out += ["## Property verdicts", "", verdict_note, "",
                 _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), ""]
-        out += [f"- **{r.measure}** / {r.property} ({r.verdict}): {r.detail}" for r in verdicts.itertuples()
-                if r.verdict not in ("holds", "not-applicable") and r.detail]
+        if statements:
+            out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
+        out += [f"- **{r.measure}** / {r.property} ({r.verdict}): {getattr(r, 'reason', '') or r.detail}"
+                for r in verdicts.itertuples() if r.verdict not in ("holds", "not-applicable") and r.detail]
         out.append("")
+    for s in list(after_verdicts) + list(sections):
+        out += [f"## {s.title}", "", s.text, ""]
+        if s.figure is not None:
+            out += [f"![{s.title}]({Path(s.figure).name})", ""]
+        if s.table_note:
+            out += [s.table_note, ""]
+        if s.table is not None and len(s.table):
+            out += [_md_table(s.table), ""]
+        if s.files:
+            out += ["Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
+    out += ["## How this report was made", "",
+            _md_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"])), ""]
     out += [n + "\n" for n in notes]
     return "\n".join(out).rstrip() + "\n"

@@ -19,10 +19,19 @@ effectiveness disparity p(1 − p)). Four labels:
     not flat and ``|rho| < RHO_MIN``.
 
 A curve with fewer than two defined points is ``undefined``.
+
+Ties in the driver (p and 1 − p plant the same disparity p(1 − p)) are handled
+so that a curve that is an exact function of the driver gets rho = ±1: when the
+curve agrees (within the tolerance) at every tied driver value, each tie is one
+point; otherwise the raw points are ranked, ties sharing their mean rank.
+
+Next to the label, :func:`shape` says in words what the curve itself does
+against the x axis (rises, falls, peaks at ..., V-shaped, lowest at ...,
+flat, irregular), so a reader can check the label against the plot.
 """
 
-__all__ = ["ATOL", "RTOL", "RHO_MIN", "LABELS", "Response", "response", "contrast", "label_table",
-           "sweep_responses"]
+__all__ = ["ATOL", "RTOL", "RHO_MIN", "LABELS", "Response", "response", "shape", "contrast", "label_table",
+           "sweep_responses", "condition"]
 
 from dataclasses import dataclass
 
@@ -117,7 +126,8 @@ def response(driver, curve, *, expected=1, atol=ATOL, rtol=RTOL, rho_min=RHO_MIN
     if driver.shape != curve.shape or driver.ndim != 1:
         raise ValueError(f"driver and curve must be 1-D of one length, got {driver.shape} and {curve.shape}")
     keep = np.isfinite(curve)
-    driver, curve = driver[keep], curve[keep]
+    # p(1 − p) and (1 − p)p may differ in the last bit: equal to 12 digits is a tie.
+    driver, curve = np.round(driver[keep], 12), curve[keep]
     if curve.size < 2:
         return Response("undefined", float("nan"), float("nan"), float("nan"))
     change = float(curve.max() - curve.min())
@@ -126,6 +136,7 @@ def response(driver, curve, *, expected=1, atol=ATOL, rtol=RTOL, rho_min=RHO_MIN
         return Response("flat", float("nan"), change, tolerance)
     if np.ptp(driver) == 0:
         return Response("non-monotone", float("nan"), change, tolerance)
+    driver, curve = _merge_ties(driver, curve, tolerance)
     rho = float(spearmanr(driver, curve).statistic)
     if abs(rho) < rho_min:
         label = "non-monotone"
@@ -134,6 +145,74 @@ def response(driver, curve, *, expected=1, atol=ATOL, rtol=RTOL, rho_min=RHO_MIN
     else:
         label = "wrong direction"
     return Response(label, rho, change, tolerance)
+
+
+def _merge_ties(driver, curve, tolerance):
+    """One point per tied driver value when the curve agrees there (a function of the driver)."""
+    order = np.argsort(driver, kind="stable")
+    driver, curve = driver[order], curve[order]
+    unique, start = np.unique(driver, return_index=True)
+    if unique.size == driver.size:
+        return driver, curve
+    groups = np.split(curve, start[1:])
+    if all(np.ptp(g) <= tolerance for g in groups):
+        return unique, np.array([g.mean() for g in groups])
+    return driver, curve
+
+
+def shape(x, curve, *, atol=ATOL, rtol=RTOL, fmt="{:g}"):
+    """Describe a curve against its own x axis in words a reader checks against the plot.
+
+    Parameters
+    ----------
+    x, curve : array-like of shape (n,)
+        The sweep values and the mean curve; NaN points are left out (and named).
+    atol, rtol : float
+        Flatness tolerance, as in :func:`response`; a step smaller than it is no step.
+    fmt : str
+        Format of an x value in the text (e.g. ``"{:.0%}"`` for a share).
+
+    Returns
+    -------
+    str
+        ``flat``, ``rises``, ``falls``, ``peaks at X`` (rises, then falls),
+        ``V-shaped, lowest at X`` (falls, then rises), or ``irregular``; then
+        ``; undefined at X, ...`` when some points are NaN.
+
+    Examples
+    --------
+    >>> p = [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> shape(p, [0.0, 0.43, 0.5, 0.43, 0.0], fmt="{:.0%}")
+    'peaks at 50%'
+    >>> shape(p, [0.0, 0.25, 0.5, 0.75, float("nan")], fmt="{:.0%}")
+    'rises; undefined at 100%'
+    >>> shape(p, [3.0, 2.0, 1.0, 2.0, 2.5])
+    'V-shaped, lowest at 0.5'
+    >>> shape(p, [1.0, 1.0, 1.0, 1.0, 1.0])
+    'flat'
+    """
+    x = np.asarray(x, dtype=np.float64)
+    curve = np.asarray(curve, dtype=np.float64)
+    keep = np.isfinite(curve)
+    missing = "" if keep.all() else "; undefined at " + ", ".join(fmt.format(v) for v in x[~keep])
+    x, curve = x[keep], curve[keep]
+    if curve.size < 2:
+        return "undefined" if curve.size == 0 else "one defined point" + missing
+    tolerance = _tolerance(curve, atol, rtol)
+    if np.ptp(curve) <= tolerance:
+        return "flat" + missing
+    steps = np.diff(curve)
+    signs = np.where(steps > tolerance / 2, 1, np.where(steps < -tolerance / 2, -1, 0))
+    signs = signs[signs != 0]
+    runs = [int(v) for i, v in enumerate(signs) if i == 0 or v != signs[i - 1]]
+    words = {(1,): "rises", (-1,): "falls"}
+    if tuple(runs) in words:
+        return words[tuple(runs)] + missing
+    if runs == [1, -1]:
+        return f"peaks at {fmt.format(x[np.argmax(curve)])}" + missing
+    if runs == [-1, 1]:
+        return f"V-shaped, lowest at {fmt.format(x[np.argmin(curve)])}" + missing
+    return "irregular" + missing
 
 
 def contrast(fair, unfair, *, atol=ATOL, rtol=RTOL):
@@ -181,7 +260,7 @@ def contrast(fair, unfair, *, atol=ATOL, rtol=RTOL):
 
 
 def label_table(table, *, driver, expected=1, by=("measure",), skip=(), atol=ATOL, rtol=RTOL,
-                rho_min=RHO_MIN):
+                rho_min=RHO_MIN, x_format="{:g}"):
     """Label every curve of a tidy sweep table.
 
     Parameters
@@ -196,21 +275,24 @@ def label_table(table, *, driver, expected=1, by=("measure",), skip=(), atol=ATO
         Columns that identify one curve.
     skip : collection of str
         Measure labels not to label (reference curves such as mean effectiveness).
+    x_format : str
+        Format of an x value in the ``shape`` text.
 
     Returns
     -------
     pandas.DataFrame
-        ``by`` columns, then ``label, rho, change, tolerance``.
+        ``by`` columns, then ``shape`` (the curve against x in words, :func:`shape`),
+        ``label, rho, change, tolerance`` (against the driver, :func:`response`).
 
     Examples
     --------
     >>> import pandas as pd
     >>> t = pd.DataFrame({"measure": ["SD"] * 3 + ["UF"] * 3, "value": [0.0, 0.5, 1.0] * 2,
     ...                   "seed": 0, "score": [0.0, 0.5, 0.0, 2.0, 2.0, 2.0]})
-    >>> label_table(t, driver=lambda p: p * (1 - p))[["measure", "label"]]
-      measure      label
-    0      SD   responds
-    1      UF       flat
+    >>> label_table(t, driver=lambda p: p * (1 - p))[["measure", "shape", "label"]]
+      measure           shape     label
+    0      SD  peaks at 0.5  responds
+    1      UF            flat      flat
     """
     import pandas as pd
 
@@ -220,10 +302,12 @@ def label_table(table, *, driver, expected=1, by=("measure",), skip=(), atol=ATO
         if dict(zip(by, key)).get("measure") in skip:
             continue
         means = curve.groupby("value", sort=True)["score"].mean()
-        got = response(driver(means.index.to_numpy(dtype=float)), means.to_numpy(), expected=expected,
-                       atol=atol, rtol=rtol, rho_min=rho_min)
-        rows.append(key + (got.label, got.rho, got.change, got.tolerance))
-    return pd.DataFrame(rows, columns=list(by) + ["label", "rho", "change", "tolerance"])
+        x = means.index.to_numpy(dtype=float)
+        got = response(driver(x), means.to_numpy(), expected=expected, atol=atol, rtol=rtol,
+                       rho_min=rho_min)
+        words = shape(x, means.to_numpy(), atol=atol, rtol=rtol, fmt=x_format)
+        rows.append(key + (words, got.label, got.rho, got.change, got.tolerance))
+    return pd.DataFrame(rows, columns=list(by) + ["shape", "label", "rho", "change", "tolerance"])
 
 
 def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
@@ -246,7 +330,9 @@ def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
     Returns
     -------
     pandas.DataFrame
-        ``sweep, measure, condition, driver, label, rho, change, tolerance``.
+        ``sweep, measure, condition, shape, driver, label, rho, change, tolerance``:
+        ``shape`` describes the curve against the x axis, ``label`` and ``rho`` judge it
+        against the driver.
 
     Examples
     --------
@@ -260,8 +346,10 @@ def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
     import pandas as pd
 
     by = ("measure",) if spec.cross is None else ("measure", spec.cross)
-    labels = label_table(table, driver=spec.driver_values, expected=spec.expected, by=by, skip=skip)
-    labels["condition"] = "" if spec.cross is None else [f"{spec.cross} = {v}" for v in labels[spec.cross]]
+    x_format = "{:.0%}" if spec.parameter == "zero_relevance" else "{:g}"
+    labels = label_table(table, driver=spec.driver_values, expected=spec.expected, by=by, skip=skip,
+                         x_format=x_format)
+    labels["condition"] = "" if spec.cross is None else [condition(spec.cross, v) for v in labels[spec.cross]]
     labels["driver"] = spec.driver
     frames = [labels]
     if spec.cross == "pairing":
@@ -269,10 +357,22 @@ def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
         for measure, curve in table.groupby("measure", sort=False):
             means = curve.groupby(["pairing", "value"])["score"].mean()
             got = contrast(means["most_fair"].to_numpy(), means["most_unfair"].to_numpy())
-            rows.append((measure, "unfair − fair", "most_unfair above most_fair",
+            rows.append((measure, "unfair − fair", "", "most_unfair above most_fair",
                          got.label, got.rho, got.change, got.tolerance))
-        frames.append(pd.DataFrame(rows, columns=["measure", "condition", "driver", "label", "rho",
-                                                  "change", "tolerance"]))
+        frames.append(pd.DataFrame(rows, columns=["measure", "condition", "shape", "driver", "label",
+                                                  "rho", "change", "tolerance"]))
     out = pd.concat(frames, ignore_index=True)
     out.insert(0, "sweep", spec.name)
-    return out[["sweep", "measure", "condition", "driver", "label", "rho", "change", "tolerance"]]
+    return out[["sweep", "measure", "condition", "shape", "driver", "label", "rho", "change", "tolerance"]]
+
+
+def condition(setting, level):
+    """How a level of a crossed setting is written in tables and legends (γ, never gamma).
+
+    Examples
+    --------
+    >>> condition("gamma", 0.5), condition("pairing", "most_fair")
+    ('γ = 0.5', 'pairing = most_fair')
+    """
+    name = {"gamma": "γ"}.get(setting, setting)
+    return f"{name} = {level:g}" if isinstance(level, float) else f"{name} = {level}"

@@ -248,17 +248,20 @@ def summary(world, *, k=None, gamma=0.5, max_users=2000):
 
     Returns
     -------
-    dict of str to float
-        n_users, n_items, k; jaccard_mean, jaccard_skewness, uf_mean, uf_skewness (over
-        the off-diagonal pairs, each once; Fisher-Pearson skewness); precision_mean,
-        precision_sd, ndcg_mean, ndcg_sd (SD with ddof=0); zero_share (users with P@k = 0);
-        history_min, history_mean, history_max; relevant_mean (relevant items per user).
+    dict of str to int or float
+        Counts (int): n_users, n_items, k, history_min, history_max. Floats: jaccard_mean,
+        jaccard_skewness, uf_mean, uf_skewness (over the off-diagonal pairs, each once;
+        Fisher-Pearson skewness); precision_mean, precision_sd, ndcg_mean, ndcg_sd (SD with
+        ddof=0); zero_share (users with P@k = 0); history_mean; relevant_mean (relevant items
+        per user).
 
     Examples
     --------
     >>> s = summary(world(40, 120, k=5, zero_relevance=0.25, random_state=1))
     >>> s["precision_mean"], s["ndcg_sd"], s["zero_share"]
     (0.75, 0.4330127018922193, 0.25)
+    >>> s["n_users"], s["k"]
+    (40, 5)
     >>> 0 <= s["jaccard_mean"] <= 1
     True
     """
@@ -275,9 +278,9 @@ def summary(world, *, k=None, gamma=0.5, max_users=2000):
     blend = off_diagonal(uf_similarity(histories, world.item_features, gamma=gamma))
     sizes = np.diff(world.histories.indptr)
     return {
-        "n_users": float(world.m),
-        "n_items": float(world.n_items),
-        "k": float(k),
+        "n_users": int(world.m),
+        "n_items": int(world.n_items),
+        "k": int(k),
         "jaccard_mean": float(jaccard.mean()),
         "jaccard_skewness": sample_skewness(jaccard),
         "uf_mean": float(blend.mean()),
@@ -287,8 +290,8 @@ def summary(world, *, k=None, gamma=0.5, max_users=2000):
         "ndcg_mean": float(ndcg.mean()),
         "ndcg_sd": float(ndcg.std()),
         "zero_share": float((precision == 0).mean()),
-        "history_min": float(sizes.min()),
+        "history_min": int(sizes.min()),
         "history_mean": float(sizes.mean()),
-        "history_max": float(sizes.max()),
+        "history_max": int(sizes.max()),
         "relevant_mean": float(np.diff(world.relevance.indptr).mean()),
     }

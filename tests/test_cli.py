@@ -1,5 +1,6 @@
 """The ``puf`` command line: version and the measures table."""
 
+import re
 import subprocess
 import sys
 
@@ -18,13 +19,17 @@ def test_version(capsys):
 def test_measures_table_lists_every_registered_measure(capsys):
     assert main(["measures"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split()[:4] == ["name", "reads", "range", "fairer"]
+    assert out[0].split()[:5] == ["name", "reads", "declared", "values", "fairer"]
     names = [line.split()[0] for line in out[2:]]
     assert names == list(puf.MEASURES)
     assert len(names) == 24  # the PUF paper's nine and the field's fifteen
     assert all(any(f in line for f in ("similarity-aware", "inequality indices", "envy"))
                for line in out[2:])
-    assert any("inf" in line for line in out if line.startswith("uf "))
+    assert any("∞" in line for line in out if line.startswith("uf "))
+    # Declared and attainable range, as the README's table lists them.
+    rows = {line.split()[0]: line for line in out[2:]}
+    assert re.search(r"\[0, 1\] +\[0, 0\.5\] ", rows["sd"])
+    assert re.search(r"\[0, 1\] +\[0, 2\] ", rows["puf-as-printed"])
 
 
 def test_console_script_runs_as_module():

@@ -262,3 +262,12 @@ def test_ml100k_whole_field(ml100k, ml100k_runs, ml100k_table):
     tau = measure_agreement(table)
     assert tau.shape == (len(MEASURE_COLUMNS), len(MEASURE_COLUMNS))
     assert tau.loc["Gini-P", "Hoover-P"] > 0.5 and tau.loc["SD-P", "Variance-P"] == 1.0
+
+
+def test_cli_names_every_file_it_wrote(tmp_path, capsys):
+    inter, item = toy_files(tmp_path)
+    out = tmp_path / "out"
+    assert cli(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop,random",
+                "--out", str(out)]) == 0
+    wrote = capsys.readouterr().err.splitlines()[-1]
+    assert all(p.name in wrote for p in out.iterdir()), wrote  # timings.csv included

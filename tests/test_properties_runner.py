@@ -160,7 +160,10 @@ def test_check_exit_codes(tmp_path, capsys):
     assert code == 0
     printed = capsys.readouterr().out
     assert "similarity-zero" in printed and "VIOLATED" in printed
-    assert json.loads(out.read_text())[0]["status"] == "violated"
+    # The schema of puf report's properties.json: {note, verdicts}.
+    document = json.loads(out.read_text())
+    assert set(document) == {"note", "verdicts"} and "random_state=0" in document["note"]
+    assert document["verdicts"][0]["status"] == "violated"
 
 
 # --- the pytest plugin -------------------------------------------------------------------------

@@ -29,7 +29,11 @@ def test_panels_per_family_and_undefined_points_are_marked():
     # The mean line of Gini has a gap (NaN) at 100%, and an "undefined" marker there.
     line = gini.get_lines()[0]
     assert np.isnan(line.get_ydata()[-1])
-    assert "undefined (NaN)" in [t.get_text() for t in gini.get_legend().get_texts()]
+    # One legend under the grid names every line once, and the undefined marker.
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Gini-P", "undefined (NaN)", "SD-P"]
+    # The cross sits inside the axes (y = 5% of the axes height), not on or below the edge.
+    cross = gini.get_lines()[-1]
+    assert cross.get_marker() == "x" and cross.get_ydata().tolist() == [0.05] and cross.get_clip_on()
     # Band = min to max over the two seeds (they differ for SD).
     assert len(sd.collections) == 1
     assert line.get_color().lower() == OKABE_ITO[0].lower()
@@ -41,7 +45,7 @@ def test_hue_gives_one_line_per_level(tmp_path):
     fig = plot_sweep(table, title="T", xlabel="share", hue="gamma")
     assert fig.axes[0].get_legend() is None  # one legend for the whole figure
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert labels[:2] == ["gamma = 0", "gamma = 1"]
+    assert labels[:2] == ["γ = 0", "γ = 1"]  # one spelling: γ, never gamma
     path = save_figure(fig, tmp_path / "f.png")
     assert matplotlib.image.imread(path).shape[2] in (3, 4)
 
@@ -81,3 +85,132 @@ def test_markdown_links_the_png_and_tabulates_verdicts(tmp_path):
     assert "| measure | range | similarity-sensitive |" in text
     assert "| sd | ✓ holds | ✗ violated |" in text
     assert "- **sd** / similarity-sensitive (violated): ignores similarity <b>" in text
+
+
+def _pairing_table(levels):
+    rows = [("PUF-P", level, x, seed, x + 0.1 * i + 0.01 * seed)
+            for i, level in enumerate(levels) for x in (0.0, 1.0, 2.0) for seed in (0, 1)]
+    return pd.DataFrame(rows, columns=["measure", "pairing", "value", "seed", "score"])
+
+
+def test_a_pairing_has_one_colour_in_every_figure():
+    from reports.figures import LEVEL_STYLE
+
+    colours = []
+    for levels in (("random", "most_fair", "most_unfair"), ("most_fair", "most_unfair")):
+        fig = plot_sweep(_pairing_table(levels), title="T", xlabel="x", hue="pairing")
+        colours.append({line.get_label(): line.get_color() for line in fig.axes[0].get_lines()})
+    for level in ("most_fair", "most_unfair"):
+        label = f"pairing = {level}"
+        assert colours[0][label] == colours[1][label] == LEVEL_STYLE[level][0]
+
+
+def test_default_gamma_is_bold_and_named():
+    table = _table().assign(gamma=lambda t: np.where(t.seed == 0, 0.5, 1.0))
+    fig = plot_sweep(table, title="T", xlabel="share", hue="gamma", default=0.5)
+    widths = {line.get_label(): line.get_linewidth() for line in fig.axes[0].get_lines()}
+    assert widths["γ = 0.5 (default)"] > widths["γ = 1"]
+
+
+def test_log_scale_where_a_curve_spans_decades():
+    rows = [("PUF-P", x, 0, 10.0 ** -x) for x in range(5)] + [("SD-P", x, 0, 0.5) for x in range(5)]
+    table = pd.DataFrame(rows, columns=["measure", "value", "seed", "score"])
+    fig = plot_sweep(table, title="T", xlabel="x", logy=True)
+    scales = {ax.get_title(): ax.get_yscale() for ax in fig.axes if ax.get_visible()}
+    assert scales == {"PUF-P": "log", "SD-P": "linear"}
+
+
+def test_identical_p_and_ndcg_variants_become_one_line():
+    from reports.figures import merge_identical
+
+    table = pd.concat([_table(), _table().assign(measure=lambda t: t.measure.str.replace("-P", "-NDCG"))])
+    table.loc[(table.measure == "SD-NDCG") & (table.value == 0.5), "score"] += 0.1  # SD differs
+    merged, names = merge_identical(table)
+    assert names == ["Gini-P = Gini-NDCG"]
+    assert sorted(merged.measure.unique()) == ["Gini-P = Gini-NDCG", "SD-NDCG", "SD-P"]
+
+
+def test_twenty_two_measures_in_three_families_stay_legible():
+    """Families on their own panels (at most MAX_LINES lines each) and one legend naming every line."""
+    from reports.figures import MAX_LINES
+
+    names = [f"M{i}" for i in range(22)]
+    family = {n: ("inequality indices", "envy", "similarity-aware")[i % 3] for i, n in enumerate(names)}
+    rows = [(n, x, 0, (i + 1) * x) for i, n in enumerate(names) for x in (0.0, 0.5, 1.0)]
+    fig = plot_sweep(pd.DataFrame(rows, columns=["measure", "value", "seed", "score"]), title="T",
+                     xlabel="x", families=family, ncols=4)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert all(len(ax.get_lines()) <= MAX_LINES for ax in panels)
+    titles = [ax.get_title() for ax in panels]
+    assert titles[:3] == ["inequality indices (1/2)", "inequality indices (2/2)", "envy (1/2)"]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert sorted(legend) == sorted(names) and legend[:2] == ["M0", "M3"]  # grouped by family
+    looks = {(line.get_color(), line.get_marker(), line.get_linestyle())
+             for ax in panels for line in ax.get_lines()}
+    assert len(looks) == 22  # every line its own colour, marker and dash
+    from reports.figures import LEVEL_STYLE
+
+    reserved = {colour for colour, _, _ in LEVEL_STYLE.values()}
+    assert not {colour for colour, _, _ in looks} & reserved  # pairing colours mean pairings only
+
+
+def test_family_comes_from_measure_metadata_when_present(monkeypatch):
+    import dataclasses
+
+    import puf
+    from reports.sections import family as _family
+
+    assert _family("SD-NDCG") == "SD" and _family("SD-P = SD-NDCG") == "SD"
+    assert _family("widest_gap-P") == "your measures"
+
+    @dataclasses.dataclass(frozen=True)
+    class WithFamily(puf.registry.Measure):
+        family: str = ""
+
+    sd = puf.MEASURES["sd"]
+    tagged = WithFamily(sd.function, sd.name, sd.reads, sd.range, sd.direction, sd.definition,
+                        family="inequality indices")
+    monkeypatch.setitem(puf.MEASURES, "sd", tagged)
+    assert _family("SD-NDCG") == "inequality indices"
+
+
+def test_cell_reasons_come_from_the_known_file_when_it_pins_the_verdict(tmp_path, monkeypatch):
+    import json
+
+    import reports.verdicts
+
+    monkeypatch.setattr(reports.verdicts, "KNOWN_DIR", tmp_path)
+    (tmp_path / "sd.json").write_text(json.dumps({
+        "measure": "sd", "verdicts": {"range": "holds", "similarity-sensitive": "violated"},
+        "reasons": {"range": "SD of values in [0, 1] is at most 0.5",
+                    "similarity-sensitive": "SD reads no similarity: no change of it moves SD"}}))
+    records = [{"measure": "sd", "property": "range", "status": "holds", "reason": "no counterexample"},
+               {"measure": "sd", "property": "similarity-sensitive", "status": "holds",
+                "reason": "a witness"},
+               {"measure": "mine", "property": "range", "status": "violated", "reason": "value 2 > 1"}]
+    reasons = reports.verdicts.plain_reasons(records)
+    assert reasons["sd", "range"] == "SD of values in [0, 1] is at most 0.5"
+    assert reasons["sd", "similarity-sensitive"] == "a witness"  # the file pins another verdict
+    assert reasons["mine", "range"] == "value 2 > 1"  # a user's measure has no file
+    verdicts = pd.DataFrame([("sd", "range", "holds", reasons["sd", "range"], "no counterexample")],
+                            columns=["measure", "property", "verdict", "reason", "detail"])
+    page = render_html(title="R", provenance={}, sections=[], verdicts=verdicts,
+                       statements={"range": "the value lies in the declared range"})
+    assert ('title="holds: SD of values in [0, 1] is at most 0.5 (this run: no counterexample)"'
+            in page)
+    assert '<th title="range: the value lies in the declared range">' in page
+
+
+def test_free_mean_ratio_panel_tells_the_pairings_apart():
+    from reports.sections import _relative_to_random
+
+    rows = [("PUF-P", pairing, x, 0, factor * 10.0 ** -x)
+            for pairing, factor in (("random", 1.0), ("most_fair", 0.5), ("most_unfair", 1.2))
+            for x in range(4)]
+    rows += [("SD-P", pairing, x, 0, 0.5) for pairing in ("random", "most_fair") for x in range(4)]
+    table = pd.DataFrame(rows, columns=["measure", "pairing", "value", "seed", "score"])
+    out, names = _relative_to_random(table)
+    assert names == ["PUF-P ÷ random pairing"]  # SD does not fall over a decade: no ratio panel
+    ratio = out[out.measure == names[0]].groupby("pairing")["score"].agg(["min", "max"])
+    np.testing.assert_allclose(ratio.loc["most_fair"], 0.5)
+    np.testing.assert_allclose(ratio.loc["most_unfair"], 1.2)

@@ -10,6 +10,7 @@ round(p m) / m = p), hence
 """
 
 import base64
+import html
 import json
 import math
 import re
@@ -117,9 +118,9 @@ def test_pinned_free_mean_skewness_labels(report):
     rho = pd.read_csv(report / "responses.csv").query(
         "sweep == 'skewness_free_mean' and condition == 'pairing = random' and measure == 'PUF-P'").rho
     assert float(rho.iloc[0]) < 0  # PUF falls as the skewness rises and the mean falls
-    for gamma in ("0.0", "0.5", "1.0"):
-        assert labels["gamma", "UF", f"gamma = {gamma}"] == "flat"
-        assert labels["gamma", "PUF-NDCG", f"gamma = {gamma}"] == "responds"
+    for gamma in ("0", "0.5", "1"):  # written γ, never gamma
+        assert labels["gamma", "UF", f"γ = {gamma}"] == "flat"
+        assert labels["gamma", "PUF-NDCG", f"γ = {gamma}"] == "responds"
 
 
 def test_user_measure_is_in_every_sweep_and_the_matrix(report):
@@ -182,14 +183,15 @@ def test_bad_measure_is_a_clean_error(tmp_path, capsys):
 
 def test_same_random_state_same_csv_bytes(report, tmp_path):
     """Rerun every sweep as the report does; the CSV bytes must match the report's."""
-    from reports.report import SETTINGS
+    from reports.report import SETTINGS, sweep_extra
     from reports.sweeps import SWEEPS, Base
 
     quick = SETTINGS["quick"]
     base = Base(n_users=quick["n_users"], n_items=quick["n_items"])
     cache = {}
     for name, spec in SWEEPS.items():
-        table = spec.run(seeds=[0, 1], base=base, quick=True, extra=[_widest_gap()], cache=cache)
+        table = spec.run(seeds=[0, 1], base=base, quick=True, extra=sweep_extra(spec, [_widest_gap()]),
+                         cache=cache)
         table.to_csv(tmp_path / f"{name}.csv", index=False)
         assert (tmp_path / f"{name}.csv").read_bytes() == (report / f"{name}.csv").read_bytes(), name
 
@@ -205,6 +207,63 @@ def test_responses_table_is_complete(report):
     assert set(labels["label"]) <= {"responds", "flat", "wrong direction", "non-monotone", "undefined"}
     assert not labels["measure"].isin(["P@k", "NDCG@k"]).any()
     assert all(math.isfinite(float(x)) for x in labels["change"] if x != "")
+
+
+def test_shape_words_sit_beside_the_driver_label_and_exact_functions_get_rho_one(report):
+    labels = pd.read_csv(report / "responses.csv", keep_default_na=False).query("sweep == 'zero_relevance'")
+    rows = {r.measure: r for r in labels.itertuples()}
+    # SD = sqrt(p(1 − p)) exactly: the ties p, 1 − p are one point each, so rho is 1, not 0.98.
+    assert float(rows["SD-NDCG"].rho) == 1.0 and rows["SD-NDCG"].shape == "peaks at 50%"
+    # Gini = p rises (the reader sees a rising line), which is non-monotone in p(1 − p).
+    assert rows["Gini-NDCG"].shape == "rises; undefined at 100%"
+    assert rows["Gini-NDCG"].label == "non-monotone"
+    for measure in ("ME", "MME", "PEU"):
+        assert rows[measure].shape == "rises"
+    assert rows["UF"].shape == "flat" and rows["PUF-P"].shape == "peaks at 50%"
+    fixed = pd.read_csv(report / "responses.csv", keep_default_na=False).query(
+        "sweep == 'skewness' and measure == 'UF' and condition == 'pairing = random'")
+    assert fixed["shape"].iloc[0].endswith("undefined at -1")  # NaN there: said beside its label
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "Driver of the labels: planted effectiveness disparity p(1 − p)" in page
+    assert "the skewness of a 0/1 sample with the Jaccard mean" in page  # why the V shape
+    assert "UF is undefined (NaN, the cross in its panel) at skewness -1" in page
+
+
+def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat(report):
+    import properties
+
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert page.index("<h2 id=verdicts>") < page.index('<h2 id="zero_relevance">') < page.index(
+        "<h2 id=provenance>")
+    assert "Made with --quick" in page and "(--quick: a small search)" in page
+    for name, prop in properties.CATALOG.items():  # every header states its property on hover
+        assert f'<th title="{html.escape(name)}: {html.escape(prop.statement)}">' in page
+    cells = re.findall(r'<td style="background:[^"]+" title="([^"]*)">', page)
+    verdicts = json.loads((report / "properties.json").read_text())["verdicts"]
+    assert len(cells) == len(verdicts)
+    assert all(re.match(r"(holds|violated|undefined|not-applicable): .+", c) for c in cells)
+    assert "`" not in page  # Markdown backticks become <code>
+    assert "<code>puf check --all</code>" in page
+
+
+def test_csv_links_work_when_the_page_is_copied_alone(report):
+    page = (report / "index.html").read_text(encoding="utf-8")
+    links = dict((name, data) for data, name in re.findall(
+        r'<a href="data:text/csv;base64,([^"]+)" download="([^"]+)">', page))
+    assert set(links) == {f"{s}.csv" for s in ("zero_relevance", "skewness", "skewness_free_mean",
+                                                "pairing", "gamma")}
+    for name, data in links.items():
+        assert base64.b64decode(data) == (report / name).read_bytes()
+
+
+def test_properties_json_has_the_schema_of_check_json(report, tmp_path):
+    document = json.loads((report / "properties.json").read_text())
+    assert set(document) == {"note", "verdicts"}
+    assert main(["check", "--all", "--quiet", "--property", "range", "--max-examples", "2",
+                 "--json", str(tmp_path / "v.json")]) == 0
+    checked = json.loads((tmp_path / "v.json").read_text())
+    assert set(checked) == {"note", "verdicts"}
+    assert set(checked["verdicts"][0]) == set(document["verdicts"][0])
 
 
 # --- index.html in a real browser -------------------------------------------------------------
@@ -223,7 +282,8 @@ def _webdriver(port, method, path, body=None):
         return json.loads(response.read())["value"]
 
 
-def _images_in_chromium(page):
+def _in_chromium(page, script, *, widths=(1280,)):
+    """Run ``script`` on ``page`` in headless Chromium at each window width; return {width: value}."""
     import shutil
     import socket
     import subprocess
@@ -238,6 +298,7 @@ def _images_in_chromium(page):
         port = probe.getsockname()[1]
     process = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
+    results = {}
     try:
         for _ in range(100):
             try:
@@ -245,23 +306,49 @@ def _images_in_chromium(page):
                 break
             except OSError:
                 time.sleep(0.1)
-        options = {"binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                               "--disable-dev-shm-usage"]}
-        session = _webdriver(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
-            "browserName": "chrome", "goog:chromeOptions": options}}})["sessionId"]
-        try:
-            _webdriver(port, "POST", f"/session/{session}/url", {"url": page.resolve().as_uri()})
-            return _webdriver(port, "POST", f"/session/{session}/execute/sync", {
-                "script": "return Array.from(document.images, i => [i.complete, i.naturalWidth]);",
-                "args": []})
-        finally:
-            _webdriver(port, "DELETE", f"/session/{session}")
+        for width in widths:
+            options = {"binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                                                   "--disable-dev-shm-usage", f"--window-size={width},1000"]}
+            session = _webdriver(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
+                "browserName": "chrome", "goog:chromeOptions": options}}})["sessionId"]
+            try:
+                _webdriver(port, "POST", f"/session/{session}/url", {"url": page.resolve().as_uri()})
+                results[width] = _webdriver(port, "POST", f"/session/{session}/execute/sync",
+                                            {"script": script, "args": []})
+            finally:
+                _webdriver(port, "DELETE", f"/session/{session}")
     finally:
         process.terminate()
         process.wait(timeout=10)
+    return results
 
 
-def test_index_html_images_decode_in_headless_chromium(report):
-    images = _images_in_chromium(report / "index.html")
-    assert len(images) == 5
-    assert all(complete and width > 0 for complete, width in images)
+_LAYOUT = """
+const wrap = document.getElementById('verdict-matrix');
+const first = document.querySelector('.verdicts tbody th');
+const sweep = document.getElementById('zero_relevance');
+return {images: Array.from(document.images, i => [i.complete, i.naturalWidth, i.clientWidth]),
+        inner: window.innerWidth, page: document.documentElement.scrollWidth,
+        matrix: [wrap.clientWidth, wrap.scrollWidth], sticky: getComputedStyle(first).position,
+        order: wrap.getBoundingClientRect().top < sweep.getBoundingClientRect().top,
+        text: document.body.innerText};
+"""
+
+
+def test_index_html_in_headless_chromium_at_800_1400_1920_px(report):
+    """Images decode, nothing overflows the page, the verdict matrix fits or scrolls by itself.
+
+    At 1400 and 1920 px the whole matrix fits; at any width its measure column is sticky, so a
+    matrix that must scroll (a narrow window, more properties) keeps its row names in view.
+    """
+    for width, got in _in_chromium(report / "index.html", _LAYOUT, widths=(800, 1400, 1920)).items():
+        assert len(got["images"]) == 5, width
+        assert all(complete and natural > 0 and shown <= got["inner"]
+                   for complete, natural, shown in got["images"]), width
+        assert got["page"] <= got["inner"], width  # no sideways scrolling of the page
+        client, scroll = got["matrix"]
+        assert got["sticky"] == "sticky", width
+        if width >= 1400:
+            assert scroll <= client, width
+        assert got["order"], width  # the matrix comes before the first sweep
+        assert "`" not in got["text"], width

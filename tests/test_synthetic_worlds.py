@@ -83,6 +83,7 @@ def test_paper_identities_on_worlds():
     assert s["precision_mean"] == pytest.approx(0.7, abs=1e-12)
     assert s["zero_share"] == pytest.approx(0.3)
     assert set(s) >= {"jaccard_mean", "jaccard_skewness", "uf_mean", "uf_skewness", "history_mean"}
+    assert all(type(s[c]) is int for c in ("n_users", "n_items", "k", "history_min", "history_max"))
 
 
 def test_concentration_moves_similarity_skewness():

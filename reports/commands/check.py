@@ -104,10 +104,18 @@ def run(args):
             with open(args.known, "w", encoding="utf-8") as handle:
                 json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
-    if args.json:
+    if args.json:  # the schema of puf report's properties.json (reports.verdicts)
+        from properties.budget import DEFAULT_MAX_EXAMPLES
+        from reports.verdicts import verdict_document, verdict_record
+
+        note = (f"puf check {'--all' if args.all else args.measure}: example budget "
+                f"{options.get('max_examples', DEFAULT_MAX_EXAMPLES)} per property, "
+                f"random_state={args.random_state}")
+        document = verdict_document([verdict_record(v) for v in results], note)
         try:
             with open(args.json, "w", encoding="utf-8") as handle:
-                json.dump([v.to_dict() for v in results], handle, indent=1, allow_nan=True)
+                json.dump(document, handle, indent=1, ensure_ascii=False)
+                handle.write("\n")
         except OSError as exc:
             return _fail(f"--json {args.json}: cannot write it ({exc.strerror})")
     return 0

@@ -1,18 +1,50 @@
-"""``puf measures``: the table of every registered measure."""
+"""``puf measures``: the table of every registered measure.
 
-__all__ = ["register", "run", "measures_table"]
+Each row shows the declared range (what the ``range`` property checks) and the
+values the measure can take (the README's "values" column); they differ for
+SD ([0, 0.5] inside [0, 1]) and the printed forms ([0, 2], outside [0, 1]).
+"""
+
+__all__ = ["ATTAINABLE", "register", "run", "measures_table"]
+
+
+# The values each built-in can take on valid input, m users (the README's "values" column): the
+# declared range is what the `range` property checks; the printed forms (2 x another
+# measure) reach 2, outside their declared [0, 1], which is the finding.
+ATTAINABLE = {
+    "puf": "[0, 1]", "puf-as-printed": "[0, 2]", "sd": "[0, 0.5]", "gini": "[0, (m−1)/m]",
+    "me": "[0, 1]", "me-as-printed": "[0, 2]", "mme": "[0, 1]", "peu": "[0, 1]", "uf": "(−∞, ∞)",
+    "ge-0": "[0, ∞)", "ge-1": "[0, ln m]", "ge-2": "[0, (m−1)/2]", "atkinson-0.5": "[0, 1 − 1/m]",
+    "atkinson-1": "[0, 1)", "atkinson-2": "[0, 1)", "cv": "[0, √(m−1)]", "jain": "[0, 1 − 1/m]",
+    "hoover": "[0, 1 − 1/m]", "variance": "[0, 0.25]", "mean-difference": "[0, 1]",
+    "max-min": "[0, 1]", "inconsistency": "[0, 1]", "lipschitz-violation": "[0, 1]",
+    "lipschitz-excess": "[0, 1]",
+}
+
+
+def _interval(low, high):
+    """``[0, 1]``, with an open end at an infinity: ``(−∞, ∞)``."""
+    left = "(−∞" if low == float("-inf") else f"[{low:g}"
+    right = "∞)" if high == float("inf") else f"{high:g}]"
+    return f"{left}, {right}"
 
 
 def measures_table():
-    """Return one row per registered measure: name, reads, range, fairer end, family, definition.
+    """Return one row per registered measure: name, reads, declared range, values, fairer end, family,
+    definition.
+
+    ``declared`` is the range the measure declares (and the ``range`` property
+    checks); ``values`` the values it can take on valid input, as the README's
+    table lists them (the measure's ``attainable`` metadata when it has one; "—"
+    when unknown).
 
     Examples
     --------
     >>> rows = measures_table()
     >>> rows[0]["name"], rows[0]["family"], rows[0]["reads"]
     ('puf', 'similarity-aware', 'effectiveness, similarity')
-    >>> next(r for r in rows if r["name"] == "ge-1")["range"]
-    '[0, inf]'
+    >>> [(r["declared"], r["values"]) for r in rows if r["name"] in ("sd", "uf", "ge-1")]
+    [('[0, 1]', '[0, 0.5]'), ('(−∞, ∞)', '(−∞, ∞)'), ('[0, ∞)', '[0, ln m]')]
     """
     from puf import MEASURES
 
@@ -21,7 +53,8 @@ def measures_table():
             "name": m.name,
             "family": m.family,
             "reads": ", ".join(m.reads),
-            "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
+            "declared": _interval(*m.range),
+            "values": str(getattr(m, "attainable", None) or ATTAINABLE.get(m.name, "—")),
             "fairer": m.direction,
             "definition": m.definition,
         }
@@ -43,7 +76,7 @@ def run(args):
     if args.format == "names":
         print("\n".join(r["name"] for r in rows))
         return 0
-    columns = ("name", "reads", "range", "fairer", "family", "definition")
+    columns = ("name", "reads", "declared", "values", "fairer", "family", "definition")
     widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
     print("  ".join(c.ljust(widths[c]) for c in columns).rstrip())
     print("  ".join("-" * widths[c] for c in columns))

@@ -1,0 +1,265 @@
+"""The section of one sweep in the report: its text, figure, and labels beside their driver.
+
+:func:`sweep_section` writes the sweep's CSV and PNG and returns the
+:class:`reports.render.Section`: the text says what was varied (and, computed
+from the worlds, why the fixed-mean skewness curves turn where they do and
+where UF is undefined), the figure groups measures by :func:`family`, and the
+table gives each curve its shape against x beside its label against the
+sweep's driver, named right above it.
+"""
+
+__all__ = ["TEXT", "RESPONSE_NOTE", "family", "sweep_section"]
+
+TEXT = {
+    "zero_relevance": "A share p of users gets lists with no relevant item, the rest fully relevant "
+                      "lists. Known values: SD = √(p(1 − p)), Gini = p (undefined at p = 100%), "
+                      "PUF = 0 at p = 0 and 1.",
+    "skewness": "Skewness at a FIXED mean: the base world's similarities (Jaccard for PUF, sim_UF "
+                "for UF) are mapped by rank onto distributions of growing skewness at their observed "
+                "mean (synthetic.reshape_skewness); effectiveness and lists stay fixed. Which users "
+                "have zero relevance (half of them) is random, or chosen so that similar users have "
+                "equal (most_fair) or unequal (most_unfair) effectiveness. The dashed line is the base "
+                "worlds' own skewness of what the panel reads (Jaccard, or sim_UF in the UF panel). "
+                "Under random pairing PUF is flat here, and should be: "
+                "when effectiveness is assigned independently of similarity, E[PUF] = mean(sim) · "
+                "E|S(u) − S(v)|, which a reshaping at a fixed mean leaves unchanged; PUF moves only "
+                "where effectiveness follows similarity (most_fair, most_unfair). The free-mean "
+                "skewness sweep (synthetic worlds) lets the mean move.",
+    "skewness_free_mean": "Skewness with the mean FREE: the same similarities raised to a power, "
+                          "sim' = sim ** α, α > 0 solved so that the off-diagonal skewness hits each "
+                          "value (synthetic.power_skewness): the order of the pairs is kept, 0 and 1 "
+                          "stay fixed, and the mean falls as the skewness rises (most pairs become "
+                          "less similar). Here PUF falls as the skewness rises under every pairing, "
+                          "random included, where E[PUF] = mean(sim) · E|S(u) − S(v)| falls with the "
+                          "mean; SD reads no similarity and stays flat. Panels whose values span a "
+                          "factor of 10 or more have a log scale, so the pairings stay apart as PUF "
+                          "falls towards 0. The sweep starts at skewness 0: powers of sparse "
+                          "similarities cannot reliably reach negative skewness (the lower limit is "
+                          "the skewness of a 0/1 sample). The dashed line is the base worlds' own "
+                          "skewness of what the panel reads.",
+    "pairing": "The zero-relevance users chosen most fairly (similar users get equal "
+               "effectiveness) and most unfairly (similar users get unequal effectiveness), by "
+               "synthetic.pair on Jaccard, across the zero-relevance share.",
+    "gamma": "sim_UF = γ·Jaccard + (1 − γ)·sim_JS(item features), read by UF and (here) by PUF, "
+             "across the zero-relevance share. The bold line is the default γ = 0.5 used everywhere "
+             "else in this report (the CSV names the column gamma).",
+}
+_EXPECTED = {1: "a measure should rise with it", -1: "a measure should fall with it",
+             0: "either direction counts"}
+RESPONSE_NOTE = (
+    "How the tables read. shape: the mean curve over seeds against the x axis, in words (rises, falls, "
+    "peaks at, V-shaped, flat, irregular; a step within the flatness tolerance is no step). label: "
+    "the same curve against the sweep's driver: flat when its total change (max − min) is within "
+    "max(1e-9, 2% of its largest magnitude); otherwise responds (|Spearman ρ| ≥ 0.8 in the expected "
+    "direction), wrong direction, or non-monotone. A curve that takes one value at tied driver values "
+    "(p and 1 − p plant the same p(1 − p)) is ranked once per tie, so an exact function of the "
+    "driver has ρ = ±1; undefined points (NaN) are left out and named in shape. Drivers: the planted "
+    "disparity p(1 − p) for a zero-relevance share (expected to rise with it), the skewness itself "
+    "(either direction). In sweeps crossed with the pairing, the row 'unfair − fair' compares the two "
+    "pairings: change is the mean of most_unfair − most_fair and ρ the share of points where "
+    "most_unfair is higher.")
+
+
+def family(label):
+    """The family a measure label is drawn with: the measure's ``family`` metadata when it has one.
+
+    Without metadata, a built-in keeps its own group (SD, Gini, Envy, UF, PUF) and every
+    user measure goes into one group.
+
+    Parameters
+    ----------
+    label : str
+        A sweep's measure label (``"SD-NDCG"``, ``"ME"``, a merged ``"SD-P = SD-NDCG"``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> family("SD-P = SD-NDCG"), family("MME"), family("widest_gap-P")
+    ('SD', 'Envy', 'your measures')
+    """
+    from reports.variants import variants
+
+    label = label.split(" = ")[0]  # a merged "SD-P = SD-NDCG"
+    try:
+        variant = variants(label)[0]
+    except ValueError:  # a user's measure, labelled NAME-METRIC
+        return "your measures"
+    declared = getattr(variant.measure, "family", None)
+    if declared:
+        return str(declared)
+    from puf import MEASURES
+
+    builtin = variant.measure.name in MEASURES or variant.family == "Effectiveness"
+    return variant.family if builtin else "your measures"
+
+
+def _families(table):
+    return {label: family(label) for label in table["measure"].unique()}
+
+
+def _relative_to_random(table):
+    """Add 'M ÷ random pairing' curves for measures that fall over a decade under random pairing."""
+    import numpy as np
+    import pandas as pd
+
+    if "pairing" not in table or "random" not in set(table["pairing"]):
+        return table, []
+    frames, names = [table], []
+    for measure, sub in table.groupby("measure", sort=False):
+        random = sub[sub["pairing"] == "random"].set_index(["value", "seed"])["score"]
+        means = random.groupby("value").mean()
+        if not (means > 0).all() or means.max() / means.min() < 10:
+            continue
+        ratio = sub.copy()
+        ratio["score"] = sub["score"].to_numpy() / random.reindex(
+            pd.MultiIndex.from_frame(sub[["value", "seed"]])).to_numpy()
+        ratio["measure"] = f"{measure} ÷ random pairing"
+        frames.append(ratio.replace([np.inf, -np.inf], np.nan))
+        names.append(ratio["measure"].iloc[0])
+    return pd.concat(frames, ignore_index=True), names
+
+
+def _merge_rows(responses, merged):
+    """Response rows of a merged pair (SD-P = SD-NDCG) shown once, under the merged name."""
+    rename = {name.split(" = ")[0]: name for name in merged}
+    twins = {name.split(" = ")[1] for name in merged}
+    shown = responses[~responses["measure"].isin(twins)].copy()
+    shown["measure"] = shown["measure"].replace(rename)
+    return shown
+
+
+def _skewness_markers(spec, base, seeds, cache):
+    """Per panel: the base worlds' observed skewness of the similarity that panel reads."""
+    import numpy as np
+
+    from scipy.stats import skew
+
+    from reports.bases import _blend, _world_fields
+
+    jaccard, blend = [], []
+    for seed in seeds:
+        fields = _world_fields(base, seed, cache)
+        upper = np.triu_indices_from(fields["jaccard"], k=1)
+        jaccard.append(skew(fields["jaccard"][upper]))
+        blend.append(skew(_blend(fields["jaccard"], fields["js"], base.gamma)[upper]))
+    j, b = float(np.mean(jaccard)), float(np.mean(blend))
+    return {"UF": (b, f"observed sim_UF skewness ({b:.2f}), UF panel"),
+            "*": (j, f"observed Jaccard skewness ({j:.2f})")}
+
+
+def _jaccard_mean(base, seeds, cache):
+    import numpy as np
+
+    from reports.bases import _world_fields
+
+    values = []
+    for seed in seeds:
+        jaccard = _world_fields(base, seed, cache)["jaccard"]
+        values.append(jaccard[np.triu_indices_from(jaccard, k=1)].mean())
+    return float(np.mean(values))
+
+
+def _fixed_mean_text(table, base, seeds, cache):
+    """Why the fair and unfair PUF curves turn near one skewness, and where UF is undefined."""
+    import numpy as np
+
+    mu = _jaccard_mean(base, seeds, cache)
+    bound = (1 - 2 * mu) / np.sqrt(mu * (1 - mu))
+    text = (f" The most_fair and most_unfair PUF curves turn (V-shaped, or peaked) near skewness "
+            f"{bound:.1f}: that is the skewness of a 0/1 sample with the Jaccard mean μ = {mu:.3f}, "
+            f"(1 − 2μ)/√(μ(1 − μ)), where a reshaping at this mean puts a few pairs at 1 and every "
+            "other pair at 0. Up to there, more skewness moves similarity onto the most similar "
+            "pairs, which the pairing made equal (most_fair) or unequal (most_unfair); past it, a "
+            "higher skewness can only come from a thinner top tail, with every other pair lifted "
+            "towards the mean, so similarity follows the pairing less and both curves return "
+            "towards the random one.")
+    uf = table[table["measure"] == "UF"].groupby("value")["score"].mean()
+    undefined = [f"{x:g}" for x, v in uf.items() if not np.isfinite(v)]
+    if undefined:
+        text += (f" UF is undefined (NaN, the cross in its panel) at skewness {', '.join(undefined)}: "
+                 "a left-skewed sample has a short upper tail, and no pair reaches UF's threshold "
+                 "mean + SD of sim_UF, so its pair set U* is empty; UF's label is read over its "
+                 "defined points only.")
+    return text
+
+
+def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, title=None, text=None):
+    """Write a sweep's CSV and PNG into ``out``; return its report Section.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The report folder.
+    spec : reports.sweeps.BuiltinSweep
+    table : pandas.DataFrame
+        The sweep's output.
+    base : reports.bases.Base
+        Where its worlds came from (the observed skewness and Jaccard mean are read there).
+    seeds : list of int
+    cache : dict
+        The report's world cache.
+    labels : list
+        The sweep's response labels (with a ``data`` column) are appended to it.
+    key, title, text : str, optional
+        File stem and anchor, heading, text; default the sweep's own.
+
+    Returns
+    -------
+    reports.render.Section
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from reports.sweeps import SWEEPS, Base
+    >>> base, out, labels = Base(n_users=20, n_items=100, k=5), pathlib.Path(tempfile.mkdtemp()), []
+    >>> table = SWEEPS["pairing"].run(seeds=[0], base=base, quick=True)
+    >>> section = sweep_section(out, SWEEPS["pairing"], table, base, [0], {}, labels)
+    >>> sorted(p.name for p in out.iterdir()), section.table_note[:26]
+    (['pairing.csv', 'pairing.png'], 'Driver of the labels: plan')
+    """
+    from reports.figures import merge_identical, plot_sweep, save_figure
+    from reports.render import Section
+    from reports.response import sweep_responses
+
+    key = key or spec.name
+    table.to_csv(out / f"{key}.csv", index=False)
+    responses = sweep_responses(spec, table)
+    responses.insert(0, "data", base.name)
+    labels.append(responses)
+    drawn, merged = merge_identical(table)
+    text = text or TEXT[spec.name]
+    if spec.name == "skewness_free_mean":
+        drawn, relative = _relative_to_random(drawn)
+        if relative:
+            text += (f" The panels {', '.join(relative)} divide each pairing's value by the random "
+                     "pairing's at the same skewness and seed, so the pairings stay apart however "
+                     "small the values become.")
+    if merged:
+        text += (f" P and NDCG coincide here ({', '.join(merged)}: one line, one table row): every "
+                 "list is fully relevant or holds no relevant item, so each user's P@k and NDCG@k "
+                 "are both 1 or both 0.")
+    if spec.name == "skewness":
+        text += _fixed_mean_text(table, base, seeds, cache)
+    if spec.parameter == "skewness":
+        text += (" Measures that read no similarity are here for contrast: they can only be flat "
+                 "along this axis (their level may differ by pairing).")
+    marker = _skewness_markers(spec, base, seeds, cache) if spec.parameter == "skewness" else None
+    xlabel = {"zero_relevance": "share of users with zero relevance",
+              "skewness": "skewness of the similarity distribution"}[spec.parameter]
+    fig = plot_sweep(drawn, title=title or spec.title, xlabel=xlabel, families=_families(drawn),
+                     hue=spec.cross, percent=spec.parameter == "zero_relevance", marker=marker,
+                     default=base.gamma if spec.cross == "gamma" else None,
+                     logy=spec.name == "skewness_free_mean", ncols=4 if drawn["measure"].nunique() > 9 else 3)
+    figure = save_figure(fig, out / f"{key}.png")
+    columns = ["measure"] + (["condition"] if spec.cross else []) + ["shape", "label", "rho", "change"]
+    shown = _merge_rows(responses, merged)[columns].round({"rho": 3, "change": 4})
+    order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}  # a measure's rows together
+    shown = shown.sort_values("measure", key=lambda c: c.map(order), kind="stable")
+    shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver", "rho": "ρ"})
+    driver = (f"Driver of the labels: {spec.driver} ({_EXPECTED[spec.expected]})"
+              + ("; the row unfair − fair compares the two pairings" if spec.cross == "pairing" else "")
+              + ". The column curve against x describes the plot itself.")
+    return Section(key, title or spec.title, text, figure, shown, [f"{key}.csv"], table_note=driver)
