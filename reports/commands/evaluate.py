@@ -30,7 +30,12 @@ def register(subparsers):
     source.add_argument("--inter", metavar="FILE", help="your RecBole .inter file")
     parser.add_argument("--item", metavar="FILE", help=".item file with genres (with --inter)")
     parser.add_argument("--rankers", default=None,
-                        help="comma-separated rankers or 'all' (default: all, unless --run given)")
+                        help="comma-separated rankers, 'paper' (the PUF paper's seven: userknn, "
+                             "itemknn, bpr, nmf, multvae, ngcf, ncl) or 'all' (every installed "
+                             "one; default unless --run given)")
+    parser.add_argument("--retrain", action="store_true",
+                        help="train again even if lists for this dataset, ranker, seed and "
+                             "settings are cached (CACHE/runs)")
     parser.add_argument("--run", dest="runs", action="append", default=[], metavar="NAME=FILE",
                         help="your run: CSV/TSV of user,item,rank|score (repeatable)")
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
@@ -82,6 +87,28 @@ def _parse_runs(specs):
     return runs
 
 
+def _ranker_names(names, show):
+    """Expand 'all'/'paper'; with 'all', say in one line which optional rankers are missing."""
+    import sys
+
+    from puf.rankers import RANKERS, missing_requirement
+
+    if names == "all":
+        missing = [m for m in map(missing_requirement, RANKERS) if m]
+        if missing and show:
+            print("puf evaluate: skipping " + "; ".join(missing), file=sys.stderr)
+        return "all"
+    if names == ["paper"]:
+        return "paper"
+    return names
+
+
+def _run_cache(cache):
+    from puf.data.fetch import cache_dir
+
+    return cache_dir(cache) / "runs"
+
+
 def run(args):
     r"""Run ``puf evaluate``; return 0, 1 (download failed) or 2 (bad input).
 
@@ -120,14 +147,16 @@ def run(args):
         files = _parse_runs(args.runs)
         runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
         names = args.rankers or (None if files else "all")
-        timings = {}
+        timings, facts = {}, {}
         if names is not None:
             names = "all" if names == "all" else [n.strip() for n in names.split(",") if n.strip()]
             clash = set(runs) & set(names if names != "all" else [])
             if clash:
                 raise ValueError(f"--run names {sorted(clash)} clash with --rankers")
+            names = _ranker_names(names, show)
             runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
-                                    timings=timings, progress=show))
+                                    timings=timings, progress=show, facts=facts,
+                                    cache=None if args.retrain else _run_cache(args.cache)))
         table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
                               progress=show)
     except ValueError as exc:
@@ -147,12 +176,16 @@ def run(args):
         measure_agreement(table).to_csv(out / "agreement.csv", index_label="measure")
     if timings:
         with open(out / "timings.csv", "w", encoding="utf-8") as handle:
-            handle.write("ranker,seconds\n")
-            handle.writelines(f"{n},{s:.3f}\n" for n, s in timings.items())
+            handle.write("ranker,seconds,cached,epochs,best_epoch\n")
+            handle.writelines(f"{n},{s:.3f},{facts[n]['cached']},{facts[n].get('epochs', '')},"
+                              f"{facts[n].get('best_epoch', '')}\n" for n, s in timings.items())
     print(format_table(table, args.format))
     if show:
         for name, seconds in timings.items():
-            print(f"{name}: fit + recommend {seconds:.2f} s", file=sys.stderr)
+            epochs = (f", {facts[name]['epochs']} epochs (best {facts[name]['best_epoch']})"
+                      if "epochs" in facts[name] else "")
+            print(f"{name}: fit + recommend {seconds:.2f} s{epochs}"
+                  + (" (cached lists)" if facts[name]["cached"] else ""), file=sys.stderr)
         print(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; "
               f"wrote {out}/scores.csv, per_user.csv"
               + (", agreement.csv" if len(runs) >= 2 else ""), file=sys.stderr)
