@@ -13,9 +13,10 @@ from puf.rankers import (EASE, RANKERS, ItemKNN, MostPop, Random, UserKNN, avail
 
 FAST = {"als": {"factors": 4, "iterations": 3}, "bpr": {"factors": 4, "iterations": 3},
         "nmf": {"n_components": 4},
-        "multvae": {"hidden_size": 16, "latent_size": 8, "max_epochs": 20},
-        "ngcf": {"embedding_size": 8, "layers": (8,), "max_epochs": 20},
-        "ncl": {"embedding_size": 8, "num_clusters": 4, "warm_up": 2, "max_epochs": 20}}
+        # Two epochs: these tests check the lists' form; tests/test_rankers_neural.py their quality.
+        "multvae": {"hidden_size": 16, "latent_size": 8, "max_epochs": 2},
+        "ngcf": {"embedding_size": 8, "layers": (8,), "max_epochs": 2},
+        "ncl": {"embedding_size": 8, "num_clusters": 4, "warm_up": 1, "max_epochs": 2}}
 
 
 def random_train(seed, m=12, n=15, density=0.3):
