@@ -12,7 +12,11 @@ import pandas as pd
 from .._validation import check_k
 from ..rankers import PAPER_RANKERS, available_rankers, make_ranker
 from ..rankers.cache import load_run, run_key, save_run
+from ..rankers.factorization import ALS, BPR
 from ..rankers.neural import TorchRanker
+from ..rankers.nmf import NMF
+
+_TRAINED = (ALS, BPR, NMF, TorchRanker)  # rankers whose lists are worth a disk cache
 
 
 def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, params=None,
@@ -44,9 +48,10 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
     progress : bool, default False
         Show a tqdm bar over the rankers (and the torch rankers' epochs).
     cache : str or os.PathLike, optional
-        Folder of trained lists (:mod:`puf.rankers.cache`): lists stored for
-        the same dataset, ranker, seed and settings are read back, new ones
-        are stored. Default: no cache.
+        Folder of trained lists (:mod:`puf.rankers.cache`): the lists of the
+        trained models (ALS, BPR, NMF and the torch rankers; the others take
+        about a second) stored for the same dataset, ranker, seed and settings
+        are read back, new ones are stored. Default: no cache.
     facts : dict, optional
         If given, filled per ranker with ``seconds`` (of the training run, also
         when read from the cache), ``cached`` and, for the torch rankers,
@@ -87,7 +92,8 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
     for name in iterator:
         ranker = make_ranker(name, random_state=random_state, **params.get(name, {}))
         key = run_key(dataset, ranker, seed=random_state, k=k, split=split)
-        stored = load_run(cache, key) if cache is not None else None
+        use_cache = cache is not None and isinstance(ranker, _TRAINED)
+        stored = load_run(cache, key) if use_cache else None
         cached = stored is not None
         if not cached:
             start = time.perf_counter()
@@ -97,7 +103,7 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
                 ranker.fit(train)
             rankings = ranker.recommend(k=k, exclude=exclude)
             info = {"seconds": time.perf_counter() - start, **_training_facts(ranker)}
-            if cache is not None:
+            if use_cache:
                 save_run(cache, key, rankings, info)
             stored = rankings, info
         runs[name] = stored[0]
