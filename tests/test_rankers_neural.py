@@ -123,7 +123,6 @@ def test_without_torch_the_error_says_how_to_install(monkeypatch, world):
     monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` fail
     with pytest.raises(ImportError, match=r"needs the optional 'torch' library: pip install torch"):
         MultVAE().fit(world[0])
-    monkeypatch.setattr("puf.rankers.torch_available", lambda: False)
     assert missing_requirement("ngcf") == (
         "ngcf needs the optional library torch: pip install torch==2.13.0 'puf-harness[neural]'")
 
@@ -165,3 +164,14 @@ def test_nmf_scores_are_its_factor_product(world):
     np.testing.assert_allclose(ranker.scores([0, 1]),
                                ranker.user_factors_[[0, 1]] @ ranker.item_factors_)
     assert (ranker.user_factors_ >= 0).all() and (ranker.item_factors_ >= 0).all()
+
+
+def test_evaluate_names_missing_libraries_before_training(monkeypatch, capsys):
+    from reports.commands.evaluate import _ranker_names
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # torch_available() is then False
+    with pytest.raises(ImportError, match="multvae needs the optional library torch"):
+        _ranker_names(["paper"], True)
+    assert _ranker_names("all", True) == "all"
+    assert "skipping multvae needs the optional library torch" in capsys.readouterr().err
+    assert _ranker_names(["mostpop"], True) == ["mostpop"]
