@@ -150,6 +150,10 @@ def test_run_cache_reads_back_the_same_lists(tmp_path):
     assert again["multvae"]["epochs"] == facts["multvae"]["epochs"]
     for name in first:
         assert np.array_equal(first[name], second[name])
+    retrained = {}
+    third = run_rankers(data, "multvae", k=3, params=params, cache=tmp_path, retrain=True,
+                        facts=retrained)
+    assert not retrained["multvae"]["cached"] and np.array_equal(third["multvae"], first["multvae"])
     # Other settings are another entry: trained, not read.
     other = {}
     run_rankers(data, "multvae", k=3, params={"multvae": {"batch_size": 4, "max_epochs": 5}},

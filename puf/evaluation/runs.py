@@ -20,7 +20,7 @@ _TRAINED = (ALS, BPR, NMF, TorchRanker)  # rankers whose lists are worth a disk 
 
 
 def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, params=None,
-                timings=None, progress=False, cache=None, facts=None):
+                timings=None, progress=False, cache=None, retrain=False, facts=None):
     """Fit each named baseline on the training split and rank every user's top k.
 
     Parameters
@@ -52,6 +52,8 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
         trained models (ALS, BPR, NMF and the torch rankers; the others take
         about a second) stored for the same dataset, ranker, seed and settings
         are read back, new ones are stored. Default: no cache.
+    retrain : bool, default False
+        Train even when ``cache`` holds the lists, and store the new ones.
     facts : dict, optional
         If given, filled per ranker with ``seconds`` (of the training run, also
         when read from the cache), ``cached`` and, for the torch rankers,
@@ -93,7 +95,7 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
         ranker = make_ranker(name, random_state=random_state, **params.get(name, {}))
         key = run_key(dataset, ranker, seed=random_state, k=k, split=split)
         use_cache = cache is not None and isinstance(ranker, _TRAINED)
-        stored = load_run(cache, key) if use_cache else None
+        stored = load_run(cache, key) if use_cache and not retrain else None
         cached = stored is not None
         if not cached:
             start = time.perf_counter()

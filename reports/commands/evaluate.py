@@ -35,7 +35,7 @@ def register(subparsers):
                              "one; default unless --run given)")
     parser.add_argument("--retrain", action="store_true",
                         help="train again even if lists for this dataset, ranker, seed and "
-                             "settings are cached (CACHE/runs)")
+                             "settings are cached (CACHE/runs), and cache the new lists")
     parser.add_argument("--run", dest="runs", action="append", default=[], metavar="NAME=FILE",
                         help="your run: CSV/TSV of user,item,rank|score (repeatable)")
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
@@ -160,7 +160,7 @@ def run(args):
             names = _ranker_names(names, show)
             runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
                                     timings=timings, progress=show, facts=facts,
-                                    cache=None if args.retrain else _run_cache(args.cache)))
+                                    cache=_run_cache(args.cache), retrain=args.retrain))
         table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
                               progress=show)
     except ValueError as exc:
