@@ -198,19 +198,27 @@ def _provenance(quick, setting, seeds, random_state, base, extra, data, command)
     }
 
 
+REAL_RANKERS = "all"
+"""Rankers of the real-data sections: every installed one (the paper's seven with the extra)."""
+
+
 def _real_data(name, *, random_state):
-    """Load a dataset, run the baseline rankers, evaluate them; lists of the best ranker for sweeps."""
+    """Load a dataset, run the rankers (cached lists), evaluate them; lists of the best ranker for sweeps."""
     from puf.data import load, to_world
+    from puf.data.fetch import cache_dir
     from puf.evaluation import evaluate_runs, measure_agreement, run_rankers
     from reports.bases import RelabelledWorlds
+    from reports.realdata import agreement_rankers
 
     dataset = load(name)
-    runs = run_rankers(dataset, "all", k=10, random_state=random_state)
+    runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state,
+                       cache=cache_dir() / "runs")
     scores = evaluate_runs(dataset, runs, k=10, gamma=0.5)
+    rankers, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {"name": dataset.name, "dataset": dataset, "scores": scores,
-            "agreement": measure_agreement(scores), "ranker": ranker,
-            "worlds": RelabelledWorlds(to_world(dataset, runs[ranker]))}
+            "agreement": measure_agreement(scores.loc[rankers]), "agreement_over": note,
+            "ranker": ranker, "worlds": RelabelledWorlds(to_world(dataset, runs[ranker]))}
 
 
 def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
@@ -226,12 +234,22 @@ def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
     real["agreement"].to_csv(out / f"{stem}_agreement.csv", index_label="measure")
     figure = save_figure(plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"),
                          out / f"{stem}_agreement.png")
-    sections = [Section(f"{stem}_agreement", f"Measure agreement on {name}",
+    from reports.realdata import plot_measures_per_ranker
+
+    bars = save_figure(plot_measures_per_ranker(real["scores"], title=f"Measures per ranker, {name}"),
+                       out / f"{stem}_measures.png")
+    sections = [Section(f"{stem}_measures", f"Measures per ranker on {name}",
+                        f"P@10, NDCG@10 and every fairness measure of the top-10 lists of "
+                        f"{len(real['scores'])} rankers (the PUF paper's real-data study; lists "
+                        "cached by dataset, ranker, seed and settings).", bars,
+                        real["scores"].reset_index().round(4), [f"{stem}_rankers.csv"])]
+    sections += [Section(f"{stem}_agreement", f"Measure agreement on {name}",
                         f"Kendall's τ between every pair of measures over the scores of "
-                        f"{len(real['scores'])} baseline rankers (the PUF paper's Figure 1); raw values "
+                        f"{real['agreement_over']} (the PUF paper's Figure 1); raw values "
                         "are compared, so effectiveness (higher is better) and fairness (lower is "
                         "fairer) point in opposite directions.", figure,
-                        real["scores"].reset_index().round(4), [f"{stem}_rankers.csv", f"{stem}_agreement.csv"])]
+                        real["agreement"].round(3).reset_index(names="measure"),
+                        [f"{stem}_rankers.csv", f"{stem}_agreement.csv"])]
     base = Base(n_users=world.m, n_items=world.n_items, k=10, worlds=real["worlds"],
                 name=f"{name} ({real['ranker']} lists)")
     for key in _REAL_SWEEPS:

@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 from puf.rankers import (EASE, RANKERS, ItemKNN, MostPop, Random, UserKNN, available_rankers,
                          implicit_available, make_ranker)
 
-FAST = {"als": {"factors": 4, "iterations": 3}, "bpr": {"factors": 4, "iterations": 3}}
+FAST = {"als": {"factors": 4, "iterations": 3}, "bpr": {"factors": 4, "iterations": 3},
+        "nmf": {"n_components": 4},
+        # Two epochs: these tests check the lists' form; tests/test_rankers_neural.py their quality.
+        "multvae": {"hidden_size": 16, "latent_size": 8, "max_epochs": 2},
+        "ngcf": {"embedding_size": 8, "layers": (8,), "max_epochs": 2},
+        "ncl": {"embedding_size": 8, "num_clusters": 4, "warm_up": 1, "max_epochs": 2}}
 
 
 def random_train(seed, m=12, n=15, density=0.3):
@@ -102,7 +107,8 @@ def test_exclude_masks_more_items():
 
 
 def test_registry_and_errors():
-    assert list(RANKERS) == ["random", "mostpop", "userknn", "itemknn", "ease", "als", "bpr"]
+    assert list(RANKERS) == ["random", "mostpop", "userknn", "itemknn", "ease", "als", "bpr",
+                             "nmf", "multvae", "ngcf", "ncl"]
     assert isinstance(make_ranker("EASE"), EASE)
     with pytest.raises(ValueError, match="unknown ranker 'svd'; known rankers: random, mostpop"):
         make_ranker("svd")

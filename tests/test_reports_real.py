@@ -40,6 +40,9 @@ def report(toy, tmp_path_factory):
                 for m in measures]
 
     patch.setattr(reports.verdicts, "run_verdicts", stub)
+    # The baselines only (the neural rankers have their own tests), and a private lists cache.
+    patch.setattr(reports.report, "REAL_RANKERS", "random,mostpop,userknn,itemknn,ease")
+    patch.setenv("PUF_HARNESS_CACHE", str(tmp_path_factory.mktemp("cache")))
     try:
         assert main(["report", "--quick", "--quiet", "--out", str(out), "--data", str(toy)]) == 0
     finally:
@@ -48,13 +51,13 @@ def report(toy, tmp_path_factory):
 
 
 def test_real_data_files(report):
-    for name in ("toy_rankers.csv", "toy_agreement.csv", "toy_agreement.png",
+    for name in ("toy_rankers.csv", "toy_agreement.csv", "toy_agreement.png", "toy_measures.png",
                  "toy_zero_relevance.csv", "toy_zero_relevance.png", "toy_skewness.csv",
                  "toy_skewness.png", "zero_relevance.csv"):
         assert (report / name).is_file(), name
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert page.count("<img ") == 5 + 3  # the synthetic sweeps, then agreement + 2 real sweeps
-    assert "Measure agreement on toy" in page
+    assert page.count("<img ") == 5 + 4  # synthetic sweeps; measures, agreement, 2 real sweeps
+    assert "Measure agreement on toy" in page and "Measures per ranker on toy" in page
 
 
 def test_artificial_relevance_gives_the_identities_on_real_lists(report):

@@ -10,11 +10,17 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_k
-from ..rankers import available_rankers, make_ranker
+from ..rankers import PAPER_RANKERS, available_rankers, make_ranker
+from ..rankers.cache import load_run, run_key, save_run
+from ..rankers.factorization import ALS, BPR
+from ..rankers.neural import TorchRanker
+from ..rankers.nmf import NMF
+
+_TRAINED = (ALS, BPR, NMF, TorchRanker)  # rankers whose lists are worth a disk cache
 
 
 def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, params=None,
-                timings=None, progress=False):
+                timings=None, progress=False, cache=None, retrain=False, facts=None):
     """Fit each named baseline on the training split and rank every user's top k.
 
     Parameters
@@ -23,7 +29,11 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
     names : sequence of str or str, optional
         Keys of :data:`puf.rankers.RANKERS` (a string may list them comma-
         separated); default / ``"all"``: every available one (ALS and BPR
-        only when ``implicit`` is installed).
+        only when ``implicit`` is installed, NMF with scikit-learn, MultVAE,
+        NGCF and NCL with torch); ``"paper"``: the PUF paper's seven,
+        :data:`puf.rankers.PAPER_RANKERS`. The torch rankers stop early on
+        NDCG@10 of the validation split (for ``split="test"``; for
+        ``split="valid"`` on 10 % of the training interactions held out).
     k : int, default 10
     split : {"test", "valid"}
         The split the lists are for. Rankers fit on the training split; for
@@ -36,7 +46,18 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
     timings : dict, optional
         If given, filled with seconds (fit + recommend) per ranker.
     progress : bool, default False
-        Show a tqdm bar over the rankers.
+        Show a tqdm bar over the rankers (and the torch rankers' epochs).
+    cache : str or os.PathLike, optional
+        Folder of trained lists (:mod:`puf.rankers.cache`): the lists of the
+        trained models (ALS, BPR, NMF and the torch rankers; the others take
+        about a second) stored for the same dataset, ranker, seed and settings
+        are read back, new ones are stored. Default: no cache.
+    retrain : bool, default False
+        Train even when ``cache`` holds the lists, and store the new ones.
+    facts : dict, optional
+        If given, filled per ranker with ``seconds`` (of the training run, also
+        when read from the cache), ``cached`` and, for the torch rankers,
+        ``epochs``, ``best_epoch``, ``best_valid_ndcg``, ``stopped_early``.
 
     Returns
     -------
@@ -53,10 +74,12 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
     >>> run_rankers(data, "mostpop", k=2)["mostpop"].tolist()
     [[1, 2], [1, 2]]
     """
-    if isinstance(names, str):  # "ease" or "ease,mostpop" or "all"
+    if isinstance(names, str):  # "ease" or "ease,mostpop" or "all" or "paper"
         names = [n.strip() for n in names.split(",") if n.strip()]
     if names is None or list(names) == ["all"]:
         names = available_rankers()
+    elif list(names) == ["paper"]:
+        names = list(PAPER_RANKERS)
     if split not in ("test", "valid"):
         raise ValueError(f"split must be 'test' or 'valid', got {split!r}")
     params = params or {}
@@ -69,12 +92,35 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
 
         iterator = tqdm(names, desc="rankers", unit="ranker")
     for name in iterator:
-        start = time.perf_counter()
         ranker = make_ranker(name, random_state=random_state, **params.get(name, {}))
-        runs[name] = ranker.fit(train).recommend(k=k, exclude=exclude)
+        key = run_key(dataset, ranker, seed=random_state, k=k, split=split)
+        use_cache = cache is not None and isinstance(ranker, _TRAINED)
+        stored = load_run(cache, key) if use_cache and not retrain else None
+        cached = stored is not None
+        if not cached:
+            start = time.perf_counter()
+            if isinstance(ranker, TorchRanker):
+                ranker.fit(train, valid=exclude, progress=progress)
+            else:
+                ranker.fit(train)
+            rankings = ranker.recommend(k=k, exclude=exclude)
+            info = {"seconds": time.perf_counter() - start, **_training_facts(ranker)}
+            if use_cache:
+                save_run(cache, key, rankings, info)
+            stored = rankings, info
+        runs[name] = stored[0]
         if timings is not None:
-            timings[name] = time.perf_counter() - start
+            timings[name] = stored[1]["seconds"]
+        if facts is not None:
+            facts[name] = {**stored[1], "cached": cached}
     return runs
+
+
+def _training_facts(ranker):
+    if not isinstance(ranker, TorchRanker):
+        return {}
+    return {"epochs": ranker.epochs_, "best_epoch": ranker.best_epoch_,
+            "best_valid_ndcg": ranker.best_valid_ndcg_, "stopped_early": ranker.stopped_early_}
 
 
 def _run_header(path, header):

@@ -3,7 +3,9 @@
 Every ranker has ``fit(train)`` and ``recommend(users=None, *, k=10)``
 returning an (m, k) int64 array of distinct unseen items (``-1`` pads), and
 is deterministic for a given ``random_state``. :data:`RANKERS` maps names to
-classes; ALS and BPR need the optional ``implicit`` library.
+classes; ALS and BPR need the optional ``implicit`` library, NMF needs
+scikit-learn, and MultVAE, NGCF and NCL (:mod:`puf.rankers.neural`) need
+torch (extra ``neural``). :data:`PAPER_RANKERS` are the PUF paper's seven.
 
 >>> import numpy as np
 >>> make_ranker("ease", l2=1.0).fit(np.array([[1, 1, 0], [1, 0, 0]])).recommend(k=1).tolist()
@@ -16,6 +18,11 @@ __all__ = [
     "EASE",
     "ItemKNN",
     "MostPop",
+    "MultVAE",
+    "NCL",
+    "NGCF",
+    "NMF",
+    "PAPER_RANKERS",
     "RANKERS",
     "Random",
     "Ranker",
@@ -23,12 +30,15 @@ __all__ = [
     "available_rankers",
     "implicit_available",
     "make_ranker",
+    "missing_requirement",
     "single_threaded_blas",
 ]
 
 from ._base import Ranker, single_threaded_blas
 from .baselines import EASE, ItemKNN, MostPop, Random, UserKNN
 from .factorization import ALS, BPR, implicit_available
+from .neural import NCL, NGCF, MultVAE, torch_available
+from .nmf import NMF, sklearn_available
 
 RANKERS = {
     "random": Random,
@@ -38,9 +48,39 @@ RANKERS = {
     "ease": EASE,
     "als": ALS,
     "bpr": BPR,
+    "nmf": NMF,
+    "multvae": MultVAE,
+    "ngcf": NGCF,
+    "ncl": NCL,
 }
 
-OPTIONAL = {"als", "bpr"}  # need the `implicit` extra
+PAPER_RANKERS = ("userknn", "itemknn", "bpr", "nmf", "multvae", "ngcf", "ncl")
+"""The seven rankers of the PUF paper's real-data study, in its order."""
+
+_REQUIRES = {  # optional ranker -> (library, is it importable, how to install it)
+    "als": ("implicit", implicit_available, "pip install 'puf-harness[rankers]'"),
+    "bpr": ("implicit", implicit_available, "pip install 'puf-harness[rankers]'"),
+    "nmf": ("scikit-learn", sklearn_available, "pip install 'puf-harness[neural]'"),
+    "multvae": ("torch", torch_available,
+                "pip install torch==2.13.0 'puf-harness[neural]'"),
+    "ngcf": ("torch", torch_available, "pip install torch==2.13.0 'puf-harness[neural]'"),
+    "ncl": ("torch", torch_available, "pip install torch==2.13.0 'puf-harness[neural]'"),
+}
+
+
+def missing_requirement(name):
+    """Return a one-line message if ranker ``name`` needs an uninstalled library, else None.
+
+    Examples
+    --------
+    >>> missing_requirement("ease") is None
+    True
+    """
+    key = str(name).lower()
+    if key not in _REQUIRES or _REQUIRES[key][1]():
+        return None
+    library, _, command = _REQUIRES[key]
+    return f"{key} needs the optional library {library}: {command}"
 
 
 def available_rankers():
@@ -51,7 +91,7 @@ def available_rankers():
     >>> available_rankers()[:5]
     ['random', 'mostpop', 'userknn', 'itemknn', 'ease']
     """
-    return [n for n in RANKERS if n not in OPTIONAL or implicit_available()]
+    return [n for n in RANKERS if missing_requirement(n) is None]
 
 
 def make_ranker(name, **params):
@@ -75,7 +115,7 @@ def make_ranker(name, **params):
     >>> make_ranker("svd")
     Traceback (most recent call last):
     ...
-    ValueError: unknown ranker 'svd'; known rankers: random, mostpop, userknn, itemknn, ease, als, bpr
+    ValueError: unknown ranker 'svd'; known rankers: random, mostpop, userknn, itemknn, ease, als, bpr, nmf, multvae, ngcf, ncl
     """
     key = str(name).lower()
     if key not in RANKERS:

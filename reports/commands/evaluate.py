@@ -30,7 +30,12 @@ def register(subparsers):
     source.add_argument("--inter", metavar="FILE", help="your RecBole .inter file")
     parser.add_argument("--item", metavar="FILE", help=".item file with genres (with --inter)")
     parser.add_argument("--rankers", default=None,
-                        help="comma-separated rankers or 'all' (default: all, unless --run given)")
+                        help="comma-separated rankers, 'paper' (the PUF paper's seven: userknn, "
+                             "itemknn, bpr, nmf, multvae, ngcf, ncl) or 'all' (every installed "
+                             "one; default unless --run given)")
+    parser.add_argument("--retrain", action="store_true",
+                        help="train again even if lists for this dataset, ranker, seed and "
+                             "settings are cached (CACHE/runs), and cache the new lists")
     parser.add_argument("--run", dest="runs", action="append", default=[], metavar="NAME=FILE",
                         help="your run: CSV/TSV of user,item,rank|score (repeatable)")
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
@@ -86,6 +91,32 @@ def _parse_runs(specs):
     return runs
 
 
+def _ranker_names(names, show):
+    """Expand 'all'/'paper'; 'all' says in one line which optional rankers it skips, named
+    rankers whose library is missing are an ImportError saying how to install it."""
+    import sys
+
+    from puf.rankers import PAPER_RANKERS, RANKERS, missing_requirement
+
+    if names == "all":
+        missing = [m for m in map(missing_requirement, RANKERS) if m]
+        if missing and show:
+            print("puf evaluate: skipping " + "; ".join(missing), file=sys.stderr)
+        return "all"
+    if names == ["paper"]:
+        names = list(PAPER_RANKERS)
+    missing = [m for m in map(missing_requirement, names) if m]
+    if missing:  # before any training, not after the first rankers have run
+        raise ImportError("; ".join(missing))
+    return names
+
+
+def _run_cache(cache):
+    from puf.data.fetch import cache_dir
+
+    return cache_dir(cache) / "runs"
+
+
 def run(args):
     r"""Run ``puf evaluate``; return 0, 1 (download failed) or 2 (bad input).
 
@@ -124,18 +155,21 @@ def run(args):
         # Everything that can be checked without the data is checked first: a wrong ranker
         # name or output folder must not cost a 45 MB download or the whole evaluation.
         files, names = _check_arguments(args)
+        if names is not None:
+            names = _ranker_names(names, show)
         dataset = _load(args)
         out = _out_folder(args, dataset)
         check_output_folder(out, force=args.force)
         runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
-        timings = {}
+        timings, facts = {}, {}
         if names is not None:
             runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
-                                    timings=timings, progress=show))
+                                    timings=timings, progress=show, facts=facts,
+                                    cache=_run_cache(args.cache), retrain=args.retrain))
         table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
                               progress=show)
         with output_folder(out):
-            written = _write(out, dataset, runs, table, timings, args.k)
+            written = _write(out, dataset, runs, table, timings, facts, args.k)
     except ValueError as exc:
         print(f"puf evaluate: error: {exc}", file=sys.stderr)
         return 2
@@ -151,7 +185,10 @@ def run(args):
     print(format_table(table, args.format))
     if show:
         for name, seconds in timings.items():
-            print(f"{name}: fit + recommend {seconds:.2f} s", file=sys.stderr)
+            epochs = (f", {facts[name]['epochs']} epochs (best {facts[name]['best_epoch']})"
+                      if "epochs" in facts[name] else "")
+            print(f"{name}: fit + recommend {seconds:.2f} s{epochs}"
+                  + (" (cached lists)" if facts[name]["cached"] else ""), file=sys.stderr)
         print(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; "
               f"wrote {out}/" + ", ".join(written), file=sys.stderr)
     return 0
@@ -176,7 +213,7 @@ def _existing_file(path, option):
 
 def _check_arguments(args):
     """Check what needs no data; return (run files by name, ranker names or None)."""
-    from puf.rankers import RANKERS
+    from puf.rankers import PAPER_RANKERS, RANKERS
 
     if args.item and not args.inter:
         raise ValueError("--item needs --inter")
@@ -198,6 +235,8 @@ def _check_arguments(args):
     names = args.rankers or (None if files else "all")
     if names is not None:
         names = "all" if names == "all" else [n.strip() for n in names.split(",") if n.strip()]
+        if names == ["paper"]:
+            names = list(PAPER_RANKERS)
         if names != "all":
             unknown = [n for n in names if n.lower() not in RANKERS]
             if unknown:
@@ -227,7 +266,7 @@ def _out_folder(args, dataset):
     return pathlib.Path(args.out or f"puf-evaluate-{dataset.name}")
 
 
-def _write(out, dataset, runs, table, timings, k):
+def _write(out, dataset, runs, table, timings, facts, k):
     """Write this run's files and remove the ones a previous run left that this one does not make."""
     from puf.evaluation import measure_agreement, per_user_effectiveness
 
@@ -239,8 +278,9 @@ def _write(out, dataset, runs, table, timings, k):
         written.append("agreement.csv")
     if timings:
         with open(out / "timings.csv", "w", encoding="utf-8") as handle:
-            handle.write("ranker,seconds\n")
-            handle.writelines(f"{n},{s:.3f}\n" for n, s in timings.items())
+            handle.write("ranker,seconds,cached,epochs,best_epoch\n")
+            handle.writelines(f"{n},{s:.3f},{facts[n]['cached']},{facts[n].get('epochs', '')},"
+                              f"{facts[n].get('best_epoch', '')}\n" for n, s in timings.items())
         written.append("timings.csv")
     for stale in set(_OUTPUTS) - set(written):
         (out / stale).unlink(missing_ok=True)  # a stale file beside new scores would mislead

@@ -1,0 +1,88 @@
+"""A disk cache of trained rankers' top-k lists, keyed by (dataset, ranker, seed, settings).
+
+Training the paper's neural rankers takes minutes; a second ``puf evaluate``
+or ``puf report`` on the same data, ranker, seed and settings reads the lists
+back instead. The key hashes the dataset's interactions (all three splits),
+the ranker's constructor parameters (its repr), the seed, k, the split and the
+puf-harness version, so a change to any of them trains again. Each entry is one
+``.npz`` file holding the lists and the training facts (seconds, epochs).
+"""
+
+__all__ = ["load_run", "run_key", "save_run"]
+
+import hashlib
+import json
+import os
+import pathlib
+
+import numpy as np
+
+
+def _digest(dataset):
+    hasher = hashlib.sha256(str(dataset.name).encode())
+    for split in ("train", "valid", "test"):
+        matrix = dataset.matrix(split)
+        for part in (matrix.indptr, matrix.indices):
+            hasher.update(np.ascontiguousarray(part, dtype=np.int64).tobytes())
+    return hasher.hexdigest()
+
+
+def run_key(dataset, ranker, *, seed, k, split):
+    """The cache file name for these lists: readable prefix, then a hash of everything.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from puf.data import preprocess
+    >>> from puf.rankers import MostPop
+    >>> frame = pd.DataFrame({"user_id": list("aabb"), "item_id": list("xyxz"),
+    ...                       "rating": [5.0] * 4, "timestamp": [1, 2, 1, 2]})
+    >>> data = preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1, name="toy")
+    >>> run_key(data, MostPop(random_state=0), seed=0, k=10, split="test")[:22]
+    'toy-mostpop-seed0-k10-'
+    """
+    from .. import __version__
+
+    settings = {"data": _digest(dataset), "ranker": repr(ranker), "seed": seed, "k": k,
+                "split": split, "puf-harness": __version__}
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
+    name = str(dataset.name).replace(os.sep, "_")
+    return f"{name}-{ranker.name}-seed{seed}-k{k}-{split}-{digest}.npz"
+
+
+def load_run(folder, key):
+    """Return ``(rankings, facts)`` stored under ``key`` in ``folder``, or None.
+
+    An unreadable entry (e.g. cut short by a crash) counts as absent.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> load_run(tempfile.mkdtemp(), "absent.npz") is None
+    True
+    """
+    path = pathlib.Path(folder) / key
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            return stored["rankings"].astype(np.int64), json.loads(str(stored["facts"]))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def save_run(folder, key, rankings, facts):
+    """Store ``rankings`` and the JSON-able ``facts`` under ``key`` (atomic rename).
+
+    Examples
+    --------
+    >>> import tempfile, numpy as np
+    >>> folder = tempfile.mkdtemp()
+    >>> save_run(folder, "x.npz", np.array([[1, 2]]), {"seconds": 1.5})
+    >>> rankings, facts = load_run(folder, "x.npz")
+    >>> rankings.tolist(), facts
+    ([[1, 2]], {'seconds': 1.5})
+    """
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = folder / f".{key}.{os.getpid()}.partial.npz"
+    np.savez(partial, rankings=np.asarray(rankings, dtype=np.int64), facts=json.dumps(facts))
+    os.replace(partial, folder / key)

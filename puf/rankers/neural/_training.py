@@ -1,0 +1,305 @@
+"""Shared training loop of the torch rankers: seeded, one thread, early stopping on NDCG@10.
+
+Every torch ranker trains epoch by epoch, scores the validation split after
+each epoch (top-10 of the unseen items, NDCG@10 over the users who have a
+validation item), keeps the parameters of the best epoch and stops when
+``patience`` epochs in a row bring no improvement (RecBole's ``stopping_step``
+of 10, its ``valid_metric: NDCG@10``); ``max_epochs`` (RecBole's ``epochs``
+of 300) is a safety cap that the fitted attribute ``stopped_early_`` reports.
+
+The patience clock starts only once the training loss has fallen 1 % below
+its first epoch's value: a model still on its initial plateau has not started
+to learn, and stopping it there keeps a near-random model. NCL with its
+paper's settings sits on such a plateau for ~35 epochs on ML-100K (its
+contrastive terms dominate the tiny Xavier-initialised embeddings) and then
+learns; MultVAE and NGCF leave it in the first epoch, so the rule never
+changes their stopping point.
+"""
+
+__all__ = ["TorchRanker", "torch_available"]
+
+import contextlib
+import copy
+import importlib.util
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..._validation import check_histories, check_k
+from ...effectiveness import ndcg_at_k
+from .._base import Ranker
+
+VALID_K = 10
+"""Cut-off of the early-stopping metric (NDCG@10, the PUF paper's cut-off)."""
+
+LEARNING_STARTED = 0.01
+"""Relative fall of the training loss below its first value that starts the patience clock."""
+
+
+def torch_available():
+    """Whether the optional ``torch`` library can be imported.
+
+    Examples
+    --------
+    >>> isinstance(torch_available(), bool)
+    True
+    """
+    return importlib.util.find_spec("torch") is not None
+
+
+def import_torch(ranker):
+    """Return the ``torch`` module, or raise an ImportError that says how to install it."""
+    try:
+        import torch
+    except ImportError as exc:
+        raise ImportError(
+            f"the {ranker} ranker needs the optional 'torch' library: "
+            "pip install torch==2.13.0  (a CPU build), then pip install 'puf-harness[neural]'"
+        ) from exc
+    return torch
+
+
+@contextlib.contextmanager
+def _one_thread_seeded(torch, seed):
+    """One torch thread and a private, seeded global RNG; both restored afterwards.
+
+    One thread was as fast as two on an idle 2-core machine and 30x faster when
+    another process shared the CPU; it also makes the float sums reproducible.
+    """
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+def hold_out(train, rng, *, share=0.1, min_items=3):
+    """Hold out ``share`` (at least one) of the interactions of each user with ``min_items`` or more.
+
+    Used for early stopping when ``fit`` gets no validation split. Returns
+    ``(kept, held)``, two CSR matrices of ``train``'s shape that sum to it.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> kept, held = hold_out(sp.csr_matrix(np.ones((3, 20))), np.random.default_rng(0))
+    >>> np.diff(held.indptr).tolist(), int(kept.nnz)
+    ([2, 2, 2], 54)
+    """
+    train = sp.csr_matrix(train)
+    counts = np.diff(train.indptr)
+    wanted = np.where(counts >= min_items, np.maximum(1, np.round(share * counts)), 0)
+    # Rank each user's interactions by a random key; the lowest `wanted` ranks are held out.
+    keys = rng.random(train.nnz)
+    rows = np.repeat(np.arange(train.shape[0]), counts)
+    order = np.lexsort((keys, rows))
+    rank = np.empty(train.nnz, dtype=np.int64)
+    rank[order] = np.arange(train.nnz) - np.repeat(train.indptr[:-1], counts)
+    held = rank < wanted[rows]
+    coo = train.tocoo()  # same entry order as CSR's data
+    shape = train.shape
+    kept = sp.csr_matrix((coo.data[~held], (coo.row[~held], coo.col[~held])), shape=shape)
+    out = sp.csr_matrix((coo.data[held], (coo.row[held], coo.col[held])), shape=shape)
+    return kept, out
+
+
+class TorchRanker(Ranker):
+    """Base of the torch rankers: ``fit(train, valid=...)`` trains to early stopping.
+
+    Subclasses implement ``_build(torch, train)`` (returns the module),
+    ``_train_epoch(torch, model, epoch)`` (returns the mean loss) and
+    ``_all_scores(torch, model, final)`` (returns a callable users -> float32 score tensor, in
+    eval mode; ``final`` is False while validating, True for the lists).
+
+    Fitted attributes: ``epochs_`` (epochs run), ``best_epoch_``, ``best_valid_ndcg_``,
+    ``stopped_early_``, ``history_`` (one ``(epoch, loss, valid_ndcg)`` per epoch),
+    ``learning_from_`` (the first epoch whose loss was 1 % below the first one, or None).
+    """
+
+    def __init__(self, *, learning_rate, batch_size, max_epochs=300, patience=10,
+                 random_state=None):
+        super().__init__(random_state=random_state)
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.max_epochs = max_epochs
+        self.patience = patience
+
+    def fit(self, train, *, valid=None, progress=False):
+        """Train on ``train`` until NDCG@10 on ``valid`` stops improving.
+
+        Parameters
+        ----------
+        train : scipy sparse matrix or array, shape (m, n)
+            Training interactions.
+        valid : scipy sparse matrix or array, shape (m, n), optional
+            Validation interactions for early stopping; they are masked like
+            training items when the validation lists are ranked. Default: 10 %
+            of the training interactions (at least one) of every user with 3 or more,
+            drawn with ``random_state``, held out for it (and not trained on).
+        progress : bool, default False
+            Show a tqdm bar over the epochs (loss, validation NDCG@10, best).
+
+        Returns
+        -------
+        self
+        """
+        torch = import_torch(type(self).__name__)
+        check_k(self.max_epochs, name="max_epochs")
+        check_k(self.patience, name="patience")
+        check_k(self.batch_size, name="batch_size")
+        if not (isinstance(self.learning_rate, (int, float)) and self.learning_rate > 0):
+            raise ValueError(f"learning_rate must be a positive number, got {self.learning_rate!r}")
+        super().fit(train)  # validates, binarises, sets train_, rng_, calls _fit
+        train = self.train_
+        if valid is None:
+            train, valid = hold_out(train, self.rng_)
+        else:
+            valid = check_histories(valid, n_users=self.n_users_, n_items=self.n_items_,
+                                    name="valid").astype(np.float64)
+        if valid.nnz == 0:
+            raise ValueError("valid holds no interaction (without valid: no user has 3 or more "
+                             "training interactions to hold one out); early stopping needs some")
+        seed = int(self.rng_.integers(2**31 - 1))
+        with _one_thread_seeded(torch, seed):
+            self._train(torch, train, valid, progress)
+        return self
+
+    def _fit(self, train):
+        pass  # the work is in _train, which also needs the validation split
+
+    def _train(self, torch, train, valid, progress):
+        from tqdm.auto import tqdm
+
+        self.fit_train_ = train
+        model = self._build(torch, train)
+        judged = np.flatnonzero(np.diff(valid.indptr) > 0)
+        best, best_state, waited, self.history_ = -1.0, None, 0, []
+        first_loss, learning, self.learning_from_ = None, False, None
+        bar = tqdm(total=self.max_epochs, desc=self.name, unit="epoch", disable=not progress,
+                   leave=False)
+        for epoch in range(1, self.max_epochs + 1):
+            model.train()
+            loss = float(self._train_epoch(torch, model, epoch))
+            if not np.isfinite(loss):
+                raise ValueError(f"{type(self).__name__}: the training loss became {loss} at epoch "
+                                 f"{epoch}; lower learning_rate")
+            ndcg = self._valid_ndcg(torch, model, train, valid, judged)
+            self.history_.append((epoch, loss, ndcg))
+            first_loss = loss if first_loss is None else first_loss
+            if not learning and loss <= first_loss - LEARNING_STARTED * abs(first_loss):
+                learning, self.learning_from_ = True, epoch
+            if ndcg > best:
+                best, waited = ndcg, 0
+                self.best_epoch_ = epoch
+                best_state = copy.deepcopy(model.state_dict())
+                self._remember_best(model)
+            elif learning:
+                waited += 1
+            bar.update(1)
+            bar.set_postfix(loss=f"{loss:.4f}", valid_ndcg=f"{ndcg:.4f}", best=f"{best:.4f}")
+            if waited >= self.patience:
+                break
+        bar.close()
+        self.epochs_ = epoch
+        self.stopped_early_ = waited >= self.patience
+        self.best_valid_ndcg_ = best
+        model.load_state_dict(best_state)
+        model.eval()
+        with torch.no_grad():
+            score = self._all_scores(torch, model, final=True)
+            self.scores_ = np.vstack([score(batch).double().numpy() for batch in
+                                      np.array_split(np.arange(self.n_users_),
+                                                     max(1, self.n_users_ // 2048))])
+
+    def _remember_best(self, model):
+        pass  # e.g. NCL keeps the prototypes of the best epoch
+
+    def _valid_ndcg(self, torch, model, train, valid, judged):
+        model.eval()
+        rankings = []
+        with torch.no_grad():
+            score = self._all_scores(torch, model, final=False)
+            for batch in np.array_split(judged, max(1, judged.size // 2048)):
+                scores = score(batch)
+                seen = train[batch].tocoo()
+                scores[torch.from_numpy(seen.row), torch.from_numpy(seen.col)] = -torch.inf
+                rankings.append(torch.topk(scores, min(VALID_K, self.n_items_), dim=1)
+                                .indices.numpy())
+        return float(ndcg_at_k(np.vstack(rankings), valid[judged], k=VALID_K).mean())
+
+    def _score(self, users):
+        return self.scores_[users]
+
+
+def interaction_keys(train):
+    """Sorted ``user * n_items + item`` of every interaction, for :func:`sample_negatives`."""
+    coo = train.tocoo()
+    return np.sort(coo.row.astype(np.int64) * train.shape[1] + coo.col)
+
+
+def sample_negatives(keys, n_items, users, rng):
+    """One uniformly drawn item per user that is not in the user's training history.
+
+    ``keys`` comes from :func:`interaction_keys`; a drawn item the user has
+    seen is drawn again (RecBole's uniform negative sampling).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> keys = interaction_keys(sp.csr_matrix(np.array([[1, 1, 0], [0, 1, 1]])))
+    >>> sample_negatives(keys, 3, np.array([0, 1, 0]), np.random.default_rng(0)).tolist()
+    [2, 0, 2]
+    """
+    items = rng.integers(n_items, size=users.size)
+    todo = np.arange(users.size)
+    while todo.size:
+        wanted = users[todo].astype(np.int64) * n_items + items[todo]
+        position = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+        clash = keys[position] == wanted
+        todo = todo[clash]
+        items[todo] = rng.integers(n_items, size=todo.size)
+    return items
+
+
+def normalized_adjacency(torch, train):
+    """D^-1/2 A D^-1/2 of the user-item bipartite graph (users first), as a torch CSR tensor."""
+    m, n = train.shape
+    coo = train.tocoo()
+    rows = np.concatenate([coo.row, coo.col + m])
+    cols = np.concatenate([coo.col + m, coo.row])
+    adjacency = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(m + n, m + n))
+    degree = np.asarray(adjacency.sum(axis=1)).ravel() + 1e-7  # RecBole's epsilon: no 0-division
+    scale = sp.diags(degree ** -0.5)
+    laplacian = sp.csr_matrix(scale @ adjacency @ scale)
+    laplacian.sort_indices()
+    with warnings.catch_warnings():  # CSR is "beta" in torch; its CPU matmul is all we use
+        warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta")
+        return torch.sparse_csr_tensor(
+            torch.from_numpy(laplacian.indptr.astype(np.int64)),
+            torch.from_numpy(laplacian.indices.astype(np.int64)),
+            torch.from_numpy(laplacian.data.astype(np.float32)), laplacian.shape,
+            check_invariants=False)  # scipy built it sorted and in range
+
+
+def symmetric_propagation(torch):
+    """An autograd function ``apply(L, E) = L @ E`` for a symmetric sparse L.
+
+    Its gradient with respect to E is L @ grad: no transpose of L per batch,
+    which made torch's own sparse backward 4x slower than this on ML-100K.
+    """
+
+    class _Propagate(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, laplacian, embeddings):
+            ctx.laplacian = laplacian
+            return laplacian @ embeddings
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None, ctx.laplacian @ grad
+
+    return _Propagate.apply

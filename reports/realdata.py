@@ -1,0 +1,91 @@
+"""The PUF paper's real-data study as a figure: every measure's value per ranker on one dataset.
+
+One bar panel per measure (P@10, NDCG@10, then every fairness measure), one
+bar per ranker in the table's order, the paper's seven first when present.
+Fairness panels say "lower is fairer" and effectiveness panels "higher is
+better", so a reader never has to remember each measure's direction. An
+undefined value (NaN) is a cross at 0, never a bar of height 0.
+"""
+
+__all__ = ["agreement_rankers", "plot_measures_per_ranker"]
+
+import math
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from reports.figures import OKABE_ITO
+
+
+def agreement_rankers(scores):
+    """The rankers the agreement analysis runs over: the paper's seven when all were run.
+
+    Returns ``(names, note)``: the index labels to use and a sentence saying which.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> names, note = agreement_rankers(pd.DataFrame(index=["random", "mostpop"]))
+    >>> names
+    ['random', 'mostpop']
+    >>> print(note)
+    all 2 rankers (the PUF paper's seven need the neural extra)
+    """
+    from puf.rankers import PAPER_RANKERS
+
+    if set(PAPER_RANKERS) <= set(scores.index):
+        return list(PAPER_RANKERS), "the PUF paper's seven rankers"
+    return list(scores.index), (f"all {len(scores)} rankers (the PUF paper's seven need the "
+                                "neural extra)")
+
+
+def plot_measures_per_ranker(scores, *, title, ncols=4):
+    """Bar panels of every measure per ranker.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        One row per ranker, one column per measure (:func:`puf.evaluation.evaluate_runs`).
+    title : str
+    ncols : int, default 4
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"P@10": [0.1, 0.2], "SD-P": [0.3, float("nan")]},
+    ...                      index=pd.Index(["a", "b"], name="ranker"))
+    >>> figure = plot_measures_per_ranker(table, title="toy")
+    >>> [ax.get_title() for ax in figure.axes]
+    ['P@10 (higher is better)', 'SD-P (lower is fairer)']
+    """
+    if scores.empty or scores.shape[1] == 0:
+        raise ValueError("scores must have at least one ranker and one measure, got "
+                         f"shape {scores.shape}")
+    measures, rankers = list(scores.columns), [str(r) for r in scores.index]
+    ncols = min(ncols, len(measures))
+    nrows = math.ceil(len(measures) / ncols)
+    figure = Figure(figsize=(3.2 * ncols, 2.4 * nrows + 0.6), layout="constrained")
+    axes = figure.subplots(nrows, ncols, squeeze=False).ravel()
+    colours = [OKABE_ITO[i % len(OKABE_ITO)] for i in range(len(rankers))]
+    x = np.arange(len(rankers))
+    for ax, measure in zip(axes, measures):
+        values = scores[measure].to_numpy(dtype=float)
+        defined = np.isfinite(values)
+        ax.bar(x[defined], values[defined], color=[c for c, d in zip(colours, defined) if d])
+        if (~defined).any():
+            ax.plot(x[~defined], np.zeros((~defined).sum()), "x", color="black", markersize=8,
+                    label="undefined")
+        effectiveness = measure.startswith(("P@", "NDCG@"))
+        ax.set_title(f"{measure} ({'higher is better' if effectiveness else 'lower is fairer'})",
+                     fontsize=9)
+        ax.set_xticks(x, rankers, rotation=60, fontsize=7)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes[len(measures):]:
+        ax.set_visible(False)
+    figure.suptitle(title)
+    return figure
