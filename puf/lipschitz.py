@@ -78,11 +78,16 @@ def inconsistency(effectiveness, similarity, *, n_neighbors=5):
     total = 0.0
     for start, stop in _blocks(m):
         rows = np.arange(start, stop)
-        order = -sim[start:stop]
-        order[rows - start, rows] = np.inf  # a user is not its own neighbour
-        # A stable sort keeps equal similarities in index order: ties go to the lower index.
-        neighbours = np.argsort(order, axis=1, kind="stable")[:, :n]
-        total += float(np.abs(s[start:stop] - s[neighbours].mean(axis=1)).sum())
+        distance = -sim[start:stop]
+        distance[rows - start, rows] = np.inf  # a user is not its own neighbour
+        # The n-th smallest distance per row; everything closer is a neighbour, and the
+        # ties at that distance fill the remaining places in index order (lower index first).
+        nth = np.partition(distance, n - 1, axis=1)[:, n - 1:n]
+        closer = distance < nth
+        tied = distance == nth
+        places = n - closer.sum(axis=1, keepdims=True)
+        chosen = closer | (tied & (np.cumsum(tied, axis=1) <= places))
+        total += float(np.abs(s[start:stop] - chosen @ s / n).sum())
     return total / m
 
 
