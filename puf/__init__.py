@@ -70,6 +70,7 @@ from .effectiveness import (
     recall_at_k,
     reciprocal_rank_at_k,
 )
+from .dispersion import mean_difference, variance
 from .inequality import (
     atkinson,
     coefficient_of_variation,
@@ -77,8 +78,6 @@ from .inequality import (
     hoover,
     jain_unfairness,
     max_min,
-    mean_difference,
-    variance,
 )
 from .lipschitz import inconsistency, lipschitz_excess, lipschitz_violation
 from .lists import list_distance, utility_matrix

@@ -61,6 +61,11 @@ def inconsistency(effectiveness, similarity, *, n_neighbors=5):
     how similar they are: with no two users similar, N_n(u) is the first n
     others by index, and the value is usually above 0.
 
+    References
+    ----------
+    .. [1] R. Zemel, Y. Wu, K. Swersky, T. Pitassi and C. Dwork, "Learning fair representations",
+        ICML 2013.
+
     Examples
     --------
     >>> import numpy as np
@@ -120,6 +125,11 @@ def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     -----
     .. math:: \\frac{2}{m(m-1)} \\sum_{u<v} \\mathbf{1}\\{|S(u)-S(v)| > L\\,(1-\\mathrm{sim}(u,v))\\}
 
+    References
+    ----------
+    .. [1] C. Dwork, M. Hardt, T. Pitassi, O. Reingold and R. Zemel, "Fairness through awareness",
+        ITCS 2012.
+
     Examples
     --------
     >>> lipschitz_violation([0.0, 0.5, 1.0], [[1, .9, 0], [.9, 1, .4], [0, .4, 1]])
@@ -156,6 +166,11 @@ def lipschitz_excess(effectiveness, similarity, *, lipschitz_constant=1.0):
     Notes
     -----
     .. math:: \\frac{2}{m(m-1)} \\sum_{u<v} \\max\\bigl(0,\\ |S(u)-S(v)| - L\\,(1-\\mathrm{sim}(u,v))\\bigr)
+
+    References
+    ----------
+    .. [1] C. Dwork, M. Hardt, T. Pitassi, O. Reingold and R. Zemel, "Fairness through awareness",
+        ITCS 2012.
 
     Examples
     --------
