@@ -10,8 +10,13 @@ Usage: ``python benchmarks/check_all.py [--jobs 2] [--measures NAME ...]``
 
 import argparse
 import os
+import sys
 import time
 import warnings
+from pathlib import Path
+
+# This folder holds benchmarks/synthetic.py, which would shadow the synthetic package.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 
 def main(argv=None):
