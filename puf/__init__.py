@@ -102,5 +102,5 @@ from .similarity import (
     js_similarity,
     uf_similarity,
 )
-from .variants import Variant, variants
+from ._variants import Variant, variants
 from .world import World
