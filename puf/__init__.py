@@ -71,6 +71,7 @@ from .effectiveness import (
     recall_at_k,
     reciprocal_rank_at_k,
 )
+from .dispersion import mean_difference, variance
 from .inequality import (
     atkinson,
     coefficient_of_variation,
@@ -78,8 +79,6 @@ from .inequality import (
     hoover,
     jain_unfairness,
     max_min,
-    mean_difference,
-    variance,
 )
 from .lipschitz import inconsistency, lipschitz_excess, lipschitz_violation
 from .lists import list_distance, utility_matrix
@@ -105,5 +104,5 @@ from .similarity import (
     js_similarity,
     uf_similarity,
 )
-from .variants import Variant, variants
+from ._variants import Variant, variants
 from .world import World

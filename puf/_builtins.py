@@ -11,6 +11,7 @@ __all__ = ["builtin_measures"]
 import functools
 import math
 
+from . import dispersion as _d
 from . import inequality as _i
 from . import lipschitz as _l
 from . import measures as _m
@@ -73,9 +74,9 @@ def builtin_measures():
                 family=_INEQUALITY),
         Measure(_i.hoover, "hoover", ("effectiveness",),
                 definition="½ Σ |S − μ| / Σ S; undefined when μ = 0", family=_INEQUALITY),
-        Measure(_i.variance, "variance", ("effectiveness",), range=(0.0, 0.25),
+        Measure(_d.variance, "variance", ("effectiveness",), range=(0.0, 0.25),
                 definition="(1/m) Σ (S − μ)² (Rastegarpanah et al. 2019)", family=_INEQUALITY),
-        Measure(_i.mean_difference, "mean-difference", ("effectiveness",),
+        Measure(_d.mean_difference, "mean-difference", ("effectiveness",),
                 definition="1/(m(m−1)) Σ_{u≠v} |S(u)−S(v)| (PUF with every similarity 1)",
                 family=_INEQUALITY),
         Measure(_i.max_min, "max-min", ("effectiveness",),

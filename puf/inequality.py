@@ -1,7 +1,9 @@
-"""Inequality indices of per-user effectiveness: the field's measures that read S alone.
+"""Relative inequality indices of per-user effectiveness: the field's measures that read S alone.
 
 Every index here reads ``effectiveness`` only (so it ignores who is similar to
-whom), and lower is fairer. μ is the mean of S over the m users. An index that
+whom), is unchanged when every S is multiplied by the same factor, and lower is
+fairer (the absolute ones, variance and mean difference, are in
+:mod:`puf.dispersion`). μ is the mean of S over the m users. An index that
 divides by μ (or by a geometric mean) is undefined when that is 0: it returns
 NaN with :class:`~puf.UndefinedMeasureWarning`, as :func:`puf.gini` does.
 """
@@ -12,8 +14,6 @@ __all__ = [
     "coefficient_of_variation",
     "jain_unfairness",
     "hoover",
-    "variance",
-    "mean_difference",
     "max_min",
 ]
 
@@ -71,6 +71,12 @@ def generalized_entropy(effectiveness, *, alpha=2.0):
     −mean(ln(S/μ))/μ, one division by μ more: 0.0676 instead of 0.2027 on
     benefits [1, 2, 3, 6] (benefits beyond [0, 1] only illustrate the formula).
 
+    References
+    ----------
+    .. [1] A. F. Shorrocks, "The class of additively decomposable inequality measures",
+        Econometrica 48(3), 1980.
+    .. [2] T. Speicher et al., "A unified approach to quantifying algorithmic unfairness", KDD 2018.
+
     Examples
     --------
     >>> round(generalized_entropy([0.25, 0.5, 0.75, 1.0], alpha=2), 12)  # CV² / 2
@@ -122,6 +128,11 @@ def atkinson(effectiveness, *, epsilon=0.5):
               \\left(\\frac{S(u)}{\\mu}\\right)^{1-\\varepsilon}\\right]^{1/(1-\\varepsilon)}
 
     and :math:`A(1) = 1 - \\left(\\prod_u S(u)\\right)^{1/m} / \\mu`.
+
+    References
+    ----------
+    .. [1] A. B. Atkinson, "On the measurement of inequality", Journal of Economic Theory 2(3),
+        1970.
 
     Examples
     --------
@@ -194,6 +205,11 @@ def jain_unfairness(effectiveness):
     computed as the right-hand form on S/μ, which neither cancels near
     equality nor underflows for tiny values.
 
+    References
+    ----------
+    .. [1] R. Jain, D.-M. Chiu and W. Hawe, "A quantitative measure of fairness and discrimination
+        for resource allocation in shared computer systems", DEC-TR-301, 1984.
+
     Examples
     --------
     >>> jain_unfairness([0.0, 0.0, 0.0, 1.0])  # Jain's index 1/4
@@ -225,6 +241,11 @@ def hoover(effectiveness):
     -----
     .. math:: H = \\frac{\\sum_u |S(u) - \\mu|}{2 \\sum_u S(u)}
 
+    References
+    ----------
+    .. [1] E. M. Hoover, "The measurement of industrial localization", Review of Economics and
+        Statistics 18(4), 1936.
+
     Examples
     --------
     >>> hoover([0.0, 0.0, 0.5, 0.5])
@@ -235,62 +256,6 @@ def hoover(effectiveness):
     if total == 0.0:
         return undefined("hoover is undefined when every effectiveness value is 0 (mean 0)")
     return float(np.abs(s - s.mean()).sum() / (2.0 * total))
-
-
-def variance(effectiveness):
-    """Population variance (ddof = 0) of per-user effectiveness.
-
-    The individual unfairness of Rastegarpanah, Gummadi and Crovella (WSDM 2019).
-
-    Parameters
-    ----------
-    effectiveness : array-like of shape (m,)
-        Per-user effectiveness in [0, 1].
-
-    Returns
-    -------
-    float
-        In [0, 1/4]: at most μ(1 − μ) <= 1/4, reached by half the users at 0
-        and half at 1; 0 is fairest.
-
-    Examples
-    --------
-    >>> variance([0.0, 1.0, 0.0, 1.0])
-    0.25
-    """
-    return float(np.var(check_effectiveness(effectiveness), ddof=0))
-
-
-def mean_difference(effectiveness):
-    """Gini mean difference: the mean absolute gap over ordered pairs of distinct users.
-
-    Parameters
-    ----------
-    effectiveness : array-like of shape (m,)
-        Per-user effectiveness in [0, 1], m >= 2.
-
-    Returns
-    -------
-    float
-        In [0, 1] (1 at S = (0, 1)); 0 is fairest. Equals :func:`puf.puf` with
-        every similarity 1.
-
-    Notes
-    -----
-    .. math:: MD = \\frac{1}{m(m-1)} \\sum_{u \\ne v} |S(u) - S(v)|
-              = \\frac{2}{m(m-1)} \\sum_{j=1}^m (2j - m - 1)\\, S_{(j)}
-
-    with :math:`S_{(j)}` sorted ascending (the right-hand form runs in O(m log m)).
-
-    Examples
-    --------
-    >>> mean_difference([0.0, 0.5, 1.0])  # gaps 0.5, 1, 0.5 over 3 pairs, each twice
-    0.6666666666666666
-    """
-    x = np.sort(check_effectiveness(effectiveness, min_users=2))
-    m = x.shape[0]
-    weights = 2.0 * np.arange(1, m + 1) - m - 1
-    return max(float(2.0 * (weights @ x) / (m * (m - 1))), 0.0)
 
 
 def max_min(effectiveness):

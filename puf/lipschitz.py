@@ -61,6 +61,11 @@ def inconsistency(effectiveness, similarity, *, n_neighbors=5):
     how similar they are: with no two users similar, N_n(u) is the first n
     others by index, and the value is usually above 0.
 
+    References
+    ----------
+    .. [1] R. Zemel, Y. Wu, K. Swersky, T. Pitassi and C. Dwork, "Learning fair representations",
+        ICML 2013.
+
     Examples
     --------
     >>> import numpy as np
@@ -78,11 +83,16 @@ def inconsistency(effectiveness, similarity, *, n_neighbors=5):
     total = 0.0
     for start, stop in _blocks(m):
         rows = np.arange(start, stop)
-        order = -sim[start:stop]
-        order[rows - start, rows] = np.inf  # a user is not its own neighbour
-        # A stable sort keeps equal similarities in index order: ties go to the lower index.
-        neighbours = np.argsort(order, axis=1, kind="stable")[:, :n]
-        total += float(np.abs(s[start:stop] - s[neighbours].mean(axis=1)).sum())
+        distance = -sim[start:stop]
+        distance[rows - start, rows] = np.inf  # a user is not its own neighbour
+        # The n-th smallest distance per row; everything closer is a neighbour, and the
+        # ties at that distance fill the remaining places in index order (lower index first).
+        nth = np.partition(distance, n - 1, axis=1)[:, n - 1:n]
+        closer = distance < nth
+        tied = distance == nth
+        places = n - closer.sum(axis=1, keepdims=True)
+        chosen = closer | (tied & (np.cumsum(tied, axis=1) <= places))
+        total += float(np.abs(s[start:stop] - chosen @ s / n).sum())
     return total / m
 
 
@@ -114,6 +124,11 @@ def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     Notes
     -----
     .. math:: \\frac{2}{m(m-1)} \\sum_{u<v} \\mathbf{1}\\{|S(u)-S(v)| > L\\,(1-\\mathrm{sim}(u,v))\\}
+
+    References
+    ----------
+    .. [1] C. Dwork, M. Hardt, T. Pitassi, O. Reingold and R. Zemel, "Fairness through awareness",
+        ITCS 2012.
 
     Examples
     --------
@@ -151,6 +166,11 @@ def lipschitz_excess(effectiveness, similarity, *, lipschitz_constant=1.0):
     Notes
     -----
     .. math:: \\frac{2}{m(m-1)} \\sum_{u<v} \\max\\bigl(0,\\ |S(u)-S(v)| - L\\,(1-\\mathrm{sim}(u,v))\\bigr)
+
+    References
+    ----------
+    .. [1] C. Dwork, M. Hardt, T. Pitassi, O. Reingold and R. Zemel, "Fairness through awareness",
+        ITCS 2012.
 
     Examples
     --------

@@ -3,7 +3,11 @@
 A measure is any function whose required parameters are
 :class:`~puf.Population` field names. :func:`measure` attaches optional
 metadata; :func:`as_measure` turns a name or a plain function into a
-:class:`Measure`; :func:`evaluate` passes a population's fields by name.
+:class:`Measure`; :func:`evaluate` passes a population's fields by name;
+:func:`register` adds a measure (or a built-in at another parameter value) to
+:data:`MEASURES`, from which ``puf measures``, ``puf check --all``, ``puf
+evaluate`` and the report's sweeps all read. Each measure belongs to one of
+:data:`FAMILIES`.
 """
 
 __all__ = ["FIELDS", "FAMILIES", "Measure", "MEASURES", "measure", "as_measure", "register", "evaluate"]

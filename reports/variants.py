@@ -1,4 +1,4 @@
-"""Measure variants as the sweeps use them: re-exported from :mod:`puf.variants`.
+"""Measure variants as the sweeps use them: re-exported from :func:`puf.variants` (module ``puf._variants``).
 
 A label is ``NAME-METRIC`` (``"SD-NDCG"``), a measure that reads no
 effectiveness is named alone (``"UF"``), and ``"P@k"``/``"NDCG@k"`` are the
@@ -13,4 +13,4 @@ Examples
 
 __all__ = ["METRICS", "USER_METRICS", "Variant", "variants"]
 
-from puf.variants import METRICS, USER_METRICS, Variant, variants
+from puf._variants import METRICS, USER_METRICS, Variant, variants

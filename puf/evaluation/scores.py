@@ -19,7 +19,7 @@ from .._validation import check_k, check_nonnegative_scalar, check_rankings, che
 from ..effectiveness import ndcg_at_k, precision_at_k
 from ..lists import list_distance, utility_matrix
 from ..similarity import jaccard_similarity, uf_similarity
-from ..variants import METRICS, variants
+from .._variants import METRICS, variants
 
 
 def measure_columns(measures=None):

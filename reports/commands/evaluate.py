@@ -21,7 +21,7 @@ def register(subparsers):
     parser = subparsers.add_parser(
         "evaluate", help="P@k, NDCG@k and every fairness measure of rankers on real data",
         description="Fit baseline rankers (or read your runs) on a dataset, print P@k, NDCG@k, "
-                    "SD, Gini, ME, MME, PEU, UF and PUF per ranker, and write per-user "
+                    "and every registered fairness measure (puf measures) per ranker, and write per-user "
                     "effectiveness, the table and the measures' Kendall-tau agreement to --out.",
     )
     source = parser.add_mutually_exclusive_group(required=True)
