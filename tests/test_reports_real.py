@@ -56,7 +56,7 @@ def test_real_data_files(report):
                  "toy_skewness.png", "zero_relevance.csv"):
         assert (report / name).is_file(), name
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert page.count("<img ") == 5 + 3  # the synthetic sweeps, then agreement + 2 real sweeps
+    assert page.count("<img ") == 5 + 3 + 1  # synthetic sweeps, agreement + 2 real sweeps, search power
     assert "Measure agreement on toy" in page
 
 

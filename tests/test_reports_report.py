@@ -138,7 +138,7 @@ def test_html_is_self_contained_and_every_image_is_a_png(report):
 
     page = (report / "index.html").read_text(encoding="utf-8")
     sources = re.findall(r"<img [^>]*src=\"([^\"]+)\"", page)
-    assert len(sources) == 5
+    assert len(sources) == 5 + 1  # the sweeps and the search-power plot
     for source in sources:
         assert source.startswith("data:image/png;base64,")
         data = base64.b64decode(source.split(",", 1)[1], validate=True)
