@@ -263,5 +263,5 @@ def _images_in_chromium(page):
 
 def test_index_html_images_decode_in_headless_chromium(report):
     images = _images_in_chromium(report / "index.html")
-    assert len(images) == 5
+    assert len(images) == 5 + 1  # the sweeps and the search-power plot
     assert all(complete and width > 0 for complete, width in images)
