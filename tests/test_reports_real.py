@@ -56,7 +56,7 @@ def test_real_data_files(report):
                  "toy_skewness.png", "zero_relevance.csv"):
         assert (report / name).is_file(), name
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert page.count("<img ") == 5 + 4  # synthetic sweeps; measures, agreement, 2 real sweeps
+    assert page.count("<img ") == 5 + 4 + 1  # synthetic sweeps; measures, agreement, 2 real sweeps; power
     assert "Measure agreement on toy" in page and "Measures per ranker on toy" in page
 
 

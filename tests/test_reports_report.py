@@ -139,7 +139,7 @@ def test_html_is_self_contained_and_every_image_is_a_png(report):
 
     page = (report / "index.html").read_text(encoding="utf-8")
     sources = re.findall(r"<img [^>]*src=\"([^\"]+)\"", page)
-    assert len(sources) == 5
+    assert len(sources) == 5 + 1  # the sweeps and the search-power plot
     for source in sources:
         assert source.startswith("data:image/png;base64,")
         data = base64.b64decode(source.split(",", 1)[1], validate=True)
@@ -342,7 +342,7 @@ def test_index_html_in_headless_chromium_at_800_1400_1920_px(report):
     matrix that must scroll (a narrow window, more properties) keeps its row names in view.
     """
     for width, got in _in_chromium(report / "index.html", _LAYOUT, widths=(800, 1400, 1920)).items():
-        assert len(got["images"]) == 5, width
+        assert len(got["images"]) == 5 + 1, width  # the sweeps and the search-power plot
         assert all(complete and natural > 0 and shown <= got["inner"]
                    for complete, natural, shown in got["images"]), width
         assert got["page"] <= got["inner"], width  # no sideways scrolling of the page
