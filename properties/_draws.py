@@ -66,7 +66,7 @@ def _blob(n_bytes):
 
 @functools.lru_cache(maxsize=None)
 def _floats(count):
-    return hnp.arrays(np.float64, count, elements=st.floats(0.0, 1.0))
+    return hnp.arrays(np.float64, count, elements=st.floats(0.0, 1.0, allow_subnormal=False))
 
 
 def _draw_bytes(draw, count):

@@ -64,7 +64,7 @@ def _symmetric_noise(draw, m):
 
 _SEGMENT_KINDS = ("dense", "one-field", "one-entry", "near-zero")
 _SEGMENT_SCALE = st.sampled_from([1.0, 0.3, 0.05])
-_UNIT_FLOAT = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0))
+_UNIT_FLOAT = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0, allow_subnormal=False))
 
 
 def _moved(draw, pop, name, scale):
