@@ -228,7 +228,7 @@ def test_ml100k_rankers_are_sensible(ml100k_table):
     assert p["ease"] > 1.2 * p["mostpop"] and p["itemknn"] > 1.2 * p["mostpop"]
     assert p["random"] < 0.03 < p["mostpop"]
     assert (table["NDCG@10"]["ease"] > table["NDCG@10"]["mostpop"])
-    # DESIGN.md: only Gini on all-zero effectiveness and UF with an empty/zero sum are
+    # docs/design.md: only Gini on all-zero effectiveness and UF with an empty/zero sum are
     # undefined; neither happens on ML-100K, so every measure is a finite number.
     assert np.isfinite(table.to_numpy()).all(), table
     assert ((table.drop(columns="UF") >= 0) & (table.drop(columns="UF") <= 1)).all().all()

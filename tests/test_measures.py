@@ -28,7 +28,7 @@ def score_populations(draw, min_users=2, max_users=9):
     return effectiveness, similarity, utility
 
 
-# --- plain reference loops, written straight from DESIGN.md -------------------------------
+# --- plain reference loops, written straight from docs/design.md ---------------------------
 
 def reference_puf(s, sim):
     m = len(s)
