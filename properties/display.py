@@ -90,7 +90,7 @@ def format_verdicts(results, *, examples=True):
     ... # doctest: +ELLIPSIS
     measure sd (score level)
     property   verdict    detail
-    anonymity  holds      no counterexample in 5 examples (m = ...)
+    anonymity  holds      no counterexample in ... examples (m = ...)
     """
     if not results:
         return ""

@@ -174,8 +174,9 @@ def _file_links(files, folder):
     if folder is None:
         return ("<p class=note>Data (next to this file): "
                 + ", ".join(f'<a href="{_esc(f)}">{_esc(f)}</a>' for f in files) + "</p>")
-    links = ", ".join(f'<a href="{_data_uri(Path(folder) / f, "text/csv")}" download="{_esc(f)}">{_esc(f)}</a>'
-                      for f in files)
+    kinds = {".csv": "text/csv", ".json": "application/json"}
+    links = ", ".join(f'<a href="{_data_uri(Path(folder) / f, kinds.get(Path(f).suffix, "text/plain"))}" '
+                      f'download="{_esc(f)}">{_esc(f)}</a>' for f in files)
     return (f"<p class=note>Data: {links} (embedded in this page, so the links work when index.html "
             "is copied alone; the same files are written next to it).</p>")
 

@@ -78,7 +78,7 @@ def family(label):
     Examples
     --------
     >>> family("SD-P = SD-NDCG"), family("MME"), family("widest_gap-P")
-    ('SD', 'Envy', 'your measures')
+    ('inequality indices', 'envy', 'your measures')
     """
     from reports.variants import variants
 

@@ -246,12 +246,12 @@ def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat
     assert "<code>puf check --all</code>" in page
 
 
-def test_csv_links_work_when_the_page_is_copied_alone(report):
+def test_data_links_work_when_the_page_is_copied_alone(report):
     page = (report / "index.html").read_text(encoding="utf-8")
     links = dict((name, data) for data, name in re.findall(
-        r'<a href="data:text/csv;base64,([^"]+)" download="([^"]+)">', page))
+        r'<a href="data:(?:text/csv|application/json);base64,([^"]+)" download="([^"]+)">', page))
     assert set(links) == {f"{s}.csv" for s in ("zero_relevance", "skewness", "skewness_free_mean",
-                                                "pairing", "gamma")}
+                                                "pairing", "gamma")} | {"power_table.json"}
     for name, data in links.items():
         assert base64.b64decode(data) == (report / name).read_bytes()
 

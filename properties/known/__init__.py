@@ -98,7 +98,7 @@ def known_examples(property_name, *, first=None):
     Examples
     --------
     >>> [name for name, _ in known_examples("defined", first="uf")][:2]
-    ['uf', 'gini']
+    ['uf', 'atkinson-0.5']
     """
     names = known_measures()
     if first in names:
