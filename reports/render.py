@@ -49,6 +49,7 @@ text-align:left;padding:.2em .5em}
 .note{color:#555;font-size:.9em}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .verdicts td{position:relative}
+.verdicts td.family{text-align:left;font-weight:600;background:#fafafa;cursor:default}
 .caveat{background:#fbe3a6;border:1px solid #d9b44a;padding:.5em .8em}
 code{background:#f4f4f4;padding:0 .2em}
 """
@@ -143,8 +144,12 @@ def _html_verdicts(verdicts, statements):
     head = "<th>measure</th>" + "".join(
         f'<th title="{_plain(p)}: {_plain(statements.get(p, ""))}"><span>{_esc(p)}</span></th>'
         for p in properties)
-    body = []
+    families = dict(zip(verdicts["measure"], verdicts["family"])) if "family" in verdicts else {}
+    body, shown = [], None
     for m in measures:
+        if families.get(m, shown) != shown:  # a group row where the family changes
+            shown = families[m]
+            body.append(f'<tr><td class=family colspan={len(properties) + 1}>{_esc(shown)}</td></tr>')
         tds = []
         for p in properties:
             row = rows.get((m, p))

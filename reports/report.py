@@ -97,9 +97,12 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
     reasons = plain_reasons(records)
-    verdicts = pd.DataFrame([{"measure": r["measure"], "property": r["property"], "verdict": r["status"],
+    verdicts = pd.DataFrame([{"measure": r["measure"], "family": _family(r["measure"]),
+                              "property": r["property"], "verdict": r["status"],
                               "reason": reasons[r["measure"], r["property"]], "detail": r["reason"]}
                              for r in records])
+    rank = {m.name: i for i, m in enumerate(measures)}  # the matrix's rows in family order
+    verdicts = verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
     # Shown right after the verdict matrix: what a "holds" of this search is worth.
     from reports.power import power_section
 
@@ -164,9 +167,16 @@ _REAL_SWEEPS = ("zero_relevance", "skewness")
 
 
 def _matrix_measures(extra):
+    """The matrix's rows: the built-ins grouped by family (``puf.FAMILIES`` order), then ``extra``."""
+    from puf import FAMILIES, MEASURES
+
+    return sorted(MEASURES.values(), key=lambda m: FAMILIES.index(m.family)) + list(extra)
+
+
+def _family(name):
     from puf import MEASURES
 
-    return list(MEASURES.values()) + list(extra)
+    return MEASURES[name].family if name in MEASURES else "your measures"
 
 
 def _provenance(quick, setting, seeds, random_state, base, extra, data, command):

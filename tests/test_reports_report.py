@@ -246,6 +246,20 @@ def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat
     assert "<code>puf check --all</code>" in page
 
 
+def test_verdict_matrix_rows_are_grouped_by_family(report):
+    import puf
+
+    page = (report / "index.html").read_text(encoding="utf-8")
+    matrix = page[page.index("id=verdict-matrix"):page.index("</table>", page.index("id=verdict-matrix"))]
+    groups = re.findall(r"<td class=family colspan=\d+>([^<]+)</td>", matrix)
+    rows = re.findall(r"<tr><th>([^<]+)</th>", matrix[matrix.index("<tbody>"):])
+    order = list(puf.FAMILIES) + ["your measures"]  # a user's --measure rows come last
+    families = [puf.MEASURES[m].family if m in puf.MEASURES else "your measures" for m in rows]
+    assert families == sorted(families, key=order.index)
+    assert groups == list(dict.fromkeys(families))
+    assert set(rows) >= set(puf.MEASURES)
+
+
 def test_data_links_work_when_the_page_is_copied_alone(report):
     page = (report / "index.html").read_text(encoding="utf-8")
     links = dict((name, data) for data, name in re.findall(
@@ -313,6 +327,12 @@ def _in_chromium(page, script, *, widths=(1280,)):
                 "browserName": "chrome", "goog:chromeOptions": options}}})["sessionId"]
             try:
                 _webdriver(port, "POST", f"/session/{session}/url", {"url": page.resolve().as_uri()})
+                # The page is several MB (embedded images and data); on a loaded machine navigation
+                # can return before parsing ends, so wait until it is complete and every image decoded.
+                for _ in range(600):
+                    if _webdriver(port, "POST", f"/session/{session}/execute/sync", {"script": _READY, "args": []}):
+                        break
+                    time.sleep(0.1)
                 results[width] = _webdriver(port, "POST", f"/session/{session}/execute/sync",
                                             {"script": script, "args": []})
             finally:
@@ -322,6 +342,9 @@ def _in_chromium(page, script, *, widths=(1280,)):
         process.wait(timeout=10)
     return results
 
+
+_READY = ("return document.readyState === 'complete' && "
+          "Array.from(document.images).every(i => i.complete);")
 
 _LAYOUT = """
 const wrap = document.getElementById('verdict-matrix');
