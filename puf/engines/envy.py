@@ -1,4 +1,5 @@
-"""ME, MME and PEU from the cross-utility, streamed in blocks of users (never m x m)."""
+"""ME, MME and PEU from the cross-utility in blocks of users (never m x m), with closed forms
+for the users whose own list holds none of their relevant items."""
 
 __all__ = ["envy_measures"]
 
@@ -110,13 +111,26 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     phi_u(L_v) = Σ_{i∈L_v[:k]} r_ui / Σ_{i∈R_u^k} r_ui,
     envy(u, v) = max(phi_u(L_v) − phi_u(L_u), 0);
     ME = Σ_{u≠v} envy / (m(m−1)), MME = mean_u max_{v≠u} envy(u, v),
-    PEU(ε) = mean_u 1{max_{v≠u} envy(u, v) > ε}, compared as ``> ε + 1e-12``
+    PEU(ε) = mean_u 1{max_{v≠u} envy(u, v) > ε}, compared as ``> ε + 2**-51``
     (``puf._validation.ENVY_TOLERANCE``) so that an envy of exactly ε, lifted a few
     ulps above it by the division by z_u, is not counted.
-    A block of users B gets its utility rows as the sparse product R_B · Lᵀ
-    (R relevance, L the m x n list indicator), so only pairs where u finds a
-    relevant item in v's list are stored; every other pair has utility 0 and
-    envy 0. Memory is O(block · m) at worst, time O(Σ_u Σ_{i: r_ui>0} #lists holding i).
+
+    Write G = R · Lᵀ (R relevance, L the m x n list indicator), so phi_u(L_v) =
+    G[u, v] / z_u. Three kinds of user:
+
+    * no relevant item: no envy;
+    * own list holding a relevant item (14% at ML-20M size): block rows of the sparse
+      product R_B · Lᵀ, envy per stored pair (every other pair has utility 0, envy 0);
+    * own list holding none (86%): envy(u, v) = phi_u(L_v), so Σ_v envy(u, v) =
+      Σ_i r_ui c_i / z_u with c_i the number of lists holding item i (u's own list adds
+      0), and max_v envy(u, v) = max_v G[u, v] / z_u (the own list gives 0, so v = u
+      need not be excluded). That maximum comes from the single-hit lists (max r_ui over
+      listed items) and the lists hitting >= 2 of u's relevant items, found by joining
+      item pairs (:mod:`puf.engines._envy_pairs`) for users with few listed relevant
+      items, and from the product's row maxima for the rest.
+
+    Division by z_u, the clip to [0, 1] and the max are monotone, so taking the max of
+    G before dividing gives the same number as the dense measure.
 
     Examples
     --------
