@@ -25,23 +25,24 @@ def _envy_kernel(shared, task):
     """Σ envy and each row's max envy for the users ``shared["envied"][r0:r1]``."""
     r0, r1 = task
     users = shared["envied"][r0:r1]
+    best = shared["best"][users]  # > 0: these users' own lists hold a relevant item
     gained = shared["relevance"][users] @ shared["lists_t"]  # (b, m): Σ_{i∈L_v} r_ui
     counts = np.diff(gained.indptr)
     rows = np.repeat(np.arange(users.size), counts)
-    # Rows with best = 0 have no relevant item, hence no entries: no division by 0.
-    utility = np.clip(gained.data / shared["best"][users[rows]], 0.0, 1.0)
-    own_entry = gained.indices == users[rows]
+    own_entry = np.flatnonzero(gained.indices == users[rows])
     own = np.zeros(users.size)
-    own[rows[own_entry]] = utility[own_entry]
-    envy = np.maximum(utility - own[rows], 0.0)
-    envy[own_entry] = 0.0
-    row_max = np.zeros(users.size)
-    filled = counts > 0
-    if filled.any():
-        # Envy >= 0 and absent entries mean utility 0, i.e. envy 0: the max over
-        # stored entries is the max over all v != u.
-        row_max[filled] = np.maximum.reduceat(envy, gained.indptr[:-1][filled])
-    return float(envy.sum()), row_max
+    own[rows[own_entry]] = gained.data[own_entry]
+    # envy(u, v)·z_u = max(G[u, v] − G[u, u], 0): 0 at v = u and for pairs not stored.
+    excess = gained.data - own[rows]
+    np.maximum(excess, 0.0, out=excess)
+    filled = np.flatnonzero(counts > 0)  # every row: its own list holds a relevant item
+    total = float(np.sum(np.add.reduceat(excess, gained.indptr[filled]) / best[filled]))
+    top = np.zeros(users.size)
+    top[filled] = np.maximum.reduceat(gained.data, gained.indptr[filled])
+    # Division by z_u, the clip and the max are monotone: max_v of the dense envy.
+    own_utility = np.clip(own / best, 0.0, 1.0)
+    row_max = np.maximum(np.clip(top / best, 0.0, 1.0) - own_utility, 0.0)
+    return total, row_max
 
 
 def _max_product_kernel(shared, task):
