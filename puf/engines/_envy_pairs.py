@@ -52,9 +52,9 @@ def _ragged_arange(counts):
 
 
 def max_gain_kernel(shared, task):
-    """max_v G[u, v] for the users ``shared["users"][r0:r1]`` (own gain 0 each)."""
+    """max_v G[u, v] for the users ``shared["join_users"][r0:r1]`` (own gain 0 each)."""
     r0, r1 = task
-    users = shared["users"][r0:r1]
+    users = shared["join_users"][r0:r1]
     relevance, listed = shared["relevance"], shared["listed"]
     n = relevance.shape[1]
     block = relevance[users]

@@ -46,9 +46,9 @@ def _envy_kernel(shared, task):
 
 
 def _max_product_kernel(shared, task):
-    """max_v G[u, v] for the users ``shared["dense_users"][r0:r1]``, from the product."""
+    """max_v G[u, v] for the users ``shared["product_users"][r0:r1]``, from the product."""
     r0, r1 = task
-    users = shared["dense_users"][r0:r1]
+    users = shared["product_users"][r0:r1]
     gained = shared["relevance"][users] @ shared["lists_t"]
     best = np.zeros(users.size)
     filled = np.diff(gained.indptr) > 0
@@ -163,7 +163,7 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     holders = np.repeat(np.arange(m), np.diff(relevance.indptr))
     listed_relevant = np.bincount(holders[list_counts[relevance.indices] > 0], minlength=m)
     light = listed_relevant[closed] < _PAIR_JOIN_MAX_ITEMS
-    joined, producted = closed[light], closed[~light]
+    join_users, product_users = closed[light], closed[~light]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         pair_keys, pair_indptr, pair_lists = list_pair_index(rankings, n)
         shared = {
@@ -171,8 +171,8 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
             "lists_t": lists.T.tocsr(),
             "best": best,
             "envied": envied,
-            "users": joined,
-            "dense_users": producted,
+            "join_users": join_users,
+            "product_users": product_users,
             "listed": list_counts > 0,
             "pair_keys": pair_keys,
             "pair_indptr": pair_indptr,
@@ -181,10 +181,10 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
         }
         tasks = ([("full", r0, min(r0 + block_size, envied.size))
                   for r0 in range(0, envied.size, block_size)]
-                 + [("product", r0, min(r0 + block_size, producted.size))
-                    for r0 in range(0, producted.size, block_size)]
-                 + [("pairs", r0, min(r0 + pair_block, joined.size))
-                    for r0 in range(0, joined.size, pair_block)])
+                 + [("product", r0, min(r0 + block_size, product_users.size))
+                    for r0 in range(0, product_users.size, block_size)]
+                 + [("pairs", r0, min(r0 + pair_block, join_users.size))
+                    for r0 in range(0, join_users.size, pair_block)])
         parts = executor.map(_task, shared, tasks, progress=progress, desc="ME/MME/PEU")
     n_full = -(-envied.size // block_size)
     total = float(np.sum([p[0] for p in parts[:n_full]])) + closed_sum
@@ -193,7 +193,7 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
         row_max[envied] = np.concatenate([p[1] for p in parts[:n_full]])
     if closed.size:
         gain = np.concatenate([p[1] for p in parts[n_full:]])
-        order = np.concatenate([producted, joined])
+        order = np.concatenate([product_users, join_users])
         row_max[order] = np.clip(gain / best[order], 0.0, 1.0)  # own utility 0
     return {
         "me": total / (m * (m - 1)),
