@@ -1,4 +1,5 @@
-"""ME, MME and PEU from the cross-utility, streamed in blocks of users (never m x m)."""
+"""ME, MME and PEU from the cross-utility in blocks of users (never m x m), with closed forms
+for the users whose own list holds none of their relevant items."""
 
 __all__ = ["envy_measures"]
 
@@ -9,31 +10,75 @@ from puf.effectiveness import _ideal_grades, _prepare
 from puf.lists import _list_indicator
 
 from ._blocks import check_block_size, open_executor
+from ._envy_pairs import list_pair_index, max_gain_kernel
 
 # Block rows so that a block's (dense-at-worst) utility rows hold ~4M entries.
 _BLOCK_ENTRIES = 1 << 22
+# Users per block of the pair join (its size follows the users' relevant pairs, not m).
+_PAIR_BLOCK = 2048
+# The pair join costs ~ C(d, 2) per user with d listed relevant items, the product ~ d times
+# the items' list counts: on ML-20M-sized data the join is cheaper below ~20 (measured).
+_PAIR_JOIN_MAX_ITEMS = 20
 
 
 def _envy_kernel(shared, task):
-    """Σ envy and each row's max envy for users [r0, r1)."""
+    """Σ envy and each row's max envy for the users ``shared["envied"][r0:r1]``."""
     r0, r1 = task
-    gained = shared["relevance"][r0:r1] @ shared["lists_t"]  # (b, m): Σ_{i∈L_v} r_ui
+    users = shared["envied"][r0:r1]
+    best = shared["best"][users]  # > 0: these users' own lists hold a relevant item
+    gained = shared["relevance"][users] @ shared["lists_t"]  # (b, m): Σ_{i∈L_v} r_ui
     counts = np.diff(gained.indptr)
-    rows = np.repeat(np.arange(r1 - r0), counts)
-    # Rows with best = 0 have no relevant item, hence no entries: no division by 0.
-    utility = np.clip(gained.data / shared["best"][r0 + rows], 0.0, 1.0)
-    own_entry = gained.indices == r0 + rows
-    own = np.zeros(r1 - r0)
-    own[rows[own_entry]] = utility[own_entry]
-    envy = np.maximum(utility - own[rows], 0.0)
-    envy[own_entry] = 0.0
-    row_max = np.zeros(r1 - r0)
-    filled = counts > 0
+    rows = np.repeat(np.arange(users.size), counts)
+    own_entry = np.flatnonzero(gained.indices == users[rows])
+    own = np.zeros(users.size)
+    own[rows[own_entry]] = gained.data[own_entry]
+    # envy(u, v)·z_u = max(G[u, v] − G[u, u], 0): 0 at v = u and for pairs not stored.
+    excess = gained.data - own[rows]
+    np.maximum(excess, 0.0, out=excess)
+    filled = np.flatnonzero(counts > 0)  # every row: its own list holds a relevant item
+    total = float(np.sum(np.add.reduceat(excess, gained.indptr[filled]) / best[filled]))
+    top = np.zeros(users.size)
+    top[filled] = np.maximum.reduceat(gained.data, gained.indptr[filled])
+    # Division by z_u, the clip and the max are monotone: max_v of the dense envy.
+    own_utility = np.clip(own / best, 0.0, 1.0)
+    row_max = np.maximum(np.clip(top / best, 0.0, 1.0) - own_utility, 0.0)
+    return total, row_max
+
+
+def _max_product_kernel(shared, task):
+    """max_v G[u, v] for the users ``shared["product_users"][r0:r1]``, from the product."""
+    r0, r1 = task
+    users = shared["product_users"][r0:r1]
+    gained = shared["relevance"][users] @ shared["lists_t"]
+    best = np.zeros(users.size)
+    filled = np.diff(gained.indptr) > 0
     if filled.any():
-        # Envy >= 0 and absent entries mean utility 0, i.e. envy 0: the max over
-        # stored entries is the max over all v != u.
-        row_max[filled] = np.maximum.reduceat(envy, gained.indptr[:-1][filled])
-    return float(envy.sum()), row_max
+        best[filled] = np.maximum.reduceat(gained.data, gained.indptr[:-1][filled])
+    return best
+
+
+def _task(shared, task):
+    """Dispatch: ("full" | "product" | "pairs", r0, r1)."""
+    kind, r0, r1 = task
+    if kind == "full":
+        return _envy_kernel(shared, (r0, r1))
+    if kind == "product":
+        return 0.0, _max_product_kernel(shared, (r0, r1))
+    return 0.0, max_gain_kernel(shared, (r0, r1))
+
+
+def _own_gain_positive(rankings, relevance):
+    """Boolean (m,): does u's own list hold one of u's relevant items?"""
+    m, n = relevance.shape
+    stored = np.repeat(np.arange(m, dtype=np.int64), np.diff(relevance.indptr)) * n
+    stored += relevance.indices  # ascending: rows ascending, sorted indices
+    listed = rankings >= 0
+    wanted = (np.arange(m, dtype=np.int64)[:, None] * n + rankings)[listed]
+    slot = np.minimum(np.searchsorted(stored, wanted), max(stored.size - 1, 0))
+    hit = np.zeros(rankings.shape, dtype=bool)
+    if stored.size:
+        hit[listed] = stored[slot] == wanted
+    return hit.any(axis=1)
 
 
 def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None, n_jobs=None,
@@ -67,13 +112,26 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     phi_u(L_v) = Σ_{i∈L_v[:k]} r_ui / Σ_{i∈R_u^k} r_ui,
     envy(u, v) = max(phi_u(L_v) − phi_u(L_u), 0);
     ME = Σ_{u≠v} envy / (m(m−1)), MME = mean_u max_{v≠u} envy(u, v),
-    PEU(ε) = mean_u 1{max_{v≠u} envy(u, v) > ε}, compared as ``> ε + 1e-12``
+    PEU(ε) = mean_u 1{max_{v≠u} envy(u, v) > ε}, compared as ``> ε + 2**-51``
     (``puf._validation.ENVY_TOLERANCE``) so that an envy of exactly ε, lifted a few
     ulps above it by the division by z_u, is not counted.
-    A block of users B gets its utility rows as the sparse product R_B · Lᵀ
-    (R relevance, L the m x n list indicator), so only pairs where u finds a
-    relevant item in v's list are stored; every other pair has utility 0 and
-    envy 0. Memory is O(block · m) at worst, time O(Σ_u Σ_{i: r_ui>0} #lists holding i).
+
+    Write G = R · Lᵀ (R relevance, L the m x n list indicator), so phi_u(L_v) =
+    G[u, v] / z_u. Three kinds of user:
+
+    * no relevant item: no envy;
+    * own list holding a relevant item (14% at ML-20M size): block rows of the sparse
+      product R_B · Lᵀ, envy per stored pair (every other pair has utility 0, envy 0);
+    * own list holding none (86%): envy(u, v) = phi_u(L_v), so Σ_v envy(u, v) =
+      Σ_i r_ui c_i / z_u with c_i the number of lists holding item i (u's own list adds
+      0), and max_v envy(u, v) = max_v G[u, v] / z_u (the own list gives 0, so v = u
+      need not be excluded). That maximum comes from the single-hit lists (max r_ui over
+      listed items) and the lists hitting >= 2 of u's relevant items, found by joining
+      item pairs (:mod:`puf.engines._envy_pairs`) for users with few listed relevant
+      items, and from the product's row maxima for the rest.
+
+    Division by z_u, the clip to [0, 1] and the max are monotone, so taking the max of
+    G before dividing gives the same number as the dense measure.
 
     Examples
     --------
@@ -88,17 +146,55 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     rankings, relevance, k = _prepare(rankings, relevance, k)
     m = rankings.shape[0]
     check_min_users(m, "rankings")
+    chosen = block_size
     block_size = check_block_size(block_size, default=max(1, _BLOCK_ENTRIES // m))
+    pair_block = _PAIR_BLOCK if chosen is None else block_size
+    n = relevance.shape[1]
+    lists = _list_indicator(rankings, n)
+    best = _ideal_grades(relevance, k).sum(axis=1)
+    list_counts = np.asarray(lists.sum(axis=0)).ravel()  # c_i: lists holding item i
+    envious_kind = _own_gain_positive(rankings, relevance)
+    envied = np.flatnonzero(envious_kind)
+    # Own gain 0 (and some grade): envy(u, v) = phi_u(L_v), so Σ_v envy = Σ_i r_ui c_i / z_u.
+    closed = np.flatnonzero(~envious_kind & (best > 0))
+    closed_sum = float(np.sum((relevance[closed] @ list_counts) / best[closed]))
+    # Their largest envy is max_v G[u, v] / z_u: by the pair join for users with few
+    # listed relevant items, by the sparse product (row maxima only) for the rest.
+    holders = np.repeat(np.arange(m), np.diff(relevance.indptr))
+    listed_relevant = np.bincount(holders[list_counts[relevance.indices] > 0], minlength=m)
+    light = listed_relevant[closed] < _PAIR_JOIN_MAX_ITEMS
+    join_users, product_users = closed[light], closed[~light]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
+        pair_keys, pair_indptr, pair_lists = list_pair_index(rankings, n)
         shared = {
             "relevance": relevance,
-            "lists_t": _list_indicator(rankings, relevance.shape[1]).T.tocsr(),
-            "best": _ideal_grades(relevance, k).sum(axis=1),
+            "lists_t": lists.T.tocsr(),
+            "best": best,
+            "envied": envied,
+            "join_users": join_users,
+            "product_users": product_users,
+            "listed": list_counts > 0,
+            "pair_keys": pair_keys,
+            "pair_indptr": pair_indptr,
+            "pair_lists": pair_lists,
+            "n_lists": m,
         }
-        tasks = [(r0, min(r0 + block_size, m)) for r0 in range(0, m, block_size)]
-        parts = executor.map(_envy_kernel, shared, tasks, progress=progress, desc="ME/MME/PEU")
-    total = float(np.sum([p[0] for p in parts]))
-    row_max = np.concatenate([p[1] for p in parts])
+        tasks = ([("full", r0, min(r0 + block_size, envied.size))
+                  for r0 in range(0, envied.size, block_size)]
+                 + [("product", r0, min(r0 + block_size, product_users.size))
+                    for r0 in range(0, product_users.size, block_size)]
+                 + [("pairs", r0, min(r0 + pair_block, join_users.size))
+                    for r0 in range(0, join_users.size, pair_block)])
+        parts = executor.map(_task, shared, tasks, progress=progress, desc="ME/MME/PEU")
+    n_full = -(-envied.size // block_size)
+    total = float(np.sum([p[0] for p in parts[:n_full]])) + closed_sum
+    row_max = np.zeros(m)
+    if envied.size:
+        row_max[envied] = np.concatenate([p[1] for p in parts[:n_full]])
+    if closed.size:
+        gain = np.concatenate([p[1] for p in parts[n_full:]])
+        order = np.concatenate([product_users, join_users])
+        row_max[order] = np.clip(gain / best[order], 0.0, 1.0)  # own utility 0
     return {
         "me": total / (m * (m - 1)),
         "mme": float(row_max.mean()),
