@@ -24,3 +24,23 @@ settings.register_profile(
     "thorough", deadline=None, max_examples=1000, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip the doctests that import torch, saying why, where the ``neural`` extra is not installed.
+
+    Their test modules skip themselves the same way (``tests/test_rankers_neural.py``).
+    """
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is not None:
+        return
+    skip = pytest.mark.skip(reason="torch is not installed (pip install torch==2.13.0, then "
+                                   "pip install -e '.[neural]')")
+    neural = os.path.join("puf", "rankers", "neural")
+    for item in items:
+        examples = getattr(getattr(item, "dtest", None), "examples", ())
+        if neural in str(item.path) and any("torch" in e.source for e in examples):
+            item.add_marker(skip)
