@@ -5,7 +5,7 @@ envy-based measures); ``list_distance`` gives d_L(u, v), the mean pairwise cosin
 distance between the items of u's and v's lists (read by UF).
 """
 
-__all__ = ["utility_matrix", "list_distance"]
+__all__ = ["utility_matrix", "list_centroids", "list_distance"]
 
 import numpy as np
 import scipy.sparse as sp
@@ -77,6 +77,49 @@ def _check_item_vectors(item_vectors, name="item_vectors"):
     return array, norms
 
 
+def list_centroids(rankings, item_vectors, *, k=None):
+    """Mean unit item vector ē_u of every user's top-k list (the factor of d_L and UF's engines).
+
+    Parameters
+    ----------
+    rankings : array_like of int, shape (m, k')
+        Item ids; ``-1`` pads short lists. Every list needs at least one item.
+    item_vectors : array_like, shape (n, d)
+        Item embeddings (or features); no row may be zero.
+    k : int, optional
+        Cut-off, 1 <= k <= k'; default k'.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m, d)
+        ē_u = (1/k_u) Σ_{i∈L_u} e_i / ||e_i||, k_u the number of real items in L_u.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> list_centroids(np.array([[0, 1], [2, -1]]), np.array([[1.0, 0], [0, 1], [3, 4]]))
+    array([[0.5, 0.5],
+           [0.6, 0.8]])
+    """
+    vectors, norms = _check_item_vectors(item_vectors)
+    if k is not None:
+        k = check_k(k)
+    rankings = check_rankings(rankings, n_items=vectors.shape[0])
+    if k is not None:
+        if k > rankings.shape[1]:
+            raise ValueError(
+                f"k={k} exceeds the length of the ranked lists (rankings has {rankings.shape[1]} columns)"
+            )
+        rankings = rankings[:, :k]
+    lengths = (rankings >= 0).sum(axis=1)
+    empty = np.flatnonzero(lengths == 0)
+    if empty.size:
+        raise ValueError(f"rankings row {int(empty[0])} holds no item (only -1 padding)")
+    weights = _list_indicator(rankings, vectors.shape[0], 1.0 / lengths)
+    centroids = np.asarray(weights @ (vectors / norms[:, None]))
+    return centroids
+
+
 def list_distance(rankings, item_vectors, *, k=None):
     """Mean pairwise cosine distance between the items of two users' lists.
 
@@ -113,22 +156,7 @@ def list_distance(rankings, item_vectors, *, k=None):
     array([[0.5    , 0.29289],
            [0.29289, 0.     ]])
     """
-    vectors, norms = _check_item_vectors(item_vectors)
-    if k is not None:
-        k = check_k(k)
-    rankings = check_rankings(rankings, n_items=vectors.shape[0])
-    if k is not None:
-        if k > rankings.shape[1]:
-            raise ValueError(
-                f"k={k} exceeds the length of the ranked lists (rankings has {rankings.shape[1]} columns)"
-            )
-        rankings = rankings[:, :k]
-    lengths = (rankings >= 0).sum(axis=1)
-    empty = np.flatnonzero(lengths == 0)
-    if empty.size:
-        raise ValueError(f"rankings row {int(empty[0])} holds no item (only -1 padding)")
-    weights = _list_indicator(rankings, vectors.shape[0], 1.0 / lengths)
-    centroids = np.asarray(weights @ (vectors / norms[:, None]))
+    centroids = list_centroids(rankings, item_vectors, k=k)
     distance = 1.0 - centroids @ centroids.T
     distance = (distance + distance.T) * 0.5  # BLAS need not return an exactly symmetric product
     return np.clip(distance, 0.0, 2.0, out=distance)

@@ -31,12 +31,10 @@ from scipy.special import entr
 
 from puf._validation import (
     check_item_features,
-    check_k,
     check_min_users,
-    check_rankings,
     check_unit_scalar,
 )
-from puf.lists import _check_item_vectors, _list_indicator
+from puf.lists import list_centroids
 
 from ._blocks import check_user_matrix
 from .jaccard import jaccard_tile, prepare_pattern
@@ -57,26 +55,14 @@ def check_uf_inputs(histories, item_features, rankings, item_vectors, *, gamma, 
     if item_vectors is None:
         raise ValueError("item_vectors is required (the vectors d_L is measured with; pass "
                          "item_features again to measure d_L over the features)")
-    if k is not None:
-        k = check_k(k)
-    vectors, norms = _check_item_vectors(item_vectors)
-    rankings = check_rankings(rankings, n_items=vectors.shape[0])
-    if k is not None and k > rankings.shape[1]:
-        raise ValueError(f"k={k} exceeds the length of the ranked lists "
-                         f"(rankings has {rankings.shape[1]} columns)")
-    rankings = rankings if k is None else rankings[:, :k]
-    lengths = (rankings >= 0).sum(axis=1)
-    empty = np.flatnonzero(lengths == 0)
-    if empty.size:
-        raise ValueError(f"rankings row {int(empty[0])} holds no item (only -1 padding)")
-    weights = _list_indicator(rankings, vectors.shape[0], 1.0 / lengths)
-    centroids = np.asarray(weights @ (vectors / norms[:, None]))
+    centroids = list_centroids(rankings, item_vectors, k=k)
+    n_items = np.shape(item_vectors)[0]
     m = centroids.shape[0]
     check_min_users(m, "rankings")
     histories = check_user_matrix(histories, m, other="rankings")
-    if vectors.shape[0] != histories.shape[1]:
+    if n_items != histories.shape[1]:
         raise ValueError(
-            f"item_vectors has {vectors.shape[0]} rows but histories has {histories.shape[1]} items")
+            f"item_vectors has {n_items} rows but histories has {histories.shape[1]} items")
     features = check_item_features(item_features, n_items=histories.shape[1])
     return gamma, base, histories, features, centroids
 
