@@ -6,9 +6,38 @@ default for local runs. ``thorough``: long local runs
 (``HYPOTHESIS_PROFILE=thorough pytest``). ``HYPOTHESIS_PROFILE`` always wins.
 """
 
+import importlib
+import importlib.abc
+import importlib.util
 import os
+import sys
 
 from hypothesis import HealthCheck, settings
+
+
+class _InstalledNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Import ``synthetic.x`` (and ``properties``, ``reports``) as the module ``puf.synthetic.x``.
+
+    The folders install as ``puf.synthetic``, ``puf.properties`` and ``puf.reports``, but
+    ``--doctest-modules`` collects their files by path under the folder's own name. Without this,
+    each module would exist twice (two registries, two classes of the same name).
+    """
+
+    PARTS = ("synthetic", "properties", "reports")
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] in self.PARTS:
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def create_module(self, spec):
+        return importlib.import_module(f"puf.{spec.name}")
+
+    def exec_module(self, module):
+        pass  # already executed under its installed name
+
+
+sys.meta_path.insert(0, _InstalledNames())
 
 settings.register_profile(
     "ci",

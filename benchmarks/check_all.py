@@ -25,7 +25,7 @@ def main(argv=None):
     parser.add_argument("--measures", nargs="+", default=None, help="default: every registered measure")
     args = parser.parse_args(argv)
 
-    import properties
+    from puf import properties
     from puf import MEASURES
 
     names = args.measures or list(MEASURES)

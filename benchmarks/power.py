@@ -28,8 +28,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from properties.corpus import CONTROLS, FLAWED  # noqa: E402
-from properties.power import POWER_TABLE, format_power, power_runs, power_summary  # noqa: E402
+from puf.properties.corpus import CONTROLS, FLAWED  # noqa: E402
+from puf.properties.power import POWER_TABLE, format_power, power_runs, power_summary  # noqa: E402
 
 
 def main(argv=None):

@@ -45,8 +45,7 @@ def _run(kind, options, queue):
 
 
 def _timed(kind, options):
-    import synthetic
-
+    from puf import synthetic
     start = time.perf_counter()
     if kind == "similarity_matrix":
         synthetic.similarity_matrix(options.pop("m"), random_state=0, **options)

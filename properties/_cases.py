@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import strategies as st
-from synthetic import add_shared_history, weighted_gap_sum
+from puf.synthetic import add_shared_history, weighted_gap_sum
 
 from . import _worlds as W
 from ._pairing import pairing_order

@@ -51,6 +51,6 @@ def pairing_order(effectiveness, similarity, mode):
     similarity = np.asarray(similarity, dtype=np.float64)
     if effectiveness.shape[0] <= _EXACT_UP_TO:
         return _exact(effectiveness, similarity, 1.0 if mode == "most_fair" else -1.0)
-    from synthetic import pair_order
+    from puf.synthetic import pair_order
 
     return pair_order(effectiveness, similarity, mode=mode, random_state=0)

@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 import numpy as np
-from synthetic import permute_users, replicate  # noqa: F401  (re-exported for the cases)
+from puf.synthetic import permute_users, replicate  # noqa: F401  (re-exported for the cases)
 
 # P@k moves by exactly 1/k when one list item changes relevance, so world-level
 # disparity and transfer cases change effectiveness by a known, exact amount.

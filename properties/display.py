@@ -85,7 +85,7 @@ def format_verdicts(results, *, examples=True):
 
     Examples
     --------
-    >>> from properties import verdicts
+    >>> from puf.properties import verdicts
     >>> print(format_verdicts(verdicts("sd", properties=["anonymity"], max_examples=5)))
     ... # doctest: +ELLIPSIS
     measure sd (score level)

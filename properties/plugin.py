@@ -42,7 +42,7 @@ def pytest_collection_modifyitems(session, config, items):
     specs = config.getoption("measure", default=None) or []
     if not specs:
         return
-    from properties.catalog import CATALOG
+    from puf.properties.catalog import CATALOG
 
     for spec in dict.fromkeys(specs):  # a spec given twice is checked once
         for name in CATALOG:
@@ -85,8 +85,8 @@ class PropertyItem(pytest.Item):
         self.property_name = property_name
 
     def runtest(self):
-        from properties.budget import DEFAULT_MAX_EXAMPLES
-        from properties.runner import verdicts
+        from puf.properties.budget import DEFAULT_MAX_EXAMPLES
+        from puf.properties.runner import verdicts
 
         option = self.config.getoption("measure_max_examples")
         verdict = verdicts(
@@ -100,7 +100,7 @@ class PropertyItem(pytest.Item):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, PropertyFailure):
-            from properties.display import format_verdicts
+            from puf.properties.display import format_verdicts
 
             verdict = excinfo.value.verdict
             return (f"{self.spec}: property {verdict.property!r} is {verdict.status}\n"

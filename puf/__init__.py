@@ -61,48 +61,47 @@ __all__ = [
     "list_distance",
 ]
 
-from ._validation import UndefinedMeasureWarning
-from .effectiveness import (
-    EFFECTIVENESS,
-    average_precision_at_k,
-    hit_rate_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    recall_at_k,
-    reciprocal_rank_at_k,
-)
-from .dispersion import mean_difference, variance
-from .inequality import (
-    atkinson,
-    coefficient_of_variation,
-    generalized_entropy,
-    hoover,
-    jain_unfairness,
-    max_min,
-)
-from .lipschitz import inconsistency, lipschitz_excess, lipschitz_violation
-from .lists import list_distance, utility_matrix
-from .measures import (
-    gini,
-    mean_envy,
-    mean_envy_as_printed,
-    mean_max_envy,
-    pairwise_user_unfairness,
-    proportion_envious_users,
-    puf,
-    puf_as_printed,
-    sd,
-    uf,
-)
-from .population import Population
-from .registry import FAMILIES, FIELDS, MEASURES, Measure, as_measure, evaluate, measure, register
-from .loader import load_measure
-from .similarity import (
-    SIMILARITIES,
-    cosine_similarity,
-    jaccard_similarity,
-    js_similarity,
-    uf_similarity,
-)
-from ._variants import Variant, variants
-from .world import World
+import importlib
+
+# Every public name, with the module it lives in. Names load on first use (PEP 562), so that
+# ``import puf`` is cheap: the pytest plugin (puf.properties.plugin) is imported by every pytest
+# run in an environment that has the harness, and must not pull numpy in with it.
+_HOME = {
+    "UndefinedMeasureWarning": "validation",
+    "EFFECTIVENESS": "effectiveness", "average_precision_at_k": "effectiveness",
+    "hit_rate_at_k": "effectiveness", "ndcg_at_k": "effectiveness",
+    "precision_at_k": "effectiveness", "recall_at_k": "effectiveness",
+    "reciprocal_rank_at_k": "effectiveness",
+    "mean_difference": "dispersion", "variance": "dispersion",
+    "atkinson": "inequality", "coefficient_of_variation": "inequality",
+    "generalized_entropy": "inequality", "hoover": "inequality", "jain_unfairness": "inequality",
+    "max_min": "inequality",
+    "inconsistency": "lipschitz", "lipschitz_excess": "lipschitz",
+    "lipschitz_violation": "lipschitz",
+    "list_distance": "lists", "utility_matrix": "lists",
+    "gini": "measures", "mean_envy": "measures", "mean_envy_as_printed": "measures",
+    "mean_max_envy": "measures", "pairwise_user_unfairness": "measures",
+    "proportion_envious_users": "measures", "puf": "measures", "puf_as_printed": "measures",
+    "sd": "measures", "uf": "measures",
+    "Population": "population",
+    "FAMILIES": "registry", "FIELDS": "registry", "MEASURES": "registry", "Measure": "registry",
+    "as_measure": "registry", "evaluate": "registry", "measure": "registry", "register": "registry",
+    "load_measure": "loader",
+    "SIMILARITIES": "similarity", "cosine_similarity": "similarity",
+    "jaccard_similarity": "similarity", "js_similarity": "similarity",
+    "uf_similarity": "similarity",
+    "Variant": "_variants", "variants": "_variants",
+    "World": "world",
+}
+
+
+def __getattr__(name):
+    if name not in _HOME:
+        raise AttributeError(f"module 'puf' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

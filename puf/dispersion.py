@@ -9,7 +9,7 @@ __all__ = ["variance", "mean_difference"]
 
 import numpy as np
 
-from ._validation import check_effectiveness
+from .validation import check_effectiveness
 
 
 def variance(effectiveness):

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from puf._validation import check_k, check_rankings, check_relevance, lookup
+from puf.validation import check_k, check_rankings, check_relevance, lookup
 
 
 def _prepare(rankings, relevance, k):

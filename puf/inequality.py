@@ -21,7 +21,7 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_effectiveness, check_nonnegative_scalar, undefined
+from .validation import check_effectiveness, check_nonnegative_scalar, undefined
 
 
 def _ratios(effectiveness, name):

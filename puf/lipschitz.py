@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_effectiveness, check_nonnegative_scalar, check_similarity, undefined
+from .validation import check_effectiveness, check_nonnegative_scalar, check_similarity, undefined
 
 # Row blocks keep the temporaries at O(block * m) on real data (m in the thousands).
 _BLOCK_ELEMENTS = 1 << 22

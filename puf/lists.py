@@ -10,7 +10,7 @@ __all__ = ["utility_matrix", "list_centroids", "list_distance"]
 import numpy as np
 import scipy.sparse as sp
 
-from puf._validation import _as_float_array, _check_finite, check_k, check_rankings
+from puf.validation import _as_float_array, _check_finite, check_k, check_rankings
 from puf.effectiveness import _ideal_grades, _prepare
 
 

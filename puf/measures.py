@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from ._validation import (
+from .validation import (
     ENVY_TOLERANCE,
     check_effectiveness,
     check_nonnegative_scalar,
@@ -294,7 +294,7 @@ def proportion_envious_users(utility, *, epsilon=0.05):
     Notes
     -----
     PEU(ε) = (1/m) · Σ_u 1{max_{v≠u} envy(u, v) > ε}. Needs m >= 2. Envy is compared
-    with ε + 2⁻⁵¹ ≈ 4.4e-16 (``puf._validation.ENVY_TOLERANCE``): the utilities arrive
+    with ε + 2⁻⁵¹ ≈ 4.4e-16 (``puf.validation.ENVY_TOLERANCE``): the utilities arrive
     already divided by z_u, and that rounding can lift an envy of exactly ε above it
     (0.2 − 0.15 = 0.05000000000000002 for 4/20 − 3/20), which would count a user the
     definition does not; an envy within 4.4e-16 above ε is not counted.

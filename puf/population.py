@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from ._validation import check_effectiveness, check_pair_matrix, check_similarity
+from .validation import check_effectiveness, check_pair_matrix, check_similarity
 
 
 def _frozen(array):

@@ -19,7 +19,7 @@ __all__ = [
 import numpy as np
 from scipy.special import entr
 
-from puf._validation import check_histories, check_item_features, check_unit_scalar, lookup
+from puf.validation import check_histories, check_item_features, check_unit_scalar, lookup
 
 # js_similarity materialises a (block, m, f) float64 mixture; this bounds its size.
 _BLOCK_ELEMENTS = 4_000_000

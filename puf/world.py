@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ._validation import (
+from .validation import (
     check_histories,
     check_item_features,
     check_k,

@@ -66,7 +66,7 @@ class Base:
     name: str = "synthetic"
 
     def __post_init__(self):
-        from puf._validation import check_k, check_unit_scalar
+        from puf.validation import check_k, check_unit_scalar
 
         check_k(self.n_users, name="n_users"), check_k(self.n_items, name="n_items"), check_k(self.k)
         check_unit_scalar(self.zero_relevance, name="zero_relevance")
@@ -101,8 +101,7 @@ class Base:
         """
         if self.worlds is not None:
             return self.worlds(zero_relevance=zero_relevance, pairing=pairing, random_state=random_state)
-        import synthetic
-
+        from puf import synthetic
         return synthetic.world(self.n_users, self.n_items, k=self.k, zero_relevance=zero_relevance,
                                pairing=pairing, random_state=random_state, **dict(self.world_options))
 
@@ -141,7 +140,7 @@ def artificial_relevance(world, fraction, *, pairing="random", similarity=None, 
     """
     import scipy.sparse as sp
 
-    from puf._validation import check_random_state, check_unit_scalar
+    from puf.validation import check_random_state, check_unit_scalar
 
     fraction = check_unit_scalar(fraction, name="fraction")
     m, n = world.m, world.n_items
@@ -149,8 +148,7 @@ def artificial_relevance(world, fraction, *, pairing="random", similarity=None, 
     zero = np.zeros(m, dtype=bool)
     zero[rng.permutation(m)[:round(fraction * m)]] = True
     if pairing != "random" and 0 < zero.sum() < m:
-        import synthetic
-
+        from puf import synthetic
         similarity = world.similarity("jaccard") if similarity is None else similarity
         zero = synthetic.pair(np.where(zero, 0.0, 1.0), similarity, mode=pairing, random_state=rng) == 0.0
     listed = world.rankings >= 0
@@ -274,13 +272,12 @@ def point_fields(base, seed, cache):
 
     Examples
     --------
-    >>> from reports.variants import variants
+    >>> from puf.reports.variants import variants
     >>> fields = point_fields(Base(n_users=20, n_items=100, k=5), 0, {})
     >>> sorted(fields(variants("PUF-P")[0]))
     ['effectiveness', 'list_distance', 'similarity', 'utility']
     """
-    import synthetic
-
+    from puf import synthetic
     entry = _world_fields(base, seed, cache)
     sims = {}
 

@@ -47,10 +47,10 @@ def build_parser():
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"reports.commands.{name}")
+            module = importlib.import_module(f"puf.reports.commands.{name}")
         except ModuleNotFoundError as exc:
             # A subcommand whose module is not part of this install is simply absent.
-            if exc.name != f"reports.commands.{name}":
+            if exc.name != f"puf.reports.commands.{name}":
                 raise
             continue
         module.register(subparsers)

@@ -92,7 +92,7 @@ def _summary(table, keys):
 
 
 def _level_name(hue, level, default):
-    from reports.response import condition
+    from puf.reports.response import condition
 
     text = condition(hue, level)
     return text + " (default)" if default is not None and level == default else text

@@ -46,8 +46,8 @@ def power_section(out, *, budgets=()):
     """
     from matplotlib.figure import Figure
 
-    from properties.power import POWER_TABLE
-    from reports.render import Section
+    from puf.properties.power import POWER_TABLE
+    from puf.reports.render import Section
 
     if not POWER_TABLE.is_file():
         return None

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
-from reports.figures import OKABE_ITO
+from puf.reports.figures import OKABE_ITO
 
 
 def agreement_rankers(scores):

@@ -10,7 +10,7 @@ skewness sweeps and the measure-agreement study on a real dataset with
 
 __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
-from properties.budget import DEFAULT_MAX_EXAMPLES, QUICK_MAX_EXAMPLES
+from puf.properties.budget import DEFAULT_MAX_EXAMPLES, QUICK_MAX_EXAMPLES
 
 SETTINGS = {
     # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
@@ -56,12 +56,11 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     import json
 
     import pandas as pd
-    import properties
-
-    from reports.render import render_html, render_markdown
-    from reports.sections import RESPONSE_NOTE, sweep_section
-    from reports.sweeps import SWEEPS, Base
-    from reports.verdicts import plain_reasons, run_verdicts, verdict_document
+    from puf import properties
+    from puf.reports.render import render_html, render_markdown
+    from puf.reports.sections import RESPONSE_NOTE, sweep_section
+    from puf.reports.sweeps import SWEEPS, Base
+    from puf.reports.verdicts import plain_reasons, run_verdicts, verdict_document
 
     setting = SETTINGS["quick" if quick else "full"]
     seeds = [random_state + i for i in range(setting["n_seeds"])]
@@ -104,7 +103,7 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     rank = {m.name: i for i, m in enumerate(measures)}  # the matrix's rows in family order
     verdicts = verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
     # Shown right after the verdict matrix: what a "holds" of this search is worth.
-    from reports.power import power_section
+    from puf.reports.power import power_section
 
     after_verdicts = [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s]
     pages = dict(title="puf-harness sensitivity report", provenance=provenance, sections=sections,
@@ -136,12 +135,12 @@ def sweep_extra(spec, extra=()):
 
     Examples
     --------
-    >>> from reports.sweeps import SWEEPS
+    >>> from puf.reports.sweeps import SWEEPS
     >>> [m.name for m in sweep_extra(SWEEPS["pairing"])]
     []
     """
     from puf import MEASURES
-    from reports.variants import variants
+    from puf.reports.variants import variants
 
     if spec.name not in ("zero_relevance", "skewness", "skewness_free_mean"):
         return tuple(extra)
@@ -217,8 +216,8 @@ def _real_data(name, *, random_state):
     from puf.data import load, to_world
     from puf.data.fetch import cache_dir
     from puf.evaluation import evaluate_runs, measure_agreement, run_rankers
-    from reports.bases import RelabelledWorlds
-    from reports.realdata import agreement_rankers
+    from puf.reports.bases import RelabelledWorlds
+    from puf.reports.realdata import agreement_rankers
 
     dataset = load(name)
     runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state,
@@ -232,11 +231,11 @@ def _real_data(name, *, random_state):
 
 
 def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
-    from reports.bases import Base
-    from reports.figures import plot_heatmap, save_figure
-    from reports.render import Section
-    from reports.sections import TEXT, sweep_section
-    from reports.sweeps import SWEEPS
+    from puf.reports.bases import Base
+    from puf.reports.figures import plot_heatmap, save_figure
+    from puf.reports.render import Section
+    from puf.reports.sections import TEXT, sweep_section
+    from puf.reports.sweeps import SWEEPS
 
     name, world = real["name"], real["worlds"].world
     stem = name.replace("-", "_")
@@ -244,7 +243,7 @@ def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
     real["agreement"].to_csv(out / f"{stem}_agreement.csv", index_label="measure")
     figure = save_figure(plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"),
                          out / f"{stem}_agreement.png")
-    from reports.realdata import plot_measures_per_ranker
+    from puf.reports.realdata import plot_measures_per_ranker
 
     bars = save_figure(plot_measures_per_ranker(real["scores"], title=f"Measures per ranker, {name}"),
                        out / f"{stem}_measures.png")

@@ -336,7 +336,7 @@ def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
 
     Examples
     --------
-    >>> from reports.sweeps import SWEEPS
+    >>> from puf.reports.sweeps import SWEEPS
     >>> import pandas as pd
     >>> t = pd.DataFrame({"measure": "UF", "parameter": "zero_relevance", "value": [0.0, 0.5, 1.0],
     ...                   "seed": 0, "score": 4.2})

@@ -80,7 +80,7 @@ def family(label):
     >>> family("SD-P = SD-NDCG"), family("MME"), family("widest_gap-P")
     ('inequality indices', 'envy', 'your measures')
     """
-    from reports.variants import variants
+    from puf.reports.variants import variants
 
     label = label.split(" = ")[0]  # a merged "SD-P = SD-NDCG"
     try:
@@ -137,7 +137,7 @@ def _skewness_markers(spec, base, seeds, cache):
 
     from scipy.stats import skew
 
-    from reports.bases import _blend, _world_fields
+    from puf.reports.bases import _blend, _world_fields
 
     jaccard, blend = [], []
     for seed in seeds:
@@ -153,7 +153,7 @@ def _skewness_markers(spec, base, seeds, cache):
 def _jaccard_mean(base, seeds, cache):
     import numpy as np
 
-    from reports.bases import _world_fields
+    from puf.reports.bases import _world_fields
 
     values = []
     for seed in seeds:
@@ -213,16 +213,16 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
     Examples
     --------
     >>> import pathlib, tempfile
-    >>> from reports.sweeps import SWEEPS, Base
+    >>> from puf.reports.sweeps import SWEEPS, Base
     >>> base, out, labels = Base(n_users=20, n_items=100, k=5), pathlib.Path(tempfile.mkdtemp()), []
     >>> table = SWEEPS["pairing"].run(seeds=[0], base=base, quick=True)
     >>> section = sweep_section(out, SWEEPS["pairing"], table, base, [0], {}, labels)
     >>> sorted(p.name for p in out.iterdir()), section.table_note[:26]
     (['pairing.csv', 'pairing.png'], 'Driver of the labels: plan')
     """
-    from reports.figures import merge_identical, plot_sweep, save_figure
-    from reports.render import Section
-    from reports.response import sweep_responses
+    from puf.reports.figures import merge_identical, plot_sweep, save_figure
+    from puf.reports.render import Section
+    from puf.reports.response import sweep_responses
 
     key = key or spec.name
     table.to_csv(out / f"{key}.csv", index=False)

@@ -18,8 +18,7 @@ __all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons", "
 import json
 from pathlib import Path
 
-import properties
-
+from puf import properties
 KNOWN_DIR = Path(properties.__file__).parent / "known"
 
 
@@ -28,7 +27,7 @@ def verdict_record(verdict):
 
     Examples
     --------
-    >>> from properties import verdicts
+    >>> from puf.properties import verdicts
     >>> record = verdict_record(verdicts("sd", properties=["range"], max_examples=5)[0])
     >>> record["measure"], record["property"], record["status"], "seconds" in record
     ('sd', 'range', 'holds', False)

@@ -1,4 +1,4 @@
-"""Argument checks shared by the generators (the generic ones live in puf._validation)."""
+"""Argument checks shared by the generators (the generic ones live in puf.validation)."""
 
 __all__ = ["check_users", "check_open_unit", "check_count"]
 
@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from puf._validation import check_k
+from puf.validation import check_k
 
 
 def check_users(m, *, name="m"):

@@ -5,7 +5,7 @@ __all__ = ["zero_relevance_effectiveness", "spread_effectiveness", "max_sd"]
 import numpy as np
 from scipy.optimize import brentq
 
-from puf._validation import check_nonnegative_scalar, check_random_state, check_unit_scalar
+from puf.validation import check_nonnegative_scalar, check_random_state, check_unit_scalar
 
 from ._checks import check_open_unit, check_users
 

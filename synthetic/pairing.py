@@ -6,7 +6,7 @@ import numpy as np
 from scipy.linalg import eigh
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
-from puf._validation import check_effectiveness, check_random_state, check_similarity
+from puf.validation import check_effectiveness, check_random_state, check_similarity
 
 from ._checks import check_count
 

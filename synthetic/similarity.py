@@ -11,7 +11,7 @@ __all__ = ["similarity_matrix", "reshape_skewness", "power_skewness", "skewness_
 
 import numpy as np
 
-from puf._validation import check_random_state, check_similarity
+from puf.validation import check_random_state, check_similarity
 
 from ._checks import check_open_unit, check_users
 

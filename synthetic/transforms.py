@@ -5,7 +5,7 @@ __all__ = ["more_relevant", "less_relevant", "set_relevance", "add_shared_histor
 import numpy as np
 import scipy.sparse as sp
 
-from puf._validation import check_nonnegative_scalar
+from puf.validation import check_nonnegative_scalar
 from puf.world import World
 
 from ._checks import check_count

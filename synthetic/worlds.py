@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from puf._validation import check_k, check_random_state, check_unit_scalar
+from puf.validation import check_k, check_random_state, check_unit_scalar
 from puf.effectiveness import ndcg_at_k, precision_at_k
 from puf.similarity import jaccard_similarity, uf_similarity
 from puf.world import World

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import puf
-from puf._validation import ENVY_TOLERANCE
+from puf.validation import ENVY_TOLERANCE
 from puf.engines import envy as envy_engine
 from puf.engines import envy_measures
 from puf.engines._envy_pairs import list_pair_index

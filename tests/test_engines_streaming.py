@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import puf
 from puf import UndefinedMeasureWarning
-from puf._validation import ENVY_TOLERANCE
+from puf.validation import ENVY_TOLERANCE
 from puf.engines import envy_measures, uf_streaming
 
 

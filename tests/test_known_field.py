@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from properties import CATALOG, STATUSES
-from properties._cases import Case
+from puf.properties import CATALOG, STATUSES
+from puf.properties._cases import Case
 from puf import Population, UndefinedMeasureWarning, as_measure
 
 KNOWN = Path(__file__).resolve().parent.parent / "properties" / "known"
@@ -36,7 +36,7 @@ def _population(fields):
 
 def replay(name, property_name, example):
     """Return (value before, value after or None, the judge's excess) of a stored example."""
-    from synthetic import weighted_gap_sum
+    from puf.synthetic import weighted_gap_sum
 
     measure, prop = as_measure(name), CATALOG[property_name]
     before = _population(example["before"])

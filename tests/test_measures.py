@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 import puf
 from puf import measures as measures_module
 from puf import UndefinedMeasureWarning
-from puf._validation import ENVY_TOLERANCE
+from puf.validation import ENVY_TOLERANCE
 
 unit_floats = st.floats(0.0, 1.0, allow_nan=False)
 

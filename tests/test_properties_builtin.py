@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from properties import CATALOG, all_verdicts
-from properties.display import format_example
-from properties.known import load_known
+from puf.properties import CATALOG, all_verdicts
+from puf.properties.display import format_example
+from puf.properties.known import load_known
 from puf import MEASURES
 
 PINNED = {name: (load_known(name) or {}).get("verdicts") for name in MEASURES}

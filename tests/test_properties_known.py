@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from properties import CATALOG, verdicts
-from properties.known import (
+from puf.properties import CATALOG, verdicts
+from puf.properties.known import (
     check_known,
     example_case,
     known_examples,
@@ -16,7 +16,7 @@ from properties.known import (
     load_known,
     write_known,
 )
-from reports.cli import main
+from puf.reports.cli import main
 
 BACKED = [(name, prop) for name in known_measures()
           for prop, status in load_known(name)["verdicts"].items()

@@ -5,12 +5,12 @@ import math
 import numpy as np
 import pytest
 
-from properties import CATALOG, STATUSES, verdicts
-from properties._search import distance, narrow_jump
-from properties.corpus import CONTROLS, CORPUS, FLAWED, get_entry
-from properties.power import detection_rate, power_runs, power_summary
+from puf.properties import CATALOG, STATUSES, verdicts
+from puf.properties._search import distance, narrow_jump
+from puf.properties.corpus import CONTROLS, CORPUS, FLAWED, get_entry
+from puf.properties.power import detection_rate, power_runs, power_summary
 from puf import Population
-from reports.cli import main
+from puf.reports.cli import main
 
 
 def test_the_corpus_covers_every_property_with_enough_flaws_and_controls():

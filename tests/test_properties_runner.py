@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
-from properties import CATALOG, all_verdicts, verdict_matrix, verdicts
-from properties.display import format_verdicts
-from reports.cli import main
+from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
+from puf.properties.display import format_verdicts
+from puf.reports.cli import main
 
 pytest_plugins = ["pytester"]
 
@@ -171,15 +171,16 @@ def test_check_exit_codes(tmp_path, capsys):
 def _plugin_args():
     """Load the plugin explicitly unless the installed entry point already does."""
     names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
-    return [] if "properties.plugin" in names else ["-p", "properties.plugin"]
+    return [] if "puf.properties.plugin" in names else ["-p", "puf.properties.plugin"]
 
 
 def test_plugin_is_inert_without_measure():
-    code = ("import sys, properties.plugin; "
+    code = ("import sys, puf.properties.plugin; "
             "print(sorted(m for m in sys.modules if m.startswith(('properties.', 'hypothesis', "
             "'numpy', 'puf'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['properties.plugin']"
+    # The plugin's own package is imported with it; puf's public names load on first use.
+    assert out.stdout.strip() == "['puf', 'puf.properties', 'puf.properties.plugin']"
 
 
 def test_plugin_runs_each_property_as_a_test(pytester):

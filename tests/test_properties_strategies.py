@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from properties.strategies import effectiveness_vectors, populations, similarity_matrices, worlds
+from puf.properties.strategies import effectiveness_vectors, populations, similarity_matrices, worlds
 
 
 @pytest.mark.parametrize("build, kwargs, message", [

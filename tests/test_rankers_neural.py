@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import synthetic
+from puf import synthetic
 from puf.effectiveness import ndcg_at_k
 from puf.evaluation import run_rankers
 from puf.rankers import NMF, MultVAE, Random, make_ranker, missing_requirement
@@ -171,7 +171,7 @@ def test_nmf_scores_are_its_factor_product(world):
 
 
 def test_evaluate_names_missing_libraries_before_training(monkeypatch, capsys):
-    from reports.commands.evaluate import _ranker_names
+    from puf.reports.commands.evaluate import _ranker_names
 
     monkeypatch.setitem(sys.modules, "torch", None)  # torch_available() is then False
     with pytest.raises(ImportError, match="multvae needs the optional library torch"):

@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import reports.verdicts
-from reports.cli import main
+import puf.reports.report as report_module
+import puf.reports.verdicts as report_verdicts
+from puf.reports.cli import main
 
 N_USERS, N_ITEMS, PER_USER = 40, 60, 20
 
@@ -39,9 +40,9 @@ def report(toy, tmp_path_factory):
         return [{"measure": m.name, "property": "range", "status": "holds", "reason": "stub"}
                 for m in measures]
 
-    patch.setattr(reports.verdicts, "run_verdicts", stub)
+    patch.setattr(report_verdicts, "run_verdicts", stub)
     # The baselines only (the neural rankers have their own tests), and a private lists cache.
-    patch.setattr(reports.report, "REAL_RANKERS", "random,mostpop,userknn,itemknn,ease")
+    patch.setattr(report_module, "REAL_RANKERS", "random,mostpop,userknn,itemknn,ease")
     patch.setenv("PUF_HARNESS_CACHE", str(tmp_path_factory.mktemp("cache")))
     try:
         assert main(["report", "--quick", "--quiet", "--out", str(out), "--data", str(toy)]) == 0

@@ -8,8 +8,8 @@ import matplotlib.image
 import numpy as np
 import pandas as pd
 
-from reports.figures import OKABE_ITO, plot_heatmap, plot_sweep, save_figure
-from reports.render import VERDICT_STYLE, Section, render_html, render_markdown
+from puf.reports.figures import OKABE_ITO, plot_heatmap, plot_sweep, save_figure
+from puf.reports.render import VERDICT_STYLE, Section, render_html, render_markdown
 
 
 def _table():
@@ -94,7 +94,7 @@ def _pairing_table(levels):
 
 
 def test_a_pairing_has_one_colour_in_every_figure():
-    from reports.figures import LEVEL_STYLE
+    from puf.reports.figures import LEVEL_STYLE
 
     colours = []
     for levels in (("random", "most_fair", "most_unfair"), ("most_fair", "most_unfair")):
@@ -121,7 +121,7 @@ def test_log_scale_where_a_curve_spans_decades():
 
 
 def test_identical_p_and_ndcg_variants_become_one_line():
-    from reports.figures import merge_identical
+    from puf.reports.figures import merge_identical
 
     table = pd.concat([_table(), _table().assign(measure=lambda t: t.measure.str.replace("-P", "-NDCG"))])
     table.loc[(table.measure == "SD-NDCG") & (table.value == 0.5), "score"] += 0.1  # SD differs
@@ -132,7 +132,7 @@ def test_identical_p_and_ndcg_variants_become_one_line():
 
 def test_twenty_two_measures_in_three_families_stay_legible():
     """Families on their own panels (at most MAX_LINES lines each) and one legend naming every line."""
-    from reports.figures import MAX_LINES
+    from puf.reports.figures import MAX_LINES
 
     names = [f"M{i}" for i in range(22)]
     family = {n: ("inequality indices", "envy", "similarity-aware")[i % 3] for i, n in enumerate(names)}
@@ -148,7 +148,7 @@ def test_twenty_two_measures_in_three_families_stay_legible():
     looks = {(line.get_color(), line.get_marker(), line.get_linestyle())
              for ax in panels for line in ax.get_lines()}
     assert len(looks) == 22  # every line its own colour, marker and dash
-    from reports.figures import LEVEL_STYLE
+    from puf.reports.figures import LEVEL_STYLE
 
     reserved = {colour for colour, _, _ in LEVEL_STYLE.values()}
     assert not {colour for colour, _, _ in looks} & reserved  # pairing colours mean pairings only
@@ -158,7 +158,7 @@ def test_family_comes_from_measure_metadata_when_present(monkeypatch):
     import dataclasses
 
     import puf
-    from reports.sections import family as _family
+    from puf.reports.sections import family as _family
 
     assert _family("SD-NDCG") == "inequality indices" == puf.MEASURES["sd"].family
     assert _family("SD-P = SD-NDCG") == "inequality indices"
@@ -171,9 +171,9 @@ def test_family_comes_from_measure_metadata_when_present(monkeypatch):
 def test_cell_reasons_come_from_the_known_file_when_it_pins_the_verdict(tmp_path, monkeypatch):
     import json
 
-    import reports.verdicts
+    from puf.reports import verdicts as report_verdicts
 
-    monkeypatch.setattr(reports.verdicts, "KNOWN_DIR", tmp_path)
+    monkeypatch.setattr(report_verdicts, "KNOWN_DIR", tmp_path)
     (tmp_path / "sd.json").write_text(json.dumps({
         "measure": "sd", "verdicts": {"range": "holds", "similarity-sensitive": "violated"},
         "reasons": {"range": "SD of values in [0, 1] is at most 0.5",
@@ -182,7 +182,7 @@ def test_cell_reasons_come_from_the_known_file_when_it_pins_the_verdict(tmp_path
                {"measure": "sd", "property": "similarity-sensitive", "status": "holds",
                 "reason": "a witness"},
                {"measure": "mine", "property": "range", "status": "violated", "reason": "value 2 > 1"}]
-    reasons = reports.verdicts.plain_reasons(records)
+    reasons = report_verdicts.plain_reasons(records)
     assert reasons["sd", "range"] == "SD of values in [0, 1] is at most 0.5"
     assert reasons["sd", "similarity-sensitive"] == "a witness"  # the file pins another verdict
     assert reasons["mine", "range"] == "value 2 > 1"  # a user's measure has no file
@@ -196,7 +196,7 @@ def test_cell_reasons_come_from_the_known_file_when_it_pins_the_verdict(tmp_path
 
 
 def test_free_mean_ratio_panel_tells_the_pairings_apart():
-    from reports.sections import _relative_to_random
+    from puf.reports.sections import _relative_to_random
 
     rows = [("PUF-P", pairing, x, 0, factor * 10.0 ** -x)
             for pairing, factor in (("random", 1.0), ("most_fair", 0.5), ("most_unfair", 1.2))

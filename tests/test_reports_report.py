@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.cli import main
+from puf.reports.cli import main
 
 USER_MEASURE = '''
 import numpy as np
@@ -183,8 +183,8 @@ def test_bad_measure_is_a_clean_error(tmp_path, capsys):
 
 def test_same_random_state_same_csv_bytes(report, tmp_path):
     """Rerun every sweep as the report does; the CSV bytes must match the report's."""
-    from reports.report import SETTINGS, sweep_extra
-    from reports.sweeps import SWEEPS, Base
+    from puf.reports.report import SETTINGS, sweep_extra
+    from puf.reports.sweeps import SWEEPS, Base
 
     quick = SETTINGS["quick"]
     base = Base(n_users=quick["n_users"], n_items=quick["n_items"])
@@ -230,8 +230,7 @@ def test_shape_words_sit_beside_the_driver_label_and_exact_functions_get_rho_one
 
 
 def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat(report):
-    import properties
-
+    from puf import properties
     page = (report / "index.html").read_text(encoding="utf-8")
     assert page.index("<h2 id=verdicts>") < page.index('<h2 id="zero_relevance">') < page.index(
         "<h2 id=provenance>")

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.response import ATOL, RHO_MIN, RTOL, contrast, label_table, response, sweep_responses
-from reports.sweeps import SWEEPS
+from puf.reports.response import ATOL, RHO_MIN, RTOL, contrast, label_table, response, sweep_responses
+from puf.reports.sweeps import SWEEPS
 
 P = np.linspace(0.0, 1.0, 11)
 DISPARITY = P * (1 - P)

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 import puf
-from reports.bases import Base, artificial_relevance, observed_skewness, point_fields
-from reports.sweeps import COLUMNS, SWEEPS, sweep
-from reports.variants import variants
+from puf.reports.bases import Base, artificial_relevance, observed_skewness, point_fields
+from puf.reports.sweeps import COLUMNS, SWEEPS, sweep
+from puf.reports.variants import variants
 
 SMALL = Base(n_users=20, n_items=120, k=5)
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puf import gini, sd
-from synthetic import max_sd, spread_effectiveness, zero_relevance_effectiveness
+from puf.synthetic import max_sd, spread_effectiveness, zero_relevance_effectiveness
 
 seeds = st.integers(0, 2**32 - 1)
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from puf import puf
-from synthetic import pair, pair_order, weighted_gap_sum
+from puf.synthetic import pair, pair_order, weighted_gap_sum
 
 unit = st.floats(0.0, 1.0, allow_nan=False)
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import skew, spearmanr
 
-from synthetic import (
+from puf.synthetic import (
     off_diagonal,
     power_skewness,
     reshape_skewness,

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from puf import Population, World, ndcg_at_k, precision_at_k, recall_at_k
 from puf.similarity import cosine_similarity, jaccard_similarity
-from synthetic import (
+from puf.synthetic import (
     add_shared_history,
     less_relevant,
     more_relevant,

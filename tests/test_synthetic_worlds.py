@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puf import ndcg_at_k, precision_at_k, puf, uf
-from synthetic import summary, world
+from puf.synthetic import summary, world
 
 
 @st.composite

@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 import puf
-from puf import _validation
+from puf import validation
 from puf import Population, World
 
 S2 = [0.2, 0.8]
@@ -53,7 +53,7 @@ INVALID = [
     ("histories-negative", lambda: puf.jaccard_similarity(sp.csr_matrix(np.array([[1.0, -1]]))), r"histories must be non-negative"),
     ("population-utility-shape", lambda: Population(S2, SIM2, utility=np.zeros((3, 3))), r"utility has 3 users but effectiveness has 2"),
     ("world-rankings-users", lambda: World(HIST, REL, RANKS[:1], FEAT), r"rankings has 1 users but histories has 2"),
-    ("random-state", lambda: _validation.check_random_state("seed"), r"random_state must be None, an int or a numpy Generator"),
+    ("random-state", lambda: validation.check_random_state("seed"), r"random_state must be None, an int or a numpy Generator"),
 ]
 
 
@@ -87,18 +87,18 @@ def test_exponential_gain_rejects_overflowing_grades():
 
 
 def test_pair_matrix_checks_in_row_blocks_report_whole_matrix_indices(monkeypatch):
-    monkeypatch.setattr(_validation, "_CHECK_BLOCK_ELEMENTS", 4)  # 2 rows per block for m = 4
+    monkeypatch.setattr(validation, "_CHECK_BLOCK_ELEMENTS", 4)  # 2 rows per block for m = 4
     sim = np.full((4, 4), 0.5)
-    np.testing.assert_array_equal(_validation.check_similarity(sim), sim)
+    np.testing.assert_array_equal(validation.check_similarity(sim), sim)
     bad = sim.copy()
     bad[3, 1] = 2.0
     with pytest.raises(ValueError, match=r"got 2\.0 at index \(3, 1\)"):
-        _validation.check_pair_matrix(bad, name="utility")
+        validation.check_pair_matrix(bad, name="utility")
     bad = sim.copy()
     bad[2, 0] = 0.4
     with pytest.raises(ValueError, match=r"similarity\[0,2\]=0\.5 but similarity\[2,0\]=0\.4"):
-        _validation.check_similarity(bad)
+        validation.check_similarity(bad)
     bad = sim.copy()
     bad[3, 3] = np.nan
     with pytest.raises(ValueError, match=r"must be finite, got nan at index \(3, 3\)"):
-        _validation.check_similarity(bad)
+        validation.check_similarity(bad)

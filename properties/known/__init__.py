@@ -168,7 +168,7 @@ def example_case(property_name, example, *, source=""):
     ([0.0, 0.0], True)
     """
     from .._cases import Case
-    from synthetic import weighted_gap_sum
+    from puf.synthetic import weighted_gap_sum
 
     before = _population(example["before"])
     after = None if example.get("after") is None else _population(example["after"])
@@ -198,7 +198,7 @@ def known_from_verdicts(measure, results):
 
     Examples
     --------
-    >>> from properties import verdicts
+    >>> from puf.properties import verdicts
     >>> data = known_from_verdicts("sd", verdicts("sd", max_examples=10))
     >>> data["verdicts"]["similarity-zero"], "similarity-zero" in data["examples"]
     ('violated', True)

@@ -18,7 +18,7 @@ import pathlib
 import numpy as np
 import pandas as pd
 
-from .._validation import check_k, check_random_state
+from ..validation import check_k, check_random_state
 from .atomic import read_atomic
 from .fetch import fetch
 from .preprocess import preprocess

@@ -25,7 +25,7 @@ import numbers
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-from puf._validation import check_histories, check_k
+from puf.validation import check_histories, check_k
 
 # Column segments are this many users wide (rounded to whole row blocks): small
 # enough that one tile's float64 temporaries stay a few MB, large enough that

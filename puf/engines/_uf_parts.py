@@ -29,7 +29,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import entr
 
-from puf._validation import (
+from puf.validation import (
     check_item_features,
     check_min_users,
     check_unit_scalar,

@@ -10,7 +10,7 @@ __all__ = ["inner_product_puf", "cosine_puf", "normalized_rows"]
 
 import numpy as np
 
-from puf._validation import check_effectiveness
+from puf.validation import check_effectiveness
 
 from ._blocks import check_block_size, check_user_matrix, open_executor
 

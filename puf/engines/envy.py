@@ -5,7 +5,7 @@ __all__ = ["envy_measures"]
 
 import numpy as np
 
-from puf._validation import ENVY_TOLERANCE, check_min_users, check_nonnegative_scalar
+from puf.validation import ENVY_TOLERANCE, check_min_users, check_nonnegative_scalar
 from puf.effectiveness import _ideal_grades, _prepare
 from puf.lists import _list_indicator
 
@@ -113,7 +113,7 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     envy(u, v) = max(phi_u(L_v) − phi_u(L_u), 0);
     ME = Σ_{u≠v} envy / (m(m−1)), MME = mean_u max_{v≠u} envy(u, v),
     PEU(ε) = mean_u 1{max_{v≠u} envy(u, v) > ε}, compared as ``> ε + 2**-51``
-    (``puf._validation.ENVY_TOLERANCE``) so that an envy of exactly ε, lifted a few
+    (``puf.validation.ENVY_TOLERANCE``) so that an envy of exactly ε, lifted a few
     ulps above it by the division by z_u, is not counted.
 
     Write G = R · Lᵀ (R relevance, L the m x n list indicator), so phi_u(L_v) =

@@ -21,7 +21,7 @@ __all__ = ["jaccard_puf", "prepare_pattern", "jaccard_tile", "keep_upper", "DENS
 import numpy as np
 import scipy.sparse as sp
 
-from puf._validation import check_effectiveness
+from puf.validation import check_effectiveness
 
 from ._blocks import check_block_size, check_user_matrix, open_executor, tile_tasks
 

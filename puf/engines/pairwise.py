@@ -7,7 +7,7 @@ from registries, validates everything first, and never builds an m x m matrix.
 
 __all__ = ["puf_from_histories", "EXACT_ENGINES", "METHODS"]
 
-from puf._validation import check_effectiveness
+from puf.validation import check_effectiveness
 
 from ._blocks import check_block_size, check_choice, check_n_jobs, check_user_matrix, ENGINES
 from .cosine import _inner_product_puf_checked, normalized_rows

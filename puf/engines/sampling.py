@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from puf._validation import check_effectiveness, check_random_state
+from puf.validation import check_effectiveness, check_random_state
 
 from ._blocks import check_block_size, check_choice, check_user_matrix, open_executor
 from .cosine import normalized_rows

@@ -41,7 +41,7 @@ import math
 
 import numpy as np
 
-from puf._validation import undefined
+from puf.validation import undefined
 
 from ._blocks import check_block_size, open_executor, tile_tasks
 from ._uf_parts import (

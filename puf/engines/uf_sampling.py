@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from puf._validation import UndefinedMeasureWarning, check_random_state
+from puf.validation import UndefinedMeasureWarning, check_random_state
 
 from ._blocks import check_block_size, open_executor
 from ._uf_parts import THRESHOLD_TOLERANCE, check_uf_inputs, pair_distance, pair_similarity, prepare_uf

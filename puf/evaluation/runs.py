@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from .._validation import check_k
+from ..validation import check_k
 from ..rankers import PAPER_RANKERS, available_rankers, make_ranker
 from ..rankers.cache import load_run, run_key, save_run
 from ..rankers.factorization import ALS, BPR

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .. import effectiveness as _effectiveness
-from .._validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
+from ..validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
 from ..effectiveness import ndcg_at_k, precision_at_k
 from ..lists import list_distance, utility_matrix
 from ..similarity import jaccard_similarity, uf_similarity

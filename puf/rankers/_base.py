@@ -6,7 +6,7 @@ import contextlib
 
 import numpy as np
 
-from .._validation import check_histories, check_k, check_random_state
+from ..validation import check_histories, check_k, check_random_state
 
 
 def single_threaded_blas():

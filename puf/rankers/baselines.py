@@ -5,7 +5,7 @@ __all__ = ["EASE", "ItemKNN", "MostPop", "Random", "UserKNN"]
 import numpy as np
 import scipy.linalg
 
-from .._validation import check_k, check_nonnegative_scalar
+from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker, single_threaded_blas
 
 

@@ -6,7 +6,7 @@ import importlib.util
 
 import numpy as np
 
-from .._validation import check_k, check_nonnegative_scalar
+from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker
 
 

@@ -58,12 +58,12 @@ def run(args):
 
     Examples
     --------
-    >>> from reports.cli import main
+    >>> from puf.reports.cli import main
     >>> main(["check", "no_such_module_xyz:f"])
     2
     """
-    from properties import CATALOG, all_verdicts, verdict_matrix, verdicts
-    from properties.display import format_matrix, format_verdicts, load_measure
+    from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
+    from puf.properties.display import format_matrix, format_verdicts, load_measure
     from puf import as_measure
 
     if args.all == bool(args.measure):
@@ -99,14 +99,14 @@ def run(args):
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
         if args.known:
-            from properties.known import known_from_verdicts
+            from puf.properties.known import known_from_verdicts
 
             with open(args.known, "w", encoding="utf-8") as handle:
                 json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
-        from properties.budget import DEFAULT_MAX_EXAMPLES
-        from reports.verdicts import verdict_document, verdict_record
+        from puf.properties.budget import DEFAULT_MAX_EXAMPLES
+        from puf.reports.verdicts import verdict_document, verdict_record
 
         note = (f"puf check {'--all' if args.all else args.measure}: example budget "
                 f"{options.get('max_examples', DEFAULT_MAX_EXAMPLES)} per property, "

@@ -51,12 +51,12 @@ def run(args):
 
     Examples
     --------
-    >>> from reports.cli import main
+    >>> from puf.reports.cli import main
     >>> main(["power", "--budgets", "x"])
     2
     """
-    from properties.corpus import CORPUS
-    from properties.power import format_power, power_runs, power_summary
+    from puf.properties.corpus import CORPUS
+    from puf.properties.power import format_power, power_runs, power_summary
 
     try:
         budgets = [int(b) for b in args.budgets.split(",")]

@@ -71,7 +71,7 @@ def _user_measures(specs, time_limit):
     """
     import dataclasses
 
-    from properties._isolation import IsolatedFunction
+    from puf.properties._isolation import IsolatedFunction
     from puf import MEASURES
 
     loaded, taken, functions = [], {name.lower() for name in MEASURES}, {}
@@ -144,7 +144,7 @@ def run(args):
     except ValueError as exc:
         print(f"puf report: {exc}", file=sys.stderr)
         return 2
-    from reports.report import build_report
+    from puf.reports.report import build_report
 
     start = time.perf_counter()
     try:

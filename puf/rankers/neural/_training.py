@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ..._validation import check_histories, check_k
+from ...validation import check_histories, check_k
 from ...effectiveness import ndcg_at_k
 from .._base import Ranker
 
