@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .metadata import check_similarity_choice
 from .registry import FAMILIES, MEASURES, Measure, as_measure
 
 METRICS = {"P": "precision", "R": "recall", "NDCG": "ndcg", "HR": "hit_rate",
@@ -24,69 +25,76 @@ METRICS = {"P": "precision", "R": "recall", "NDCG": "ndcg", "HR": "hit_rate",
 """Effectiveness metrics a label may name, as keys of :data:`puf.EFFECTIVENESS`."""
 USER_METRICS = ("P", "NDCG")
 """The metrics studies evaluate every effectiveness-reading measure on."""
-# Display names where the registered name is not shown as is (acronyms, capitals).
-_DISPLAY = {"sd": "SD", "gini": "Gini", "puf": "PUF", "puf-as-printed": "PUF-as-printed",
-            "me": "ME", "me-as-printed": "ME-as-printed", "mme": "MME", "peu": "PEU", "uf": "UF",
-            "ge-0": "GE-0", "ge-1": "GE-1", "ge-2": "GE-2", "atkinson-0.5": "Atkinson-0.5",
-            "atkinson-1": "Atkinson-1", "atkinson-2": "Atkinson-2", "cv": "CV", "jain": "Jain",
-            "hoover": "Hoover", "variance": "Variance", "mean-difference": "MD",
-            "max-min": "Max-min", "inconsistency": "Inconsistency",
-            "lipschitz-violation": "Lipschitz-violation", "lipschitz-excess": "Lipschitz-excess"}
-_LABELS = {label.lower(): name for name, label in _DISPLAY.items()}
 _MEAN = Measure(lambda effectiveness: float(np.mean(effectiveness)), "mean effectiveness",
-                ("effectiveness",), direction="higher", definition="mean of S over users",
-                family="other")
+                direction="higher", definition="mean of S over users", family="other")
 
 
 @dataclass(frozen=True)
 class Variant:
     """A measure evaluated on one effectiveness metric: the unit a table or sweep shows.
 
+    It carries everything a study needs, from the measure's metadata, so no
+    measure is special-cased by name: derive the Population with
+    ``world.population(metric=METRICS[v.metric], k=k, similarity=v.similarity,
+    gamma=...)`` (``v.gamma``, or the study's γ where it sweeps one; any
+    metric for ``metric=None``) and call ``v(population.fields())``.
+
     Attributes
     ----------
     label : str
-        As shown in tables and legends, e.g. ``"SD-NDCG"``.
+        As shown in tables and legends, e.g. ``"SD-NDCG"``: the measure's
+        :attr:`~puf.Measure.label`, then the metric.
     measure : puf.Measure
         The measure (mean effectiveness for ``"P@k"``-style labels).
     metric : str or None
         Key of :data:`METRICS`, or None when the measure reads no effectiveness.
     family : str
-        Its own panel name (``"SD"``, ``"Envy"``, ``"Effectiveness"``, ...);
-        ``measure.family`` is the wider family (inequality indices, envy,
-        similarity-aware).
+        Its figure panel (``"SD"``, ``"Envy"``, ``"Effectiveness"``, ...): the
+        measure's :attr:`~puf.Measure.panel`; ``measure.family`` is the wider
+        family (inequality indices, envy, similarity-aware).
+    similarity : str, default "jaccard"
+        The user similarity it reads, a key of :data:`puf.SIMILARITIES`: the
+        measure's declared one (UF: ``"uf"``, sim_UF).
+    gamma : float or None, default None
+        γ of that similarity when it takes one (sim_UF; UF declares 0.5, the
+        studies' default, which a γ sweep replaces); None otherwise.
 
     Examples
     --------
     >>> v = variants("sd-ndcg")[0]
-    >>> v.label, v.metric, v.family, v.measure.family, v.similarity
-    ('SD-NDCG', 'NDCG', 'SD', 'inequality indices', None)
+    >>> v.label, v.metric, v.family, v.measure.family, v.similarity, v.gamma
+    ('SD-NDCG', 'NDCG', 'SD', 'inequality indices', 'jaccard', None)
+    >>> (u,) = variants("UF")
+    >>> u.similarity, u.gamma
+    ('uf', 0.5)
     """
 
     label: str
     measure: Measure
     metric: str | None
     family: str
+    similarity: str = "jaccard"
+    gamma: float | None = None
 
-    @property
-    def similarity(self):
-        """The similarity kind it reads in studies: None (the default, Jaccard) or "uf"."""
-        return self.measure.similarity
+    def __post_init__(self):
+        object.__setattr__(self, "gamma", check_similarity_choice(self.similarity, self.gamma))
 
     def __call__(self, fields):
         return float(self.measure(**{f: fields[f] for f in self.measure.reads}))
 
 
 def _named(measure, metric):
-    name = _DISPLAY.get(measure.name, measure.name)
-    family = "Envy" if measure.family == "envy" and measure.name in _DISPLAY else name
+    def variant(label):
+        return Variant(label, measure, metric, measure.panel, measure.similarity, measure.gamma)
+
     if "effectiveness" not in measure.reads:
         if metric is not None:
             raise ValueError(f"measure {measure.name!r} reads no effectiveness; name it without -{metric}")
-        return Variant(name, measure, None, family)
+        return variant(measure.label)
     if metric is None:
         raise ValueError(f"measure {measure.name!r} reads effectiveness: name a metric, "
-                         f"e.g. {name}-NDCG (metrics: {', '.join(METRICS)})")
-    return Variant(f"{name}-{metric}", measure, metric, family)
+                         f"e.g. {measure.label}-NDCG (metrics: {', '.join(METRICS)})")
+    return variant(f"{measure.label}-{metric}")
 
 
 def _expand(measure, metrics):
@@ -96,12 +104,19 @@ def _expand(measure, metrics):
 
 
 def _lookup(name):
-    return as_measure(_LABELS.get(name.lower(), name.lower()))
+    """The measure a label or a name stands for, in any case (``"MD"``, ``"mean-difference"``)."""
+    known = {m.label.lower(): key for key, m in MEASURES.items()}
+    known.update((key.lower(), key) for key in MEASURES)
+    return as_measure(known.get(name.lower(), name.lower()))
+
+
+def _mean(metric):
+    return Variant(f"{metric}@k", _MEAN, metric, "Effectiveness")
 
 
 def _every_variant(metrics):
     """Mean effectiveness first, then each family's measures in registry order."""
-    means = tuple(Variant(f"{m}@k", _MEAN, m, "Effectiveness") for m in metrics)
+    means = tuple(_mean(m) for m in metrics)
     shown = [m for m in MEASURES.values() if m.tables]
     ordered = [m for family in FAMILIES for m in shown if m.family == family]
     return means + tuple(v for m in ordered for v in _expand(m, metrics))
@@ -150,7 +165,7 @@ def variants(spec=None, *, metrics=USER_METRICS):
         return _expand(as_measure(spec), metrics)
     mean = re.fullmatch(r"([A-Za-z]+)@k", spec)
     if mean and mean.group(1).upper() in METRICS:
-        return (Variant(f"{mean.group(1).upper()}@k", _MEAN, mean.group(1).upper(), "Effectiveness"),)
+        return (_mean(mean.group(1).upper()),)
     name, _, suffix = spec.rpartition("-")
     if name and suffix.upper() in METRICS:
         return (_named(_lookup(name), suffix.upper()),)

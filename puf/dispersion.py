@@ -1,17 +1,25 @@
-"""Absolute dispersion of per-user effectiveness: variance and the Gini mean difference.
+"""Dispersion of per-user effectiveness: variance, the Gini mean difference and max-min.
 
-Both read ``effectiveness`` only, are unchanged when every S is shifted by the
-same amount (they read gaps, not ratios), are defined on every population, and
-lower is fairer.
+All three read ``effectiveness`` only, and lower is fairer. Variance and the
+mean difference are absolute: unchanged when every S is shifted by the same
+amount (they read gaps, not ratios) and defined on every population. Max-min
+compares the extremes as a ratio: unchanged when every S is multiplied by the
+same factor, undefined when every S is 0.
 """
 
-__all__ = ["variance", "mean_difference"]
+__all__ = ["variance", "mean_difference", "max_min"]
 
 import numpy as np
 
-from .validation import check_effectiveness
+from .metadata import FAMILIES, measure
+from .validation import check_effectiveness, undefined
+
+_INEQUALITY = FAMILIES[0]
 
 
+@measure(label="Variance", family=_INEQUALITY, range=(0.0, 0.25),
+         reference="Rastegarpanah et al. WSDM 2019",
+         definition="(1/m) Σ (S − μ)² (Rastegarpanah et al. 2019)")
 def variance(effectiveness):
     """Population variance (ddof = 0) of per-user effectiveness.
 
@@ -41,6 +49,8 @@ def variance(effectiveness):
     return float(np.var(check_effectiveness(effectiveness), ddof=0))
 
 
+@measure(name="mean-difference", label="MD", family=_INEQUALITY, reference="Gini mean difference",
+         definition="1/(m(m−1)) Σ_{u≠v} |S(u)−S(v)| (PUF with every similarity 1)")
 def mean_difference(effectiveness):
     """Gini mean difference: the mean absolute gap over ordered pairs of distinct users.
 
@@ -76,3 +86,35 @@ def mean_difference(effectiveness):
     m = x.shape[0]
     weights = 2.0 * np.arange(1, m + 1) - m - 1
     return max(float(2.0 * (weights @ x) / (m * (m - 1))), 0.0)
+
+
+@measure(name="max-min", label="Max-min", family=_INEQUALITY,
+         definition="1 − min S / max S; undefined when max S = 0")
+def max_min(effectiveness):
+    """One minus the ratio of the worst-off to the best-off user's effectiveness.
+
+    Parameters
+    ----------
+    effectiveness : array-like of shape (m,)
+        Per-user effectiveness in [0, 1].
+
+    Returns
+    -------
+    float
+        In [0, 1]: 1 as soon as someone has 0 and someone more; 0 is fairest.
+        NaN with :class:`~puf.UndefinedMeasureWarning` when every value is 0.
+
+    Notes
+    -----
+    .. math:: 1 - \\frac{\\min_u S(u)}{\\max_u S(u)}
+
+    Examples
+    --------
+    >>> max_min([0.25, 0.5, 1.0])
+    0.75
+    """
+    s = check_effectiveness(effectiveness)
+    high = s.max()
+    if high == 0.0:
+        return undefined("max-min is undefined when every effectiveness value is 0")
+    return float(1.0 - s.min() / high)

@@ -2,8 +2,8 @@
 
 Every index here reads ``effectiveness`` only (so it ignores who is similar to
 whom), is unchanged when every S is multiplied by the same factor, and lower is
-fairer (the absolute ones, variance and mean difference, are in
-:mod:`puf.dispersion`). μ is the mean of S over the m users. An index that
+fairer (variance, the mean difference and max-min are in :mod:`puf.dispersion`).
+μ is the mean of S over the m users. An index that
 divides by μ (or by a geometric mean) is undefined when that is 0: it returns
 NaN with :class:`~puf.UndefinedMeasureWarning`, as :func:`puf.gini` does.
 """
@@ -14,14 +14,16 @@ __all__ = [
     "coefficient_of_variation",
     "jain_unfairness",
     "hoover",
-    "max_min",
 ]
 
 import numbers
 
 import numpy as np
 
+from .metadata import FAMILIES, NONNEGATIVE, measure
 from .validation import check_effectiveness, check_nonnegative_scalar, undefined
+
+_INEQUALITY = FAMILIES[0]
 
 
 def _ratios(effectiveness, name):
@@ -39,6 +41,17 @@ def _check_real(value, *, name):
     return float(value)
 
 
+@measure(label="GE", family=_INEQUALITY, range=NONNEGATIVE, reference="Shorrocks 1980",
+         definition="GE(α) = 1/(m α(α−1)) Σ [(S/μ)^α − 1]; undefined when μ = 0",
+         instances=[
+             dict(name="ge-0", label="GE-0", options={"alpha": 0.0},
+                  definition="mean log deviation −(1/m) Σ ln(S/μ); undefined when μ = 0 or some S = 0"),
+             dict(name="ge-1", label="GE-1", options={"alpha": 1.0},
+                  definition="Theil T (1/m) Σ (S/μ) ln(S/μ), 0·ln 0 = 0; undefined when μ = 0"),
+             dict(name="ge-2", label="GE-2", options={"alpha": 2.0},
+                  reference="Shorrocks 1980; Speicher et al. KDD 2018",
+                  definition="GE(2) = 1/(2m) Σ [(S/μ)² − 1] = CV²/2; undefined when μ = 0"),
+         ])
 def generalized_entropy(effectiveness, *, alpha=2.0):
     """Generalized entropy index GE(α) of per-user effectiveness (Shorrocks 1980).
 
@@ -104,6 +117,16 @@ def generalized_entropy(effectiveness, *, alpha=2.0):
     return max(float(value), 0.0)
 
 
+@measure(label="Atkinson", family=_INEQUALITY, reference="Atkinson 1970",
+         definition="A(ε) = 1 − [(1/m) Σ (S/μ)^(1−ε)]^(1/(1−ε)); undefined when μ = 0",
+         instances=[
+             dict(name="atkinson-0.5", label="Atkinson-0.5", options={"epsilon": 0.5},
+                  definition="1 − [(1/m) Σ (S/μ)^½]²; undefined when μ = 0"),
+             dict(name="atkinson-1", label="Atkinson-1", options={"epsilon": 1.0},
+                  definition="1 − geometric mean / μ; undefined when some S = 0"),
+             dict(name="atkinson-2", label="Atkinson-2", options={"epsilon": 2.0},
+                  definition="1 − harmonic mean / μ; undefined when some S = 0"),
+         ])
 def atkinson(effectiveness, *, epsilon=0.5):
     """Atkinson index A(ε) of per-user effectiveness (Atkinson 1970).
 
@@ -158,6 +181,8 @@ def atkinson(effectiveness, *, epsilon=0.5):
     return max(float(value), 0.0)
 
 
+@measure(name="cv", label="CV", family=_INEQUALITY, range=NONNEGATIVE,
+         definition="σ/μ (ddof=0); undefined when μ = 0")
 def coefficient_of_variation(effectiveness):
     """Coefficient of variation σ/μ of per-user effectiveness (σ with ddof = 0).
 
@@ -183,6 +208,8 @@ def coefficient_of_variation(effectiveness):
     return float("nan") if r is None else float(np.std(r, ddof=0))
 
 
+@measure(name="jain", label="Jain", family=_INEQUALITY, reference="Jain, Chiu and Hawe 1984",
+         definition="1 − (Σ S)² / (m Σ S²), one minus Jain's index; undefined when μ = 0")
 def jain_unfairness(effectiveness):
     """One minus Jain's fairness index of per-user effectiveness (Jain, Chiu and Hawe 1984).
 
@@ -222,6 +249,8 @@ def jain_unfairness(effectiveness):
     return float(var / (var + 1.0))
 
 
+@measure(label="Hoover", family=_INEQUALITY, reference="Hoover 1936",
+         definition="½ Σ |S − μ| / Σ S; undefined when μ = 0")
 def hoover(effectiveness):
     """Hoover index (relative mean deviation / 2) of per-user effectiveness (Hoover 1936).
 
@@ -257,32 +286,3 @@ def hoover(effectiveness):
         return undefined("hoover is undefined when every effectiveness value is 0 (mean 0)")
     return float(np.abs(s - s.mean()).sum() / (2.0 * total))
 
-
-def max_min(effectiveness):
-    """One minus the ratio of the worst-off to the best-off user's effectiveness.
-
-    Parameters
-    ----------
-    effectiveness : array-like of shape (m,)
-        Per-user effectiveness in [0, 1].
-
-    Returns
-    -------
-    float
-        In [0, 1]: 1 as soon as someone has 0 and someone more; 0 is fairest.
-        NaN with :class:`~puf.UndefinedMeasureWarning` when every value is 0.
-
-    Notes
-    -----
-    .. math:: 1 - \\frac{\\min_u S(u)}{\\max_u S(u)}
-
-    Examples
-    --------
-    >>> max_min([0.25, 0.5, 1.0])
-    0.75
-    """
-    s = check_effectiveness(effectiveness)
-    high = s.max()
-    if high == 0.0:
-        return undefined("max-min is undefined when every effectiveness value is 0")
-    return float(1.0 - s.min() / high)

@@ -12,7 +12,10 @@ import numbers
 
 import numpy as np
 
+from .metadata import FAMILIES, measure
 from .validation import check_effectiveness, check_nonnegative_scalar, check_similarity, undefined
+
+_SIMILAR = FAMILIES[2]
 
 # Row blocks keep the temporaries at O(block * m) on real data (m in the thousands).
 _BLOCK_ELEMENTS = 1 << 22
@@ -28,6 +31,8 @@ def _blocks(m):
     return ((start, min(m, start + step)) for start in range(0, m, step))
 
 
+@measure(label="Inconsistency", family=_SIMILAR, reference="Zemel et al. ICML 2013",
+         definition="(1/m) Σ_u |S(u) − mean S over the n = 5 most similar others|; undefined when m < 6")
 def inconsistency(effectiveness, similarity, *, n_neighbors=5):
     """Mean gap between each user's effectiveness and that of its most similar users.
 
@@ -103,6 +108,9 @@ def _gaps_and_allowance(s, sim, start, stop, lipschitz_constant):
     return gaps, allowance, upper
 
 
+@measure(name="lipschitz-violation", label="Lipschitz-violation", family=_SIMILAR,
+         reference="Dwork et al. ITCS 2012",
+         definition="share of pairs u<v with |S(u)−S(v)| > L·(1 − sim(u,v)), L = 1")
 def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     """Share of user pairs whose effectiveness gap exceeds L times their distance 1 − sim.
 
@@ -145,6 +153,9 @@ def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     return 2.0 * count / (m * (m - 1))
 
 
+@measure(name="lipschitz-excess", label="Lipschitz-excess", family=_SIMILAR,
+         reference="Dwork et al. ITCS 2012",
+         definition="2/(m(m−1)) Σ_{u<v} max(0, |S(u)−S(v)| − L·(1 − sim(u,v))), L = 1")
 def lipschitz_excess(effectiveness, similarity, *, lipschitz_constant=1.0):
     """Mean over user pairs of how far the effectiveness gap exceeds L·(1 − sim).
 

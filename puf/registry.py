@@ -1,178 +1,27 @@
-"""The measure registry: names, metadata, and evaluation by parameter name.
+"""The measure registry: names, and evaluation by parameter name.
 
 A measure is any function whose required parameters are
-:class:`~puf.Population` field names. :func:`measure` attaches optional
-metadata; :func:`as_measure` turns a name or a plain function into a
-:class:`Measure`; :func:`evaluate` passes a population's fields by name;
+:class:`~puf.Population` field names. :func:`measure` declares its metadata
+(:mod:`puf.metadata`); :func:`as_measure` turns a name or a plain function into
+a :class:`Measure`; :func:`evaluate` passes a population's fields by name;
 :func:`register` adds a measure (or a built-in at another parameter value) to
 :data:`MEASURES`, from which ``puf measures``, ``puf check --all``, ``puf
-evaluate`` and the report's sweeps all read. Each measure belongs to one of
-:data:`FAMILIES`.
+evaluate`` and the report's sweeps all read. The built-ins are the decorated
+functions of the measure modules (:data:`BUILTIN_MODULES`), in the order they
+are defined there: adding one is one decorated function.
 """
 
-__all__ = ["FIELDS", "FAMILIES", "Measure", "MEASURES", "measure", "as_measure", "register", "evaluate"]
+__all__ = ["FIELDS", "FAMILIES", "Measure", "MEASURES", "BUILTIN_MODULES", "measure", "as_measure",
+           "register", "evaluate", "builtin_measures"]
 
-import functools
+import importlib
 import inspect
 import numbers
-from dataclasses import dataclass
 
-FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
-FAMILIES = ("inequality indices", "envy", "similarity-aware", "other")
-"""Families of measures, in the order tables and figures group them."""
+from .metadata import FAMILIES, FIELDS, Measure, bind, measure
 
-
-@dataclass(frozen=True)
-class Measure:
-    """A fairness measure with the metadata the harness reads.
-
-    Parameters
-    ----------
-    function : callable
-        The measure; its required parameters are Population field names.
-    name : str
-        Short name, as used in tables and on the command line.
-    reads : tuple of str
-        The Population fields the function reads, in parameter order.
-    range : tuple of float, default (0.0, 1.0)
-        Declared (low, high) range of values.
-    direction : {"lower", "higher"}, default "lower"
-        Which end is fairer.
-    definition : str
-        One-line definition.
-    family : str, optional
-        One of :data:`FAMILIES`; default from ``reads``: "similarity-aware"
-        when it reads similarity, "envy" when it reads utility, "inequality
-        indices" when it reads effectiveness alone, else "other".
-    similarity : str or None, default None
-        The similarity it reads in studies on real or synthetic data: None for
-        the study's default (Jaccard over histories), "uf" for sim_UF.
-    tables : bool, default True
-        Whether studies (``puf evaluate``, the report's sweeps) show it; False
-        for forms kept only for the property check (the printed forms).
-
-    Examples
-    --------
-    >>> m = as_measure("sd")
-    >>> m.reads, m.range, m.direction, m.family
-    (('effectiveness',), (0.0, 1.0), 'lower', 'inequality indices')
-    >>> m(effectiveness=[0.0, 1.0])
-    0.5
-    """
-
-    function: object
-    name: str
-    reads: tuple
-    range: tuple = (0.0, 1.0)
-    direction: str = "lower"
-    definition: str = ""
-    family: str | None = None
-    similarity: str | None = None
-    tables: bool = True
-
-    def __post_init__(self):
-        if self.family is None:
-            object.__setattr__(self, "family", _default_family(self.reads))
-        elif self.family not in FAMILIES:
-            raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {self.family!r}")
-
-    def __call__(self, **fields):
-        return self.function(**{name: fields[name] for name in self.reads})
-
-    @property
-    def fairest(self):
-        """The fairest value of the declared range (its lower end when lower is fairer)."""
-        return self.range[0] if self.direction == "lower" else self.range[1]
-
-
-def _default_family(reads):
-    if "similarity" in reads:
-        return "similarity-aware"
-    if "utility" in reads:
-        return "envy"
-    return "inequality indices" if reads == ("effectiveness",) else "other"
-
-
-def _reads(function):
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"cannot read the signature of measure {function!r}") from exc
-    reads = []
-    for p in parameters:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if p.name in FIELDS:
-            reads.append(p.name)
-        elif p.default is p.empty:
-            raise ValueError(
-                f"measure {getattr(function, '__name__', function)!r} has a required parameter "
-                f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
-            )
-    if not reads:
-        raise ValueError(
-            f"measure {getattr(function, '__name__', function)!r} reads no Population field; "
-            f"name a parameter one of {', '.join(FIELDS)}"
-        )
-    return tuple(reads)
-
-
-def measure(function=None, *, name=None, range=(0.0, 1.0), direction="lower", definition=None,
-            family=None):
-    """Decorator attaching harness metadata to a user's measure; the function is unchanged.
-
-    Parameters
-    ----------
-    function : callable, optional
-        The measure (when used as ``@measure`` without arguments).
-    name : str, optional
-        Display name; defaults to the function's name.
-    range : tuple of float, default (0.0, 1.0)
-        Declared range of values.
-    direction : {"lower", "higher"}, default "lower"
-        Which end is fairer.
-    definition : str, optional
-        One-line definition; defaults to the docstring's first line.
-    family : str, optional
-        One of :data:`FAMILIES`; default from the fields it reads.
-
-    Returns
-    -------
-    callable
-        ``function`` itself, with a ``__puf_measure__`` attribute.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> @measure(name="range-gap", definition="max S − min S")
-    ... def range_gap(effectiveness):
-    ...     return float(np.ptp(effectiveness))
-    >>> as_measure(range_gap).name
-    'range-gap'
-    """
-    if direction not in ("lower", "higher"):
-        raise ValueError(f"direction must be 'lower' or 'higher', got {direction!r}")
-    try:
-        low, high = (float(v) for v in range)
-    except (TypeError, ValueError):
-        raise ValueError(f"range must be two numbers (low, high), got {range!r}") from None
-    if not low <= high:
-        raise ValueError(f"range must be (low, high) with low <= high, got {range!r}")
-    if family is not None and family not in FAMILIES:
-        raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {family!r}")
-
-    def attach(func):
-        _reads(func)
-        func.__puf_measure__ = dict(
-            name=name or func.__name__,
-            range=(low, high),
-            direction=direction,
-            definition=definition or (inspect.getdoc(func) or "").split("\n")[0],
-            family=family,
-        )
-        return func
-
-    return attach(function) if function is not None else attach
+BUILTIN_MODULES = ("measures", "list_measures", "inequality", "dispersion", "lipschitz")
+"""The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
 
 
 def as_measure(function):
@@ -205,17 +54,11 @@ def as_measure(function):
             ) from None
     if not callable(function):
         raise ValueError(f"a measure must be a name or a callable, got {function!r}")
-    meta = getattr(function, "__puf_measure__", None) or {}
-    doc = (inspect.getdoc(function) or "").split("\n")[0]
-    return Measure(
-        function=function,
-        name=meta.get("name", getattr(function, "__name__", "measure")),
-        reads=_reads(function),
-        range=meta.get("range", (0.0, 1.0)),
-        direction=meta.get("direction", "lower"),
-        definition=meta.get("definition", doc),
-        family=meta.get("family"),
-    )
+    declared = getattr(function, "__puf_measure__", None)
+    if isinstance(declared, Measure) and declared.function is function:
+        return declared
+    return Measure(function, getattr(function, "__name__", "measure"),
+                   definition=(inspect.getdoc(function) or "").split("\n")[0])
 
 
 def register(function, *, name, options=None, replace=False, **metadata):
@@ -232,8 +75,10 @@ def register(function, *, name, options=None, replace=False, **metadata):
     replace : bool, default False
         Allow replacing a measure already registered under ``name``.
     **metadata
-        ``range``, ``direction``, ``definition``, ``family``, ``similarity``,
-        ``tables``, as for :class:`Measure`.
+        ``label``, ``range``, ``direction``, ``definition``, ``family``,
+        ``reference``, ``similarity``, ``gamma``, ``panel``, ``tables``, as for
+        :class:`Measure`; the others are the function's (its label and panel
+        are not: a new name is shown as itself unless ``label`` is given).
 
     Returns
     -------
@@ -255,18 +100,7 @@ def register(function, *, name, options=None, replace=False, **metadata):
         raise ValueError(f"name must be a non-empty string, got {name!r}")
     if name in MEASURES and not replace:
         raise ValueError(f"a measure {name!r} is already registered; pass replace=True to replace it")
-    base = function if isinstance(function, Measure) else as_measure(function)
-    bound = base.function if not options else functools.partial(base.function, **options)
-    fields = {"range": base.range, "direction": base.direction, "definition": base.definition,
-              "family": base.family, "similarity": base.similarity, "tables": base.tables}
-    unknown = set(metadata) - set(fields)
-    if unknown:
-        raise ValueError(f"unknown metadata {sorted(unknown)}; known: {', '.join(fields)}")
-    fields.update(metadata)
-    fields["range"] = tuple(float(v) for v in fields["range"])
-    if fields["direction"] not in ("lower", "higher"):
-        raise ValueError(f"direction must be 'lower' or 'higher', got {fields['direction']!r}")
-    registered = Measure(bound, name, _reads(bound), **fields)
+    registered = bind(as_measure(function), name=name, options=options, **metadata)
     MEASURES[name] = registered
     return registered
 
@@ -346,9 +180,32 @@ def _shown(value):
     return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
-MEASURES = {}
-"""Every registered measure by name: the built-ins (:mod:`puf._builtins`) and any :func:`register` adds."""
+def builtin_measures():
+    """Return the built-in measures: each decorated function of :data:`BUILTIN_MODULES`.
 
-from ._builtins import builtin_measures  # noqa: E402  (needs Measure, defined above)
+    In module order, then in the order the functions are defined; a function
+    declared with ``instances`` gives one measure per parameter value instead
+    of itself.
 
-MEASURES.update((m.name, m) for m in builtin_measures())
+    Returns
+    -------
+    tuple of Measure
+
+    Examples
+    --------
+    >>> [m.name for m in builtin_measures()][:4]
+    ['puf', 'puf-as-printed', 'sd', 'gini']
+    """
+    found = []
+    for module_name in BUILTIN_MODULES:
+        module = importlib.import_module(f".{module_name}", __package__)
+        for value in vars(module).values():  # definition order; an alias repeats a function
+            declared = getattr(value, "__puf_measure__", None)
+            if (isinstance(declared, Measure) and declared.function is value
+                    and value.__module__ == module.__name__ and value not in found):
+                found.append(value)
+    return tuple(m for f in found for m in (f.__puf_instances__ or (f.__puf_measure__,)))
+
+
+MEASURES = {m.name: m for m in builtin_measures()}
+"""Every registered measure by name: the built-ins (:func:`builtin_measures`) and any :func:`register` adds."""

@@ -10,11 +10,15 @@ and column is 0.
 __all__ = [
     "SIMILARITIES",
     "get_similarity",
+    "similarity_parameters",
+    "compute_similarity",
     "jaccard_similarity",
     "cosine_similarity",
     "js_similarity",
     "uf_similarity",
 ]
+
+import inspect
 
 import numpy as np
 from scipy.special import entr
@@ -248,3 +252,54 @@ def get_similarity(name):
     'uf_similarity'
     """
     return lookup(SIMILARITIES, name, what="similarity")
+
+
+
+def similarity_parameters(name):
+    """Return the inputs beyond ``histories`` that similarity ``name`` takes, from its signature.
+
+    Examples
+    --------
+    >>> from puf.similarity import similarity_parameters
+    >>> similarity_parameters("jaccard"), similarity_parameters("uf")
+    ((), ('item_features', 'gamma'))
+    """
+    parameters = inspect.signature(get_similarity(name)).parameters
+    return tuple(p for p in ("item_features", "gamma") if p in parameters)
+
+
+def compute_similarity(name, histories, *, item_features=None, gamma=None):
+    """Compute similarity ``name``, passing each function only the inputs it takes.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SIMILARITIES`.
+    histories : scipy.sparse matrix, DataFrame (user, item, weight) or array, shape (m, n)
+        Interaction weights >= 0.
+    item_features : array_like, shape (n, f), optional
+        Needed by ``"js"`` and ``"uf"``; ignored by the others.
+    gamma : float in [0, 1], optional
+        Needed by ``"uf"``; ignored by the others.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m, m)
+        Symmetric, in [0, 1].
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from puf.similarity import compute_similarity
+    >>> histories = sp.csr_matrix([[1.0, 1, 0], [0, 1, 1]])
+    >>> compute_similarity("uf", histories, item_features=np.eye(3), gamma=0.5)[0, 1]
+    np.float64(0.4166666666666667)
+    >>> compute_similarity("jaccard", histories, gamma=0.5)[0, 1]  # takes no gamma: ignored
+    np.float64(0.3333333333333333)
+    """
+    given = {"item_features": item_features, "gamma": gamma}
+    options = {p: given[p] for p in similarity_parameters(name)}
+    missing = [p for p, value in options.items() if value is None]
+    if missing:
+        raise ValueError(f"similarity {name!r} needs {' and '.join(missing)}, got None")
+    return get_similarity(name)(histories, **options)

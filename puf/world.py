@@ -12,7 +12,6 @@ from .validation import (
     check_k,
     check_rankings,
     check_relevance,
-    check_unit_scalar,
 )
 from .population import Population
 
@@ -119,14 +118,9 @@ class World:
         >>> w.similarity("jaccard")[0, 1]
         np.float64(0.5)
         """
-        from .similarity import SIMILARITIES, get_similarity
+        from .similarity import compute_similarity
 
-        function = get_similarity(name)
-        if function is SIMILARITIES["uf"]:
-            return function(self.histories, self.item_features, gamma=check_unit_scalar(gamma, name="gamma"))
-        if function is SIMILARITIES["js"]:
-            return function(self.histories, self.item_features)
-        return function(self.histories)
+        return compute_similarity(name, self.histories, item_features=self.item_features, gamma=gamma)
 
     def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=1.0):
         """Derive the Population a measure reads.

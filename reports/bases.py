@@ -292,7 +292,7 @@ def point_fields(base, seed, cache):
         return sims[name]
 
     def fields(variant):
-        name = variant.similarity or base.similarity  # UF declares sim_UF
+        name = base.similarity if variant.similarity == "jaccard" else variant.similarity  # UF declares sim_UF
         out = {"similarity": similarity(name), "utility": entry["utility"],
                "list_distance": entry["list_distance"]}
         if variant.metric is not None:

@@ -107,12 +107,12 @@ def test_hand_computed_jaccard_and_cosine():
     assert math.isclose(cosine_puf(s, histories), (0.25 + 0.5 / math.sqrt(2)) / 3, rel_tol=1e-14)
 
 
-def test_dispatch_from_pairwise_user_unfairness():
+def test_dispatch_from_puf_from_histories():
     histories = random_histories(3, 50, 20, 0.2)
     s = np.random.default_rng(3).random(50)
     dense = puf.pairwise_user_unfairness(s, puf.jaccard_similarity(histories))
-    assert close(puf.pairwise_user_unfairness(s, histories=histories), dense)
-    assert close(puf.pairwise_user_unfairness(s, "cosine", histories=histories),
+    assert close(puf_from_histories(s, histories), dense)
+    assert close(puf_from_histories(s, histories, similarity="cosine"),
                  puf.pairwise_user_unfairness(s, puf.cosine_similarity(histories)))
 
 

@@ -1,8 +1,9 @@
 """``puf_from_histories``: PUF from interaction histories at any scale.
 
-The public entry point behind ``puf.pairwise_user_unfairness(effectiveness,
-histories=...)``: picks the exact engine for the similarity (or the sampler)
-from registries, validates everything first, and never builds an m x m matrix.
+The public entry point for PUF from histories (the core
+:func:`puf.pairwise_user_unfairness` takes the similarity matrix): picks the exact
+engine for the similarity (or the sampler) from registries, validates everything
+first, and never builds an m x m matrix.
 """
 
 __all__ = ["puf_from_histories", "EXACT_ENGINES", "METHODS"]

@@ -181,7 +181,7 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
     relevance = _relevance(dataset, split)
     histories = dataset.matrix("train")
     similarities = _Lazy({
-        None: lambda: jaccard_similarity(histories),
+        "jaccard": lambda: jaccard_similarity(histories),
         "uf": lambda: uf_similarity(histories, dataset.item_features, gamma=gamma),
     })
     rows = {}

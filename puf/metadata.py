@@ -1,0 +1,315 @@
+"""Measure metadata: the :class:`Measure` record and the :func:`measure` decorator.
+
+A measure is a plain function whose required parameters are
+:class:`~puf.Population` field names; those names are what it reads, always
+taken from the signature. :func:`measure` attaches the rest (label, family,
+range, direction, definition, reference, the similarity it reads in studies)
+where the function is defined. The registry (:mod:`puf.registry`) builds its
+built-ins from the decorated functions of the measure modules; this module
+holds no registry, so those modules can import it without a cycle.
+"""
+
+__all__ = ["FIELDS", "FAMILIES", "Measure", "measure"]
+
+import functools
+import inspect
+import math
+from dataclasses import dataclass
+
+FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
+FAMILIES = ("inequality indices", "envy", "similarity-aware", "other")
+"""Families of measures, in the order tables and figures group them."""
+UNBOUNDED = (-math.inf, math.inf)
+NONNEGATIVE = (0.0, math.inf)
+
+# Metadata a measure may declare, with the defaults of an undecorated function.
+_DEFAULTS = dict(label=None, range=(0.0, 1.0), direction="lower", definition=None, family=None,
+                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A fairness measure with the metadata the harness reads.
+
+    Parameters
+    ----------
+    function : callable
+        The measure; its required parameters are Population field names.
+    name : str
+        Short name, as used in :data:`puf.MEASURES` and on the command line.
+    reads : tuple of str, optional
+        The Population fields the function reads, in parameter order. Always
+        derived from the signature; a given value must equal it (ValueError).
+    label : str, optional
+        Display name in tables and legends (``"SD"``, ``"MD"``); default ``name``.
+    range : tuple of float, default (0.0, 1.0)
+        Declared (low, high) range of values.
+    direction : {"lower", "higher"}, default "lower"
+        Which end is fairer.
+    definition : str
+        One-line definition; default the docstring's first line.
+    family : str, optional
+        One of :data:`FAMILIES`; default from ``reads``: "similarity-aware"
+        when it reads similarity, "envy" when it reads utility, "inequality
+        indices" when it reads effectiveness alone, else "other".
+    reference : str, default ""
+        A short citation of where the measure comes from.
+    similarity : str, default "jaccard"
+        The similarity (a key of :data:`puf.SIMILARITIES`) it reads in studies
+        on real or synthetic data; UF declares ``"uf"``.
+    gamma : float or None, default None
+        γ of that similarity when it takes one (sim_UF: required, in [0, 1]);
+        None otherwise.
+    panel : str, optional
+        The figure panel its variants share (the envy measures share "Envy");
+        default ``label``.
+    tables : bool, default True
+        Whether studies (``puf evaluate``, the report's sweeps) show it; False
+        for forms kept only for the property check (the printed forms).
+
+    Examples
+    --------
+    >>> import puf
+    >>> m = puf.as_measure("sd")
+    >>> m.reads, m.label, m.range, m.direction, m.family
+    (('effectiveness',), 'SD', (0.0, 1.0), 'lower', 'inequality indices')
+    >>> m(effectiveness=[0.0, 1.0])
+    0.5
+    >>> Measure(puf.sd, "sd", reads=("similarity",))
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'sd' declares reads ('similarity',) but its signature reads ('effectiveness',)
+    """
+
+    function: object
+    name: str
+    reads: tuple | None = None
+    label: str | None = None
+    range: tuple = (0.0, 1.0)
+    direction: str = "lower"
+    definition: str = ""
+    family: str | None = None
+    reference: str = ""
+    similarity: str = "jaccard"
+    gamma: float | None = None
+    panel: str | None = None
+    tables: bool = True
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        derived = signature_reads(self.function)
+        if self.reads is not None and tuple(self.reads) != derived:
+            raise ValueError(f"measure {self.name!r} declares reads {tuple(self.reads)!r} "
+                             f"but its signature reads {derived!r}")
+        checked = _checked_metadata({f: getattr(self, f) for f in _DEFAULTS})
+        checked["family"] = checked["family"] or _default_family(derived)
+        checked["label"] = checked["label"] or self.name
+        checked["panel"] = checked["panel"] or checked["label"]
+        checked["definition"] = checked["definition"] or ""
+        for field, value in dict(checked, reads=derived).items():
+            object.__setattr__(self, field, value)
+
+    def __call__(self, **fields):
+        return self.function(**{name: fields[name] for name in self.reads})
+
+    @property
+    def fairest(self):
+        """The fairest value of the declared range (its lower end when lower is fairer)."""
+        return self.range[0] if self.direction == "lower" else self.range[1]
+
+
+def _default_family(reads):
+    if "similarity" in reads:
+        return "similarity-aware"
+    if "utility" in reads:
+        return "envy"
+    return "inequality indices" if reads == ("effectiveness",) else "other"
+
+
+def _function_name(function):
+    return getattr(function, "__name__", repr(function))
+
+
+def signature_reads(function):
+    """The Population fields a measure reads: its parameters named after :data:`FIELDS`.
+
+    Parameters
+    ----------
+    function : callable
+        The measure.
+
+    Returns
+    -------
+    tuple of str
+        The field-named parameters, in parameter order.
+
+    Raises
+    ------
+    ValueError
+        If the signature cannot be read, a required parameter is not a field
+        name, or no parameter is one.
+
+    Examples
+    --------
+    >>> signature_reads(lambda similarity, effectiveness, *, scale=2.0: 0.0)
+    ('similarity', 'effectiveness')
+    """
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"cannot read the signature of measure {function!r}") from exc
+    reads = []
+    for p in parameters:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.name in FIELDS:
+            reads.append(p.name)
+        elif p.default is p.empty:
+            raise ValueError(
+                f"measure {_function_name(function)!r} has a required parameter "
+                f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
+            )
+    if not reads:
+        raise ValueError(f"measure {_function_name(function)!r} reads no Population field; "
+                         f"name a parameter one of {', '.join(FIELDS)}")
+    return tuple(reads)
+
+
+def _checked_metadata(meta):
+    """``meta`` with its range as floats; ValueError naming the first bad entry."""
+    if meta["direction"] not in ("lower", "higher"):
+        raise ValueError(f"direction must be 'lower' or 'higher', got {meta['direction']!r}")
+    try:
+        low, high = (float(v) for v in meta["range"])
+    except (TypeError, ValueError):
+        raise ValueError(f"range must be two numbers (low, high), got {meta['range']!r}") from None
+    if not low <= high:
+        raise ValueError(f"range must be (low, high) with low <= high, got {meta['range']!r}")
+    if meta["family"] is not None and meta["family"] not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {meta['family']!r}")
+    for field in ("label", "panel", "definition"):
+        if meta[field] is not None and not isinstance(meta[field], str):
+            raise ValueError(f"{field} must be a string, got {meta[field]!r}")
+    if not isinstance(meta["reference"], str):
+        raise ValueError(f"reference must be a string, got {meta['reference']!r}")
+    gamma = check_similarity_choice(meta["similarity"], meta["gamma"])
+    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]))
+
+
+def check_similarity_choice(similarity, gamma):
+    """Return ``gamma`` checked for ``similarity``: in [0, 1] if it takes one, else None.
+
+    Examples
+    --------
+    >>> check_similarity_choice("uf", 0.5), check_similarity_choice("jaccard", None)
+    (0.5, None)
+    >>> check_similarity_choice("jaccard", 0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: gamma must be None: similarity 'jaccard' takes no gamma, got 0.5
+    """
+    from .similarity import similarity_parameters
+
+    if "gamma" not in similarity_parameters(similarity):  # also checks the name
+        if gamma is not None:
+            raise ValueError(f"gamma must be None: similarity {similarity!r} takes no gamma, got {gamma!r}")
+        return None
+    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0.0 <= gamma <= 1.0:
+        raise ValueError(f"similarity {similarity!r} takes gamma: declare gamma in [0, 1], got {gamma!r}")
+    return float(gamma)
+
+
+def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
+    """Decorator declaring a measure's metadata where it is defined; the function is unchanged.
+
+    Parameters
+    ----------
+    function : callable, optional
+        The measure (when used as ``@measure`` without arguments).
+    name : str, optional
+        Registered name; defaults to the function's name.
+    reads : tuple of str, optional
+        Checked against the signature (ValueError when they differ); the
+        fields read always come from the signature.
+    instances : sequence of dict, optional
+        For a parametrised measure, one entry per registered parameter value:
+        ``name`` and ``options`` (keyword arguments bound to the function),
+        plus any metadata that differs from the decorator's (``label``,
+        ``definition``, ``range``, ...). The built-ins register these instead
+        of the function itself.
+    **metadata
+        ``label``, ``range``, ``direction``, ``definition`` (default the
+        docstring's first line), ``family``, ``reference``, ``similarity``,
+        ``gamma``, ``panel``, ``tables``, as for :class:`Measure`.
+
+    Returns
+    -------
+    callable
+        ``function`` itself, with a ``__puf_measure__`` attribute holding its
+        :class:`Measure` and ``__puf_instances__`` the parametrised ones.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @measure(name="range-gap", label="Range", definition="max S − min S")
+    ... def range_gap(effectiveness):
+    ...     return float(np.ptp(effectiveness))
+    >>> m = range_gap.__puf_measure__
+    >>> m.name, m.label, m.reads, m.family
+    ('range-gap', 'Range', ('effectiveness',), 'inequality indices')
+    >>> [m.name for m in measure(lambda effectiveness, *, p=1: 0.0,
+    ...                          instances=[dict(name="p-2", options={"p": 2})]).__puf_instances__]
+    ['p-2']
+    """
+    unknown = set(metadata) - set(_DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown metadata {sorted(unknown)}; known: {', '.join(_DEFAULTS)}")
+    meta = dict(_DEFAULTS, **metadata)
+    _checked_metadata(meta)  # bad metadata fails where it is written, before any function
+    for entry in instances:
+        if not isinstance(entry, dict) or "name" not in entry or "options" not in entry:
+            raise ValueError(f"each instance must be a dict with 'name' and 'options', got {entry!r}")
+
+    def attach(func):
+        declared = Measure(func, name or _function_name(func), reads,
+                           **dict(meta, definition=meta["definition"] or _first_line(func)))
+        func.__puf_measure__ = declared
+        func.__puf_instances__ = tuple(_instance(declared, dict(entry)) for entry in instances)
+        return func
+
+    return attach(function) if function is not None else attach
+
+
+def _first_line(function):
+    return (inspect.getdoc(function) or "").split("\n")[0]
+
+
+def _instance(declared, entry):
+    """``declared`` at one parameter value: the options bound, the entry's metadata over the rest."""
+    name, options = entry.pop("name"), entry.pop("options")
+    return bind(declared, name=name, options=options, **entry)
+
+
+def bind(declared, *, name, options=None, **metadata):
+    """A :class:`Measure` like ``declared`` under ``name``, with ``options`` bound to its function.
+
+    The label and the panel are not inherited (a new name is shown as itself
+    unless ``label`` is given); every other metadata field is, unless given.
+
+    Examples
+    --------
+    >>> import puf
+    >>> bind(puf.as_measure(puf.generalized_entropy), name="ge-3", options={"alpha": 3}).label
+    'ge-3'
+    """
+    function = declared.function
+    if options:
+        function = functools.partial(function, **options)
+        function.__name__ = _function_name(declared.function)  # kept for tracebacks and pickling
+    unknown = set(metadata) - set(_DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown metadata {sorted(unknown)}; known: {', '.join(_DEFAULTS)}")
+    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
+    return Measure(function, name, **dict(inherited, **metadata))
+
