@@ -229,6 +229,7 @@ class IsolatedFunction:
         self.measure = measure
         self.time_limit = float(time_limit)
         self.__name__ = getattr(measure.function, "__name__", measure.name)
+        self.__wrapped__ = measure.function  # its signature, hence a Measure's reads, is the measure's
 
     def __getstate__(self):
         return {"measure": self.measure, "time_limit": self.time_limit, "__name__": self.__name__}
