@@ -73,8 +73,6 @@ class Measure:
     >>> m = puf.as_measure("sd")
     >>> m.reads, m.label, m.range, m.direction, m.family
     (('effectiveness',), 'SD', (0.0, 1.0), 'lower', 'inequality indices')
-    >>> m(effectiveness=[0.0, 1.0])
-    0.5
     >>> Measure(puf.sd, "sd", reads=("similarity",))
     Traceback (most recent call last):
     ...
@@ -106,7 +104,7 @@ class Measure:
         checked["family"] = checked["family"] or _default_family(derived)
         checked["label"] = checked["label"] or self.name
         checked["panel"] = checked["panel"] or checked["label"]
-        checked["definition"] = checked["definition"] or ""
+        checked["definition"], checked["reference"] = checked["definition"] or "", checked["reference"] or ""
         for field, value in dict(checked, reads=derived).items():
             object.__setattr__(self, field, value)
 
@@ -134,21 +132,9 @@ def _function_name(function):
 def signature_reads(function):
     """The Population fields a measure reads: its parameters named after :data:`FIELDS`.
 
-    Parameters
-    ----------
-    function : callable
-        The measure.
-
-    Returns
-    -------
-    tuple of str
-        The field-named parameters, in parameter order.
-
-    Raises
-    ------
-    ValueError
-        If the signature cannot be read, a required parameter is not a field
-        name, or no parameter is one.
+    Returns the field-named parameters in parameter order; raises ValueError
+    if the signature cannot be read, a required parameter is not a field name,
+    or no parameter is one.
 
     Examples
     --------
@@ -188,11 +174,9 @@ def _checked_metadata(meta):
         raise ValueError(f"range must be (low, high) with low <= high, got {meta['range']!r}")
     if meta["family"] is not None and meta["family"] not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {meta['family']!r}")
-    for field in ("label", "panel", "definition"):
+    for field in ("label", "panel", "definition", "reference"):
         if meta[field] is not None and not isinstance(meta[field], str):
             raise ValueError(f"{field} must be a string, got {meta[field]!r}")
-    if not isinstance(meta["reference"], str):
-        raise ValueError(f"reference must be a string, got {meta['reference']!r}")
     gamma = check_similarity_choice(meta["similarity"], meta["gamma"])
     return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]))
 
@@ -204,10 +188,6 @@ def check_similarity_choice(similarity, gamma):
     --------
     >>> check_similarity_choice("uf", 0.5), check_similarity_choice("jaccard", None)
     (0.5, None)
-    >>> check_similarity_choice("jaccard", 0.5)
-    Traceback (most recent call last):
-    ...
-    ValueError: gamma must be None: similarity 'jaccard' takes no gamma, got 0.5
     """
     from .similarity import similarity_parameters
 
@@ -262,10 +242,7 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
     ...                          instances=[dict(name="p-2", options={"p": 2})]).__puf_instances__]
     ['p-2']
     """
-    unknown = set(metadata) - set(_DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown metadata {sorted(unknown)}; known: {', '.join(_DEFAULTS)}")
-    meta = dict(_DEFAULTS, **metadata)
+    meta = dict(_DEFAULTS, **_known(metadata))
     _checked_metadata(meta)  # bad metadata fails where it is written, before any function
     for entry in instances:
         if not isinstance(entry, dict) or "name" not in entry or "options" not in entry:
@@ -307,9 +284,13 @@ def bind(declared, *, name, options=None, **metadata):
     if options:
         function = functools.partial(function, **options)
         function.__name__ = _function_name(declared.function)  # kept for tracebacks and pickling
+    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
+    return Measure(function, name, **dict(inherited, **_known(metadata)))
+
+
+def _known(metadata):
     unknown = set(metadata) - set(_DEFAULTS)
     if unknown:
         raise ValueError(f"unknown metadata {sorted(unknown)}; known: {', '.join(_DEFAULTS)}")
-    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
-    return Measure(function, name, **dict(inherited, **metadata))
+    return metadata
 
