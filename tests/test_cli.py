@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import puf
-from puf.reports.cli import main
+from puf.cli import main
 
 
 def test_version(capsys):
@@ -34,7 +34,7 @@ def test_measures_table_lists_every_registered_measure(capsys):
 
 def test_console_script_runs_as_module():
     result = subprocess.run(
-        [sys.executable, "-m", "puf.reports.cli", "measures", "--format", "names"],
+        [sys.executable, "-m", "puf.cli", "measures", "--format", "names"],
         capture_output=True, text=True, check=True,
     )
     assert result.stdout.split() == list(puf.MEASURES)

@@ -168,7 +168,7 @@ def test_uf_engines_on_a_world_agree_with_its_population():
 
 
 def test_bench_table_checks_the_sampled_uf_against_the_exact_one():
-    from puf.reports.commands.bench import format_table
+    from puf.cli.commands.bench import format_table
 
     common = {"size": "ml1m", "users": 6040, "interactions": 10**6, "dense": None}
     timing = {"seconds": 1.0, "cpu_seconds": 1.5, "peak_mb": 100.0}

@@ -12,10 +12,12 @@ __all__ = ["register", "run", "add_arguments", "run_benchmarks", "format_table"]
 import os
 import sys
 
+from ..exitcodes import EXIT_OK
+
 
 def add_arguments(parser, *, default_sizes=("ml1m",)):
     """Add the ``bench`` options to an argparse parser (shared with benchmarks/scale.py)."""
-    from puf.engines.benchmark import CASES, SIZES
+    from puf.cli.benchmark import CASES, SIZES
 
     parser.add_argument("--size", nargs="+", choices=tuple(SIZES), default=list(default_sizes),
                         help=f"data sizes to run (default: {' '.join(default_sizes)})")
@@ -65,7 +67,7 @@ def _subprocess(case, path, baseline, timeout):
     import json
     import subprocess
 
-    command = [sys.executable, "-m", "puf.engines.benchmark", case, path]
+    command = [sys.executable, "-m", "puf.cli.benchmark", case, path]
     command += ["--baseline"] if baseline else []
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
@@ -87,7 +89,7 @@ def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=N
     """
     import tempfile
 
-    from puf.engines.benchmark import (BASELINES, DEFAULT_CASES, baseline_bytes, make_bundle,
+    from puf.cli.benchmark import (BASELINES, DEFAULT_CASES, baseline_bytes, make_bundle,
                                        save_bundle)
 
     log = log or (lambda message: None)
@@ -138,7 +140,7 @@ def format_table(rows):
     header = ("size", "users", "interactions", "measure", "engine s", "engine CPU s", "engine peak MB",
               "dense s", "dense peak MB", "speed-up", "value", "check")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    from puf.engines.benchmark import SAMPLED
+    from puf.cli.benchmark import SAMPLED
 
     exact = {(r["size"], r["case"]): r["engine"].get("value") for r in rows}
     for r in rows:
@@ -190,4 +192,4 @@ def run(args):
     if args.output:
         with open(args.output, "w") as handle:
             handle.write(table + "\n")
-    return 0
+    return EXIT_OK

@@ -1,9 +1,11 @@
 """Benchmark cases for the scale engines: synthetic MovieLens-like data and timed runs.
 
-``puf bench`` (:mod:`reports.commands.bench`) and ``benchmarks/scale.py`` generate
+``puf bench`` (:mod:`puf.cli.commands.bench`) and ``benchmarks/scale.py`` generate
 a data bundle once per size, then run every case in a fresh subprocess
-(``python -m puf.engines.benchmark CASE BUNDLE``) so that each case's peak
-memory (``ru_maxrss``) is its own.
+(``python -m puf.cli.benchmark CASE BUNDLE``) so that each case's peak
+memory (``ru_maxrss``) is its own. It lives with the command line, not in
+:mod:`puf.engines`: it times the engines against the dense measures, so it sits
+above both.
 """
 
 __all__ = ["SIZES", "CASES", "DEFAULT_CASES", "BASELINES", "SAMPLED", "synthetic_interactions",
@@ -213,7 +215,7 @@ def _rss_mb():
 
 
 def _jsonable(value):
-    from .sampling import PairEstimate
+    from puf.engines import PairEstimate
 
     if isinstance(value, PairEstimate):
         return {"value": value.value, "standard_error": value.standard_error,
@@ -250,5 +252,5 @@ def run_case(case, bundle_path, *, baseline=False):
             "peak_mb": _rss_mb(), "input_mb": input_mb, "value": _jsonable(value)}
 
 
-if __name__ == "__main__":  # python -m puf.engines.benchmark CASE BUNDLE [--baseline]
+if __name__ == "__main__":  # python -m puf.cli.benchmark CASE BUNDLE [--baseline]
     print(json.dumps(run_case(sys.argv[1], sys.argv[2], baseline="--baseline" in sys.argv[3:])))
