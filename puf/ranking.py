@@ -97,6 +97,14 @@ def listed_grades(rankings, relevance):
     Each CSR entry gets the global key ``u * n + i``; rows are stored in order and
     indices are sorted within rows, so the keys are sorted and one searchsorted
     finds every listed item at once.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> listed_grades(np.array([[1, 0, 2], [3, 2, -1]]),
+    ...               sp.csr_matrix([[2.0, 0, 1, 0], [0, 3, 0, 1]]))
+    array([[0., 2., 1.],
+           [1., 0., 0.]])
     """
     m, n = relevance.shape
     grades = np.zeros(rankings.shape, dtype=np.float64)

@@ -16,7 +16,16 @@ from ..exitcodes import EXIT_OK
 
 
 def add_arguments(parser, *, default_sizes=("ml1m",)):
-    """Add the ``bench`` options to an argparse parser (shared with benchmarks/scale.py)."""
+    """Add the ``bench`` options to an argparse parser (shared with benchmarks/scale.py).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_arguments(parser, default_sizes=("small",))
+    >>> parser.parse_args([]).size
+    ['small']
+    """
     from puf.cli.benchmark import CASES, SIZES
 
     parser.add_argument("--size", nargs="+", choices=tuple(SIZES), default=list(default_sizes),
@@ -136,7 +145,15 @@ def _gap(engine, dense):
 
 
 def format_table(rows):
-    """Markdown table: wall time, peak memory, speed-up over the dense baseline."""
+    """Markdown table: wall time, peak memory, speed-up over the dense baseline.
+
+    Examples
+    --------
+    >>> row = {"size": "small", "users": 3000, "interactions": 167856, "case": "envy",
+    ...        "engine": {"error": "timeout after 1 s"}, "dense": None}
+    >>> print(format_table([row]).splitlines()[-1])
+    | small | 3,000 | 167,856 | envy | timeout after 1 s |  |  |  |  |  |  |  |
+    """
     header = ("size", "users", "interactions", "measure", "engine s", "engine CPU s", "engine peak MB",
               "dense s", "dense peak MB", "speed-up", "value", "check")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

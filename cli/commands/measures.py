@@ -65,6 +65,16 @@ def measures_table():
 
 
 def register(subparsers):
+    """Add ``measures`` to the ``puf`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="puf")
+    >>> register(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["measures", "--format", "names"]).format
+    'names'
+    """
     parser = subparsers.add_parser("measures", help="list every registered fairness measure")
     parser.add_argument(
         "--format", choices=("table", "names"), default="table",
@@ -74,6 +84,16 @@ def register(subparsers):
 
 
 def run(args):
+    """Print every registered measure (a table, or the names one a line); return 0.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> run(argparse.Namespace(format="names"))  # doctest: +ELLIPSIS
+    puf
+    ...
+    0
+    """
     rows = measures_table()
     if args.format == "names":
         print("\n".join(r["name"] for r in rows))

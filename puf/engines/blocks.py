@@ -30,7 +30,17 @@ SEGMENT_WIDTH = 4096
 
 
 def check_choice(value, *, name, known):
-    """Return ``value`` if it is one of ``known``, else raise ValueError listing them."""
+    """Return ``value`` if it is one of ``known``, else raise ValueError listing them.
+
+    Examples
+    --------
+    >>> check_choice("dask", name="engine", known=("local", "dask"))
+    'dask'
+    >>> check_choice("spark", name="engine", known=("local", "dask"))
+    Traceback (most recent call last):
+    ...
+    ValueError: engine must be one of 'dask', 'local', got 'spark'
+    """
     if not isinstance(value, str) or value not in known:
         listed = ", ".join(repr(k) for k in sorted(known))
         raise ValueError(f"{name} must be one of {listed}, got {value!r}")
@@ -38,7 +48,17 @@ def check_choice(value, *, name, known):
 
 
 def check_user_matrix(matrix, m, *, name="histories", other="effectiveness"):
-    """Validate a non-negative (m, n) matrix (CSR out) whose users must match ``other``'s m."""
+    """Validate a non-negative (m, n) matrix (CSR out) whose users must match ``other``'s m.
+
+    Examples
+    --------
+    >>> check_user_matrix([[1, 0], [0, 1]], 2).nnz
+    2
+    >>> check_user_matrix([[1, 0]], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: user counts differ: effectiveness has 2, histories has 1
+    """
     import pandas as pd
 
     csr = check_histories(matrix, n_users=m if isinstance(matrix, pd.DataFrame) else None, name=name)
@@ -48,14 +68,26 @@ def check_user_matrix(matrix, m, *, name="histories", other="effectiveness"):
 
 
 def check_block_size(block_size, *, default):
-    """Return ``default`` for None, else ``block_size`` as an int >= 1."""
+    """Return ``default`` for None, else ``block_size`` as an int >= 1.
+
+    Examples
+    --------
+    >>> check_block_size(None, default=256), check_block_size(64, default=256)
+    (256, 64)
+    """
     if block_size is None:
         return default
     return check_k(block_size, name="block_size")
 
 
 def check_n_jobs(n_jobs):
-    """Return the number of worker threads: None means every core this process may use."""
+    """Return the number of worker threads: None means every core this process may use.
+
+    Examples
+    --------
+    >>> check_n_jobs(2), check_n_jobs(None) >= 1
+    (2, True)
+    """
     if n_jobs is None:
         try:
             return max(1, len(os.sched_getaffinity(0)))
