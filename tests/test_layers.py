@@ -14,6 +14,7 @@ reported for the rest.
 
 import ast
 import pathlib
+import re
 import tomllib
 import warnings
 from collections import defaultdict
@@ -342,3 +343,12 @@ def test_modules_and_functions_are_small(graph):
         warnings.warn(f"over {MAX_MODULE_LINES} lines per module or {MAX_FUNCTION_LINES} per "
                       "function (reported, not enforced yet):\n" + "\n".join(reported), LayerDebt)
     assert [text for name, text in over if _enforced(name)] == []
+
+
+def test_the_design_document_lists_these_layers():
+    text = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    section = text[text.index("## Layers"):text.index("## ", text.index("## Layers") + 3)]
+    rows = re.findall(r"^\| (\d) \| ([^|]*) \|", section, flags=re.MULTILINE)
+    listed = [tuple(re.findall(r"`(puf[.\w]*)`", parts)) or ("puf",) for _, parts in rows]
+    assert [int(number) for number, _ in rows] == list(range(len(LAYERS)))
+    assert listed == [tuple(layer) for layer in LAYERS]
