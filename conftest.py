@@ -16,14 +16,14 @@ from hypothesis import HealthCheck, settings
 
 
 class _InstalledNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Import ``synthetic.x`` (and ``properties``, ``reports``) as the module ``puf.synthetic.x``.
+    """Import ``synthetic.x`` (and ``properties``, ``reports``, ``cli``) as the module ``puf.synthetic.x``.
 
-    The folders install as ``puf.synthetic``, ``puf.properties`` and ``puf.reports``, but
+    The folders install as ``puf.synthetic``, ``puf.properties``, ``puf.reports`` and ``puf.cli``, but
     ``--doctest-modules`` collects their files by path under the folder's own name. Without this,
     each module would exist twice (two registries, two classes of the same name).
     """
 
-    PARTS = ("synthetic", "properties", "reports")
+    PARTS = ("synthetic", "properties", "reports", "cli")
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname.partition(".")[0] in self.PARTS:

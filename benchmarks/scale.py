@@ -24,7 +24,7 @@ UF (95% CI) in seconds; ME/MME/PEU at ML-20M < 20 s.
 import argparse
 import sys
 
-from puf.reports.commands.bench import add_arguments, run
+from puf.cli.commands.bench import add_arguments, run
 
 
 def main(argv=None):

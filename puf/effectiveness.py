@@ -20,88 +20,9 @@ __all__ = [
 ]
 
 import numpy as np
-import pandas as pd
-import scipy.sparse as sp
 
-from puf.validation import check_k, check_rankings, check_relevance, lookup
-
-
-def _prepare(rankings, relevance, k):
-    """Validate; return (rankings[:, :k] int64, relevance CSR with sorted indices, k)."""
-    if k is not None:
-        k = check_k(k)
-    rankings = check_rankings(rankings)
-    m, width = rankings.shape
-    if k is None:
-        k = width
-    elif k > width:
-        raise ValueError(f"k={k} exceeds the length of the ranked lists (rankings has {width} columns)")
-    from_frame = isinstance(relevance, pd.DataFrame)
-    relevance = check_relevance(relevance, n_users=m)
-    needed = int(rankings.max()) + 1 if rankings.size else 0
-    if needed > relevance.shape[1] and not from_frame:
-        check_rankings(rankings, n_items=relevance.shape[1])  # raises the standard message
-    if not relevance.has_sorted_indices:
-        relevance = relevance.sorted_indices()
-    if m * max(needed, relevance.shape[1]) >= _KEY_LIMIT:
-        # Item ids near the int64 limit: the lookup key u * n + i would overflow.
-        rankings, relevance = _compact_items(rankings, relevance)
-    elif needed > relevance.shape[1]:
-        # A DataFrame holds judged items only: a listed, unjudged item is just not relevant.
-        relevance.resize((m, needed))
-    return rankings[:, :k], relevance, k
-
-
-_KEY_LIMIT = 2**62
-
-
-def _compact_items(rankings, relevance):
-    """Renumber the items that occur (listed or judged) as 0..n'-1, keeping their order.
-
-    Only an item's identity matters to every metric, so the values are unchanged;
-    the renumbering is monotonic, so each row's column indices stay sorted.
-    """
-    listed = rankings >= 0
-    items = np.unique(np.concatenate([relevance.indices.astype(np.int64), rankings[listed]]))
-    renumbered = np.full(rankings.shape, -1, dtype=np.int64)
-    renumbered[listed] = np.searchsorted(items, rankings[listed])
-    columns = np.searchsorted(items, relevance.indices.astype(np.int64))
-    compact = sp.csr_matrix((relevance.data, columns, relevance.indptr),
-                            shape=(relevance.shape[0], max(items.size, 1)))
-    return renumbered, compact
-
-
-def _gather(relevance, rankings):
-    """(m, k) grades r_{u, L_u[j]}: 0 for padding and for items u has no grade for.
-
-    Each CSR entry gets the global key ``u * n + i``; rows are stored in order and
-    indices are sorted within rows, so the keys are sorted and one searchsorted
-    finds every listed item at once.
-    """
-    m, n = relevance.shape
-    grades = np.zeros(rankings.shape, dtype=np.float64)
-    if relevance.nnz == 0 or rankings.size == 0:
-        return grades
-    owners = np.repeat(np.arange(m, dtype=np.int64), np.diff(relevance.indptr))
-    keys = owners * n + relevance.indices
-    query = np.arange(m, dtype=np.int64)[:, None] * n + rankings
-    where = np.minimum(np.searchsorted(keys, query), keys.size - 1)
-    found = (rankings >= 0) & (keys[where] == query)
-    grades[found] = relevance.data[where[found]]
-    return grades
-
-
-def _ideal_grades(relevance, k):
-    """(m, k) each user's grades sorted descending, zero-padded: the grades of R_u^k."""
-    m = relevance.shape[0]
-    owners = np.repeat(np.arange(m, dtype=np.int64), np.diff(relevance.indptr))
-    # lexsort keeps rows grouped in ascending order, so owners[order] == owners.
-    order = np.lexsort((-relevance.data, owners))
-    rank = np.arange(relevance.nnz) - relevance.indptr[owners]
-    keep = rank < k
-    ideal = np.zeros((m, k), dtype=np.float64)
-    ideal[owners[keep], rank[keep]] = relevance.data[order][keep]
-    return ideal
+from puf.ranking import ideal_grades, listed_grades, prepare_lists
+from puf.validation import lookup
 
 
 def _n_relevant(relevance):
@@ -143,8 +64,8 @@ def precision_at_k(rankings, relevance, *, k=None):
     >>> precision_at_k(rankings, relevance)
     array([0.667, 0.333])
     """
-    rankings, relevance, k = _prepare(rankings, relevance, k)
-    return (_gather(relevance, rankings) > 0).sum(axis=1) / float(k)
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
+    return (listed_grades(rankings, relevance) > 0).sum(axis=1) / float(k)
 
 
 def recall_at_k(rankings, relevance, *, k=None):
@@ -173,8 +94,8 @@ def recall_at_k(rankings, relevance, *, k=None):
     >>> recall_at_k(rankings, relevance)
     array([1. , 0.5])
     """
-    rankings, relevance, k = _prepare(rankings, relevance, k)
-    hits = (_gather(relevance, rankings) > 0).sum(axis=1)
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
+    hits = (listed_grades(rankings, relevance) > 0).sum(axis=1)
     return _safe_divide(hits.astype(np.float64), _n_relevant(relevance))
 
 
@@ -218,7 +139,7 @@ def ndcg_at_k(rankings, relevance, *, k=None, gain="linear"):
     """
     if not isinstance(gain, str) or gain not in _GAINS:
         raise ValueError(f"gain must be one of {sorted(_GAINS)}, got {gain!r}")
-    rankings, relevance, k = _prepare(rankings, relevance, k)
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
     if gain == "exponential" and relevance.nnz and relevance.data.max() > _MAX_EXPONENTIAL_GRADE:
         # 2^r overflows float64 near r = 1024; such grades are certainly a unit mistake.
         raise ValueError(
@@ -227,8 +148,8 @@ def ndcg_at_k(rankings, relevance, *, k=None, gain="linear"):
         )
     to_gain = _GAINS[gain]
     discount = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
-    dcg = to_gain(_gather(relevance, rankings)) @ discount
-    idcg = to_gain(_ideal_grades(relevance, k)) @ discount
+    dcg = to_gain(listed_grades(rankings, relevance)) @ discount
+    idcg = to_gain(ideal_grades(relevance, k)) @ discount
     # DCG <= IDCG exactly in theory; the clip only removes a possible last-ulp excess.
     return np.minimum(_safe_divide(dcg, idcg), 1.0)
 
@@ -259,8 +180,8 @@ def hit_rate_at_k(rankings, relevance, *, k=None):
     >>> hit_rate_at_k(rankings, relevance, k=1)
     array([0., 1.])
     """
-    rankings, relevance, k = _prepare(rankings, relevance, k)
-    return (_gather(relevance, rankings) > 0).any(axis=1).astype(np.float64)
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
+    return (listed_grades(rankings, relevance) > 0).any(axis=1).astype(np.float64)
 
 
 def reciprocal_rank_at_k(rankings, relevance, *, k=None):
@@ -289,8 +210,8 @@ def reciprocal_rank_at_k(rankings, relevance, *, k=None):
     >>> reciprocal_rank_at_k(rankings, relevance)
     array([0.5, 1. ])
     """
-    rankings, relevance, k = _prepare(rankings, relevance, k)
-    relevant = _gather(relevance, rankings) > 0
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
+    relevant = listed_grades(rankings, relevance) > 0
     first = relevant.argmax(axis=1).astype(np.float64) + 1.0
     return np.where(relevant.any(axis=1), 1.0 / first, 0.0)
 
@@ -323,8 +244,8 @@ def average_precision_at_k(rankings, relevance, *, k=None):
     >>> average_precision_at_k(rankings, relevance)  # (1/2 + 2/3) / 2, (1/1) / 2
     array([0.58333, 0.5    ])
     """
-    rankings, relevance, k = _prepare(rankings, relevance, k)
-    relevant = _gather(relevance, rankings) > 0
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
+    relevant = listed_grades(rankings, relevance) > 0
     precision_at_j = np.cumsum(relevant, axis=1) / np.arange(1, k + 1, dtype=np.float64)
     total = (precision_at_j * relevant).sum(axis=1)
     return _safe_divide(total, np.minimum(_n_relevant(relevance), float(k)))

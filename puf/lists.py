@@ -8,18 +8,10 @@ distance between the items of u's and v's lists (read by UF).
 __all__ = ["utility_matrix", "list_centroids", "list_distance"]
 
 import numpy as np
-import scipy.sparse as sp
 
-from puf.validation import _as_float_array, _check_finite, check_k, check_rankings
-from puf.effectiveness import _ideal_grades, _prepare
-
-
-def _list_indicator(rankings, n_items, weights=None):
-    """(m, n) CSR whose row u holds ``weights[u]`` (default 1) at the items of L_u."""
-    listed = rankings >= 0
-    owners = np.broadcast_to(np.arange(rankings.shape[0])[:, None], rankings.shape)[listed]
-    values = np.ones(owners.size) if weights is None else weights[owners]
-    return sp.csr_matrix((values, (owners, rankings[listed])), shape=(rankings.shape[0], n_items))
+from puf.arrays import as_float_array, check_finite
+from puf.ranking import ideal_grades, list_indicator, prepare_lists
+from puf.validation import check_k, check_rankings
 
 
 def utility_matrix(rankings, relevance, *, k=None):
@@ -56,20 +48,20 @@ def utility_matrix(rankings, relevance, *, k=None):
     array([[0.75, 0.25],
            [0.  , 0.  ]])
     """
-    rankings, relevance, k = _prepare(rankings, relevance, k)
-    lists = _list_indicator(rankings, relevance.shape[1])
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
+    lists = list_indicator(rankings, relevance.shape[1])
     gained = (relevance @ lists.T).toarray()
-    best = _ideal_grades(relevance, k).sum(axis=1)
+    best = ideal_grades(relevance, k).sum(axis=1)
     utility = np.divide(gained, best[:, None], out=np.zeros_like(gained), where=best[:, None] > 0)
     # phi <= 1 exactly (a k-list holds at most the k best grades); clip the last ulp.
     return np.clip(utility, 0.0, 1.0, out=utility)
 
 
 def _check_item_vectors(item_vectors, name="item_vectors"):
-    array = _as_float_array(name, item_vectors)
+    array = as_float_array(name, item_vectors)
     if array.ndim != 2:
         raise ValueError(f"{name} must be a 2-D (n_items, d) array, got shape {array.shape}")
-    _check_finite(name, array)
+    check_finite(name, array)
     norms = np.linalg.norm(array, axis=1)
     zero = np.flatnonzero(norms == 0)
     if zero.size:
@@ -115,7 +107,7 @@ def list_centroids(rankings, item_vectors, *, k=None):
     empty = np.flatnonzero(lengths == 0)
     if empty.size:
         raise ValueError(f"rankings row {int(empty[0])} holds no item (only -1 padding)")
-    weights = _list_indicator(rankings, vectors.shape[0], 1.0 / lengths)
+    weights = list_indicator(rankings, vectors.shape[0], 1.0 / lengths)
     centroids = np.asarray(weights @ (vectors / norms[:, None]))
     return centroids
 

@@ -1,3 +1,3 @@
-"""reports: sensitivity sweeps, figures, the HTML/Markdown report and the ``puf`` CLI."""
+"""reports: sensitivity sweeps, figures and the HTML/Markdown report (the ``puf`` CLI is :mod:`puf.cli`)."""
 
 __all__ = []

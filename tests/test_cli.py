@@ -1,11 +1,18 @@
-"""The ``puf`` command line: version and the measures table."""
+"""The ``puf`` command line: version, the measures table, and the one exit-code map."""
 
+import ast
+import pathlib
 import re
 import subprocess
 import sys
 
+import pytest
+
 import puf
-from puf.reports.cli import main
+from puf.cli import main
+from puf.data import DownloadError
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def test_version(capsys):
@@ -34,7 +41,40 @@ def test_measures_table_lists_every_registered_measure(capsys):
 
 def test_console_script_runs_as_module():
     result = subprocess.run(
-        [sys.executable, "-m", "puf.reports.cli", "measures", "--format", "names"],
+        [sys.executable, "-m", "puf.cli", "measures", "--format", "names"],
         capture_output=True, text=True, check=True,
     )
     assert result.stdout.split() == list(puf.MEASURES)
+
+
+@pytest.mark.parametrize("error, code, message", [
+    (DownloadError("pip download failed"), 1, "puf measures: pip download failed\n"),
+    (ValueError("k must be >= 1\nsecond line"), 2, "puf measures: k must be >= 1\n"),
+    (FileNotFoundError(2, "No such file or directory", "x.csv"), 2,
+     "puf measures: x.csv: No such file or directory\n"),
+    (ZeroDivisionError("boom"), 70, "puf measures: internal error: ZeroDivisionError: boom (rerun"),
+    (KeyboardInterrupt(), 130, "puf measures: interrupted\n"),
+])
+def test_every_failure_is_one_line_and_the_code_of_the_one_map(monkeypatch, capsys, error, code,
+                                                                message):
+    from puf.cli.commands import measures
+
+    def fail(args):
+        raise error
+
+    monkeypatch.setattr(measures, "run", fail)
+    monkeypatch.delenv("PUF_DEBUG", raising=False)
+    assert main(["measures"]) == code
+    err = capsys.readouterr().err
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+def test_no_command_spells_an_exit_code():
+    """Commands return EXIT_* names or exit_code(exc) (puf.cli.exitcodes), never a number."""
+    spelled = []
+    for path in sorted((ROOT / "cli" / "commands").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Return) and isinstance(node.value, ast.Constant)
+                    and type(node.value.value) is int):
+                spelled.append(f"{path.name}:{node.lineno} return {node.value.value}")
+    assert spelled == []

@@ -18,7 +18,7 @@ from puf.engines import (
     puf_from_histories,
     sample_puf,
 )
-from puf.engines import _blocks, jaccard
+from puf.engines import blocks, jaccard
 from puf.engines.jaccard import keep_upper
 
 
@@ -62,7 +62,7 @@ def test_jaccard_engine_equals_dense(world, block_size, width, dense_fraction, n
     expected = puf.pairwise_user_unfairness(effectiveness, puf.jaccard_similarity(histories))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(jaccard, "DENSE_FRACTION", dense_fraction)
-        mp.setattr(_blocks, "SEGMENT_WIDTH", width)
+        mp.setattr(blocks, "SEGMENT_WIDTH", width)
         got = jaccard_puf(effectiveness, histories, block_size=block_size, n_jobs=n_jobs)
     assert close(got, expected)
 
@@ -130,7 +130,7 @@ def test_dataframe_histories_and_degenerate_cases():
 def test_tiles_cover_the_upper_triangle_once():
     for m, block, width in [(1, 1, 1), (7, 1, 1), (10, 3, 4), (33, 5, 12), (20, 8, 100)]:
         seen = np.zeros((m, m), dtype=int)
-        segments, tasks = _blocks.tile_tasks(m, block, width=width)
+        segments, tasks = blocks.tile_tasks(m, block, width=width)
         for r0, r1, j in tasks:
             c0, c1 = segments[j]
             keep = keep_upper(r0, r1, c0, c1)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import puf
 from puf import UndefinedMeasureWarning
 from puf.engines import PairEstimate, sample_uf, uf_streaming
-from puf.engines import _blocks, _uf_parts, jaccard
+from puf.engines import _uf_parts, blocks, jaccard
 from puf.engines import uf as uf_engine
 
 
@@ -51,7 +51,7 @@ def test_every_path_equals_dense(window_z, gamma, monkeypatch):
     expected = dense_uf(histories, features, rankings, vectors, gamma)
     monkeypatch.setattr(uf_engine, "WINDOW_Z", window_z)
     # Small tiles and segments: many tiles, diagonal and off-diagonal ones.
-    monkeypatch.setattr(_blocks, "SEGMENT_WIDTH", 40)
+    monkeypatch.setattr(blocks, "SEGMENT_WIDTH", 40)
     monkeypatch.setattr(_uf_parts, "_JS_ROWS", 7)
     monkeypatch.setattr(_uf_parts, "_JS_COLUMNS", 9)
     got = uf_streaming(histories, features, rankings, vectors, gamma=gamma, block_size=16)
@@ -168,7 +168,7 @@ def test_uf_engines_on_a_world_agree_with_its_population():
 
 
 def test_bench_table_checks_the_sampled_uf_against_the_exact_one():
-    from puf.reports.commands.bench import format_table
+    from puf.cli.commands.bench import format_table
 
     common = {"size": "ml1m", "users": 6040, "interactions": 10**6, "dense": None}
     timing = {"seconds": 1.0, "cpu_seconds": 1.5, "peak_mb": 100.0}

@@ -14,7 +14,7 @@ from puf import UndefinedMeasureWarning
 from puf.data import preprocess
 from puf.evaluation import (MEASURE_COLUMNS, evaluate_runs, measure_agreement,
                             per_user_effectiveness, read_run, run_rankers)
-from puf.reports.commands import evaluate as evaluate_command
+from puf.cli.commands import evaluate as evaluate_command
 
 
 @pytest.fixture

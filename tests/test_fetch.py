@@ -12,7 +12,7 @@ import pytest
 
 from puf.data import DATASETS, DownloadError, cache_dir, fetch, list_cached, verify
 from puf.data import DatasetSource
-from puf.reports.commands import data as data_command
+from puf.cli.commands import data as data_command
 
 # puf.data re-exports the function fetch, which shadows the submodule of that name.
 fetch_module = importlib.import_module("puf.data.fetch")

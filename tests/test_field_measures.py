@@ -287,7 +287,7 @@ def test_registry_defaults_and_families():
 def test_a_registered_parameter_value_appears_everywhere():
     """register() at another α: puf measures, the evaluation columns and the sweeps list it."""
     from puf.evaluation import measure_columns
-    from puf.reports.commands.measures import measures_table
+    from puf.cli.commands.measures import measures_table
     from puf.reports.sweeps import SWEEPS
 
     puf.register(puf.generalized_entropy, name="ge-3", options={"alpha": 3}, range=(0, math.inf))

@@ -18,7 +18,7 @@ from puf.properties import _calls, _isolation
 from puf.engines.envy import envy_measures
 from puf.lists import utility_matrix
 from puf.rankers.baselines import _keep_top
-from puf.reports.cli import main
+from puf.cli import main
 
 HEADER = "user_id:token\titem_id:token\trating:float\ttimestamp:float\n"
 
@@ -204,7 +204,7 @@ def test_8_a_hanging_measure_is_timed_out_and_the_run_goes_on(hostile, name):
 
 
 def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
-    from puf.reports.commands.report import _user_measures
+    from puf.cli.commands.report import _user_measures
 
     (stuck,) = _user_measures([f"{hostile}:stuck"], 0.2)
     with pytest.raises(TimeoutError, match="measure 'stuck' timed out after 0.2 s"):
@@ -242,7 +242,7 @@ def test_9_unusable_paths_give_one_line_and_exit_2(tmp_path, capsys):
 
 
 def test_9_an_unwritable_parent_is_refused_before_the_work(capsys):
-    from puf.reports.commands._output import _probe_folder
+    from puf.cli.commands._output import _probe_folder
 
     if _probe_folder("/proc") is None:
         pytest.skip("/proc is writable here")
@@ -429,7 +429,7 @@ def test_pytest_measure_loads_a_file_from_another_folder(hostile, pytester):
     (PermissionError(13, "Permission denied", "/x"), 2, "/x: Permission denied"),
 ])
 def test_every_failure_is_one_line_and_a_mapped_exit_code(monkeypatch, capsys, error, code, fragment):
-    from puf.reports.commands import measures
+    from puf.cli.commands import measures
 
     def fails(args):
         raise error

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = {"puf": "puf", "puf.synthetic": "synthetic", "puf.properties": "properties",
-           "puf.reports": "reports"}
+           "puf.reports": "reports", "puf.cli": "cli"}
 
 
 def test_every_package_folder_is_installed_under_puf():
@@ -26,8 +26,8 @@ def test_every_package_folder_is_installed_under_puf():
 
 @pytest.fixture
 def shadowing_folder(tmp_path):
-    """A researcher's folder holding its own synthetic.py, properties.py and reports.py."""
-    for name in ("synthetic", "properties", "reports"):
+    """A researcher's folder holding its own synthetic.py, properties.py, reports.py and cli.py."""
+    for name in ("synthetic", "properties", "reports", "cli"):
         (tmp_path / f"{name}.py").write_text(f"raise ImportError('the user\\'s own {name}.py')\n")
     (tmp_path / "mine.py").write_text(textwrap.dedent('''
         import numpy as np
@@ -44,7 +44,7 @@ def _run(args, cwd):
 
 
 def test_puf_check_ignores_the_users_own_modules(shadowing_folder):
-    result = _run(["-m", "puf.reports.cli", "check", "mine:gap", "--max-examples", "3",
+    result = _run(["-m", "puf.cli", "check", "mine:gap", "--max-examples", "3",
                    "--property", "range"], shadowing_folder)
     assert result.returncode == 0, result.stderr
     assert "range" in result.stdout

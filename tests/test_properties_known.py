@@ -16,7 +16,7 @@ from puf.properties.known import (
     load_known,
     write_known,
 )
-from puf.reports.cli import main
+from puf.cli import main
 
 BACKED = [(name, prop) for name in known_measures()
           for prop, status in load_known(name)["verdicts"].items()

@@ -10,7 +10,7 @@ from puf.properties._search import distance, narrow_jump
 from puf.properties.corpus import CONTROLS, CORPUS, FLAWED, get_entry
 from puf.properties.power import detection_rate, power_runs, power_summary
 from puf import Population
-from puf.reports.cli import main
+from puf.cli import main
 
 
 def test_the_corpus_covers_every_property_with_enough_flaws_and_controls():

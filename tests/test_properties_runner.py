@@ -11,7 +11,7 @@ import pytest
 
 from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
 from puf.properties.display import format_verdicts
-from puf.reports.cli import main
+from puf.cli import main
 
 pytest_plugins = ["pytester"]
 

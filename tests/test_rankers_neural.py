@@ -171,7 +171,7 @@ def test_nmf_scores_are_its_factor_product(world):
 
 
 def test_evaluate_names_missing_libraries_before_training(monkeypatch, capsys):
-    from puf.reports.commands.evaluate import _ranker_names
+    from puf.cli.commands.evaluate import _ranker_names
 
     monkeypatch.setitem(sys.modules, "torch", None)  # torch_available() is then False
     with pytest.raises(ImportError, match="multvae needs the optional library torch"):

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from puf.data import load_atomic
-from puf.reports.cli import main
+from puf.cli import main
 
 
 @pytest.fixture()

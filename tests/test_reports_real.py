@@ -11,7 +11,7 @@ import pytest
 
 import puf.reports.report as report_module
 import puf.reports.verdicts as report_verdicts
-from puf.reports.cli import main
+from puf.cli import main
 
 N_USERS, N_ITEMS, PER_USER = 40, 60, 20
 

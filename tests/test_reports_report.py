@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puf.reports.cli import main
+from puf.cli import main
 
 USER_MEASURE = '''
 import numpy as np

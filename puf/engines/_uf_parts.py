@@ -36,7 +36,7 @@ from puf.validation import (
 )
 from puf.lists import list_centroids
 
-from ._blocks import check_user_matrix
+from .blocks import check_user_matrix
 from .jaccard import jaccard_tile, prepare_pattern
 
 _LN2 = math.log(2.0)

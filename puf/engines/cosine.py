@@ -6,13 +6,14 @@ collapses to one pass over the non-zeros once users are sorted by
 effectiveness. The proof is in :func:`inner_product_puf`.
 """
 
-__all__ = ["inner_product_puf", "cosine_puf", "normalized_rows"]
+__all__ = ["inner_product_puf", "inner_product_puf_checked", "cosine_puf", "normalized_rows"]
 
 import numpy as np
 
 from puf.validation import check_effectiveness
 
-from ._blocks import check_block_size, check_user_matrix, open_executor
+from .blocks import check_block_size, check_user_matrix
+from .executors import open_executor
 
 # Items per task; the pass is memory-bound, so tasks only need to be big
 # enough that per-task overhead vanishes (and few enough for a dask cluster).
@@ -66,9 +67,20 @@ def _pair_sum(effectiveness, vectors, *, block_size, executor, progress):
     return float(np.sum(partials))
 
 
-def _inner_product_puf_checked(effectiveness, vectors, *, block_size=None, n_jobs=None,
+def inner_product_puf_checked(effectiveness, vectors, *, block_size=None, n_jobs=None,
                               engine="local", scheduler=None, progress=False):
-    """:func:`inner_product_puf` on already validated (m,) float64 and (m, n) CSR inputs."""
+    """:func:`inner_product_puf` on already validated (m,) float64 and (m, n) CSR inputs.
+
+    For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
+    the options are checked here, the arrays are not.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> vectors = normalized_rows(sp.csr_matrix([[1.0, 1, 0], [0, 1, 1], [0, 0, 1]]))
+    >>> round(inner_product_puf_checked(np.array([0.0, 0.5, 1.0]), vectors), 6)
+    0.201184
+    """
     block_size = check_block_size(block_size, default=DEFAULT_ITEMS_PER_TASK)
     m = effectiveness.shape[0]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
@@ -137,7 +149,7 @@ def inner_product_puf(effectiveness, vectors, *, block_size=None, n_jobs=None, e
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     vectors = check_user_matrix(vectors, effectiveness.shape[0], name="vectors")
-    return _inner_product_puf_checked(effectiveness, vectors, block_size=block_size, n_jobs=n_jobs,
+    return inner_product_puf_checked(effectiveness, vectors, block_size=block_size, n_jobs=n_jobs,
                                      engine=engine, scheduler=scheduler, progress=progress)
 
 
@@ -202,6 +214,6 @@ def cosine_puf(effectiveness, histories, *, block_size=None, n_jobs=None, engine
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    return _inner_product_puf_checked(effectiveness, normalized_rows(histories),
+    return inner_product_puf_checked(effectiveness, normalized_rows(histories),
                                      block_size=block_size, n_jobs=n_jobs, engine=engine,
                                      scheduler=scheduler, progress=progress)

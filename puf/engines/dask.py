@@ -8,7 +8,7 @@ is the local engine's. dask is an optional extra: ``pip install "puf-harness[das
 
 __all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT"]
 
-from ._blocks import _progress_bar
+from .blocks import progress_bar
 
 #: Seconds to wait for a scheduler before giving up, so that a wrong address
 #: fails at once instead of after the preparation work.
@@ -100,7 +100,7 @@ class DaskExecutor:
             _run_task, tasks, kernel=kernel, shared=shared_future, pure=False
         )
         try:
-            with _progress_bar(len(tasks), desc, progress) as bar:
+            with progress_bar(len(tasks), desc, progress) as bar:
                 for _ in distributed.as_completed(futures, loop=self.client.loop):
                     bar.update()
             return self.client.gather(futures)

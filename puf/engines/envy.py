@@ -6,10 +6,10 @@ __all__ = ["envy_measures"]
 import numpy as np
 
 from puf.validation import ENVY_TOLERANCE, check_min_users, check_nonnegative_scalar
-from puf.effectiveness import _ideal_grades, _prepare
-from puf.lists import _list_indicator
+from puf.ranking import ideal_grades, list_indicator, prepare_lists
 
-from ._blocks import check_block_size, open_executor
+from .blocks import check_block_size
+from .executors import open_executor
 from ._envy_pairs import list_pair_index, max_gain_kernel
 
 # Block rows so that a block's (dense-at-worst) utility rows hold ~4M entries.
@@ -143,15 +143,15 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
     {'me': 0.5, 'mme': 0.5, 'peu': 0.5}
     """
     epsilon = check_nonnegative_scalar(epsilon, name="epsilon")
-    rankings, relevance, k = _prepare(rankings, relevance, k)
+    rankings, relevance, k = prepare_lists(rankings, relevance, k)
     m = rankings.shape[0]
     check_min_users(m, "rankings")
     chosen = block_size
     block_size = check_block_size(block_size, default=max(1, _BLOCK_ENTRIES // m))
     pair_block = _PAIR_BLOCK if chosen is None else block_size
     n = relevance.shape[1]
-    lists = _list_indicator(rankings, n)
-    best = _ideal_grades(relevance, k).sum(axis=1)
+    lists = list_indicator(rankings, n)
+    best = ideal_grades(relevance, k).sum(axis=1)
     list_counts = np.asarray(lists.sum(axis=0)).ravel()  # c_i: lists holding item i
     envious_kind = _own_gain_positive(rankings, relevance)
     envied = np.flatnonzero(envious_kind)

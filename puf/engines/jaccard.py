@@ -16,14 +16,16 @@ thread pool, each thread with a single-threaded BLAS (two threads over a
 two-thread BLAS were 1.9x slower).
 """
 
-__all__ = ["jaccard_puf", "prepare_pattern", "jaccard_tile", "keep_upper", "DENSE_FRACTION"]
+__all__ = ["jaccard_puf", "jaccard_puf_checked", "prepare_pattern", "jaccard_tile", "keep_upper",
+           "DENSE_FRACTION"]
 
 import numpy as np
 import scipy.sparse as sp
 
 from puf.validation import check_effectiveness
 
-from ._blocks import check_block_size, check_user_matrix, open_executor, tile_tasks
+from .blocks import check_block_size, check_user_matrix, tile_tasks
+from .executors import open_executor
 
 #: Items held by at least this fraction of users go to the dense GEMM part.
 DENSE_FRACTION = 0.03
@@ -53,7 +55,7 @@ def prepare_pattern(histories, order=None, *, segments):
     order : ndarray of int, shape (m,), optional
         Relabelling of users: tile row/column p is user ``order[p]``.
     segments : list of (int, int)
-        Column segments of the tile plan (:func:`puf.engines._blocks.tile_tasks`).
+        Column segments of the tile plan (:func:`puf.engines.blocks.tile_tasks`).
 
     Returns
     -------
@@ -164,9 +166,20 @@ def _puf_tile(shared, task):
     return float(sums[:, 0].sum() - shared["gains"][r0:r1] @ sums[:, 1])
 
 
-def _jaccard_puf_checked(effectiveness, histories, *, block_size=None, n_jobs=None,
+def jaccard_puf_checked(effectiveness, histories, *, block_size=None, n_jobs=None,
                         engine="local", scheduler=None, progress=False):
-    """:func:`jaccard_puf` on validated (m,) float64 and (m, n) CSR inputs."""
+    """:func:`jaccard_puf` on validated (m,) float64 and (m, n) CSR inputs.
+
+    For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
+    the options are checked here, the arrays are not.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> histories = sp.csr_matrix([[1.0, 1, 0], [0, 1, 1], [0, 0, 1]])
+    >>> round(jaccard_puf_checked(np.array([0.0, 0.5, 1.0]), histories), 6)
+    0.138889
+    """
     block_size = check_block_size(block_size, default=DEFAULT_BLOCK_SIZE)
     m = effectiveness.shape[0]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
@@ -226,5 +239,5 @@ def jaccard_puf(effectiveness, histories, *, block_size=None, n_jobs=None, engin
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    return _jaccard_puf_checked(effectiveness, histories, block_size=block_size, n_jobs=n_jobs,
+    return jaccard_puf_checked(effectiveness, histories, block_size=block_size, n_jobs=n_jobs,
                                engine=engine, scheduler=scheduler, progress=progress)

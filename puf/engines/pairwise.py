@@ -10,18 +10,19 @@ __all__ = ["puf_from_histories", "EXACT_ENGINES", "METHODS"]
 
 from puf.validation import check_effectiveness
 
-from ._blocks import check_block_size, check_choice, check_n_jobs, check_user_matrix, ENGINES
-from .cosine import _inner_product_puf_checked, normalized_rows
-from .jaccard import _jaccard_puf_checked
-from .sampling import _check_sample_size, _sample_puf_checked
+from .blocks import check_block_size, check_choice, check_n_jobs, check_user_matrix
+from .executors import ENGINES
+from .cosine import inner_product_puf_checked, normalized_rows
+from .jaccard import jaccard_puf_checked
+from .sampling import check_sample_size, sample_puf_checked
 
 
 def _exact_cosine(effectiveness, histories, **options):
-    return _inner_product_puf_checked(effectiveness, normalized_rows(histories), **options)
+    return inner_product_puf_checked(effectiveness, normalized_rows(histories), **options)
 
 
 #: similarity name -> exact engine on validated inputs.
-EXACT_ENGINES = {"jaccard": _jaccard_puf_checked, "cosine": _exact_cosine}
+EXACT_ENGINES = {"jaccard": jaccard_puf_checked, "cosine": _exact_cosine}
 METHODS = ("exact", "sample")
 
 
@@ -99,7 +100,7 @@ def puf_from_histories(effectiveness, histories, *, similarity="jaccard", method
     check_block_size(block_size, default=None)
     check_n_jobs(n_jobs)
     if method == "sample":
-        _check_sample_size(sample_size)
+        check_sample_size(sample_size)
     elif sample_size is not None:
         raise ValueError(f"sample_size is only used with method='sample', got {sample_size!r}")
     effectiveness = check_effectiveness(effectiveness, min_users=2)
@@ -107,6 +108,6 @@ def puf_from_histories(effectiveness, histories, *, similarity="jaccard", method
     options = {"block_size": block_size, "n_jobs": n_jobs, "engine": engine,
                "scheduler": scheduler, "progress": progress}
     if method == "sample":
-        return _sample_puf_checked(effectiveness, histories, similarity=similarity,
+        return sample_puf_checked(effectiveness, histories, similarity=similarity,
                                   sample_size=sample_size, random_state=random_state, **options)
     return EXACT_ENGINES[similarity](effectiveness, histories, **options)

@@ -1,6 +1,7 @@
 """PUF estimated from uniformly sampled user pairs, with a standard error and a 95% CI."""
 
-__all__ = ["PairEstimate", "sample_puf", "draw_pairs", "DEFAULT_SAMPLE_SIZE"]
+__all__ = ["PairEstimate", "sample_puf", "sample_puf_checked", "draw_pairs", "check_sample_size",
+           "DEFAULT_SAMPLE_SIZE", "DEFAULT_CHUNK", "Z95"]
 
 import math
 import numbers
@@ -11,7 +12,8 @@ import scipy.sparse as sp
 
 from puf.validation import check_effectiveness, check_random_state
 
-from ._blocks import check_block_size, check_choice, check_user_matrix, open_executor
+from .blocks import check_block_size, check_choice, check_user_matrix
+from .executors import open_executor
 from .cosine import normalized_rows
 
 #: Pairs drawn when ``sample_size`` is None; at ML-20M size this gives a 95% CI
@@ -19,7 +21,8 @@ from .cosine import normalized_rows
 DEFAULT_SAMPLE_SIZE = 1_000_000
 #: Pairs per task.
 DEFAULT_CHUNK = 65_536
-_Z95 = 1.959963984540054  # standard normal 97.5% quantile
+#: The standard normal 97.5% quantile: a 95% interval is value ± Z95 standard errors.
+Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -56,8 +59,18 @@ class PairEstimate:
         return float(self.value)
 
 
-def _check_sample_size(sample_size):
-    """Return the number of pairs to draw: an int >= 2 (None: the default)."""
+def check_sample_size(sample_size):
+    """Return the number of pairs to draw: an int >= 2 (None: the default).
+
+    Examples
+    --------
+    >>> check_sample_size(None), check_sample_size(500)
+    (1000000, 500)
+    >>> check_sample_size(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_size must be an integer >= 2, got 1
+    """
     if sample_size is None:
         return DEFAULT_SAMPLE_SIZE
     if isinstance(sample_size, bool) or not isinstance(sample_size, numbers.Integral) or sample_size < 2:
@@ -108,12 +121,25 @@ def _rows_for(similarity, histories):
     return normalized_rows(histories), None
 
 
-def _sample_puf_checked(effectiveness, histories, *, similarity="jaccard", sample_size=None,
+def sample_puf_checked(effectiveness, histories, *, similarity="jaccard", sample_size=None,
                        block_size=None, n_jobs=None, engine="local", scheduler=None,
                        random_state=None, progress=False):
-    """:func:`sample_puf` on validated (m,) float64 and (m, n) CSR inputs."""
+    """:func:`sample_puf` on validated (m,) float64 and (m, n) CSR inputs.
+
+    For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
+    the options are checked here, the arrays are not.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> histories = sp.csr_matrix([[1.0, 1, 0], [0, 1, 1], [0, 0, 1]])
+    >>> est = sample_puf_checked(np.array([0.0, 0.5, 1.0]), histories, sample_size=10_000,
+    ...                          random_state=0)
+    >>> est.n_pairs, bool(est.ci_low <= 0.138889 <= est.ci_high)
+    (10000, True)
+    """
     check_choice(similarity, name="similarity", known=("jaccard", "cosine"))
-    n_pairs = _check_sample_size(sample_size)
+    n_pairs = check_sample_size(sample_size)
     chunk = check_block_size(block_size, default=DEFAULT_CHUNK)
     rng = check_random_state(random_state)
     m = effectiveness.shape[0]
@@ -127,8 +153,8 @@ def _sample_puf_checked(effectiveness, histories, *, similarity="jaccard", sampl
                                             desc=f"PUF sample ({similarity})"))
     value = float(terms.mean())
     se = float(terms.std(ddof=1) / math.sqrt(n_pairs))
-    return PairEstimate(value=value, standard_error=se, ci_low=max(0.0, value - _Z95 * se),
-                        ci_high=min(1.0, value + _Z95 * se), n_pairs=n_pairs)
+    return PairEstimate(value=value, standard_error=se, ci_low=max(0.0, value - Z95 * se),
+                        ci_high=min(1.0, value + Z95 * se), n_pairs=n_pairs)
 
 
 def sample_puf(effectiveness, histories, *, similarity="jaccard", sample_size=None,
@@ -180,7 +206,7 @@ def sample_puf(effectiveness, histories, *, similarity="jaccard", sample_size=No
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    return _sample_puf_checked(effectiveness, histories, similarity=similarity,
+    return sample_puf_checked(effectiveness, histories, similarity=similarity,
                               sample_size=sample_size, block_size=block_size, n_jobs=n_jobs,
                               engine=engine, scheduler=scheduler, random_state=random_state,
                               progress=progress)

@@ -43,7 +43,8 @@ import numpy as np
 
 from puf.validation import undefined
 
-from ._blocks import check_block_size, open_executor, tile_tasks
+from .blocks import check_block_size, tile_tasks
+from .executors import open_executor
 from ._uf_parts import (
     THRESHOLD_TOLERANCE,
     blend,

@@ -9,9 +9,10 @@ import numpy as np
 
 from puf.validation import UndefinedMeasureWarning, check_random_state
 
-from ._blocks import check_block_size, open_executor
+from .blocks import check_block_size
+from .executors import open_executor
 from ._uf_parts import THRESHOLD_TOLERANCE, check_uf_inputs, pair_distance, pair_similarity, prepare_uf
-from .sampling import _Z95, DEFAULT_CHUNK, PairEstimate, _check_sample_size, draw_pairs
+from .sampling import DEFAULT_CHUNK, Z95, PairEstimate, check_sample_size, draw_pairs
 
 #: Groups of the delete-a-group jackknife behind the standard error.
 JACKKNIFE_GROUPS = 100
@@ -111,7 +112,7 @@ def sample_uf(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=
     """
     gamma, base, histories, features, centroids = check_uf_inputs(
         histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base)
-    n_pairs = _check_sample_size(sample_size)
+    n_pairs = check_sample_size(sample_size)
     chunk = check_block_size(block_size, default=DEFAULT_CHUNK)
     rng = check_random_state(random_state)
     m = centroids.shape[0]
@@ -127,5 +128,5 @@ def sample_uf(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=
         warnings.warn("uf is undefined on this sample: no sampled pair above the threshold has "
                       "a positive list distance", UndefinedMeasureWarning, stacklevel=2)
         return PairEstimate(math.nan, math.nan, math.nan, math.nan, n_pairs)
-    return PairEstimate(value=value, standard_error=se, ci_low=value - _Z95 * se,
-                        ci_high=value + _Z95 * se, n_pairs=n_pairs)
+    return PairEstimate(value=value, standard_error=se, ci_low=value - Z95 * se,
+                        ci_high=value + Z95 * se, n_pairs=n_pairs)

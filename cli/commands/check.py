@@ -10,6 +10,8 @@ __all__ = ["register", "run"]
 import json
 import sys
 
+from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
+
 
 def register(subparsers):
     """Add the ``check`` subcommand to ``subparsers``.
@@ -50,7 +52,7 @@ def register(subparsers):
 
 def _fail(reason):
     print(f"puf check: {reason}", file=sys.stderr)
-    return 2
+    return EXIT_BAD_INPUT
 
 
 def run(args):
@@ -58,7 +60,7 @@ def run(args):
 
     Examples
     --------
-    >>> from puf.reports.cli import main
+    >>> from puf.cli import main
     >>> main(["check", "no_such_module_xyz:f"])
     2
     """
@@ -118,4 +120,4 @@ def run(args):
                 handle.write("\n")
         except OSError as exc:
             return _fail(f"--json {args.json}: cannot write it ({exc.strerror})")
-    return 0
+    return EXIT_OK

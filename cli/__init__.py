@@ -1,6 +1,7 @@
-"""The ``puf`` command line: a thin dispatcher over :mod:`reports.commands`.
+"""The ``puf`` command line: a thin dispatcher over :mod:`puf.cli.commands`.
 
-Exit codes, the same for every subcommand:
+The top of the stack: it imports every other part of the harness and nothing imports it.
+Exit codes, the same for every subcommand (one map, :mod:`puf.cli.exitcodes`):
 
 ==== ==========================================================================
 0    done (``puf check`` verdicts, violated ones included, are findings: still 0)
@@ -23,9 +24,9 @@ import importlib
 import os
 import sys
 
-EXIT_OK, EXIT_DOWNLOAD, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
-
 from .commands import COMMANDS
+from .exitcodes import (EXIT_BAD_INPUT, EXIT_DOWNLOAD, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
+                        exit_code)
 
 
 def build_parser():
@@ -47,10 +48,10 @@ def build_parser():
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"puf.reports.commands.{name}")
+            module = importlib.import_module(f"puf.cli.commands.{name}")
         except ModuleNotFoundError as exc:
             # A subcommand whose module is not part of this install is simply absent.
-            if exc.name != f"puf.reports.commands.{name}":
+            if exc.name != f"puf.cli.commands.{name}":
                 raise
             continue
         module.register(subparsers)
@@ -72,37 +73,27 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
-        return 0
+        return EXIT_OK
     try:
-        return int(args.func(args) or 0)
-    except KeyboardInterrupt:
+        return int(args.func(args) or EXIT_OK)
+    except KeyboardInterrupt as exc:
         print(f"puf {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return exit_code(exc)
     except Exception as exc:  # the last line of defence: one line, an exit code, no traceback
         return _report_failure(args.command, exc)
 
 
 def _report_failure(command, exc):
     """Print ``exc`` in one line and return its exit code (see the module docstring)."""
-    from puf.data import DownloadError
-
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if isinstance(exc, (DownloadError, ConnectionError)):
-        code = EXIT_DOWNLOAD
-    elif isinstance(exc, (ValueError, ImportError)):
-        code = EXIT_BAD_INPUT
-    elif isinstance(exc, OSError):
-        text = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else text
-        code = EXIT_BAD_INPUT
-    else:
+    code = exit_code(exc)
+    if code == EXIT_INTERNAL:
         if os.environ.get("PUF_DEBUG"):
             raise exc
         text = (f"internal error: {type(exc).__name__}: {text} "
                 "(rerun with PUF_DEBUG=1 for the traceback, and please report it)")
-        code = EXIT_INTERNAL
+    elif (code == EXIT_BAD_INPUT and isinstance(exc, OSError)
+          and not isinstance(exc, (ValueError, ImportError))):
+        text = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else text
     print(f"puf {command}: {text}", file=sys.stderr)
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

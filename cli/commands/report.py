@@ -2,6 +2,8 @@
 
 __all__ = ["register", "run", "load_measure"]
 
+from ..exitcodes import EXIT_OK, exit_code
+
 
 def register(subparsers):
     """Add ``report`` to the ``puf`` parser.
@@ -143,7 +145,7 @@ def run(args):
         _check_data(args.data)
     except ValueError as exc:
         print(f"puf report: {exc}", file=sys.stderr)
-        return 2
+        return exit_code(exc)
     from puf.reports.report import build_report
 
     start = time.perf_counter()
@@ -154,13 +156,13 @@ def run(args):
                                  progress=not args.quiet, command=_command(args))
     except (ValueError, ImportError) as exc:
         print(f"puf report: {str(exc).splitlines()[0]}", file=sys.stderr)
-        return 2
+        return exit_code(exc)
     except ConnectionError as exc:  # fetching a dataset failed (as in ``puf evaluate``)
         print(f"puf report: {exc}", file=sys.stderr)
-        return 1
+        return exit_code(exc)
     except OSError as exc:  # writing the report failed after the checks (disk full, ...)
         print(f"puf report: {exc.filename or out}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return exit_code(exc)
     if not args.quiet:
         print(f"wrote {index} in {time.perf_counter() - start:.1f} s")
-    return 0
+    return EXIT_OK

@@ -12,10 +12,21 @@ __all__ = ["register", "run", "add_arguments", "run_benchmarks", "format_table"]
 import os
 import sys
 
+from ..exitcodes import EXIT_OK
+
 
 def add_arguments(parser, *, default_sizes=("ml1m",)):
-    """Add the ``bench`` options to an argparse parser (shared with benchmarks/scale.py)."""
-    from puf.engines.benchmark import CASES, SIZES
+    """Add the ``bench`` options to an argparse parser (shared with benchmarks/scale.py).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_arguments(parser, default_sizes=("small",))
+    >>> parser.parse_args([]).size
+    ['small']
+    """
+    from puf.cli.benchmark import CASES, SIZES
 
     parser.add_argument("--size", nargs="+", choices=tuple(SIZES), default=list(default_sizes),
                         help=f"data sizes to run (default: {' '.join(default_sizes)})")
@@ -65,7 +76,7 @@ def _subprocess(case, path, baseline, timeout):
     import json
     import subprocess
 
-    command = [sys.executable, "-m", "puf.engines.benchmark", case, path]
+    command = [sys.executable, "-m", "puf.cli.benchmark", case, path]
     command += ["--baseline"] if baseline else []
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
@@ -87,7 +98,7 @@ def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=N
     """
     import tempfile
 
-    from puf.engines.benchmark import (BASELINES, DEFAULT_CASES, baseline_bytes, make_bundle,
+    from puf.cli.benchmark import (BASELINES, DEFAULT_CASES, baseline_bytes, make_bundle,
                                        save_bundle)
 
     log = log or (lambda message: None)
@@ -134,11 +145,19 @@ def _gap(engine, dense):
 
 
 def format_table(rows):
-    """Markdown table: wall time, peak memory, speed-up over the dense baseline."""
+    """Markdown table: wall time, peak memory, speed-up over the dense baseline.
+
+    Examples
+    --------
+    >>> row = {"size": "small", "users": 3000, "interactions": 167856, "case": "envy",
+    ...        "engine": {"error": "timeout after 1 s"}, "dense": None}
+    >>> print(format_table([row]).splitlines()[-1])
+    | small | 3,000 | 167,856 | envy | timeout after 1 s |  |  |  |  |  |  |  |
+    """
     header = ("size", "users", "interactions", "measure", "engine s", "engine CPU s", "engine peak MB",
               "dense s", "dense peak MB", "speed-up", "value", "check")
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    from puf.engines.benchmark import SAMPLED
+    from puf.cli.benchmark import SAMPLED
 
     exact = {(r["size"], r["case"]): r["engine"].get("value") for r in rows}
     for r in rows:
@@ -190,4 +209,4 @@ def run(args):
     if args.output:
         with open(args.output, "w") as handle:
             handle.write(table + "\n")
-    return 0
+    return EXIT_OK

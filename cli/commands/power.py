@@ -10,6 +10,8 @@ __all__ = ["register", "run"]
 
 import sys
 
+from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
+
 
 def register(subparsers):
     """Add the ``power`` subcommand to ``subparsers``.
@@ -43,7 +45,7 @@ def register(subparsers):
 
 def _fail(reason):
     print(f"puf power: {reason}", file=sys.stderr)
-    return 2
+    return EXIT_BAD_INPUT
 
 
 def run(args):
@@ -51,7 +53,7 @@ def run(args):
 
     Examples
     --------
-    >>> from puf.reports.cli import main
+    >>> from puf.cli import main
     >>> main(["power", "--budgets", "x"])
     2
     """
@@ -74,4 +76,4 @@ def run(args):
     if args.csv:
         runs.to_csv(args.csv, index=False)
     print(format_power(power_summary(runs)))
-    return 0
+    return EXIT_OK

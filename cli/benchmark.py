@@ -1,9 +1,11 @@
 """Benchmark cases for the scale engines: synthetic MovieLens-like data and timed runs.
 
-``puf bench`` (:mod:`reports.commands.bench`) and ``benchmarks/scale.py`` generate
+``puf bench`` (:mod:`puf.cli.commands.bench`) and ``benchmarks/scale.py`` generate
 a data bundle once per size, then run every case in a fresh subprocess
-(``python -m puf.engines.benchmark CASE BUNDLE``) so that each case's peak
-memory (``ru_maxrss``) is its own.
+(``python -m puf.cli.benchmark CASE BUNDLE``) so that each case's peak
+memory (``ru_maxrss``) is its own. It lives with the command line, not in
+:mod:`puf.engines`: it times the engines against the dense measures, so it sits
+above both.
 """
 
 __all__ = ["SIZES", "CASES", "DEFAULT_CASES", "BASELINES", "SAMPLED", "synthetic_interactions",
@@ -117,7 +119,18 @@ def make_bundle(size, *, random_state=0):
 
 
 def save_bundle(bundle, path):
-    """Write a bundle to one uncompressed ``.npz`` file."""
+    """Write a bundle to one uncompressed ``.npz`` file (sparse matrices as their CSR arrays).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "b.npz")
+    >>> save_bundle({"histories": sp.csr_matrix(np.eye(2)), "effectiveness": np.ones(2)}, path)
+    >>> bundle = load_bundle(path)
+    >>> bundle["histories"].toarray(), bundle["effectiveness"]
+    (array([[1., 0.],
+           [0., 1.]]), array([1., 1.]))
+    """
     arrays = {}
     for key, value in bundle.items():
         if sp.issparse(value):
@@ -129,7 +142,7 @@ def save_bundle(bundle, path):
 
 
 def load_bundle(path):
-    """Read a bundle written by :func:`save_bundle`."""
+    """Read a bundle written by :func:`save_bundle` (example there)."""
     with np.load(path) as stored:
         bundle = {key: stored[key] for key in stored.files if "." not in key}
         for key in {name.split(".")[0] for name in stored.files if "." in name}:
@@ -213,7 +226,7 @@ def _rss_mb():
 
 
 def _jsonable(value):
-    from .sampling import PairEstimate
+    from puf.engines import PairEstimate
 
     if isinstance(value, PairEstimate):
         return {"value": value.value, "standard_error": value.standard_error,
@@ -250,5 +263,5 @@ def run_case(case, bundle_path, *, baseline=False):
             "peak_mb": _rss_mb(), "input_mb": input_mb, "value": _jsonable(value)}
 
 
-if __name__ == "__main__":  # python -m puf.engines.benchmark CASE BUNDLE [--baseline]
+if __name__ == "__main__":  # python -m puf.cli.benchmark CASE BUNDLE [--baseline]
     print(json.dumps(run_case(sys.argv[1], sys.argv[2], baseline="--baseline" in sys.argv[3:])))

@@ -7,6 +7,8 @@ SD ([0, 0.5] inside [0, 1]) and the printed forms ([0, 2], outside [0, 1]).
 
 __all__ = ["ATTAINABLE", "register", "run", "measures_table"]
 
+from ..exitcodes import EXIT_OK
+
 
 # The values each built-in can take on valid input, m users (the README's "values" column): the
 # declared range is what the `range` property checks; the printed forms (2 x another
@@ -63,6 +65,16 @@ def measures_table():
 
 
 def register(subparsers):
+    """Add ``measures`` to the ``puf`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="puf")
+    >>> register(parser.add_subparsers(dest="command"))
+    >>> parser.parse_args(["measures", "--format", "names"]).format
+    'names'
+    """
     parser = subparsers.add_parser("measures", help="list every registered fairness measure")
     parser.add_argument(
         "--format", choices=("table", "names"), default="table",
@@ -72,14 +84,24 @@ def register(subparsers):
 
 
 def run(args):
+    """Print every registered measure (a table, or the names one a line); return 0.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> run(argparse.Namespace(format="names"))  # doctest: +ELLIPSIS
+    puf
+    ...
+    0
+    """
     rows = measures_table()
     if args.format == "names":
         print("\n".join(r["name"] for r in rows))
-        return 0
+        return EXIT_OK
     columns = ("name", "reads", "declared", "values", "fairer", "family", "definition")
     widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
     print("  ".join(c.ljust(widths[c]) for c in columns).rstrip())
     print("  ".join("-" * widths[c] for c in columns))
     for r in rows:
         print("  ".join(r[c].ljust(widths[c]) for c in columns).rstrip())
-    return 0
+    return EXIT_OK

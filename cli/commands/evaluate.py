@@ -5,6 +5,8 @@ __all__ = ["register", "run", "format_table"]
 import json
 import math
 
+from ..exitcodes import EXIT_OK, exit_code
+
 
 def register(subparsers):
     """Add ``evaluate`` to the ``puf`` parser.
@@ -172,16 +174,16 @@ def run(args):
             written = _write(out, dataset, runs, table, timings, facts, args.k)
     except ValueError as exc:
         print(f"puf evaluate: error: {exc}", file=sys.stderr)
-        return 2
+        return exit_code(exc)
     except DownloadError as exc:
         print(f"puf evaluate: {exc}", file=sys.stderr)
-        return 1
+        return exit_code(exc)
     except ImportError as exc:  # an optional ranker's library is missing
         print(f"puf evaluate: error: {exc}", file=sys.stderr)
-        return 2
+        return exit_code(exc)
     except OSError as exc:  # reading or writing a file failed after the checks
         print(f"puf evaluate: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return exit_code(exc)
     print(format_table(table, args.format))
     if show:
         for name, seconds in timings.items():
@@ -191,7 +193,7 @@ def run(args):
                   + (" (cached lists)" if facts[name]["cached"] else ""), file=sys.stderr)
         print(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; "
               f"wrote {out}/" + ", ".join(written), file=sys.stderr)
-    return 0
+    return EXIT_OK
 
 
 _OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv")

@@ -2,6 +2,8 @@
 
 __all__ = ["register", "run"]
 
+from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK, exit_code
+
 
 def register(subparsers):
     """Add ``data`` with its ``fetch`` and ``list`` actions to the ``puf`` parser.
@@ -54,21 +56,21 @@ def run(args):
                          use_installed=getattr(args, "use_installed", True))
         except ValueError as exc:
             print(f"puf data fetch: error: {exc}", file=sys.stderr)
-            return 2
+            return exit_code(exc)
         except DownloadError as exc:
             print(f"puf data fetch: {exc}", file=sys.stderr)
-            return 1
+            return exit_code(exc)
         print(path)
-        return 0
+        return EXIT_OK
     if args.action == "list":
         cache = cache_dir(args.cache)
         if cache.exists() and not cache.is_dir():
             print(f"puf data list: error: cache {cache}: is a file, not a folder", file=sys.stderr)
-            return 2
+            return EXIT_BAD_INPUT
         entries = list_cached(args.cache, check=True)  # checksums: a damaged entry shows
         if not entries:
             print(f"no dataset cached in {cache}")
-            return 0
+            return EXIT_OK
         header = ("dataset", "status", "source", "MB", "fetched", "path")
         rows = [(e["dataset"], e["status"], e["source"], f"{e['bytes'] / 1e6:.1f}", e["fetched"],
                  e["path"]) for e in entries]
@@ -79,6 +81,6 @@ def run(args):
         if damaged:
             print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged "
                   "entry", file=sys.stderr)
-        return 0
+        return EXIT_OK
     print("usage: puf data {fetch NAME [--cache DIR], list [--cache DIR]}", file=sys.stderr)
-    return 2
+    return EXIT_BAD_INPUT
