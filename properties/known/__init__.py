@@ -167,7 +167,7 @@ def example_case(property_name, example, *, source=""):
     >>> case.before.effectiveness.tolist(), case.change.startswith("known example (gini)")
     ([0.0, 0.0], True)
     """
-    from .._cases import Case
+    from ..cases import Case
     from puf.synthetic import weighted_gap_sum
 
     before = _population(example["before"])
