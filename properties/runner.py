@@ -20,7 +20,7 @@ from puf import as_measure
 
 from ._calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import DEFAULT_MAX_EXAMPLES, examples_for
-from .catalog import CATALOG, get_property
+from .catalog import CATALOG, Property, get_property
 from .power import measured_power
 from .search import Found, OutOfBudget, PropertySearch
 from .verdict import STATUSES, Verdict
@@ -150,8 +150,9 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     ----------
     measure : str, callable or puf.Measure
         A registered name or any function whose parameters are Population fields.
-    properties : str or iterable of str, optional
-        Property names (one name may be given alone); default the whole
+    properties : str, Property or iterable of them, optional
+        Property names or :class:`properties.Property` objects (one may be given
+        alone; a Property need not be in the catalog); default the whole
         :data:`properties.CATALOG`.
     max_examples : int, default ``properties.budget.DEFAULT_MAX_EXAMPLES`` (60)
         The example budget: Hypothesis examples per property before shrinking,
@@ -174,7 +175,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     Returns
     -------
     list of Verdict
-        One per property, in catalog order.
+        One per property, in the order given (catalog order by default).
 
     Raises
     ------
@@ -189,14 +190,16 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     [('range', 'holds'), ('anonymity', 'holds')]
     """
     measure = as_measure(measure)
+    if isinstance(properties, Property):
+        properties = [properties]
     properties = check_run_options(time_limit=time_limit, budget=budget,
                                    max_examples=max_examples, properties=properties)
     check_returns_number(measure, time_limit)
-    names = list(CATALOG) if properties is None else [get_property(p).name for p in properties]
+    chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
     seed_value = _seed(random_state)
     results = []
-    for name in names:
-        prop = CATALOG[name]
+    for prop in chosen:
+        name = prop.name
         start = time.perf_counter()
         status, reason, found, search = _check_one(
             measure, prop, max_examples=examples_for(name, max_examples), random_state=seed_value,
