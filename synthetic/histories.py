@@ -13,6 +13,13 @@ from puf.world import World
 from ._checks import check_count, check_user
 
 
+def _check_pair(world, u, v, n_items):
+    u, v = check_user(world, u, "u"), check_user(world, v, "v")
+    if u == v:
+        raise ValueError(f"u and v must be different users, got {u} twice")
+    return u, v, check_count(n_items, name="n_items", minimum=1)
+
+
 def drop_shared_history(world):
     """Keep each history item only for its first holder: every Jaccard between users becomes 0.
 
@@ -65,10 +72,7 @@ def share_items(world, u, v, *, n_items=1):
     >>> share_items(w, 0, 1).histories.toarray().tolist()
     [[1.0, 0.0], [1.0, 1.0]]
     """
-    u, v = check_user(world, u, "u"), check_user(world, v, "v")
-    if u == v:
-        raise ValueError(f"u and v must be different users, got {u} twice")
-    n_items = check_count(n_items, name="n_items", minimum=1)
+    u, v, n_items = _check_pair(world, u, v, n_items)
     histories = world.histories.tolil(copy=True)
     held = world.histories.toarray() > 0
     missing = np.flatnonzero(~(held[u] & held[v]))[:n_items]
@@ -136,10 +140,7 @@ def add_shared_history(world, u, v, *, n_items=1):
     >>> bool(after[0, 1] == before[0, 1])
     True
     """
-    u, v = check_user(world, u, "u"), check_user(world, v, "v")
-    if u == v:
-        raise ValueError(f"u and v must be different users, got {u} twice")
-    n_items = check_count(n_items, name="n_items", minimum=1)
+    u, v, n_items = _check_pair(world, u, v, n_items)
     pattern = world.histories.copy()
     pattern.data[:] = 1.0
     counts = np.diff(pattern.tocsc().indptr)

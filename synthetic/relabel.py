@@ -96,7 +96,5 @@ def move_outcomes(world, order):
     >>> moved.rankings.tolist(), moved.histories.toarray().tolist()
     ([[1], [0]], [[1.0, 0.0], [0.0, 1.0]])
     """
-    order = np.asarray(order)
-    if order.shape != (world.m,) or not np.array_equal(np.sort(order), np.arange(world.m)):
-        raise ValueError(f"order must be a permutation of range({world.m}), got {order!r}")
-    return world.replace(relevance=world.relevance[order], rankings=world.rankings[order])
+    relabelled = world.permute(order)  # checks the order; its histories are not kept
+    return world.replace(relevance=relabelled.relevance, rankings=relabelled.rankings)
