@@ -55,6 +55,9 @@ class Property:
         generated one; default none.
     explain : callable, default :func:`properties.judges.explain_excess`
         ``explain(example) -> str``: the reason a violated verdict reports.
+    single_population : bool, default False
+        True when a case is one population judged alone (no ``after``), as its
+        stored examples in ``properties/known/`` are.
     judges_undefined : bool, default False
         True when an undefined value is what the property judges (``defined``):
         NaN and infinite values are judged rather than set aside, and a measure
@@ -90,6 +93,7 @@ class Property:
     judge: Callable
     explicit: Callable = _no_examples
     explain: Callable = judges.explain_excess
+    single_population: bool = False
     judges_undefined: bool = False
     informational: bool = False
 
@@ -124,14 +128,14 @@ CATALOG = {p.name: p for p in (
         formal="∀ P: low ≤ f(P) ≤ high for the declared range (low, high)",
         source="the measure's own declaration", kind="universal", meant_for="every measure",
         needs=(), world="any world", cases=single_cases, explicit=extreme_examples,
-        judge=judges.in_range),
+        judge=judges.in_range, single_population=True),
     Property(
         name="defined",
         statement="the value is finite on every valid population (no NaN, no inf, no exception)",
         formal="∀ valid P: f(P) ∈ ℝ", source="well-definedness", kind="universal",
         meant_for="every measure", needs=(), world="any world", cases=single_cases,
         explicit=extreme_examples, judge=judges.finite, explain=judges.explain_undefined,
-        judges_undefined=True),
+        single_population=True, judges_undefined=True),
     Property(
         name="anonymity", statement="relabelling users leaves the value unchanged",
         formal="∀ P, permutation π: f(π·P) = f(P), π acting on every per-user field consistently",
@@ -144,7 +148,7 @@ CATALOG = {p.name: p for p in (
         formal="∀ P with S(u) = c ∀u: f(P) = fairest end of the declared range",
         source=_INEQ + ": normalisation", kind="universal", meant_for="every measure", needs=_OUT,
         world="relevance = each user's own list (S = 1, no envy) or nothing relevant (S = 0)",
-        cases=zero_at_equality_cases, judge=judges.at_fairest),
+        cases=zero_at_equality_cases, judge=judges.at_fairest, single_population=True),
     Property(
         name="disparity-monotone",
         statement="widening every effectiveness gap never makes the value fairer",
@@ -193,7 +197,7 @@ CATALOG = {p.name: p for p in (
                       "similar users",
         kind="universal", meant_for="similarity-aware individual fairness measures",
         needs=("similarity",), world="histories made pairwise disjoint (every Jaccard 0)",
-        cases=no_similarity_cases, judge=judges.at_fairest),
+        cases=no_similarity_cases, judge=judges.at_fairest, single_population=True),
     Property(
         name="rearrangement",
         statement="most_fair pairing gives a value no less fair than most_unfair, strictly when "
