@@ -63,8 +63,8 @@ def disparity_cases(draw, level, measure):
     --------
     >>> from hypothesis import find
     >>> case = find(disparity_cases("world", "me"), lambda c: not c.trivial)
-    >>> case.change.split(":")[0]
-    'best-off user 0'
+    >>> case.change.startswith(("best-off user", "worst-off user"))
+    True
     """
     pop, world = draw(sources(level))
     s = pop.effectiveness

@@ -103,11 +103,24 @@ def narrow_jump(evaluate, start, end, *, tolerance=1e-7, points=8, beam=3):
 
 
 class Found(AssertionError):
-    """Raised inside the Hypothesis test when a case fails (or is a witness)."""
+    """Raised inside the Hypothesis test when a case fails (or is a witness): a test failure,
+    so Hypothesis shrinks it.
+
+    Examples
+    --------
+    >>> issubclass(Found, AssertionError)
+    True
+    """
 
 
 class OutOfBudget(BaseException):
-    """The property's time budget ran out; stops Hypothesis at once."""
+    """The property's call or time budget ran out; not an Exception, so it stops Hypothesis at once.
+
+    Examples
+    --------
+    >>> issubclass(OutOfBudget, Exception)
+    False
+    """
 
 
 def _snapshot(case, measure, prop, before, after, excess, error=None):

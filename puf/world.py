@@ -2,9 +2,8 @@
 
 __all__ = ["World"]
 
-from dataclasses import dataclass, replace
-
 import numbers
+from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy.sparse as sp
