@@ -27,7 +27,7 @@ import importlib
 
 _HOME = {
     "CATALOG": "catalog", "Property": "catalog", "get_property": "catalog",
-    "catalog_frame": "catalog", "Verdict": "runner", "STATUSES": "runner",
+    "catalog_frame": "catalog", "Verdict": "verdict", "STATUSES": "verdict",
     "verdicts": "runner", "all_verdicts": "matrix", "verdict_matrix": "matrix",
     "verdict_frame": "matrix", "effectiveness_vectors": "strategies",
     "similarity_matrices": "strategies", "populations": "strategies", "worlds": "strategies",

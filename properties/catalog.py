@@ -1,79 +1,37 @@
 """The property catalog: what a fairness measure should (or is claimed to) satisfy.
 
-Each :class:`Property` carries its statement, formal statement, source, kind
-(``universal``: for every population ...; ``existential``: the measure
-responds to ...), the kind of measure it is meant for, the Population fields
-its transformation touches, and its check: a Hypothesis strategy of cases
-(:mod:`properties._cases`) and a judge that turns the measure's values on a
-case into an *excess* (> 0: violated for a universal property, a witness for
-an existential one). Lower is fairer unless the measure declares otherwise.
+Each :class:`Property` is one object holding its documentation (statement,
+formal statement, source, kind, the measures it is meant for, the Population
+fields its transformation touches) and its check: a Hypothesis strategy of
+cases (``cases``, e.g. :mod:`properties.user_cases`), hand-made cases tried
+first (``explicit``) and a judge (:mod:`properties.judges`) that turns the
+measure's values on a case into an *excess* (> 0: violated for a universal
+property, a witness for an existential one). The runner knows no property by
+name: adding one is one :data:`CATALOG` entry (with its strategy of cases)
+plus its pinned verdicts in ``properties/known/``.
 """
 
 __all__ = ["Property", "CATALOG", "get_property", "catalog_frame"]
 
-import math
 from dataclasses import dataclass
+from typing import Callable
 
-from ._cases import CASES as _CASES
-from ._cases import EXPLICIT
-from ._field_cases import FIELD_CASES
-
-CASES = {**_CASES, **FIELD_CASES}
-
-_REL = 1e-9
-
-
-def _tol(*values):
-    return _REL * max([1.0] + [abs(v) for v in values if math.isfinite(v)])
+from . import judges
+from .field_cases import continuity_cases, scale_cases, translation_cases
+from .outcome_cases import (disparity_cases, effectiveness_change_cases, transfer_cases,
+                            zero_at_equality_cases)
+from .similarity_cases import no_similarity_cases, similarity_change_cases, similarity_raise_cases
+from .user_cases import (anonymity_cases, extreme_examples, rearrangement_cases, replication_cases,
+                         single_cases)
 
 
-def _unfairness(measure, value):
-    return value if measure.direction == "lower" else -value
+def _no_examples(level):
+    return []
 
 
-def _unchanged(measure, before, after, case):
-    return abs(after - before) - _tol(before, after)
-
-
-def _at_fairest(measure, value, after, case):
-    fairest = measure.fairest
-    if value == fairest:
-        return -1.0
-    return abs(value - fairest) - _tol(value) if math.isfinite(fairest) else math.inf
-
-
-def _in_range(measure, value, after, case):
-    low, high = measure.range
-    below = low - value if math.isfinite(low) or math.isfinite(value) else -1.0
-    above = value - high if math.isfinite(high) or math.isfinite(value) else -1.0
-    return max(below, above) - 1e-12
-
-
-def _not_lower(measure, before, after, case):
-    """Before is the less unequal population; the after value must not be fairer."""
-    return _unfairness(measure, before) - _unfairness(measure, after) - _tol(before, after)
-
-
-def _not_higher(measure, before, after, case):
-    return _unfairness(measure, after) - _unfairness(measure, before) - _tol(before, after)
-
-
-def _rearranged(measure, fair, unfair, case):
-    gain = _unfairness(measure, unfair) - _unfairness(measure, fair)
-    if case.strict:
-        return 1e-12 * max(1.0, abs(fair), abs(unfair)) - gain
-    return -gain - _tol(fair, unfair)
-
-
-def _lipschitz(measure, before, after, case):
-    low, high = measure.range
-    width = high - low if math.isfinite(high - low) else 1.0
-    return abs(after - before) / case.delta - 10.0 * width
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Property:
-    """One property of a fairness measure, with its check.
+    """One property of a fairness measure, with its check (built with keyword arguments).
 
     Attributes
     ----------
@@ -87,17 +45,40 @@ class Property:
     world : str
         How the transformation is expressed on worlds (measures reading
         utility or list_distance are checked there).
-    informational : bool
-        True for properties that describe rather than judge (scale and
-        translation invariance): neither outcome is a defect.
+    cases : callable
+        ``cases(level, measure)`` -> Hypothesis strategy of
+        :class:`~puf.properties.cases.Case` at ``level`` "score" or "world".
     judge : callable
         ``judge(measure, value_before, value_after, case) -> float`` excess.
+    explicit : callable, optional
+        ``explicit(level)`` -> list of hand-made cases tried before any
+        generated one; default none.
+    explain : callable, default :func:`properties.judges.explain_excess`
+        ``explain(example) -> str``: the reason a violated verdict reports.
+    single_population : bool, default False
+        True when a case is one population judged alone (no ``after``), as its
+        stored examples in ``properties/known/`` are.
+    judges_undefined : bool, default False
+        True when an undefined value is what the property judges (``defined``):
+        NaN and infinite values are judged rather than set aside, and a measure
+        that raises violates the property rather than leaving it undefined.
+    informational : bool, default False
+        True for properties that describe rather than judge (scale and
+        translation invariance): neither outcome is a defect.
 
     Examples
     --------
     >>> p = get_property("anonymity")
     >>> p.kind, p.needs
     ('universal', ('effectiveness', 'similarity', 'utility', 'list_distance'))
+    >>> from hypothesis import find
+    >>> from puf import as_measure
+    >>> case = find(get_property("similarity-zero").cases("score", as_measure("sd")),
+    ...             lambda c: c.before.m == 3)
+    >>> case.before.similarity.tolist()
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    >>> [c.before.m for c in get_property("range").explicit("score")][:5]
+    [2, 2, 3, 3, 3]
     """
 
     name: str
@@ -108,32 +89,21 @@ class Property:
     meant_for: str
     needs: tuple
     world: str
-    judge: object
+    cases: Callable
+    judge: Callable
+    explicit: Callable = _no_examples
+    explain: Callable = judges.explain_excess
+    single_population: bool = False
+    judges_undefined: bool = False
     informational: bool = False
 
-    def cases(self, level, measure):
-        """Return the Hypothesis strategy of cases for a ``level`` ("score" or "world").
-
-        Examples
-        --------
-        >>> from hypothesis import find
-        >>> from puf import as_measure
-        >>> case = find(get_property("similarity-zero").cases("score", as_measure("sd")),
-        ...             lambda c: c.before.m == 3)
-        >>> case.before.similarity.tolist()
-        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-        """
-        return CASES[self.name](level, measure)
-
-    def explicit(self, level):
-        """Return hand-made cases tried before any generated one (may be empty).
-
-        Examples
-        --------
-        >>> [c.before.m for c in get_property("range").explicit("score")][:5]
-        [2, 2, 3, 3, 3]
-        """
-        return EXPLICIT[self.name](level) if self.name in EXPLICIT else []
+    def __post_init__(self):
+        if self.kind not in ("universal", "existential"):
+            raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
+        for name in ("cases", "judge", "explicit", "explain"):
+            if not callable(getattr(self, name)):
+                raise ValueError(f"{name} of property {self.name!r} must be callable, "
+                                 f"got {getattr(self, name)!r}")
 
     def to_dict(self):
         """Return the documentation fields as a plain dict (no callables).
@@ -152,78 +122,120 @@ _ALL = ("effectiveness", "similarity", "utility", "list_distance")
 _OUT = ("effectiveness", "utility")
 _INEQ = "inequality axioms (Atkinson 1970; Cowell, Measuring Inequality)"
 _PUF = "the PUF paper's sensitivity claims (Rampisela et al., ECIR 2026)"
-_P = Property
 CATALOG = {p.name: p for p in (
-    _P("range", "the value lies in the declared range",
-       "∀ P: low ≤ f(P) ≤ high for the declared range (low, high)",
-       "the measure's own declaration", "universal", "every measure", (), "any world", _in_range),
-    _P("defined", "the value is finite on every valid population (no NaN, no inf, no exception)",
-       "∀ valid P: f(P) ∈ ℝ", "well-definedness", "universal", "every measure", (), "any world",
-       None),
-    _P("anonymity", "relabelling users leaves the value unchanged",
-       "∀ P, permutation π: f(π·P) = f(P), π acting on every per-user field consistently",
-       _INEQ + ": symmetry / anonymity", "universal", "every measure", _ALL,
-       "permute users (histories, relevance and lists together)", _unchanged),
-    _P("zero-at-equality", "equal effectiveness (and no envy) for all users gives the fairest value",
-       "∀ P with S(u) = c ∀u: f(P) = fairest end of the declared range",
-       _INEQ + ": normalisation", "universal", "every measure", _OUT,
-       "relevance = each user's own list (S = 1, no envy) or nothing relevant (S = 0)",
-       _at_fairest),
-    _P("disparity-monotone", "widening every effectiveness gap never makes the value fairer",
-       "∀ P, c, λ > 1 with S' = c + λ(S − c) ∈ [0,1]: f(P') ≥ f(P)",
-       _PUF + "; disparity sensitivity", "universal", "measures of effectiveness disparity",
-       ("effectiveness",), "best-off user's list made more relevant, or worst-off user's less "
-       "(every gap to that user widens by 1/k, no gap narrows)", _not_lower),
-    _P("pigou-dalton", "a transfer moving two users' effectiveness towards each other never "
-       "makes the value less fair",
-       "∀ P, i, j, 0 < τ ≤ ½: S'_i = S_i + τ(S_j − S_i), S'_j = S_j − τ(S_j − S_i) ⇒ f(P') ≤ f(P)",
-       _INEQ + ": Pigou–Dalton transfer principle", "universal", "inequality indices",
-       ("effectiveness",), "worst-off user gains one relevant listed item, best-off user loses one",
-       _not_higher),
-    _P("similarity-monotone", "raising sim(u,v) of a pair with unequal effectiveness never makes "
-       "the value fairer",
-       "∀ P, u ≠ v with S(u) ≠ S(v), s' ∈ (sim(u,v), 1]: f(P[sim(u,v) := s']) ≥ f(P)",
-       _PUF + "; similar users should be treated alike", "universal",
-       "similarity-aware individual fairness measures", ("similarity",),
-       "the derived similarity of one pair raised alone (histories feed nothing else)", _not_lower),
-    _P("similarity-sensitive", "some change of similarity alone changes the value",
-       "∃ P, sim': f(P[similarity := sim']) ≠ f(P)", _PUF, "existential",
-       "individual fairness measures (similar users alike)", ("similarity",),
-       "shared history items added to two users", _unchanged),
-    _P("effectiveness-sensitive", "some change of relevance alone (lists and histories fixed) "
-       "changes the value",
-       "∃ world, relevance': f(P(world[relevance := relevance'])) ≠ f(P(world))", _PUF,
-       "existential", "every measure of effectiveness fairness", _OUT,
-       "one relevance grade changed", _unchanged),
-    _P("similarity-zero", "when no two users are similar the value is the fairest",
-       "∀ P with sim(u,v) = 0 ∀u ≠ v: f(P) = fairest", _PUF + "; Lipschitz individual fairness "
-       "(Dwork et al. 2012) constrains only similar users", "universal",
-       "similarity-aware individual fairness measures", ("similarity",),
-       "histories made pairwise disjoint (every Jaccard 0)", _at_fairest),
-    _P("rearrangement", "most_fair pairing gives a value no less fair than most_unfair, strictly "
-       "when the pairing changes the similarity-weighted gaps",
-       "f(P_fair) ≤ f(P_unfair); < when Σ sim·|gap| differs between the two pairings",
-       _PUF + "; MostFair vs MostUnfair pairing", "universal",
-       "similarity-aware individual fairness measures", ("effectiveness",),
-       "users' outcomes (relevance and list) reassigned by the pairing; histories fixed",
-       _rearranged),
-    _P("replication-invariance", "replicating the population r times leaves the value unchanged",
-       "∀ P, r ≥ 2: f(P ⊗ r) = f(P) (a user and its copies have similarity 1)",
-       _INEQ + ": Dalton's population principle", "universal",
-       "measures compared across population sizes", _ALL, "every user copied r times",
-       _unchanged),
-    _P("scale-invariance", "multiplying all effectiveness leaves the value unchanged",
-       "∀ P, a ∈ (0,1): f(P[S := aS, utility := a·utility]) = f(P)",
-       _INEQ + ": relative inequality", "universal", "relative inequality indices (informational)",
-       _OUT, "derived effectiveness and utility rescaled", _unchanged, True),
-    _P("translation-invariance", "shifting all effectiveness leaves the value unchanged",
-       "∀ P, b with S + b ∈ [0,1]: f(P[S := S + b, utility := utility + b]) = f(P)",
-       _INEQ + ": absolute inequality", "universal", "absolute inequality indices (informational)",
-       _OUT, "derived effectiveness and utility shifted", _unchanged, True),
-    _P("continuity", "a perturbation of size δ in the fields read changes the value by O(δ)",
-       "∀ P, ‖P' − P‖∞ ≤ δ: |f(P') − f(P)| ≤ 10·(high − low)·δ",
-       "Lipschitz individual fairness (Dwork et al. 2012)", "universal", "every measure",
-       _ALL, "derived fields perturbed (no discrete world change is small)", _lipschitz),
+    Property(
+        name="range", statement="the value lies in the declared range",
+        formal="∀ P: low ≤ f(P) ≤ high for the declared range (low, high)",
+        source="the measure's own declaration", kind="universal", meant_for="every measure",
+        needs=(), world="any world", cases=single_cases, explicit=extreme_examples,
+        judge=judges.in_range, single_population=True),
+    Property(
+        name="defined",
+        statement="the value is finite on every valid population (no NaN, no inf, no exception)",
+        formal="∀ valid P: f(P) ∈ ℝ", source="well-definedness", kind="universal",
+        meant_for="every measure", needs=(), world="any world", cases=single_cases,
+        explicit=extreme_examples, judge=judges.finite, explain=judges.explain_undefined,
+        single_population=True, judges_undefined=True),
+    Property(
+        name="anonymity", statement="relabelling users leaves the value unchanged",
+        formal="∀ P, permutation π: f(π·P) = f(P), π acting on every per-user field consistently",
+        source=_INEQ + ": symmetry / anonymity", kind="universal", meant_for="every measure",
+        needs=_ALL, world="permute users (histories, relevance and lists together)",
+        cases=anonymity_cases, judge=judges.unchanged),
+    Property(
+        name="zero-at-equality",
+        statement="equal effectiveness (and no envy) for all users gives the fairest value",
+        formal="∀ P with S(u) = c ∀u: f(P) = fairest end of the declared range",
+        source=_INEQ + ": normalisation", kind="universal", meant_for="every measure", needs=_OUT,
+        world="relevance = each user's own list (S = 1, no envy) or nothing relevant (S = 0)",
+        cases=zero_at_equality_cases, judge=judges.at_fairest, single_population=True),
+    Property(
+        name="disparity-monotone",
+        statement="widening every effectiveness gap never makes the value fairer",
+        formal="∀ P, c, λ > 1 with S' = c + λ(S − c) ∈ [0,1]: f(P') ≥ f(P)",
+        source=_PUF + "; disparity sensitivity", kind="universal",
+        meant_for="measures of effectiveness disparity", needs=("effectiveness",),
+        world="best-off user's list made more relevant, or worst-off user's less "
+              "(every gap to that user widens by 1/k, no gap narrows)",
+        cases=disparity_cases, judge=judges.not_fairer),
+    Property(
+        name="pigou-dalton",
+        statement="a transfer moving two users' effectiveness towards each other never makes "
+                  "the value less fair",
+        formal="∀ P, i, j, 0 < τ ≤ ½: S'_i = S_i + τ(S_j − S_i), S'_j = S_j − τ(S_j − S_i) "
+               "⇒ f(P') ≤ f(P)",
+        source=_INEQ + ": Pigou–Dalton transfer principle", kind="universal",
+        meant_for="inequality indices", needs=("effectiveness",),
+        world="worst-off user gains one relevant listed item, best-off user loses one",
+        cases=transfer_cases, judge=judges.not_less_fair),
+    Property(
+        name="similarity-monotone",
+        statement="raising sim(u,v) of a pair with unequal effectiveness never makes the value "
+                  "fairer",
+        formal="∀ P, u ≠ v with S(u) ≠ S(v), s' ∈ (sim(u,v), 1]: f(P[sim(u,v) := s']) ≥ f(P)",
+        source=_PUF + "; similar users should be treated alike", kind="universal",
+        meant_for="similarity-aware individual fairness measures", needs=("similarity",),
+        world="the derived similarity of one pair raised alone (histories feed nothing else)",
+        cases=similarity_raise_cases, judge=judges.not_fairer),
+    Property(
+        name="similarity-sensitive", statement="some change of similarity alone changes the value",
+        formal="∃ P, sim': f(P[similarity := sim']) ≠ f(P)", source=_PUF, kind="existential",
+        meant_for="individual fairness measures (similar users alike)", needs=("similarity",),
+        world="shared history items added to two users", cases=similarity_change_cases,
+        judge=judges.unchanged),
+    Property(
+        name="effectiveness-sensitive",
+        statement="some change of relevance alone (lists and histories fixed) changes the value",
+        formal="∃ world, relevance': f(P(world[relevance := relevance'])) ≠ f(P(world))",
+        source=_PUF, kind="existential", meant_for="every measure of effectiveness fairness",
+        needs=_OUT, world="one relevance grade changed", cases=effectiveness_change_cases,
+        judge=judges.unchanged),
+    Property(
+        name="similarity-zero", statement="when no two users are similar the value is the fairest",
+        formal="∀ P with sim(u,v) = 0 ∀u ≠ v: f(P) = fairest",
+        source=_PUF + "; Lipschitz individual fairness (Dwork et al. 2012) constrains only "
+                      "similar users",
+        kind="universal", meant_for="similarity-aware individual fairness measures",
+        needs=("similarity",), world="histories made pairwise disjoint (every Jaccard 0)",
+        cases=no_similarity_cases, judge=judges.at_fairest, single_population=True),
+    Property(
+        name="rearrangement",
+        statement="most_fair pairing gives a value no less fair than most_unfair, strictly when "
+                  "the pairing changes the similarity-weighted gaps",
+        formal="f(P_fair) ≤ f(P_unfair); < when Σ sim·|gap| differs between the two pairings",
+        source=_PUF + "; MostFair vs MostUnfair pairing", kind="universal",
+        meant_for="similarity-aware individual fairness measures", needs=("effectiveness",),
+        world="users' outcomes (relevance and list) reassigned by the pairing; histories fixed",
+        cases=rearrangement_cases, judge=judges.rearranged, explain=judges.explain_rearranged),
+    Property(
+        name="replication-invariance",
+        statement="replicating the population r times leaves the value unchanged",
+        formal="∀ P, r ≥ 2: f(P ⊗ r) = f(P) (a user and its copies have similarity 1)",
+        source=_INEQ + ": Dalton's population principle", kind="universal",
+        meant_for="measures compared across population sizes", needs=_ALL,
+        world="every user copied r times", cases=replication_cases, judge=judges.unchanged),
+    Property(
+        name="scale-invariance", statement="multiplying all effectiveness leaves the value unchanged",
+        formal="∀ P, a ∈ (0,1): f(P[S := aS, utility := a·utility]) = f(P)",
+        source=_INEQ + ": relative inequality", kind="universal",
+        meant_for="relative inequality indices (informational)", needs=_OUT,
+        world="derived effectiveness and utility rescaled", cases=scale_cases,
+        judge=judges.unchanged, informational=True),
+    Property(
+        name="translation-invariance", statement="shifting all effectiveness leaves the value unchanged",
+        formal="∀ P, b with S + b ∈ [0,1]: f(P[S := S + b, utility := utility + b]) = f(P)",
+        source=_INEQ + ": absolute inequality", kind="universal",
+        meant_for="absolute inequality indices (informational)", needs=_OUT,
+        world="derived effectiveness and utility shifted", cases=translation_cases,
+        judge=judges.unchanged, informational=True),
+    Property(
+        name="continuity",
+        statement="a perturbation of size δ in the fields read changes the value by O(δ)",
+        formal="∀ P, ‖P' − P‖∞ ≤ δ: |f(P') − f(P)| ≤ 10·(high − low)·δ",
+        source="Lipschitz individual fairness (Dwork et al. 2012)", kind="universal",
+        meant_for="every measure", needs=_ALL,
+        world="derived fields perturbed (no discrete world change is small)",
+        cases=continuity_cases, judge=judges.lipschitz),
 )}
 
 

@@ -26,21 +26,17 @@ from hypothesis import strategies as st
 
 from puf import Population, World
 
-from ._draws import (
-    _check_int,
-    _check_users,
-    _draw_bits,
-    _draw_grid,
-    _draw_size,
-    _draw_user_row,
-    _floats,
-    _kinds,
-    _symmetric,
+from .draws import (
+    check_int,
+    check_users,
+    draw_bits,
+    draw_effectiveness,
+    draw_similarity,
+    draw_size,
+    draw_user_row,
+    kinds,
 )
 
-_UNIT = st.integers(0, 100).map(lambda i: i / 100)
-EFFECTIVENESS_KINDS = ("general", "all-equal", "all-zero", "one-far", "two-valued", "continuous")
-SIMILARITY_KINDS = ("general", "all-zero", "all-one", "all-equal", "one-far", "continuous")
 WORLD_KINDS = ("general", "zero-relevance", "equal-effectiveness", "swapped-lists",
                "identical-users", "one-far", "disjoint-histories")
 
@@ -71,25 +67,7 @@ def effectiveness_vectors(m=None, *, min_users=2, max_users=12, edge_cases=True)
     ...
     ValueError: min_users must be >= 2, got 1
     """
-    return _effectiveness(*_check_users(m, min_users, max_users), bool(edge_cases))
-
-
-# Strategies are cached: Hypothesis labels a new composite strategy by reading its
-# source, which costs milliseconds per instance when built inside a draw.
-def _draw_effectiveness(draw, size, largest, edge_cases):
-    kind = draw(_kinds(edge_cases, EFFECTIVENESS_KINDS))
-    if kind == "general":
-        return _draw_grid(draw, largest)[:size]
-    if kind == "continuous":
-        return draw(_floats(largest))[:size].copy()
-    if kind == "all-zero":
-        return np.zeros(size)
-    if kind == "two-valued":
-        return _draw_bits(draw, largest)[:size].astype(np.float64)
-    values = np.full(size, draw(_UNIT))
-    if kind == "one-far":
-        values[draw(st.integers(0, size - 1))] = 1.0 if values[0] < 0.5 else 0.0
-    return values
+    return _effectiveness(*check_users(m, min_users, max_users), bool(edge_cases))
 
 
 # Strategies are cached: Hypothesis labels a new composite strategy by reading its
@@ -98,7 +76,7 @@ def _draw_effectiveness(draw, size, largest, edge_cases):
 def _effectiveness(low, high, edge_cases):
     @st.composite
     def build(draw):
-        return _draw_effectiveness(draw, _draw_size(draw, low, high, edge_cases), high, edge_cases)
+        return draw_effectiveness(draw, draw_size(draw, low, high, edge_cases), high, edge_cases)
 
     return build()
 
@@ -127,31 +105,14 @@ def similarity_matrices(m=None, *, min_users=2, max_users=12, edge_cases=True):
     >>> sim.shape, bool(sim[0, 1] == sim[1, 0]), float(sim[0, 0])
     ((2, 2), True, 1.0)
     """
-    return _similarity(*_check_users(m, min_users, max_users), bool(edge_cases))
-
-
-def _draw_similarity(draw, size, largest, edge_cases):
-    kind = draw(_kinds(edge_cases, SIMILARITY_KINDS))
-    if kind in ("general", "continuous"):
-        pairs = largest * (largest - 1) // 2
-        upper = _draw_grid(draw, pairs) if kind == "general" else draw(_floats(pairs))
-        return _symmetric(largest, upper)[:size, :size].copy()
-    pairs = size * (size - 1) // 2
-    if kind in ("all-zero", "all-one"):
-        return _symmetric(size, np.full(pairs, float(kind == "all-one")))
-    matrix = _symmetric(size, np.full(pairs, draw(_UNIT)))
-    if kind == "one-far":
-        far = draw(st.integers(0, size - 1))
-        matrix[far, :] = matrix[:, far] = 0.0
-        matrix[far, far] = 1.0
-    return matrix
+    return _similarity(*check_users(m, min_users, max_users), bool(edge_cases))
 
 
 @functools.lru_cache(maxsize=None)
 def _similarity(low, high, edge_cases):
     @st.composite
     def build(draw):
-        return _draw_similarity(draw, _draw_size(draw, low, high, edge_cases), high, edge_cases)
+        return draw_similarity(draw, draw_size(draw, low, high, edge_cases), high, edge_cases)
 
     return build()
 
@@ -179,16 +140,16 @@ def populations(*, min_users=2, max_users=12, edge_cases=True):
     >>> pop.m, pop.effectiveness.tolist()
     (3, [0.0, 0.0, 0.0])
     """
-    return _populations(*_check_users(None, min_users, max_users), bool(edge_cases))
+    return _populations(*check_users(None, min_users, max_users), bool(edge_cases))
 
 
 @functools.lru_cache(maxsize=None)
 def _populations(low, high, edge_cases):
     @st.composite
     def build(draw):
-        size = _draw_size(draw, low, high, edge_cases)
-        effectiveness = _draw_effectiveness(draw, size, high, edge_cases)
-        similarity = _draw_similarity(draw, size, high, edge_cases)
+        size = draw_size(draw, low, high, edge_cases)
+        effectiveness = draw_effectiveness(draw, size, high, edge_cases)
+        similarity = draw_similarity(draw, size, high, edge_cases)
         if edge_cases and draw(st.booleans()):
             effectiveness[1] = effectiveness[0]
             similarity[1, :] = similarity[0, :]
@@ -232,10 +193,10 @@ def worlds(*, min_users=2, max_users=12, max_items=40, max_k=5, max_grade=3, edg
     >>> w.m, w.n_items, w.rankings.tolist()
     (2, 2, [[0, 1], [0, 1]])
     """
-    low, high = _check_users(None, min_users, max_users)
-    max_k = _check_int(max_k, "max_k", 1)
-    max_items = _check_int(max_items, "max_items", max_k)
-    max_grade = _check_int(max_grade, "max_grade", 1)
+    low, high = check_users(None, min_users, max_users)
+    max_k = check_int(max_k, "max_k", 1)
+    max_items = check_int(max_items, "max_items", max_k)
+    max_grade = check_int(max_grade, "max_grade", 1)
     return _worlds(low, high, max_items, max_k, max_grade, bool(edge_cases))
 
 
@@ -243,21 +204,21 @@ def worlds(*, min_users=2, max_users=12, max_items=40, max_k=5, max_grade=3, edg
 def _worlds(low, high, max_items, max_k, max_grade, edge_cases):
     @st.composite
     def build(draw):
-        m = _draw_size(draw, low, high, edge_cases)
+        m = draw_size(draw, low, high, edge_cases)
         k = draw(st.integers(1, max_k))
         n = draw(st.integers(k, max_items))
         n_features = draw(st.integers(1, 3))
-        # One byte string per user, drawn last user first (see _draw_bytes): short strings
+        # One byte string per user, drawn last user first (see draws.draw_bytes): short strings
         # keep Hypothesis' shrinker cheap, where one (m, n) string costs it O(size²).
-        rows = [_draw_user_row(draw, max_items, max_grade) for _ in range(high)][::-1]
+        rows = [draw_user_row(draw, max_items, max_grade) for _ in range(high)][::-1]
         histories = np.array([r[0] for r in rows])[:m, :n].astype(np.float64)
         relevance = np.array([r[1] for r in rows])[:m, :n]
         # Lists as the top k of drawn item scores: all-zero scores shrink to [0, 1, ..., k-1].
         scores = np.array([r[2] for r in rows])[:m, :n]
         rankings = np.argsort(-scores, axis=1, kind="stable")[:, :k].astype(np.int64)
-        features = _draw_bits(draw, (max_items, 3))[:n, :n_features].astype(np.float64)
+        features = draw_bits(draw, (max_items, 3))[:n, :n_features].astype(np.float64)
         features[np.arange(n), np.arange(n) % n_features] = 1.0
-        kind = draw(_kinds(edge_cases, WORLD_KINDS))
+        kind = draw(kinds(edge_cases, WORLD_KINDS))
         if kind == "zero-relevance":
             relevance[:] = 0.0
         elif kind == "equal-effectiveness":

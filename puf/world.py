@@ -2,14 +2,17 @@
 
 __all__ = ["World"]
 
+import numbers
 from dataclasses import dataclass, replace
 
 import numpy as np
+import scipy.sparse as sp
 
 from .validation import (
     check_histories,
     check_item_features,
     check_k,
+    check_nonnegative_scalar,
     check_rankings,
     check_relevance,
 )
@@ -19,6 +22,17 @@ from .population import Population
 def _frozen(array):
     array.flags.writeable = False
     return array
+
+
+def _index(value, *, name, size, what):
+    """Return ``value`` as an int in [0, size): a user or item id."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    if value >= size:
+        raise ValueError(f"{name} must be < {size} (the number of {what}), got {value}")
+    return int(value)
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,6 +121,108 @@ class World:
         [[1], [0]]
         """
         return replace(self, **changes)
+
+    def permute(self, order):
+        """Relabel users: user ``i`` of the result is user ``order[i]`` of this world.
+
+        Histories, relevance and lists move together, so every derived
+        Population is this world's Population permuted the same way
+        (:meth:`Population.permute`).
+
+        Parameters
+        ----------
+        order : array-like of int, shape (m,)
+            A permutation of ``range(m)``.
+
+        Returns
+        -------
+        World
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> w = World(np.eye(3), np.eye(3), [[0], [1], [2]], np.eye(3))
+        >>> w.permute([2, 0, 1]).rankings.ravel().tolist()
+        [2, 0, 1]
+        """
+        order = np.asarray(order)
+        if order.shape != (self.m,) or not np.array_equal(np.sort(order), np.arange(self.m)):
+            raise ValueError(f"order must be a permutation of range({self.m}), got {order!r}")
+        return self.replace(histories=self.histories[order], relevance=self.relevance[order],
+                            rankings=self.rankings[order])
+
+    def replicate(self, r):
+        """Stack ``r`` copies of the users (Dalton's population principle).
+
+        Copy c of user u is user c·m + u. The copies share the items, so a user
+        and its copies have identical histories (Jaccard 1), relevance and lists.
+
+        Parameters
+        ----------
+        r : int >= 1
+
+        Returns
+        -------
+        World
+            With r·m users and the same items.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> w = World(np.eye(2), np.eye(2), [[0], [1]], np.eye(2))
+        >>> w.replicate(2).m, w.replicate(2).rankings.ravel().tolist()
+        (4, [0, 1, 0, 1])
+        """
+        r = check_k(r, name="r")
+        return self.replace(histories=sp.vstack([self.histories] * r, format="csr"),
+                            relevance=sp.vstack([self.relevance] * r, format="csr"),
+                            rankings=np.tile(self.rankings, (r, 1)))
+
+    def set_relevance(self, user, item, grade, *, allow_history=False):
+        """Set one relevance grade r_ui, everything else fixed.
+
+        Parameters
+        ----------
+        user, item : int
+        grade : float >= 0
+        allow_history : bool, default False
+            Real data keeps test relevance disjoint from the history, so an
+            ``item`` in u's history is refused; True allows it (the property
+            strategies' worlds draw histories and relevance independently).
+
+        Returns
+        -------
+        World
+
+        Raises
+        ------
+        ValueError
+            If ``user`` or ``item`` is out of range, ``grade`` is negative, or
+            ``item`` is in u's history and ``allow_history`` is False.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> w = World(np.eye(2, 3), np.zeros((2, 3)), [[1], [2]], np.ones((3, 1)))
+        >>> w.set_relevance(0, 1, 2.0).relevance.toarray()
+        array([[0., 2., 0.],
+               [0., 0., 0.]])
+        >>> w.set_relevance(0, 0, 1.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: item 0 is in user 0's history; relevance must stay disjoint from it (allow_history=True allows it)
+        >>> w.set_relevance(0, 0, 1.0, allow_history=True).relevance.toarray()[0].tolist()
+        [1.0, 0.0, 0.0]
+        """
+        user = _index(user, name="user", size=self.m, what="users")
+        item = _index(item, name="item", size=self.n_items, what="items")
+        grade = check_nonnegative_scalar(grade, name="grade")
+        if not allow_history and item in self.histories[user].indices:
+            raise ValueError(f"item {item} is in user {user}'s history; relevance must stay disjoint "
+                             "from it (allow_history=True allows it)")
+        relevance = self.relevance.tolil(copy=True)
+        relevance[user, item] = grade
+        return self.replace(relevance=relevance.tocsr())
 
     def similarity(self, name="jaccard", *, gamma=1.0):
         """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.

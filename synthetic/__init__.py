@@ -29,14 +29,19 @@ __all__ = [
     "less_relevant",
     "set_relevance",
     "add_shared_history",
+    "share_items",
+    "drop_shared_history",
+    "relevance_from_lists",
     "permute_users",
     "replicate",
+    "move_outcomes",
 ]
 
 from ._skewness import sample_skewness
 from .effectiveness import max_sd, spread_effectiveness, zero_relevance_effectiveness
 from .pairing import PAIRINGS, pair, pair_order, weighted_gap_sum
 from .similarity import off_diagonal, power_skewness, reshape_skewness, similarity_matrix, skewness_interval
-from .relabel import permute_users, replicate
-from .transforms import add_shared_history, less_relevant, more_relevant, set_relevance
+from .histories import add_shared_history, drop_shared_history, share_items
+from .relabel import move_outcomes, permute_users, replicate
+from .transforms import less_relevant, more_relevant, relevance_from_lists, set_relevance
 from .worlds import summary, world

@@ -1,6 +1,6 @@
 """Argument checks shared by the generators (the generic ones live in puf.validation)."""
 
-__all__ = ["check_users", "check_open_unit", "check_count"]
+__all__ = ["check_users", "check_open_unit", "check_count", "check_user"]
 
 import numbers
 
@@ -33,3 +33,11 @@ def check_count(value, *, name, minimum=0):
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     return int(value)
+
+
+def check_user(world, user, name="user"):
+    """Return ``user`` as an int id of one of ``world``'s users."""
+    user = check_count(user, name=name)
+    if user >= world.m:
+        raise ValueError(f"{name} must be < {world.m} (the number of users), got {user}")
+    return user

@@ -1,9 +1,13 @@
-"""Relabel or replicate the users of a World or a Population (anonymity, population principle)."""
+"""Relabel or replicate the users of a World or a Population (anonymity, population principle),
+or reassign their outcomes (rearrangement).
 
-__all__ = ["permute_users", "replicate"]
+A World relabels and replicates itself (:meth:`puf.World.permute`,
+:meth:`puf.World.replicate`); these accept either data model.
+"""
+
+__all__ = ["permute_users", "replicate", "move_outcomes"]
 
 import numpy as np
-import scipy.sparse as sp
 
 from puf.population import Population
 
@@ -21,7 +25,8 @@ def permute_users(data, order):
 
     Returns
     -------
-    Same type as ``data``; every per-user field moves consistently.
+    Same type as ``data``; every per-user field moves consistently
+    (:meth:`puf.World.permute`, :meth:`puf.Population.permute`).
 
     Examples
     --------
@@ -31,12 +36,7 @@ def permute_users(data, order):
     >>> permute_users(w, [2, 0, 1]).rankings.ravel().tolist()
     [2, 0, 1]
     """
-    if isinstance(data, Population):
-        return data.permute(order)
-    order = np.asarray(order)
-    if order.shape != (data.m,) or not np.array_equal(np.sort(order), np.arange(data.m)):
-        raise ValueError(f"order must be a permutation of range({data.m}), got {order!r}")
-    return data.replace(histories=data.histories[order], relevance=data.relevance[order], rankings=data.rankings[order])
+    return data.permute(order)
 
 
 def replicate(data, r):
@@ -68,8 +68,33 @@ def replicate(data, r):
     if isinstance(data, Population):
         tiled = {name: np.tile(value, (r, r)) for name, value in data.fields().items() if value.ndim == 2}
         return data.replace(effectiveness=np.tile(data.effectiveness, r), **tiled)
-    return data.replace(
-        histories=sp.vstack([data.histories] * r, format="csr"),
-        relevance=sp.vstack([data.relevance] * r, format="csr"),
-        rankings=np.tile(data.rankings, (r, 1)),
-    )
+    return data.replicate(r)
+
+
+def move_outcomes(world, order):
+    """Give user ``i`` the test relevance and list of user ``order[i]``; histories stay.
+
+    Effectiveness is permuted over users while similarity is unchanged: the
+    world-level form of re-pairing effectiveness with similarity.
+
+    Parameters
+    ----------
+    world : puf.World
+    order : array-like of int, shape (m,)
+        A permutation of range(m).
+
+    Returns
+    -------
+    puf.World
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from puf import World
+    >>> w = World(np.eye(2), np.eye(2), [[0], [1]], np.eye(2))
+    >>> moved = move_outcomes(w, [1, 0])
+    >>> moved.rankings.tolist(), moved.histories.toarray().tolist()
+    ([[1], [0]], [[1.0, 0.0], [0.0, 1.0]])
+    """
+    relabelled = world.permute(order)  # checks the order; its histories are not kept
+    return world.replace(relevance=relabelled.relevance, rankings=relabelled.rankings)

@@ -1,21 +1,17 @@
-"""World transformations for the property catalog: each returns a new World, input untouched."""
+"""World transformations for the property catalog: each returns a new World, input untouched.
 
-__all__ = ["more_relevant", "less_relevant", "set_relevance", "add_shared_history"]
+The primitives (relabelling, replication, one grade set) are methods of
+:class:`puf.World`; these are built on the data model and validate their input.
+The history transformations live in :mod:`puf.synthetic.histories`
+(``add_shared_history`` is re-exported here).
+"""
+
+__all__ = ["more_relevant", "less_relevant", "set_relevance", "relevance_from_lists", "add_shared_history"]
 
 import numpy as np
-import scipy.sparse as sp
 
-from puf.validation import check_nonnegative_scalar
-from puf.world import World
-
-from ._checks import check_count
-
-
-def _user(world, user, name="user"):
-    user = check_count(user, name=name)
-    if user >= world.m:
-        raise ValueError(f"{name} must be < {world.m} (the number of users), got {user}")
-    return user
+from ._checks import check_user
+from .histories import add_shared_history
 
 
 def _with_row(world, user, grades):
@@ -26,7 +22,7 @@ def _with_row(world, user, grades):
 
 def _grade_swap(world, user, more):
     """Swap one in-list grade with one out-of-list grade of ``user`` (see more_relevant)."""
-    user = _user(world, user)
+    user = check_user(world, user)
     grades = world.relevance[user].toarray().ravel()
     listed = world.rankings[user][world.rankings[user] >= 0]
     outside = np.ones(world.n_items, dtype=bool)
@@ -134,6 +130,8 @@ def less_relevant(world, user):
 def set_relevance(world, user, item, grade):
     """Set one relevance grade r_ui, everything else fixed.
 
+    The validated form of :meth:`puf.World.set_relevance` (``allow_history=False``).
+
     Parameters
     ----------
     world : puf.World
@@ -154,106 +152,33 @@ def set_relevance(world, user, item, grade):
     array([[0., 2., 0.],
            [0., 0., 0.]])
     """
-    user = _user(world, user)
-    item = check_count(item, name="item")
-    if item >= world.n_items:
-        raise ValueError(f"item must be < {world.n_items} (the number of items), got {item}")
-    grade = check_nonnegative_scalar(grade, name="grade")
-    if item in world.histories[user].indices:
-        raise ValueError(f"item {item} is in user {user}'s history; relevance must stay disjoint from it")
-    grades = world.relevance[user].toarray().ravel()
-    grades[item] = grade
-    return _with_row(world, user, grades)
+    return world.set_relevance(user, item, grade)
 
 
-def _private(pattern, counts, user, n_items):
-    """The first ``n_items`` items only ``user`` holds, or None if they have fewer."""
-    mine = pattern[user].indices
-    private = np.sort(mine[counts[mine] == 1])
-    return private[:n_items] if private.size >= n_items else None
+def relevance_from_lists(world):
+    """Make each user's relevant items exactly its own list (grade 1), everything else fixed.
 
-
-def add_shared_history(world, u, v, *, n_items=1):
-    """Raise Jaccard(u, v) by giving u and v new shared items; every other pair unchanged.
+    Every user then has P@k = 1 and own utility 1, so nobody envies anyone.
 
     Parameters
     ----------
     world : puf.World
-    u, v : int
-        Two different users.
-    n_items : int, default 1
-        Number of fresh items added to both histories.
 
     Returns
     -------
     puf.World
-        With ``n_items`` more items (new last columns: no relevance, in no list; features
-        and vectors the mean of u's and v's history items). Lists, relevance and all other
-        histories are unchanged.
-
-    Raises
-    ------
-    ValueError
-        If u (or v) shares items with a third user and holds fewer than ``n_items``
-        items nobody else has.
-
-    Notes
-    -----
-    Fresh items keep every intersection with a third user w unchanged, but they enlarge
-    H_u, which would *lower* J(u, w) = |H_u ∩ H_w| / |H_u ∪ H_w| whenever that overlap
-    is non-empty. So for each of u, v that overlaps a third user, as many of its private
-    items (held by nobody else, lowest ids first) are removed as fresh ones are added:
-    |H_u|, |H_v| and all intersections except H_u ∩ H_v stay as they were, so Jaccard
-    (and cosine on binary histories) of every pair other than (u, v) is unchanged, and
-    J(u, v) strictly increases unless it is already 1. sim_JS of pairs involving u or v
-    may change (their feature distributions move).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from puf.similarity import jaccard_similarity
     >>> from puf import World
-    >>> h = np.array([[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]])
-    >>> w = World(h, np.zeros((3, 4)), [[3], [3], [0]], np.eye(4))
-    >>> before = jaccard_similarity(w.histories)
-    >>> after = jaccard_similarity(add_shared_history(w, 0, 2).histories)
-    >>> round(float(before[0, 2]), 4), round(float(after[0, 2]), 4)
-    (0.0, 0.3333)
-    >>> bool(np.allclose(np.delete(np.delete(after, 0, 0), 0, 1), np.delete(np.delete(before, 0, 0), 0, 1)))
-    True
-    >>> bool(after[0, 1] == before[0, 1])
-    True
+    >>> w = World(np.eye(2), np.zeros((2, 2)), [[1], [0]], np.eye(2))
+    >>> relevance_from_lists(w).relevance.toarray().tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
     """
-    u, v = _user(world, u, "u"), _user(world, v, "v")
-    if u == v:
-        raise ValueError(f"u and v must be different users, got {u} twice")
-    n_items = check_count(n_items, name="n_items", minimum=1)
-    pattern = world.histories.copy()
-    pattern.data[:] = 1.0
-    counts = np.diff(pattern.tocsc().indptr)
-    histories = world.histories.tolil(copy=True)
-    for x in (u, v):
-        held = pattern[x].indices
-        others = counts[held] - 1 - np.isin(held, pattern[u + v - x].indices)
-        if (others > 0).any():  # x overlaps a third user: keep |H_x| fixed
-            private = _private(pattern, counts, x, n_items)
-            if private is None:
-                raise ValueError(
-                    f"user {x} shares history with a third user and has fewer than {n_items} private "
-                    "items to trade for shared ones: adding items would lower its Jaccard with that user"
-                )
-            histories[x, private] = 0.0
-    features, vectors = world.item_features, world.item_vectors
-    held = np.union1d(pattern[u].indices, pattern[v].indices)
-    share = features / features.sum(axis=1, keepdims=True)
-    new_feature = share[held].mean(axis=0) if held.size else np.full(features.shape[1], 1.0 / features.shape[1])
-    new_vector = (vectors[held] if held.size else vectors).mean(axis=0)
-    shared = sp.lil_matrix((world.m, n_items))
-    shared[[u, v], :] = 1.0
-    return World(
-        histories=sp.hstack([histories.tocsr(), shared.tocsr()], format="csr"),
-        relevance=sp.hstack([world.relevance, sp.csr_matrix((world.m, n_items))], format="csr"),
-        rankings=world.rankings,
-        item_features=np.vstack([features, np.tile(new_feature, (n_items, 1))]),
-        item_vectors=np.vstack([vectors, np.tile(new_vector, (n_items, 1))]),
-    )
+    rankings = world.rankings
+    relevance = np.zeros((world.m, world.n_items))
+    rows = np.broadcast_to(np.arange(world.m)[:, None], rankings.shape)
+    listed = rankings >= 0
+    relevance[rows[listed], rankings[listed]] = 1.0
+    return world.replace(relevance=relevance)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from puf.properties import CATALOG, STATUSES
-from puf.properties._cases import Case
+from puf.properties.cases import Case
 from puf import Population, UndefinedMeasureWarning, as_measure
 
 KNOWN = Path(__file__).resolve().parent.parent / "properties" / "known"

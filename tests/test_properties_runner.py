@@ -199,3 +199,29 @@ def test_plugin_runs_each_property_as_a_test(pytester):
                                  "*counterexample (m = 2)*"])
     empty = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider")
     empty.assert_outcomes()
+
+
+def test_a_property_outside_the_catalog_runs_through_the_same_runner():
+    """The runner knows a property only as an object: one built here is checked like the catalog's."""
+    from puf.properties import Property, judges
+    from puf.properties.cases import Case, case_strategy, sources
+
+    @case_strategy
+    def halved_cases(draw, level, measure):
+        pop, _ = draw(sources(level))
+        return Case(pop, pop.replace(effectiveness=pop.effectiveness / 2), "every S halved")
+
+    halving = Property(
+        name="halving-invariance", statement="halving every S leaves the value unchanged",
+        formal="∀ P: f(P[S := S/2]) = f(P)", source="this test", kind="universal",
+        meant_for="relative inequality indices", needs=("effectiveness",), world="-",
+        cases=halved_cases, judge=judges.unchanged)
+    found = {m: verdicts(m, properties=halving, max_examples=20)[0] for m in ("sd", "gini")}
+    assert found["sd"].property == "halving-invariance" and found["sd"].status == "violated"
+    assert found["sd"].reason.startswith("counterexample, violation")
+    assert found["gini"].status == "holds"
+    with pytest.raises(ValueError, match="kind must be 'universal' or 'existential'"):
+        Property(name="x", statement="", formal="", source="", kind="sometimes", meant_for="",
+                 needs=(), world="", cases=halved_cases, judge=judges.unchanged)
+    with pytest.raises(ValueError, match="level must be one of"):
+        halved_cases("interaction", "sd")

@@ -9,11 +9,15 @@ from puf import Population, World, ndcg_at_k, precision_at_k, recall_at_k
 from puf.similarity import cosine_similarity, jaccard_similarity
 from puf.synthetic import (
     add_shared_history,
+    drop_shared_history,
     less_relevant,
     more_relevant,
+    move_outcomes,
     permute_users,
+    relevance_from_lists,
     replicate,
     set_relevance,
+    share_items,
     world,
 )
 
@@ -148,3 +152,51 @@ def test_set_relevance_and_bad_input():
         replicate(w, 0)
     with pytest.raises(ValueError, match="r must be >= 1"):
         replicate(Population([0.0, 1.0], np.eye(2)), 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(w=small_worlds(), u=st.integers(0, 9), v=st.integers(0, 9), n=st.integers(1, 3))
+def test_share_items_raises_the_pair_and_never_fails(w, u, v, n):
+    u, v = u % w.m, v % w.m
+    if u == v:
+        return
+    before = snapshot(w)
+    changed = share_items(w, u, v, n_items=n)
+    assert_untouched(w, before)
+    j0, j1 = jaccard_similarity(w.histories), jaccard_similarity(changed.histories)
+    assert j1[u, v] > j0[u, v] or j0[u, v] == 1.0
+    held0, held1 = w.histories.toarray() > 0, changed.histories.toarray() > 0
+    added = held1 & ~held0
+    assert not (held0 & ~held1).any() and not np.delete(added, [u, v], axis=0).any()
+    both = held0[u] & held0[v]
+    assert ((held1[u] & held1[v]) & ~both).sum() == min(n, int((~both).sum()))
+    assert changed.n_items == w.n_items and np.array_equal(changed.rankings, w.rankings)
+
+
+@settings(max_examples=30, deadline=None)
+@given(w=small_worlds(), seed=st.integers(0, 1000))
+def test_disjoint_histories_own_list_relevance_and_moved_outcomes(w, seed):
+    before = snapshot(w)
+    apart = drop_shared_history(w)
+    sim = jaccard_similarity(apart.histories)
+    assert np.all(sim[~np.eye(w.m, dtype=bool)] == 0)
+    assert np.array_equal(apart.histories.toarray().sum(axis=0) > 0, w.histories.toarray().sum(axis=0) > 0)
+    own = relevance_from_lists(w).population(metric="precision")
+    assert np.all(own.effectiveness == 1.0) and np.all(np.diag(own.utility) == 1.0)
+    order = np.random.default_rng(seed).permutation(w.m)
+    base, moved = w.population(metric="ndcg"), move_outcomes(w, order).population(metric="ndcg")
+    assert np.allclose(moved.effectiveness, base.effectiveness[order], atol=1e-12)
+    assert np.array_equal(moved.similarity, base.similarity)
+    assert_untouched(w, before)
+
+
+def test_new_transforms_bad_input():
+    w = World(np.eye(2, 3), np.zeros((2, 3)), [[1], [2]], np.ones((3, 1)))
+    with pytest.raises(ValueError, match="different users"):
+        share_items(w, 1, 1)
+    with pytest.raises(ValueError, match="v must be < 2"):
+        share_items(w, 0, 2)
+    with pytest.raises(ValueError, match="n_items must be >= 1"):
+        share_items(w, 0, 1, n_items=0)
+    with pytest.raises(ValueError, match="permutation of range"):
+        move_outcomes(w, [1, 1])

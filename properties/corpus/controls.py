@@ -5,7 +5,7 @@ a property the original satisfies is a false alarm of the harness."""
 import numpy as np
 
 from ..known import load_known
-from ._common import envy, planted
+from .planting import envy, planted
 
 
 def _puf_double_loop(effectiveness, similarity):

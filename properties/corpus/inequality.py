@@ -3,7 +3,7 @@ and envy measures with a changed formula (mutants of SD, Gini, PUF and ME/MME)."
 
 import numpy as np
 
-from ._common import envy, pair_gaps, planted, puf_of
+from .planting import envy, pair_gaps, planted, puf_of
 
 V = "violated"
 

@@ -3,7 +3,7 @@ Gini and MME: change the normaliser, add an epsilon, compute in float32)."""
 
 import numpy as np
 
-from ._common import envy, pair_gaps, planted, puf_of, upper_pairs
+from .planting import envy, pair_gaps, planted, puf_of, upper_pairs
 
 V = "violated"
 

@@ -3,7 +3,7 @@ a few users treated differently (by index, for m ≥ 5, for m ≥ 9), float32 ar
 
 import numpy as np
 
-from ._common import planted, puf_of
+from .planting import planted, puf_of
 
 V = "violated"
 

@@ -3,7 +3,7 @@ tie handling, and steep but continuous shapes (flaws of the ``continuity`` prope
 
 import numpy as np
 
-from ._common import pair_gaps, planted, puf_of
+from .planting import pair_gaps, planted, puf_of
 
 V = "violated"
 

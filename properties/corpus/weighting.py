@@ -3,7 +3,7 @@ near similarity 0 or 1, and global instead of per pair."""
 
 import numpy as np
 
-from ._common import planted, puf_of
+from .planting import planted, puf_of
 
 V = "violated"
 

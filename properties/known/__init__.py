@@ -30,7 +30,6 @@ import numpy as np
 
 _HOME = Path(__file__).resolve().parent
 _FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
-_ONE_POPULATION = {"range", "defined", "zero-at-equality", "similarity-zero"}
 
 
 def known_path(name):
@@ -127,7 +126,7 @@ def check_known(data):
     ValueError: known file 'x': verdicts must list every catalog property in catalog order
     """
     from ..catalog import CATALOG
-    from ..runner import STATUSES
+    from ..verdict import STATUSES
 
     if not isinstance(data, dict) or not isinstance(data.get("measure"), str):
         _fail("?", "must be an object with a string 'measure'")
@@ -148,7 +147,7 @@ def check_known(data):
         if not isinstance(before, dict) or not {"effectiveness", "similarity"} <= set(before):
             _fail(where, f"example of {prop!r} needs 'before' with effectiveness and similarity")
         after = example.get("after")
-        if (after is None) != (prop in _ONE_POPULATION):
+        if (after is None) != CATALOG[prop].single_population:
             _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
 
 
@@ -167,7 +166,7 @@ def example_case(property_name, example, *, source=""):
     >>> case.before.effectiveness.tolist(), case.change.startswith("known example (gini)")
     ([0.0, 0.0], True)
     """
-    from .._cases import Case
+    from ..cases import Case
     from puf.synthetic import weighted_gap_sum
 
     before = _population(example["before"])

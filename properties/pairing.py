@@ -1,4 +1,4 @@
-"""Most-fair / most-unfair pairings as user orders (private).
+"""Most-fair / most-unfair pairings as user orders.
 
 The rearrangement property needs the *permutation*, not only the permuted
 values, so that a world can move whole outcomes (relevance and list) between

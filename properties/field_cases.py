@@ -1,20 +1,22 @@
-"""Cases that transform the derived fields directly: rescaling, shifting, perturbing (private).
+"""Cases that transform the derived fields directly: rescaling, shifting, perturbing.
 
 No discrete world change is a rescaling of every user's effectiveness or a
 perturbation of size δ, so at world level too these act on the Population
 fields (effectiveness and utility for rescaling and shifting; every field the
-measure reads for continuity).
+measure reads for continuity). Strategies of :class:`~puf.properties.cases.Case`
+for the catalog's ``scale-invariance``, ``translation-invariance`` and
+``continuity`` entries.
 """
 
-__all__ = ["FIELD_CASES"]
+__all__ = ["scale_cases", "translation_cases", "continuity_cases"]
 
 import functools
 
 import numpy as np
 from hypothesis import strategies as st
 
-from ._draws import _draw_bytes
-from ._cases import _FRACTION, _FRACTION_OR_ONE, Case, _source, _trivial, _users
+from .cases import FRACTIONS, FRACTIONS_OR_ONE, Case, case_strategy, draw_users, sources, trivial_case
+from .draws import draw_bytes
 
 _DELTA = st.one_of(st.sampled_from([1e-3, 1e-2, 1e-1]), st.floats(1e-6, 1e-1))
 
@@ -35,23 +37,39 @@ def _outcome_fields(pop):
     return {name: value for name, value in pop.fields().items() if name in ("effectiveness", "utility")}
 
 
-@st.composite
-def scale(draw, level, measure):
-    pop, _ = draw(_source(level))
-    a = draw(_FRACTION)
+@case_strategy
+def scale_cases(draw, level, measure):
+    """Every effectiveness (and utility) multiplied by one factor in (0, 1).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(scale_cases("score", "sd"), lambda c: c.before.m == 2).change.startswith("every S")
+    True
+    """
+    pop, _ = draw(sources(level))
+    a = draw(FRACTIONS)
     moved = {name: a * value for name, value in _outcome_fields(pop).items()}
     return Case(pop, pop.replace(**moved), f"every S (and utility) multiplied by {a:g}")
 
 
-@st.composite
-def translation(draw, level, measure):
-    pop, _ = draw(_source(level))
+@case_strategy
+def translation_cases(draw, level, measure):
+    """Every effectiveness (and utility) shifted by one amount, staying in [0, 1].
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(translation_cases("score", "sd"), lambda c: not c.trivial).change.split(" by ")[0]
+    'every S (and utility) shifted'
+    """
+    pop, _ = draw(sources(level))
     fields = _outcome_fields(pop)
     low = -min(v.min() for v in fields.values())
     high = 1.0 - max(v.max() for v in fields.values())
     if high - low <= 0:
-        return _trivial(pop, "values already span [0, 1]")
-    b = low + draw(_FRACTION_OR_ONE) * (high - low)
+        return trivial_case(pop, "values already span [0, 1]")
+    b = low + draw(FRACTIONS_OR_ONE) * (high - low)
     moved = {name: value + b for name, value in fields.items()}
     return Case(pop, pop.replace(**moved), f"every S (and utility) shifted by {b:+g}")
 
@@ -86,7 +104,7 @@ def _one_entry(draw, pop, name):
     if new.ndim == 1:
         new[draw(st.integers(0, pop.m - 1))] = target
         return new
-    u, v = _users(draw, pop.m, 2)
+    u, v = draw_users(draw, pop.m, 2)
     new[u, v] = target
     if name != "utility":
         new[v, u] = target
@@ -110,10 +128,18 @@ def _segment(draw, pop, measure):
     return pop, pop.replace(**{f: _moved(draw, pop, f, scale) for f in names}), kind
 
 
-@st.composite
-def continuity(draw, level, measure):
-    pop, _ = draw(_source(level))
-    if _draw_bytes(draw, 1)[0] % 4 != 3:
+@case_strategy
+def continuity_cases(draw, level, measure):
+    """A segment the runner narrows to its steepest piece, or a perturbation of size δ.
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(continuity_cases("score", "sd"), lambda c: c.segment).change.split(" (")[0]
+    'effectiveness moved along a segment'
+    """
+    pop, _ = draw(sources(level))
+    if draw_bytes(draw, 1)[0] % 4 != 3:
         # Three in four examples: a segment the runner narrows by bisection to its steepest
         # piece, which finds a jump at any threshold a random small perturbation misses.
         start, end, kind = _segment(draw, pop, measure)
@@ -124,9 +150,3 @@ def continuity(draw, level, measure):
     return Case(pop, pop.replace(**moved),
                 f"{', '.join(measure.reads)} perturbed by at most δ = {delta:g} (max-norm)", delta=delta)
 
-
-FIELD_CASES = {
-    "scale-invariance": scale,
-    "translation-invariance": translation,
-    "continuity": continuity,
-}

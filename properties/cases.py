@@ -1,0 +1,171 @@
+"""The examples a property checks (*cases*), and what every strategy of cases shares.
+
+A *case* is a population before (and after) one transformation. Score-level
+cases transform Population fields directly. World-level cases transform the
+World and derive both populations from it (:func:`derive`), so a change of
+relevance reaches effectiveness *and* utility, a change of lists reaches
+utility and list distance, and a change of histories reaches similarity. Where
+a property's change is continuous (a small perturbation, a rescaling, one
+similarity raised alone) no discrete world change expresses it; those cases
+transform the derived fields the measure reads, which is exact for similarity
+since histories feed nothing else.
+
+Each property's strategy of cases is a function ``<name>_cases(level, measure)``
+declared with :func:`case_strategy` next to its kin (:mod:`.user_cases`,
+:mod:`.outcome_cases`, :mod:`.similarity_cases`, :mod:`.field_cases`) and named
+in its catalog entry.
+"""
+
+__all__ = ["LEVELS", "LARGEST", "METRIC", "SIMILARITY", "FRACTIONS", "FRACTIONS_OR_ONE",
+           "FRACTIONS_OR_ZERO", "HALVES_OR_LESS", "Case", "case_strategy", "derive", "sources",
+           "trivial_case", "draw_users"]
+
+import functools
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from puf import as_measure
+
+from .strategies import populations, worlds
+
+LEVELS = ("score", "world")
+"""Score level: Population fields drawn directly; world level: a World and its derived fields."""
+LARGEST = 12
+"""Users in the largest population drawn (the strategies' default ``max_users``)."""
+# P@k moves by exactly 1/k when one list item changes relevance, so world-level
+# disparity and transfer cases change effectiveness by a known, exact amount.
+METRIC = "precision"
+SIMILARITY = "jaccard"
+
+# Fractions in (0, 1), kept >= 1e-3 so that a scaling by 1/fraction never under- or overflows.
+FRACTIONS = st.one_of(st.integers(1, 9).map(lambda i: i / 10), st.floats(1e-3, 0.999))
+FRACTIONS_OR_ONE = st.one_of(st.just(1.0), FRACTIONS)
+FRACTIONS_OR_ZERO = st.one_of(st.just(0.0), FRACTIONS)
+HALVES_OR_LESS = st.one_of(st.just(0.5), FRACTIONS.map(lambda t: t / 2))
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Case:
+    """One example: ``before`` and optionally ``after`` a transformation described by ``change``.
+
+    ``alternatives`` are further cases of the same transformation (other amounts,
+    other users): the runner judges all and keeps the worst, which costs measure
+    calls, not Hypothesis examples. ``segment``: ``before`` and ``after``
+    are the ends of a segment the runner narrows to its steepest piece (continuity).
+    ``strict``: the property demands a strict change (rearrangement); ``delta``: the
+    size of a perturbation (continuity); ``trivial``: nothing to judge.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> Case(Population([0.0, 1.0], [[1, 0], [0, 1]]), change="two users")
+    Case(m=2, change='two users', alternatives=0)
+    """
+
+    before: object
+    after: object = None
+    change: str = ""
+    strict: bool = False
+    trivial: bool = False
+    delta: float = 0.0
+    alternatives: tuple = ()
+    segment: bool = False
+
+    def __repr__(self):
+        # Short: Hypothesis prints a failing example's repr, and populations are large.
+        return f"Case(m={self.before.m}, change={self.change!r}, alternatives={len(self.alternatives)})"
+
+    def _repr_pretty_(self, printer, cycle):
+        # Hypothesis' pretty printer lists a dataclass's fields unless it finds this method.
+        printer.text(repr(self))
+
+
+def case_strategy(definition):
+    """Declare a strategy of cases: ``definition(draw, level, measure)`` becomes
+    ``definition(level, measure)``, a strategy whose arguments are checked when it is built.
+
+    Examples
+    --------
+    >>> @case_strategy
+    ... def plain_cases(draw, level, measure):
+    ...     return Case(draw(sources(level))[0], change="as drawn")
+    >>> from hypothesis import find
+    >>> find(plain_cases("score", "sd"), lambda case: case.before.m == 3).change
+    'as drawn'
+    >>> plain_cases("interaction", "sd")
+    Traceback (most recent call last):
+    ...
+    ValueError: level must be one of ('score', 'world'), got 'interaction'
+    """
+    strategy = st.composite(definition)
+
+    @functools.wraps(strategy)
+    def build(level, measure):
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+        return strategy(level, as_measure(measure))
+
+    return build
+
+
+def derive(world):
+    """Return the Population a measure reads from ``world`` at world level (P@k, Jaccard).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from puf import World
+    >>> w = World(np.eye(2), np.eye(2), [[0], [0]], np.eye(2))
+    >>> derive(w).effectiveness
+    array([1., 0.])
+    """
+    return world.population(metric=METRIC, similarity=SIMILARITY)
+
+
+@functools.lru_cache(maxsize=None)
+def sources(level):
+    """Strategy of ``(population, world)`` pairs: drawn populations (world None) at score
+    level, drawn worlds and their derived populations at world level.
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> pop, world = find(sources("world"), lambda pair: pair[0].m == 3)
+    >>> pop.m, world.m
+    (3, 3)
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    if level == "score":
+        return populations().map(lambda p: (p, None))
+    return worlds().map(lambda w: (derive(w), w))
+
+
+def trivial_case(pop, why):
+    """A case with nothing to judge (the transformation does not apply to ``pop``): skipped.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> trivial_case(Population([0.0, 0.0], [[1, 0], [0, 1]]), "no gap").trivial
+    True
+    """
+    return Case(pop, None, why, trivial=True)
+
+
+def draw_users(draw, m, count):
+    """Draw one user id of ``m`` (``count`` 1) or two different ones (``count`` 2).
+
+    Examples
+    --------
+    >>> from hypothesis import find, strategies as st
+    >>> pairs = st.composite(lambda draw: draw_users(draw, 3, 2))()
+    >>> find(pairs, lambda pair: pair[0] == 2)
+    (2, 0)
+    """
+    first = draw(st.integers(0, m - 1))
+    if count == 1:
+        return first
+    second = draw(st.integers(0, m - 2))
+    return first, second + (second >= first)

@@ -1,0 +1,182 @@
+"""Cases that change who is how effective: equality, widened gaps, transfers, one grade changed.
+
+Strategies of :class:`~puf.properties.cases.Case` for the catalog's
+``zero-at-equality``, ``disparity-monotone``, ``pigou-dalton`` and
+``effectiveness-sensitive`` entries. At world level they change relevance
+grades of listed items (histories may hold them: the strategies' worlds draw
+the two independently), so P@k moves by exactly 1/k per grade.
+"""
+
+__all__ = ["zero_at_equality_cases", "disparity_cases", "transfer_cases", "effectiveness_change_cases"]
+
+import numpy as np
+from hypothesis import strategies as st
+
+from puf.synthetic import relevance_from_lists
+
+from .cases import (FRACTIONS_OR_ZERO, HALVES_OR_LESS, LARGEST, Case, case_strategy, derive,
+                    draw_users, sources, trivial_case)
+from .draws import GRID_VALUES, draw_effectiveness
+
+
+@case_strategy
+def zero_at_equality_cases(draw, level, measure):
+    """Everyone equally effective: S(u) = c at score level; lists fully relevant (S = 1) or nothing
+    relevant (S = 0) at world level.
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(zero_at_equality_cases("score", "sd"), lambda c: c.before.m == 3)
+    >>> len(set(case.before.effectiveness.tolist()))
+    1
+    """
+    pop, world = draw(sources(level))
+    if world is None:
+        c = draw(GRID_VALUES)
+        return Case(pop.replace(effectiveness=np.full(pop.m, c)), change=f"every S(u) = {c:g}")
+    if draw(st.booleans()):
+        return Case(derive(relevance_from_lists(world)),
+                    change="each user's relevant items are exactly its own list (S = 1, no envy)")
+    zero = np.zeros((world.m, world.n_items))
+    return Case(derive(world.replace(relevance=zero)), change="no relevant item for anyone (S = 0)")
+
+
+def _list_relevance(world):
+    relevance = world.relevance.toarray()
+    return relevance, relevance[np.arange(world.m)[:, None], world.rankings] > 0
+
+
+def _choose(draw, users, positions_ok, rankings):
+    """Pick one user of ``users`` and one of its list positions where ``positions_ok``."""
+    user = int(users[draw(st.integers(0, len(users) - 1))])
+    positions = np.flatnonzero(positions_ok[user])
+    return user, int(rankings[user, positions[draw(st.integers(0, len(positions) - 1))]])
+
+
+@case_strategy
+def disparity_cases(draw, level, measure):
+    """Every gap S(u) − c widened (score level); the best-off user's list made more relevant or the
+    worst-off user's less (world level).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(disparity_cases("world", "me"), lambda c: not c.trivial)
+    >>> case.change.startswith(("best-off user", "worst-off user"))
+    True
+    """
+    pop, world = draw(sources(level))
+    s = pop.effectiveness
+    if world is None:
+        c, mu = draw(GRID_VALUES), draw(FRACTIONS_OR_ZERO)
+        # Other centres and factors of the same widening, judged in the same example: flaws that
+        # show only for large gaps need a large λ, those at one end a centre there.
+        others = []
+        for centre in sorted({c, 0.0, 1.0, float(s.min()), float(s.max()), float(s.mean())}):
+            for factor in (0.3, 0.6, 0.9):
+                if (centre, factor) != (c, mu):
+                    others.append((centre + factor * (s - centre), centre, factor))
+        return Case(pop.replace(effectiveness=c + mu * (s - c)), pop,
+                    f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}",
+                    alternatives=tuple(_widened(pop, narrow, centre, factor)
+                                       for narrow, centre, factor in others))
+    relevance, relevant = _list_relevance(world)
+    top = np.flatnonzero((s == s.max()) & (~relevant).any(axis=1))
+    if top.size:
+        user, item = _choose(draw, top, ~relevant, world.rankings)
+        grade = draw(st.integers(1, 3))
+        after = world.set_relevance(user, item, grade, allow_history=True)
+        return Case(pop, derive(after),
+                    f"best-off user {user}: listed item {item} relevance 0 → {grade} (every gap to it widens)")
+    bottom = np.flatnonzero((s == s.min()) & relevant.any(axis=1))
+    if bottom.size:
+        user, item = _choose(draw, bottom, relevant, world.rankings)
+        after = world.set_relevance(user, item, 0.0, allow_history=True)
+        return Case(pop, derive(after),
+                    f"worst-off user {user}: listed item {item} relevance "
+                    f"{relevance[user, item]:g} → 0 (every gap to it widens)")
+    return trivial_case(pop, "every user already at 0 or 1")
+
+
+def _widened(pop, narrow, centre, factor):
+    """An alternative of a disparity case: the narrowed population before, ``pop`` after."""
+    return Case(pop.replace(effectiveness=narrow), pop,
+                f"every gap S(u) − c scaled by λ = 1/{factor:g} around c = {centre:g}")
+
+
+def _transfer(pop, i, j, tau):
+    s = pop.effectiveness
+    after = s.copy()
+    after[i], after[j] = s[i] + tau * (s[j] - s[i]), s[j] - tau * (s[j] - s[i])
+    return Case(pop, pop.replace(effectiveness=after),
+                f"transfer: S({i}), S({j}) moved towards each other by {tau:g} of their gap")
+
+
+@case_strategy
+def transfer_cases(draw, level, measure):
+    """A transfer moving two users' effectiveness towards each other (one relevant listed item
+    from the best-off to the worst-off user at world level).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(transfer_cases("score", "sd"), lambda c: c.before.m == 2)
+    >>> case.change.startswith("transfer"), len(case.alternatives) > 0
+    (True, True)
+    """
+    pop, world = draw(sources(level))
+    s = pop.effectiveness
+    if world is None:
+        i, j = draw_users(draw, pop.m, 2)
+        tau = draw(HALVES_OR_LESS)
+        main = _transfer(pop, i, j, tau)
+        # The same transfer by other amounts, and between the extremes and their neighbours.
+        order = np.argsort(s, kind="stable")
+        pairs = {(i, j), (int(order[0]), int(order[-1])), (int(order[-2]), int(order[-1])),
+                 (int(order[0]), int(order[1]))}
+        if pop.m <= 6:  # few users: every pair (a transfer's side effect may sit anywhere)
+            pairs |= {(a, b) for a in range(pop.m) for b in range(a + 1, pop.m)}
+        # The same transfers where similar users are alike (sim 1 within 0.1 of effectiveness,
+        # 0 otherwise): pulling a user out of its group is where similarity-aware measures break.
+        close = (np.abs(s[:, None] - s[None, :]) <= 0.1).astype(float)
+        grouped = pop.replace(similarity=close)
+        others = tuple(_transfer(base, a, b, t) for base in (pop, grouped) for a, b in sorted(pairs)
+                       if a != b for t in (0.5, 0.25, 0.1, 0.02)
+                       if (base, a, b, t) != (pop, i, j, tau))
+        return Case(pop, main.after, main.change, alternatives=others)
+    relevance, relevant = _list_relevance(world)
+    if s.max() - s.min() < 2.0 / world.k - 1e-12:
+        return trivial_case(pop, "no two users 2/k apart")
+    low, up = _choose(draw, np.flatnonzero(s == s.min()), ~relevant, world.rankings)
+    high, down = _choose(draw, np.flatnonzero(s == s.max()), relevant, world.rankings)
+    after = world.set_relevance(low, up, 1.0, allow_history=True).set_relevance(
+        high, down, 0.0, allow_history=True)
+    return Case(pop, derive(after),
+                f"transfer of 1/k: worst-off user {low} item {up} relevance 0 → 1, "
+                f"best-off user {high} item {down} relevance {relevance[high, down]:g} → 0")
+
+
+@case_strategy
+def effectiveness_change_cases(draw, level, measure):
+    """Effectiveness replaced (score level) or one relevance grade changed (world level).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(effectiveness_change_cases("world", "me"), lambda c: c.before.m == 2)
+    >>> case.change.startswith("user ")
+    True
+    """
+    pop, world = draw(sources(level))
+    if world is None:
+        return Case(pop, pop.replace(effectiveness=draw_effectiveness(draw, pop.m, LARGEST, True)),
+                    "effectiveness replaced, similarity fixed")
+    user = draw(st.integers(0, world.m - 1))
+    item = int(world.rankings[user, draw(st.integers(0, world.k - 1))])
+    if draw(st.booleans()):
+        item = draw(st.integers(0, world.n_items - 1))
+    old = world.relevance.toarray()[user, item]
+    grade = draw(st.integers(0, 2).map(lambda g: g + (g >= old)))
+    return Case(pop, derive(world.set_relevance(user, item, grade, allow_history=True)),
+                f"user {user} item {item} relevance {old:g} → {grade}")

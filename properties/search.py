@@ -1,0 +1,296 @@
+"""Search helpers run inside one example: jumps narrowed by bisection.
+
+A continuity case may carry a *segment*, two populations of the same users
+far apart. :func:`narrow_jump` walks it: it evaluates the measure at a few
+points and halves the pieces, keeping a small beam of the pieces whose values
+differ most, until the two ends are closer than ``tolerance`` in every field. A jump (a threshold at any value,
+a tie broken, a user filtered out) survives the halving, so the last pair
+shows a change far larger than its distance; on a Lipschitz measure the
+ratio stays bounded by the Lipschitz constant, so no false alarm arises.
+
+:class:`PropertySearch` is the body of one property's Hypothesis test: it
+evaluates the measure on each case (narrowing segments, choosing the worst of
+a case's alternatives) and judges it through the property object alone.
+"""
+
+__all__ = ["Found", "OutOfBudget", "PropertySearch", "evaluate_case", "interpolate", "distance",
+           "narrow_jump"]
+
+import dataclasses
+import math
+import time
+
+import numpy as np
+from hypothesis import target
+
+from ._calls import MeasureError, Timeout, call_measure
+from .known import example_case, known_examples
+
+_WORLD_FIELDS = {"utility", "list_distance"}
+
+
+def _level(measure):
+    return "world" if _WORLD_FIELDS & set(measure.reads) else "score"
+
+
+def interpolate(start, end, t):
+    """The population ``start + t·(end − start)`` (every field both have).
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> a, b = Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.5], np.eye(2))
+    >>> interpolate(a, b, 0.5).effectiveness.tolist()
+    [0.5, 0.25]
+    """
+    a, b = start.fields(), end.fields()
+    return start.replace(**{f: a[f] + t * (b[f] - a[f]) for f in a if f in b})
+
+
+def distance(start, end):
+    """Max-norm distance between two populations of the same users.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> distance(Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.5], np.eye(2)))
+    1.0
+    """
+    a, b = start.fields(), end.fields()
+    return max(float(np.max(np.abs(b[f] - a[f]))) for f in a if f in b)
+
+
+def narrow_jump(evaluate, start, end, *, tolerance=1e-7, points=8, beam=3):
+    """Return ``(pop_a, pop_b, value_a, value_b)``: the steepest short piece of the segment.
+
+    ``evaluate`` maps a population to a float (NaN allowed: NaN points are never kept).
+    The segment is cut into ``points`` pieces; every piece is halved, and the ``beam``
+    halves whose values differ most are kept and halved again, down to ``tolerance``.
+    A jump keeps its size as its piece shrinks while a continuous change halves with it,
+    so a jump's piece stays in the beam even when the measure's trend elsewhere is larger.
+    None when fewer than two points of the segment have finite values.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> a, b = Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.0], np.eye(2))
+    >>> step = lambda pop: float(pop.effectiveness[0] > 0.3)   # a jump at S(0) = 0.3
+    >>> low, high, f_low, f_high = narrow_jump(step, a, b)
+    >>> f_low, f_high, distance(low, high) <= 1e-7
+    (0.0, 1.0, True)
+    """
+    grid = [k / points for k in range(points + 1)]
+    values = [evaluate(interpolate(start, end, t)) for t in grid]
+    pieces = [(grid[i], grid[i + 1], values[i], values[i + 1]) for i in range(points)
+              if math.isfinite(values[i]) and math.isfinite(values[i + 1])]
+    if not pieces:
+        return None
+    length = distance(start, end)
+    while pieces and (pieces[0][1] - pieces[0][0]) * length > tolerance:
+        halves = []
+        for low, high, f_low, f_high in pieces:
+            mid = 0.5 * (low + high)
+            f_mid = evaluate(interpolate(start, end, mid))
+            if not math.isfinite(f_mid):
+                continue
+            halves += [(low, mid, f_low, f_mid), (mid, high, f_mid, f_high)]
+        if not halves:
+            break
+        halves.sort(key=lambda piece: -abs(piece[3] - piece[2]))
+        pieces = halves[:beam]
+    low, high, f_low, f_high = max(pieces, key=lambda piece: abs(piece[3] - piece[2]))
+    return interpolate(start, end, low), interpolate(start, end, high), f_low, f_high
+
+
+class Found(AssertionError):
+    """Raised inside the Hypothesis test when a case fails (or is a witness): a test failure,
+    so Hypothesis shrinks it.
+
+    Examples
+    --------
+    >>> issubclass(Found, AssertionError)
+    True
+    """
+
+
+class OutOfBudget(BaseException):
+    """The property's call or time budget ran out; not an Exception, so it stops Hypothesis at once.
+
+    Examples
+    --------
+    >>> issubclass(OutOfBudget, Exception)
+    False
+    """
+
+
+def _snapshot(case, measure, prop, before, after, excess, error=None):
+    # Effectiveness and similarity always (a Population needs both, so the example
+    # replays as a known example), the other fields when the measure or property uses them.
+    shown = [f for f in ("effectiveness", "similarity", "utility", "list_distance")
+             if f in measure.reads or f in prop.needs or f in ("effectiveness", "similarity")]
+
+    def fields(pop):
+        if pop is None:
+            return None
+        present = pop.fields()
+        return {f: np.asarray(present[f]).tolist() for f in shown if f in present}
+
+    return {
+        "change": case.change,
+        "before": fields(case.before),
+        "after": fields(case.after),
+        "value_before": before,
+        "value_after": after,
+        "violation": None if excess is None else float(excess),
+        "error": error,
+    }
+
+
+class PropertySearch:
+    """One property's search on one measure: the body of its Hypothesis test, and what it found.
+
+    :meth:`check` judges one case and raises :class:`Found` on a counterexample
+    (universal) or a witness (existential), recording it in ``failure``; the last
+    one recorded is the one Hypothesis replays at the end: the minimal one.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> from puf.properties import get_property
+    >>> search = PropertySearch(as_measure("gini"), get_property("defined"), max_examples=10,
+    ...                         time_limit=2.0, budget=60.0)
+    >>> search.replay(True), search.failure[1]["value_before"]
+    (True, nan)
+    """
+
+    def __init__(self, measure, prop, *, max_examples, time_limit, budget):
+        self.measure, self.prop, self.level = measure, prop, _level(measure)
+        self.time_limit, self.budget = time_limit, budget
+        # A deterministic cap on calls (generation, targeting and shrinking together) keeps
+        # world-level shrinking bounded; the time budget is only a safety net for slow measures.
+        self.max_calls = 5 * max_examples + 100
+        self.checked = self.undefined = self.calls = 0
+        self.failure = self.demo = self.nan_case = None
+        self.searching = False
+        self.sizes = set()
+        self.start = time.perf_counter()
+
+    def snapshot(self, case, before, after, excess, error=None):
+        return _snapshot(case, self.measure, self.prop, before, after, excess, error)
+
+    def fail(self, kind, example):
+        self.failure = (kind, example)
+        raise Found(self.prop.name)
+
+    def check(self, case):
+        """The test body: evaluate the measure on ``case`` and judge it (raise on a find)."""
+        self.calls += 1
+        if self.calls > self.max_calls or time.perf_counter() - self.start > self.budget:
+            raise OutOfBudget
+        if case.trivial:
+            return
+        try:
+            case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit)
+        except MeasureError as exc:
+            self.fail("raised", self.snapshot(case, None, None, None, str(exc)))
+        except Timeout as exc:
+            exc.snapshot = self.snapshot(case, None, None, None, "timed out")
+            raise
+        self.sizes.add(case.before.m)
+        if self.prop.judges_undefined:
+            self._judge_value(case, before, after)
+        elif math.isnan(before) or (after is not None and math.isnan(after)):
+            self._set_aside(case, before, after)
+        else:
+            self._judge(case, before, after)
+
+    def _judge_value(self, case, before, after):
+        """Judge a value that may be undefined (a value that is not a number has no size)."""
+        if self.prop.judge(self.measure, before, after, case) > 0:
+            self.fail("excess", self.snapshot(case, before, after, None))
+        self.checked += 1
+
+    def _set_aside(self, case, before, after):
+        """NaN is not judged: counted, and the smallest such example kept to show."""
+        self.undefined += 1
+        if self.nan_case is None or case.before.m < self.nan_case[0]:
+            self.nan_case = (case.before.m, self.snapshot(case, before, after, None))
+
+    def _judge(self, case, before, after):
+        excess = self.prop.judge(self.measure, before, after, case)
+        if math.isfinite(excess) and self.searching:
+            target(float(np.clip(excess, -1e6, 1e6)), label=self.prop.name)
+        if excess > 0:
+            self.fail("excess", self.snapshot(case, before, after, excess))
+        self.checked += 1
+        if self.prop.kind == "existential":
+            rank = _demo_rank(case)
+            if self.demo is None or rank < self.demo[0]:
+                self.demo = (rank, self.snapshot(case, before, after, excess))
+
+    def replay(self, known):
+        """Try the stored examples first, outside Hypothesis; True when one was a find.
+
+        A known violation is found on any Hypothesis release, and a found one ends
+        the property without a search.
+        """
+        for source, stored in known_examples(self.prop.name, first=self.measure.name) if known else ():
+            if not set(self.measure.reads) <= set(stored["before"]):
+                continue
+            try:
+                self.check(example_case(self.prop.name, stored, source=source))
+            except Found:
+                return True
+        return False
+
+
+def evaluate_case(case, measure, prop, time_limit):
+    """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
+    or choosing the worst of its alternatives (the one with the largest excess)."""
+
+    def value(pop):
+        return call_measure(measure, pop, time_limit)
+
+    if case.segment:
+        narrowed = narrow_jump(value, case.before, case.after)
+        if narrowed is None:
+            return case, value(case.before), value(case.after)
+        low, high, f_low, f_high = narrowed
+        case = dataclasses.replace(
+            case, before=low, after=high, segment=False, delta=distance(low, high) or math.inf,
+            change=case.change + f", narrowed by bisection to δ = {distance(low, high):.3g}")
+        return case, f_low, f_high
+    cache = {}
+
+    def cached(pop):
+        if id(pop) not in cache:
+            cache[id(pop)] = (pop, value(pop))
+        return cache[id(pop)][1]
+
+    before = cached(case.before)
+    after = None if case.after is None else cached(case.after)
+    if not case.alternatives:
+        return case, before, after
+    best = None
+    for option in (dataclasses.replace(case, alternatives=()), *case.alternatives):
+        b, a = cached(option.before), cached(option.after)
+        if math.isnan(b) or math.isnan(a):
+            continue
+        excess = prop.judge(measure, b, a, option)
+        if best is None or excess > best[0]:
+            best = (excess, option, b, a)
+    if best is None:
+        return dataclasses.replace(case, alternatives=()), before, after
+    return best[1], best[2], best[3]
+
+
+def _demo_rank(case):
+    """Order of preference of an existential property's demonstration: telling ones first.
+
+    A demonstration that the value does not move is most telling when the
+    fields vary (a constant effectiveness leaves every measure of gaps at 0,
+    whatever the similarity), then the smaller the better.
+    """
+    before = case.before
+    sim = before.similarity[~np.eye(before.m, dtype=bool)]
+    return (bool(np.ptp(before.effectiveness) == 0), bool(np.ptp(sim) == 0), before.m)

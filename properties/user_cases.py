@@ -1,0 +1,135 @@
+"""Cases that take one population as drawn, relabel its users, copy them or re-pair their outcomes.
+
+Strategies of :class:`~puf.properties.cases.Case` for the catalog's ``range``,
+``defined``, ``anonymity``, ``rearrangement`` and ``replication-invariance``
+entries, with the hand-made populations tried before any drawn one.
+"""
+
+__all__ = ["single_cases", "extreme_examples", "anonymity_cases", "rearrangement_cases",
+           "replication_cases"]
+
+import dataclasses
+import functools
+
+import numpy as np
+from hypothesis import strategies as st
+
+from puf.synthetic import move_outcomes, replicate, weighted_gap_sum
+
+from .cases import LARGEST, Case, case_strategy, derive, sources, trivial_case
+from .pairing import pairing_order
+
+
+@case_strategy
+def single_cases(draw, level, measure):
+    """One population as drawn, no transformation (``range``, ``defined``).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(single_cases("score", "sd"), lambda c: c.before.m == 4).after is None
+    True
+    """
+    return Case(draw(sources(level))[0])
+
+
+def extreme_examples(level):
+    """Hand-made minimal populations tried first for range and defined: users at the extremes.
+
+    Examples
+    --------
+    >>> [c.before.m for c in extreme_examples("score")][:5]
+    [2, 2, 3, 3, 3]
+    >>> extreme_examples("world")[0].before.effectiveness.tolist()
+    [0.0, 0.0]
+    """
+    from puf import Population, World
+
+    if level == "score":
+        cases = [Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
+                 Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar")]
+        # Every size up to the largest drawn, at the extremes and at the values measures treat
+        # specially (0, ½, 1): a flaw at one m or one special value is tried, not hoped for.
+        for m in range(3, LARGEST + 1):
+            half = (np.arange(m) >= m // 2).astype(float)
+            cases += [Case(Population(half, np.ones((m, m))),
+                           change=f"explicit: m = {m}, S half 0 and half 1, everyone similar"),
+                      Case(Population(np.zeros(m), np.eye(m)), change=f"explicit: m = {m}, S = 0, nobody similar"),
+                      Case(Population(np.linspace(0.0, 1.0, m), np.full((m, m), 0.5)),
+                           change=f"explicit: m = {m}, S evenly spread, every similarity ½")]
+        return cases
+    # Two users, each list made of the other's relevant items: maximal envy.
+    swapped = World(np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]]), np.array([[0, 0, 1.0, 1.0], [1.0, 1.0, 0, 0]]),
+                    [[0, 1], [2, 3]], np.eye(4))
+    return [Case(derive(swapped), change="explicit: each user's list holds only the other's relevant items")]
+
+
+@functools.lru_cache(maxsize=None)
+def _permutations(m):
+    return st.permutations(range(m))
+
+
+@case_strategy
+def anonymity_cases(draw, level, measure):
+    """Users relabelled: the drawn order, and two that move every user (reversed, rotated).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(anonymity_cases("score", "sd"), lambda c: c.before.m == 3)
+    >>> case.after.m, len(case.alternatives)
+    (3, 2)
+    """
+    pop, world = draw(sources(level))
+    order = np.array(draw(_permutations(pop.m)))
+    cases = [_relabelled(pop, world, o) for o in (order, np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1))]
+    return dataclasses.replace(cases[0], alternatives=tuple(cases[1:]))
+
+
+def _relabelled(pop, world, order):
+    after = pop.permute(order) if world is None else derive(world.permute(order))
+    return Case(pop, after, f"users relabelled: new user i is old user order[i], order={order.tolist()}")
+
+
+@case_strategy
+def rearrangement_cases(draw, level, measure):
+    """The most_fair against the most_unfair pairing of effectiveness (or outcomes) with users.
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(rearrangement_cases("score", "sd"), lambda c: c.strict)
+    >>> case.change.startswith("most_fair pairing")
+    True
+    """
+    pop, world = draw(sources(level))
+    s, sim = pop.effectiveness, pop.similarity
+    fair, unfair = (pairing_order(s, sim, mode) for mode in ("most_fair", "most_unfair"))
+    gap = weighted_gap_sum(s[unfair], sim) - weighted_gap_sum(s[fair], sim)
+    if gap < -1e-9:
+        return trivial_case(pop, "pairing search ranked the pairings the wrong way")
+    if world is None:
+        before, after = pop.replace(effectiveness=s[fair]), pop.replace(effectiveness=s[unfair])
+    else:
+        before, after = (derive(move_outcomes(world, o)) for o in (fair, unfair))
+    return Case(before, after, f"most_fair pairing (order {fair.tolist()}) vs most_unfair "
+                f"(order {unfair.tolist()})", strict=gap > 1e-9)
+
+
+@case_strategy
+def replication_cases(draw, level, measure):
+    """Every user copied r = 2 or 3 times (a user and its copies have similarity 1).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(replication_cases("score", "sd"), lambda c: c.before.m == 2)
+    >>> case.after.m in (4, 6)
+    True
+    """
+    pop, world = draw(sources(level))
+    r = draw(st.integers(2, 3))
+    if world is not None:
+        return Case(pop, derive(world.replicate(r)), f"every user copied {r} times")
+    # The drawn similarities have a unit diagonal, so the tiled pair (u, copy of u) is 1.
+    return Case(pop, replicate(pop, r), f"every user copied {r} times (a user and its copies: similarity 1)")

@@ -1,0 +1,87 @@
+"""The verdict of one property on one measure, and the statuses it can have."""
+
+__all__ = ["STATUSES", "Verdict"]
+
+import math
+from dataclasses import asdict, dataclass
+
+STATUSES = ("holds", "violated", "undefined", "not-applicable")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict of one property on one measure.
+
+    Attributes
+    ----------
+    measure, property : str
+        Names.
+    status : {"holds", "violated", "undefined", "not-applicable"}
+        ``holds``: no counterexample (universal) or a witness found
+        (existential); ``violated``: a minimal counterexample (universal) or
+        no witness in ``n_examples`` tries (existential); ``undefined``: the
+        measure raised, timed out, or was NaN on every example;
+        ``not-applicable``: no example admitted the transformation.
+    kind, level : str
+        Universal or existential; checked on ``score`` populations or ``world``s.
+    n_examples : int
+        Examples checked (trivial and undefined ones not counted).
+    n_undefined : int
+        Examples set aside because the measure returned NaN on them (the
+        ``defined`` property reports those).
+    reason : str
+        One line saying why.
+    example : dict or None
+        The counterexample, witness or offending input: ``change``,
+        ``before``/``after`` fields, ``value_before``/``value_after``, ``violation``.
+    seconds : float
+        Wall time of the check.
+    sizes : tuple of int
+        The numbers of users m of the examples checked.
+    power : float or None
+        The measured detection rate of this property's search at this budget
+        (share of the flaw corpus's planted flaws of the property it finds,
+        ``properties/power_table.json``); None where not measured.
+
+    Examples
+    --------
+    >>> from puf.properties import verdicts
+    >>> v = verdicts("sd", properties=["similarity-sensitive"], max_examples=10)[0]
+    >>> v.status, v.to_dict()["property"]
+    ('violated', 'similarity-sensitive')
+    """
+
+    measure: str
+    property: str
+    status: str
+    kind: str
+    level: str
+    n_examples: int
+    n_undefined: int
+    reason: str
+    example: dict | None = None
+    seconds: float = 0.0
+    sizes: tuple = ()
+    power: float | None = None
+
+    def to_dict(self):
+        """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").
+
+        Examples
+        --------
+        >>> from puf.properties import verdicts
+        >>> v = verdicts("gini", properties=["defined"], max_examples=10)[0]
+        >>> v.to_dict()["example"]["value_before"]
+        'nan'
+        """
+        return _json_ready(asdict(self))
+
+
+def _json_ready(value):
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
