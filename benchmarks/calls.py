@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import puf
-from puf.properties._calls import call_measure, end_calls
+from puf.properties.calls import call_measure, end_calls
 
 
 def _user_sd(effectiveness):

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 
 from puf import as_measure
 
-from ._calls import Timeout, check_returns_number, check_run_options, end_calls
+from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import DEFAULT_MAX_EXAMPLES, examples_for
 from .catalog import CATALOG, Property, get_property
 from .power import measured_power

@@ -23,7 +23,7 @@ import time
 import numpy as np
 from hypothesis import target
 
-from ._calls import MeasureError, Timeout, call_measure
+from .calls import MeasureError, Timeout, call_measure
 from .known import example_case, known_examples
 
 _WORLD_FIELDS = {"utility", "list_distance"}

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 import puf
 from puf.properties import verdicts
-from puf.properties import _calls, _isolation
+from puf.properties import calls, isolation
 from puf.engines.envy import envy_measures
 from puf.lists import utility_matrix
 from puf.rankers.baselines import _keep_top
@@ -140,7 +140,7 @@ def test_4_evaluate_refuses_two_measures_with_one_name():
 def test_5_a_measure_cannot_edit_the_population_it_is_given(hostile):
     vandal = puf.load_measure(f"{hostile}:vandal")
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
-    assert _calls.call_measure(vandal, pop, 2.0) == 2.0
+    assert calls.call_measure(vandal, pop, 2.0) == 2.0
     assert pop.effectiveness.tolist() == [0.0, 1.0]
     verdict = verdicts(vandal, properties=["range"], max_examples=5)[0]
     assert verdict.status == "violated"
@@ -148,9 +148,9 @@ def test_5_a_measure_cannot_edit_the_population_it_is_given(hostile):
 
 
 def test_5_without_fork_each_call_still_gets_its_own_copy(hostile, monkeypatch):
-    monkeypatch.setattr(_isolation, "CAN_ISOLATE", False)
+    monkeypatch.setattr(isolation, "CAN_ISOLATE", False)
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
-    assert _calls.call_measure(puf.load_measure(f"{hostile}:vandal"), pop, 2.0) == 2.0
+    assert calls.call_measure(puf.load_measure(f"{hostile}:vandal"), pop, 2.0) == 2.0
     assert pop.effectiveness.tolist() == [0.0, 1.0]
 
 
@@ -200,7 +200,7 @@ def test_8_a_hanging_measure_is_timed_out_and_the_run_goes_on(hostile, name):
     results = verdicts(puf.load_measure(f"{hostile}:{name}"), properties=["range", "anonymity"],
                        max_examples=3, time_limit=0.2)
     assert [(v.status, v.reason) for v in results] == [("undefined", "timed out after 0.2 s")] * 2
-    assert not _isolation._WORKERS  # the worker was killed, none is left running
+    assert not isolation._WORKERS  # the worker was killed, none is left running
 
 
 def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
@@ -209,7 +209,7 @@ def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
     (stuck,) = _user_measures([f"{hostile}:stuck"], 0.2)
     with pytest.raises(TimeoutError, match="measure 'stuck' timed out after 0.2 s"):
         stuck(effectiveness=np.array([0.0, 1.0]))
-    _isolation.release_workers()
+    isolation.release_workers()
 
 
 @pytest.mark.parametrize("option", [{"time_limit": 0}, {"time_limit": -1},
@@ -277,8 +277,8 @@ def test_11_messages_name_the_argument():
     with pytest.raises(ValueError, match=r"range must be two numbers \(low, high\), got \('a', 'b'\)"):
         puf.measure(lambda effectiveness: 0.0, range=("a", "b"))
     sometimes_text = puf.as_measure(lambda effectiveness: "high" if len(effectiveness) > 2 else 0.0)
-    with pytest.raises(_calls.MeasureError, match="returned str, not a number"):
-        _calls.call_measure(sometimes_text, puf.Population([0.0, 0.5, 1.0], np.eye(3)), 2.0)
+    with pytest.raises(calls.MeasureError, match="returned str, not a number"):
+        calls.call_measure(sometimes_text, puf.Population([0.0, 0.5, 1.0], np.eye(3)), 2.0)
     with pytest.raises(ValueError, match="max_examples must be an integer >= 1, got 0"):
         verdicts("sd", max_examples=0)
     with pytest.raises(ValueError, match="effectiveness must describe at least 1 user, got 0"):

@@ -59,10 +59,10 @@ _PENDING_BY_WORK = {
         ("private", "puf.reports.sections", "puf.reports.bases._world_fields"),
     ],
     "issue 11, properties (public names inside puf.properties, IsolatedFunction among them)": [
-        ("circle", "puf.properties._isolation", "puf.properties._calls"),
+        ("circle", "puf.properties.isolation", "puf.properties.calls"),
         ("circle", "puf.properties.known", "puf.properties.runner"),
         ("circle", "puf.properties.runner", "puf.properties.power"),
-        ("private", "puf.cli.commands.report", "puf.properties._isolation"),
+        ("private", "puf.cli.commands.report", "puf.properties.isolation"),
         *(("private", "puf.properties._cases", f"puf.properties.strategies.{name}")
           for name in ("_UNIT", "_draw_effectiveness", "_draw_similarity")),
         *(("private", "puf.properties._field_cases", f"puf.properties._cases.{name}")
@@ -259,8 +259,8 @@ def _cycles(edges):
 def test_the_graph_sees_the_whole_package(graph):
     assert {"puf", "puf.world", "puf.engines.blocks", "puf.cli", "puf.cli.commands.bench",
             "puf.synthetic", "puf.properties.runner", "puf.reports.report"} <= set(graph.modules)
-    lazily = {(a, b) for a, b, _, _ in graph.edges if a == "puf.properties._calls"}
-    assert ("puf.properties._calls", "puf.world") in lazily  # from puf import World
+    lazily = {(a, b) for a, b, _, _ in graph.edges if a == "puf.properties.calls"}
+    assert ("puf.properties.calls", "puf.world") in lazily  # from puf import World
     inside_functions = {(a, b) for a, b, _, _ in graph.edges if a == "puf.cli.commands.bench"}
     assert ("puf.cli.commands.bench", "puf.cli.benchmark") in inside_functions
 

@@ -73,7 +73,7 @@ def _user_measures(specs, time_limit):
     """
     import dataclasses
 
-    from puf.properties._isolation import IsolatedFunction
+    from puf.properties.isolation import IsolatedFunction
     from puf import MEASURES
 
     loaded, taken, functions = [], {name.lower() for name in MEASURES}, {}

@@ -14,13 +14,16 @@ in-process. Without ``os.fork`` (Windows) every measure runs in-process.
 """
 
 __all__ = ["CAN_ISOLATE", "WorkerDied", "WorkerTimeout", "MeasureWorker", "IsolatedFunction",
-           "is_trusted", "worker_for", "release_workers"]
+           "is_trusted", "worker_for", "release_workers", "real_number"]
 
 import atexit
+import numbers
 import os
 import signal
 import warnings
 from multiprocessing import Pipe
+
+import numpy as np
 
 CAN_ISOLATE = hasattr(os, "fork")
 
@@ -58,10 +61,23 @@ def is_trusted(measure):
 _BUILT_IN = {}
 
 
+def real_number(value):
+    """Return ``value`` as a float, or None when it is not a real number (bools are not).
+
+    Examples
+    --------
+    >>> real_number(np.float64(0.5)), real_number(np.array(2)), real_number("x"), real_number(True)
+    (0.5, 2.0, None, None)
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
+        return None
+    return float(value)
+
+
 def _serve(measure, connection, parent_pid):
     """The worker's loop: receive fields, reply ("ok", float or None, type name) or ("raised", text)."""
-    from ._calls import as_number
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     while True:
         try:
@@ -75,7 +91,7 @@ def _serve(measure, connection, parent_pid):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 value = measure(**fields)
-            reply = ("ok", as_number(value), type(value).__name__)
+            reply = ("ok", real_number(value), type(value).__name__)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too: reported, not obeyed
             text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             reply = ("raised", text.splitlines()[0])

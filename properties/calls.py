@@ -1,6 +1,6 @@
 """Calling a measure safely: time limit, warnings silenced, a number required (private).
 
-A user's measure runs in a worker process (:mod:`properties._isolation`) that is
+A user's measure runs in a worker process (:mod:`puf.properties.isolation`) that is
 killed at the time limit, so nothing it does (C code that ignores signals,
 ``except BaseException``, ``sys.exit``, editing its input) reaches the caller; the
 built-in measures run in-process under a SIGALRM limit.
@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from . import _isolation
+from . import isolation
 
 
 class MeasureError(Exception):
@@ -65,11 +65,7 @@ def as_number(value):
     """
     if isinstance(value, _Returned):
         return value.number
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
-        return None
-    return float(value)
+    return isolation.real_number(value)
 
 
 def call_measure(measure, population, time_limit):
@@ -107,15 +103,15 @@ class _Returned:
 
 def _evaluate(measure, fields, time_limit):
     """The measure's value on ``fields`` (a :class:`_Returned` from a worker)."""
-    if isinstance(measure.function, _isolation.IsolatedFunction):
+    if isinstance(measure.function, isolation.IsolatedFunction):
         measure = measure.function.measure  # already bounded for other callers: bound it here
-    if not _isolation.is_trusted(measure):
-        if _isolation.CAN_ISOLATE:
+    if not isolation.is_trusted(measure):
+        if isolation.CAN_ISOLATE:
             try:
-                return _Returned(*_isolation.worker_for(measure).call(fields, time_limit))
-            except _isolation.WorkerTimeout:
+                return _Returned(*isolation.worker_for(measure).call(fields, time_limit))
+            except isolation.WorkerTimeout:
                 raise Timeout() from None
-            except (_isolation.WorkerDied, RuntimeError) as exc:
+            except (isolation.WorkerDied, RuntimeError) as exc:
                 raise MeasureError(str(exc)) from None
         fields = {name: np.array(value, copy=True) for name, value in fields.items()}  # no fork
     try:
@@ -129,7 +125,7 @@ def _evaluate(measure, fields, time_limit):
 
 def end_calls():
     """Stop the worker process of the last user measure (the runner calls this when done)."""
-    _isolation.release_workers()
+    isolation.release_workers()
 
 
 def _probe_population(measure):
