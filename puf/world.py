@@ -22,6 +22,19 @@ def _frozen(array):
     return array
 
 
+# What each group of memoised pieces is computed from: World.replace hands a group to the
+# new world when none of its inputs changed (a relabelled world keeps its similarities).
+_PIECE_INPUTS = {
+    "users": ("histories", "item_features"),       # similarities
+    "lists": ("rankings", "item_vectors"),         # list distances
+    "judged": ("rankings", "relevance"),           # effectiveness, utility
+}
+
+
+def _no_pieces():
+    return {group: {} for group in _PIECE_INPUTS}
+
+
 @dataclass(frozen=True, eq=False)
 class World:
     """Users' histories, graded test relevance, ranked lists and item features.
@@ -81,6 +94,26 @@ class World:
             ("item_vectors", _frozen(vectors.copy())),
         ):
             object.__setattr__(self, name, value)
+        # Not a field: outside equality, hash and repr, and dropped from pickles.
+        object.__setattr__(self, "_pieces", _no_pieces())
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_pieces", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.__dict__["_pieces"] = _no_pieces()
+
+    def _memo(self, group, key, compute):
+        """The piece ``key`` of ``group``, computed once (read-only: worlds may share it)."""
+        pieces = self._pieces[group]
+        if key not in pieces:
+            value = np.asarray(compute())
+            value.flags.writeable = False
+            pieces[key] = value
+        return pieces[key]
 
     @property
     def m(self):
@@ -107,7 +140,11 @@ class World:
         >>> w.replace(rankings=[[1], [0]]).rankings.tolist()
         [[1], [0]]
         """
-        return replace(self, **changes)
+        new = replace(self, **changes)
+        for group, inputs in _PIECE_INPUTS.items():
+            if not set(inputs) & set(changes):
+                new._pieces[group] = self._pieces[group]
+        return new
 
     def similarity(self, name="jaccard", *, gamma=1.0):
         """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.
@@ -130,6 +167,14 @@ class World:
 
     def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=1.0):
         """Derive the Population a measure reads.
+
+        Each m x m piece (a similarity per name and gamma, the utility and
+        list distance per cut-off) and each effectiveness array is computed
+        once per world and kept: asking for several metrics or similarities
+        of one world, as :func:`puf.evaluation.evaluate_runs` and the sweeps
+        do, computes every piece once. A world from :meth:`replace` shares the
+        pieces whose inputs did not change (new relevance keeps the
+        similarities and list distances).
 
         Parameters
         ----------
@@ -163,9 +208,14 @@ class World:
         if k > self.k:
             raise ValueError(f"k must be <= the list length {self.k}, got {k}")
         rankings = self.rankings[:, :k]
+        effectiveness = get_effectiveness(metric)  # an unknown name fails before any work
         return Population(
-            effectiveness=get_effectiveness(metric)(rankings, self.relevance, k=k),
-            similarity=self.similarity(similarity, gamma=gamma),
-            utility=utility_matrix(rankings, self.relevance, k=k),
-            list_distance=list_distance(rankings, self.item_vectors),
+            effectiveness=self._memo("judged", ("effectiveness", metric, k),
+                                     lambda: effectiveness(rankings, self.relevance, k=k)),
+            similarity=self._memo("users", ("similarity", similarity, gamma),
+                                  lambda: self.similarity(similarity, gamma=gamma)),
+            utility=self._memo("judged", ("utility", k),
+                               lambda: utility_matrix(rankings, self.relevance, k=k)),
+            list_distance=self._memo("lists", ("list_distance", k),
+                                     lambda: list_distance(rankings, self.item_vectors)),
         )
