@@ -3,18 +3,18 @@
 A :class:`Base` names the world source (the synthetic generator, or any
 callable such as real lists with :func:`artificial_relevance`) and the value
 of every sweep parameter (see :data:`reports.sweeps.PARAMETERS`). Each world is
-drawn and its fields (effectiveness per metric, Jaccard and JS similarity,
-utility, list distance) derived once per (source, share, seed), in a cache a
-report shares between its sweeps.
+drawn once per (source, share, pairing, seed), in a cache a report shares
+between its sweeps (:func:`point_world`); what a measure reads there is the
+world's :meth:`puf.World.population`, which memoises its pieces
+(:func:`point_population`, :func:`point_scores`).
 """
 
-__all__ = ["Base", "artificial_relevance", "RelabelledWorlds", "observed_skewness", "point_fields"]
+__all__ = ["Base", "artificial_relevance", "RelabelledWorlds", "observed_skewness", "point_world",
+           "point_population", "point_scores"]
 
 from dataclasses import dataclass, replace
 
 import numpy as np
-
-from .variants import METRICS
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,8 @@ class Base:
         sample at their observed mean (:func:`synthetic.reshape_skewness`); "free"
         raises them to a power (:func:`synthetic.power_skewness`), so the mean moves.
     similarity : {"jaccard", "uf"}, default "jaccard"
-        What every measure but UF reads as similarity.
+        The study's similarity: what every measure reads unless it declares its
+        own (UF reads sim_UF(gamma) whatever this says).
     worlds : callable, optional
         ``worlds(*, zero_relevance, pairing, random_state) -> puf.World``, another world
         source (e.g. :func:`artificial_relevance` on real lists); default
@@ -189,6 +190,101 @@ class RelabelledWorlds:
                                     similarity=self._jaccard, random_state=random_state)
 
 
+def point_world(base, seed, cache):
+    """The world of one sweep point, drawn once per (world source, share, pairing, seed).
+
+    The settings that change only what is read from a world (skewness, γ,
+    similarity) do not draw a new one; the World memoises its pieces
+    (:meth:`puf.World.population`), so sweeps sharing ``cache`` derive each once.
+
+    Examples
+    --------
+    >>> cache = {}
+    >>> base = Base(n_users=20, n_items=100, k=5)
+    >>> point_world(base, 0, cache) is point_world(base.replace(gamma=1.0, skewness=2.0), 0, cache)
+    True
+    """
+    key = (base.replace(skewness=None, skewness_mean="fixed", gamma=0.0, similarity="jaccard"), seed)
+    if key not in cache:
+        cache[key] = base.world(zero_relevance=base.zero_relevance, pairing=base.pairing, random_state=seed)
+    return cache[key]
+
+
+def _reshaping(base, seed):
+    """``adjust(population, name)`` bringing the similarity to the point's skewness, once per name."""
+    if base.skewness is None:
+        return None
+    from puf import synthetic
+
+    reshaped = {}
+
+    def adjust(population, name):
+        if name not in reshaped:
+            if base.skewness_mean == "free":
+                reshaped[name] = synthetic.power_skewness(population.similarity, skewness=base.skewness)
+            else:
+                reshaped[name] = synthetic.reshape_skewness(population.similarity, skewness=base.skewness,
+                                                            random_state=seed)
+        return population.replace(similarity=reshaped[name])
+
+    return adjust
+
+
+def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
+    """The Population read at one sweep point: the world's, its similarity at the point's skewness.
+
+    Parameters
+    ----------
+    base : Base
+        The point's settings.
+    seed : int
+    cache : dict
+        Shared between the sweeps of one run (see :func:`point_world`).
+    metric : str, default "ndcg"
+        A name in :data:`puf.EFFECTIVENESS`.
+    similarity : str, optional
+        A name in :data:`puf.SIMILARITIES` (sim_UF at ``base.gamma``); default
+        ``base.similarity``, what every measure but UF reads.
+
+    Returns
+    -------
+    puf.Population
+
+    Examples
+    --------
+    >>> from scipy.stats import skew
+    >>> import numpy as np
+    >>> pop = point_population(Base(n_users=20, n_items=100, k=5, skewness=2.0), 0, {})
+    >>> round(float(skew(pop.similarity[np.triu_indices(20, k=1)])), 1)
+    2.0
+    """
+    similarity = base.similarity if similarity is None else similarity
+    population = point_world(base, seed, cache).population(metric=metric, k=base.k, similarity=similarity,
+                                                           gamma=base.gamma)
+    adjust = _reshaping(base, seed)
+    return population if adjust is None else adjust(population, similarity)
+
+
+def point_scores(base, seed, chosen, cache, *, where=""):
+    """Each variant's value at one sweep point, in the order of ``chosen``.
+
+    Every variant reads ``base.similarity`` unless it declares its own (UF:
+    sim_UF at ``base.gamma``), brought to ``base.skewness`` when that is set;
+    see :func:`puf.evaluation.score_variants`.
+
+    Examples
+    --------
+    >>> import puf
+    >>> point_scores(Base(n_users=20, n_items=100, k=5, zero_relevance=0.5), 0,
+    ...              puf.variants("SD-P") + puf.variants("P@k"), {})
+    [0.5, 0.5]
+    """
+    from puf.evaluation import score_variants
+
+    return score_variants(point_world(base, seed, cache), chosen, k=base.k, similarity=base.similarity,
+                          gamma=base.gamma, adjust=_reshaping(base, seed), where=where)
+
+
 def observed_skewness(base, seeds, cache=None):
     """Mean over seeds of the sample skewness of the base worlds' Jaccard similarities (u < v).
 
@@ -202,101 +298,6 @@ def observed_skewness(base, seeds, cache=None):
     cache = {} if cache is None else cache
     values = []
     for seed in seeds:
-        jaccard = _world_fields(base, seed, cache)["jaccard"]
+        jaccard = point_population(base.replace(skewness=None), seed, cache, similarity="jaccard").similarity
         values.append(skew(jaccard[np.triu_indices_from(jaccard, k=1)]))
     return float(np.mean(values))
-
-
-def _blend(jaccard, js, gamma):
-    # Same arithmetic as puf.uf_similarity, on matrices computed once per world.
-    if gamma == 1.0:
-        return jaccard
-    if gamma == 0.0:
-        return js
-    return np.clip(gamma * jaccard + (1.0 - gamma) * js, 0.0, 1.0)
-
-
-def _world_fields(base, seed, cache):
-    """Everything derived from one world, computed once per (world source, share, seed)."""
-    from puf import EFFECTIVENESS, list_distance, utility_matrix
-
-    key = (base.replace(skewness=None, skewness_mean="fixed", gamma=0.0, similarity="jaccard"), seed)
-    if key not in cache:
-        world = base.world(zero_relevance=base.zero_relevance, pairing=base.pairing, random_state=seed)
-        rankings, relevance = world.rankings[:, :base.k], world.relevance
-        # Worlds of one seed often share histories and lists (only relevance differs along a
-        # zero-relevance sweep): key the m x m pieces by content so they are computed once.
-        people = _digest(world.histories.indptr, world.histories.indices, world.item_features)
-        lists = _digest(rankings, world.item_vectors)
-        cache[key] = {
-            "effectiveness": {m: EFFECTIVENESS[METRICS[m]](rankings, relevance, k=base.k) for m in ("P", "NDCG")},
-            "jaccard": _memo(cache, ("jaccard", people), lambda: world.similarity("jaccard")),
-            "js": _memo(cache, ("js", people), lambda: world.similarity("js")),
-            "utility": utility_matrix(rankings, relevance, k=base.k),
-            "list_distance": _memo(cache, ("list_distance", lists),
-                                   lambda: list_distance(rankings, world.item_vectors)),
-            "world": world,
-        }
-    return cache[key]
-
-
-def _digest(*arrays):
-    import hashlib
-
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(str((a.dtype, a.shape)).encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
-
-
-def _memo(cache, key, compute):
-    if key not in cache:
-        cache[key] = compute()
-    return cache[key]
-
-
-def _effectiveness(entry, metric, base):
-    if metric not in entry["effectiveness"]:
-        from puf import EFFECTIVENESS
-
-        world = entry["world"]
-        entry["effectiveness"][metric] = EFFECTIVENESS[METRICS[metric]](
-            world.rankings[:, :base.k], world.relevance, k=base.k)
-    return entry["effectiveness"][metric]
-
-
-def point_fields(base, seed, cache):
-    """Return ``fields(variant) -> dict`` for one sweep point: the arrays the variant reads.
-
-    Examples
-    --------
-    >>> from puf.reports.variants import variants
-    >>> fields = point_fields(Base(n_users=20, n_items=100, k=5), 0, {})
-    >>> sorted(fields(variants("PUF-P")[0]))
-    ['effectiveness', 'list_distance', 'similarity', 'utility']
-    """
-    from puf import synthetic
-    entry = _world_fields(base, seed, cache)
-    sims = {}
-
-    def similarity(name):
-        if name not in sims:
-            sim = entry["jaccard"] if name == "jaccard" else _blend(entry["jaccard"], entry["js"], base.gamma)
-            if base.skewness is not None and base.skewness_mean == "free":
-                sim = synthetic.power_skewness(sim, skewness=base.skewness)
-            elif base.skewness is not None:
-                sim = synthetic.reshape_skewness(sim, skewness=base.skewness, random_state=seed)
-            sims[name] = sim
-        return sims[name]
-
-    def fields(variant):
-        name = variant.similarity or base.similarity  # UF declares sim_UF
-        out = {"similarity": similarity(name), "utility": entry["utility"],
-               "list_distance": entry["list_distance"]}
-        if variant.metric is not None:
-            out["effectiveness"] = _effectiveness(entry, variant.metric, base)
-        return out
-
-    return fields

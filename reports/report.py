@@ -140,7 +140,7 @@ def sweep_extra(spec, extra=()):
     []
     """
     from puf import MEASURES
-    from puf.reports.variants import variants
+    from puf import variants
 
     if spec.name not in ("zero_relevance", "skewness", "skewness_free_mean"):
         return tuple(extra)

@@ -80,7 +80,7 @@ def family(label):
     >>> family("SD-P = SD-NDCG"), family("MME"), family("widest_gap-P")
     ('inequality indices', 'envy', 'your measures')
     """
-    from puf.reports.variants import variants
+    from puf import variants
 
     label = label.split(" = ")[0]  # a merged "SD-P = SD-NDCG"
     try:
@@ -137,15 +137,18 @@ def _skewness_markers(spec, base, seeds, cache):
 
     from scipy.stats import skew
 
-    from puf.reports.bases import _blend, _world_fields
+    from puf.reports.bases import point_population
 
-    jaccard, blend = [], []
-    for seed in seeds:
-        fields = _world_fields(base, seed, cache)
-        upper = np.triu_indices_from(fields["jaccard"], k=1)
-        jaccard.append(skew(fields["jaccard"][upper]))
-        blend.append(skew(_blend(fields["jaccard"], fields["js"], base.gamma)[upper]))
-    j, b = float(np.mean(jaccard)), float(np.mean(blend))
+    base = base.replace(skewness=None)  # the worlds' own similarities
+
+    def observed(name):
+        values = []
+        for seed in seeds:
+            similarity = point_population(base, seed, cache, similarity=name).similarity
+            values.append(skew(similarity[np.triu_indices_from(similarity, k=1)]))
+        return float(np.mean(values))
+
+    j, b = observed("jaccard"), observed("uf")
     return {"UF": (b, f"observed sim_UF skewness ({b:.2f}), UF panel"),
             "*": (j, f"observed Jaccard skewness ({j:.2f})")}
 
@@ -153,11 +156,11 @@ def _skewness_markers(spec, base, seeds, cache):
 def _jaccard_mean(base, seeds, cache):
     import numpy as np
 
-    from puf.reports.bases import _world_fields
+    from puf.reports.bases import point_population
 
-    values = []
+    base, values = base.replace(skewness=None), []
     for seed in seeds:
-        jaccard = _world_fields(base, seed, cache)["jaccard"]
+        jaccard = point_population(base, seed, cache, similarity="jaccard").similarity
         values.append(jaccard[np.triu_indices_from(jaccard, k=1)].mean())
     return float(np.mean(values))
 
