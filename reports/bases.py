@@ -220,11 +220,9 @@ def _reshaping(base, seed):
 
     def adjust(population, name):
         if name not in reshaped:
-            if base.skewness_mean == "free":
-                reshaped[name] = synthetic.power_skewness(population.similarity, skewness=base.skewness)
-            else:
-                reshaped[name] = synthetic.reshape_skewness(population.similarity, skewness=base.skewness,
-                                                            random_state=seed)
+            reshaped[name] = (synthetic.power_skewness(population.similarity, skewness=base.skewness)
+                              if base.skewness_mean == "free" else synthetic.reshape_skewness(
+                                  population.similarity, skewness=base.skewness, random_state=seed))
         return population.replace(similarity=reshaped[name])
 
     return adjust
@@ -235,11 +233,8 @@ def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
 
     Parameters
     ----------
-    base : Base
-        The point's settings.
-    seed : int
-    cache : dict
-        Shared between the sweeps of one run (see :func:`point_world`).
+    base, seed, cache
+        The point's settings and seed, and the cache of :func:`point_world`.
     metric : str, default "ndcg"
         A name in :data:`puf.EFFECTIVENESS`.
     similarity : str, optional
@@ -253,7 +248,6 @@ def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
     Examples
     --------
     >>> from scipy.stats import skew
-    >>> import numpy as np
     >>> pop = point_population(Base(n_users=20, n_items=100, k=5, skewness=2.0), 0, {})
     >>> round(float(skew(pop.similarity[np.triu_indices(20, k=1)])), 1)
     2.0
@@ -285,8 +279,11 @@ def point_scores(base, seed, chosen, cache, *, where=""):
                           gamma=base.gamma, adjust=_reshaping(base, seed), where=where)
 
 
-def observed_skewness(base, seeds, cache=None):
-    """Mean over seeds of the sample skewness of the base worlds' Jaccard similarities (u < v).
+def observed_skewness(base, seeds, cache=None, *, similarity="jaccard"):
+    """Mean over seeds of the sample skewness of the base worlds' similarities (u < v).
+
+    ``similarity`` is a name in :data:`puf.SIMILARITIES` (sim_UF at ``base.gamma``);
+    the worlds' own values, whatever ``base.skewness`` says.
 
     Examples
     --------
@@ -298,6 +295,6 @@ def observed_skewness(base, seeds, cache=None):
     cache = {} if cache is None else cache
     values = []
     for seed in seeds:
-        jaccard = point_population(base.replace(skewness=None), seed, cache, similarity="jaccard").similarity
-        values.append(skew(jaccard[np.triu_indices_from(jaccard, k=1)]))
+        matrix = point_population(base.replace(skewness=None), seed, cache, similarity=similarity).similarity
+        values.append(skew(matrix[np.triu_indices_from(matrix, k=1)]))
     return float(np.mean(values))
