@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from puf import FAMILIES, UndefinedMeasureWarning
+from puf import FAMILIES, MEASURES, UndefinedMeasureWarning
 
 from puf import variants
 
@@ -238,7 +238,8 @@ class BuiltinSweep:
 
 _EVERY = FAMILIES  # every family, the mean effectiveness ("other") included
 _SIMILARITY_AWARE = ("similarity-aware",)
-_SD = ("SD-P", "SD-NDCG")  # a reference that ignores similarity, flat when only similarity moves
+# SD on every study metric: a reference that ignores similarity, flat when only similarity moves.
+_SD = tuple(v.label for v in variants(MEASURES["sd"]))
 
 SWEEPS = {s.name: s for s in (
     BuiltinSweep(

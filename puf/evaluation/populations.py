@@ -47,7 +47,7 @@ def study_similarity(variant, default=DEFAULT_SIMILARITY):
     return default if own == DEFAULT_SIMILARITY else own
 
 
-def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=1.0,
+def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=None,
                    adjust=None, where=""):
     """Each variant's value on ``world``, through :meth:`puf.World.population`.
 
@@ -60,8 +60,11 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
         Cut-off; default the world's list length.
     similarity : str, default "jaccard"
         The study's default similarity (see :func:`study_similarity`).
-    gamma : float in [0, 1], default 1.0
-        sim_UF's weight of shared history, for the variants reading ``"uf"``.
+    gamma : float in [0, 1], optional
+        The study's γ (sim_UF's weight of shared history), for every variant
+        whose similarity takes one; default each variant's own ``gamma``
+        (:class:`puf.Variant`), or :meth:`puf.World.population`'s default
+        when it declares none.
     adjust : callable, optional
         ``adjust(population, similarity_name) -> Population``, applied to each
         Population before it is read (e.g. a sweep reshaping the similarity).
@@ -95,11 +98,13 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
     """
     groups = {}
     for index, variant in enumerate(chosen):
-        key = (variant.metric or _ANY_METRIC, study_similarity(variant, similarity))
+        own = gamma if gamma is not None else getattr(variant, "gamma", None)
+        key = (variant.metric or _ANY_METRIC, study_similarity(variant, similarity), own)
         groups.setdefault(key, []).append(index)
     values = [None] * len(chosen)
-    for (metric, name), indices in groups.items():
-        population = world.population(metric=METRICS[metric], k=k, similarity=name, gamma=gamma)
+    for (metric, name, own), indices in groups.items():
+        options = {} if own is None else {"gamma": own}
+        population = world.population(metric=METRICS[metric], k=k, similarity=name, **options)
         if adjust is not None:
             population = adjust(population, name)
         fields = population.fields()
