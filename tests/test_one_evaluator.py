@@ -6,7 +6,6 @@ table and agreement (the heat map's cells), in the sweeps of its family, and in 
 pieces is checked here too.
 """
 
-import argparse
 import json
 import pickle
 
@@ -18,7 +17,6 @@ import puf
 from puf.evaluation import score_variants, study_similarity
 from puf.reports.bases import Base, point_scores
 from puf.reports.cli import main
-from puf.reports.commands import evaluate as evaluate_command
 from puf.reports.figures import plot_heatmap
 from puf.reports.sweeps import SWEEPS
 
@@ -56,12 +54,8 @@ def write_dataset(folder):
 
 def test_a_registered_measure_reaches_puf_evaluate_and_its_agreement(throwaway, tmp_path, capsys):
     inter, item = write_dataset(tmp_path)
-    parser = argparse.ArgumentParser(prog="puf")
-    evaluate_command.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers",
-                              "mostpop,random", "--k", "3", "--out", str(tmp_path / "out"),
-                              "--format", "json", "-q"])
-    assert args.func(args) == 0
+    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop,random",
+                 "--k", "3", "--out", str(tmp_path / "out"), "--format", "json", "-q"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert {f"{NAME}-P", f"{NAME}-NDCG"} <= set(printed["mostpop"])
     scores = pd.read_csv(tmp_path / "out" / "scores.csv", index_col="ranker")
