@@ -139,3 +139,14 @@ def test_world_memoises_its_pieces_once_per_world(monkeypatch):
     assert calls.count("similarity") == 1 and calls.count("list_distance") == 2
     pickle.loads(pickle.dumps(world)).population()
     assert calls.count("similarity") == 2
+
+
+def test_a_seeds_worlds_share_their_similarities_along_a_sweep(monkeypatch):
+    """Synthetic worlds of one seed differ in relevance alone: one Jaccard, one sim_UF per seed."""
+    calls = []
+    original = puf.World.similarity
+    monkeypatch.setattr(puf.World, "similarity",
+                        lambda self, name="jaccard", **kw: calls.append(name) or original(self, name, **kw))
+    table = SWEEPS["zero_relevance"].run(seeds=[0, 1], base=SMALL, quick=True)
+    assert table.value.nunique() == 11
+    assert sorted(calls) == ["jaccard", "jaccard", "uf", "uf"]
