@@ -90,7 +90,7 @@ _HOME = {
     "SIMILARITIES": "similarity", "cosine_similarity": "similarity",
     "jaccard_similarity": "similarity", "js_similarity": "similarity",
     "uf_similarity": "similarity",
-    "Variant": "_variants", "variants": "_variants",
+    "Variant": "variant", "variants": "variant",
     "World": "world",
 }
 

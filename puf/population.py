@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from .validation import check_effectiveness, check_pair_matrix, check_similarity
+from .validation import check_effectiveness, check_pair_matrix, check_permutation, check_similarity
 
 
 def _frozen(array):
@@ -123,9 +123,7 @@ class Population:
         >>> pop.permute([2, 0, 1]).effectiveness
         array([0.5, 0. , 1. ])
         """
-        order = np.asarray(order)
-        if order.shape != (self.m,) or not np.array_equal(np.sort(order), np.arange(self.m)):
-            raise ValueError(f"order must be a permutation of range({self.m}), got {order!r}")
+        order = check_permutation(order, self.m)
         moved = {"effectiveness": self.effectiveness[order]}
         for name, value in self.fields().items():
             if value.ndim == 2:

@@ -20,6 +20,8 @@ __all__ = [
     "check_nonnegative_scalar",
     "check_min_users",
     "check_random_state",
+    "check_index",
+    "check_permutation",
     "check_same_users",
     "undefined",
     "lookup",
@@ -256,3 +258,42 @@ def check_random_state(random_state):
     if isinstance(random_state, np.random.Generator):
         return random_state
     raise ValueError(f"random_state must be None, an int or a numpy Generator, got {random_state!r}")
+
+
+def check_index(value, *, name, size, what):
+    """Return ``value`` as an int in [0, size): a user or item id.
+
+    Examples
+    --------
+    >>> check_index(2, name="user", size=3, what="users")
+    2
+    >>> check_index(3, name="user", size=3, what="users")
+    Traceback (most recent call last):
+    ...
+    ValueError: user must be < 3 (the number of users), got 3
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    if value >= size:
+        raise ValueError(f"{name} must be < {size} (the number of {what}), got {value}")
+    return int(value)
+
+
+def check_permutation(order, m, *, name="order"):
+    """Return ``order`` as an int array, checked to be a permutation of ``range(m)``.
+
+    Examples
+    --------
+    >>> check_permutation([1, 0], 2).tolist()
+    [1, 0]
+    >>> check_permutation([0, 0], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: order must be a permutation of range(2), got array([0, 0])
+    """
+    order = np.asarray(order)
+    if order.shape != (m,) or not np.array_equal(np.sort(order), np.arange(m)):
+        raise ValueError(f"{name} must be a permutation of range({m}), got {order!r}")
+    return order

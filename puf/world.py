@@ -2,7 +2,6 @@
 
 __all__ = ["World"]
 
-import numbers
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -10,9 +9,11 @@ import scipy.sparse as sp
 
 from .validation import (
     check_histories,
+    check_index,
     check_item_features,
     check_k,
     check_nonnegative_scalar,
+    check_permutation,
     check_rankings,
     check_relevance,
 )
@@ -24,15 +25,17 @@ def _frozen(array):
     return array
 
 
-def _index(value, *, name, size, what):
-    """Return ``value`` as an int in [0, size): a user or item id."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
-    if value >= size:
-        raise ValueError(f"{name} must be < {size} (the number of {what}), got {value}")
-    return int(value)
+# What each group of memoised pieces is computed from: World.replace hands a group to the
+# new world when none of its inputs changed (a relabelled world keeps its similarities).
+_PIECE_INPUTS = {
+    "users": ("histories", "item_features"),       # similarities
+    "lists": ("rankings", "item_vectors"),         # list distances
+    "judged": ("rankings", "relevance"),           # effectiveness, utility
+}
+
+
+def _no_pieces():
+    return {group: {} for group in _PIECE_INPUTS}
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,6 +97,26 @@ class World:
             ("item_vectors", _frozen(vectors.copy())),
         ):
             object.__setattr__(self, name, value)
+        # Not a field: outside equality, hash and repr, and dropped from pickles.
+        object.__setattr__(self, "_pieces", _no_pieces())
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_pieces", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.__dict__["_pieces"] = _no_pieces()
+
+    def _memo(self, group, key, compute):
+        """The piece ``key`` of ``group``, computed once (read-only: worlds may share it)."""
+        pieces = self._pieces[group]
+        if key not in pieces:
+            value = np.asarray(compute())
+            value.flags.writeable = False
+            pieces[key] = value
+        return pieces[key]
 
     @property
     def m(self):
@@ -120,7 +143,11 @@ class World:
         >>> w.replace(rankings=[[1], [0]]).rankings.tolist()
         [[1], [0]]
         """
-        return replace(self, **changes)
+        new = replace(self, **changes)
+        for group, inputs in _PIECE_INPUTS.items():
+            if not set(inputs) & set(changes):
+                new._pieces[group] = self._pieces[group]
+        return new
 
     def permute(self, order):
         """Relabel users: user ``i`` of the result is user ``order[i]`` of this world.
@@ -145,9 +172,7 @@ class World:
         >>> w.permute([2, 0, 1]).rankings.ravel().tolist()
         [2, 0, 1]
         """
-        order = np.asarray(order)
-        if order.shape != (self.m,) or not np.array_equal(np.sort(order), np.arange(self.m)):
-            raise ValueError(f"order must be a permutation of range({self.m}), got {order!r}")
+        order = check_permutation(order, self.m)
         return self.replace(histories=self.histories[order], relevance=self.relevance[order],
                             rankings=self.rankings[order])
 
@@ -214,8 +239,8 @@ class World:
         >>> w.set_relevance(0, 0, 1.0, allow_history=True).relevance.toarray()[0].tolist()
         [1.0, 0.0, 0.0]
         """
-        user = _index(user, name="user", size=self.m, what="users")
-        item = _index(item, name="item", size=self.n_items, what="items")
+        user = check_index(user, name="user", size=self.m, what="users")
+        item = check_index(item, name="item", size=self.n_items, what="items")
         grade = check_nonnegative_scalar(grade, name="grade")
         if not allow_history and item in self.histories[user].indices:
             raise ValueError(f"item {item} is in user {user}'s history; relevance must stay disjoint "
@@ -240,6 +265,14 @@ class World:
 
     def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=1.0):
         """Derive the Population a measure reads.
+
+        Each m x m piece (a similarity per name and gamma, the utility and
+        list distance per cut-off) and each effectiveness array is computed
+        once per world and kept: asking for several metrics or similarities
+        of one world, as :func:`puf.evaluation.evaluate_runs` and the sweeps
+        do, computes every piece once. A world from :meth:`replace` shares the
+        pieces whose inputs did not change (new relevance keeps the
+        similarities and list distances).
 
         Parameters
         ----------
@@ -273,9 +306,14 @@ class World:
         if k > self.k:
             raise ValueError(f"k must be <= the list length {self.k}, got {k}")
         rankings = self.rankings[:, :k]
+        effectiveness = get_effectiveness(metric)  # an unknown name fails before any work
         return Population(
-            effectiveness=get_effectiveness(metric)(rankings, self.relevance, k=k),
-            similarity=self.similarity(similarity, gamma=gamma),
-            utility=utility_matrix(rankings, self.relevance, k=k),
-            list_distance=list_distance(rankings, self.item_vectors),
+            effectiveness=self._memo("judged", ("effectiveness", metric, k),
+                                     lambda: effectiveness(rankings, self.relevance, k=k)),
+            similarity=self._memo("users", ("similarity", similarity, gamma),
+                                  lambda: self.similarity(similarity, gamma=gamma)),
+            utility=self._memo("judged", ("utility", k),
+                               lambda: utility_matrix(rankings, self.relevance, k=k)),
+            list_distance=self._memo("lists", ("list_distance", k),
+                                     lambda: list_distance(rankings, self.item_vectors)),
         )

@@ -1,20 +1,19 @@
 """Where sweeps start: world sources, the settings a sweep does not vary, derived fields.
 
 A :class:`Base` names the world source (the synthetic generator, or any
-callable such as real lists with :func:`artificial_relevance`) and the value
+callable such as real lists with artificial relevance, :mod:`reports.relabel`) and the value
 of every sweep parameter (see :data:`reports.sweeps.PARAMETERS`). Each world is
-drawn and its fields (effectiveness per metric, Jaccard and JS similarity,
-utility, list distance) derived once per (source, share, seed), in a cache a
-report shares between its sweeps.
+drawn once per (source, share, pairing, seed), in a cache a report shares
+between its sweeps (:func:`point_world`); what a measure reads there is the
+world's :meth:`puf.World.population`, which memoises its pieces
+(:func:`point_population`, :func:`point_scores`).
 """
 
-__all__ = ["Base", "artificial_relevance", "RelabelledWorlds", "observed_skewness", "point_fields"]
+__all__ = ["Base", "observed_skewness", "point_world", "point_population", "point_scores"]
 
 from dataclasses import dataclass, replace
 
 import numpy as np
-
-from .variants import METRICS
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,8 @@ class Base:
         sample at their observed mean (:func:`synthetic.reshape_skewness`); "free"
         raises them to a power (:func:`synthetic.power_skewness`), so the mean moves.
     similarity : {"jaccard", "uf"}, default "jaccard"
-        What every measure but UF reads as similarity.
+        The study's similarity: what every measure reads unless it declares its
+        own (UF reads sim_UF(gamma) whatever this says).
     worlds : callable, optional
         ``worlds(*, zero_relevance, pairing, random_state) -> puf.World``, another world
         source (e.g. :func:`artificial_relevance` on real lists); default
@@ -106,91 +106,112 @@ class Base:
                                pairing=pairing, random_state=random_state, **dict(self.world_options))
 
 
-def artificial_relevance(world, fraction, *, pairing="random", similarity=None, random_state=None):
-    """Relabel relevance, as the PUF paper does on real data: a share with none listed, the rest all.
+def point_world(base, seed, cache):
+    """The world of one sweep point, drawn once per (world source, share, pairing, seed).
+
+    The settings that change only what is read from a world (skewness, γ,
+    similarity) do not draw a new one; the World memoises its pieces
+    (:meth:`puf.World.population`), so sweeps sharing ``cache`` derive each once.
+
+    Examples
+    --------
+    >>> cache = {}
+    >>> base = Base(n_users=20, n_items=100, k=5)
+    >>> point_world(base, 0, cache) is point_world(base.replace(gamma=1.0, skewness=2.0), 0, cache)
+    True
+    """
+    source = base.replace(skewness=None, skewness_mean="fixed", gamma=0.0, similarity="jaccard")
+    if (source, seed) not in cache:
+        world = base.world(zero_relevance=base.zero_relevance, pairing=base.pairing, random_state=seed)
+        # A seed's worlds often differ in relevance alone (the synthetic worlds along a share or
+        # pairing axis): derived from the first by World.replace, they share its similarities.
+        first = cache.setdefault(("first", source.replace(zero_relevance=0.0, pairing="random"), seed), world)
+        if first is not world and _same_but_relevance(first, world):
+            world = first.replace(relevance=world.relevance)
+        cache[source, seed] = world
+    return cache[source, seed]
+
+
+def _same_but_relevance(a, b):
+    return (a.histories.shape == b.histories.shape and (a.histories != b.histories).nnz == 0
+            and all(np.array_equal(getattr(a, name), getattr(b, name))
+                    for name in ("rankings", "item_features", "item_vectors")))
+
+
+def _reshaping(base, seed):
+    """``adjust(population, name)`` bringing the similarity to the point's skewness, once per name."""
+    if base.skewness is None:
+        return None
+    from puf import synthetic
+
+    reshaped = {}
+
+    def adjust(population, name):
+        if name not in reshaped:
+            reshaped[name] = (synthetic.power_skewness(population.similarity, skewness=base.skewness)
+                              if base.skewness_mean == "free" else synthetic.reshape_skewness(
+                                  population.similarity, skewness=base.skewness, random_state=seed))
+        return population.replace(similarity=reshaped[name])
+
+    return adjust
+
+
+def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
+    """The Population read at one sweep point: the world's, its similarity at the point's skewness.
 
     Parameters
     ----------
-    world : puf.World
-        Histories, lists and features are kept.
-    fraction : float in [0, 1]
-        Exactly ``round(fraction * m)`` users, drawn at random, keep their own
-        relevant items except those in their list (P@k = NDCG@k = 0); every
-        other user gets every listed item relevant besides its own (P@k =
-        NDCG@k = 1 for a full list). Grades become binary.
-    pairing : {"random", "most_fair", "most_unfair"}, default "random"
-        Which users are the zero ones: drawn at random, or chosen by
-        :func:`synthetic.pair` on the histories' Jaccard similarity so that
-        similar users have equal (fair) or unequal (unfair) effectiveness.
-    similarity : array-like of shape (m, m), optional
-        What the pairing reads; default the histories' Jaccard.
-    random_state : None, int or numpy.random.Generator
+    base, seed, cache
+        The point's settings and seed, and the cache of :func:`point_world`.
+    metric : str, default "ndcg"
+        A name in :data:`puf.EFFECTIVENESS`.
+    similarity : str, optional
+        A name in :data:`puf.SIMILARITIES` (sim_UF at ``base.gamma``); default
+        ``base.similarity``, what every measure but UF reads.
 
     Returns
     -------
-    puf.World
+    puf.Population
 
     Examples
     --------
-    >>> import numpy as np, puf
-    >>> w = puf.World(np.eye(4), np.eye(4), [[1], [2], [3], [0]], np.eye(4))
-    >>> puf.precision_at_k(artificial_relevance(w, 0.5, random_state=0).rankings,
-    ...                    artificial_relevance(w, 0.5, random_state=0).relevance).sum()
-    np.float64(2.0)
+    >>> from scipy.stats import skew
+    >>> pop = point_population(Base(n_users=20, n_items=100, k=5, skewness=2.0), 0, {})
+    >>> round(float(skew(pop.similarity[np.triu_indices(20, k=1)])), 1)
+    2.0
     """
-    import scipy.sparse as sp
-
-    from puf.validation import check_random_state, check_unit_scalar
-
-    fraction = check_unit_scalar(fraction, name="fraction")
-    m, n = world.m, world.n_items
-    rng = check_random_state(random_state)
-    zero = np.zeros(m, dtype=bool)
-    zero[rng.permutation(m)[:round(fraction * m)]] = True
-    if pairing != "random" and 0 < zero.sum() < m:
-        from puf import synthetic
-        similarity = world.similarity("jaccard") if similarity is None else similarity
-        zero = synthetic.pair(np.where(zero, 0.0, 1.0), similarity, mode=pairing, random_state=rng) == 0.0
-    listed = world.rankings >= 0
-    rows = np.broadcast_to(np.arange(m)[:, None], listed.shape)[listed]
-    lists = sp.csr_matrix((np.ones(rows.size), (rows, world.rankings[listed])), shape=(m, n))
-    own = (world.relevance > 0).astype(np.float64)
-    overlap = own.multiply(lists)
-    relevance = (sp.diags((~zero).astype(np.float64)) @ (own + lists - overlap)
-                 + sp.diags(zero.astype(np.float64)) @ (own - overlap))
-    relevance = sp.csr_matrix(relevance)
-    relevance.eliminate_zeros()
-    return world.replace(relevance=relevance)
+    similarity = base.similarity if similarity is None else similarity
+    population = point_world(base, seed, cache).population(metric=metric, k=base.k, similarity=similarity,
+                                                           gamma=base.gamma)
+    adjust = _reshaping(base, seed)
+    return population if adjust is None else adjust(population, similarity)
 
 
-class RelabelledWorlds:
-    """World source over one fixed world (e.g. real histories and a ranker's lists).
+def point_scores(base, seed, chosen, cache, *, where=""):
+    """Each variant's value at one sweep point, in the order of ``chosen``.
 
-    Each call relabels its relevance with :func:`artificial_relevance`, so the
-    sweeps can vary the zero-relevance share and the pairing on real data.
+    Every variant reads ``base.similarity`` unless it declares its own (UF:
+    sim_UF at ``base.gamma``), brought to ``base.skewness`` when that is set;
+    see :func:`puf.evaluation.score_variants`.
 
     Examples
     --------
-    >>> w = Base(n_users=20, n_items=100, k=5).world(zero_relevance=0.0, random_state=0)
-    >>> source = RelabelledWorlds(w)
-    >>> base = Base(n_users=20, n_items=100, k=5, worlds=source, name="fixed")
-    >>> base.world(zero_relevance=0.5, pairing="most_fair", random_state=0).m
-    20
+    >>> import puf
+    >>> point_scores(Base(n_users=20, n_items=100, k=5, zero_relevance=0.5), 0,
+    ...              puf.variants("SD-P") + puf.variants("P@k"), {})
+    [0.5, 0.5]
     """
+    from puf.evaluation import score_variants
 
-    def __init__(self, world):
-        self.world = world
-        self._jaccard = None
-
-    def __call__(self, *, zero_relevance, pairing="random", random_state=None):
-        if pairing != "random" and self._jaccard is None:
-            self._jaccard = self.world.similarity("jaccard")  # once, not per sweep point
-        return artificial_relevance(self.world, zero_relevance, pairing=pairing,
-                                    similarity=self._jaccard, random_state=random_state)
+    return score_variants(point_world(base, seed, cache), chosen, k=base.k, similarity=base.similarity,
+                          gamma=base.gamma, adjust=_reshaping(base, seed), where=where)
 
 
-def observed_skewness(base, seeds, cache=None):
-    """Mean over seeds of the sample skewness of the base worlds' Jaccard similarities (u < v).
+def observed_skewness(base, seeds, cache=None, *, similarity="jaccard"):
+    """Mean over seeds of the sample skewness of the base worlds' similarities (u < v).
+
+    ``similarity`` is a name in :data:`puf.SIMILARITIES` (sim_UF at ``base.gamma``);
+    the worlds' own values, whatever ``base.skewness`` says.
 
     Examples
     --------
@@ -202,101 +223,6 @@ def observed_skewness(base, seeds, cache=None):
     cache = {} if cache is None else cache
     values = []
     for seed in seeds:
-        jaccard = _world_fields(base, seed, cache)["jaccard"]
-        values.append(skew(jaccard[np.triu_indices_from(jaccard, k=1)]))
+        matrix = point_population(base.replace(skewness=None), seed, cache, similarity=similarity).similarity
+        values.append(skew(matrix[np.triu_indices_from(matrix, k=1)]))
     return float(np.mean(values))
-
-
-def _blend(jaccard, js, gamma):
-    # Same arithmetic as puf.uf_similarity, on matrices computed once per world.
-    if gamma == 1.0:
-        return jaccard
-    if gamma == 0.0:
-        return js
-    return np.clip(gamma * jaccard + (1.0 - gamma) * js, 0.0, 1.0)
-
-
-def _world_fields(base, seed, cache):
-    """Everything derived from one world, computed once per (world source, share, seed)."""
-    from puf import EFFECTIVENESS, list_distance, utility_matrix
-
-    key = (base.replace(skewness=None, skewness_mean="fixed", gamma=0.0, similarity="jaccard"), seed)
-    if key not in cache:
-        world = base.world(zero_relevance=base.zero_relevance, pairing=base.pairing, random_state=seed)
-        rankings, relevance = world.rankings[:, :base.k], world.relevance
-        # Worlds of one seed often share histories and lists (only relevance differs along a
-        # zero-relevance sweep): key the m x m pieces by content so they are computed once.
-        people = _digest(world.histories.indptr, world.histories.indices, world.item_features)
-        lists = _digest(rankings, world.item_vectors)
-        cache[key] = {
-            "effectiveness": {m: EFFECTIVENESS[METRICS[m]](rankings, relevance, k=base.k) for m in ("P", "NDCG")},
-            "jaccard": _memo(cache, ("jaccard", people), lambda: world.similarity("jaccard")),
-            "js": _memo(cache, ("js", people), lambda: world.similarity("js")),
-            "utility": utility_matrix(rankings, relevance, k=base.k),
-            "list_distance": _memo(cache, ("list_distance", lists),
-                                   lambda: list_distance(rankings, world.item_vectors)),
-            "world": world,
-        }
-    return cache[key]
-
-
-def _digest(*arrays):
-    import hashlib
-
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(str((a.dtype, a.shape)).encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
-
-
-def _memo(cache, key, compute):
-    if key not in cache:
-        cache[key] = compute()
-    return cache[key]
-
-
-def _effectiveness(entry, metric, base):
-    if metric not in entry["effectiveness"]:
-        from puf import EFFECTIVENESS
-
-        world = entry["world"]
-        entry["effectiveness"][metric] = EFFECTIVENESS[METRICS[metric]](
-            world.rankings[:, :base.k], world.relevance, k=base.k)
-    return entry["effectiveness"][metric]
-
-
-def point_fields(base, seed, cache):
-    """Return ``fields(variant) -> dict`` for one sweep point: the arrays the variant reads.
-
-    Examples
-    --------
-    >>> from puf.reports.variants import variants
-    >>> fields = point_fields(Base(n_users=20, n_items=100, k=5), 0, {})
-    >>> sorted(fields(variants("PUF-P")[0]))
-    ['effectiveness', 'list_distance', 'similarity', 'utility']
-    """
-    from puf import synthetic
-    entry = _world_fields(base, seed, cache)
-    sims = {}
-
-    def similarity(name):
-        if name not in sims:
-            sim = entry["jaccard"] if name == "jaccard" else _blend(entry["jaccard"], entry["js"], base.gamma)
-            if base.skewness is not None and base.skewness_mean == "free":
-                sim = synthetic.power_skewness(sim, skewness=base.skewness)
-            elif base.skewness is not None:
-                sim = synthetic.reshape_skewness(sim, skewness=base.skewness, random_state=seed)
-            sims[name] = sim
-        return sims[name]
-
-    def fields(variant):
-        name = base.similarity if variant.similarity == "jaccard" else variant.similarity  # UF declares sim_UF
-        out = {"similarity": similarity(name), "utility": entry["utility"],
-               "list_distance": entry["list_distance"]}
-        if variant.metric is not None:
-            out["effectiveness"] = _effectiveness(entry, variant.metric, base)
-        return out
-
-    return fields

@@ -25,6 +25,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from .tables import merge_identical  # noqa: F401  (where figures were first drawn from)
+
 # Okabe & Ito (2008), in an order that keeps the low-contrast yellow for last.
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -35,53 +37,6 @@ LEVEL_STYLE = {"random": ("#000000", "o", "-"), "most_fair": ("#009E73", "^", "-
                "most_unfair": ("#D55E00", "s", "--")}
 _LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
 MAX_LINES = 5
-
-
-def merge_identical(table, *, atol=1e-12):
-    """Merge the P and NDCG variants of a measure where their scores are identical.
-
-    With all-or-nothing lists (every list fully relevant or holding no relevant
-    item) P@k and NDCG@k are both 0 or 1 for every user, so ``SD-P`` and
-    ``SD-NDCG`` are the same curve; one line ``SD-P = SD-NDCG`` says so and
-    saves a panel.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        Tidy sweep output.
-    atol : float
-        Largest difference still called identical (NaN matches NaN).
-
-    Returns
-    -------
-    (pandas.DataFrame, list of str)
-        The table with every merged pair as one measure, and the merged labels.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> t = pd.DataFrame({"measure": ["SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG"], "value": 0.5,
-    ...                   "seed": 0, "score": [0.5, 0.5, 0.5, 0.4]})
-    >>> merged, names = merge_identical(t)
-    >>> names, merged["measure"].tolist()
-    (['SD-P = SD-NDCG'], ['SD-P = SD-NDCG', 'Gini-P', 'Gini-NDCG'])
-    """
-    rename, drop = {}, []
-    labels = list(dict.fromkeys(table["measure"]))
-    for label in labels:
-        twin = "NDCG@k" if label == "P@k" else f"{label[:-2]}-NDCG" if label.endswith("-P") else None
-        if twin not in labels:
-            continue
-        a = table[table["measure"] == label]["score"].to_numpy(float)
-        b = table[table["measure"] == twin]["score"].to_numpy(float)
-        if a.shape == b.shape and np.allclose(a, b, rtol=0, atol=atol, equal_nan=True):
-            rename[label] = f"{label} = {twin}"
-            drop.append(twin)
-    if not rename:
-        return table, []
-    out = table[~table["measure"].isin(drop)].copy()
-    out["measure"] = out["measure"].replace(rename)
-    return out.reset_index(drop=True), list(rename.values())
 
 
 def _summary(table, keys):

@@ -140,7 +140,7 @@ def sweep_extra(spec, extra=()):
     []
     """
     from puf import MEASURES
-    from puf.reports.variants import variants
+    from puf import variants
 
     if spec.name not in ("zero_relevance", "skewness", "skewness_free_mean"):
         return tuple(extra)
@@ -216,7 +216,7 @@ def _real_data(name, *, random_state):
     from puf.data import load, to_world
     from puf.data.fetch import cache_dir
     from puf.evaluation import evaluate_runs, measure_agreement, run_rankers
-    from puf.reports.bases import RelabelledWorlds
+    from puf.reports.relabel import RelabelledWorlds
     from puf.reports.realdata import agreement_rankers
 
     dataset = load(name)

@@ -80,7 +80,7 @@ def family(label):
     >>> family("SD-P = SD-NDCG"), family("MME"), family("widest_gap-P")
     ('inequality indices', 'envy', 'your measures')
     """
-    from puf.reports.variants import variants
+    from puf import variants
 
     label = label.split(" = ")[0]  # a merged "SD-P = SD-NDCG"
     try:
@@ -100,52 +100,11 @@ def _families(table):
     return {label: family(label) for label in table["measure"].unique()}
 
 
-def _relative_to_random(table):
-    """Add 'M ÷ random pairing' curves for measures that fall over a decade under random pairing."""
-    import numpy as np
-    import pandas as pd
-
-    if "pairing" not in table or "random" not in set(table["pairing"]):
-        return table, []
-    frames, names = [table], []
-    for measure, sub in table.groupby("measure", sort=False):
-        random = sub[sub["pairing"] == "random"].set_index(["value", "seed"])["score"]
-        means = random.groupby("value").mean()
-        if not (means > 0).all() or means.max() / means.min() < 10:
-            continue
-        ratio = sub.copy()
-        ratio["score"] = sub["score"].to_numpy() / random.reindex(
-            pd.MultiIndex.from_frame(sub[["value", "seed"]])).to_numpy()
-        ratio["measure"] = f"{measure} ÷ random pairing"
-        frames.append(ratio.replace([np.inf, -np.inf], np.nan))
-        names.append(ratio["measure"].iloc[0])
-    return pd.concat(frames, ignore_index=True), names
-
-
-def _merge_rows(responses, merged):
-    """Response rows of a merged pair (SD-P = SD-NDCG) shown once, under the merged name."""
-    rename = {name.split(" = ")[0]: name for name in merged}
-    twins = {name.split(" = ")[1] for name in merged}
-    shown = responses[~responses["measure"].isin(twins)].copy()
-    shown["measure"] = shown["measure"].replace(rename)
-    return shown
-
-
 def _skewness_markers(spec, base, seeds, cache):
     """Per panel: the base worlds' observed skewness of the similarity that panel reads."""
-    import numpy as np
+    from puf.reports.bases import observed_skewness
 
-    from scipy.stats import skew
-
-    from puf.reports.bases import _blend, _world_fields
-
-    jaccard, blend = [], []
-    for seed in seeds:
-        fields = _world_fields(base, seed, cache)
-        upper = np.triu_indices_from(fields["jaccard"], k=1)
-        jaccard.append(skew(fields["jaccard"][upper]))
-        blend.append(skew(_blend(fields["jaccard"], fields["js"], base.gamma)[upper]))
-    j, b = float(np.mean(jaccard)), float(np.mean(blend))
+    j, b = (observed_skewness(base, seeds, cache, similarity=name) for name in ("jaccard", "uf"))
     return {"UF": (b, f"observed sim_UF skewness ({b:.2f}), UF panel"),
             "*": (j, f"observed Jaccard skewness ({j:.2f})")}
 
@@ -153,11 +112,11 @@ def _skewness_markers(spec, base, seeds, cache):
 def _jaccard_mean(base, seeds, cache):
     import numpy as np
 
-    from puf.reports.bases import _world_fields
+    from puf.reports.bases import point_population
 
-    values = []
+    base, values = base.replace(skewness=None), []
     for seed in seeds:
-        jaccard = _world_fields(base, seed, cache)["jaccard"]
+        jaccard = point_population(base, seed, cache, similarity="jaccard").similarity
         values.append(jaccard[np.triu_indices_from(jaccard, k=1)].mean())
     return float(np.mean(values))
 
@@ -220,7 +179,8 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
     >>> sorted(p.name for p in out.iterdir()), section.table_note[:26]
     (['pairing.csv', 'pairing.png'], 'Driver of the labels: plan')
     """
-    from puf.reports.figures import merge_identical, plot_sweep, save_figure
+    from puf.reports.figures import plot_sweep, save_figure
+    from puf.reports.tables import merge_identical, merged_rows, relative_to_random
     from puf.reports.render import Section
     from puf.reports.response import sweep_responses
 
@@ -232,7 +192,7 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
     drawn, merged = merge_identical(table)
     text = text or TEXT[spec.name]
     if spec.name == "skewness_free_mean":
-        drawn, relative = _relative_to_random(drawn)
+        drawn, relative = relative_to_random(drawn)
         if relative:
             text += (f" The panels {', '.join(relative)} divide each pairing's value by the random "
                      "pairing's at the same skewness and seed, so the pairings stay apart however "
@@ -255,7 +215,7 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
                      logy=spec.name == "skewness_free_mean", ncols=4 if drawn["measure"].nunique() > 9 else 3)
     figure = save_figure(fig, out / f"{key}.png")
     columns = ["measure"] + (["condition"] if spec.cross else []) + ["shape", "label", "rho", "change"]
-    shown = _merge_rows(responses, merged)[columns].round({"rho": 3, "change": 4})
+    shown = merged_rows(responses, merged)[columns].round({"rho": 3, "change": 4})
     order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}  # a measure's rows together
     shown = shown.sort_values("measure", key=lambda c: c.map(order), kind="stable")
     shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver", "rho": "ρ"})

@@ -3,7 +3,8 @@
 A sweep starts from a :class:`Base` (where worlds come from, and the settings
 the sweep does not vary), sets one parameter to each of several values, draws
 one world per value and seed, and evaluates every measure variant
-(:mod:`reports.variants`: ``"SD-NDCG"``, ``"UF"``, a user's function) on it.
+(:func:`puf.variants`: ``"SD-NDCG"``, ``"UF"``, a user's function) on it, through
+the world's :meth:`puf.World.population` (:func:`reports.bases.point_scores`).
 The result is a tidy table ``measure, parameter, value, seed, score``.
 
 Parameters a sweep can vary (:data:`PARAMETERS`):
@@ -32,10 +33,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from puf import FAMILIES, UndefinedMeasureWarning
+from puf import FAMILIES, MEASURES, UndefinedMeasureWarning
 
-from .bases import Base, point_fields
-from .variants import variants
+from puf import variants
+
+from .bases import Base, point_scores
 
 PARAMETERS = ("zero_relevance", "skewness", "gamma", "pairing")
 COLUMNS = ["measure", "parameter", "value", "seed", "score"]
@@ -57,14 +59,6 @@ def _bar(progress, total):
 
         return tqdm(total=total, desc="sweep", unit="world"), True
     return _NoBar(), False
-
-
-def _score(variant, fields, parameter, value, seed):
-    try:
-        return variant(fields(variant))
-    except Exception as exc:  # name the measure and the point: the caller may not know either
-        raise ValueError(f"measure {variant.label} failed at {parameter}={value}, seed {seed}: "
-                         f"{type(exc).__name__}: {exc}") from exc
 
 
 def sweep(measures, *, parameter, values, seeds, base=None, cache=None, progress=False):
@@ -119,12 +113,11 @@ def sweep(measures, *, parameter, values, seeds, base=None, cache=None, progress
         for value in values:
             point = base.replace(**{parameter: value})
             for seed in seeds:
-                fields = point_fields(point, seed, cache)
                 with warnings.catch_warnings():
                     # An undefined value is recorded as NaN; the table says so.
                     warnings.simplefilter("ignore", UndefinedMeasureWarning)
-                    rows.extend((v.label, parameter, value, seed, _score(v, fields, parameter, value, seed))
-                                for v in chosen)
+                    scores = point_scores(point, seed, chosen, cache, where=f" at {parameter}={value}, seed {seed}")
+                rows.extend((v.label, parameter, value, seed, score) for v, score in zip(chosen, scores))
                 bar.update(1)
     finally:
         if own:
@@ -245,7 +238,8 @@ class BuiltinSweep:
 
 _EVERY = FAMILIES  # every family, the mean effectiveness ("other") included
 _SIMILARITY_AWARE = ("similarity-aware",)
-_SD = ("SD-P", "SD-NDCG")  # a reference that ignores similarity, flat when only similarity moves
+# SD on every study metric: a reference that ignores similarity, flat when only similarity moves.
+_SD = tuple(v.label for v in variants(MEASURES["sd"]))
 
 SWEEPS = {s.name: s for s in (
     BuiltinSweep(

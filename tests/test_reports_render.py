@@ -196,14 +196,14 @@ def test_cell_reasons_come_from_the_known_file_when_it_pins_the_verdict(tmp_path
 
 
 def test_free_mean_ratio_panel_tells_the_pairings_apart():
-    from puf.reports.sections import _relative_to_random
+    from puf.reports.tables import relative_to_random
 
     rows = [("PUF-P", pairing, x, 0, factor * 10.0 ** -x)
             for pairing, factor in (("random", 1.0), ("most_fair", 0.5), ("most_unfair", 1.2))
             for x in range(4)]
     rows += [("SD-P", pairing, x, 0, 0.5) for pairing in ("random", "most_fair") for x in range(4)]
     table = pd.DataFrame(rows, columns=["measure", "pairing", "value", "seed", "score"])
-    out, names = _relative_to_random(table)
+    out, names = relative_to_random(table)
     assert names == ["PUF-P ÷ random pairing"]  # SD does not fall over a decade: no ratio panel
     ratio = out[out.measure == names[0]].groupby("pairing")["score"].agg(["min", "max"])
     np.testing.assert_allclose(ratio.loc["most_fair"], 0.5)

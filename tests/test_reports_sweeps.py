@@ -5,9 +5,10 @@ import pandas as pd
 import pytest
 
 import puf
-from puf.reports.bases import Base, artificial_relevance, observed_skewness, point_fields
+from puf import variants
+from puf.reports.bases import Base, observed_skewness, point_population
+from puf.reports.relabel import artificial_relevance
 from puf.reports.sweeps import COLUMNS, SWEEPS, sweep
-from puf.reports.variants import variants
 
 SMALL = Base(n_users=20, n_items=120, k=5)
 
@@ -73,8 +74,7 @@ def test_sweep_scores_equal_direct_evaluation():
 def test_skewness_is_reached_and_undefined_is_nan():
     from scipy.stats import skew
 
-    fields = point_fields(SMALL.replace(skewness=2.0), 0, {})
-    similarity = fields(variants("PUF-P")[0])["similarity"]
+    similarity = point_population(SMALL.replace(skewness=2.0), 0, {}).similarity  # what PUF-P reads
     assert skew(similarity[np.triu_indices(20, k=1)]) == pytest.approx(2.0, abs=0.05)
     table = sweep(["Gini-P"], parameter="zero_relevance", values=[1.0], seeds=[0], base=SMALL)
     assert np.isnan(table.score.iloc[0])
@@ -83,10 +83,9 @@ def test_skewness_is_reached_and_undefined_is_nan():
 def test_free_mean_skewness_is_reached_by_a_power():
     from scipy.stats import skew
 
-    jaccard = point_fields(SMALL, 0, {})(variants("PUF-P")[0])["similarity"]
+    jaccard = point_population(SMALL, 0, {}).similarity  # what PUF-P reads
     for target in (0.0, 4.0):
-        fields = point_fields(SMALL.replace(skewness=target, skewness_mean="free"), 0, {})
-        similarity = fields(variants("PUF-P")[0])["similarity"]
+        similarity = point_population(SMALL.replace(skewness=target, skewness_mean="free"), 0, {}).similarity
         upper = np.triu_indices(20, k=1)
         assert skew(similarity[upper]) == pytest.approx(target, abs=1e-6)
         alpha = np.log(similarity[upper][jaccard[upper] > 0]) / np.log(jaccard[upper][jaccard[upper] > 0])

@@ -11,7 +11,6 @@ __all__ = [
     "DatasetSource",
     "DownloadError",
     "GENRE_FIELDS",
-    "RealBase",
     "SplitDataset",
     "cache_dir",
     "fetch",
@@ -22,7 +21,6 @@ __all__ = [
     "load_atomic",
     "preprocess",
     "read_atomic",
-    "real_base",
     "split_by_time",
     "to_world",
     "verify",
@@ -31,6 +29,6 @@ __all__ = [
 
 from .atomic import ATOMIC_TYPES, read_atomic, write_atomic
 from .fetch import DownloadError, cache_dir, fetch, list_cached, verify
-from .loading import GENRE_FIELDS, RealBase, genre_features, load, load_atomic, real_base, to_world
+from .loading import GENRE_FIELDS, genre_features, load, load_atomic, to_world
 from .preprocess import SplitDataset, kcore, preprocess, split_by_time
 from .sources import DATASETS, DatasetSource

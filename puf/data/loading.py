@@ -2,14 +2,12 @@
 
 ``load("ml-100k")`` fetches (see :mod:`puf.data.fetch`), reads the atomic
 files, preprocesses (see :mod:`puf.data.preprocess`) and attaches the items'
-genres as multi-hot ``item_features``. :func:`real_base` gives what the
-real-data sweeps read: Jaccard similarities from the training histories plus
-per-user arrays. :func:`to_world` wraps a dataset and ranked lists as a
-:class:`puf.World`.
+genres as multi-hot ``item_features``. :func:`to_world` wraps a dataset and
+ranked lists as a :class:`puf.World`, from which everything a measure reads is
+derived (:meth:`puf.World.population`).
 """
 
-__all__ = ["GENRE_FIELDS", "RealBase", "genre_features", "load", "load_atomic", "real_base",
-           "to_world"]
+__all__ = ["GENRE_FIELDS", "genre_features", "load", "load_atomic", "to_world"]
 
 import dataclasses
 import os
@@ -18,7 +16,6 @@ import pathlib
 import numpy as np
 import pandas as pd
 
-from ..validation import check_k, check_random_state
 from .atomic import read_atomic
 from .fetch import fetch
 from .preprocess import preprocess
@@ -169,125 +166,6 @@ def load(name_or_path, *, cache=None, genre_field=None, **options):
     return load_atomic(inter, item if item.is_file() else None,
                        name=text if text in DATASETS else inter.stem,
                        genre_field=genre_field, **options)
-
-
-@dataclasses.dataclass(frozen=True)
-class RealBase:
-    """Real-data arrays for the sweeps: similarities and per-user facts.
-
-    Attributes
-    ----------
-    name : str
-        Dataset name.
-    users : numpy.ndarray, shape (m,)
-        External user ids.
-    similarity : numpy.ndarray, shape (m, m)
-        Symmetric user similarity in [0, 1] from the training histories (read-only).
-    history_length : numpy.ndarray, shape (m,)
-        |H_u|, the number of training items (int64).
-    n_relevant : numpy.ndarray, shape (m,)
-        Number of relevant test items (int64).
-    histories, relevance : scipy.sparse.csr_matrix, shape (m, n)
-        Binary training histories and test relevance.
-    item_features : numpy.ndarray or None, shape (n, f)
-        Multi-hot genres.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from puf.data import preprocess
-    >>> frame = pd.DataFrame({"user_id": list("aabb"), "item_id": list("xyxz"),
-    ...                       "timestamp": [1, 2, 1, 2]})
-    >>> base = real_base(preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1))
-    >>> base.users.tolist(), base.n_relevant.tolist()
-    (['a', 'b'], [1, 1])
-    """
-
-    name: str
-    users: np.ndarray
-    similarity: np.ndarray
-    history_length: np.ndarray
-    n_relevant: np.ndarray
-    histories: object
-    relevance: object
-    item_features: np.ndarray | None
-
-    @property
-    def m(self):
-        """Number of users.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> from puf.data import preprocess
-        >>> frame = pd.DataFrame({"user_id": list("ab"), "item_id": list("xx")})
-        >>> real_base(preprocess(frame, core=1, min_train=1)).m
-        2
-        """
-        return len(self.users)
-
-
-def real_base(dataset, *, similarity="jaccard", gamma=1.0, n_users=None, random_state=None,
-              cache=None):
-    """Build the real-data base of the sweeps: similarities from histories, per-user arrays.
-
-    Parameters
-    ----------
-    dataset : SplitDataset or str
-        A loaded dataset, or a name / path for :func:`load`.
-    similarity : str, default "jaccard"
-        A name in :data:`puf.SIMILARITIES` ("js" and "uf" use the genres).
-    gamma : float, default 1.0
-        Jaccard weight, for ``similarity="uf"`` only.
-    n_users : int, optional
-        Keep a uniform random subset of this many users (sorted by id), to
-        bound the (m, m) cost; default all users.
-    random_state : None, int or numpy.random.Generator
-        Seeds the subset.
-    cache : str or os.PathLike, optional
-        Cache folder when ``dataset`` is a name.
-
-    Returns
-    -------
-    RealBase
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from puf.data import preprocess
-    >>> frame = pd.DataFrame({"user_id": list("aaabbb"), "item_id": list("xyzxyw"),
-    ...                       "rating": [5.0] * 6, "timestamp": [1, 2, 3, 1, 2, 3]})
-    >>> base = real_base(preprocess(frame, core=1, ratios=(2, 0, 1), min_train=1))
-    >>> base.similarity.round(3).tolist(), base.history_length.tolist()
-    ([[1.0, 1.0], [1.0, 1.0]], [2, 2])
-    """
-    from ..similarity import SIMILARITIES, get_similarity
-
-    if not hasattr(dataset, "matrix"):
-        dataset = load(dataset, cache=cache)
-    histories, relevance = dataset.matrix("train"), dataset.matrix("test")
-    users = np.asarray(dataset.users, dtype=object)
-    if n_users is not None:
-        n_users = check_k(n_users, name="n_users")
-        if n_users < len(users):
-            rng = check_random_state(random_state)
-            keep = np.sort(rng.choice(len(users), size=n_users, replace=False))
-            histories, relevance, users = histories[keep], relevance[keep], users[keep]
-    function = get_similarity(similarity)
-    if function is SIMILARITIES["uf"]:
-        matrix = function(histories, dataset.item_features, gamma=gamma)
-    elif function is SIMILARITIES["js"]:
-        matrix = function(histories, dataset.item_features)
-    else:
-        matrix = function(histories)
-    matrix = np.array(matrix, dtype=np.float64)
-    matrix.flags.writeable = False
-    return RealBase(
-        name=dataset.name, users=users, similarity=matrix,
-        history_length=np.diff(histories.indptr).astype(np.int64),
-        n_relevant=np.diff(relevance.indptr).astype(np.int64),
-        histories=histories, relevance=relevance, item_features=dataset.item_features,
-    )
 
 
 def to_world(dataset, rankings, *, split="test"):

@@ -5,6 +5,8 @@ registered fairness measure (on P@k and NDCG@k where it reads effectiveness); :f
 Kendall's tau between every pair of those columns over the rankers (the
 paper's Figure 1). :func:`read_run` reads a researcher's own run file and
 :func:`run_rankers` produces runs with the built-in baselines.
+:func:`score_variants` scores variants on any :class:`puf.World` through
+:meth:`puf.World.population`: ``puf evaluate`` and the report's sweeps both use it.
 """
 
 __all__ = [
@@ -15,9 +17,12 @@ __all__ = [
     "per_user_effectiveness",
     "read_run",
     "run_rankers",
+    "score_variants",
+    "study_similarity",
 ]
 
 from .agreement import measure_agreement
+from .populations import score_variants, study_similarity
 from .runs import read_run, run_rankers
 from .scores import evaluate_runs, measure_columns, per_user_effectiveness
 

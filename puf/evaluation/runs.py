@@ -192,7 +192,29 @@ def read_run(path, dataset, *, k=None, split="test", missing="error"):
     if not lines or not lines[0].strip():
         raise ValueError(f"{path}: line 1: empty file; expected a header user,item,rank|score")
     delimiter = "\t" if path.endswith(".tsv") or "\t" in lines[0] else ","
-    rows = list(csv.reader(lines, delimiter=delimiter))
+    entries = _run_entries(path, list(csv.reader(lines, delimiter=delimiter)), dataset, split)
+    if not entries:
+        raise ValueError(f"{path}: no recommendations after the header")
+    table = pd.DataFrame(entries, columns=["user", "item", "key", "line"])
+    absent = np.setdiff1d(np.arange(dataset.n_users), table["user"].to_numpy())
+    if absent.size and missing == "error":
+        raise ValueError(
+            f"{path}: the run lists no item for {absent.size} of the {dataset.n_users} users of "
+            f"dataset {dataset.name!r} (first: {dataset.users[int(absent[0])]!r}); the fairness "
+            "measures need every user's list"
+        )
+    table = table.sort_values(["user", "key", "line"], kind="stable")
+    position = table.groupby("user").cumcount().to_numpy()
+    longest = int(position.max()) + 1
+    k = longest if k is None else check_k(k)
+    keep = position < k
+    rankings = np.full((dataset.n_users, k), -1, dtype=np.int64)
+    rankings[table["user"].to_numpy()[keep], position[keep]] = table["item"].to_numpy()[keep]
+    return rankings
+
+
+def _run_entries(path, rows, dataset, split):
+    """(user, item, sort key, line) per recommendation line; every bad line is named."""
     u_col, i_col, o_col, order = _run_header(path, rows[0])
     width = len(rows[0])
     user_index = pd.Index(np.asarray(dataset.users, dtype=object))
@@ -228,21 +250,4 @@ def read_run(path, dataset, *, k=None, split="test", missing="error"):
                              f"{user_id!r} (first on line {seen[user, item]})")
         seen[user, item] = number
         entries.append((user, item, value if order == "rank" else -value, number))
-    if not entries:
-        raise ValueError(f"{path}: no recommendations after the header")
-    table = pd.DataFrame(entries, columns=["user", "item", "key", "line"])
-    absent = np.setdiff1d(np.arange(dataset.n_users), table["user"].to_numpy())
-    if absent.size and missing == "error":
-        raise ValueError(
-            f"{path}: the run lists no item for {absent.size} of the {dataset.n_users} users of "
-            f"dataset {dataset.name!r} (first: {dataset.users[int(absent[0])]!r}); the fairness "
-            "measures need every user's list"
-        )
-    table = table.sort_values(["user", "key", "line"], kind="stable")
-    position = table.groupby("user").cumcount().to_numpy()
-    longest = int(position.max()) + 1
-    k = longest if k is None else check_k(k)
-    keep = position < k
-    rankings = np.full((dataset.n_users, k), -1, dtype=np.int64)
-    rankings[table["user"].to_numpy()[keep], position[keep]] = table["item"].to_numpy()[keep]
-    return rankings
+    return entries

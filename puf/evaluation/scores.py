@@ -14,12 +14,10 @@ import functools
 import numpy as np
 import pandas as pd
 
-from .. import effectiveness as _effectiveness
 from ..validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
 from ..effectiveness import ndcg_at_k, precision_at_k
-from ..lists import list_distance, utility_matrix
-from ..similarity import jaccard_similarity, uf_similarity
-from .._variants import METRICS, variants
+from ..variant import variants
+from .populations import score_variants, study_similarity
 
 
 def measure_columns(measures=None):
@@ -151,7 +149,7 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
         P@k and NDCG@k are means over users; a measure of effectiveness is
         computed on the per-user P@k (``-P``) or NDCG@k (``-NDCG``); measures
         reading similarity read Jaccard over training histories, except those
-        declaring ``similarity="uf"`` (UF), which read sim_UF(γ); ME, MME, PEU
+        declaring a similarity of their own (UF: ``"uf"``, sim_UF(γ)); ME, MME, PEU
         read phi_u(L_v); UF reads the genre list distance. Lower is fairer for
         all fairness columns. NaN (with :class:`puf.UndefinedMeasureWarning`)
         where a measure is undefined.
@@ -174,16 +172,8 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
     chosen = _with_options(_chosen(measures), {"peu": {"epsilon": epsilon}})
     if not chosen:
         raise ValueError("measures must name at least one measure, got none")
-    needs_genres = any(v.similarity == "uf" or "list_distance" in v.measure.reads for v in chosen)
-    if needs_genres and dataset.item_features is None:
-        raise ValueError(f"dataset {dataset.name!r} has no item_features (genres); UF needs them")
     runs = _check_runs(dataset, runs, k)
-    relevance = _relevance(dataset, split)
-    histories = dataset.matrix("train")
-    similarities = _Lazy({
-        "jaccard": lambda: jaccard_similarity(histories),
-        "uf": lambda: uf_similarity(histories, dataset.item_features, gamma=gamma),
-    })
+    world = _world(dataset, _relevance(dataset, split), next(iter(runs.values())), chosen)
     rows = {}
     names = list(runs)
     if progress:
@@ -191,18 +181,9 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
 
         names = tqdm(names, desc="measures", unit="run")
     for name in names:
-        rankings = runs[name]
-        per_run = _Lazy({
-            "utility": lambda: utility_matrix(rankings, relevance, k=k),
-            "list_distance": lambda: list_distance(rankings, dataset.item_features, k=k),
-            **{metric: _metric(metric, rankings, relevance, k) for metric in METRICS},
-        })
-        rows[name] = [v({"effectiveness": per_run[v.metric] if v.metric else None,
-                         "similarity": similarities[v.similarity] if "similarity" in v.measure.reads else None,
-                         "utility": per_run["utility"] if "utility" in v.measure.reads else None,
-                         "list_distance": (per_run["list_distance"]
-                                           if "list_distance" in v.measure.reads else None)})
-                      for v in chosen]
+        # One world per run, sharing the first's histories: the similarities are computed once.
+        world = world.replace(rankings=runs[name])
+        rows[name] = score_variants(world, chosen, k=k, gamma=gamma, where=f" on run {name!r}")
     table = pd.DataFrame.from_dict(rows, orient="index", columns=_columns(chosen, k), dtype=np.float64)
     table.index.name = "ranker"
     table.attrs.update({"dataset": dataset.name, "k": k, "gamma": gamma, "epsilon": epsilon,
@@ -210,21 +191,23 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
     return table
 
 
-class _Lazy(dict):
-    """Compute each entry once, on first use: a run's utility matrix only if a measure reads it."""
-
-    def __init__(self, makers):
-        super().__init__()
-        self._makers = makers
-
-    def __missing__(self, key):
-        value = self[key] = self._makers[key]()
-        return value
+# Similarities computed from the histories alone, without the items' genres.
+_GENRE_FREE = ("jaccard", "cosine")
 
 
-def _metric(metric, rankings, relevance, k):
-    function = _effectiveness.EFFECTIVENESS[METRICS[metric]]
-    return lambda: function(rankings, relevance, k=k)
+def _world(dataset, relevance, rankings, chosen):
+    """The dataset as a World; without genres only if no chosen variant reads them."""
+    from ..world import World
+
+    features = dataset.item_features
+    if features is None:
+        if any(study_similarity(v) not in _GENRE_FREE or "list_distance" in v.measure.reads
+               for v in chosen):
+            raise ValueError(f"dataset {dataset.name!r} has no item_features (genres); UF needs them")
+        # Every item alike: no chosen variant reads features (checked above).
+        features = np.ones((dataset.n_items, 1))
+    return World(histories=dataset.matrix("train"), relevance=relevance, rankings=rankings,
+                 item_features=features)
 
 
 def _with_options(chosen, options):

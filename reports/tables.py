@@ -1,0 +1,127 @@
+"""Sweep tables as they are drawn and shown: identical curves merged, ratios to the random pairing.
+
+A sweep's tidy table (``measure, value, seed, score``) is reshaped here before
+:func:`reports.figures.plot_sweep` draws it and the report shows its labels:
+:func:`merge_identical` merges the P and NDCG variants of a measure where they
+coincide, :func:`merged_rows` shows their response rows once, and
+:func:`relative_to_random` adds each pairing's ratio to the random pairing for
+measures that fall over a decade.
+"""
+
+__all__ = ["merge_identical", "merged_rows", "relative_to_random"]
+
+import numpy as np
+import pandas as pd
+
+
+def merge_identical(table, *, atol=1e-12):
+    """Merge the P and NDCG variants of a measure where their scores are identical.
+
+    With all-or-nothing lists (every list fully relevant or holding no relevant
+    item) P@k and NDCG@k are both 0 or 1 for every user, so ``SD-P`` and
+    ``SD-NDCG`` are the same curve; one line ``SD-P = SD-NDCG`` says so and
+    saves a panel.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy sweep output.
+    atol : float
+        Largest difference still called identical (NaN matches NaN).
+
+    Returns
+    -------
+    (pandas.DataFrame, list of str)
+        The table with every merged pair as one measure, and the merged labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"measure": ["SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG"], "value": 0.5,
+    ...                   "seed": 0, "score": [0.5, 0.5, 0.5, 0.4]})
+    >>> merged, names = merge_identical(t)
+    >>> names, merged["measure"].tolist()
+    (['SD-P = SD-NDCG'], ['SD-P = SD-NDCG', 'Gini-P', 'Gini-NDCG'])
+    """
+    rename, drop = {}, []
+    labels = list(dict.fromkeys(table["measure"]))
+    for label in labels:
+        twin = "NDCG@k" if label == "P@k" else f"{label[:-2]}-NDCG" if label.endswith("-P") else None
+        if twin not in labels:
+            continue
+        a = table[table["measure"] == label]["score"].to_numpy(float)
+        b = table[table["measure"] == twin]["score"].to_numpy(float)
+        if a.shape == b.shape and np.allclose(a, b, rtol=0, atol=atol, equal_nan=True):
+            rename[label] = f"{label} = {twin}"
+            drop.append(twin)
+    if not rename:
+        return table, []
+    out = table[~table["measure"].isin(drop)].copy()
+    out["measure"] = out["measure"].replace(rename)
+    return out.reset_index(drop=True), list(rename.values())
+
+
+def relative_to_random(table):
+    """Add 'M ÷ random pairing' curves for measures that fall over a decade under random pairing.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A sweep crossed with the pairing (a ``pairing`` column holding ``"random"``).
+
+    Returns
+    -------
+    (pandas.DataFrame, list of str)
+        The table with the ratio curves appended, and their labels; the table
+        unchanged and ``[]`` without a random pairing.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"measure": "PUF-P", "pairing": ["random"] * 2 + ["most_fair"] * 2,
+    ...                   "value": [0.0, 8.0] * 2, "seed": 0, "score": [0.1, 0.001, 0.05, 0.0005]})
+    >>> drawn, names = relative_to_random(t)
+    >>> names, drawn[drawn.measure == names[0]].score.tolist()
+    (['PUF-P ÷ random pairing'], [1.0, 1.0, 0.5, 0.5])
+    """
+    if "pairing" not in table or "random" not in set(table["pairing"]):
+        return table, []
+    frames, names = [table], []
+    for measure, sub in table.groupby("measure", sort=False):
+        random = sub[sub["pairing"] == "random"].set_index(["value", "seed"])["score"]
+        means = random.groupby("value").mean()
+        if not (means > 0).all() or means.max() / means.min() < 10:
+            continue
+        ratio = sub.copy()
+        ratio["score"] = sub["score"].to_numpy() / random.reindex(
+            pd.MultiIndex.from_frame(sub[["value", "seed"]])).to_numpy()
+        ratio["measure"] = f"{measure} ÷ random pairing"
+        frames.append(ratio.replace([np.inf, -np.inf], np.nan))
+        names.append(ratio["measure"].iloc[0])
+    return pd.concat(frames, ignore_index=True), names
+
+
+def merged_rows(responses, merged):
+    """Response rows of a merged pair (SD-P = SD-NDCG) shown once, under the merged name.
+
+    Parameters
+    ----------
+    responses : pandas.DataFrame
+        Response labels with a ``measure`` column.
+    merged : list of str
+        Merged labels, as :func:`merge_identical` returns them.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"measure": ["SD-P", "SD-NDCG", "UF"], "label": ["responds"] * 2 + ["flat"]})
+    >>> merged_rows(rows, ["SD-P = SD-NDCG"]).measure.tolist()
+    ['SD-P = SD-NDCG', 'UF']
+    """
+    rename = {name.split(" = ")[0]: name for name in merged}
+    twins = {name.split(" = ")[1] for name in merged}
+    shown = responses[~responses["measure"].isin(twins)].copy()
+    shown["measure"] = shown["measure"].replace(rename)
+    return shown
