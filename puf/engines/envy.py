@@ -131,7 +131,8 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
 
     * no relevant item: no envy;
     * own list holding a relevant item (14% at ML-20M size): block rows of the sparse
-      product R_B · Lᵀ, envy per stored pair (every other pair has utility 0, envy 0);
+      product R_B · Lᵀ, envy per stored pair (every other pair has utility 0, envy 0),
+      with G[u, u] taken from (R ⊙ L)·1, the same float as the product's cell;
     * own list holding none (86%): envy(u, v) = phi_u(L_v), so Σ_v envy(u, v) =
       Σ_i r_ui c_i / z_u with c_i the number of lists holding item i (u's own list adds
       0), and max_v envy(u, v) = max_v G[u, v] / z_u (the own list gives 0, so v = u
@@ -141,7 +142,10 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
       items, and from the product's row maxima for the rest.
 
     Division by z_u, the clip to [0, 1] and the max are monotone, so taking the max of
-    G before dividing gives the same number as the dense measure.
+    G before dividing gives the same number as the dense measure. The lists are
+    relabelled so that lists sharing popular items are neighbours (the product's
+    accumulator then touches nearby cells); no cell of G changes, only the order in
+    which ME's terms are added.
 
     Examples
     --------
