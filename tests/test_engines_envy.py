@@ -121,3 +121,29 @@ def test_clustered_lists_hand_computed():
     counts = np.array([1.0, 3, 1, 3, 1])
     counts[1] = 2.5  # item 1 below item 3 (3 lists), above the singletons
     assert envy_engine._clustered_lists(rankings, counts).tolist() == [0, 3, 2, 4, 1]
+
+
+@given(crowded_worlds())
+def test_product_rows_store_what_the_sparse_product_stores(world):
+    rankings, relevance = world
+    lists_t = puf.lists._list_indicator(rankings, relevance.shape[1]).T.tocsr()
+    shared = {"relevance": relevance, "lists_t": lists_t, "list_lengths": np.diff(lists_t.indptr)}
+    users = np.arange(relevance.shape[0])[::2]
+    expected = relevance[users] @ lists_t
+    for kernel in (envy_engine._scipy_matmat, lambda: None):  # scipy's kernel, then the fallback
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(envy_engine, "_scipy_matmat", kernel)
+            indptr, data = envy_engine._product_rows(shared, users)
+        assert indptr.tolist() == expected.indptr.tolist()
+        assert data.tolist() == expected.data.tolist()
+
+
+def test_fallback_product_gives_the_same_measures(monkeypatch):
+    rng = np.random.default_rng(3)
+    rankings = np.array([rng.permutation(9)[:4] for _ in range(12)])
+    relevance = sp.csr_matrix(np.where(rng.random((12, 9)) < 0.5, rng.random((12, 9)) + 0.1, 0.0))
+    fast = envy_measures(rankings, relevance)
+    monkeypatch.setattr(envy_engine, "_scipy_matmat", lambda: None)
+    assert envy_measures(rankings, relevance) == fast
+    me, mme, peu = dense_envy(rankings, relevance, None, 0.05)
+    assert fast == pytest.approx({"me": me, "mme": mme, "peu": peu}, abs=1e-12)
