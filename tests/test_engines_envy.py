@@ -88,3 +88,62 @@ def test_no_pairs_anywhere():
     got = envy_measures(rankings, relevance)
     me, mme, peu = dense_envy(rankings, relevance, None, 0.05)
     assert got == pytest.approx({"me": me, "mme": mme, "peu": peu}, abs=1e-15)
+
+
+@given(crowded_worlds())
+def test_own_gains_equal_the_products_diagonal_to_the_bit(world):
+    # The envied kernel subtracts G[u, u] from every cell of u's row: it must be the very
+    # float the product R·Lᵀ stores at (u, u), or an envy of 0 would come out as ±1 ulp.
+    rankings, relevance = world
+    lists = puf.lists._list_indicator(rankings, relevance.shape[1])
+    diagonal = (relevance @ lists.T).toarray().diagonal()
+    assert envy_engine._own_gains(relevance, lists).tolist() == diagonal.tolist()
+
+
+@given(crowded_worlds(), st.sampled_from([0, 3, 10**9]))
+def test_clustering_the_lists_changes_no_value(world, join_below):
+    rankings, relevance = world
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(envy_engine, "_PAIR_JOIN_MAX_ITEMS", join_below)
+        clustered = envy_measures(rankings, relevance, epsilon=0.0)
+        patch.setattr(envy_engine, "_clustered_lists", lambda lists, counts: np.arange(len(lists)))
+        as_given = envy_measures(rankings, relevance, epsilon=0.0)
+    # Every cell of G is the same float; only the order of ME's additions changes.
+    assert clustered["me"] == pytest.approx(as_given["me"], rel=1e-14, abs=1e-300)
+    assert (clustered["mme"], clustered["peu"]) == (as_given["mme"], as_given["peu"])
+
+
+def test_clustered_lists_hand_computed():
+    # List counts: item 3 in 3 lists, item 1 in 2, items 0, 2, 4 in 1. By popularity rank
+    # (3 → 0, 1 → 1, 0 → 2, 2 → 3, 4 → 4) the lists read (0, 1), (2, 4), (0, 3), (0, 1), (1, 5=pad);
+    # sorted: (0, 1) lists 0 and 3, (0, 3) list 2, (1, pad) list 4, (2, 4) list 1.
+    rankings = np.array([[3, 1], [0, 4], [2, 3], [1, 3], [1, -1]])
+    counts = np.array([1.0, 3, 1, 3, 1])
+    counts[1] = 2.5  # item 1 below item 3 (3 lists), above the singletons
+    assert envy_engine._clustered_lists(rankings, counts).tolist() == [0, 3, 2, 4, 1]
+
+
+@given(crowded_worlds())
+def test_product_rows_store_what_the_sparse_product_stores(world):
+    rankings, relevance = world
+    lists_t = puf.lists._list_indicator(rankings, relevance.shape[1]).T.tocsr()
+    shared = {"relevance": relevance, "lists_t": lists_t, "list_lengths": np.diff(lists_t.indptr)}
+    users = np.arange(relevance.shape[0])[::2]
+    expected = relevance[users] @ lists_t
+    for kernel in (envy_engine._scipy_matmat, lambda: None):  # scipy's kernel, then the fallback
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(envy_engine, "_scipy_matmat", kernel)
+            indptr, data = envy_engine._product_rows(shared, users)
+        assert indptr.tolist() == expected.indptr.tolist()
+        assert data.tolist() == expected.data.tolist()
+
+
+def test_fallback_product_gives_the_same_measures(monkeypatch):
+    rng = np.random.default_rng(3)
+    rankings = np.array([rng.permutation(9)[:4] for _ in range(12)])
+    relevance = sp.csr_matrix(np.where(rng.random((12, 9)) < 0.5, rng.random((12, 9)) + 0.1, 0.0))
+    fast = envy_measures(rankings, relevance)
+    monkeypatch.setattr(envy_engine, "_scipy_matmat", lambda: None)
+    assert envy_measures(rankings, relevance) == fast
+    me, mme, peu = dense_envy(rankings, relevance, None, 0.05)
+    assert fast == pytest.approx({"me": me, "mme": mme, "peu": peu}, abs=1e-12)
