@@ -48,29 +48,9 @@ SIZE_ENFORCED = (
 #: "circle" entry is one import edge left out of the graph before looking for circles; an
 #: importer "*" stands for any module.
 _PENDING_BY_WORK = {
-    "issue 11, measure metadata (built-ins declared in measures.py, variants defined once in a "
-    "public core module, pairwise_user_unfairness no longer reaching into the engines)": [
-        ("circle", "puf.registry", "puf._builtins"),
-        ("upward", "puf.measures", "puf.engines"),
-        ("private", "*", "puf._variants"),
-    ],
-    "issue 11, one evaluator (_blend and the second field picker disappear)": [
-        ("private", "puf.reports.sections", "puf.reports.bases._blend"),
-        ("private", "puf.reports.sections", "puf.reports.bases._world_fields"),
-    ],
-    "issue 11, properties (public names inside puf.properties, IsolatedFunction among them)": [
-        ("circle", "puf.properties.isolation", "puf.properties.calls"),
-        ("circle", "puf.properties.known", "puf.properties.runner"),
+    "issue 10, search power (the measured power table is read by the runner and written by "
+    "running the runner over the corpus)": [
         ("circle", "puf.properties.runner", "puf.properties.power"),
-        ("private", "puf.cli.commands.report", "puf.properties.isolation"),
-        *(("private", "puf.properties._cases", f"puf.properties.strategies.{name}")
-          for name in ("_UNIT", "_draw_effectiveness", "_draw_similarity")),
-        *(("private", "puf.properties._field_cases", f"puf.properties._cases.{name}")
-          for name in ("_FRACTION", "_FRACTION_OR_ONE", "_source", "_trivial", "_users")),
-        ("private", "puf.properties._field_cases", "puf.properties._draws._draw_bytes"),
-        *(("private", "puf.properties.strategies", f"puf.properties._draws.{name}")
-          for name in ("_check_int", "_check_users", "_draw_bits", "_draw_grid", "_draw_size",
-                       "_draw_user_row", "_floats", "_kinds", "_symmetric")),
     ],
 }
 PENDING = {key: work for work, keys in _PENDING_BY_WORK.items() for key in keys}
