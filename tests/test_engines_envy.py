@@ -11,6 +11,7 @@ from puf.validation import ENVY_TOLERANCE
 from puf.engines import envy as envy_engine
 from puf.engines import envy_measures
 from puf.engines._envy_pairs import list_pair_index
+from puf.ranking import list_indicator
 
 
 @st.composite
@@ -95,7 +96,7 @@ def test_own_gains_equal_the_products_diagonal_to_the_bit(world):
     # The envied kernel subtracts G[u, u] from every cell of u's row: it must be the very
     # float the product R·Lᵀ stores at (u, u), or an envy of 0 would come out as ±1 ulp.
     rankings, relevance = world
-    lists = puf.lists._list_indicator(rankings, relevance.shape[1])
+    lists = list_indicator(rankings, relevance.shape[1])
     diagonal = (relevance @ lists.T).toarray().diagonal()
     assert envy_engine._own_gains(relevance, lists).tolist() == diagonal.tolist()
 
@@ -126,7 +127,7 @@ def test_clustered_lists_hand_computed():
 @given(crowded_worlds())
 def test_product_rows_store_what_the_sparse_product_stores(world):
     rankings, relevance = world
-    lists_t = puf.lists._list_indicator(rankings, relevance.shape[1]).T.tocsr()
+    lists_t = list_indicator(rankings, relevance.shape[1]).T.tocsr()
     shared = {"relevance": relevance, "lists_t": lists_t, "list_lengths": np.diff(lists_t.indptr)}
     users = np.arange(relevance.shape[0])[::2]
     expected = relevance[users] @ lists_t
