@@ -290,6 +290,23 @@ def similarity_zero(draw, level, measure):
 @st.composite
 def rearrangement(draw, level, measure):
     pop, world = draw(_source(level))
+    case = _pairings(pop, world)
+    if case.strict or case.trivial or world is not None:
+        return case
+    # No pairing of this draw changes Σ sim·|gap| (m = 2, equal S, uniform similarity: a third of
+    # the first draws), so it cannot show a measure blind to the pairing. Judge the smallest
+    # population where pairings differ too: three users, two of them similar, S from the draw.
+    from puf import Population
+
+    values = np.unique(pop.effectiveness)
+    values = values[[0, len(values) // 2, -1]] if len(values) >= 3 else np.array([0.0, 0.5, 1.0])
+    similar_pair = np.eye(3)
+    similar_pair[0, 1] = similar_pair[1, 0] = 1.0
+    smallest = _pairings(Population(values, similar_pair), None)
+    return dataclasses.replace(case, alternatives=(smallest,))
+
+
+def _pairings(pop, world):
     s, sim = pop.effectiveness, pop.similarity
     fair, unfair = (pairing_order(s, sim, mode) for mode in ("most_fair", "most_unfair"))
     gap = weighted_gap_sum(s[unfair], sim) - weighted_gap_sum(s[fair], sim)
