@@ -68,9 +68,10 @@ def main(argv=None):
     parser.add_argument("--from-csv", nargs="+", metavar="FILE",
                         help="summarise (and --write) earlier --csv outputs instead of running")
     args = parser.parse_args(argv)
-    if args.from_csv:
-        return _report(read_runs(args.from_csv), args, elapsed=None)
     budgets = [int(b) for b in args.budgets.split(",")]
+    if args.from_csv:
+        runs = read_runs(args.from_csv)
+        return _report(runs[runs["budget"].isin(budgets)], args, elapsed=None)
     properties = None if args.properties is None else args.properties.split(",")
     chosen = None if args.names is None else set(args.names.split(","))
     flawed = [e["name"] for e in FLAWED if chosen is None or e["name"] in chosen]
@@ -118,11 +119,11 @@ def _appender(path):
 
 def read_runs(paths):
     """Read CSVs of runs; a cell present in several files counts once (the later file wins)."""
-    frames = [pd.read_csv(p).assign(_order=i) for i, p in enumerate(paths)]
+    frames = [pd.read_csv(p).assign(source=Path(p).name) for p in paths]
     runs = pd.concat(frames, ignore_index=True)
     for column in ("control", "known"):
         runs[column] = runs[column].astype(str).str.lower().eq("true")
-    runs = runs.drop_duplicates(CELL, keep="last").drop(columns="_order")
+    runs = runs.drop_duplicates(CELL, keep="last")
     return runs.reset_index(drop=True)
 
 
@@ -138,12 +139,13 @@ def coverage(runs):
         full = [int(s) for s, g in planted.groupby("seed") if set(g["measure"]) == flawed]
         part = [int(s) for s in planted["seed"].unique() if int(s) not in full]
         ctrl_full = [int(s) for s, g in ctrl.groupby("seed") if set(g["measure"]) == controls]
+        sources = group["source"].value_counts() if "source" in group else pd.Series(dtype=int)
         out[str(int(budget))] = {
+            "cells_per_file": {str(f): int(n) for f, n in sources.items()},
             "seeds": full, "partial_seeds": {str(s): sorted(planted.loc[planted["seed"] == s,
                                                                         "measure"].unique())
                                              for s in part},
-            "control_seeds": ctrl_full, "planted_cells_run": cells,
-            "load_average": _loads(group)}
+            "control_seeds": ctrl_full, "planted_cells_run": cells}
     return out
 
 
@@ -151,6 +153,8 @@ def _loads(group):
     """The 1-minute load average at the start, middle and end of a budget's runs (if recorded)."""
     if "load1" not in group or group["load1"].isna().all():
         return None
+    if "source" in group:  # the file with most of the budget's cells: the main run, not reruns
+        group = group[group["source"] == group["source"].value_counts().index[0]]
     timed = group.dropna(subset=["load1"]).drop_duplicates(RUN).sort_values("finished")
     loads = timed["load1"].tolist()
     return {"start": loads[0], "middle": loads[len(loads) // 2], "end": loads[-1],
@@ -163,9 +167,10 @@ def _report(runs, args, *, elapsed):
     print(format_power(table))
     wall = "" if elapsed is None else f"wall {elapsed:.0f} s; "
     print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; {wall}2 cores, shared")
+    loads = {str(int(b)): _loads(group) for b, group in runs.groupby("budget")}
     for budget, info in covered.items():
         print(f"budget {budget}: seeds {info['seeds']}, controls {info['control_seeds']}, "
-              f"partial {list(info['partial_seeds'])}, load {info['load_average']}")
+              f"partial {list(info['partial_seeds'])}, load {loads[budget]}")
     if args.write:
         rates = table.drop(index=["false alarms", "seconds"])
         stored = {
@@ -173,6 +178,8 @@ def _report(runs, args, *, elapsed):
                     "per example budget; written by benchmarks/power.py --write",
             "seeds": max(len(info["seeds"]) for info in covered.values()),
             "coverage": covered,
+            "load_average": loads,
+            "machine": f"{os.cpu_count()} cores, shared with other engineers' jobs",
             "detection": {str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v}
                           for b in table.columns},
             "false_alarms": {str(b): round(float(table.loc["false alarms", b]), 4) for b in table.columns},
