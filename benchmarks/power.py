@@ -10,17 +10,31 @@ property, so it costs the full budget each time).
     python benchmarks/power.py                       # everything (long at 300 and 1000)
     python benchmarks/power.py --budgets 10,30,60    # the small budgets only
     python benchmarks/power.py --write               # also store the table the verdicts quote
+    python benchmarks/power.py --budgets 300 --csv runs.csv   # resumable: rerun to continue
+    python benchmarks/power.py --from-csv a.csv b.csv --write # table from earlier runs
+
+Runs go budget by budget, seed by seed (a seed's planted entries, then its
+controls), so a stopped run leaves whole seeds behind. With ``--csv`` every
+finished run (one entry at one budget and seed) is appended to the file at once,
+with the load average and the time, and the runs already in the file are
+skipped: a stopped benchmark loses at most the runs in progress and continues
+where it stopped. ``--from-csv`` summarises such files; a run present in several
+files counts once, the later file's rows winning (so a rerun of some properties,
+``--properties``, replaces those cells).
 
 ``--write`` stores properties/power_table.json, which every ``holds`` verdict
-quotes ("this search finds N% of the corpus's planted flaws of the property").
-Other engineers share the CPU: note ``uptime``'s load average beside the seconds.
+quotes ("this search finds N% of the corpus's planted flaws of the property"),
+with the seeds each budget covers and the load average while it ran.
+Other engineers share the CPU: the seconds are only comparable at similar load.
 """
 
 import argparse
+import csv
 import json
 import os
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pandas as pd
@@ -31,6 +45,11 @@ sys.path.insert(0, str(ROOT))
 from puf.properties.corpus import CONTROLS, FLAWED  # noqa: E402
 from puf.properties.power import POWER_TABLE, format_power, power_runs, power_summary  # noqa: E402
 
+COLUMNS = ["measure", "family", "control", "property", "budget", "seed", "known", "expected",
+           "found", "seconds", "n_examples", "measure_seconds", "load1", "finished"]
+RUN = ["measure", "budget", "seed"]
+CELL = ["measure", "property", "budget", "seed", "known"]
+
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -39,51 +58,128 @@ def main(argv=None):
     parser.add_argument("--control-seeds", type=int, default=1,
                         help="seeds for the controls at budgets above 100 (default 1)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--csv", default=None, help="write every run as CSV")
+    parser.add_argument("--csv", default=None,
+                        help="append every finished run to this CSV; skip the runs already in it")
+    parser.add_argument("--properties", default=None,
+                        help="comma-separated properties: check only these cells")
+    parser.add_argument("--names", default=None, help="comma-separated corpus entries (default all)")
     parser.add_argument("--write", action="store_true", help=f"store the table in {POWER_TABLE.name}")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--from-csv", nargs="+", metavar="FILE",
                         help="summarise (and --write) earlier --csv outputs instead of running")
     args = parser.parse_args(argv)
-    if args.from_csv:
-        runs = pd.concat([pd.read_csv(f) for f in args.from_csv], ignore_index=True)
-        return _report(runs, args, elapsed=None, loads=(os.getloadavg(), os.getloadavg()))
     budgets = [int(b) for b in args.budgets.split(",")]
-    load_before = os.getloadavg()
+    if args.from_csv:
+        runs = read_runs(args.from_csv)
+        return _report(runs[runs["budget"].isin(budgets)], args, elapsed=None)
+    properties = None if args.properties is None else args.properties.split(",")
+    chosen = None if args.names is None else set(args.names.split(","))
+    flawed = [e["name"] for e in FLAWED if chosen is None or e["name"] in chosen]
+    controls = [e["name"] for e in CONTROLS if chosen is None or e["name"] in chosen]
+    plan = [(name, budget, seed) for budget in budgets for seed in range(args.seeds)
+            for name in flawed + (controls if budget <= 100 or seed < args.control_seeds else [])]
+    done = []
+    if args.csv and Path(args.csv).is_file():
+        done = read_runs([args.csv])[RUN].drop_duplicates().itertuples(index=False, name=None)
+        done = [(m, int(b), int(s)) for m, b, s in done]
+    print(f"{len(plan)} runs planned, {len(set(done) & set(plan))} already in {args.csv}; "
+          f"load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     start = time.perf_counter()
-    flawed = [e["name"] for e in FLAWED]
-    controls = [e["name"] for e in CONTROLS]
-    parts = [power_runs(budgets=budgets, seeds=range(args.seeds), names=flawed, n_jobs=args.jobs,
-                        progress=not args.quiet)]
-    small = [b for b in budgets if b <= 100]
-    large = [b for b in budgets if b > 100]
-    if small:
-        parts.append(power_runs(budgets=small, seeds=range(args.seeds), names=controls,
-                                n_jobs=args.jobs, progress=not args.quiet))
-    if large:
-        parts.append(power_runs(budgets=large, seeds=range(args.control_seeds), names=controls,
-                                n_jobs=args.jobs, progress=not args.quiet))
-    runs = pd.concat(parts, ignore_index=True)
-    if args.csv:
-        runs.to_csv(args.csv, index=False)
-    _report(runs, args, elapsed=time.perf_counter() - start, loads=(load_before, os.getloadavg()))
+    power_runs(plan=plan, skip=done, n_jobs=args.jobs, progress=not args.quiet,
+               properties=properties, on_run=_appender(args.csv))
+    elapsed = time.perf_counter() - start
+    runs = read_runs([args.csv]) if args.csv else None
+    if runs is None:
+        print("no --csv: nothing kept", file=sys.stderr)
+        return
+    runs = runs[runs["budget"].isin(budgets)]
+    _report(runs, args, elapsed=elapsed)
 
 
-def _report(runs, args, *, elapsed, loads):
+def _appender(path):
+    """Return a callback that appends a run's rows to ``path`` (header first if new)."""
+    if path is None:
+        return None
+
+    def append(rows):
+        new = not Path(path).is_file() or Path(path).stat().st_size == 0
+        load1 = round(os.getloadavg()[0], 2)
+        finished = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with open(path, "a", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+            if new:
+                writer.writeheader()
+            for row in rows:
+                writer.writerow({**row, "load1": load1, "finished": finished})
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    return append
+
+
+def read_runs(paths):
+    """Read CSVs of runs; a cell present in several files counts once (the later file wins)."""
+    frames = [pd.read_csv(p).assign(source=Path(p).name) for p in paths]
+    runs = pd.concat(frames, ignore_index=True)
+    for column in ("control", "known"):
+        runs[column] = runs[column].astype(str).str.lower().eq("true")
+    runs = runs.drop_duplicates(CELL, keep="last")
+    return runs.reset_index(drop=True)
+
+
+def coverage(runs):
+    """Per budget: the seeds of the planted entries and of the controls, complete or not."""
+    flawed = {e["name"] for e in FLAWED}
+    controls = {e["name"] for e in CONTROLS}
+    out = {}
+    for budget, group in runs.groupby("budget"):
+        planted = group[~group["control"]]
+        ctrl = group[group["control"]]
+        cells = len(planted.drop_duplicates(["measure", "property", "seed"]))
+        full = [int(s) for s, g in planted.groupby("seed") if set(g["measure"]) == flawed]
+        part = [int(s) for s in planted["seed"].unique() if int(s) not in full]
+        ctrl_full = [int(s) for s, g in ctrl.groupby("seed") if set(g["measure"]) == controls]
+        sources = group["source"].value_counts() if "source" in group else pd.Series(dtype=int)
+        out[str(int(budget))] = {
+            "cells_per_file": {str(f): int(n) for f, n in sources.items()},
+            "seeds": full, "partial_seeds": {str(s): sorted(planted.loc[planted["seed"] == s,
+                                                                        "measure"].unique())
+                                             for s in part},
+            "control_seeds": ctrl_full, "planted_cells_run": cells}
+    return out
+
+
+def _loads(group):
+    """The 1-minute load average at the start, middle and end of a budget's runs (if recorded)."""
+    if "load1" not in group or group["load1"].isna().all():
+        return None
+    if "source" in group:  # the file with most of the budget's cells: the main run, not reruns
+        group = group[group["source"] == group["source"].value_counts().index[0]]
+    timed = group.dropna(subset=["load1"]).drop_duplicates(RUN).sort_values("finished")
+    loads = timed["load1"].tolist()
+    return {"start": loads[0], "middle": loads[len(loads) // 2], "end": loads[-1],
+            "from": timed["finished"].iloc[0], "to": timed["finished"].iloc[-1]}
+
+
+def _report(runs, args, *, elapsed):
     table = power_summary(runs)
-    seeds = sorted(runs["seed"].unique())
+    covered = coverage(runs)
     print(format_power(table))
     wall = "" if elapsed is None else f"wall {elapsed:.0f} s; "
-    print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; seeds {seeds[0]}..{seeds[-1]}; "
-          f"{wall}load average {loads[0][0]:.1f} → {loads[1][0]:.1f} (2 cores)")
+    print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; {wall}2 cores, shared")
+    loads = {str(int(b)): _loads(group) for b, group in runs.groupby("budget")}
+    for budget, info in covered.items():
+        print(f"budget {budget}: seeds {info['seeds']}, controls {info['control_seeds']}, "
+              f"partial {list(info['partial_seeds'])}, load {loads[budget]}")
     if args.write:
-        load_before, load_after = loads
         rates = table.drop(index=["false alarms", "seconds"])
         stored = {
             "what": "detection rate of the search alone (no stored examples) on the flaw corpus, "
                     "per example budget; written by benchmarks/power.py --write",
-            "seeds": len(seeds), "control_seeds_above_100": args.control_seeds,
-            "load_average": [round(load_before[0], 1), round(load_after[0], 1)],
+            "seeds": max(len(info["seeds"]) for info in covered.values()),
+            "coverage": covered,
+            "load_average": loads,
+            "machine": f"{os.cpu_count()} cores, shared with other engineers' jobs",
             "detection": {str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v}
                           for b in table.columns},
             "false_alarms": {str(b): round(float(table.loc["false alarms", b]), 4) for b in table.columns},

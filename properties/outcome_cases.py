@@ -176,7 +176,30 @@ def effectiveness_change_cases(draw, level, measure):
     item = int(world.rankings[user, draw(st.integers(0, world.k - 1))])
     if draw(st.booleans()):
         item = draw(st.integers(0, world.n_items - 1))
-    old = world.relevance.toarray()[user, item]
+    relevance = world.relevance.toarray()
+    old = relevance[user, item]
     grade = draw(st.integers(0, 2).map(lambda g: g + (g >= old)))
+    case = _regraded(pop, world, relevance, user, item, grade)
+    # A random item is mostly in no list, so its grade reaches no utility; a measure that counts
+    # users whose envy exceeds a threshold (PEU) moves only when one envy crosses it. So the same
+    # user's grades are also changed where they reach envy most: the first item of another
+    # user's list (users after this one, in turn) raised to the top grade, the first non-relevant
+    # item of the user's own list raised, the first relevant one dropped to 0. No extra draw: the
+    # examples of every other measure are unchanged.
+    own = world.rankings[user]
+    listed = np.concatenate([world.rankings[(user + i) % world.m] for i in range(1, world.m)])
+    envied = [i for i in listed if i not in own and relevance[user, i] < _TOP_GRADE][:1]
+    raised = [i for i in own if relevance[user, i] < _TOP_GRADE][:1]
+    dropped = [i for i in own if relevance[user, i] > 0][:1]
+    alternatives = [_regraded(pop, world, relevance, user, int(i), g)
+                    for items, g in ((envied, _TOP_GRADE), (raised, _TOP_GRADE), (dropped, 0))
+                    for i in items]
+    return Case(case.before, case.after, case.change, alternatives=tuple(alternatives))
+
+
+_TOP_GRADE = 3  # the strategies' worlds grade relevance 0..3
+
+
+def _regraded(pop, world, relevance, user, item, grade):
     return Case(pop, derive(world.set_relevance(user, item, grade, allow_history=True)),
-                f"user {user} item {item} relevance {old:g} → {grade}")
+                f"user {user} item {item} relevance {relevance[user, item]:g} → {grade}")

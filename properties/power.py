@@ -12,23 +12,22 @@ worth" section plots it.
 __all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power",
            "measured_power", "POWER_TABLE"]
 
-import functools
-import json
 import time
-from pathlib import Path
+
+from .measured import POWER_TABLE, measured_power
 
 BUDGETS = (10, 30, 60, 100, 300, 1000)
-POWER_TABLE = Path(__file__).resolve().parent / "power_table.json"
-"""The measured table (``python benchmarks/power.py --write``) the verdicts quote."""
 
 
 def _one(job):
     from .corpus import get_entry
     from .runner import verdicts
 
-    name, budget, seed, known = job
+    name, budget, seed, known, only = job
     entry = get_entry(name)
-    props = None if entry["control"] else list(entry["expected"])
+    props = list(entry["expected"]) if not entry["control"] or only else None
+    if only:
+        props = [p for p in props if p in only]
     start = time.perf_counter()
     found = verdicts(entry["measure"], properties=props, max_examples=budget, random_state=seed,
                      known=known)
@@ -47,7 +46,7 @@ def _one(job):
 
 
 def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False, n_jobs=1,
-               progress=False):
+               progress=False, properties=None, plan=None, skip=(), on_run=None):
     """Run the corpus and return one row per (entry, property, budget, seed) as a DataFrame.
 
     Parameters
@@ -65,6 +64,15 @@ def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False,
         Worker processes.
     progress : bool, default False
         Show a tqdm progress bar.
+    properties : iterable of str, optional
+        Check only these properties (of each entry's expected cells); default all.
+    plan : iterable of (name, budget, seed), optional
+        The runs, in this order, instead of budgets × seeds × names.
+    skip : collection of (name, budget, seed), default ()
+        Runs not to do (already done, e.g. read back from a CSV).
+    on_run : callable, optional
+        Called in this process with the rows (a list of dicts) of each run as
+        soon as it finishes, e.g. to append them to a file.
 
     Returns
     -------
@@ -83,17 +91,33 @@ def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False,
     from .corpus import CORPUS
 
     names = list(CORPUS) if names is None else list(names)
-    jobs = [(n, int(b), int(s), bool(known)) for b in budgets for s in seeds for n in names]
-    if n_jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    if plan is None:
+        plan = [(n, b, s) for b in budgets for s in seeds for n in names]
+    skip = {(n, int(b), int(s)) for n, b, s in skip}
+    only = None if properties is None else tuple(properties)
+    jobs = [(n, int(b), int(s), bool(known), only) for n, b, s in plan
+            if (n, int(b), int(s)) not in skip]
+    results = {}
 
+    def collect(index, result):
+        results[index] = result
+        if on_run is not None:
+            on_run(result)
+
+    if n_jobs > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        from . import runner  # noqa: F401  (loaded before the fork: later edits of the code
+        #                                   on disk cannot reach a running benchmark)
         with ProcessPoolExecutor(max_workers=n_jobs) as pool:
-            results = pool.map(_one, jobs, chunksize=1)
-            results = _bar(results, len(jobs), progress)
-            rows = [row for result in results for row in result]
+            futures = {pool.submit(_one, job): index for index, job in enumerate(jobs)}
+            for future in _bar(as_completed(futures), len(jobs), progress):
+                collect(futures[future], future.result())
     else:
-        rows = [row for result in _bar(map(_one, jobs), len(jobs), progress) for row in result]
-    return pd.DataFrame(rows)
+        for index, result in enumerate(_bar(map(_one, jobs), len(jobs), progress)):
+            collect(index, result)
+    # In the plan's order whatever order the workers finished in: same table for the same seeds.
+    return pd.DataFrame([row for index in sorted(results) for row in results[index]])
 
 
 def _bar(iterable, total, progress):
@@ -124,7 +148,7 @@ def power_summary(runs):
     Rows are the catalog's properties (detection rate of their planted cells),
     then ``overall`` (all planted cells), ``false alarms`` (share of control
     cells whose true verdict is holds that were reported otherwise) and
-    ``seconds`` (mean wall time of one corpus pass per seed); columns are the budgets.
+    ``seconds`` (the cells' wall time summed over one corpus pass, averaged over seeds); columns are the budgets.
 
     Examples
     --------
@@ -146,9 +170,10 @@ def power_summary(runs):
     table.loc["overall"] = planted.groupby("budget")["hit"].mean()
     table.loc["false alarms"] = (controls.groupby("budget")["alarm"].mean()
                                  if len(controls) else float("nan"))
-    per_pass = runs.drop_duplicates(["measure", "budget", "seed"]).groupby(["budget", "seed"])[
-        "measure_seconds"].sum()
-    table.loc["seconds"] = per_pass.groupby("budget").mean()
+    # One corpus pass: the planted entries' and the controls' cell seconds, each summed per seed
+    # and averaged over the seeds it ran (the controls may run fewer seeds at large budgets).
+    per_seed = runs.groupby(["budget", runs["control"].astype(bool), "seed"])["seconds"].sum()
+    table.loc["seconds"] = per_seed.groupby(level=[0, 1]).mean().groupby(level=0).sum()
     table.columns.name = "budget"
     return pd.DataFrame(table)
 
@@ -173,30 +198,3 @@ def format_power(table):
         rows.append([str(name), *cells])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
-
-
-@functools.lru_cache(maxsize=1)
-def _stored():
-    if not POWER_TABLE.is_file():
-        return {}
-    with open(POWER_TABLE, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def measured_power(property_name, max_examples):
-    """Return the measured detection rate of ``property_name`` at the largest measured budget
-    not above ``max_examples`` (with that budget), or None when none was measured.
-
-    Examples
-    --------
-    >>> rate, budget = measured_power("range", 60)
-    >>> 0.0 <= rate <= 1.0, budget <= 60
-    (True, True)
-    """
-    table = _stored().get("detection", {})
-    budgets = sorted(int(b) for b in table if int(b) <= max_examples)
-    for budget in reversed(budgets):
-        rate = table[str(budget)].get(property_name)
-        if rate is not None:
-            return float(rate), budget
-    return None

@@ -21,7 +21,7 @@ from puf import as_measure
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import DEFAULT_MAX_EXAMPLES, examples_for
 from .catalog import CATALOG, Property, get_property
-from .power import measured_power
+from .measured import measured_power
 from .search import Found, OutOfBudget, PropertySearch
 from .verdict import STATUSES, Verdict
 

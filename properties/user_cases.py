@@ -14,6 +14,7 @@ import functools
 import numpy as np
 from hypothesis import strategies as st
 
+from puf import Population
 from puf.synthetic import move_outcomes, replicate, weighted_gap_sum
 
 from .cases import LARGEST, Case, case_strategy, derive, sources, trivial_case
@@ -103,6 +104,21 @@ def rearrangement_cases(draw, level, measure):
     True
     """
     pop, world = draw(sources(level))
+    case = _pairings(pop, world)
+    if case.strict or case.trivial or world is not None:
+        return case
+    # No pairing of this draw changes Σ sim·|gap| (m = 2, equal S, uniform similarity: a third of
+    # the first draws), so it cannot show a measure blind to the pairing. Judge the smallest
+    # population where pairings differ too: three users, two of them similar, S from the draw.
+    values = np.unique(pop.effectiveness)
+    values = values[[0, len(values) // 2, -1]] if len(values) >= 3 else np.array([0.0, 0.5, 1.0])
+    similar_pair = np.eye(3)
+    similar_pair[0, 1] = similar_pair[1, 0] = 1.0
+    smallest = _pairings(Population(values, similar_pair), None)
+    return dataclasses.replace(case, alternatives=(smallest,))
+
+
+def _pairings(pop, world):
     s, sim = pop.effectiveness, pop.similarity
     fair, unfair = (pairing_order(s, sim, mode) for mode in ("most_fair", "most_unfair"))
     gap = weighted_gap_sum(s[unfair], sim) - weighted_gap_sum(s[fair], sim)

@@ -22,6 +22,38 @@ def _frame(stored):
     return detection
 
 
+def _provenance(stored):
+    """One sentence per budget: the seeds it covers and the load average while it ran.
+
+    Examples
+    --------
+    >>> _provenance({"coverage": {"60": {"seeds": [0, 1], "control_seeds": [0, 1],
+    ...                                  "partial_seeds": {}}},
+    ...              "load_average": {"60": {"start": 3.0, "middle": 4.0, "end": 5.0}},
+    ...              "machine": "2 cores"})
+    ' Budget 60: seeds 0–1, controls on seeds 0–1, load average 3.0 → 4.0 → 5.0 (2 cores).'
+    """
+    coverage, loads = stored.get("coverage", {}), stored.get("load_average", {})
+    if not isinstance(coverage, dict) or not coverage:
+        return ""
+
+    def seeds(values):
+        return "none" if not values else (f"{values[0]}–{values[-1]}" if len(values) > 1 else str(values[0]))
+
+    parts = []
+    for budget in sorted(coverage, key=int):
+        info, load = coverage[budget], loads.get(budget) if isinstance(loads, dict) else None
+        text = f"Budget {budget}: seeds {seeds(info.get('seeds', []))}"
+        if info.get("partial_seeds"):
+            text += f" (seeds {', '.join(info['partial_seeds'])} partly)"
+        text += f", controls on seeds {seeds(info.get('control_seeds', []))}"
+        if load:
+            text += f", load average {load['start']:.1f} → {load['middle']:.1f} → {load['end']:.1f}"
+        parts.append(text)
+    machine = stored.get("machine")
+    return " " + "; ".join(parts) + (f" ({machine})." if machine else ".")
+
+
 def power_section(out, *, budgets=()):
     """Write ``power.png`` and ``power_table.json`` into ``out``; return the report Section.
 
@@ -88,5 +120,6 @@ def power_section(out, *, budgets=()):
             f"{stored.get('seeds', '?')} seeds, against the example budget; dashed: this report's "
             f"budget ({used}). The search alone is measured; the verdicts also replay the stored "
             f"counterexamples of properties/known first, which finds every known flaw of the "
-            f"built-in measures at any budget. Each holds verdict quotes its property's rate.")
+            f"built-in measures at any budget. Each holds verdict quotes its property's rate."
+            f"{_provenance(stored)}")
     return Section("power", "How much is a holds worth", text, figure, table, ["power_table.json"])

@@ -47,12 +47,7 @@ SIZE_ENFORCED = (
 #: Known violations that other work in progress removes: whose work removes them -> keys. A
 #: "circle" entry is one import edge left out of the graph before looking for circles; an
 #: importer "*" stands for any module.
-_PENDING_BY_WORK = {
-    "issue 10, search power (the measured power table is read by the runner and written by "
-    "running the runner over the corpus)": [
-        ("circle", "puf.properties.runner", "puf.properties.power"),
-    ],
-}
+_PENDING_BY_WORK = {}
 PENDING = {key: work for work, keys in _PENDING_BY_WORK.items() for key in keys}
 
 

@@ -105,3 +105,49 @@ def test_puf_power_rejects_bad_options(capsys):
     assert main(["power", "--budgets", "0"]) == 2
     assert main(["power", "--measure", "no-such-entry"]) == 2
     assert "unknown corpus entry" in capsys.readouterr().err
+
+
+def test_power_runs_skips_done_runs_and_reports_each_run_as_it_finishes():
+    seen = []
+    runs = power_runs(plan=[("sd-times-three", 3, 0), ("sd-times-three", 3, 1), ("puf-over-m", 3, 0)],
+                      skip=[("sd-times-three", 3, 1)], on_run=seen.append, properties=["range"])
+    assert sorted({(r["measure"], r["seed"]) for rows in seen for r in rows}) == [
+        ("puf-over-m", 0), ("sd-times-three", 0)]
+    assert set(runs["property"]) == {"range"} and len(runs) == sum(len(rows) for rows in seen)
+
+
+def test_the_benchmark_appends_runs_and_resumes_without_repeating_them(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "power.py"
+    spec = importlib.util.spec_from_file_location("power_benchmark", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "runs.csv"
+    argv = ["--budgets", "3", "--seeds", "2", "--jobs", "1", "--names", "sd-times-three,puf-over-m",
+            "--csv", str(out), "--quiet"]
+    bench.main(argv)
+    first = out.read_text()
+    bench.main(argv)  # everything already there: nothing runs, nothing is appended
+    assert out.read_text() == first and "4 runs planned, 4 already in" in capsys.readouterr().err
+    runs = bench.read_runs([out])
+    assert len(runs.drop_duplicates(["measure", "seed"])) == 4 and runs["load1"].notna().all()
+    assert bench.coverage(runs)["3"]["partial_seeds"]["0"] == ["puf-over-m", "sd-times-three"]
+
+
+def test_a_pairing_blind_measure_fails_rearrangement_on_the_first_example():
+    for name in ["mean-pair-gap", "sd-times-mean-similarity", "puf-sorted-effectiveness"]:
+        for seed in range(3):
+            (v,) = verdicts(get_entry(name)["measure"], properties=["rearrangement"], max_examples=1,
+                            random_state=seed, known=False)
+            assert v.status == "violated", (name, seed, v.reason)
+    (v,) = verdicts("puf", properties=["rearrangement"], max_examples=5, known=False)
+    assert v.status == "holds"
+
+
+def test_a_threshold_count_of_envy_gets_its_effectiveness_witness():
+    # Seed 3 drew no witness for PEU's control in 60 examples before the regraded alternatives.
+    (v,) = verdicts(get_entry("envious-share")["measure"], properties=["effectiveness-sensitive"],
+                    max_examples=60, random_state=3, known=False)
+    assert v.status == "holds", v.reason

@@ -1,0 +1,41 @@
+"""The measured search power the verdicts quote: ``power_table.json``, read once.
+
+Kept apart from :mod:`puf.properties.power` (which runs the corpus through the
+runner) so that the runner can quote the table without importing its own caller.
+"""
+
+__all__ = ["POWER_TABLE", "measured_power"]
+
+import functools
+import json
+from pathlib import Path
+
+POWER_TABLE = Path(__file__).resolve().parent / "power_table.json"
+"""The measured table (``python benchmarks/power.py --write``) the verdicts quote."""
+
+
+@functools.lru_cache(maxsize=1)
+def _stored():
+    if not POWER_TABLE.is_file():
+        return {}
+    with open(POWER_TABLE, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def measured_power(property_name, max_examples):
+    """Return the measured detection rate of ``property_name`` at the largest measured budget
+    not above ``max_examples`` (with that budget), or None when none was measured.
+
+    Examples
+    --------
+    >>> rate, budget = measured_power("range", 60)
+    >>> 0.0 <= rate <= 1.0, budget <= 60
+    (True, True)
+    """
+    table = _stored().get("detection", {})
+    budgets = sorted(int(b) for b in table if int(b) <= max_examples)
+    for budget in reversed(budgets):
+        rate = table[str(budget)].get(property_name)
+        if rate is not None:
+            return float(rate), budget
+    return None
