@@ -21,7 +21,6 @@ __all__ = ["TorchRanker", "torch_available"]
 import contextlib
 import copy
 import importlib.util
-import warnings
 
 import numpy as np
 import scipy.sparse as sp
