@@ -34,6 +34,7 @@ import tempfile
 import zipfile
 
 from .cache import MANIFEST, cache_dir, dataset_source, list_cached, verify
+from .sources import DATASETS  # noqa: F401  (kept as puf.data.fetch.DATASETS, as before the split)
 
 
 class DownloadError(ConnectionError):
