@@ -17,20 +17,13 @@ __all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "render_html", "render_mar
 import base64
 import html
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-# Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
-VERDICT_STYLE = {
-    "holds": ("#cfeee3", "✓"),
-    "violated": ("#f7c9ad", "✗"),
-    "undefined": ("#d9d9d9", "?"),
-    "not-applicable": ("#ffffff", "–"),
-}
-LABEL_STYLE = {"responds": "#cfeee3", "flat": "#d9d9d9", "wrong direction": "#f7c9ad",
-               "non-monotone": "#fbe3a6"}
+from .markdown_report import render_markdown
+from .report_parts import LABEL_STYLE, VERDICT_STYLE, Section, cell_text, verdict_pivot
+
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
@@ -55,37 +48,6 @@ code{background:#f4f4f4;padding:0 .2em}
 """
 
 
-@dataclass
-class Section:
-    """One sweep (or other figure) of the report.
-
-    Attributes
-    ----------
-    key : str
-        Anchor and file stem, e.g. ``"zero_relevance"``.
-    title : str
-        Heading.
-    text : str
-        What was varied and how to read the figure (plain text; `code` in backticks).
-    figure : pathlib.Path, optional
-        The PNG, embedded in the HTML and linked from the Markdown.
-    table : pandas.DataFrame, optional
-        Response labels (or any small table) shown under the figure.
-    files : list of str
-        Data files of this section, by name (e.g. its CSV): embedded in the HTML.
-    table_note : str
-        One line shown right above the table (e.g. the driver its labels judge against).
-    """
-
-    key: str
-    title: str
-    text: str = ""
-    figure: Path | None = None
-    table: pd.DataFrame | None = None
-    files: list = field(default_factory=list)
-    table_note: str = ""
-
-
 def _esc(value):
     return html.escape(str(value), quote=True)
 
@@ -100,18 +62,13 @@ def _plain(value):
     return _esc(str(value).replace("`", ""))
 
 
-def _cell(value):
-    if isinstance(value, float):
-        return "" if pd.isna(value) else f"{value:.4g}"
-    return str(value)
-
 
 def _td(column, value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f'<td class="num">{_esc(_cell(value))}</td>'
+        return f'<td class="num">{_esc(cell_text(value))}</td>'
     colour = LABEL_STYLE.get(value) if column in ("label", "against the driver") else None
     style = f' style="background:{colour}"' if colour else ""
-    return f"<td{style}>{_text(_cell(value))}</td>"
+    return f"<td{style}>{_text(cell_text(value))}</td>"
 
 
 def _html_table(frame):
@@ -120,13 +77,6 @@ def _html_table(frame):
                    for row in frame.itertuples(index=False))
     return f'<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
-
-def _verdict_pivot(verdicts):
-    """Long table (measure, property, verdict, detail[, reason]) -> ordered measures, properties."""
-    measures = list(dict.fromkeys(verdicts["measure"]))
-    properties = list(dict.fromkeys(verdicts["property"]))
-    cells = {(r.measure, r.property): (r.verdict, r.detail) for r in verdicts.itertuples()}
-    return measures, properties, cells
 
 
 def _hover(row):
@@ -139,7 +89,7 @@ def _hover(row):
 
 
 def _html_verdicts(verdicts, statements):
-    measures, properties, _ = _verdict_pivot(verdicts)
+    measures, properties, _ = verdict_pivot(verdicts)
     rows = {(r.measure, r.property): r for r in verdicts.itertuples()}
     head = "<th>measure</th>" + "".join(
         f'<th title="{_plain(p)}: {_plain(statements.get(p, ""))}"><span>{_esc(p)}</span></th>'
@@ -257,55 +207,3 @@ def render_html(*, title, provenance, sections, verdicts=None, verdict_note="", 
     parts.extend(f"<p class=note>{_text(n)}</p>" for n in notes)
     parts.append("</body></html>\n")
     return "\n".join(parts)
-
-
-def _md_cell(value):
-    return _cell(value).replace("|", "\\|").replace("\n", " ")
-
-
-def _md_table(frame):
-    lines = ["| " + " | ".join(_md_cell(c) for c in frame.columns) + " |",
-             "|" + "---|" * len(frame.columns)]
-    lines += ["| " + " | ".join(_md_cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join(lines)
-
-
-def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note="", notes=(),
-                    statements=None, caveat="", after_verdicts=()):
-    """Return the Markdown report (figures and data linked as the files beside it).
-
-    Parameters are those of :func:`render_html`; ``statements`` are listed under the matrix.
-
-    Examples
-    --------
-    >>> text = render_markdown(title="t", provenance={"seeds": "0"}, sections=[Section("a", "A")])
-    >>> text.splitlines()[0]
-    '# t'
-    """
-    out = [f"# {title}", ""] + ([f"> {caveat}", ""] if caveat else [])
-    if verdicts is not None:
-        measures, properties, cells = _verdict_pivot(verdicts)
-        rows = [[m] + [" ".join(filter(None, (VERDICT_STYLE.get(cells.get((m, p), ("", ""))[0], ("", ""))[1],
-                                             cells.get((m, p), ("", ""))[0]))) for p in properties]
-                for m in measures]
-        out += ["## Property verdicts", "", verdict_note, "",
-                _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), ""]
-        if statements:
-            out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
-        out += [f"- **{r.measure}** / {r.property} ({r.verdict}): {getattr(r, 'reason', '') or r.detail}"
-                for r in verdicts.itertuples() if r.verdict not in ("holds", "not-applicable") and r.detail]
-        out.append("")
-    for s in list(after_verdicts) + list(sections):
-        out += [f"## {s.title}", "", s.text, ""]
-        if s.figure is not None:
-            out += [f"![{s.title}]({Path(s.figure).name})", ""]
-        if s.table_note:
-            out += [s.table_note, ""]
-        if s.table is not None and len(s.table):
-            out += [_md_table(s.table), ""]
-        if s.files:
-            out += ["Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
-    out += ["## How this report was made", "",
-            _md_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"])), ""]
-    out += [n + "\n" for n in notes]
-    return "\n".join(out).rstrip() + "\n"

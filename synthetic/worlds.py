@@ -8,14 +8,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from puf.validation import check_k, check_random_state, check_unit_scalar
-from puf.effectiveness import ndcg_at_k, precision_at_k
-from puf.similarity import jaccard_similarity, uf_similarity
+from puf.similarity import jaccard_similarity
 from puf.world import World
 
 from ._checks import check_count, check_users
-from ._skewness import sample_skewness
 from .pairing import PAIRINGS, pair, weighted_gap_sum
-from .similarity import off_diagonal
+from .world_summary import summary
 
 _BLOCK_ELEMENTS = 1 << 22  # users per Gumbel block: bounds the (block, n_items) temporaries
 _EXTRA_GENRE = 0.15  # chance of each secondary genre: multi-label items
@@ -79,6 +77,34 @@ def _ordered_items(rng, log_weights, membership, width):
 
 def _sparse(rows, cols, values, mask, shape):
     return sp.csr_matrix((values[mask], (rows[mask], cols[mask])), shape=shape)
+
+
+def _log_weights(block, popularity, communities, concentration):
+    """Log item weights per community: its own items' popularity blended with the global one."""
+    in_block = block[None, :] == np.arange(communities)[:, None]
+    community_taste = np.where(in_block, popularity, 0.0)
+    mass = community_taste.sum(axis=1, keepdims=True)
+    # A community without items (more communities than items) has the global taste.
+    community_taste = np.where(mass > 0, community_taste / np.where(mass > 0, mass, 1.0), popularity)
+    return np.log(concentration * community_taste + (1.0 - concentration + _FLOOR) * popularity)
+
+
+def _zero_users(histories, zero_relevance, pairing, zero_rng, pair_rng):
+    """Which users get no relevant item in their list: a random share, then paired by Jaccard."""
+    m = histories.shape[0]
+    n_zero = int(round(zero_relevance * m))
+    zero = np.zeros(m, dtype=bool)
+    zero[zero_rng.permutation(m)[:n_zero]] = True
+    if pairing != "random" and 0 < n_zero < m:
+        template = np.where(zero, 0.0, 1.0)
+        jaccard = jaccard_similarity(histories)
+        paired = pair(template, jaccard, mode=pairing, random_state=pair_rng)
+        sign = 1.0 if pairing == "most_fair" else -1.0
+        # Keep the random choice if the search did not beat it: then, for one random_state,
+        # PUF(most_fair) <= PUF(random) <= PUF(most_unfair) holds for worlds too.
+        if sign * weighted_gap_sum(paired, jaccard) < sign * weighted_gap_sum(template, jaccard):
+            zero = paired == 0.0
+    return zero
 
 
 def world(
@@ -182,12 +208,7 @@ def world(
     structure_rng, taste_rng, grade_rng, zero_rng, pair_rng = check_random_state(random_state).spawn(5)
 
     block, popularity, features, vectors = _structure(structure_rng, n, communities, n_features, n_dimensions)
-    in_block = block[None, :] == np.arange(communities)[:, None]
-    community_taste = np.where(in_block, popularity, 0.0)
-    mass = community_taste.sum(axis=1, keepdims=True)
-    # A community without items (more communities than items) has the global taste.
-    community_taste = np.where(mass > 0, community_taste / np.where(mass > 0, mass, 1.0), popularity)
-    log_weights = np.log(concentration * community_taste + (1.0 - concentration + _FLOOR) * popularity)
+    log_weights = _log_weights(block, popularity, communities, concentration)
     membership = taste_rng.integers(0, communities, size=m)
     sizes = taste_rng.integers(low, high + 1, size=m)
     width = min(n, high + 3 * k)
@@ -203,20 +224,9 @@ def world(
     extra_grades = grade_rng.integers(1, list_grades[:, -1:] + 1, size=(m, width))
     pool_grades = grade_rng.integers(1, grades + 1, size=(m, width))
 
-    n_zero = int(round(zero_relevance * m))
-    zero = np.zeros(m, dtype=bool)
-    zero[zero_rng.permutation(m)[:n_zero]] = True
     rows = np.repeat(np.arange(m), width).reshape(m, width)
     histories = _sparse(rows, ordered, np.ones((m, width)), position < sizes[:, None], (m, n))
-    if pairing != "random" and 0 < n_zero < m:
-        template = np.where(zero, 0.0, 1.0)
-        jaccard = jaccard_similarity(histories)
-        paired = pair(template, jaccard, mode=pairing, random_state=pair_rng)
-        sign = 1.0 if pairing == "most_fair" else -1.0
-        # Keep the random choice if the search did not beat it: then, for one random_state,
-        # PUF(most_fair) <= PUF(random) <= PUF(most_unfair) holds for worlds too.
-        if sign * weighted_gap_sum(paired, jaccard) < sign * weighted_gap_sum(template, jaccard):
-            zero = paired == 0.0
+    zero = _zero_users(histories, zero_relevance, pairing, zero_rng, pair_rng)
 
     in_list = (offset >= -k) & (offset < 0)
     grade = np.zeros((m, width))
@@ -230,68 +240,3 @@ def world(
     relevance = _sparse(rows, ordered, grade, relevant, (m, n))
     rankings = np.take_along_axis(ordered, sizes[:, None] + np.arange(k)[None, :], axis=1)
     return World(histories, relevance, rankings, features, vectors)
-
-
-def summary(world, *, k=None, gamma=0.5, max_users=2000):
-    """What a World achieved: similarity and effectiveness distributions, history sizes.
-
-    Parameters
-    ----------
-    world : puf.World
-    k : int, optional
-        Cut-off for P@k and NDCG@k; default the list length.
-    gamma : float in [0, 1], default 0.5
-        Jaccard weight in sim_UF.
-    max_users : int or None, default 2000
-        The similarity statistics use this many evenly spaced users when there are more
-        (sim_JS is O(m^2 f)); None uses everybody. Effectiveness uses every user.
-
-    Returns
-    -------
-    dict of str to int or float
-        Counts (int): n_users, n_items, k, history_min, history_max. Floats: jaccard_mean,
-        jaccard_skewness, uf_mean, uf_skewness (over the off-diagonal pairs, each once;
-        Fisher-Pearson skewness); precision_mean, precision_sd, ndcg_mean, ndcg_sd (SD with
-        ddof=0); zero_share (users with P@k = 0); history_mean; relevant_mean (relevant items
-        per user).
-
-    Examples
-    --------
-    >>> s = summary(world(40, 120, k=5, zero_relevance=0.25, random_state=1))
-    >>> s["precision_mean"], s["ndcg_sd"], s["zero_share"]
-    (0.75, 0.4330127018922193, 0.25)
-    >>> s["n_users"], s["k"]
-    (40, 5)
-    >>> 0 <= s["jaccard_mean"] <= 1
-    True
-    """
-    k = world.k if k is None else check_k(k)
-    if k > world.k:
-        raise ValueError(f"k must be <= the list length {world.k}, got {k}")
-    precision = precision_at_k(world.rankings[:, :k], world.relevance, k=k)
-    ndcg = ndcg_at_k(world.rankings[:, :k], world.relevance, k=k)
-    users = slice(None)
-    if max_users is not None and world.m > check_count(max_users, name="max_users", minimum=2):
-        users = np.linspace(0, world.m - 1, max_users).round().astype(np.int64)
-    histories = world.histories[users]
-    jaccard = off_diagonal(jaccard_similarity(histories))
-    blend = off_diagonal(uf_similarity(histories, world.item_features, gamma=gamma))
-    sizes = np.diff(world.histories.indptr)
-    return {
-        "n_users": int(world.m),
-        "n_items": int(world.n_items),
-        "k": int(k),
-        "jaccard_mean": float(jaccard.mean()),
-        "jaccard_skewness": sample_skewness(jaccard),
-        "uf_mean": float(blend.mean()),
-        "uf_skewness": sample_skewness(blend),
-        "precision_mean": float(precision.mean()),
-        "precision_sd": float(precision.std()),
-        "ndcg_mean": float(ndcg.mean()),
-        "ndcg_sd": float(ndcg.std()),
-        "zero_share": float((precision == 0).mean()),
-        "history_min": int(sizes.min()),
-        "history_mean": float(sizes.mean()),
-        "history_max": int(sizes.max()),
-        "relevant_mean": float(np.diff(world.relevance.indptr).mean()),
-    }

@@ -1,0 +1,179 @@
+"""The dataset cache: where it is, how an entry is verified, what it holds.
+
+The cache is ``cache=`` if given, else ``$PUF_HARNESS_CACHE``, else
+``$XDG_CACHE_HOME/puf-harness``, else ``~/.cache/puf-harness``. Each dataset is a folder
+with its atomic files next to a ``MANIFEST.json`` that records their checksums;
+:mod:`puf.data.fetch` fills it and re-exports these names.
+"""
+
+__all__ = [
+    "MANIFEST",
+    "cache_dir",
+    "dataset_source",
+    "verify",
+    "list_cached",
+]
+
+import hashlib
+import json
+import os
+import pathlib
+
+from .sources import DATASETS
+
+MANIFEST = "MANIFEST.json"
+
+def cache_dir(cache=None):
+    """Return the cache folder: ``cache``, ``$PUF_HARNESS_CACHE``, XDG, or ``~/.cache``.
+
+    Parameters
+    ----------
+    cache : str or os.PathLike, optional
+        Explicit folder; wins over the environment.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (not created).
+
+    Examples
+    --------
+    >>> str(cache_dir("/tmp/my-cache"))
+    '/tmp/my-cache'
+    """
+    if cache is not None:
+        return pathlib.Path(cache).expanduser()
+    if os.environ.get("PUF_HARNESS_CACHE"):
+        return pathlib.Path(os.environ["PUF_HARNESS_CACHE"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base) / "puf-harness"
+
+
+def dataset_source(name):
+    """The pinned source of dataset ``name``; a ValueError listing the known ones if unknown."""
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {name!r}; known datasets: {', '.join(DATASETS)}")
+    return DATASETS[name]
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify(folder, name):
+    """Check every file of dataset ``name`` in ``folder`` against its pinned SHA-256.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        Folder holding the dataset's atomic files.
+    name : str
+        Dataset name, a key of :data:`DATASETS`.
+
+    Returns
+    -------
+    dict of str to str
+        File name -> SHA-256 (all matching).
+
+    Raises
+    ------
+    ValueError
+        A file is missing or its checksum differs; the message names the file
+        and both checksums. An unknown ``name``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> verify(tempfile.mkdtemp(), "ml-100k")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../ml-100k.inter: missing file of dataset 'ml-100k'
+    """
+    source = dataset_source(name)
+    folder = pathlib.Path(folder)
+    found = {}
+    for file_name, expected in source.files.items():
+        path = folder / file_name
+        if not path.is_file():
+            raise ValueError(f"{path}: missing file of dataset {name!r}")
+        actual = _sha256(path)
+        if actual != expected:
+            raise ValueError(
+                f"{path}: checksum mismatch for dataset {name!r}: "
+                f"expected sha256 {expected}, got {actual}"
+            )
+        found[file_name] = actual
+    return found
+def list_cached(cache=None, *, check=False):
+    """List the datasets in the cache with their source and files.
+
+    Parameters
+    ----------
+    cache : str or os.PathLike, optional
+        Cache folder (see :func:`cache_dir` for the default).
+
+    check : bool, default False
+        Also verify every entry's files against the pinned checksums (reads
+        them all) and add ``status``: ``"ok"``, or why the entry is damaged
+        (``puf data fetch NAME`` replaces a damaged entry).
+
+    Returns
+    -------
+    list of dict
+        One entry per cached dataset with ``dataset``, ``path``, ``source``,
+        ``fetched``, ``bytes`` and ``files`` (name -> sha256), sorted by name;
+        with ``check``, also ``status``. An unreadable manifest is listed as
+        damaged when ``check`` is true (skipped otherwise).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> list_cached(tempfile.mkdtemp())
+    []
+    """
+    root = cache_dir(cache)
+    if not root.is_dir():
+        return []
+    entries = []
+    for manifest in sorted(root.glob(f"*/{MANIFEST}")):
+        if manifest.parent.name.startswith("."):
+            continue
+        try:
+            data = json.loads(manifest.read_text(encoding="utf-8"))
+            files = data.get("files", {})
+            entry = {
+                "dataset": data.get("dataset", manifest.parent.name),
+                "path": str(manifest.parent),
+                "source": data.get("source", ""),
+                "fetched": data.get("fetched", ""),
+                "bytes": sum(int(f.get("bytes", 0)) for f in files.values()),
+                "files": {k: f.get("sha256", "") for k, f in files.items()},
+            }
+        except (OSError, ValueError, TypeError, AttributeError):
+            if not check:
+                continue
+            entry = {"dataset": manifest.parent.name, "path": str(manifest.parent), "source": "",
+                     "fetched": "", "bytes": 0, "files": {},
+                     "status": f"damaged: unreadable {MANIFEST}"}
+        if check and "status" not in entry:
+            entry["status"] = _entry_status(manifest.parent, entry["dataset"])
+        entries.append(entry)
+    return entries
+
+
+def _entry_status(folder, name):
+    if name not in DATASETS:
+        return f"damaged: unknown dataset {name!r} in {MANIFEST}"
+    try:
+        verify(folder, name)
+    except ValueError as exc:  # "<path>: missing file ..." or "<path>: checksum mismatch ..."
+        path, _, reason = str(exc).partition(": ")
+        what = "missing" if reason.startswith("missing") else "checksum mismatch"
+        return f"damaged: {pathlib.Path(path).name} {what}"
+    except OSError as exc:
+        return f"damaged: {exc.strerror or exc}"
+    return "ok"

@@ -1,0 +1,67 @@
+"""What both report documents share: sections, verdict and label styles, cell text, the verdict pivot.
+
+:mod:`reports.render` re-exports :class:`Section`, :data:`VERDICT_STYLE` and :data:`LABEL_STYLE`.
+"""
+
+__all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "cell_text", "verdict_pivot"]
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+# Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
+VERDICT_STYLE = {
+    "holds": ("#cfeee3", "✓"),
+    "violated": ("#f7c9ad", "✗"),
+    "undefined": ("#d9d9d9", "?"),
+    "not-applicable": ("#ffffff", "–"),
+}
+LABEL_STYLE = {"responds": "#cfeee3", "flat": "#d9d9d9", "wrong direction": "#f7c9ad",
+               "non-monotone": "#fbe3a6"}
+
+
+@dataclass
+class Section:
+    """One sweep (or other figure) of the report.
+
+    Attributes
+    ----------
+    key : str
+        Anchor and file stem, e.g. ``"zero_relevance"``.
+    title : str
+        Heading.
+    text : str
+        What was varied and how to read the figure (plain text; `code` in backticks).
+    figure : pathlib.Path, optional
+        The PNG, embedded in the HTML and linked from the Markdown.
+    table : pandas.DataFrame, optional
+        Response labels (or any small table) shown under the figure.
+    files : list of str
+        Data files of this section, by name (e.g. its CSV): embedded in the HTML.
+    table_note : str
+        One line shown right above the table (e.g. the driver its labels judge against).
+    """
+
+    key: str
+    title: str
+    text: str = ""
+    figure: Path | None = None
+    table: pd.DataFrame | None = None
+    files: list = field(default_factory=list)
+    table_note: str = ""
+
+
+def cell_text(value):
+    """A table cell as text: floats to 4 significant digits, NaN empty."""
+    if isinstance(value, float):
+        return "" if pd.isna(value) else f"{value:.4g}"
+    return str(value)
+
+
+def verdict_pivot(verdicts):
+    """Long table (measure, property, verdict, detail[, reason]) -> ordered measures, properties."""
+    measures = list(dict.fromkeys(verdicts["measure"]))
+    properties = list(dict.fromkeys(verdicts["property"]))
+    cells = {(r.measure, r.property): (r.verdict, r.detail) for r in verdicts.itertuples()}
+    return measures, properties, cells
