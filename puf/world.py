@@ -17,25 +17,13 @@ from .validation import (
     check_rankings,
     check_relevance,
 )
+from .pieces import Pieces
 from .population import Population
 
 
 def _frozen(array):
     array.flags.writeable = False
     return array
-
-
-# What each group of memoised pieces is computed from: World.replace hands a group to the
-# new world when none of its inputs changed (a relabelled world keeps its similarities).
-_PIECE_INPUTS = {
-    "users": ("histories", "item_features"),       # similarities
-    "lists": ("rankings", "item_vectors"),         # list distances
-    "judged": ("rankings", "relevance"),           # effectiveness, utility
-}
-
-
-def _no_pieces():
-    return {group: {} for group in _PIECE_INPUTS}
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,26 +85,8 @@ class World:
             ("item_vectors", _frozen(vectors.copy())),
         ):
             object.__setattr__(self, name, value)
-        # Not a field: outside equality, hash and repr, and dropped from pickles.
-        object.__setattr__(self, "_pieces", _no_pieces())
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state.pop("_pieces", None)
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        self.__dict__["_pieces"] = _no_pieces()
-
-    def _memo(self, group, key, compute):
-        """The piece ``key`` of ``group``, computed once (read-only: worlds may share it)."""
-        pieces = self._pieces[group]
-        if key not in pieces:
-            value = np.asarray(compute())
-            value.flags.writeable = False
-            pieces[key] = value
-        return pieces[key]
+        # Not a field: outside equality, hash and repr; empty again in a pickle or copy.
+        object.__setattr__(self, "_pieces", Pieces())
 
     @property
     def m(self):
@@ -144,9 +114,7 @@ class World:
         [[1], [0]]
         """
         new = replace(self, **changes)
-        for group, inputs in _PIECE_INPUTS.items():
-            if not set(inputs) & set(changes):
-                new._pieces[group] = self._pieces[group]
+        object.__setattr__(new, "_pieces", Pieces.kept_from(self._pieces, changed=changes))
         return new
 
     def permute(self, order):
@@ -308,12 +276,12 @@ class World:
         rankings = self.rankings[:, :k]
         effectiveness = get_effectiveness(metric)  # an unknown name fails before any work
         return Population(
-            effectiveness=self._memo("judged", ("effectiveness", metric, k),
-                                     lambda: effectiveness(rankings, self.relevance, k=k)),
-            similarity=self._memo("users", ("similarity", similarity, gamma),
-                                  lambda: self.similarity(similarity, gamma=gamma)),
-            utility=self._memo("judged", ("utility", k),
-                               lambda: utility_matrix(rankings, self.relevance, k=k)),
-            list_distance=self._memo("lists", ("list_distance", k),
-                                     lambda: list_distance(rankings, self.item_vectors)),
+            effectiveness=self._pieces.get("judged", ("effectiveness", metric, k),
+                                           lambda: effectiveness(rankings, self.relevance, k=k)),
+            similarity=self._pieces.get("users", ("similarity", similarity, gamma),
+                                        lambda: self.similarity(similarity, gamma=gamma)),
+            utility=self._pieces.get("judged", ("utility", k),
+                                     lambda: utility_matrix(rankings, self.relevance, k=k)),
+            list_distance=self._pieces.get("lists", ("list_distance", k),
+                                           lambda: list_distance(rankings, self.item_vectors)),
         )

@@ -8,8 +8,8 @@ own part or a lower layer, never a sibling part of its layer, never a higher one
 
 ``PENDING`` lists what other work in progress removes (each entry says whose it is): those are
 reported as ``LayerDebt`` warnings, not failures, and an entry that no longer occurs is reported
-so that it can be deleted. Module and function sizes are enforced for ``SIZE_ENFORCED`` and
-reported for the rest.
+so that it can be deleted. Module and function sizes are enforced for every module but the
+few in ``SIZE_EXEMPT`` (each with its reason), which are reported.
 """
 
 import ast
@@ -35,19 +35,12 @@ LAYERS = (
 MAX_MODULE_LINES = 300
 MAX_FUNCTION_LINES = 60  # lines of code: no docstring, blank line or comment-only line
 
-#: Modules (or packages, with everything below them) whose sizes fail the test; the rest is
-#: reported. The coordinator widens it as the parts shrink.
-SIZE_ENFORCED = (
-    "puf.cli", "puf.arrays", "puf.effectiveness", "puf.lists", "puf.ranking", "puf.validation",
-    "puf.engines.blocks", "puf.engines.executors", "puf.engines.dask", "puf.engines.pairwise",
-    "puf.engines.cosine", "puf.engines.jaccard", "puf.engines.sampling",
-    "puf.engines.uf_sampling",
-    "puf.similarity", "puf.similarity_measures", "puf.data.fetch", "puf.data.cache",
-    "puf.data.preprocess", "puf.data.core_and_split", "puf.rankers.neural._training",
-    "puf.rankers.neural.graph_inputs", "puf.synthetic.similarity", "puf.synthetic.pair_values",
-    "puf.synthetic.worlds", "puf.synthetic.world_summary", "puf.reports.render",
-    "puf.reports.markdown_report", "puf.reports.report_parts",
-)
+#: Modules whose sizes are reported but do not fail the test, with the reason. Every other
+#: module of the installed package is held to the limits.
+SIZE_EXEMPT = {
+    "puf.engines.envy": "envy_measures() is 61 lines of code: one streaming pass whose three user "
+                        "kinds share their block state",
+}
 
 #: Known violations that other work in progress removes: whose work removes them -> keys. A
 #: "circle" entry is one import edge left out of the graph before looking for circles; an
@@ -57,7 +50,7 @@ PENDING = {key: work for work, keys in _PENDING_BY_WORK.items() for key in keys}
 
 
 class LayerDebt(UserWarning):
-    """A known violation that other work removes, or a size over the limit outside SIZE_ENFORCED."""
+    """A known violation that other work removes, or a size over the limit in SIZE_EXEMPT."""
 
 
 def _folders():
@@ -303,7 +296,7 @@ def _code_lines(node, lines):
 
 
 def _enforced(module):
-    return any(module == p or module.startswith(p + ".") for p in SIZE_ENFORCED)
+    return module not in SIZE_EXEMPT
 
 
 def test_modules_and_functions_are_small(graph):
@@ -321,7 +314,7 @@ def test_modules_and_functions_are_small(graph):
     reported = [text for name, text in over if not _enforced(name)]
     if reported:
         warnings.warn(f"over {MAX_MODULE_LINES} lines per module or {MAX_FUNCTION_LINES} per "
-                      "function (reported, not enforced yet):\n" + "\n".join(reported), LayerDebt)
+                      "function (reported, exempt: see SIZE_EXEMPT):\n" + "\n".join(reported), LayerDebt)
     assert [text for name, text in over if _enforced(name)] == []
 
 

@@ -1,0 +1,59 @@
+"""The memo of a World's derived pieces: each computed once, shared by worlds that keep its inputs.
+
+A :class:`~puf.World` computes its m × m pieces (similarities, utilities, list
+distances) and effectiveness arrays once; :meth:`World.replace` hands a group
+of pieces to the new world when none of that group's inputs changed, so a
+world with new relevance keeps its similarities and list distances. A memo is
+not data: it is outside a World's equality, hash and repr, and a pickled or
+copied World starts with an empty one.
+"""
+
+__all__ = ["PIECE_INPUTS", "Pieces"]
+
+import numpy as np
+
+PIECE_INPUTS = {
+    "users": ("histories", "item_features"),       # similarities
+    "lists": ("rankings", "item_vectors"),         # list distances
+    "judged": ("rankings", "relevance"),           # effectiveness, utility
+}
+"""What each group of pieces is computed from (World field names)."""
+
+
+class Pieces:
+    """The memoised pieces of one World, by group.
+
+    Examples
+    --------
+    >>> pieces = Pieces()
+    >>> pieces.get("users", "jaccard", lambda: [1.0, 0.5]).tolist()
+    [1.0, 0.5]
+    >>> pieces.get("users", "jaccard", lambda: [0.0]).tolist()  # computed once
+    [1.0, 0.5]
+    >>> Pieces.kept_from(pieces, changed={"relevance"}).get("users", "jaccard", list).tolist()
+    [1.0, 0.5]
+    """
+
+    def __init__(self):
+        self.groups = {group: {} for group in PIECE_INPUTS}
+
+    def get(self, group, key, compute):
+        """The piece ``key`` of ``group``, computed once (read-only: worlds may share it)."""
+        pieces = self.groups[group]
+        if key not in pieces:
+            value = np.asarray(compute())
+            value.flags.writeable = False
+            pieces[key] = value
+        return pieces[key]
+
+    @classmethod
+    def kept_from(cls, old, *, changed):
+        """A memo holding the groups of ``old`` whose inputs are not among the ``changed`` fields."""
+        new = cls()
+        for group, inputs in PIECE_INPUTS.items():
+            if not set(inputs) & set(changed):
+                new.groups[group] = old.groups[group]
+        return new
+
+    def __reduce__(self):
+        return Pieces, ()  # a pickled or copied World recomputes its pieces
