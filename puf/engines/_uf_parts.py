@@ -21,7 +21,7 @@ sizes here can even represent. So the shortcut is exact to rounding, and costs
 
 __all__ = ["check_uf_inputs", "prepare_uf", "similarity_tile",
            "pair_jaccard", "pair_js", "blend", "pair_similarity", "pair_distance",
-           "THRESHOLD_TOLERANCE"]
+           "list_distance_of", "THRESHOLD_TOLERANCE"]
 
 import math
 
@@ -158,7 +158,12 @@ def pair_similarity(shared, u, v):
     return blend(gamma, jac, js)
 
 
+def list_distance_of(products):
+    """d_L = 1 − ē_u·ē_v from the centroids' inner products, clipped to [0, 2] against rounding."""
+    return np.clip(1.0 - products, 0.0, 2.0)
+
+
 def pair_distance(shared, u, v):
     """d_L(u[i], v[i]) for index arrays."""
     centroids = shared["centroids"]
-    return np.clip(1.0 - np.einsum("ij,ij->i", centroids[u], centroids[v]), 0.0, 2.0)
+    return list_distance_of(np.einsum("ij,ij->i", centroids[u], centroids[v]))

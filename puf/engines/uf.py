@@ -35,7 +35,7 @@ where ‖P_u − P_v‖₂² = ‖P_u‖² + ‖P_v‖² − 2 P_u·P_v is one m
 U*; sim_JS and d_L are computed only for the others.
 """
 
-__all__ = ["uf_streaming", "WINDOW_SAMPLE_SIZE", "WINDOW_Z"]
+__all__ = ["uf_streaming", "WINDOW_Z"]
 
 import math
 
@@ -49,6 +49,7 @@ from ._uf_parts import (
     THRESHOLD_TOLERANCE,
     blend,
     check_uf_inputs,
+    list_distance_of,
     pair_distance,
     pair_js,
     pair_similarity,
@@ -56,13 +57,12 @@ from ._uf_parts import (
     similarity_tile,
 )
 from .jaccard import DEFAULT_BLOCK_SIZE, jaccard_tile, keep_upper
-from .sampling import draw_pairs
+from .sampling import DEFAULT_CHUNK, draw_pairs
 
 #: Pairs drawn to place the threshold window before the exact pass.
 WINDOW_SAMPLE_SIZE = 1_000_000
 #: Half-width of the window in standard errors of the sampled threshold.
 WINDOW_Z = 4.0
-_SAMPLE_CHUNK = 65_536
 _PINSKER_MARGIN = 1e-9
 
 
@@ -73,8 +73,8 @@ def _pair_similarity_kernel(shared, task):
 def _threshold_window(shared, m, executor, sample_size):
     """(lo, hi, shift): a window around the sampled threshold (module docstring)."""
     u, v = draw_pairs(np.random.default_rng(0), m, sample_size)
-    tasks = [(u[i:i + _SAMPLE_CHUNK], v[i:i + _SAMPLE_CHUNK])
-             for i in range(0, sample_size, _SAMPLE_CHUNK)]
+    tasks = [(u[i:i + DEFAULT_CHUNK], v[i:i + DEFAULT_CHUNK])
+             for i in range(0, sample_size, DEFAULT_CHUNK)]
     sims = np.concatenate(executor.map(_pair_similarity_kernel, shared, tasks))
     mean, sd = float(sims.mean()), float(sims.std())
     centred = sims - mean
@@ -102,10 +102,10 @@ def _pass_kernel(shared, task):
     # d_L only where it is needed: 1 − ē_u·ē_v from one GEMM, the rest on the chosen pairs.
     centroids = shared["centroids"]
     products = _upper_pairs(centroids[r0:r1] @ centroids[c0:c1].T, keep)
-    sure_sum = float(values[sure] @ np.clip(1.0 - products[sure], 0.0, 2.0))
+    sure_sum = float(values[sure] @ list_distance_of(products[sure]))
     window = values[inside]
     return (moments, int(np.count_nonzero(sure)), sure_sum, window,
-            window * np.clip(1.0 - products[inside], 0.0, 2.0))
+            window * list_distance_of(products[inside]))
 
 
 def _bounded_sum_kernel(shared, task):
