@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from puf.validation import check_k
+from puf.validation import check_index, check_k
 
 
 def check_users(m, *, name="m"):
@@ -37,7 +37,4 @@ def check_count(value, *, name, minimum=0):
 
 def check_user(world, user, name="user"):
     """Return ``user`` as an int id of one of ``world``'s users."""
-    user = check_count(user, name=name)
-    if user >= world.m:
-        raise ValueError(f"{name} must be < {world.m} (the number of users), got {user}")
-    return user
+    return check_index(user, name=name, size=world.m, what="users")
