@@ -18,11 +18,12 @@ in its catalog entry.
 
 __all__ = ["LEVELS", "LARGEST", "METRIC", "SIMILARITY", "FRACTIONS", "FRACTIONS_OR_ONE",
            "FRACTIONS_OR_ZERO", "HALVES_OR_LESS", "Case", "case_strategy", "derive", "sources",
-           "trivial_case", "draw_users"]
+           "trivial_case", "draw_users", "distance"]
 
 import functools
 from dataclasses import dataclass
 
+import numpy as np
 from hypothesis import strategies as st
 
 from puf import as_measure
@@ -169,3 +170,17 @@ def draw_users(draw, m, count):
         return first
     second = draw(st.integers(0, m - 2))
     return first, second + (second >= first)
+
+
+def distance(start, end):
+    """Max-norm distance between two populations of the same users: a case's ``delta``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from puf import Population
+    >>> distance(Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.5], np.eye(2)))
+    1.0
+    """
+    a, b = start.fields(), end.fields()
+    return max(float(np.max(np.abs(b[f] - a[f]))) for f in a if f in b)

@@ -13,8 +13,7 @@ evaluates the measure on each case (narrowing segments, choosing the worst of
 a case's alternatives) and judges it through the property object alone.
 """
 
-__all__ = ["Found", "OutOfBudget", "PropertySearch", "evaluate_case", "interpolate", "distance",
-           "narrow_jump"]
+__all__ = ["Found", "OutOfBudget", "PropertySearch", "evaluate_case", "interpolate", "narrow_jump"]
 
 import dataclasses
 import math
@@ -24,6 +23,7 @@ import numpy as np
 from hypothesis import target
 
 from .calls import MeasureError, Timeout, call_measure
+from .cases import distance
 from .known import example_case, known_examples
 
 _WORLD_FIELDS = {"utility", "list_distance"}
@@ -45,19 +45,6 @@ def interpolate(start, end, t):
     """
     a, b = start.fields(), end.fields()
     return start.replace(**{f: a[f] + t * (b[f] - a[f]) for f in a if f in b})
-
-
-def distance(start, end):
-    """Max-norm distance between two populations of the same users.
-
-    Examples
-    --------
-    >>> from puf import Population
-    >>> distance(Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.5], np.eye(2)))
-    1.0
-    """
-    a, b = start.fields(), end.fields()
-    return max(float(np.max(np.abs(b[f] - a[f]))) for f in a if f in b)
 
 
 def narrow_jump(evaluate, start, end, *, tolerance=1e-7, points=8, beam=3):

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from puf.properties import CATALOG, STATUSES, verdicts
-from puf.properties.search import distance, narrow_jump
+from puf.properties.cases import distance
+from puf.properties.search import narrow_jump
 from puf.properties.corpus import CONTROLS, CORPUS, FLAWED, get_entry
 from puf.properties.power import detection_rate, power_runs, power_summary
 from puf import Population

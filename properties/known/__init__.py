@@ -166,15 +166,14 @@ def example_case(property_name, example, *, source=""):
     >>> case.before.effectiveness.tolist(), case.change.startswith("known example (gini)")
     ([0.0, 0.0], True)
     """
-    from ..cases import Case
+    from ..cases import Case, distance
     from puf.synthetic import weighted_gap_sum
 
     before = _population(example["before"])
     after = None if example.get("after") is None else _population(example["after"])
     delta, strict = 0.0, False
     if after is not None and after.m == before.m:  # replication changes m: no δ, no pairing
-        old, new = before.fields(), after.fields()
-        delta = max(float(np.max(np.abs(new[f] - old[f]))) for f in old if f in new)
+        delta = distance(before, after)
         gap = (weighted_gap_sum(after.effectiveness, after.similarity)
                - weighted_gap_sum(before.effectiveness, before.similarity))
         strict = gap > 1e-9
