@@ -10,6 +10,7 @@ __all__ = ["permute_users", "replicate", "move_outcomes"]
 import numpy as np
 
 from puf.population import Population
+from puf.validation import check_permutation
 
 from ._checks import check_count
 
@@ -96,5 +97,5 @@ def move_outcomes(world, order):
     >>> moved.rankings.tolist(), moved.histories.toarray().tolist()
     ([[1], [0]], [[1.0, 0.0], [0.0, 1.0]])
     """
-    relabelled = world.permute(order)  # checks the order; its histories are not kept
-    return world.replace(relevance=relabelled.relevance, rankings=relabelled.rankings)
+    order = check_permutation(order, world.m)
+    return world.replace(relevance=world.relevance[order], rankings=world.rankings[order])
