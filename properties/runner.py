@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 from puf import as_measure
 
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
-from .budget import DEFAULT_MAX_EXAMPLES, examples_for
+from .budget import DEFAULT_MAX_EXAMPLES
 from .catalog import CATALOG, Property, get_property
 from .measured import measured_power
 from .search import Found, OutOfBudget, PropertySearch
@@ -155,8 +155,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         alone; a Property need not be in the catalog); default the whole
         :data:`properties.CATALOG`.
     max_examples : int, default ``properties.budget.DEFAULT_MAX_EXAMPLES`` (60)
-        The example budget: Hypothesis examples per property before shrinking,
-        times the property's weight (:func:`properties.budget.examples_for`).
+        The example budget: Hypothesis examples per property before shrinking.
     random_state : int, numpy Generator or None, default 0
         Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
     time_limit : float, default 2.0
@@ -202,7 +201,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         name = prop.name
         start = time.perf_counter()
         status, reason, found, search = _check_one(
-            measure, prop, max_examples=examples_for(name, max_examples), random_state=seed_value,
+            measure, prop, max_examples=max_examples, random_state=seed_value,
             time_limit=time_limit, budget=budget, database=database, known=known)
         power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
         if power is not None:
