@@ -13,7 +13,7 @@ evaluates the measure on each case (narrowing segments, choosing the worst of
 a case's alternatives) and judges it through the property object alone.
 """
 
-__all__ = ["Found", "OutOfBudget", "PropertySearch", "evaluate_case", "interpolate", "narrow_jump"]
+__all__ = ["Found", "OutOfBudget", "PropertySearch", "narrow_jump"]
 
 import dataclasses
 import math
@@ -110,29 +110,6 @@ class OutOfBudget(BaseException):
     """
 
 
-def _snapshot(case, measure, prop, before, after, excess, error=None):
-    # Effectiveness and similarity always (a Population needs both, so the example
-    # replays as a known example), the other fields when the measure or property uses them.
-    shown = [f for f in ("effectiveness", "similarity", "utility", "list_distance")
-             if f in measure.reads or f in prop.needs or f in ("effectiveness", "similarity")]
-
-    def fields(pop):
-        if pop is None:
-            return None
-        present = pop.fields()
-        return {f: np.asarray(present[f]).tolist() for f in shown if f in present}
-
-    return {
-        "change": case.change,
-        "before": fields(case.before),
-        "after": fields(case.after),
-        "value_before": before,
-        "value_after": after,
-        "violation": None if excess is None else float(excess),
-        "error": error,
-    }
-
-
 class PropertySearch:
     """One property's search on one measure: the body of its Hypothesis test, and what it found.
 
@@ -163,7 +140,27 @@ class PropertySearch:
         self.start = time.perf_counter()
 
     def snapshot(self, case, before, after, excess, error=None):
-        return _snapshot(case, self.measure, self.prop, before, after, excess, error)
+        """The example as the verdict shows and stores it (plain lists and numbers)."""
+        # Effectiveness and similarity always (a Population needs both, so the example
+        # replays as a known example), the other fields when the measure or property uses them.
+        used = {"effectiveness", "similarity", *self.measure.reads, *self.prop.needs}
+        shown = [f for f in ("effectiveness", "similarity", "utility", "list_distance") if f in used]
+
+        def fields(pop):
+            if pop is None:
+                return None
+            present = pop.fields()
+            return {f: np.asarray(present[f]).tolist() for f in shown if f in present}
+
+        return {
+            "change": case.change,
+            "before": fields(case.before),
+            "after": fields(case.after),
+            "value_before": before,
+            "value_after": after,
+            "violation": None if excess is None else float(excess),
+            "error": error,
+        }
 
     def fail(self, kind, example):
         self.failure = (kind, example)
@@ -243,9 +240,10 @@ def evaluate_case(case, measure, prop, time_limit):
         if narrowed is None:
             return case, value(case.before), value(case.after)
         low, high, f_low, f_high = narrowed
+        gap = distance(low, high)
         case = dataclasses.replace(
-            case, before=low, after=high, segment=False, delta=distance(low, high) or math.inf,
-            change=case.change + f", narrowed by bisection to δ = {distance(low, high):.3g}")
+            case, before=low, after=high, segment=False, delta=gap or math.inf,
+            change=case.change + f", narrowed by bisection to δ = {gap:.3g}")
         return case, f_low, f_high
     cache = {}
 
