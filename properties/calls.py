@@ -89,8 +89,7 @@ def call_measure(measure, population, time_limit):
     value = _evaluate(measure, population.fields(), time_limit)
     number = as_number(value)
     if number is None:
-        kind = value.kind if isinstance(value, _Returned) else type(value).__name__
-        raise MeasureError(f"returned {kind}, not a number")
+        raise MeasureError(f"returned {_type_name(value)}, not a number")
     return number
 
 
@@ -99,6 +98,11 @@ class _Returned:
 
     def __init__(self, number, kind):
         self.number, self.kind = number, kind
+
+
+def _type_name(value):
+    """The name of the type the measure returned (a worker reports it in a _Returned)."""
+    return value.kind if isinstance(value, _Returned) else type(value).__name__
 
 
 def _evaluate(measure, fields, time_limit):
@@ -159,8 +163,8 @@ def check_returns_number(measure, time_limit):
     except (MeasureError, Timeout):
         return
     if as_number(value) is None:
-        kind = value.kind if isinstance(value, _Returned) else type(value).__name__
-        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {kind}")
+        raise ValueError(f"measure {measure.name!r} does not return a number: "
+                         f"it returned {_type_name(value)}")
 
 
 def check_run_options(*, time_limit, budget, max_examples, properties):
