@@ -29,15 +29,13 @@ def similarity_raise_cases(draw, level, measure):
     True
     """
     pop, _ = draw(sources(level))
-    s, sim = pop.effectiveness, pop.similarity
-    rows, cols = np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (sim < 1.0))
+    rows, cols = _raisable_pairs(pop)
     if rows.size == 0:
         # Equal effectiveness or everyone alike (half the edge cases): rather than waste the
         # example, draw plain effectiveness and similarity for the same users.
         pop = pop.replace(effectiveness=draw_effectiveness(draw, pop.m, LARGEST, False),
                           similarity=draw_similarity(draw, pop.m, LARGEST, False))
-        s, sim = pop.effectiveness, pop.similarity
-        rows, cols = np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (sim < 1.0))
+        rows, cols = _raisable_pairs(pop)
     if rows.size == 0:
         return trivial_case(pop, "no pair with unequal effectiveness and similarity below 1")
     pick = draw(st.integers(0, rows.size - 1))
@@ -45,11 +43,17 @@ def similarity_raise_cases(draw, level, measure):
     fraction = draw(FRACTIONS_OR_ONE)
     main = _raised(pop, u, v, fraction)
     # Other amounts for the drawn pair, and the pair with the smallest gap raised fully.
-    gaps = np.abs(s[rows] - s[cols])
+    gaps = np.abs(pop.effectiveness[rows] - pop.effectiveness[cols])
     small = int(np.argmin(gaps))
     others = [_raised(pop, u, v, f) for f in (1.0, 0.5, 0.05, 0.01) if f != fraction]
     others.append(_raised(pop, int(rows[small]), int(cols[small]), 1.0))
     return Case(pop, main.after, main.change, alternatives=tuple(others))
+
+
+def _raisable_pairs(pop):
+    """``(rows, cols)`` of the pairs u < v with unequal effectiveness and similarity below 1."""
+    s = pop.effectiveness
+    return np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (pop.similarity < 1.0))
 
 
 def _raised(pop, u, v, fraction):
