@@ -14,7 +14,7 @@ import functools
 import numpy as np
 from hypothesis import strategies as st
 
-from puf import Population
+from puf import Population, World
 from puf.synthetic import move_outcomes, replicate, weighted_gap_sum
 
 from .cases import LARGEST, Case, case_strategy, derive, sources, trivial_case
@@ -44,8 +44,6 @@ def extreme_examples(level):
     >>> extreme_examples("world")[0].before.effectiveness.tolist()
     [0.0, 0.0]
     """
-    from puf import Population, World
-
     if level == "score":
         cases = [Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
                  Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar")]
