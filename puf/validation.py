@@ -22,7 +22,6 @@ __all__ = [
     "check_random_state",
     "check_index",
     "check_permutation",
-    "check_same_users",
     "undefined",
     "lookup",
 ]
@@ -140,14 +139,6 @@ def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_u
 def check_similarity(similarity, *, m=None, name="similarity", min_users=2):
     """Return a symmetric (m, m) float64 similarity matrix in [0, 1]."""
     return check_pair_matrix(similarity, name=name, m=m, symmetric=True, min_users=min_users)
-
-
-def check_same_users(**arrays):
-    """Raise unless every named array has the same first dimension."""
-    sizes = {name: np.shape(a)[0] for name, a in arrays.items() if a is not None}
-    if len(set(sizes.values())) > 1:
-        listed = ", ".join(f"{name} has {n}" for name, n in sizes.items())
-        raise ValueError(f"user counts differ: {listed}")
 
 
 def check_k(k, *, name="k"):
