@@ -12,6 +12,7 @@ __all__ = [
     "check_unit_interval",
     "describe_value",
     "number_text",
+    "raise_first",
 ]
 
 import reprlib
@@ -99,6 +100,26 @@ def number_text(value):
     return repr(value.item()) if hasattr(value, "item") else repr(value)
 
 
+def raise_first(message, array, flagged, **details):
+    """Raise ValueError naming the first flagged entry of ``array``: its value and index.
+
+    ``message`` is a :meth:`str.format` template given ``value`` (the entry as
+    :func:`number_text`), ``where`` (its index, a tuple) and ``details``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scores = np.array([[0.5, -1.0]])
+    >>> raise_first("{name} must be non-negative, got {value} at index {where}", scores,
+    ...             scores < 0, name="scores")
+    Traceback (most recent call last):
+    ...
+    ValueError: scores must be non-negative, got -1.0 at index (0, 1)
+    """
+    where = tuple(int(i) for i in np.argwhere(flagged)[0])
+    raise ValueError(message.format(value=number_text(array[where]), where=where, **details))
+
+
 def check_finite(name, array):
     """Raise ValueError naming the first NaN or infinite entry of ``array`` and its index.
 
@@ -112,8 +133,7 @@ def check_finite(name, array):
     """
     bad = ~np.isfinite(array)
     if bad.any():
-        where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"{name} must be finite, got {number_text(array[where])} at index {where}")
+        raise_first("{name} must be finite, got {value} at index {where}", array, bad, name=name)
 
 
 def check_unit_interval(name, array):
@@ -129,8 +149,7 @@ def check_unit_interval(name, array):
     """
     outside = (array < 0.0) | (array > 1.0)
     if outside.any():
-        where = tuple(int(i) for i in np.argwhere(outside)[0])
-        raise ValueError(f"{name} must lie in [0, 1], got {number_text(array[where])} at index {where}")
+        raise_first("{name} must lie in [0, 1], got {value} at index {where}", array, outside, name=name)
 
 
 def as_csr_matrix(name, matrix, n_users, n_items):

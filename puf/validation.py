@@ -32,7 +32,7 @@ import warnings
 import numpy as np
 
 from puf.arrays import (as_csr_matrix, as_float_array, check_finite, check_unit_interval,
-                        describe_value, number_text)
+                        describe_value, number_text, raise_first)
 
 SYMMETRY_TOLERANCE = 1e-12
 # PEU counts envy > ε only when it exceeds ε by more than this: envy is U[u,v] − U[u,u]
@@ -119,8 +119,8 @@ def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_u
             if unit:
                 check_unit_interval(name, block)
             elif (block < 0).any():
-                where = tuple(int(i) for i in np.argwhere(block < 0)[0])
-                raise ValueError(f"{name} must be non-negative, got {number_text(block[where])} at index {where}")
+                raise_first("{name} must be non-negative, got {value} at index {where}", block, block < 0,
+                            name=name)
         except ValueError as exc:
             raise ValueError(_shift_index(str(exc), start)) from None
         if symmetric:
@@ -181,22 +181,20 @@ def check_rankings(rankings, *, n_items=None, name="rankings"):
             raise ValueError(f"{name} must hold integer item ids, got {describe_value(array)}")
     elif array.dtype.kind not in "iu":
         raise ValueError(f"{name} must hold integer item ids, got dtype {array.dtype}")
-    if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
-        where = tuple(int(i) for i in np.argwhere(array > np.iinfo(np.int64).max)[0])
-        raise ValueError(f"{name} item id {number_text(array[where])} at {where} exceeds the largest "
-                         f"supported id {np.iinfo(np.int64).max} (int64)")
+    largest = np.iinfo(np.int64).max
+    if array.dtype.kind == "u" and array.size and array.max() > largest:
+        raise_first("{name} item id {value} at {where} exceeds the largest supported id {largest} "
+                    "(int64)", array, array > largest, name=name, largest=largest)
     if array.dtype.kind == "f" and array.size and np.abs(array).max() >= 2.0**63:
-        where = tuple(int(i) for i in np.argwhere(np.abs(array) >= 2.0**63)[0])
-        raise ValueError(f"{name} item id {number_text(array[where])} at {where} does not fit in int64")
+        raise_first("{name} item id {value} at {where} does not fit in int64", array,
+                    np.abs(array) >= 2.0**63, name=name)
     array = array.astype(np.int64)
     if (array < -1).any():
-        where = tuple(int(i) for i in np.argwhere(array < -1)[0])
-        raise ValueError(f"{name} item ids must be >= 0 (or -1 for padding), got {number_text(array[where])} at {where}")
+        raise_first("{name} item ids must be >= 0 (or -1 for padding), got {value} at {where}", array,
+                    array < -1, name=name)
     if n_items is not None and (array >= n_items).any():
-        where = tuple(int(i) for i in np.argwhere(array >= n_items)[0])
-        raise ValueError(
-            f"{name} item id {number_text(array[where])} at {where} is out of range for {n_items} items"
-        )
+        raise_first("{name} item id {value} at {where} is out of range for {n_items} items", array,
+                    array >= n_items, name=name, n_items=n_items)
     ordered = np.sort(array, axis=1)
     dup = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)
     if dup.any():
@@ -229,8 +227,7 @@ def check_item_features(item_features, *, n_items=None, name="item_features", po
         raise ValueError(f"{name} has {array.shape[0]} rows but there are {n_items} items")
     check_finite(name, array)
     if (array < 0).any():
-        where = tuple(int(i) for i in np.argwhere(array < 0)[0])
-        raise ValueError(f"{name} must be non-negative, got {number_text(array[where])} at {where}")
+        raise_first("{name} must be non-negative, got {value} at {where}", array, array < 0, name=name)
     if positive_rows:
         zero = np.flatnonzero(array.sum(axis=1) <= 0)
         if zero.size:
