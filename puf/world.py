@@ -234,10 +234,10 @@ class World:
     def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=1.0):
         """Derive the Population a measure reads.
 
-        Each m x m piece (a similarity per name and gamma, the utility and
-        list distance per cut-off) and each effectiveness array is computed
-        once per world and kept: asking for several metrics or similarities
-        of one world, as :func:`puf.evaluation.evaluate_runs` and the sweeps
+        Each m x m piece (a similarity per name, and per gamma if it takes
+        one; the utility and list distance per cut-off) and each effectiveness
+        array is computed once per world and kept: asking for several metrics
+        or similarities of one world, as :func:`puf.evaluation.evaluate_runs` and the sweeps
         do, computes every piece once. A world from :meth:`replace` shares the
         pieces whose inputs did not change (new relevance keeps the
         similarities and list distances).
@@ -269,16 +269,20 @@ class World:
         """
         from .effectiveness import get_effectiveness
         from .lists import list_distance, utility_matrix
+        from .similarity import similarity_parameters
 
         k = self.k if k is None else check_k(k)
         if k > self.k:
             raise ValueError(f"k must be <= the list length {self.k}, got {k}")
         rankings = self.rankings[:, :k]
         effectiveness = get_effectiveness(metric)  # an unknown name fails before any work
+        # Keyed by what the similarity reads: one that takes no gamma is one piece for every gamma.
+        takes_gamma = "gamma" in similarity_parameters(similarity)  # also checks the name
+        similarity_key = ("similarity", similarity, gamma if takes_gamma else None)
         return Population(
             effectiveness=self._pieces.get("judged", ("effectiveness", metric, k),
                                            lambda: effectiveness(rankings, self.relevance, k=k)),
-            similarity=self._pieces.get("users", ("similarity", similarity, gamma),
+            similarity=self._pieces.get("users", similarity_key,
                                         lambda: self.similarity(similarity, gamma=gamma)),
             utility=self._pieces.get("judged", ("utility", k),
                                      lambda: utility_matrix(rankings, self.relevance, k=k)),

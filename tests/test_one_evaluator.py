@@ -141,6 +141,19 @@ def test_world_memoises_its_pieces_once_per_world(monkeypatch):
     assert calls.count("similarity") == 2
 
 
+def test_a_similarity_that_takes_no_gamma_is_one_piece_for_every_gamma(monkeypatch):
+    calls = []
+    original = puf.World.similarity
+    monkeypatch.setattr(puf.World, "similarity", lambda self, name="jaccard", **kw:
+                        calls.append((name, kw["gamma"])) or original(self, name, **kw))
+    world = SMALL.world(zero_relevance=0.5, random_state=0)
+    jaccard = [world.population(similarity="jaccard", gamma=g).similarity for g in (1.0, 0.5)]
+    uf = [world.population(similarity="uf", gamma=g).similarity for g in (1.0, 0.5)]
+    assert calls == [("jaccard", 1.0), ("uf", 1.0), ("uf", 0.5)]
+    np.testing.assert_array_equal(jaccard[1], original(world, "jaccard"))
+    np.testing.assert_array_equal(uf[1], original(world, "uf", gamma=0.5))
+
+
 def test_a_seeds_worlds_share_their_similarities_along_a_sweep(monkeypatch):
     """Synthetic worlds of one seed differ in relevance alone: one Jaccard, one sim_UF per seed."""
     calls = []
