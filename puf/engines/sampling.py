@@ -1,7 +1,7 @@
 """PUF estimated from uniformly sampled user pairs, with a standard error and a 95% CI."""
 
-__all__ = ["PairEstimate", "sample_puf", "sample_puf_checked", "draw_pairs", "check_sample_size",
-           "DEFAULT_SAMPLE_SIZE", "DEFAULT_CHUNK", "Z95"]
+__all__ = ["PairEstimate", "sample_puf", "sample_puf_checked", "draw_pairs", "pair_tasks",
+           "check_sample_size", "DEFAULT_SAMPLE_SIZE", "DEFAULT_CHUNK", "Z95"]
 
 import math
 import numbers
@@ -95,6 +95,18 @@ def draw_pairs(rng, m, n_pairs):
     return u, v
 
 
+def pair_tasks(u, v, chunk):
+    """The drawn pairs ``(u[i], v[i])`` cut into tasks of ``chunk`` pairs, in order.
+
+    Examples
+    --------
+    >>> u, v = draw_pairs(np.random.default_rng(0), 4, 5)
+    >>> [task_u.size for task_u, task_v in pair_tasks(u, v, 2)]
+    [2, 2, 1]
+    """
+    return [(u[i:i + chunk], v[i:i + chunk]) for i in range(0, u.size, chunk)]
+
+
 def _row_products(rows, u, v):
     """Row-wise x_u · x_v for index arrays u, v (one sparse elementwise product)."""
     return np.asarray(rows[u].multiply(rows[v]).sum(axis=1)).ravel()
@@ -148,8 +160,8 @@ def sample_puf_checked(effectiveness, histories, *, similarity="jaccard", sample
         rows, sizes = _rows_for(similarity, histories)
         shared = {"rows": rows, "sizes": sizes, "effectiveness": effectiveness,
                   "similarity": similarity}
-        tasks = [(u[i:i + chunk], v[i:i + chunk]) for i in range(0, n_pairs, chunk)]
-        terms = np.concatenate(executor.map(_sample_kernel, shared, tasks, progress=progress,
+        terms = np.concatenate(executor.map(_sample_kernel, shared, pair_tasks(u, v, chunk),
+                                            progress=progress,
                                             desc=f"PUF sample ({similarity})"))
     value = float(terms.mean())
     se = float(terms.std(ddof=1) / math.sqrt(n_pairs))

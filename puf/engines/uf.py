@@ -57,7 +57,7 @@ from ._uf_parts import (
     similarity_tile,
 )
 from .jaccard import DEFAULT_BLOCK_SIZE, jaccard_tile, keep_upper
-from .sampling import DEFAULT_CHUNK, draw_pairs
+from .sampling import DEFAULT_CHUNK, draw_pairs, pair_tasks
 
 #: Pairs drawn to place the threshold window before the exact pass.
 WINDOW_SAMPLE_SIZE = 1_000_000
@@ -73,8 +73,7 @@ def _pair_similarity_kernel(shared, task):
 def _threshold_window(shared, m, executor, sample_size):
     """(lo, hi, shift): a window around the sampled threshold (module docstring)."""
     u, v = draw_pairs(np.random.default_rng(0), m, sample_size)
-    tasks = [(u[i:i + DEFAULT_CHUNK], v[i:i + DEFAULT_CHUNK])
-             for i in range(0, sample_size, DEFAULT_CHUNK)]
+    tasks = pair_tasks(u, v, DEFAULT_CHUNK)
     sims = np.concatenate(executor.map(_pair_similarity_kernel, shared, tasks))
     mean, sd = float(sims.mean()), float(sims.std())
     centred = sims - mean

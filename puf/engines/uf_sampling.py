@@ -12,7 +12,7 @@ from puf.validation import UndefinedMeasureWarning, check_random_state
 from .blocks import check_block_size
 from .executors import open_executor
 from ._uf_parts import THRESHOLD_TOLERANCE, check_uf_inputs, pair_distance, pair_similarity, prepare_uf
-from .sampling import DEFAULT_CHUNK, Z95, PairEstimate, check_sample_size, draw_pairs
+from .sampling import DEFAULT_CHUNK, Z95, PairEstimate, check_sample_size, draw_pairs, pair_tasks
 
 #: Groups of the delete-a-group jackknife behind the standard error.
 JACKKNIFE_GROUPS = 100
@@ -119,8 +119,8 @@ def sample_uf(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         u, v = draw_pairs(rng, m, n_pairs)
         shared = prepare_uf(histories, features, centroids, gamma=gamma)
-        tasks = [(u[i:i + chunk], v[i:i + chunk]) for i in range(0, n_pairs, chunk)]
-        parts = executor.map(_sample_kernel, shared, tasks, progress=progress, desc="UF sample")
+        parts = executor.map(_sample_kernel, shared, pair_tasks(u, v, chunk), progress=progress,
+                             desc="UF sample")
     sims = np.concatenate([p[0] for p in parts])
     weighted = np.concatenate([p[1] for p in parts])
     value, se = _estimate(sims, weighted, m * (m - 1) / 2, base, min(JACKKNIFE_GROUPS, n_pairs))
