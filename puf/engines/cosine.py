@@ -69,7 +69,7 @@ def _pair_sum(effectiveness, vectors, *, block_size, executor, progress):
 
 def inner_product_puf_checked(effectiveness, vectors, *, block_size=None, n_jobs=None,
                               engine="local", scheduler=None, progress=False):
-    """:func:`inner_product_puf` on already validated (m,) float64 and (m, n) CSR inputs.
+    """:func:`inner_product_puf` on validated (m,) float64 and (m, n) CSR inputs.
 
     For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
     the options are checked here, the arrays are not.
