@@ -108,6 +108,8 @@ def verify(folder, name):
             )
         found[file_name] = actual
     return found
+
+
 def list_cached(cache=None, *, check=False):
     """List the datasets in the cache with their source and files.
 
