@@ -197,7 +197,6 @@ class TorchRanker(Ranker):
                 best, waited = ndcg, 0
                 self.best_epoch_ = epoch
                 best_state = copy.deepcopy(model.state_dict())
-                self._remember_best(model)
             elif learning:
                 waited += 1
             bar.update(1)
@@ -215,9 +214,6 @@ class TorchRanker(Ranker):
             self.scores_ = np.vstack([score(batch).double().numpy() for batch in
                                       np.array_split(np.arange(self.n_users_),
                                                      max(1, self.n_users_ // 2048))])
-
-    def _remember_best(self, model):
-        pass  # e.g. NCL keeps the prototypes of the best epoch
 
     def _valid_ndcg(self, torch, model, train, valid, judged):
         model.eval()
