@@ -87,6 +87,57 @@ def test_early_stopping_record(name, world):
         assert ranker.epochs_ - ranker.best_epoch_ == ranker.patience
 
 
+RESUMABLE = {"multvae": SMALL["multvae"], "ngcf": SMALL["ngcf"],
+             "ncl": dict(SMALL["ncl"], warm_up=1, num_clusters=5)}  # prototypes on by the stop
+
+
+def stopped_after(name, world, epoch, checkpoint, monkeypatch, **settings):
+    """Fit until ``epoch`` ends, then fail as a killed process would (the checkpoint stays)."""
+    train, valid, _ = world
+    ranker = make_ranker(name, random_state=0, **settings)
+    train_epoch = type(ranker)._train_epoch
+
+    def killed_after(self, torch, model, at):
+        if at > epoch:
+            raise KeyboardInterrupt
+        return train_epoch(self, torch, model, at)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(type(ranker), "_train_epoch", killed_after)
+        with pytest.raises(KeyboardInterrupt):
+            ranker.fit(train, valid=valid, checkpoint=checkpoint)
+
+
+@needs_torch
+@pytest.mark.parametrize("name", ["multvae", "ngcf", "ncl"])
+def test_a_resumed_run_ends_as_an_uninterrupted_one(name, world, tmp_path, monkeypatch):
+    train, valid, _ = world
+    settings = dict(RESUMABLE[name], max_epochs=4)
+    whole = make_ranker(name, random_state=0, **settings).fit(train, valid=valid)
+    checkpoint = tmp_path / "run.pt"
+    stopped_after(name, world, 2, checkpoint, monkeypatch, **settings)
+    assert checkpoint.exists()
+    resumed = make_ranker(name, random_state=0, **settings).fit(train, valid=valid,
+                                                                checkpoint=checkpoint)
+    assert whole.resumed_from_ is None and resumed.resumed_from_ == 2
+    assert resumed.history_ == whole.history_ and resumed.best_epoch_ == whole.best_epoch_
+    assert np.array_equal(resumed.scores_, whole.scores_)  # to the bit
+    assert not checkpoint.exists()  # removed once training ended
+
+
+@needs_torch
+def test_a_checkpoint_of_other_settings_is_refused(world, tmp_path, monkeypatch):
+    train, valid, _ = world
+    checkpoint = tmp_path / "run.pt"
+    stopped_after("ngcf", world, 1, checkpoint, monkeypatch, **SMALL["ngcf"])
+    other = make_ranker("ngcf", random_state=1, **SMALL["ngcf"])
+    with pytest.raises(ValueError, match=r"checkpoint .*run.pt: written for other ranker settings"):
+        other.fit(train, valid=valid, checkpoint=checkpoint)
+    checkpoint.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match=r"checkpoint .*run.pt: unreadable"):
+        other.fit(train, valid=valid, checkpoint=checkpoint)
+
+
 @needs_torch
 def test_without_valid_a_share_of_train_is_held_out(world):
     train, _, _ = world
@@ -160,6 +211,32 @@ def test_run_cache_reads_back_the_same_lists(tmp_path):
                 cache=tmp_path, facts=other)
     assert not other["multvae"]["cached"]
     assert len(list(tmp_path.glob("tiny-multvae-seed0-k3-test-*.npz"))) == 2
+
+
+@needs_torch
+def test_run_cache_resumes_a_stopped_training(tmp_path, monkeypatch):
+    data = tiny_dataset()
+    params = {"multvae": {"batch_size": 8, "max_epochs": 4, "patience": 4}}
+    whole = run_rankers(data, "multvae", k=3, params=params)["multvae"]
+    from puf.rankers.neural import MultVAE
+
+    train_epoch = MultVAE._train_epoch
+
+    def killed_after_two(self, torch, model, epoch):
+        if epoch > 2:
+            raise KeyboardInterrupt
+        return train_epoch(self, torch, model, epoch)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(MultVAE, "_train_epoch", killed_after_two)
+        with pytest.raises(KeyboardInterrupt):
+            run_rankers(data, "multvae", k=3, params=params, cache=tmp_path)
+    assert len(list(tmp_path.glob("tiny-multvae-*.checkpoint.pt"))) == 1
+    facts = {}
+    resumed = run_rankers(data, "multvae", k=3, params=params, cache=tmp_path, facts=facts)
+    assert facts["multvae"]["resumed_from"] == 2 and not facts["multvae"]["cached"]
+    assert np.array_equal(resumed["multvae"], whole)
+    assert not list(tmp_path.glob("*.checkpoint.pt"))
 
 
 @needs_sklearn

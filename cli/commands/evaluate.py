@@ -189,6 +189,8 @@ def run(args):
         for name, seconds in timings.items():
             epochs = (f", {facts[name]['epochs']} epochs (best {facts[name]['best_epoch']})"
                       if "epochs" in facts[name] else "")
+            if facts[name].get("resumed_from"):
+                epochs += f", resumed after epoch {facts[name]['resumed_from']}"
             print(f"{name}: fit + recommend {seconds:.2f} s{epochs}"
                   + (" (cached lists)" if facts[name]["cached"] else ""), file=sys.stderr)
         print(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; "

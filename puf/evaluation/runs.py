@@ -4,6 +4,7 @@ __all__ = ["read_run", "run_rankers"]
 
 import csv
 import os
+import pathlib
 import time
 
 import numpy as np
@@ -51,13 +52,19 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
         Folder of trained lists (:mod:`puf.rankers.cache`): the lists of the
         trained models (ALS, BPR, NMF and the torch rankers; the others take
         about a second) stored for the same dataset, ranker, seed and settings
-        are read back, new ones are stored. Default: no cache.
+        are read back, new ones are stored. The torch rankers also keep their
+        training state there after every epoch (``<key>.checkpoint.pt``), so
+        a run that was stopped resumes where it stopped, with the same lists
+        as an uninterrupted one. Default: no cache.
     retrain : bool, default False
-        Train even when ``cache`` holds the lists, and store the new ones.
+        Train from the start (a stored checkpoint is dropped) even when
+        ``cache`` holds the lists, and store the new ones.
     facts : dict, optional
         If given, filled per ranker with ``seconds`` (of the training run, also
-        when read from the cache), ``cached`` and, for the torch rankers,
-        ``epochs``, ``best_epoch``, ``best_valid_ndcg``, ``stopped_early``.
+        when read from the cache; a resumed run's include the seconds before it
+        stopped), ``cached`` and, for the torch rankers, ``epochs``,
+        ``best_epoch``, ``best_valid_ndcg``, ``stopped_early`` and
+        ``resumed_from`` (the epoch a checkpoint resumed after, or None).
 
     Returns
     -------
@@ -100,11 +107,17 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
         if not cached:
             start = time.perf_counter()
             if isinstance(ranker, TorchRanker):
-                ranker.fit(train, valid=exclude, progress=progress)
+                checkpoint = None
+                if use_cache:
+                    checkpoint = pathlib.Path(cache) / f"{key.removesuffix('.npz')}.checkpoint.pt"
+                    if retrain:
+                        checkpoint.unlink(missing_ok=True)
+                ranker.fit(train, valid=exclude, progress=progress, checkpoint=checkpoint)
             else:
                 ranker.fit(train)
             rankings = ranker.recommend(k=k, exclude=exclude)
-            info = {"seconds": time.perf_counter() - start, **_training_facts(ranker)}
+            seconds = time.perf_counter() - start + getattr(ranker, "resumed_seconds_", 0.0)
+            info = {"seconds": seconds, **_training_facts(ranker)}
             if use_cache:
                 save_run(cache, key, rankings, info)
             stored = rankings, info
@@ -120,7 +133,8 @@ def _training_facts(ranker):
     if not isinstance(ranker, TorchRanker):
         return {}
     return {"epochs": ranker.epochs_, "best_epoch": ranker.best_epoch_,
-            "best_valid_ndcg": ranker.best_valid_ndcg_, "stopped_early": ranker.stopped_early_}
+            "best_valid_ndcg": ranker.best_valid_ndcg_, "stopped_early": ranker.stopped_early_,
+            "resumed_from": ranker.resumed_from_}
 
 
 def _run_header(path, header):

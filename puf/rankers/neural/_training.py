@@ -21,6 +21,9 @@ __all__ = ["TorchRanker", "torch_available"]
 import contextlib
 import copy
 import importlib.util
+import json
+import pathlib
+import time
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,6 +31,7 @@ import scipy.sparse as sp
 from ...validation import check_histories, check_k
 from ...effectiveness import ndcg_at_k
 from .._base import Ranker
+from .checkpoint import load_checkpoint, save_checkpoint, training_fingerprint
 # Re-exported: the graph rankers import these from here.
 from .graph_inputs import interaction_keys, normalized_adjacency, sample_negatives, symmetric_propagation  # noqa: F401
 
@@ -118,8 +122,14 @@ class TorchRanker(Ranker):
 
     Fitted attributes: ``epochs_`` (epochs run), ``best_epoch_``, ``best_valid_ndcg_``,
     ``stopped_early_``, ``history_`` (one ``(epoch, loss, valid_ndcg)`` per epoch),
-    ``learning_from_`` (the first epoch whose loss was 1 % below the first one, or None).
+    ``learning_from_`` (the first epoch whose loss was 1 % below the first one, or None),
+    ``resumed_from_`` (the checkpoint's epoch training resumed after, or None) and
+    ``resumed_seconds_`` (the training seconds the checkpoint had already spent).
+    A subclass names in ``_carried`` the attributes its epochs update (e.g. a step counter),
+    so that a checkpoint keeps them.
     """
+
+    _carried = ()
 
     def __init__(self, *, learning_rate, batch_size, max_epochs=300, patience=10,
                  random_state=None):
@@ -129,7 +139,7 @@ class TorchRanker(Ranker):
         self.max_epochs = max_epochs
         self.patience = patience
 
-    def fit(self, train, *, valid=None, progress=False):
+    def fit(self, train, *, valid=None, progress=False, checkpoint=None):
         """Train on ``train`` until NDCG@10 on ``valid`` stops improving.
 
         Parameters
@@ -143,6 +153,12 @@ class TorchRanker(Ranker):
             drawn with ``random_state``, held out for it (and not trained on).
         progress : bool, default False
             Show a tqdm bar over the epochs (loss, validation NDCG@10, best).
+        checkpoint : str or path-like, optional
+            File that holds the whole training state, written after every
+            epoch and removed when training ends. If it exists when ``fit``
+            starts, training resumes after its epoch and ends with the same
+            lists, to the bit, as an uninterrupted run. A checkpoint written
+            for other settings or data is refused with a ValueError.
 
         Returns
         -------
@@ -166,54 +182,91 @@ class TorchRanker(Ranker):
                              "training interactions to hold one out); early stopping needs some")
         seed = int(self.rng_.integers(2**31 - 1))
         with _one_thread_seeded(torch, seed):
-            self._train(torch, train, valid, progress)
+            self._train(torch, train, valid, progress, checkpoint)
         return self
 
     def _fit(self, train):
         pass  # the work is in _train, which also needs the validation split
 
-    def _train(self, torch, train, valid, progress):
+    def _train(self, torch, train, valid, progress, checkpoint):
         from tqdm.auto import tqdm
 
         self.fit_train_ = train
         model = self._build(torch, train)
         judged = np.flatnonzero(np.diff(valid.indptr) > 0)
-        best, best_state, waited, self.history_ = -1.0, None, 0, []
-        first_loss, learning, self.learning_from_ = None, False, None
-        bar = tqdm(total=self.max_epochs, desc=self.name, unit="epoch", disable=not progress,
-                   leave=False)
-        for epoch in range(1, self.max_epochs + 1):
+        fingerprint = None if checkpoint is None else training_fingerprint(self, train, valid)
+        loop = self._start(torch, model, checkpoint, fingerprint)
+        bar = tqdm(total=self.max_epochs, initial=loop["epoch"], desc=self.name, unit="epoch",
+                   disable=not progress, leave=False)
+        started = time.perf_counter()
+        while loop["epoch"] < self.max_epochs and loop["waited"] < self.patience:
+            epoch = loop["epoch"] = loop["epoch"] + 1
             model.train()
             loss = float(self._train_epoch(torch, model, epoch))
             if not np.isfinite(loss):
                 raise ValueError(f"{type(self).__name__}: the training loss became {loss} at epoch "
                                  f"{epoch}; lower learning_rate")
             ndcg = self._valid_ndcg(torch, model, train, valid, judged)
-            self.history_.append((epoch, loss, ndcg))
-            first_loss = loss if first_loss is None else first_loss
-            if not learning and loss <= first_loss - LEARNING_STARTED * abs(first_loss):
-                learning, self.learning_from_ = True, epoch
-            if ndcg > best:
-                best, waited = ndcg, 0
-                self.best_epoch_ = epoch
-                best_state = copy.deepcopy(model.state_dict())
-            elif learning:
-                waited += 1
+            self._record(loop, model, epoch, loss, ndcg)
             bar.update(1)
-            bar.set_postfix(loss=f"{loss:.4f}", valid_ndcg=f"{ndcg:.4f}", best=f"{best:.4f}")
-            if waited >= self.patience:
-                break
+            bar.set_postfix(loss=f"{loss:.4f}", valid_ndcg=f"{ndcg:.4f}", best=f"{loop['best']:.4f}")
+            if checkpoint is not None and loop["waited"] < self.patience and epoch < self.max_epochs:
+                self._save(torch, model, loop, checkpoint, fingerprint, started)
         bar.close()
-        self.epochs_ = epoch
-        self.stopped_early_ = waited >= self.patience
-        self.best_valid_ndcg_ = best
-        model.load_state_dict(best_state)
+        self.epochs_ = loop["epoch"]
+        self.stopped_early_ = loop["waited"] >= self.patience
+        self.best_valid_ndcg_ = loop["best"]
+        model.load_state_dict(loop["best_state"])
         model.eval()
         with torch.no_grad():
             score = self._all_scores(torch, model, final=True)
             self.scores_ = np.vstack([score(batch).double().numpy() for batch in
                                       np.array_split(np.arange(self.n_users_),
                                                      max(1, self.n_users_ // 2048))])
+        if checkpoint is not None:  # the fitted ranker now holds everything it had
+            pathlib.Path(checkpoint).unlink(missing_ok=True)
+
+    def _record(self, loop, model, epoch, loss, ndcg):
+        """Book one epoch into the early-stopping record ``loop``."""
+        self.history_.append((epoch, loss, ndcg))
+        first = loop["first_loss"] = loss if loop["first_loss"] is None else loop["first_loss"]
+        if self.learning_from_ is None and loss <= first - LEARNING_STARTED * abs(first):
+            self.learning_from_ = epoch
+        if ndcg > loop["best"]:
+            loop["best"], loop["waited"], self.best_epoch_ = ndcg, 0, epoch
+            loop["best_state"] = copy.deepcopy(model.state_dict())
+        elif self.learning_from_ is not None:
+            loop["waited"] += 1
+
+    def _start(self, torch, model, checkpoint, fingerprint):
+        """A fresh early-stopping record, or the one ``checkpoint`` holds, with its state restored."""
+        self.history_, self.learning_from_, self.resumed_from_, self.resumed_seconds_ = \
+            [], None, None, 0.0
+        state = None if checkpoint is None else load_checkpoint(checkpoint, fingerprint)
+        if state is None:
+            return {"epoch": 0, "best": -1.0, "best_state": None, "waited": 0, "first_loss": None,
+                    "seconds": 0.0}
+        model.load_state_dict(state["model"])
+        self.optimizer_.load_state_dict(state["optimizer"])
+        torch.set_rng_state(state["torch_rng"])
+        self.rng_.bit_generator.state = json.loads(state["numpy_rng"])
+        for name, value in state["carried"].items():
+            setattr(self, name, value)
+        self.history_ = [tuple(row) for row in state["history"]]
+        self.learning_from_, self.best_epoch_ = state["learning_from"], state["best_epoch"]
+        loop = state["loop"]
+        self.resumed_from_, self.resumed_seconds_ = loop["epoch"], loop["seconds"]
+        return loop
+
+    def _save(self, torch, model, loop, checkpoint, fingerprint, started):
+        loop = {**loop, "seconds": self.resumed_seconds_ + time.perf_counter() - started}
+        save_checkpoint(checkpoint, {
+            "fingerprint": fingerprint, "loop": loop, "model": model.state_dict(),
+            "optimizer": self.optimizer_.state_dict(), "torch_rng": torch.get_rng_state(),
+            "numpy_rng": json.dumps(self.rng_.bit_generator.state, default=np.ndarray.tolist),
+            "carried": {name: getattr(self, name) for name in self._carried},
+            "history": self.history_, "learning_from": self.learning_from_,
+            "best_epoch": self.best_epoch_})
 
     def _valid_ndcg(self, torch, model, train, valid, judged):
         model.eval()

@@ -39,6 +39,7 @@ class MultVAE(TorchRanker):
     """
 
     name = "multvae"
+    _carried = ("updates_",)  # the KL annealing's step count
 
     def __init__(self, *, hidden_size=600, latent_size=200, dropout=0.5, anneal_cap=0.2,
                  total_anneal_steps=200000, learning_rate=1e-3, batch_size=500, max_epochs=300,
