@@ -2,22 +2,23 @@
 
 Not part of the test suite and not a dependency. It runs in its own environment,
 because RecBole 1.2.1 needs older libraries than the harness's defaults: numpy < 2
-(its ``Config`` reads ``np.float_``), scipy < 1.14 (``dok_matrix._update`` in the
-graph models), pandas < 3, setuptools < 81, faiss-cpu (NCL's k-means), and, with
-torch >= 2.6, ``weights_only=False`` when it loads its own checkpoints (this
-script sets ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` in its own process, which
-torch honours wherever the caller did not pass ``weights_only``). The harness
+(its ``Config`` reads ``np.float_``), scipy < 1.12 (NGCF's and NCL's adjacency
+uses ``dok_matrix._update``, which scipy 1.13.1 no longer has), pandas < 3,
+setuptools < 81, faiss-cpu (NCL's k-means), and, with torch >= 2.6,
+``weights_only=False`` when it loads its own checkpoints (this script sets
+``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` in its own process, which torch honours
+wherever the caller did not pass ``weights_only``). The harness
 itself installs into the same environment. The commands that built it on the
 development machine (Python 3.11.7, torch's CPU wheel 2.13.0, PyPI only)::
 
     python3.11 -m venv /work/recbole-env
     /work/recbole-env/bin/pip install torch==2.13.0      # the CPU build; never a CUDA one
-    /work/recbole-env/bin/pip install "numpy<2" "scipy<1.14" "pandas<3" "setuptools<81" \
+    /work/recbole-env/bin/pip install "numpy<2" "scipy<1.12" "pandas<3" "setuptools<81" \
         recbole==1.2.1 faiss-cpu
     /work/recbole-env/bin/pip install -e ".[neural]"     # the harness, from the repository root
     /work/recbole-env/bin/python benchmarks/recbole_compare.py --out recbole-compare
 
-(numpy 1.26.4, scipy 1.13.1, pandas 2.3.3, setuptools 80.10.2, faiss-cpu 1.15.1,
+(numpy 1.26.4, scipy 1.11.4, pandas 2.3.3, setuptools 80.10.2, faiss-cpu 1.15.1,
 recbole 1.2.1, torch 2.13.0+cpu; ``pip check`` clean.)
 
 What it does:
@@ -150,7 +151,7 @@ def cap_ncl_clusters():
     NCL.run_kmeans = run_kmeans
 
 
-def recbole_config(model_name, data_folder, out, seed):
+def recbole_config(model_name, data_folder, out, seed, stopping_step=10):
     from recbole.config import Config
 
     return Config(model=model_name, dataset=data_folder.name, config_dict={
@@ -161,6 +162,7 @@ def recbole_config(model_name, data_folder, out, seed):
         "metrics": ["Precision", "NDCG"], "topk": [K], "valid_metric": f"NDCG@{K}",
         "seed": seed, "reproducibility": True, "device": "cpu", "use_gpu": False,
         "show_progress": False, "worker": 0, "checkpoint_dir": str(out / "checkpoints"),
+        "stopping_step": stopping_step,
     })
 
 
@@ -169,14 +171,14 @@ def load_average():
     return [round(value, 2) for value in os.getloadavg()]
 
 
-def train_recbole(model_name, dataset, data_folder, out, seed):
+def train_recbole(model_name, dataset, data_folder, out, seed, stopping_step=10):
     """Train one RecBole model; export its best model's lists; return its facts."""
     import torch
     from recbole.data import create_dataset, data_preparation
     from recbole.utils import get_model, get_trainer, init_logger, init_seed
 
     torch.set_num_threads(1)
-    config = recbole_config(model_name, data_folder, out, seed)
+    config = recbole_config(model_name, data_folder, out, seed, stopping_step)
     for handler in logging.root.handlers[:]:  # init_logger's basicConfig: one log file per model
         logging.root.removeHandler(handler)
         handler.close()
@@ -209,6 +211,7 @@ def train_recbole(model_name, dataset, data_folder, out, seed):
         "best_valid_ndcg": float(best_valid_score),
         "valid_result": {key: float(value) for key, value in best_valid_result.items()},
         "test_result": {key: float(value) for key, value in test_result.items()},
+        "stopping_step": config["stopping_step"],
         "load_start": load_start, "load_end": load_end, "checkpoint": trainer.saved_model_file,
         "threads": torch.get_num_threads(),
     }
@@ -270,6 +273,11 @@ def main(argv=None):
     parser.add_argument("--cache", metavar="DIR", default=None,
                         help="the harness's cache folder (as puf evaluate --cache); its runs/ "
                              "holds the trained lists")
+    parser.add_argument("--stopping-step", type=int, default=10,
+                        help="RecBole's stopping_step (default 10, its default; the comparison "
+                             "uses it). 300 = no early stopping within RecBole's 300 epochs, "
+                             "the best-validation model still kept: a diagnostic of whether a "
+                             "model stopped before it had learned")
     args = parser.parse_args(argv)
     names = [m.strip() for m in args.models.split(",") if m.strip()]
     unknown = [m for m in names if m not in MODELS]
@@ -300,10 +308,14 @@ def main(argv=None):
         facts_path = out / f"recbole_{model_name}.json"
         if facts_path.exists() and (out / f"recbole_{model_name}.tsv").exists():
             done[model_name] = json.loads(facts_path.read_text(encoding="utf-8"))
+            if done[model_name].get("stopping_step", 10) != args.stopping_step:
+                parser.error(f"{facts_path} was trained with stopping_step "
+                             f"{done[model_name].get('stopping_step', 10)}; use another --out")
             print(f"{model_name}: lists exist, not trained again", flush=True)
         else:
             print(f"{model_name}: training, load {load_average()}", flush=True)
-            facts = train_recbole(model_name, dataset, data_folder, out, args.seed)
+            facts = train_recbole(model_name, dataset, data_folder, out, args.seed,
+                                  args.stopping_step)
             facts_path.write_text(json.dumps(facts, indent=1) + "\n", encoding="utf-8")
             done[model_name] = facts
             print(f"{model_name}: {facts['seconds']:.1f} s, {facts['epochs']} epochs (best "
