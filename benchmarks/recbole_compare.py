@@ -229,6 +229,15 @@ def harness_lists(dataset, name, seed, cache):
     return rankings, facts[name]
 
 
+def seen_items_listed(dataset, rankings, splits):
+    """How many listed items the user already has in ``splits``: 0 when they are masked."""
+    seen = sum(dataset.matrix(split) for split in splits).tocsr()
+    rows = np.repeat(np.arange(rankings.shape[0]), rankings.shape[1])
+    items = rankings.ravel()
+    listed = items >= 0
+    return int(np.count_nonzero(np.asarray(seen[rows[listed], items[listed]]).ravel()))
+
+
 def comparison(dataset, done, out, seed, cache):
     """Both frameworks' lists of every finished model, evaluated by the harness, side by side."""
     from puf.evaluation import evaluate_runs, per_user_effectiveness, read_run
@@ -247,6 +256,9 @@ def comparison(dataset, done, out, seed, cache):
             "own test P@10": facts["test_result"][f"precision@{K}"],
             "own test NDCG@10": facts["test_result"][f"ndcg@{K}"],
             "load start": facts["load_start"][0], "load end": facts["load_end"][0],
+            "seen items listed (test, valid)": (
+                f"{seen_items_listed(dataset, runs[theirs], ('train', 'valid'))}, "
+                f"{seen_items_listed(dataset, valid_run, ('train',))}"),
         }
         rankings, info = harness_lists(dataset, ours, seed, cache)
         runs[f"puf {ours}"] = rankings
@@ -255,6 +267,8 @@ def comparison(dataset, done, out, seed, cache):
             "best epoch": info.get("best_epoch", np.nan),
             "best valid NDCG@10": info.get("best_valid_ndcg", np.nan),
             "cached": info["cached"],
+            "seen items listed (test, valid)":
+                f"{seen_items_listed(dataset, rankings, ('train', 'valid'))}, -",
         }
     table = pd.DataFrame.from_dict(rows, orient="index").join(evaluate_runs(dataset, runs, k=K))
     table.index.name = "run"
