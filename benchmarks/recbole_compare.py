@@ -9,7 +9,8 @@ setuptools < 81, faiss-cpu (NCL's k-means), and, with torch >= 2.6,
 ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` in its own process, which torch honours
 wherever the caller did not pass ``weights_only``). The harness
 itself installs into the same environment. The commands that built it on the
-development machine (Python 3.11.7, torch's CPU wheel 2.13.0, PyPI only)::
+development machine (Python 3.11.7; torch's CPU wheel 2.13.0 as the README installs it,
+the rest from PyPI; no PyTorch index)::
 
     python3.11 -m venv /work/recbole-env
     /work/recbole-env/bin/pip install torch==2.13.0      # the CPU build; never a CUDA one
