@@ -14,6 +14,7 @@ __all__ = ["FIELDS", "FAMILIES", "Measure", "measure"]
 import functools
 import inspect
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
@@ -46,8 +47,9 @@ class Measure:
         Declared (low, high) range of values.
     direction : {"lower", "higher"}, default "lower"
         Which end is fairer.
-    definition : str
-        One-line definition; default the docstring's first line.
+    definition : str, default ""
+        One-line definition. :func:`measure` and :func:`puf.as_measure` fill
+        in the first line of the function's docstring when none is given.
     family : str, optional
         One of :data:`FAMILIES`; default from ``reads``: "similarity-aware"
         when it reads similarity, "envy" when it reads utility, "inequality
@@ -109,6 +111,10 @@ class Measure:
             object.__setattr__(self, field, value)
 
     def __call__(self, **fields):
+        missing = [name for name in self.reads if name not in fields]
+        if missing:
+            raise ValueError(f"measure {self.name!r} reads {missing} but was given only "
+                             f"{sorted(fields)}")
         return self.function(**{name: fields[name] for name in self.reads})
 
     @property
@@ -250,7 +256,7 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
 
     def attach(func):
         declared = Measure(func, name or _function_name(func), reads,
-                           **dict(meta, definition=meta["definition"] or _first_line(func)))
+                           **dict(meta, definition=meta["definition"] or first_docstring_line(func)))
         func.__puf_measure__ = declared
         func.__puf_instances__ = tuple(_instance(declared, dict(entry)) for entry in instances)
         return func
@@ -258,7 +264,19 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
     return attach(function) if function is not None else attach
 
 
-def _first_line(function):
+def first_docstring_line(function):
+    """The first line of ``function``'s docstring, or "" (a measure's default definition).
+
+    Examples
+    --------
+    >>> def spread(effectiveness):
+    ...     '''max S − min S.
+    ...
+    ...     Longer text.
+    ...     '''
+    >>> first_docstring_line(spread), first_docstring_line(lambda effectiveness: 0.0)
+    ('max S − min S.', '')
+    """
     return (inspect.getdoc(function) or "").split("\n")[0]
 
 
@@ -281,11 +299,31 @@ def bind(declared, *, name, options=None, **metadata):
     'ge-3'
     """
     function = declared.function
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"options must be a dict of keyword options, got {options!r}")
     if options:
+        _check_options(function, options)
         function = functools.partial(function, **options)
         function.__name__ = _function_name(declared.function)  # kept for tracebacks and pickling
     inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
     return Measure(function, name, **dict(inherited, **_known(metadata)))
+
+
+def _check_options(function, options):
+    """Raise ValueError unless ``function`` takes every key of ``options`` as a keyword option.
+
+    Checked here, not when the measure is first called: a misspelt option
+    would otherwise surface as a TypeError deep in a study.
+    """
+    parameters = inspect.signature(function).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return
+    takes = [p.name for p in parameters.values()
+             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in FIELDS]
+    unknown = [key for key in options if key not in takes]
+    if unknown:
+        raise ValueError(f"options {unknown} are not options of {_function_name(function)!r}; "
+                         f"it takes {takes or 'none'}")
 
 
 def _known(metadata):
