@@ -132,8 +132,9 @@ def variants(spec=None, *, metrics=USER_METRICS):
         which expands to one variant per metric when it reads effectiveness.
         None: every variant studies show, from the registry (mean effectiveness
         per metric, then every measure with ``tables=True`` by family).
-    metrics : tuple of str, default ("P", "NDCG")
-        Metrics a measure that reads effectiveness is expanded over.
+    metrics : str or tuple of str, default ("P", "NDCG")
+        Metrics a measure that reads effectiveness is expanded over (a single
+        one may be given alone).
 
     Returns
     -------
@@ -154,6 +155,8 @@ def variants(spec=None, *, metrics=USER_METRICS):
     ...
     ValueError: unknown measure 'sd-xyz'; known measures: puf, puf-as-printed, sd, gini, ...
     """
+    if isinstance(metrics, str):
+        metrics = (metrics,)  # one metric, not a sequence of characters
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise ValueError(f"unknown metrics {unknown}; known: {', '.join(METRICS)}")

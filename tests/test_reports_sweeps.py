@@ -189,3 +189,12 @@ def test_determinism_byte_identical_csv(tmp_path, name):
     b.to_csv(tmp_path / "b.csv", index=False)
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
     assert isinstance(a, pd.DataFrame)
+
+
+def test_one_metric_may_be_given_alone():
+    def gap(effectiveness):
+        return float(max(effectiveness) - min(effectiveness))
+
+    # a bare "NDCG" was read as the metrics "N", "D", "C", "G" and refused
+    assert [v.label for v in variants(gap, metrics="NDCG")] == ["gap-NDCG"]
+    assert variants(gap, metrics="NDCG") == variants(gap, metrics=("NDCG",))
