@@ -123,6 +123,8 @@ def test_registry_and_errors():
         ItemKNN(neighbors=0).fit(np.eye(3))
     with pytest.raises(ValueError, match="l2 must be >= 0"):
         EASE(l2=-1).fit(np.eye(3))
+    with pytest.raises(ValueError, match="l2=0 leaves XᵀX"):  # was numpy's LinAlgError
+        EASE(l2=0).fit(np.array([[1, 0, 0], [1, 0, 0]]))
     with pytest.raises(ValueError, match="train must be non-negative"):
         MostPop().fit(-np.eye(3))
 
