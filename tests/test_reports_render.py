@@ -121,7 +121,7 @@ def test_log_scale_where_a_curve_spans_decades():
 
 
 def test_identical_p_and_ndcg_variants_become_one_line():
-    from puf.reports.figures import merge_identical
+    from puf.reports.tables import merge_identical
 
     table = pd.concat([_table(), _table().assign(measure=lambda t: t.measure.str.replace("-P", "-NDCG"))])
     table.loc[(table.measure == "SD-NDCG") & (table.value == 0.5), "score"] += 0.1  # SD differs
