@@ -208,3 +208,16 @@ def test_free_mean_ratio_panel_tells_the_pairings_apart():
     ratio = out[out.measure == names[0]].groupby("pairing")["score"].agg(["min", "max"])
     np.testing.assert_allclose(ratio.loc["most_fair"], 0.5)
     np.testing.assert_allclose(ratio.loc["most_unfair"], 1.2)
+
+
+def test_power_figure_is_byte_identical_on_a_rerun(tmp_path):
+    from puf.reports.power import power_section
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir(), second.mkdir()
+    if power_section(first, budgets=[60]) is None:
+        pytest.skip("no power table measured")
+    power_section(second, budgets=[60])
+    # power.png was written without save_figure, so it carried matplotlib's Software tag
+    assert b"Software" not in (first / "power.png").read_bytes()
+    assert (first / "power.png").read_bytes() == (second / "power.png").read_bytes()
