@@ -7,6 +7,7 @@ import re
 import matplotlib.image
 import numpy as np
 import pandas as pd
+import pytest
 
 from puf.reports.figures import OKABE_ITO, plot_heatmap, plot_sweep, save_figure
 from puf.reports.render import VERDICT_STYLE, Section, render_html, render_markdown
