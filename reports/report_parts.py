@@ -53,14 +53,32 @@ class Section:
 
 
 def cell_text(value):
-    """A table cell as text: floats to 4 significant digits, NaN empty."""
+    """A table cell as text: floats to 4 significant digits, NaN empty.
+
+    Examples
+    --------
+    >>> cell_text(0.123456), cell_text(float("nan")), cell_text("flat"), cell_text(3)
+    ('0.1235', '', 'flat', '3')
+    """
     if isinstance(value, float):
         return "" if pd.isna(value) else f"{value:.4g}"
     return str(value)
 
 
 def verdict_pivot(verdicts):
-    """Long table (measure, property, verdict, detail[, reason]) -> ordered measures, properties."""
+    """Long table (measure, property, verdict, detail[, reason]) -> (measures, properties, cells).
+
+    Measures and properties keep their first-seen order; ``cells`` maps
+    (measure, property) to (verdict, detail).
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"measure": ["sd", "sd", "gini"], "property": ["range", "defined", "range"],
+    ...                      "verdict": ["holds", "holds", "violated"], "detail": ["", "", "m=1"]})
+    >>> measures, properties, cells = verdict_pivot(long)
+    >>> measures, properties, cells["gini", "range"]
+    (['sd', 'gini'], ['range', 'defined'], ('violated', 'm=1'))
+    """
     measures = list(dict.fromkeys(verdicts["measure"]))
     properties = list(dict.fromkeys(verdicts["property"]))
     cells = {(r.measure, r.property): (r.verdict, r.detail) for r in verdicts.itertuples()}
