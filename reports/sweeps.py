@@ -43,22 +43,13 @@ PARAMETERS = ("zero_relevance", "skewness", "gamma", "pairing")
 COLUMNS = ["measure", "parameter", "value", "seed", "score"]
 
 
-class _NoBar:
-    def update(self, n=1):
-        pass
-
-    def close(self):
-        pass
-
-
 def _bar(progress, total):
+    """(bar, owned): a caller's bar to advance, or our own (disabled when ``progress`` is False)."""
     if hasattr(progress, "update"):
         return progress, False
-    if progress:
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
 
-        return tqdm(total=total, desc="sweep", unit="world"), True
-    return _NoBar(), False
+    return tqdm(total=total, desc="sweep", unit="world", disable=not progress), True
 
 
 def sweep(measures, *, parameter, values, seeds, base=None, cache=None, progress=False):
