@@ -119,7 +119,14 @@ class Measure:
 
     @property
     def fairest(self):
-        """The fairest value of the declared range (its lower end when lower is fairer)."""
+        """The fairest value of the declared range (its lower end when lower is fairer).
+
+        Examples
+        --------
+        >>> import puf
+        >>> puf.as_measure("sd").fairest
+        0.0
+        """
         return self.range[0] if self.direction == "lower" else self.range[1]
 
 

@@ -41,6 +41,12 @@ class Section:
         Data files of this section, by name (e.g. its CSV): embedded in the HTML.
     table_note : str
         One line shown right above the table (e.g. the driver its labels judge against).
+
+    Examples
+    --------
+    >>> s = Section("gamma", "sim_UF's weight", files=["gamma.csv"])
+    >>> s.key, s.figure, s.files
+    ('gamma', None, ['gamma.csv'])
     """
 
     key: str
