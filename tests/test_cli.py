@@ -85,6 +85,7 @@ def test_no_command_spells_an_exit_code():
     (["check", "--all", "--jobs", "-1"], "--jobs must be >= 1, got -1"),
     (["power", "--jobs", "0"], "--jobs must be >= 1, got 0"),
     (["bench", "--size", "small", "--timeout", "0"], "--timeout must be a number of seconds > 0"),
+    (["bench", "--size", "small", "--seed", "-1"], "--seed must be >= 0, got -1"),
 ])
 def test_a_worker_count_or_time_limit_below_1_is_refused(capsys, argv, fragment):
     # --jobs 0 or -1 ran with one worker, silently

@@ -203,6 +203,8 @@ def run(args):
     """
     if not 0 < args.timeout < float("inf"):
         raise ValueError(f"--timeout must be a number of seconds > 0, got {args.timeout}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")  # numpy's words name no option
     if args.output:
         from ._output import check_writable_file
 
