@@ -221,6 +221,13 @@ def _check_arguments(args):
         raise ValueError("--item needs --inter")
     if args.k < 1:
         raise ValueError(f"--k must be >= 1, got {args.k}")
+    # Checked here, not by the measures: those run after the download and the training.
+    from puf.validation import check_nonnegative_scalar, check_unit_scalar
+
+    check_unit_scalar(args.gamma, name="--gamma")
+    check_nonnegative_scalar(args.epsilon, name="--epsilon")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.inter:
         _existing_file(args.inter, "--inter")
     if args.item:
