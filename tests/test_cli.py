@@ -120,3 +120,15 @@ def test_measures_values_column_comes_from_the_table_of_attainable_ranges():
 
     rows = measures_table()
     assert {r["name"]: r["values"] for r in rows} == {name: ATTAINABLE[name] for name in puf.MEASURES}
+
+
+def test_report_refuses_a_negative_random_state_before_the_work(tmp_path, capsys, monkeypatch):
+    from puf.reports import report
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the report started before --random-state was checked")
+
+    monkeypatch.setattr(report, "build_report", no_work)
+    assert main(["report", "--quick", "--random-state", "-1", "--out", str(tmp_path / "r")]) == 2
+    assert "--random-state must be >= 0, got -1" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

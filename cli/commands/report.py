@@ -140,6 +140,8 @@ def run(args):
     try:
         if not (isinstance(args.time_limit, float) and 0 < args.time_limit < float("inf")):
             raise ValueError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
+        if args.random_state < 0:
+            raise ValueError(f"--random-state must be >= 0, got {args.random_state}")
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
         _check_data(args.data)
