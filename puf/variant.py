@@ -48,10 +48,10 @@ class Variant:
         The measure (mean effectiveness for ``"P@k"``-style labels).
     metric : str or None
         Key of :data:`METRICS`, or None when the measure reads no effectiveness.
-    family : str
+    panel : str
         Its figure panel (``"SD"``, ``"Envy"``, ``"Effectiveness"``, ...): the
-        measure's :attr:`~puf.Measure.panel`; ``measure.family`` is the wider
-        family (inequality indices, envy, similarity-aware).
+        measure's :attr:`~puf.Measure.panel`. Its family (inequality indices,
+        envy, similarity-aware) is ``measure.family``.
     similarity : str, default "jaccard"
         The user similarity it reads, a key of :data:`puf.SIMILARITIES`: the
         measure's declared one (UF: ``"uf"``, sim_UF).
@@ -62,7 +62,7 @@ class Variant:
     Examples
     --------
     >>> v = variants("sd-ndcg")[0]
-    >>> v.label, v.metric, v.family, v.measure.family, v.similarity, v.gamma
+    >>> v.label, v.metric, v.panel, v.measure.family, v.similarity, v.gamma
     ('SD-NDCG', 'NDCG', 'SD', 'inequality indices', 'jaccard', None)
     >>> (u,) = variants("UF")
     >>> u.similarity, u.gamma
@@ -72,7 +72,7 @@ class Variant:
     label: str
     measure: Measure
     metric: str | None
-    family: str
+    panel: str
     similarity: str = "jaccard"
     gamma: float | None = None
 

@@ -13,7 +13,7 @@ from puf.reports.sweeps import COLUMNS, SWEEPS, sweep
 SMALL = Base(n_users=20, n_items=120, k=5)
 
 
-@pytest.mark.parametrize("spec, label, metric, family, name", [
+@pytest.mark.parametrize("spec, label, metric, panel, name", [
     ("SD-NDCG", "SD-NDCG", "NDCG", "SD", "sd"),
     ("sd-ndcg", "SD-NDCG", "NDCG", "SD", "sd"),
     ("Gini-P", "Gini-P", "P", "Gini", "gini"),
@@ -22,9 +22,9 @@ SMALL = Base(n_users=20, n_items=120, k=5)
     ("MME", "MME", None, "Envy", "mme"),
     ("NDCG@k", "NDCG@k", "NDCG", "Effectiveness", "mean effectiveness"),
 ])
-def test_variant_labels(spec, label, metric, family, name):
+def test_variant_labels(spec, label, metric, panel, name):
     (v,) = variants(spec)
-    assert (v.label, v.metric, v.family, v.measure.name) == (label, metric, family, name)
+    assert (v.label, v.metric, v.panel, v.measure.name) == (label, metric, panel, name)
 
 
 @pytest.mark.parametrize("spec, message", [
