@@ -12,12 +12,12 @@ holds no registry, so those modules can import it without a cycle.
 __all__ = ["FIELDS", "FAMILIES", "Measure", "measure"]
 
 import functools
-import inspect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
+from .signatures import FIELDS, check_options, first_docstring_line, function_name, signature_reads
+
 FAMILIES = ("inequality indices", "envy", "similarity-aware", "other")
 """Families of measures, in the order tables and figures group them."""
 UNBOUNDED = (-math.inf, math.inf)
@@ -138,43 +138,6 @@ def _default_family(reads):
     return "inequality indices" if reads == ("effectiveness",) else "other"
 
 
-def _function_name(function):
-    return getattr(function, "__name__", repr(function))
-
-
-def signature_reads(function):
-    """The Population fields a measure reads: its parameters named after :data:`FIELDS`.
-
-    Returns the field-named parameters in parameter order; raises ValueError
-    if the signature cannot be read, a required parameter is not a field name,
-    or no parameter is one.
-
-    Examples
-    --------
-    >>> signature_reads(lambda similarity, effectiveness, *, scale=2.0: 0.0)
-    ('similarity', 'effectiveness')
-    """
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"cannot read the signature of measure {function!r}") from exc
-    reads = []
-    for p in parameters:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if p.name in FIELDS:
-            reads.append(p.name)
-        elif p.default is p.empty:
-            raise ValueError(
-                f"measure {_function_name(function)!r} has a required parameter "
-                f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
-            )
-    if not reads:
-        raise ValueError(f"measure {_function_name(function)!r} reads no Population field; "
-                         f"name a parameter one of {', '.join(FIELDS)}")
-    return tuple(reads)
-
-
 def _checked_metadata(meta):
     """``meta`` with its range as floats; ValueError naming the first bad entry."""
     if meta["direction"] not in ("lower", "higher"):
@@ -262,29 +225,13 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
             raise ValueError(f"each instance must be a dict with 'name' and 'options', got {entry!r}")
 
     def attach(func):
-        declared = Measure(func, name or _function_name(func), reads,
+        declared = Measure(func, name or function_name(func), reads,
                            **dict(meta, definition=meta["definition"] or first_docstring_line(func)))
         func.__puf_measure__ = declared
         func.__puf_instances__ = tuple(_instance(declared, dict(entry)) for entry in instances)
         return func
 
     return attach(function) if function is not None else attach
-
-
-def first_docstring_line(function):
-    """The first line of ``function``'s docstring, or "" (a measure's default definition).
-
-    Examples
-    --------
-    >>> def spread(effectiveness):
-    ...     '''max S − min S.
-    ...
-    ...     Longer text.
-    ...     '''
-    >>> first_docstring_line(spread), first_docstring_line(lambda effectiveness: 0.0)
-    ('max S − min S.', '')
-    """
-    return (inspect.getdoc(function) or "").split("\n")[0]
 
 
 def _instance(declared, entry):
@@ -309,28 +256,11 @@ def bind(declared, *, name, options=None, **metadata):
     if options is not None and not isinstance(options, Mapping):
         raise ValueError(f"options must be a dict of keyword options, got {options!r}")
     if options:
-        _check_options(function, options)
+        check_options(function, options)
         function = functools.partial(function, **options)
-        function.__name__ = _function_name(declared.function)  # kept for tracebacks and pickling
+        function.__name__ = function_name(declared.function)  # kept for tracebacks and pickling
     inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
     return Measure(function, name, **dict(inherited, **_known(metadata)))
-
-
-def _check_options(function, options):
-    """Raise ValueError unless ``function`` takes every key of ``options`` as a keyword option.
-
-    Checked here, not when the measure is first called: a misspelt option
-    would otherwise surface as a TypeError deep in a study.
-    """
-    parameters = inspect.signature(function).parameters
-    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
-        return
-    takes = [p.name for p in parameters.values()
-             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in FIELDS]
-    unknown = [key for key in options if key not in takes]
-    if unknown:
-        raise ValueError(f"options {unknown} are not options of {_function_name(function)!r}; "
-                         f"it takes {takes or 'none'}")
 
 
 def _known(metadata):

@@ -18,7 +18,8 @@ import importlib
 import numbers
 from collections.abc import Iterable
 
-from .metadata import FAMILIES, FIELDS, Measure, bind, first_docstring_line, measure
+from .metadata import FAMILIES, FIELDS, Measure, bind, measure
+from .signatures import first_docstring_line
 
 BUILTIN_MODULES = ("measures", "list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
