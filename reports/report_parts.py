@@ -3,7 +3,7 @@
 :mod:`reports.render` re-exports :class:`Section`, :data:`VERDICT_STYLE` and :data:`LABEL_STYLE`.
 """
 
-__all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "cell_text", "verdict_pivot"]
+__all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "cell_text", "verdict_pivot", "flagged_cells"]
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,3 +89,19 @@ def verdict_pivot(verdicts):
     properties = list(dict.fromkeys(verdicts["property"]))
     cells = {(r.measure, r.property): (r.verdict, r.detail) for r in verdicts.itertuples()}
     return measures, properties, cells
+
+
+def flagged_cells(verdicts):
+    """The violated and undefined cells both documents list, one line each: (row, reason).
+
+    ``reason`` is the plain-language one where the table has it, else the run's detail.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"measure": ["sd", "gini"], "property": ["range", "defined"],
+    ...                      "verdict": ["holds", "violated"], "detail": ["", "NaN at S = 0"]})
+    >>> [(row.measure, reason) for row, reason in flagged_cells(long)]
+    [('gini', 'NaN at S = 0')]
+    """
+    return [(r, getattr(r, "reason", "") or r.detail) for r in verdicts.itertuples()
+            if r.verdict not in ("holds", "not-applicable") and r.detail]
