@@ -120,6 +120,11 @@ def test_a_failing_measure_names_itself_and_the_point():
     (dict(gamma=2.0), "gamma must lie in"),
     (dict(similarity="cosine"), "similarity must be"),
     (dict(n_users=0), "n_users must be >= 1"),
+    # these were a numpy TypeError, accepted (True as skewness 1), or a TypeError at the cache
+    (dict(skewness="a"), "skewness must be a finite number or None, got 'a'"),
+    (dict(skewness=True), "skewness must be a finite number or None, got True"),
+    (dict(worlds=5), "worlds must be None or a callable"),
+    (dict(world_options={"sigma": 1.0}), r"world_options must be a tuple of \(name, value\) pairs"),
 ])
 def test_base_validation(kwargs, message):
     with pytest.raises(ValueError, match=message):
