@@ -136,6 +136,9 @@ def test_sweep_argument_errors():
         sweep(["SD-P"], parameter="k", values=[1], seeds=[0])
     with pytest.raises(ValueError, match="at least one"):
         sweep([], parameter="gamma", values=[1.0], seeds=[0])
+    for seed in (0.5, -1, True):  # 0.5 ran as seed 0
+        with pytest.raises(ValueError, match=f"seeds must be integers >= 0, got {seed!r}"):
+            sweep(["SD-P"], parameter="gamma", values=[1.0], seeds=[seed])
 
 
 def test_artificial_relevance_exact_counts_and_identities():
