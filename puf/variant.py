@@ -80,7 +80,7 @@ class Variant:
         object.__setattr__(self, "gamma", check_similarity_choice(self.similarity, self.gamma))
 
     def __call__(self, fields):
-        return float(self.measure(**{f: fields[f] for f in self.measure.reads}))
+        return float(self.measure(**fields))  # the Measure picks what it reads
 
 
 def _named(measure, metric):
