@@ -447,8 +447,8 @@ def test_every_failure_is_one_line_and_a_mapped_exit_code(monkeypatch, capsys, e
     ("--epsilon", "nan", "--epsilon must be a finite real number >= 0, got nan"),
     ("--seed", "-3", "--seed must be >= 0, got -3"),
 ])
-def test_evaluate_options_are_checked_before_the_data_is_loaded(tmp_path, capsys, monkeypatch,
-                                                                  option, value, fragment):
+def test_9_evaluate_options_are_checked_before_the_data_is_loaded(tmp_path, capsys, monkeypatch,
+                                                                    option, value, fragment):
     from puf.cli.commands import evaluate
 
     def no_load(args):
