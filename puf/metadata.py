@@ -153,6 +153,8 @@ def _checked_metadata(meta):
     for field in ("label", "panel", "definition", "reference"):
         if meta[field] is not None and not isinstance(meta[field], str):
             raise ValueError(f"{field} must be a string, got {meta[field]!r}")
+    if not isinstance(meta["tables"], bool):  # bool("no") would be True
+        raise ValueError(f"tables must be True or False, got {meta['tables']!r}")
     gamma = check_similarity_choice(meta["similarity"], meta["gamma"])
     return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]))
 

@@ -90,6 +90,8 @@ def test_decorator_rejects_bad_metadata():
         measure(direction="up")
     with pytest.raises(ValueError, match="range"):
         measure(range=(1, 0))
+    with pytest.raises(ValueError, match="tables must be True or False, got 'no'"):
+        measure(tables="no")  # was taken as bool("no"), True: shown in every study
 
 
 def test_evaluate_refuses_names_that_are_neither_a_measure_nor_a_list():
