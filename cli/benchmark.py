@@ -39,7 +39,7 @@ def synthetic_interactions(m, n, *, median_degree, sigma, alpha=1.1, offset=30.0
         Users and items.
     median_degree, sigma : float
         History lengths ~ LogNormal(log median_degree, sigma), clipped to [20, n/3]
-        (MovieLens keeps users with >= 20 ratings).
+        (MovieLens keeps users with >= 20 ratings); below 60 items every length is n/3.
     alpha, offset : float
         Item of popularity rank r is drawn with probability ∝ (r + offset)^−alpha.
     random_state : int

@@ -16,6 +16,7 @@ __all__ = [
 ]
 
 import math
+import numbers
 
 import numpy as np
 
@@ -168,7 +169,7 @@ def uf(similarity, list_distance, *, base=math.e):
     list_distance : array-like of shape (m, m)
         Symmetric non-negative d_L(u, v) between users' recommended lists.
     base : float, default e
-        Base of the logarithm (the original paper does not state it).
+        Base of the logarithm, finite and > 1 (the original paper does not state it).
 
     Returns
     -------
@@ -195,8 +196,9 @@ def uf(similarity, list_distance, *, base=math.e):
     list_distance = check_pair_matrix(
         list_distance, name="list_distance", m=similarity.shape[0], symmetric=True, unit=False
     )
-    if isinstance(base, bool) or not isinstance(base, (int, float)) or not base > 1:
-        raise ValueError(f"base must be a number > 1, got {base!r}")
+    # Any finite real > 1 (numpy scalars too); an infinite base would give log = 0 silently.
+    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not 1 < base < math.inf:
+        raise ValueError(f"base must be a number > 1 (and finite), got {base!r}")
     upper = np.triu_indices(similarity.shape[0], k=1)
     sims = similarity[upper]
     threshold = sims.mean() + sims.std(ddof=0)

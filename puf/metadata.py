@@ -12,11 +12,12 @@ holds no registry, so those modules can import it without a cycle.
 __all__ = ["FIELDS", "FAMILIES", "Measure", "measure"]
 
 import functools
-import inspect
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
+from .signatures import FIELDS, check_options, first_docstring_line, function_name, signature_reads
+
 FAMILIES = ("inequality indices", "envy", "similarity-aware", "other")
 """Families of measures, in the order tables and figures group them."""
 UNBOUNDED = (-math.inf, math.inf)
@@ -46,8 +47,9 @@ class Measure:
         Declared (low, high) range of values.
     direction : {"lower", "higher"}, default "lower"
         Which end is fairer.
-    definition : str
-        One-line definition; default the docstring's first line.
+    definition : str, default ""
+        One-line definition. :func:`measure` and :func:`puf.as_measure` fill
+        in the first line of the function's docstring when none is given.
     family : str, optional
         One of :data:`FAMILIES`; default from ``reads``: "similarity-aware"
         when it reads similarity, "envy" when it reads utility, "inequality
@@ -109,11 +111,22 @@ class Measure:
             object.__setattr__(self, field, value)
 
     def __call__(self, **fields):
+        missing = [name for name in self.reads if name not in fields]
+        if missing:
+            raise ValueError(f"measure {self.name!r} reads {missing} but was given only "
+                             f"{sorted(fields)}")
         return self.function(**{name: fields[name] for name in self.reads})
 
     @property
     def fairest(self):
-        """The fairest value of the declared range (its lower end when lower is fairer)."""
+        """The fairest value of the declared range (its lower end when lower is fairer).
+
+        Examples
+        --------
+        >>> import puf
+        >>> puf.as_measure("sd").fairest
+        0.0
+        """
         return self.range[0] if self.direction == "lower" else self.range[1]
 
 
@@ -123,43 +136,6 @@ def _default_family(reads):
     if "utility" in reads:
         return "envy"
     return "inequality indices" if reads == ("effectiveness",) else "other"
-
-
-def _function_name(function):
-    return getattr(function, "__name__", repr(function))
-
-
-def signature_reads(function):
-    """The Population fields a measure reads: its parameters named after :data:`FIELDS`.
-
-    Returns the field-named parameters in parameter order; raises ValueError
-    if the signature cannot be read, a required parameter is not a field name,
-    or no parameter is one.
-
-    Examples
-    --------
-    >>> signature_reads(lambda similarity, effectiveness, *, scale=2.0: 0.0)
-    ('similarity', 'effectiveness')
-    """
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"cannot read the signature of measure {function!r}") from exc
-    reads = []
-    for p in parameters:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if p.name in FIELDS:
-            reads.append(p.name)
-        elif p.default is p.empty:
-            raise ValueError(
-                f"measure {_function_name(function)!r} has a required parameter "
-                f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
-            )
-    if not reads:
-        raise ValueError(f"measure {_function_name(function)!r} reads no Population field; "
-                         f"name a parameter one of {', '.join(FIELDS)}")
-    return tuple(reads)
 
 
 def _checked_metadata(meta):
@@ -177,6 +153,8 @@ def _checked_metadata(meta):
     for field in ("label", "panel", "definition", "reference"):
         if meta[field] is not None and not isinstance(meta[field], str):
             raise ValueError(f"{field} must be a string, got {meta[field]!r}")
+    if not isinstance(meta["tables"], bool):  # bool("no") would be True
+        raise ValueError(f"tables must be True or False, got {meta['tables']!r}")
     gamma = check_similarity_choice(meta["similarity"], meta["gamma"])
     return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]))
 
@@ -249,17 +227,13 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
             raise ValueError(f"each instance must be a dict with 'name' and 'options', got {entry!r}")
 
     def attach(func):
-        declared = Measure(func, name or _function_name(func), reads,
-                           **dict(meta, definition=meta["definition"] or _first_line(func)))
+        declared = Measure(func, name or function_name(func), reads,
+                           **dict(meta, definition=meta["definition"] or first_docstring_line(func)))
         func.__puf_measure__ = declared
         func.__puf_instances__ = tuple(_instance(declared, dict(entry)) for entry in instances)
         return func
 
     return attach(function) if function is not None else attach
-
-
-def _first_line(function):
-    return (inspect.getdoc(function) or "").split("\n")[0]
 
 
 def _instance(declared, entry):
@@ -281,9 +255,12 @@ def bind(declared, *, name, options=None, **metadata):
     'ge-3'
     """
     function = declared.function
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"options must be a dict of keyword options, got {options!r}")
     if options:
+        check_options(function, options)
         function = functools.partial(function, **options)
-        function.__name__ = _function_name(declared.function)  # kept for tracebacks and pickling
+        function.__name__ = function_name(declared.function)  # kept for tracebacks and pickling
     inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
     return Measure(function, name, **dict(inherited, **_known(metadata)))
 

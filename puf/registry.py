@@ -15,10 +15,11 @@ __all__ = ["FIELDS", "FAMILIES", "Measure", "MEASURES", "BUILTIN_MODULES", "meas
            "register", "evaluate", "builtin_measures"]
 
 import importlib
-import inspect
 import numbers
+from collections.abc import Iterable
 
 from .metadata import FAMILIES, FIELDS, Measure, bind, measure
+from .signatures import first_docstring_line
 
 BUILTIN_MODULES = ("measures", "list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
@@ -58,7 +59,7 @@ def as_measure(function):
     if isinstance(declared, Measure) and declared.function is function:
         return declared
     return Measure(function, getattr(function, "__name__", "measure"),
-                   definition=(inspect.getdoc(function) or "").split("\n")[0])
+                   definition=first_docstring_line(function))
 
 
 def register(function, *, name, options=None, replace=False, **metadata):
@@ -146,6 +147,9 @@ def evaluate(population, names=None):
     else:
         if isinstance(names, (str, Measure)) or callable(names):
             names = [names]  # one measure, not a sequence of characters
+        elif not isinstance(names, Iterable):
+            raise ValueError(f"names must be a measure name, a callable or a list of them, "
+                             f"got {names!r}")
         chosen = [as_measure(n) for n in names]
     seen = {}
     for m in chosen:

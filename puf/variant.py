@@ -48,10 +48,10 @@ class Variant:
         The measure (mean effectiveness for ``"P@k"``-style labels).
     metric : str or None
         Key of :data:`METRICS`, or None when the measure reads no effectiveness.
-    family : str
+    panel : str
         Its figure panel (``"SD"``, ``"Envy"``, ``"Effectiveness"``, ...): the
-        measure's :attr:`~puf.Measure.panel`; ``measure.family`` is the wider
-        family (inequality indices, envy, similarity-aware).
+        measure's :attr:`~puf.Measure.panel`. Its family (inequality indices,
+        envy, similarity-aware) is ``measure.family``.
     similarity : str, default "jaccard"
         The user similarity it reads, a key of :data:`puf.SIMILARITIES`: the
         measure's declared one (UF: ``"uf"``, sim_UF).
@@ -62,7 +62,7 @@ class Variant:
     Examples
     --------
     >>> v = variants("sd-ndcg")[0]
-    >>> v.label, v.metric, v.family, v.measure.family, v.similarity, v.gamma
+    >>> v.label, v.metric, v.panel, v.measure.family, v.similarity, v.gamma
     ('SD-NDCG', 'NDCG', 'SD', 'inequality indices', 'jaccard', None)
     >>> (u,) = variants("UF")
     >>> u.similarity, u.gamma
@@ -72,7 +72,7 @@ class Variant:
     label: str
     measure: Measure
     metric: str | None
-    family: str
+    panel: str
     similarity: str = "jaccard"
     gamma: float | None = None
 
@@ -80,7 +80,7 @@ class Variant:
         object.__setattr__(self, "gamma", check_similarity_choice(self.similarity, self.gamma))
 
     def __call__(self, fields):
-        return float(self.measure(**{f: fields[f] for f in self.measure.reads}))
+        return float(self.measure(**fields))  # the Measure picks what it reads
 
 
 def _named(measure, metric):
@@ -132,8 +132,9 @@ def variants(spec=None, *, metrics=USER_METRICS):
         which expands to one variant per metric when it reads effectiveness.
         None: every variant studies show, from the registry (mean effectiveness
         per metric, then every measure with ``tables=True`` by family).
-    metrics : tuple of str, default ("P", "NDCG")
-        Metrics a measure that reads effectiveness is expanded over.
+    metrics : str or tuple of str, default ("P", "NDCG")
+        Metrics a measure that reads effectiveness is expanded over (a single
+        one may be given alone).
 
     Returns
     -------
@@ -154,6 +155,8 @@ def variants(spec=None, *, metrics=USER_METRICS):
     ...
     ValueError: unknown measure 'sd-xyz'; known measures: puf, puf-as-printed, sd, gini, ...
     """
+    if isinstance(metrics, str):
+        metrics = (metrics,)  # one metric, not a sequence of characters
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise ValueError(f"unknown metrics {unknown}; known: {', '.join(METRICS)}")

@@ -11,6 +11,7 @@ world's :meth:`puf.World.population`, which memoises its pieces
 
 __all__ = ["Base", "observed_skewness", "point_world", "point_population", "point_scores"]
 
+import numbers
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -71,8 +72,16 @@ class Base:
         check_k(self.n_users, name="n_users"), check_k(self.n_items, name="n_items"), check_k(self.k)
         check_unit_scalar(self.zero_relevance, name="zero_relevance")
         check_unit_scalar(self.gamma, name="gamma")
-        if self.skewness is not None and not np.isfinite(self.skewness):
+        if self.skewness is not None and (isinstance(self.skewness, bool) or not isinstance(
+                self.skewness, numbers.Real) or not np.isfinite(self.skewness)):
             raise ValueError(f"skewness must be a finite number or None, got {self.skewness!r}")
+        if self.worlds is not None and not callable(self.worlds):
+            raise ValueError(f"worlds must be None or a callable world source, got {self.worlds!r}")
+        # A Base keys the world cache, so its settings must hash: pairs in a tuple, not a dict.
+        if not (isinstance(self.world_options, tuple)
+                and all(isinstance(o, tuple) and len(o) == 2 for o in self.world_options)):
+            raise ValueError("world_options must be a tuple of (name, value) pairs, got "
+                             f"{self.world_options!r}")
         if self.pairing not in ("random", "most_fair", "most_unfair"):
             raise ValueError(f"pairing must be one of 'random', 'most_fair', 'most_unfair', got {self.pairing!r}")
         if self.skewness_mean not in ("fixed", "free"):

@@ -16,16 +16,13 @@ Gini when every user scores 0) leaves a gap in the line and is marked with a
 cross just inside the bottom of the axes, never drawn as 0.
 """
 
-__all__ = ["OKABE_ITO", "LEVEL_STYLE", "MAX_LINES", "merge_identical", "plot_sweep", "plot_heatmap",
-           "save_figure"]
+__all__ = ["OKABE_ITO", "LEVEL_STYLE", "MAX_LINES", "plot_sweep", "plot_heatmap", "save_figure"]
 
 import math
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
-
-from .tables import merge_identical  # noqa: F401  (where figures were first drawn from)
 
 # Okabe & Ito (2008), in an order that keeps the low-contrast yellow for last.
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .report_parts import VERDICT_STYLE, Section, cell_text, verdict_pivot
+from .report_parts import VERDICT_STYLE, Section, cell_text, flagged_cells, verdict_pivot
 
 
 def _md_cell(value):
@@ -45,8 +45,8 @@ def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note=
                 _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), ""]
         if statements:
             out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
-        out += [f"- **{r.measure}** / {r.property} ({r.verdict}): {getattr(r, 'reason', '') or r.detail}"
-                for r in verdicts.itertuples() if r.verdict not in ("holds", "not-applicable") and r.detail]
+        out += [f"- **{r.measure}** / {r.property} ({r.verdict}): {reason}"
+                for r, reason in flagged_cells(verdicts)]
         out.append("")
     for s in list(after_verdicts) + list(sections):
         out += [f"## {s.title}", "", s.text, ""]

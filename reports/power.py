@@ -79,6 +79,7 @@ def power_section(out, *, budgets=()):
     from matplotlib.figure import Figure
 
     from puf.properties.power import POWER_TABLE
+    from puf.reports.figures import save_figure
     from puf.reports.render import Section
 
     if not POWER_TABLE.is_file():
@@ -106,8 +107,7 @@ def power_section(out, *, budgets=()):
     ax.set_ylim(-2, 102)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
-    figure = out / "power.png"
-    fig.savefig(figure, dpi=120)
+    figure = save_figure(fig, out / "power.png", dpi=120)  # no version in the PNG: reruns match
     shutil.copyfile(POWER_TABLE, out / "power_table.json")
     table = (100 * detection).round(0).astype(int).astype(str) + "%"
     table.index.name = "property"

@@ -1,7 +1,8 @@
 """The PUF paper's real-data study as a figure: every measure's value per ranker on one dataset.
 
 One bar panel per measure (P@10, NDCG@10, then every fairness measure), one
-bar per ranker in the table's order, the paper's seven first when present.
+bar per ranker in the table's order (the registry's, :data:`puf.rankers.RANKERS`,
+for the report's table).
 Fairness panels say "lower is fairer" and effectiveness panels "higher is
 better", so a reader never has to remember each measure's direction. An
 undefined value (NaN) is a cross at 0, never a bar of height 0.

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from .markdown_report import render_markdown
-from .report_parts import LABEL_STYLE, VERDICT_STYLE, Section, cell_text, verdict_pivot
+from .report_parts import LABEL_STYLE, VERDICT_STYLE, Section, cell_text, flagged_cells, verdict_pivot
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:2em auto;
@@ -62,7 +62,6 @@ def _plain(value):
     return _esc(str(value).replace("`", ""))
 
 
-
 def _td(column, value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f'<td class="num">{_esc(cell_text(value))}</td>'
@@ -76,7 +75,6 @@ def _html_table(frame):
     body = "".join("<tr>" + "".join(_td(c, v) for c, v in zip(frame.columns, row)) + "</tr>"
                    for row in frame.itertuples(index=False))
     return f'<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
 
 
 def _hover(row):
@@ -113,8 +111,7 @@ def _html_verdicts(verdicts, statements):
     legend = " ".join(f'<span style="background:{c};padding:0 .4em;border:1px solid #bbb">{s} {v}</span>'
                       for v, (c, s) in VERDICT_STYLE.items())
     violations = [f"<li><b>{_esc(r.measure)}</b> / {_esc(r.property)} ({_esc(r.verdict)}): "
-                  f"{_text(getattr(r, 'reason', '') or r.detail)}</li>"
-                  for r in verdicts.itertuples() if r.verdict not in ("holds", "not-applicable") and r.detail]
+                  f"{_text(reason)}</li>" for r, reason in flagged_cells(verdicts)]
     return (f'<div class="scroll" id=verdict-matrix><table class="verdicts"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table></div><p class=note>{legend}</p>"
             + (f"<details><summary>Every violated or undefined cell, one line each</summary>"

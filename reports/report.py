@@ -130,8 +130,8 @@ def sweep_extra(spec, extra=()):
     """Measures added to a built-in sweep: registered measures it does not list, then ``extra``.
 
     The zero-relevance and both skewness sweeps run every registered measure (a new
-    built-in drops in with no code here), except the printed forms (``*-as-printed``,
-    2 × another measure); the pairing and γ sweeps keep their own list.
+    built-in drops in with no code here) that studies show (``tables=True``: all but
+    the printed forms, 2 × another measure); the pairing and γ sweeps keep their own list.
 
     Examples
     --------
@@ -145,7 +145,7 @@ def sweep_extra(spec, extra=()):
     if spec.name not in ("zero_relevance", "skewness", "skewness_free_mean"):
         return tuple(extra)
     listed = {v.measure.name for label in spec.measures for v in variants(label)}
-    missing = [m for name, m in MEASURES.items() if name not in listed and not name.endswith("-as-printed")]
+    missing = [m for name, m in MEASURES.items() if name not in listed and m.tables]
     return tuple(missing) + tuple(extra)
 
 

@@ -3,7 +3,7 @@
 :mod:`reports.render` re-exports :class:`Section`, :data:`VERDICT_STYLE` and :data:`LABEL_STYLE`.
 """
 
-__all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "cell_text", "verdict_pivot"]
+__all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "cell_text", "verdict_pivot", "flagged_cells"]
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +41,12 @@ class Section:
         Data files of this section, by name (e.g. its CSV): embedded in the HTML.
     table_note : str
         One line shown right above the table (e.g. the driver its labels judge against).
+
+    Examples
+    --------
+    >>> s = Section("gamma", "sim_UF's weight", files=["gamma.csv"])
+    >>> s.key, s.figure, s.files
+    ('gamma', None, ['gamma.csv'])
     """
 
     key: str
@@ -53,15 +59,49 @@ class Section:
 
 
 def cell_text(value):
-    """A table cell as text: floats to 4 significant digits, NaN empty."""
+    """A table cell as text: floats to 4 significant digits, NaN empty.
+
+    Examples
+    --------
+    >>> cell_text(0.123456), cell_text(float("nan")), cell_text("flat"), cell_text(3)
+    ('0.1235', '', 'flat', '3')
+    """
     if isinstance(value, float):
         return "" if pd.isna(value) else f"{value:.4g}"
     return str(value)
 
 
 def verdict_pivot(verdicts):
-    """Long table (measure, property, verdict, detail[, reason]) -> ordered measures, properties."""
+    """Long table (measure, property, verdict, detail[, reason]) -> (measures, properties, cells).
+
+    Measures and properties keep their first-seen order; ``cells`` maps
+    (measure, property) to (verdict, detail).
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"measure": ["sd", "sd", "gini"], "property": ["range", "defined", "range"],
+    ...                      "verdict": ["holds", "holds", "violated"], "detail": ["", "", "m=1"]})
+    >>> measures, properties, cells = verdict_pivot(long)
+    >>> measures, properties, cells["gini", "range"]
+    (['sd', 'gini'], ['range', 'defined'], ('violated', 'm=1'))
+    """
     measures = list(dict.fromkeys(verdicts["measure"]))
     properties = list(dict.fromkeys(verdicts["property"]))
     cells = {(r.measure, r.property): (r.verdict, r.detail) for r in verdicts.itertuples()}
     return measures, properties, cells
+
+
+def flagged_cells(verdicts):
+    """The violated and undefined cells both documents list, one line each: (row, reason).
+
+    ``reason`` is the plain-language one where the table has it, else the run's detail.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"measure": ["sd", "gini"], "property": ["range", "defined"],
+    ...                      "verdict": ["holds", "violated"], "detail": ["", "NaN at S = 0"]})
+    >>> [(row.measure, reason) for row, reason in flagged_cells(long)]
+    [('gini', 'NaN at S = 0')]
+    """
+    return [(r, getattr(r, "reason", "") or r.detail) for r in verdicts.itertuples()
+            if r.verdict not in ("holds", "not-applicable") and r.detail]

@@ -87,13 +87,7 @@ def family(label):
         variant = variants(label)[0]
     except ValueError:  # a user's measure, labelled NAME-METRIC
         return "your measures"
-    declared = getattr(variant.measure, "family", None)
-    if declared:
-        return str(declared)
-    from puf import MEASURES
-
-    builtin = variant.measure.name in MEASURES or variant.family == "Effectiveness"
-    return variant.family if builtin else "your measures"
+    return variant.measure.family  # every Measure has one (puf.metadata derives a default)
 
 
 def _families(table):

@@ -27,6 +27,7 @@ it runs, so a newly registered measure joins every sweep of its family.
 
 __all__ = ["PARAMETERS", "COLUMNS", "Base", "sweep", "BuiltinSweep", "SWEEPS"]
 
+import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -43,22 +44,13 @@ PARAMETERS = ("zero_relevance", "skewness", "gamma", "pairing")
 COLUMNS = ["measure", "parameter", "value", "seed", "score"]
 
 
-class _NoBar:
-    def update(self, n=1):
-        pass
-
-    def close(self):
-        pass
-
-
 def _bar(progress, total):
+    """(bar, owned): a caller's bar to advance, or our own (disabled when ``progress`` is False)."""
     if hasattr(progress, "update"):
         return progress, False
-    if progress:
-        from tqdm.auto import tqdm
+    from tqdm.auto import tqdm
 
-        return tqdm(total=total, desc="sweep", unit="world"), True
-    return _NoBar(), False
+    return tqdm(total=total, desc="sweep", unit="world", disable=not progress), True
 
 
 def sweep(measures, *, parameter, values, seeds, base=None, cache=None, progress=False):
@@ -102,7 +94,11 @@ def sweep(measures, *, parameter, values, seeds, base=None, cache=None, progress
     if parameter not in PARAMETERS:
         raise ValueError(f"unknown parameter {parameter!r}; known: {', '.join(PARAMETERS)}")
     chosen = [v for spec in measures for v in variants(spec)]
-    values, seeds = list(values), [int(s) for s in seeds]
+    values, seeds = list(values), list(seeds)
+    bad = [s for s in seeds if isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 0]
+    if bad:  # int() would turn a seed of 0.5 into 0, silently
+        raise ValueError(f"seeds must be integers >= 0, got {bad[0]!r}")
+    seeds = [int(s) for s in seeds]
     if not chosen or not values or not seeds:
         raise ValueError("sweep needs at least one measure, one value and one seed")
     base = Base() if base is None else base

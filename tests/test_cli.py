@@ -78,3 +78,57 @@ def test_no_command_spells_an_exit_code():
                     and type(node.value.value) is int):
                 spelled.append(f"{path.name}:{node.lineno} return {node.value.value}")
     assert spelled == []
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["check", "sd", "--jobs", "0"], "--jobs must be >= 1, got 0"),
+    (["check", "--all", "--jobs", "-1"], "--jobs must be >= 1, got -1"),
+    (["power", "--jobs", "0"], "--jobs must be >= 1, got 0"),
+    (["bench", "--size", "small", "--timeout", "0"], "--timeout must be a number of seconds > 0"),
+    (["bench", "--size", "small", "--seed", "-1"], "--seed must be >= 0, got -1"),
+])
+def test_a_worker_count_or_time_limit_below_1_is_refused(capsys, argv, fragment):
+    # --jobs 0 or -1 ran with one worker, silently
+    assert main(argv) == 2
+    assert fragment in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "sd", "--known", "{missing}/known.json"],
+    ["power", "--csv", "{missing}/runs.csv"],
+    ["bench", "--size", "small", "--output", "{missing}/bench.md"],
+])
+def test_output_files_are_checked_before_the_work(tmp_path, capsys, monkeypatch, argv):
+    import puf.properties
+    from puf.properties import power
+    from puf.cli.commands import bench
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before the output file was checked")
+
+    monkeypatch.setattr(puf.properties, "verdicts", no_work, raising=False)
+    monkeypatch.setattr(power, "power_runs", no_work)
+    monkeypatch.setattr(bench, "run_benchmarks", no_work)
+    argv = [a.format(missing=tmp_path / "no" / "such") for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and err.count("\n") == 1
+
+
+def test_measures_values_column_comes_from_the_table_of_attainable_ranges():
+    from puf.cli.commands.measures import ATTAINABLE, measures_table
+
+    rows = measures_table()
+    assert {r["name"]: r["values"] for r in rows} == {name: ATTAINABLE[name] for name in puf.MEASURES}
+
+
+def test_report_refuses_a_negative_random_state_before_the_work(tmp_path, capsys, monkeypatch):
+    from puf.reports import report
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the report started before --random-state was checked")
+
+    monkeypatch.setattr(report, "build_report", no_work)
+    assert main(["report", "--quick", "--random-state", "-1", "--out", str(tmp_path / "r")]) == 2
+    assert "--random-state must be >= 0, got -1" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

@@ -439,3 +439,23 @@ def test_every_failure_is_one_line_and_a_mapped_exit_code(monkeypatch, capsys, e
     assert main(["measures"]) == code
     line = _one_line_error(capsys)
     assert line.startswith("puf measures: ") and fragment in line
+
+
+@pytest.mark.parametrize("option, value, fragment", [
+    ("--gamma", "2", "--gamma must lie in [0, 1], got 2.0"),
+    ("--epsilon", "-1", "--epsilon must be >= 0, got -1.0"),
+    ("--epsilon", "nan", "--epsilon must be a finite real number >= 0, got nan"),
+    ("--seed", "-3", "--seed must be >= 0, got -3"),
+])
+def test_9_evaluate_options_are_checked_before_the_data_is_loaded(tmp_path, capsys, monkeypatch,
+                                                                    option, value, fragment):
+    from puf.cli.commands import evaluate
+
+    def no_load(args):
+        raise AssertionError("the data was loaded before the options were checked")
+
+    # these were refused only by the measures, after the download and every ranker's training
+    monkeypatch.setattr(evaluate, "_load", no_load)
+    inter = _toy_inter(tmp_path)
+    assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", option, value]) == 2
+    assert fragment in _one_line_error(capsys)

@@ -111,7 +111,7 @@ def test_a_new_builtin_is_one_decorated_function(monkeypatch):
 
 def test_labels_and_panels_shape_the_variants():
     assert [v.label for v in puf.variants("MD-P") + puf.variants("mean-difference-P")] == ["MD-P", "MD-P"]
-    assert {v.family for v in puf.variants() if v.measure.family == "envy"} == {"Envy"}
+    assert {v.panel for v in puf.variants() if v.measure.family == "envy"} == {"Envy"}
 
     def gap(effectiveness):
         return 0.0
@@ -119,7 +119,7 @@ def test_labels_and_panels_shape_the_variants():
     # Registered without a label: shown by its name, on its own panel.
     puf.register(gap, name="gap")
     try:
-        assert [(v.label, v.family) for v in puf.variants("gap-P")] == [("gap-P", "gap")]
+        assert [(v.label, v.panel) for v in puf.variants("gap-P")] == [("gap-P", "gap")]
         puf.register(gap, name="gap", label="Gap", replace=True)
         assert [v.label for v in puf.variants("GAP-NDCG")] == ["Gap-NDCG"]
     finally:

@@ -209,3 +209,18 @@ def test_defined_measures_do_not_warn():
         warnings.simplefilter("error")
         puf.gini([0.0, 1.0])
         puf.puf([0.0, 1.0], [[1, 1], [1, 1]])
+
+
+@pytest.mark.parametrize("base", [math.inf, 1, 0.5, -2, float("nan"), "e", True])
+def test_uf_refuses_a_base_that_is_not_a_finite_number_above_1(base):
+    sim = np.array([[1, .9, .1], [.9, 1, .1], [.1, .1, 1]])
+    dist = np.array([[0, .5, 1], [.5, 0, 1], [1, 1, 0]])
+    # base = inf used to give log(total)/inf = -0.0, a silent wrong number
+    with pytest.raises(ValueError, match=r"base must be a number > 1 \(and finite\), got"):
+        puf.uf(sim, dist, base=base)
+
+
+def test_uf_takes_a_numpy_base():
+    sim = np.array([[1, .9, .1], [.9, 1, .1], [.1, .1, 1]])
+    dist = np.array([[0, .5, 1], [.5, 0, 1], [1, 1, 0]])
+    assert puf.uf(sim, dist, base=np.int64(2)) == pytest.approx(math.log2(0.45), abs=1e-12)

@@ -112,6 +112,9 @@ def test_registry_and_errors():
     assert isinstance(make_ranker("EASE"), EASE)
     with pytest.raises(ValueError, match="unknown ranker 'svd'; known rankers: random, mostpop"):
         make_ranker("svd")
+    with pytest.raises(ValueError, match="itemknn takes no parameter 'k'; it takes neighbors, "
+                                         "shrink, random_state"):
+        make_ranker("itemknn", k=20)  # was a TypeError from the constructor
     with pytest.raises(ValueError, match="MostPop is not fitted"):
         MostPop().recommend()
     ranker = MostPop().fit(np.eye(3))
@@ -123,6 +126,8 @@ def test_registry_and_errors():
         ItemKNN(neighbors=0).fit(np.eye(3))
     with pytest.raises(ValueError, match="l2 must be >= 0"):
         EASE(l2=-1).fit(np.eye(3))
+    with pytest.raises(ValueError, match="l2=0 leaves XᵀX"):  # was numpy's LinAlgError
+        EASE(l2=0).fit(np.array([[1, 0, 0], [1, 0, 0]]))
     with pytest.raises(ValueError, match="train must be non-negative"):
         MostPop().fit(-np.eye(3))
 

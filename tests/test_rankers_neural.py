@@ -249,10 +249,11 @@ def test_nmf_scores_are_its_factor_product(world):
 
 def test_evaluate_names_missing_libraries_before_training(monkeypatch, capsys):
     from puf.cli.commands.evaluate import _ranker_names
+    from puf.rankers import PAPER_RANKERS
 
     monkeypatch.setitem(sys.modules, "torch", None)  # torch_available() is then False
     with pytest.raises(ImportError, match="multvae needs the optional library torch"):
-        _ranker_names(["paper"], True)
+        _ranker_names(list(PAPER_RANKERS), True)
     assert _ranker_names("all", True) == "all"
     assert "skipping multvae needs the optional library torch" in capsys.readouterr().err
     assert _ranker_names(["mostpop"], True) == ["mostpop"]

@@ -90,3 +90,27 @@ def test_decorator_rejects_bad_metadata():
         measure(direction="up")
     with pytest.raises(ValueError, match="range"):
         measure(range=(1, 0))
+    with pytest.raises(ValueError, match="tables must be True or False, got 'no'"):
+        measure(tables="no")  # was taken as bool("no"), True: shown in every study
+
+
+def test_evaluate_refuses_names_that_are_neither_a_measure_nor_a_list():
+    pop = puf.Population([0.0, 1.0], [[1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(ValueError, match="names must be a measure name, a callable or a list"):
+        puf.evaluate(pop, 5)  # was a TypeError: 'int' object is not iterable
+
+
+def test_register_checks_options_where_they_are_given():
+    with pytest.raises(ValueError, match=r"options must be a dict of keyword options, got \[3\]"):
+        puf.register(puf.generalized_entropy, name="ge-x", options=[3])
+    # a misspelt option was refused as "cannot read the signature of measure functools.partial"
+    with pytest.raises(ValueError, match=r"options \['alpah'\] are not options of "
+                                         r"'generalized_entropy'; it takes \['alpha'\]"):
+        puf.register(puf.generalized_entropy, name="ge-x", options={"alpah": 3})
+    assert "ge-x" not in puf.MEASURES
+
+
+def test_a_measure_called_without_a_field_it_reads_names_it():
+    with pytest.raises(ValueError, match=r"measure 'puf' reads \['similarity'\] but was given "
+                                         r"only \['effectiveness'\]"):
+        puf.as_measure("puf")(effectiveness=[0.0, 1.0])  # was a bare KeyError

@@ -7,6 +7,7 @@ import re
 import matplotlib.image
 import numpy as np
 import pandas as pd
+import pytest
 
 from puf.reports.figures import OKABE_ITO, plot_heatmap, plot_sweep, save_figure
 from puf.reports.render import VERDICT_STYLE, Section, render_html, render_markdown
@@ -121,7 +122,7 @@ def test_log_scale_where_a_curve_spans_decades():
 
 
 def test_identical_p_and_ndcg_variants_become_one_line():
-    from puf.reports.figures import merge_identical
+    from puf.reports.tables import merge_identical
 
     table = pd.concat([_table(), _table().assign(measure=lambda t: t.measure.str.replace("-P", "-NDCG"))])
     table.loc[(table.measure == "SD-NDCG") & (table.value == 0.5), "score"] += 0.1  # SD differs
@@ -208,3 +209,16 @@ def test_free_mean_ratio_panel_tells_the_pairings_apart():
     ratio = out[out.measure == names[0]].groupby("pairing")["score"].agg(["min", "max"])
     np.testing.assert_allclose(ratio.loc["most_fair"], 0.5)
     np.testing.assert_allclose(ratio.loc["most_unfair"], 1.2)
+
+
+def test_power_figure_is_byte_identical_on_a_rerun(tmp_path):
+    from puf.reports.power import power_section
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir(), second.mkdir()
+    if power_section(first, budgets=[60]) is None:
+        pytest.skip("no power table measured")
+    power_section(second, budgets=[60])
+    # power.png was written without save_figure, so it carried matplotlib's Software tag
+    assert b"Software" not in (first / "power.png").read_bytes()
+    assert (first / "power.png").read_bytes() == (second / "power.png").read_bytes()

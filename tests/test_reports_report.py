@@ -374,3 +374,22 @@ def test_index_html_in_headless_chromium_at_800_1400_1920_px(report):
             assert scroll <= client, width
         assert got["order"], width  # the matrix comes before the first sweep
         assert "`" not in got["text"], width
+
+
+def test_sweep_extra_follows_the_tables_metadata_not_the_name():
+    import puf
+    from puf.reports.report import sweep_extra
+    from puf.reports.sweeps import SWEEPS
+
+    def spread(effectiveness):
+        return float(max(effectiveness) - min(effectiveness))
+
+    puf.register(spread, name="spread-hidden", tables=False)
+    puf.register(spread, name="spread-as-printed")
+    try:
+        added = [m.name for m in sweep_extra(SWEEPS["skewness"])]
+    finally:
+        puf.MEASURES.pop("spread-hidden"), puf.MEASURES.pop("spread-as-printed")
+    # tables=False keeps a measure out of the studies whatever its name (it was shown)
+    assert "spread-hidden" not in added and "spread-as-printed" in added
+    assert not {"puf-as-printed", "me-as-printed"} & set(added)

@@ -13,7 +13,7 @@ from puf.reports.sweeps import COLUMNS, SWEEPS, sweep
 SMALL = Base(n_users=20, n_items=120, k=5)
 
 
-@pytest.mark.parametrize("spec, label, metric, family, name", [
+@pytest.mark.parametrize("spec, label, metric, panel, name", [
     ("SD-NDCG", "SD-NDCG", "NDCG", "SD", "sd"),
     ("sd-ndcg", "SD-NDCG", "NDCG", "SD", "sd"),
     ("Gini-P", "Gini-P", "P", "Gini", "gini"),
@@ -22,9 +22,9 @@ SMALL = Base(n_users=20, n_items=120, k=5)
     ("MME", "MME", None, "Envy", "mme"),
     ("NDCG@k", "NDCG@k", "NDCG", "Effectiveness", "mean effectiveness"),
 ])
-def test_variant_labels(spec, label, metric, family, name):
+def test_variant_labels(spec, label, metric, panel, name):
     (v,) = variants(spec)
-    assert (v.label, v.metric, v.family, v.measure.name) == (label, metric, family, name)
+    assert (v.label, v.metric, v.panel, v.measure.name) == (label, metric, panel, name)
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -120,6 +120,11 @@ def test_a_failing_measure_names_itself_and_the_point():
     (dict(gamma=2.0), "gamma must lie in"),
     (dict(similarity="cosine"), "similarity must be"),
     (dict(n_users=0), "n_users must be >= 1"),
+    # these were a numpy TypeError, accepted (True as skewness 1), or a TypeError at the cache
+    (dict(skewness="a"), "skewness must be a finite number or None, got 'a'"),
+    (dict(skewness=True), "skewness must be a finite number or None, got True"),
+    (dict(worlds=5), "worlds must be None or a callable"),
+    (dict(world_options={"sigma": 1.0}), r"world_options must be a tuple of \(name, value\) pairs"),
 ])
 def test_base_validation(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -131,6 +136,9 @@ def test_sweep_argument_errors():
         sweep(["SD-P"], parameter="k", values=[1], seeds=[0])
     with pytest.raises(ValueError, match="at least one"):
         sweep([], parameter="gamma", values=[1.0], seeds=[0])
+    for seed in (0.5, -1, True):  # 0.5 ran as seed 0
+        with pytest.raises(ValueError, match=f"seeds must be integers >= 0, got {seed!r}"):
+            sweep(["SD-P"], parameter="gamma", values=[1.0], seeds=[seed])
 
 
 def test_artificial_relevance_exact_counts_and_identities():
@@ -189,3 +197,12 @@ def test_determinism_byte_identical_csv(tmp_path, name):
     b.to_csv(tmp_path / "b.csv", index=False)
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
     assert isinstance(a, pd.DataFrame)
+
+
+def test_one_metric_may_be_given_alone():
+    def gap(effectiveness):
+        return float(max(effectiveness) - min(effectiveness))
+
+    # a bare "NDCG" was read as the metrics "N", "D", "C", "G" and refused
+    assert [v.label for v in variants(gap, metrics="NDCG")] == ["gap-NDCG"]
+    assert variants(gap, metrics="NDCG") == variants(gap, metrics=("NDCG",))

@@ -190,7 +190,7 @@ def format_table(rows):
 
 
 def run(args):
-    """Run ``puf bench``; print the table; return 0.
+    """Run ``puf bench``; print the table; return 0 (a bad option: ValueError, exit 2).
 
     Examples
     --------
@@ -201,12 +201,20 @@ def run(args):
     | size | users | ...
     0
     """
+    if not 0 < args.timeout < float("inf"):
+        raise ValueError(f"--timeout must be a number of seconds > 0, got {args.timeout}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")  # numpy's words name no option
+    if args.output:
+        from ._output import check_writable_file
+
+        check_writable_file(args.output, option="--output")  # before the runs, not after
     log = None if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
     rows = run_benchmarks(args.size, args.cases, baseline=args.baseline, timeout=args.timeout,
                           seed=args.seed, log=log)
     table = format_table(rows)
     print(table)
     if args.output:
-        with open(args.output, "w") as handle:
+        with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(table + "\n")
     return EXIT_OK

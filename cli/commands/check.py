@@ -80,15 +80,18 @@ def run(args):
         if args.max_examples < 1:
             return _fail(f"--max-examples must be >= 1, got {args.max_examples}")
         options["max_examples"] = args.max_examples
-    if args.json:
-        from ._output import check_writable_file
+    if args.jobs < 1:
+        return _fail(f"--jobs must be >= 1, got {args.jobs}")
+    from ._output import check_writable_file
 
+    for option, path in (("--json", args.json), ("--known", args.known)):
         try:
-            check_writable_file(args.json, option="--json")  # before the work, not after
+            if path:
+                check_writable_file(path, option=option)  # before the work, not after
         except ValueError as exc:
             return _fail(str(exc))
     if args.all:
-        results = all_verdicts(n_jobs=max(1, args.jobs), progress=not args.quiet, **options)
+        results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
         print(format_matrix(verdict_matrix(results=results)))
         for v in results:
             if v.status in ("violated", "undefined"):

@@ -94,19 +94,18 @@ def _parse_runs(specs):
 
 
 def _ranker_names(names, show):
-    """Expand 'all'/'paper'; 'all' says in one line which optional rankers it skips, named
+    """Check the libraries of the rankers (``"all"`` or names, 'paper' already expanded by
+    :func:`_check_arguments`): 'all' says in one line which optional rankers it skips, named
     rankers whose library is missing are an ImportError saying how to install it."""
     import sys
 
-    from puf.rankers import PAPER_RANKERS, RANKERS, missing_requirement
+    from puf.rankers import RANKERS, missing_requirement
 
     if names == "all":
         missing = [m for m in map(missing_requirement, RANKERS) if m]
         if missing and show:
             print("puf evaluate: skipping " + "; ".join(missing), file=sys.stderr)
         return "all"
-    if names == ["paper"]:
-        names = list(PAPER_RANKERS)
     missing = [m for m in map(missing_requirement, names) if m]
     if missing:  # before any training, not after the first rankers have run
         raise ImportError("; ".join(missing))
@@ -223,6 +222,13 @@ def _check_arguments(args):
         raise ValueError("--item needs --inter")
     if args.k < 1:
         raise ValueError(f"--k must be >= 1, got {args.k}")
+    # Checked here, not by the measures: those run after the download and the training.
+    from puf.validation import check_nonnegative_scalar, check_unit_scalar
+
+    check_unit_scalar(args.gamma, name="--gamma")
+    check_nonnegative_scalar(args.epsilon, name="--epsilon")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.inter:
         _existing_file(args.inter, "--inter")
     if args.item:

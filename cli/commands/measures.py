@@ -37,8 +37,7 @@ def measures_table():
 
     ``declared`` is the range the measure declares (and the ``range`` property
     checks); ``values`` the values it can take on valid input, as the README's
-    table lists them (the measure's ``attainable`` metadata when it has one; "—"
-    when unknown).
+    table lists them (:data:`ATTAINABLE`; "—" for a measure registered at run time).
 
     Examples
     --------
@@ -56,7 +55,7 @@ def measures_table():
             "family": m.family,
             "reads": ", ".join(m.reads),
             "declared": _interval(*m.range),
-            "values": str(getattr(m, "attainable", None) or ATTAINABLE.get(m.name, "—")),
+            "values": ATTAINABLE.get(m.name, "—"),
             "fairer": m.direction,
             "definition": m.definition,
         }

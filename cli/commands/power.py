@@ -68,11 +68,20 @@ def run(args):
         return _fail(f"--budgets must be >= 1, got {args.budgets!r}")
     if args.seeds < 1:
         return _fail(f"--seeds must be >= 1, got {args.seeds}")
+    if args.jobs < 1:
+        return _fail(f"--jobs must be >= 1, got {args.jobs}")
+    if args.csv:
+        from ._output import check_writable_file
+
+        try:
+            check_writable_file(args.csv, option="--csv")  # before the corpus runs, not after
+        except ValueError as exc:
+            return _fail(str(exc))
     unknown = [n for n in args.names or () if n not in CORPUS]
     if unknown:
         return _fail(f"unknown corpus entry {unknown[0]!r}; see properties.corpus.CORPUS")
     runs = power_runs(budgets=budgets, seeds=range(args.seeds), names=args.names, known=args.known,
-                      n_jobs=max(1, args.jobs), progress=not args.quiet)
+                      n_jobs=args.jobs, progress=not args.quiet)
     if args.csv:
         runs.to_csv(args.csv, index=False)
     print(format_power(power_summary(runs)))

@@ -1,6 +1,6 @@
 """``puf report``: sensitivity sweeps, figures, property verdicts, as HTML + Markdown + data."""
 
-__all__ = ["register", "run", "load_measure"]
+__all__ = ["register", "run"]
 
 from ..exitcodes import EXIT_OK, exit_code
 
@@ -44,26 +44,6 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def load_measure(spec):
-    """Return the Measure for a spec: the one loader, :func:`puf.load_measure`.
-
-    ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` and registered names work as in
-    ``puf check`` and ``pytest --measure``.
-
-    Examples
-    --------
-    >>> load_measure("puf.measures:sd").reads
-    ('effectiveness',)
-    >>> load_measure("no_such_file.py:f")
-    Traceback (most recent call last):
-    ...
-    ValueError: cannot import 'no_such_file.py': no such file
-    """
-    from puf import load_measure as load
-
-    return load(spec)
-
-
 def _user_measures(specs, time_limit):
     """Load --measure specs; a name taken by a built-in (or twice) is replaced by its spec.
 
@@ -74,7 +54,7 @@ def _user_measures(specs, time_limit):
     import dataclasses
 
     from puf.properties.isolation import IsolatedFunction
-    from puf import MEASURES
+    from puf import MEASURES, load_measure
 
     loaded, taken, functions = [], {name.lower() for name in MEASURES}, {}
     for spec in specs:
@@ -140,6 +120,8 @@ def run(args):
     try:
         if not (isinstance(args.time_limit, float) and 0 < args.time_limit < float("inf")):
             raise ValueError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
+        if args.random_state < 0:
+            raise ValueError(f"--random-state must be >= 0, got {args.random_state}")
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
         _check_data(args.data)

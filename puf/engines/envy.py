@@ -251,8 +251,9 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
         row_max[envied] = np.concatenate([p[1] for p in parts[:n_full]])
     if closed.size:
         gain = np.concatenate([p[1] for p in parts[n_full:]])
-        order = np.concatenate([product_users, join_users])
-        row_max[order] = np.clip(gain / best[order], 0.0, 1.0)  # own utility 0
+        # The tasks' order: the product's users, then the pair join's (not the lists' order).
+        closed_users = np.concatenate([product_users, join_users])
+        row_max[closed_users] = np.clip(gain / best[closed_users], 0.0, 1.0)  # own utility 0
     return {
         "me": total / (m * (m - 1)),
         "mme": float(row_max.mean()),

@@ -34,6 +34,8 @@ __all__ = [
     "single_threaded_blas",
 ]
 
+import inspect
+
 from ._base import Ranker, single_threaded_blas
 from .baselines import EASE, ItemKNN, MostPop, Random, UserKNN
 from .factorization import ALS, BPR, implicit_available
@@ -112,6 +114,10 @@ def make_ranker(name, **params):
     --------
     >>> make_ranker("ItemKNN", neighbors=20)
     ItemKNN(random_state=None, neighbors=20, shrink=0.0)
+    >>> make_ranker("ease", lambda_=3.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: ease takes no parameter 'lambda_'; it takes l2, random_state
     >>> make_ranker("svd")
     Traceback (most recent call last):
     ...
@@ -120,4 +126,8 @@ def make_ranker(name, **params):
     key = str(name).lower()
     if key not in RANKERS:
         raise ValueError(f"unknown ranker {name!r}; known rankers: {', '.join(RANKERS)}")
+    takes = list(inspect.signature(RANKERS[key]).parameters)
+    unknown = [p for p in params if p not in takes]
+    if unknown:
+        raise ValueError(f"{key} takes no parameter {unknown[0]!r}; it takes {', '.join(takes)}")
     return RANKERS[key](**params)

@@ -190,8 +190,13 @@ class EASE(Ranker):
         l2 = check_nonnegative_scalar(self.l2, name="l2")
         gram = (train.T @ train).toarray()
         gram[np.diag_indices_from(gram)] += l2
-        with single_threaded_blas():
-            precision = scipy.linalg.inv(gram, overwrite_a=True, check_finite=False)
+        try:
+            with single_threaded_blas():
+                precision = scipy.linalg.inv(gram, overwrite_a=True, check_finite=False)
+        except np.linalg.LinAlgError:
+            # Only l2 = 0 can get here: with l2 > 0, XᵀX + λI is positive definite.
+            raise ValueError(f"l2={l2:g} leaves XᵀX + l2·I singular (an item nobody has, or two "
+                             "items with the same users); use l2 > 0") from None
         weights = precision / (-np.diag(precision))
         np.fill_diagonal(weights, 0.0)
         self.weights_ = weights

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import pathlib
+import zipfile
 
 import numpy as np
 
@@ -65,7 +66,8 @@ def load_run(folder, key):
     try:
         with np.load(path, allow_pickle=False) as stored:
             return stored["rankings"].astype(np.int64), json.loads(str(stored["facts"]))
-    except (OSError, KeyError, ValueError):
+    # A cut-short or overwritten file is not a zip (BadZipFile) or ends early (EOFError).
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
         return None
 
 

@@ -33,6 +33,7 @@ class NMF(Ranker):
     Parameters
     ----------
     n_components : int, default 64
+        Capped at min(users, items): NNDSVDa initialisation needs no more.
     alpha : float, default 0.0
         scikit-learn's ``alpha_W`` (``alpha_H`` follows it).
     max_iter : int, default 500
