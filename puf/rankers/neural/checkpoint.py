@@ -47,11 +47,12 @@ def save_checkpoint(path, state):
 
     Examples
     --------
-    >>> import tempfile, pathlib
+    >>> import tempfile, pathlib, torch
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "run.pt"
-    >>> save_checkpoint(path, {"fingerprint": "abc", "epoch": 3})
-    >>> load_checkpoint(path, "abc")["epoch"]
-    3
+    >>> save_checkpoint(path, {"fingerprint": "abc", "epoch": 3, "weights": torch.ones(2)})
+    >>> state = load_checkpoint(path, "abc")
+    >>> state["epoch"], state["weights"].tolist()
+    (3, [1.0, 1.0])
     """
     import torch
 
@@ -70,11 +71,11 @@ def load_checkpoint(path, fingerprint):
 
     Examples
     --------
-    >>> import tempfile, pathlib
+    >>> import tempfile, pathlib, torch
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> load_checkpoint(folder / "absent.pt", "abc") is None
     True
-    >>> save_checkpoint(folder / "run.pt", {"fingerprint": "abc", "epoch": 3})
+    >>> save_checkpoint(folder / "run.pt", {"fingerprint": "abc", "weights": torch.ones(2)})
     >>> load_checkpoint(folder / "run.pt", "xyz")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
