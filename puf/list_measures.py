@@ -16,13 +16,13 @@ __all__ = [
 ]
 
 import math
-import numbers
 
 import numpy as np
 
 from .metadata import FAMILIES, UNBOUNDED, measure
 from .validation import (
     ENVY_TOLERANCE,
+    check_log_base,
     check_nonnegative_scalar,
     check_pair_matrix,
     check_similarity,
@@ -194,11 +194,10 @@ def uf(similarity, list_distance, *, base=math.e):
     """
     similarity = check_similarity(similarity)
     list_distance = check_pair_matrix(
-        list_distance, name="list_distance", m=similarity.shape[0], symmetric=True, unit=False
+        list_distance, name="list_distance", m=similarity.shape[0], symmetric=True, unit=False,
+        against="similarity",
     )
-    # Any finite real > 1 (numpy scalars too); an infinite base would give log = 0 silently.
-    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not 1 < base < math.inf:
-        raise ValueError(f"base must be a number > 1 (and finite), got {base!r}")
+    base = check_log_base(base)
     upper = np.triu_indices(similarity.shape[0], k=1)
     sims = similarity[upper]
     threshold = sims.mean() + sims.std(ddof=0)

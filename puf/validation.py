@@ -11,6 +11,7 @@ __all__ = [
     "check_effectiveness",
     "check_similarity",
     "check_pair_matrix",
+    "check_log_base",
     "check_rankings",
     "check_relevance",
     "check_histories",
@@ -26,6 +27,7 @@ __all__ = [
     "lookup",
 ]
 
+import math
 import numbers
 import warnings
 
@@ -100,14 +102,15 @@ def check_effectiveness(effectiveness, *, name="effectiveness", min_users=1):
     return array
 
 
-def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_users=2):
-    """Return an (m, m) finite float64 matrix, optionally symmetric and in [0, 1]."""
+def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_users=2,
+                      against="effectiveness"):
+    """Return an (m, m) finite float64 matrix, optionally symmetric and in [0, 1]; m from ``against``."""
     array = as_float_array(name, matrix)
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
         raise ValueError(f"{name} must be a square (m, m) matrix, got shape {array.shape}")
     if m is not None and array.shape[0] != m:
         raise ValueError(
-            f"{name} has {array.shape[0]} users but effectiveness has {m}; they must match"
+            f"{name} has {array.shape[0]} users but {against} has {m}; they must match"
         )
     # Row blocks keep the checks' temporaries at O(block * m): a measure such as PUF promises
     # no m x m array beyond the one it is given.
@@ -134,6 +137,13 @@ def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_u
                 )
     check_min_users(array.shape[0], name, min_users)
     return array
+
+
+def check_log_base(base, *, name="base"):
+    """Return ``base``, a finite real > 1 (an infinite base would make every log 0, silently)."""
+    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not 1 < base < math.inf:
+        raise ValueError(f"{name} must be a finite number > 1, got {base!r}")
+    return base
 
 
 def check_similarity(similarity, *, m=None, name="similarity", min_users=2):
@@ -282,6 +292,7 @@ def check_permutation(order, m, *, name="order"):
     ValueError: order must be a permutation of range(2), got array([0, 0])
     """
     order = np.asarray(order)
-    if order.shape != (m,) or not np.array_equal(np.sort(order), np.arange(m)):
+    integral = order.dtype.kind in "iu" or order.size == 0
+    if not integral or order.shape != (m,) or not np.array_equal(np.sort(order), np.arange(m)):
         raise ValueError(f"{name} must be a permutation of range({m}), got {order!r}")
     return order

@@ -36,7 +36,7 @@ INVALID = [
     ("epsilon-negative", lambda: puf.proportion_envious_users(U2, epsilon=-0.1), r"epsilon must be >= 0, got -0\.1"),
     ("epsilon-nan", lambda: puf.proportion_envious_users(U2, epsilon=float("nan")), r"epsilon must be a finite real"),
     ("list-distance-negative", lambda: puf.uf(SIM2, [[0, -1], [-1, 0]]), r"list_distance must be non-negative"),
-    ("uf-base", lambda: puf.uf(SIM2, [[0, 1], [1, 0]], base=1), r"base must be a number > 1"),
+    ("uf-base", lambda: puf.uf(SIM2, [[0, 1], [1, 0]], base=1), r"base must be a finite number > 1"),
     ("k-zero", lambda: puf.precision_at_k(RANKS, REL, k=0), r"k must be >= 1, got 0"),
     ("k-not-int", lambda: puf.ndcg_at_k(RANKS, REL, k=1.5), r"k must be a positive integer, got 1\.5"),
     ("k-above-list", lambda: puf.recall_at_k(RANKS, REL, k=3), r"k"),
@@ -102,3 +102,27 @@ def test_pair_matrix_checks_in_row_blocks_report_whole_matrix_indices(monkeypatc
     bad[3, 3] = np.nan
     with pytest.raises(ValueError, match=r"must be finite, got nan at index \(3, 3\)"):
         validation.check_similarity(bad)
+
+
+def test_uf_engine_and_dense_uf_share_the_base_check():
+    from puf.engines import uf_streaming
+
+    features = np.eye(3)
+    for base in (float("inf"), 1, True, "e"):
+        with pytest.raises(ValueError, match="base must be a finite number > 1"):
+            puf.uf(SIM2, [[0, 1], [1, 0]], base=base)
+        with pytest.raises(ValueError, match="base must be a finite number > 1"):
+            uf_streaming(np.eye(2, 3), features, np.array([[0], [1]]), features, k=1, base=base)
+    assert puf.uf(SIM2, [[0, 1], [1, 0]], base=np.int64(2)) == puf.uf(SIM2, [[0, 1], [1, 0]], base=2)
+
+
+def test_list_distance_of_another_size_names_the_similarity():
+    with pytest.raises(ValueError, match="list_distance has 3 users but similarity has 2"):
+        puf.uf(SIM2, np.zeros((3, 3)))
+
+
+def test_a_float_order_is_not_a_permutation():
+    from puf.validation import check_permutation
+
+    with pytest.raises(ValueError, match=r"order must be a permutation of range\(2\)"):
+        check_permutation([1.0, 0.0], 2)

@@ -31,6 +31,7 @@ from scipy.special import entr
 
 from puf.validation import (
     check_item_features,
+    check_log_base,
     check_min_users,
     check_unit_scalar,
 )
@@ -50,8 +51,7 @@ _JS_ROWS, _JS_COLUMNS = 64, 256
 def check_uf_inputs(histories, item_features, rankings, item_vectors, *, gamma, k, base):
     """Validate UF's inputs; return (gamma, base, histories CSR, features, centroids)."""
     gamma = check_unit_scalar(gamma, name="gamma")
-    if isinstance(base, bool) or not isinstance(base, (int, float)) or not base > 1:
-        raise ValueError(f"base must be a number > 1, got {base!r}")
+    base = check_log_base(base)
     if item_vectors is None:
         raise ValueError("item_vectors is required (the vectors d_L is measured with; pass "
                          "item_features again to measure d_L over the features)")
