@@ -83,6 +83,7 @@ def test_no_command_spells_an_exit_code():
 @pytest.mark.parametrize("argv, fragment", [
     (["check", "sd", "--jobs", "0"], "--jobs must be >= 1, got 0"),
     (["check", "--all", "--jobs", "-1"], "--jobs must be >= 1, got -1"),
+    (["check", "sd", "--random-state", "-1"], "--random-state must be >= 0, got -1"),
     (["power", "--jobs", "0"], "--jobs must be >= 1, got 0"),
     (["bench", "--size", "small", "--timeout", "0"], "--timeout must be a number of seconds > 0"),
     (["bench", "--size", "small", "--seed", "-1"], "--seed must be >= 0, got -1"),

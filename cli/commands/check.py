@@ -82,6 +82,8 @@ def run(args):
         options["max_examples"] = args.max_examples
     if args.jobs < 1:
         return _fail(f"--jobs must be >= 1, got {args.jobs}")
+    if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
+        return _fail(f"--random-state must be >= 0, got {args.random_state}")
     from ._output import check_writable_file
 
     for option, path in (("--json", args.json), ("--known", args.known)):
