@@ -4,7 +4,6 @@ __all__ = ["read_run", "run_rankers"]
 
 import csv
 import os
-import pathlib
 import time
 
 import numpy as np
@@ -12,7 +11,7 @@ import pandas as pd
 
 from ..validation import check_k
 from ..rankers import PAPER_RANKERS, available_rankers, make_ranker
-from ..rankers.cache import load_run, run_key, save_run
+from ..rankers.cache import checkpoint_path, load_run, run_key, save_run
 from ..rankers.factorization import ALS, BPR
 from ..rankers.neural import TorchRanker
 from ..rankers.nmf import NMF
@@ -107,11 +106,9 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
         if not cached:
             start = time.perf_counter()
             if isinstance(ranker, TorchRanker):
-                checkpoint = None
-                if use_cache:
-                    checkpoint = pathlib.Path(cache) / f"{key.removesuffix('.npz')}.checkpoint.pt"
-                    if retrain:
-                        checkpoint.unlink(missing_ok=True)
+                checkpoint = checkpoint_path(cache, key) if use_cache else None
+                if checkpoint is not None and retrain:
+                    checkpoint.unlink(missing_ok=True)
                 ranker.fit(train, valid=exclude, progress=progress, checkpoint=checkpoint)
             else:
                 ranker.fit(train)

@@ -8,7 +8,7 @@ puf-harness version, so a change to any of them trains again. Each entry is one
 ``.npz`` file holding the lists and the training facts (seconds, epochs).
 """
 
-__all__ = ["load_run", "run_key", "save_run"]
+__all__ = ["checkpoint_path", "load_run", "run_key", "save_run"]
 
 import hashlib
 import json
@@ -49,6 +49,17 @@ def run_key(dataset, ranker, *, seed, k, split):
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
     name = str(dataset.name).replace(os.sep, "_")
     return f"{name}-{ranker.name}-seed{seed}-k{k}-{split}-{digest}.npz"
+
+
+def checkpoint_path(folder, key):
+    """Where a torch ranker keeps its training state while it trains the lists of ``key``.
+
+    Examples
+    --------
+    >>> checkpoint_path("runs", "toy-ncl-seed0-k10-test-0123.npz").name
+    'toy-ncl-seed0-k10-test-0123.checkpoint.pt'
+    """
+    return pathlib.Path(folder) / f"{key.removesuffix('.npz')}.checkpoint.pt"
 
 
 def load_run(folder, key):
