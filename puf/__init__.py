@@ -96,11 +96,23 @@ _HOME = {
 
 
 def __getattr__(name):
-    if name not in _HOME:
-        raise AttributeError(f"module 'puf' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    if name in _HOME:
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    else:  # a built-in measure's function is puf.<its name> without being listed above
+        value = _builtin_measure_function(name)
     globals()[name] = value
     return value
+
+
+def _builtin_measure_function(name):
+    if name.startswith("_"):  # copy, pickle, doctest and IPython probe such names: load nothing
+        raise AttributeError(f"module 'puf' has no attribute {name!r}")
+    registry = importlib.import_module(".registry", __name__)
+    for module_name in registry.BUILTIN_MODULES:
+        value = getattr(importlib.import_module(f".{module_name}", __name__), name, None)
+        if hasattr(value, "__puf_measure__"):
+            return value
+    raise AttributeError(f"module 'puf' has no attribute {name!r}")
 
 
 def __dir__():

@@ -25,7 +25,8 @@ NONNEGATIVE = (0.0, math.inf)
 
 # Metadata a measure may declare, with the defaults of an undecorated function.
 _DEFAULTS = dict(label=None, range=(0.0, 1.0), direction="lower", definition=None, family=None,
-                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True)
+                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True,
+                 attainable=None)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,12 @@ class Measure:
     tables : bool, default True
         Whether studies (``puf evaluate``, the report's sweeps) show it; False
         for forms kept only for the property check (the printed forms).
+    attainable : str, optional
+        The values it can take on valid input of m users, as an interval
+        (``"[0, 0.5]"`` for SD, ``"[0, (m−1)/m]"`` for Gini); ``puf measures``
+        shows it next to the declared range, which is what the ``range``
+        property checks (the printed forms reach 2, outside their declared
+        [0, 1]). None when unknown (a measure registered at run time).
 
     Examples
     --------
@@ -94,6 +101,7 @@ class Measure:
     gamma: float | None = None
     panel: str | None = None
     tables: bool = True
+    attainable: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -150,7 +158,7 @@ def _checked_metadata(meta):
         raise ValueError(f"range must be (low, high) with low <= high, got {meta['range']!r}")
     if meta["family"] is not None and meta["family"] not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {meta['family']!r}")
-    for field in ("label", "panel", "definition", "reference"):
+    for field in ("label", "panel", "definition", "reference", "attainable"):
         if meta[field] is not None and not isinstance(meta[field], str):
             raise ValueError(f"{field} must be a string, got {meta[field]!r}")
     if not isinstance(meta["tables"], bool):  # bool("no") would be True
@@ -199,7 +207,7 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
     **metadata
         ``label``, ``range``, ``direction``, ``definition`` (default the
         docstring's first line), ``family``, ``reference``, ``similarity``,
-        ``gamma``, ``panel``, ``tables``, as for :class:`Measure`.
+        ``gamma``, ``panel``, ``tables``, ``attainable``, as for :class:`Measure`.
 
     Returns
     -------
@@ -246,7 +254,8 @@ def bind(declared, *, name, options=None, **metadata):
     """A :class:`Measure` like ``declared`` under ``name``, with ``options`` bound to its function.
 
     The label and the panel are not inherited (a new name is shown as itself
-    unless ``label`` is given); every other metadata field is, unless given.
+    unless ``label`` is given), nor the attainable values when options are
+    bound (they depend on them); every other metadata field is, unless given.
 
     Examples
     --------
@@ -261,7 +270,8 @@ def bind(declared, *, name, options=None, **metadata):
         check_options(function, options)
         function = functools.partial(function, **options)
         function.__name__ = function_name(declared.function)  # kept for tracebacks and pickling
-    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
+    own = ("label", "panel") + (("attainable",) if options else ())
+    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in own}
     return Measure(function, name, **dict(inherited, **_known(metadata)))
 
 

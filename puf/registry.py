@@ -77,7 +77,8 @@ def register(function, *, name, options=None, replace=False, **metadata):
         Allow replacing a measure already registered under ``name``.
     **metadata
         ``label``, ``range``, ``direction``, ``definition``, ``family``,
-        ``reference``, ``similarity``, ``gamma``, ``panel``, ``tables``, as for
+        ``reference``, ``similarity``, ``gamma``, ``panel``, ``tables``,
+        ``attainable``, as for
         :class:`Measure`; the others are the function's (its label and panel
         are not: a new name is shown as itself unless ``label`` is given).
 
