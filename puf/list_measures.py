@@ -128,7 +128,7 @@ def mean_max_envy(utility):
 
 @measure(name="peu", label="PEU", family=_ENVY, panel="Envy", reference=_PUF_PAPER,
          definition="(1/m) Σ_u 1{max_{v≠u} envy(u,v) > ε}, ε = 0.05",
-         attainable="[0, 1]")
+         attainable="[0, 1]", study_options=("epsilon",))
 def proportion_envious_users(utility, *, epsilon=0.05):
     """Proportion of users whose largest envy exceeds ``epsilon`` (PEU).
 

@@ -26,7 +26,7 @@ NONNEGATIVE = (0.0, math.inf)
 # Metadata a measure may declare, with the defaults of an undecorated function.
 _DEFAULTS = dict(label=None, range=(0.0, 1.0), direction="lower", definition=None, family=None,
                  reference="", similarity="jaccard", gamma=None, panel=None, tables=True,
-                 attainable=None)
+                 attainable=None, study_options=())
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,10 @@ class Measure:
         shows it next to the declared range, which is what the ``range``
         property checks (the printed forms reach 2, outside their declared
         [0, 1]). None when unknown (a measure registered at run time).
+    study_options : tuple of str, default ()
+        Keyword options of its function that a study sets from its own
+        settings: PEU declares ``("epsilon",)``, so ``puf evaluate --epsilon``
+        reaches every measure that declares ``epsilon``, by metadata, not name.
 
     Examples
     --------
@@ -102,6 +106,7 @@ class Measure:
     panel: str | None = None
     tables: bool = True
     attainable: str | None = None
+    study_options: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -111,6 +116,7 @@ class Measure:
             raise ValueError(f"measure {self.name!r} declares reads {tuple(self.reads)!r} "
                              f"but its signature reads {derived!r}")
         checked = _checked_metadata({f: getattr(self, f) for f in _DEFAULTS})
+        check_options(self.function, dict.fromkeys(checked["study_options"]))
         checked["family"] = checked["family"] or _default_family(derived)
         checked["label"] = checked["label"] or self.name
         checked["panel"] = checked["panel"] or checked["label"]
@@ -164,7 +170,11 @@ def _checked_metadata(meta):
     if not isinstance(meta["tables"], bool):  # bool("no") would be True
         raise ValueError(f"tables must be True or False, got {meta['tables']!r}")
     gamma = check_similarity_choice(meta["similarity"], meta["gamma"])
-    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]))
+    options = meta["study_options"]
+    if isinstance(options, str) or not all(isinstance(o, str) for o in options):
+        raise ValueError(f"study_options must be a tuple of option names, got {options!r}")
+    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]),
+                study_options=tuple(options))
 
 
 def check_similarity_choice(similarity, gamma):
@@ -175,9 +185,9 @@ def check_similarity_choice(similarity, gamma):
     >>> check_similarity_choice("uf", 0.5), check_similarity_choice("jaccard", None)
     (0.5, None)
     """
-    from .similarity import similarity_parameters
+    from .similarity import takes_gamma
 
-    if "gamma" not in similarity_parameters(similarity):  # also checks the name
+    if not takes_gamma(similarity):  # also checks the name
         if gamma is not None:
             raise ValueError(f"gamma must be None: similarity {similarity!r} takes no gamma, got {gamma!r}")
         return None
@@ -207,7 +217,8 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
     **metadata
         ``label``, ``range``, ``direction``, ``definition`` (default the
         docstring's first line), ``family``, ``reference``, ``similarity``,
-        ``gamma``, ``panel``, ``tables``, ``attainable``, as for :class:`Measure`.
+        ``gamma``, ``panel``, ``tables``, ``attainable``, ``study_options``, as
+        for :class:`Measure`.
 
     Returns
     -------

@@ -222,7 +222,7 @@ def _real_data(name, *, random_state):
     dataset = load(name)
     runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state,
                        cache=cache_dir() / "runs")
-    scores = evaluate_runs(dataset, runs, k=10, gamma=0.5)
+    scores = evaluate_runs(dataset, runs, k=10)
     rankers, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {"name": dataset.name, "dataset": dataset, "scores": scores,

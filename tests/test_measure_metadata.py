@@ -194,3 +194,47 @@ def test_one_similarity_dispatch():
         compute_similarity("js", histories)
     with pytest.raises(ValueError, match="unknown similarity 'nope'"):
         world.similarity("nope")
+
+
+def test_gamma_has_one_default_the_one_uf_declares():
+    import dataclasses
+    from puf.reports.bases import Base
+
+    world = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]), [[0], [1]],
+                      np.eye(3))
+    gamma = puf.MEASURES["uf"].gamma
+    assert puf.declared_gamma("uf") == gamma and puf.declared_gamma("jaccard") is None
+    np.testing.assert_array_equal(world.similarity("uf"), world.similarity("uf", gamma=gamma))
+    np.testing.assert_array_equal(world.population(similarity="uf").similarity,
+                                  world.similarity("uf", gamma=gamma))
+    assert Base().gamma == gamma
+    uf = puf.MEASURES["uf"]
+    puf.MEASURES["uf"] = dataclasses.replace(uf, gamma=0.25)
+    try:
+        np.testing.assert_array_equal(world.similarity("uf"), world.similarity("uf", gamma=0.25))
+    finally:
+        puf.MEASURES["uf"] = uf
+
+
+def test_study_options_reach_every_measure_declaring_them():
+    import dataclasses
+    import pandas as pd
+    from puf.data import preprocess
+    from puf.evaluation import evaluate_runs
+
+    @measure(name="my-envy", label="My-envy", study_options=("epsilon",))
+    def my_envy(utility, *, epsilon=0.05):
+        return float(puf.proportion_envious_users(utility, epsilon=epsilon))
+
+    frame = pd.DataFrame({"user_id": list("aabbcc"), "item_id": list("xyyxxz"),
+                          "rating": [5.0] * 6, "timestamp": [1, 2] * 3})
+    data = dataclasses.replace(preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1),
+                               item_features=np.eye(3))
+    runs = {"mine": [[1], [1], [0]]}
+    for epsilon in (0.0, 1.0, None):
+        table = evaluate_runs(data, runs, k=1, epsilon=epsilon, measures=["peu", my_envy])
+        assert table.loc["mine", "My-envy"] == table.loc["mine", "PEU"]
+    assert evaluate_runs(data, runs, k=1, epsilon=0.0, measures=["peu"]).loc["mine", "PEU"] != \
+        evaluate_runs(data, runs, k=1, epsilon=1.0, measures=["peu"]).loc["mine", "PEU"]
+    with pytest.raises(ValueError, match="not options of"):
+        measure(study_options=("eps",))(lambda utility, *, epsilon=0.05: 0.0)
