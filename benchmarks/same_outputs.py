@@ -9,10 +9,10 @@ packages) and once on this tree (the ``puf`` that ``--python`` imports):
   of the cached data set, so the user's cache is neither read for runs nor written;
 - ``puf report --quick``: the sweeps' CSVs and ``properties.json``;
 
-then compares the files byte for byte and prints one line per file (``same`` or
-``DIFFERS``) and a summary. The figures (PNG) and the HTML/Markdown pages are compared
-too, but only reported: they embed the renderer's bytes and a generation note, so
-they are not part of the verdict. Exit status 0 when every compared table is identical.
+then compares every file byte for byte (each command runs in its own folder with
+relative paths, so even the recorded command lines agree) and prints one line per file
+(``same`` or ``DIFFERS``) and a summary. Only ``evaluate/timings.csv`` (wall times) is
+listed without being compared. Exit status 0 when every compared file is identical.
 
 Usage: ``python benchmarks/same_outputs.py --base COMMIT [--python PYTHON]
 [--rankers random,mostpop,userknn,itemknn] [--keep DIR]``
@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = (".csv", ".json", ".tsv")
+UNCOMPARED = {Path("evaluate/timings.csv")}  # wall times
 
 
 def _run(command, *, cwd, env=None):
@@ -63,12 +63,12 @@ def _outputs(python, folder, rankers):
     env = dict(os.environ, CI="true", MPLBACKEND="Agg")
     puf = [str(python), "-m", "puf.cli"]
     seconds = {}
-    seconds["check"] = _run(puf + ["check", "--all", "--quiet", "--json", str(folder / "check.json")],
+    seconds["check"] = _run(puf + ["check", "--all", "--quiet", "--json", "check.json"],
                             cwd=folder, env=env)
     seconds["evaluate"] = _run(puf + ["evaluate", "--data", "ml-100k", "--rankers", rankers,
-                                      "--cache", str(cache), "--out", str(folder / "evaluate"),
-                                      "--quiet", "--format", "csv"], cwd=folder, env=env)
-    seconds["report"] = _run(puf + ["report", "--quick", "--quiet", "--out", str(folder / "report")],
+                                      "--cache", "cache", "--out", "evaluate", "--quiet",
+                                      "--format", "csv"], cwd=folder, env=env)
+    seconds["report"] = _run(puf + ["report", "--quick", "--quiet", "--out", "report"],
                              cwd=folder, env=env)
     shutil.rmtree(cache)
     return seconds
@@ -104,23 +104,23 @@ def main(argv=None):
         shutil.rmtree(work / "tree", ignore_errors=True)
         tree_seconds = _outputs(args.python, work / "tree", args.rankers)
         base_files, tree_files = _files(work / "base"), _files(work / "tree")
-        tables_differ = 0
+        differ = 0
         for name in sorted(set(base_files) | set(tree_files)):
-            table = name.suffix in TABLES
-            if name not in base_files or name not in tree_files:
+            if name in UNCOMPARED:
+                state = "not compared"
+            elif name not in base_files or name not in tree_files:
                 state = "only in " + ("base" if name in base_files else "tree")
             else:
                 same = filecmp.cmp(work / "base" / name, work / "tree" / name, shallow=False)
                 state = "same" if same else "DIFFERS"
-            if table and state != "same":
-                tables_differ += 1
-            print(f"{state:<13} {name}{'' if table else '  (not compared: page or figure)'}")
-        compared = sum(1 for n in base_files if n.suffix in TABLES)
+            differ += state not in ("same", "not compared")
+            print(f"{state:<13} {name}")
+        compared = sum(1 for n in base_files if n not in UNCOMPARED)
         print(f"base {subprocess.run(['git', '-C', str(ROOT), 'rev-parse', '--short', args.base], capture_output=True, text=True).stdout.strip()}"
-              f" vs tree: {compared} tables compared, {tables_differ} differ; seconds base "
+              f" vs tree: {compared} files compared, {differ} differ; seconds base "
               f"{', '.join(f'{k} {v:.0f}' for k, v in base_seconds.items())}; tree "
               f"{', '.join(f'{k} {v:.0f}' for k, v in tree_seconds.items())}")
-        return 0 if tables_differ == 0 else 1
+        return 0 if differ == 0 else 1
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
