@@ -26,44 +26,22 @@ in-process. Without ``os.fork`` (Windows) every measure runs in-process.
 
 __all__ = ["CAN_ISOLATE", "IMPORT_TIME_LIMIT", "WorkerTimeout", "WorkerDied", "WorkerBroken",
            "Outcome", "MeasureWorker", "RemoteFunction", "IsolatedFunction", "is_trusted",
-           "load_isolated", "fresh_outcomes", "worker_for", "release_workers", "real_number"]
+           "load_isolated", "fresh_outcomes", "worker_for", "release_workers", "live_workers",
+           "real_number"]
 
-import atexit
 import inspect
 import os
 import socket
 import sys
-from typing import NamedTuple
 
 from puf.loader import load_measure
 from puf.metadata import Measure
 
 from ._worker import real_number
-from ._channel import Channel, ChannelError, describe_status
+from .workers import (IMPORT_TIME_LIMIT, MeasureWorker, Outcome, WorkerBroken, WorkerDied,
+                      WorkerTimeout, live_workers, release_workers, worker_of)
 
 CAN_ISOLATE = hasattr(os, "fork") and hasattr(socket, "socketpair")
-IMPORT_TIME_LIMIT = 60.0
-"""Seconds a fresh worker may take to start and import the measure's module."""
-
-
-class WorkerTimeout(Exception):
-    """The worker did not answer within the time limit; it has been killed."""
-
-
-class WorkerDied(Exception):
-    """The worker process ended during a call (``os._exit``, a crash, a kill, a signalled parent)."""
-
-
-class WorkerBroken(WorkerDied):
-    """An answer did not belong to its request (another process wrote it); the worker is killed."""
-
-
-class Outcome(NamedTuple):
-    """One call's outcome in a worker: the number (None when not a real number), type, error."""
-
-    number: float | None
-    kind: str
-    error: str | None
 
 
 def is_trusted(measure):
@@ -89,94 +67,6 @@ def is_trusted(measure):
 
 
 _BUILT_IN = {}
-
-
-class MeasureWorker:
-    """The worker of one measure: ``source`` is a spec (a fresh interpreter) or a Measure (forked).
-
-    Examples
-    --------
-    >>> from puf import as_measure
-    >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
-    >>> worker.call({"effectiveness": [0.25, 0.5]}, 1.0)
-    (0.75, 'float')
-    >>> [o.number for o in worker.call_many([{"effectiveness": [1.0]}] * 2, 1.0)]
-    [1.0, 1.0]
-    >>> _ = worker.close()
-    """
-
-    def __init__(self, source):
-        self.source = source
-        self.facts = None  # a spec's measure metadata, once loaded
-        self._channel = None
-
-    def start(self, time_limit=IMPORT_TIME_LIMIT):
-        """Start the worker if none runs; return the metadata of a spec's measure (else None).
-
-        Raises
-        ------
-        ValueError
-            The spec cannot be loaded (the loader's one-line message).
-        WorkerTimeout, WorkerDied
-            Loading took over ``time_limit`` seconds, or the worker ended while loading.
-        """
-        if self._channel is not None:
-            return self.facts
-        others = [w._channel for w in _WORKERS.values() if w._channel is not None]
-        self._channel = Channel(self.source, others)
-        reply = self._ask(None, None, time_limit)  # the worker's hello: who it is
-        if isinstance(self.source, str):
-            reply = self._ask("load", self.source, time_limit)
-            if reply[0] == "failed":
-                self.close()
-                raise ValueError(reply[1])
-            self.facts = reply[1]
-        return self.facts
-
-    def _ask(self, kind, payload, time_limit):
-        try:
-            return self._channel.ask(kind, payload, time_limit)
-        except TimeoutError:
-            self.close()
-            raise WorkerTimeout(f"timed out after {time_limit:g} s") from None
-        except ChannelError as exc:
-            status = self.close(grace=2.0)
-            kind_of = WorkerBroken if exc.foreign else WorkerDied
-            raise kind_of(f"{exc} ({describe_status(status)})") from None
-
-    def call(self, fields, time_limit):
-        """Return ``(number or None, type name)`` of the measure's value on ``fields``.
-
-        Raises
-        ------
-        WorkerTimeout
-            No answer within ``time_limit`` seconds (the worker is killed).
-        WorkerDied
-            The worker ended during the call, or an answer came from another process.
-        RuntimeError
-            The measure raised; the message is its first line.
-        """
-        self.start()
-        reply = self._ask("call", fields, time_limit)
-        if reply[0] == "raised":
-            raise RuntimeError(reply[1])
-        return reply[1], reply[2]
-
-    def call_many(self, fields_list, time_limit):
-        """Return one :class:`Outcome` per fields dict, all asked in one request.
-
-        ``time_limit`` bounds the whole request; raises as :meth:`call` does,
-        but a measure that raises gives an Outcome with ``error`` set.
-        """
-        self.start()
-        reply = self._ask("many", list(fields_list), time_limit)
-        return [Outcome(None, "", r[1]) if r[0] == "raised" else Outcome(r[1], r[2], None)
-                for r in reply[1]]
-
-    def close(self, grace=0.0):
-        """Kill the worker's process group and reap it; return the keeper's exit code (or None)."""
-        channel, self._channel = self._channel, None
-        return None if channel is None else channel.close(grace)
 
 
 class RemoteFunction:
@@ -207,7 +97,7 @@ class RemoteFunction:
         return f"<measure {self.spec} in a worker process>"
 
     def __call__(self, **fields):
-        return _bounded(_worker(self.spec), self.__name__, fields, self.time_limit)
+        return _bounded(worker_of(self.spec), self.__name__, fields, self.time_limit)
 
 
 def _bounded(worker, name, fields, time_limit):
@@ -309,11 +199,11 @@ def load_isolated(spec, *, time_limit=10.0, import_limit=IMPORT_TIME_LIMIT):
     if not isinstance(spec, str) or not CAN_ISOLATE or _runs_here(spec):
         return load_measure(spec)
     spec = _absolute(spec)
-    worker = _worker(spec)
+    worker = worker_of(spec)
     try:
         facts = dict(worker.start(import_limit))
     except (WorkerTimeout, WorkerDied) as exc:
-        _WORKERS.pop(spec, None)
+        worker.close()
         raise ValueError(f"cannot import {spec.rpartition(':')[0]!r}: {exc}") from None
     function = RemoteFunction(spec, reads=facts["reads"], name=facts["name"],
                               origin=facts.pop("origin"), time_limit=time_limit)
@@ -367,33 +257,9 @@ def fresh_outcomes(measure, fields_list, *, time_limit):
         worker.close()
 
 
-_WORKERS = {}  # a spec, or id(measure) -> MeasureWorker, oldest first
-_MAX_WORKERS = 4
-
-
-def _worker(source):
-    key = source if isinstance(source, str) else id(source)
-    worker = _WORKERS.get(key)
-    if worker is not None and (worker.source is source or isinstance(source, str)):
-        return worker
-    while len(_WORKERS) >= _MAX_WORKERS:
-        _WORKERS.pop(next(iter(_WORKERS))).close()
-    worker = _WORKERS[key] = MeasureWorker(source)
-    return worker
-
-
 def worker_for(measure):
     """The worker of ``measure`` (a few measures keep theirs, e.g. in a sweep that alternates)."""
     function = measure.function
     if isinstance(function, IsolatedFunction):
         return worker_for(function.measure)
-    return _worker(function.spec if isinstance(function, RemoteFunction) else measure)
-
-
-def release_workers():
-    """Close every worker (the runner does when a measure's verdicts are done; also at exit)."""
-    while _WORKERS:
-        _WORKERS.pop(next(iter(_WORKERS))).close()
-
-
-atexit.register(release_workers)
+    return worker_of(function.spec if isinstance(function, RemoteFunction) else measure)

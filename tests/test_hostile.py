@@ -200,7 +200,7 @@ def test_8_a_hanging_measure_is_timed_out_and_the_run_goes_on(hostile, name):
     results = verdicts(puf.load_measure(f"{hostile}:{name}"), properties=["range", "anonymity"],
                        max_examples=3, time_limit=0.2)
     assert [(v.status, v.reason) for v in results] == [("undefined", "timed out after 0.2 s")] * 2
-    assert not isolation._WORKERS  # the worker was killed, none is left running
+    assert isolation.live_workers() == 0  # the worker was killed, none is left running
 
 
 def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
