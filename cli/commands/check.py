@@ -66,8 +66,8 @@ def run(args):
     """
     from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
     from puf.properties.budget import example_budget
-    from puf.properties.display import format_matrix, format_verdicts, load_measure
-    from puf import as_measure
+    from puf.properties.display import format_matrix, format_verdicts
+    from puf import as_measure, load_measure
 
     if args.all == bool(args.measure):
         return _fail("give either MODULE:FUNCTION or --all")
