@@ -213,7 +213,7 @@ def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
 
 
 @pytest.mark.parametrize("option", [{"time_limit": 0}, {"time_limit": -1},
-                                    {"time_limit": float("inf")}, {"budget": 0}])
+                                    {"time_limit": float("inf")}, {"time_budget": 0}])
 def test_8_a_limit_cannot_be_switched_off(option):
     with pytest.raises(ValueError, match=f"{next(iter(option))} must be a finite number of seconds > 0"):
         verdicts("sd", properties=["range"], **option)
