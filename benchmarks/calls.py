@@ -49,7 +49,7 @@ def main(argv=None):
     for label, measure in (("built-in sd (in-process)", puf.as_measure("sd")),
                            ("user sd (worker process)", puf.as_measure(_user_sd))):
         call_measure(measure, population, 2.0)  # the worker is forked on the first call
-        seconds = _best_of(lambda: call_measure(measure, population, 2.0), 5, args.calls)
+        seconds = _best_of(lambda measure=measure: call_measure(measure, population, 2.0), 5, args.calls)
         print(f"{label:28s} {seconds * 1e6:8.1f} µs per call")
     end_calls()
 
@@ -58,7 +58,7 @@ def main(argv=None):
     relevance.data = np.ceil(relevance.data * 5)
     rankings = np.argsort(rng.random((m, n)), axis=1)[:, :k]
     for metric in (puf.precision_at_k, puf.ndcg_at_k):
-        seconds = _best_of(lambda: metric(rankings, relevance), 20, 1)
+        seconds = _best_of(lambda metric=metric: metric(rankings, relevance), 20, 1)
         print(f"{metric.__name__ + f' {m}x{n}':28s} {seconds * 1e3:8.2f} ms")
     return 0
 
