@@ -59,6 +59,8 @@ __all__ = [
     "uf_similarity",
     "utility_matrix",
     "list_distance",
+    "PairKernel",
+    "pair_kernel",
 ]
 
 import importlib
@@ -92,6 +94,7 @@ _HOME = {
     "uf_similarity": "similarity",
     "Variant": "variant", "variants": "variant",
     "World": "world",
+    "PairKernel": "pair_kernels", "pair_kernel": "pair_kernels",
 }
 
 
