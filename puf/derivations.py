@@ -20,6 +20,7 @@ class Derivations:
         Examples
         --------
         >>> import numpy as np
+        >>> from puf import World
         >>> w = World(np.array([[1, 1], [0, 1]]), np.eye(2), [[0], [1]], np.eye(2))
         >>> w.similarity("jaccard")[0, 1]
         np.float64(0.5)
@@ -51,6 +52,7 @@ class Derivations:
         Examples
         --------
         >>> import numpy as np
+        >>> from puf import World
         >>> w = World(np.eye(2), np.eye(2), [[0], [1]], np.eye(2))
         >>> float(w.memo("judged", "answer", lambda: 42.0))
         42.0
@@ -65,6 +67,7 @@ class Derivations:
         Examples
         --------
         >>> import numpy as np
+        >>> from puf import World
         >>> World(np.eye(2), np.eye(2), [[0], [0]], np.eye(2)).effectiveness("precision").tolist()
         [1.0, 0.0]
         """
@@ -81,6 +84,7 @@ class Derivations:
         Examples
         --------
         >>> import numpy as np
+        >>> from puf import World
         >>> w = World(np.array([[1, 1], [0, 1]]), np.eye(2), [[0], [1]], np.eye(2))
         >>> w.shared_similarity("jaccard") is w.shared_similarity("jaccard")
         True
@@ -132,6 +136,7 @@ class Derivations:
         Examples
         --------
         >>> import numpy as np
+        >>> from puf import World
         >>> w = World(np.eye(2), np.array([[0, 1], [1, 0]]), [[1], [1]], np.eye(2))
         >>> w.population(metric="precision").utility
         array([[1., 1.],

@@ -49,8 +49,8 @@ def test_engine_road_equals_dense_road_for_every_measure(worlds):
     kinds = {v.label: r.kind for v, r in zip(chosen, engine.roads)}
     assert kinds["PUF-P"] == "pairs" and engine.roads[[v.label for v in chosen].index("PUF-P")].source == "jaccard"
     assert kinds["ME"] == "envy" and kinds["UF"] == "uf"
-    assert {label for label, kind in kinds.items() if kind == "skipped"} == {
-        "Inconsistency-P", "Inconsistency-NDCG"}
+    assert kinds["Inconsistency-P"] == "neighbours"
+    assert not [label for label, kind in kinds.items() if kind == "skipped"]
     for name in worlds:
         for variant, road, got, want in zip(chosen, engine.roads, engine.values[name], dense[name]):
             if road.kind == "skipped":
@@ -70,7 +70,10 @@ def test_the_matrix_road_equals_the_tiled_road(worlds):
 
 
 def test_a_skipped_measure_names_the_memory_it_needs():
-    (road,) = plan_roads(puf.variants("Inconsistency-P"), m=138_493)
+    def widest_gap(effectiveness, similarity):
+        return 0.0
+
+    (road,) = plan_roads(puf.variants(widest_gap)[:1], m=138_493)
     assert road.kind == "skipped" and road.needs == 8 * 138_493**2 * 3
     assert "460.3 GB" in road.reason and "memory limit" in road.reason
 
@@ -94,3 +97,42 @@ def test_sampled_estimates_cover_the_exact_values(worlds):
             assert estimate.n_pairs == 40_000
             assert estimate.ci_low <= estimate.value <= estimate.ci_high
             assert abs(estimate.value - value) <= 5 * estimate.standard_error + 1e-12, variant.label
+
+
+def _histories(m, n, seed):
+    rng = np.random.default_rng(seed)
+    return sp.csr_matrix((rng.random((m, n)) < 3.0 / n).astype(float))  # many ties at 0
+
+
+@pytest.mark.parametrize("width", [64, 200, None])
+def test_nearest_neighbours_merge_tiles_exactly(width):
+    from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
+
+    histories = _histories(300, 40, 3)
+    s = np.random.default_rng(4).random(300)
+    matrix = puf.jaccard_similarity(histories)
+    for source, inputs in (("jaccard", {"histories": histories}), ("matrix", {"matrix": matrix})):
+        found = nearest_neighbors(300, 5, similarity=source, inputs=inputs, block_size=32,
+                                  width=width, n_jobs=2)
+        assert inconsistency_from_neighbors(s, found) == pytest.approx(
+            puf.inconsistency(s, matrix), abs=1e-12)
+
+
+@pytest.mark.parametrize("width", [64, 1500, None])
+def test_the_pair_pass_visits_each_pair_once(width):
+    from puf.engines.pair_pass import PairJob, pair_sums
+    from puf.pair_kernels import pair_kernel_of
+
+    m = 1300
+    histories = _histories(m, 30, 5)
+    s = np.random.default_rng(6).random(m)
+    forms = [pair_kernel_of(f) for f in (puf.mean_difference, puf.pairwise_user_unfairness,
+                                         puf.lipschitz_violation)]
+    totals = pair_sums([PairJob(form, options, s) for form, options in forms], m=m,
+                       similarity="jaccard", inputs={"histories": histories}, block_size=96,
+                       width=width)
+    n_pairs = m * (m - 1) / 2
+    matrix = puf.jaccard_similarity(histories)
+    want = [puf.mean_difference(s), puf.puf(s, matrix), puf.lipschitz_violation(s, matrix)]
+    assert [f.value(total=t, n_pairs=n_pairs) for (f, _), t in zip(forms, totals)] == \
+        pytest.approx(want, abs=1e-12)

@@ -103,6 +103,25 @@ def _job_terms(shared, job, s_pair, similarity, distances):
     return job.form.terms(fields, job.options)
 
 
+# The jobs run on sub-tiles of 64 x 1024 pairs (512 KB a float64 temporary), which stay in the
+# cache while every job reads them; the similarity tile itself is computed at full size.
+_SUB_ROWS, _SUB_COLUMNS = 64, 1024
+
+
+def _sub_tile_sums(shared, block, r0, c0, sums):
+    """Add every job's Σ of terms over the pairs u < v of one sub-tile to ``sums``."""
+    similarity, distances, rows, columns = block
+    r1, c1 = r0 + rows.stop - rows.start, c0 + columns.stop - columns.start
+    keep = keep_upper(r0, r1, c0, c1)
+    shape = (r1 - r0, c1 - c0)
+    sim = similarity[rows, columns] if similarity is not None else None
+    for index, job in enumerate(shared["jobs"]):
+        terms = _job_terms(shared, job, lambda s: (s[r0:r1, None], s[None, c0:c1]), sim,
+                           lambda lists: distances(lists)[rows, columns])
+        terms = np.broadcast_to(np.asarray(terms, dtype=np.float64), shape)
+        sums[index] += float(terms.sum() if keep is None else terms[keep].sum())
+
+
 def _tile_kernel(shared, task):
     """Every job's Σ of terms over the tile's pairs u < v."""
     r0, r1, j = task
@@ -116,14 +135,14 @@ def _tile_kernel(shared, task):
             cache[index] = list_distance_of(centroids[index][r0:r1] @ centroids[index][c0:c1].T)
         return cache[index]
 
-    keep = keep_upper(r0, r1, c0, c1)
-    shape = (r1 - r0, c1 - c0)
-    sums = []
-    for job in shared["jobs"]:
-        terms = _job_terms(shared, job, lambda s: (s[r0:r1, None], s[None, c0:c1]),
-                           similarity, distances)
-        terms = np.broadcast_to(np.asarray(terms, dtype=np.float64), shape)
-        sums.append(float(terms.sum() if keep is None else terms[keep].sum()))
+    sums = [0.0] * len(shared["jobs"])
+    for a in range(r0, r1, _SUB_ROWS):
+        for c in range(c0, c1, _SUB_COLUMNS):
+            if min(c + _SUB_COLUMNS, c1) - 1 <= a:  # every column left of every row: no pair
+                continue
+            rows = slice(a - r0, min(a + _SUB_ROWS, r1) - r0)
+            columns = slice(c - c0, min(c + _SUB_COLUMNS, c1) - c0)
+            _sub_tile_sums(shared, (similarity, distances, rows, columns), a, c, sums)
     return sums
 
 
@@ -135,7 +154,7 @@ def _source(similarity, inputs, segments, jobs):
     return prepare(inputs, segments), tile, pairs
 
 
-def pair_sums(jobs, *, m, similarity=None, inputs=None, centroids=(), block_size=None,
+def pair_sums(jobs, *, m, similarity=None, inputs=None, centroids=(), block_size=None, width=None,
               n_jobs=None, engine="local", scheduler=None, progress=False):
     """Σ_{u<v} of every job's terms, in one pass over tiles of user pairs.
 
@@ -152,6 +171,8 @@ def pair_sums(jobs, *, m, similarity=None, inputs=None, centroids=(), block_size
         matrix in memory.
     centroids : sequence of numpy.ndarray, shape (m, d)
         List centroids ē_u (:func:`puf.lists.list_centroids`), for jobs reading d_L.
+    width : int, optional
+        Columns per tile (default :data:`puf.engines.blocks.SEGMENT_WIDTH`).
     block_size, n_jobs, engine, scheduler, progress
         As in :func:`puf.engines.jaccard_puf`.
 
@@ -175,7 +196,7 @@ def pair_sums(jobs, *, m, similarity=None, inputs=None, centroids=(), block_size
     """
     block_size = check_block_size(block_size, default=DEFAULT_BLOCK_SIZE)
     jobs = list(jobs)
-    segments, tasks = tile_tasks(m, block_size)
+    segments, tasks = tile_tasks(m, block_size, width=width)
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         source, tile, _ = _source(similarity, inputs or {}, segments, jobs)
         shared = {"source": source, "tile": tile, "segments": segments, "jobs": jobs,

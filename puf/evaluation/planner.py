@@ -8,9 +8,10 @@
   (:func:`puf.engines.pair_pass.pair_sums`), reading the similarity matrix
   while it fits in ``memory``, else computing the tiles from the histories.
   ``"sample"``: the same kernels on sampled pairs (``sample=N``).
-- ``"envy"``, ``"uf"`` (``"uf-sample"``): the built-ins with a scale engine
-  (:func:`puf.engines.envy_measures`, :func:`puf.engines.uf_streaming`,
-  :func:`puf.engines.sample_uf`).
+- ``"envy"``, ``"uf"`` (``"uf-sample"``), ``"neighbours"``: the built-ins with
+  a scale engine (:func:`puf.engines.envy_measures`,
+  :func:`puf.engines.uf_streaming`, :func:`puf.engines.sample_uf`, and
+  inconsistency from :func:`puf.engines.neighbors.nearest_neighbors`).
 - ``"dense"``: any other measure, on the dense Population, while its m x m
   pieces fit in ``memory``;
 - ``"skipped"``: with the reason and the memory it would need.
@@ -22,6 +23,7 @@ __all__ = ["DEFAULT_MEMORY", "Road", "plan_roads", "unbound", "dense_bytes", "fo
 import functools
 from dataclasses import dataclass
 
+from ..lipschitz import inconsistency
 from ..list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..pair_kernels import pair_kernel_of
 from ..validation import check_k
@@ -34,7 +36,7 @@ GENRE_FREE = ("jaccard", "cosine")
 TILED = ("jaccard", "uf")
 #: Built-ins with a streaming engine: function -> road.
 ENGINE_ROADS = {mean_envy: "envy", mean_envy_as_printed: "envy", mean_max_envy: "envy",
-                proportion_envious_users: "envy", uf: "uf"}
+                proportion_envious_users: "envy", uf: "uf", inconsistency: "neighbours"}
 _PAIR_MATRICES = ("similarity", "utility", "list_distance")
 
 
@@ -110,11 +112,8 @@ def _skip(reason, needs=0, similarity=None):
     return Road("skipped", similarity=similarity, reason=reason, needs=needs)
 
 
-def _pair_road(variant, name, m, memory, sample):
-    form, _ = pair_kernel_of(variant.measure.function)
-    if "similarity" not in form.reads:
-        return Road("sample" if sample else "pairs", similarity=name)
-    kind = "sample" if sample else "pairs"
+def _sourced_road(kind, name, m, memory):
+    """A road reading the similarity: from its matrix while it fits, else tile by tile."""
     if dense_bytes(m, 1) <= memory:
         return Road(kind, similarity=name, source="matrix")
     if name in TILED:
@@ -150,12 +149,12 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
     Examples
     --------
     >>> import puf
-    >>> roads = plan_roads(puf.variants("SD-P") + puf.variants("PUF-P") + puf.variants("Inconsistency-P"),
+    >>> roads = plan_roads(puf.variants("SD-P") + puf.variants("PUF-P") + puf.variants("PUF-P"),
     ...                    m=138_000)
     >>> [r.kind for r in roads], roads[1].source
-    (['effectiveness', 'pairs', 'skipped'], 'jaccard')
-    >>> roads[2].reason
-    'it reads the m x m similarity and has no streamed form; the dense road needs 457.1 GB (memory limit 4.3 GB)'
+    (['effectiveness', 'pairs', 'pairs'], 'jaccard')
+    >>> plan_roads(puf.variants("PUF-P"), m=138_000, similarity="js")[0].reason
+    "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.3 GB)"
     """
     from .populations import study_similarity
 
@@ -170,7 +169,11 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
             roads.append(_skip(f"it needs item features (genres), which {features_from} supplies",
                                similarity=name))
         elif pair_kernel_of(variant.measure.function) is not None and (sample or reads != ("effectiveness",)):
-            roads.append(_pair_road(variant, name, m, memory, sample))
+            kind = "sample" if sample else "pairs"
+            roads.append(_sourced_road(kind, name, m, memory) if "similarity" in reads
+                         else Road(kind, similarity=name))
+        elif ENGINE_ROADS.get(function) == "neighbours":
+            roads.append(_sourced_road("neighbours", name, m, memory))
         elif function in ENGINE_ROADS:
             kind = ENGINE_ROADS[function]
             roads.append(Road(kind + ("-sample" if sample and kind == "uf" else ""), similarity=name))

@@ -48,7 +48,7 @@ def study_similarity(variant, default=DEFAULT_SIMILARITY):
 
 
 def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=None,
-                   adjust=None, where=""):
+                   adjust=None, where="", memory=None):
     """Each variant's value on ``world``, through :meth:`puf.World.population`.
 
     Parameters
@@ -85,8 +85,8 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
 
     Notes
     -----
-    One Population is built per (metric, similarity) the variants read, and
-    dropped once they are scored: large worlds hold few m x m copies at once.
+    With ``adjust``, one Population is built per (metric, similarity) the
+    variants read, and dropped once they are scored.
 
     Examples
     --------
@@ -96,6 +96,13 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
     >>> score_variants(w, puf.variants("SD-P") + puf.variants("PUF-P"))  # J = 1/3
     [0.5, 0.3333333333333333]
     """
+    if adjust is None:
+        from .planner import DEFAULT_MEMORY
+        from .roads import score_worlds
+
+        return score_worlds({"world": world}, chosen, k=k, similarity=similarity, gamma=gamma,
+                            memory=DEFAULT_MEMORY if memory is None else memory,
+                            where=where).values["world"]
     groups = {}
     for index, variant in enumerate(chosen):
         own = gamma if gamma is not None else getattr(variant, "gamma", None)

@@ -138,8 +138,27 @@ def _uf(world, variant, k, gamma, sample, random_state, options):
         *inputs, gamma=gamma, base=base, **options)))
 
 
+def _neighbours(world, variant, road, k, gamma, options):
+    from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
+
+    from ..validation import check_k, undefined
+
+    _, bound = unbound(variant.measure.function)
+    n = check_k(bound.get("n_neighbors", 5), name="n_neighbors")
+    if world.m < n + 1:
+        return undefined(f"inconsistency with n_neighbors={n} is undefined for m = {world.m} < "
+                         f"{n + 1} users")
+    neighbors = world.memo("users", ("neighbours", road.similarity, road.source, gamma, n),
+                           lambda: nearest_neighbors(world.m, n, similarity=road.source,
+                                                     inputs=_source_inputs(world, road, gamma),
+                                                     **options))
+    return inconsistency_from_neighbors(world.effectiveness(METRICS[variant.metric], k), neighbors)
+
+
 def _single(world, variant, road, k, gamma, sample, random_state, options, estimate):
     """The value of a variant whose road needs no pass shared with others."""
+    if road.kind == "neighbours":
+        return _neighbours(world, variant, road, k, _gamma(variant, gamma), options)
     if road.kind == "effectiveness":
         return variant({"effectiveness": world.effectiveness(METRICS[variant.metric], k)})
     if road.kind == "envy":
