@@ -108,9 +108,9 @@ def sparse_neighbourhoods(vectors, neighbors, shrink):
     >>> import scipy.sparse as sp
     >>> vectors = sp.csr_matrix(np.array([[1.0, 1, 0], [1, 1, 0], [1, 0, 1]]))
     >>> sparse_neighbourhoods(vectors, 1, 0.0).toarray().round(3)
-    array([[0.   , 1.   , 0.   ],
-           [1.   , 0.   , 0.   ],
-           [0.5  , 0.   , 0.   ]])
+    array([[0. , 1. , 0. ],
+           [1. , 0. , 0. ],
+           [0.5, 0. , 0. ]])
     """
     vectors = sp.csr_matrix(vectors)
     size = vectors.shape[0]
