@@ -1,21 +1,17 @@
 """Score measure variants on a World: the one road from a world to the numbers a study shows.
 
 ``puf evaluate`` (:func:`puf.evaluation.evaluate_runs`) and the report's sweeps
-both score their variants here: each variant reads the Population that
+both score their variants along the roads of :mod:`puf.evaluation.planner`
+(:func:`puf.evaluation.roads.score_worlds`): what each variant reads is what
 :meth:`puf.World.population` derives for its metric and similarity, and the
-World memoises the m x m pieces, so several metrics and similarities of one
-world cost one similarity, one utility and one list distance each.
+World memoises every piece and engine value, so several metrics and measures of
+one world cost one similarity, one pair pass and one envy pass.
 """
 
 __all__ = ["DEFAULT_SIMILARITY", "study_similarity", "score_variants"]
 
-from ..variant import METRICS
-
 DEFAULT_SIMILARITY = "jaccard"
 """What a variant reads as similarity unless it declares its own (UF declares sim_UF)."""
-# The metric whose Population serves the variants that read no effectiveness (UF, ME, ...):
-# any metric would do; NDCG is one the default studies compute anyway.
-_ANY_METRIC = "NDCG"
 
 
 def study_similarity(variant, default=DEFAULT_SIMILARITY):
@@ -66,8 +62,9 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
         (:class:`puf.Variant`), or :meth:`puf.World.population`'s default
         when it declares none.
     adjust : callable, optional
-        ``adjust(population, similarity_name) -> Population``, applied to each
-        Population before it is read (e.g. a sweep reshaping the similarity).
+        ``adjust(similarity, similarity_name) -> similarity``: the (m, m)
+        matrix it returns is what every variant reading that similarity reads
+        (e.g. a sweep reshaping it to a skewness).
     where : str
         Appended to ``"measure LABEL failed"`` when a measure raises
         (e.g. ``" on run 'ease'"``).
@@ -85,8 +82,8 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
 
     Notes
     -----
-    With ``adjust``, one Population is built per (metric, similarity) the
-    variants read, and dropped once they are scored.
+    ``adjust`` is applied once per similarity the variants read; every road
+    reading that similarity then reads the adjusted matrix.
 
     Examples
     --------
@@ -96,34 +93,18 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
     >>> score_variants(w, puf.variants("SD-P") + puf.variants("PUF-P"))  # J = 1/3
     [0.5, 0.3333333333333333]
     """
-    if adjust is None:
-        from .planner import DEFAULT_MEMORY
-        from .roads import score_worlds
+    from ..validation import check_similarity
+    from .planner import DEFAULT_MEMORY
+    from .roads import score_worlds
 
-        return score_worlds({"world": world}, chosen, k=k, similarity=similarity, gamma=gamma,
-                            memory=DEFAULT_MEMORY if memory is None else memory,
-                            where=where).values["world"]
-    groups = {}
-    for index, variant in enumerate(chosen):
+    overrides = {}
+    for variant in chosen if adjust is not None else ():
         own = gamma if gamma is not None else getattr(variant, "gamma", None)
-        key = (variant.metric or _ANY_METRIC, study_similarity(variant, similarity), own)
-        groups.setdefault(key, []).append(index)
-    values = [None] * len(chosen)
-    for (metric, name, own), indices in groups.items():
-        options = {} if own is None else {"gamma": own}
-        population = world.population(metric=METRICS[metric], k=k, similarity=name, **options)
-        if adjust is not None:
-            population = adjust(population, name)
-        fields = population.fields()
-        for index in indices:
-            values[index] = _score(chosen[index], fields, where)
-    return values
-
-
-def _score(variant, fields, where):
-    try:
-        return variant(fields)
-    except Warning:  # a warning turned into an error is the caller's to see as is
-        raise
-    except Exception as exc:  # name the measure (and where): the caller may know neither
-        raise ValueError(f"measure {variant.label} failed{where}: {type(exc).__name__}: {exc}") from exc
+        own = 1.0 if own is None else own
+        name = study_similarity(variant, similarity)
+        if (name, own) not in overrides and ("similarity" in variant.measure.reads):
+            overrides[name, own] = check_similarity(
+                adjust(world.shared_similarity(name, gamma=own), name), m=world.m)
+    return score_worlds({"world": world}, chosen, k=k, similarity=similarity, gamma=gamma,
+                        memory=DEFAULT_MEMORY if memory is None else memory, where=where,
+                        similarities=overrides).values["world"]

@@ -12,7 +12,7 @@ reads the relevance.
 __all__ = ["WorldScores", "score_worlds"]
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -62,13 +62,16 @@ def _centroids(world, k):
                                                                          world.item_vectors))
 
 
-def _source_inputs(world, road, gamma):
+def _source_inputs(world, road, gamma, overrides=None):
+    if overrides and (road.similarity, gamma) in overrides:
+        return {"matrix": overrides[road.similarity, gamma]}
     if road.source == "matrix":
         return {"matrix": world.shared_similarity(road.similarity, gamma=gamma)}
     return {"histories": world.histories, "item_features": world.item_features, "gamma": gamma}
 
 
-def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=None):
+def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=None,
+                overrides=None):
     """One pass (or one sample) for every (world, variant) of a group of one similarity."""
     from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
 
@@ -85,7 +88,7 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
             slots.append((name, index, form))
     centroids = ([_centroids(worlds[name], k) for name in runs]
                  if any(j.lists is not None for j in jobs) else ())
-    common = dict(m=m, similarity=road.source, inputs=_source_inputs(first, road, own),
+    common = dict(m=m, similarity=road.source, inputs=_source_inputs(first, road, own, overrides),
                   centroids=centroids, **options)
     n_all = m * (m - 1) / 2
     labels = ", ".join(chosen[index].label for index, _ in group)
@@ -138,7 +141,7 @@ def _uf(world, variant, k, gamma, sample, random_state, options):
         *inputs, gamma=gamma, base=base, **options)))
 
 
-def _neighbours(world, variant, road, k, gamma, options):
+def _neighbours(world, variant, road, k, gamma, options, overrides):
     from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
 
     from ..validation import check_k, undefined
@@ -148,17 +151,20 @@ def _neighbours(world, variant, road, k, gamma, options):
     if world.m < n + 1:
         return undefined(f"inconsistency with n_neighbors={n} is undefined for m = {world.m} < "
                          f"{n + 1} users")
-    neighbors = world.memo("users", ("neighbours", road.similarity, road.source, gamma, n),
-                           lambda: nearest_neighbors(world.m, n, similarity=road.source,
-                                                     inputs=_source_inputs(world, road, gamma),
-                                                     **options))
+    def compute():
+        return nearest_neighbors(world.m, n, similarity=road.source,
+                                 inputs=_source_inputs(world, road, gamma, overrides), **options)
+
+    overridden = overrides and (road.similarity, gamma) in overrides
+    neighbors = compute() if overridden else world.memo(
+        "users", ("neighbours", road.similarity, road.source, gamma, n), compute)
     return inconsistency_from_neighbors(world.effectiveness(METRICS[variant.metric], k), neighbors)
 
 
-def _single(world, variant, road, k, gamma, sample, random_state, options, estimate):
+def _single(world, variant, road, k, gamma, sample, random_state, options, estimate, overrides):
     """The value of a variant whose road needs no pass shared with others."""
     if road.kind == "neighbours":
-        return _neighbours(world, variant, road, k, _gamma(variant, gamma), options)
+        return _neighbours(world, variant, road, k, _gamma(variant, gamma), options, overrides)
     if road.kind == "effectiveness":
         return variant({"effectiveness": world.effectiveness(METRICS[variant.metric], k)})
     if road.kind == "envy":
@@ -171,12 +177,28 @@ def _single(world, variant, road, k, gamma, sample, random_state, options, estim
     population = world.population(metric=METRICS[variant.metric or "NDCG"], k=k,
                                   similarity=road.similarity, gamma=_gamma(variant, gamma),
                                   fields=variant.measure.reads)
+    own = (road.similarity, _gamma(variant, gamma))
+    if overrides and own in overrides:
+        population = population.replace(similarity=overrides[own])
     return variant(population.fields())
+
+
+def _overridden(roads, chosen, gamma, overrides):
+    """Roads reading a given similarity matrix: from that matrix (UF: on the dense road)."""
+    changed = []
+    for variant, road in zip(chosen, roads):
+        if (road.similarity, _gamma(variant, gamma)) in overrides and road.kind != "skipped":
+            if road.kind in ("pairs", "sample", "neighbours"):
+                road = replace(road, source="matrix")
+            elif road.kind != "effectiveness":
+                road = replace(road, kind="dense", source=None)
+        changed.append(road)
+    return changed
 
 
 def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, memory=DEFAULT_MEMORY,
                  sample=None, random_state=0, features_from=None, n_jobs=None, engine="local",
-                 scheduler=None, progress=False, where=""):
+                 scheduler=None, progress=False, where="", similarities=None):
     """Each variant's value on each world, every measure on the road its size allows.
 
     Parameters
@@ -200,6 +222,9 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
         As in :func:`puf.engines.jaccard_puf`.
     where : str
         Appended to ``"measure LABEL failed"`` when a measure raises.
+    similarities : dict of (str, float) to numpy.ndarray, optional
+        (similarity name, γ) -> an (m, m) matrix read instead of the worlds'
+        own (e.g. reshaped to a skewness): every road reading it reads the matrix.
 
     Returns
     -------
@@ -217,6 +242,8 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
     k = first.k if k is None else k
     roads = plan_roads(chosen, m=first.m, memory=memory, sample=sample, similarity=similarity,
                        features_from=features_from)
+    overrides = similarities or {}
+    roads = _overridden(roads, chosen, gamma, overrides) if overrides else roads
     scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds},
                          {name: {} for name in worlds}, roads)
     options = dict(n_jobs=n_jobs, engine=engine, scheduler=scheduler, progress=progress)
@@ -227,7 +254,8 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
             groups.setdefault(key, []).append((index, road))
     for group in groups.values():
         extra = {"random_state": random_state} if sample else {}
-        _pair_group(worlds, group, chosen, k, gamma, dict(options, **extra), scores, where, sample)
+        _pair_group(worlds, group, chosen, k, gamma, dict(options, **extra), scores, where, sample,
+                    overrides)
     for name, world in worlds.items():
         here = f"{where} on run {name!r}" if len(worlds) > 1 and not where else where
         for index, (variant, road) in enumerate(zip(chosen, roads)):
@@ -235,7 +263,7 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
                 continue
             estimate = []
             value = _wrapped(variant, here, lambda: _single(world, variant, road, k, gamma, sample,
-                                                            random_state, options, estimate))
+                                                            random_state, options, estimate, overrides))
             if estimate:
                 scores.estimates[name][variant.label] = estimate[0]
             scores.values[name][index] = value
