@@ -32,7 +32,7 @@ import pandas as pd
 
 SIZES = {  # users, items, mean history length (before the rating threshold and the 5-core)
     "ml1m": (6_040, 3_706, 165),
-    "ml20m": (138_493, 26_744, 145),
+    "ml20m": (138_493, 26_744, 180),
 }
 GENRES = 18
 

@@ -14,8 +14,11 @@ from .validation import check_k
 class Derivations:
     """The derived pieces of a :class:`~puf.World` (its base class; not used alone)."""
 
-    def similarity(self, name="jaccard", *, gamma=1.0):
+    def similarity(self, name="jaccard", *, gamma=None):
         """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.
+
+        ``gamma`` (sim_UF's weight of history overlap) defaults to the γ the
+        measure reading that similarity declares (:func:`puf.declared_gamma`).
 
         Examples
         --------
@@ -25,8 +28,10 @@ class Derivations:
         >>> w.similarity("jaccard")[0, 1]
         np.float64(0.5)
         """
+        from .registry import declared_gamma
         from .similarity import compute_similarity
 
+        gamma = declared_gamma(name) if gamma is None else gamma
         return compute_similarity(name, self.histories, item_features=self.item_features, gamma=gamma)
 
     def memo(self, group, key, compute):
@@ -78,7 +83,7 @@ class Derivations:
         return self.memo("judged", ("effectiveness", metric, k),
                          lambda: effectiveness(self.rankings[:, :k], self.relevance, k=k))
 
-    def shared_similarity(self, name="jaccard", *, gamma=1.0):
+    def shared_similarity(self, name="jaccard", *, gamma=None):
         """The (m, m) similarity ``name``, memoised (read-only; see :meth:`similarity`).
 
         Examples
@@ -89,11 +94,12 @@ class Derivations:
         >>> w.shared_similarity("jaccard") is w.shared_similarity("jaccard")
         True
         """
-        from .similarity import similarity_parameters
+        from .registry import declared_gamma
 
         # Keyed by what the similarity reads: one that takes no gamma is one piece for every gamma.
-        takes_gamma = "gamma" in similarity_parameters(name)  # also checks the name
-        return self.memo("users", ("similarity", name, gamma if takes_gamma else None),
+        declared = declared_gamma(name)  # also checks the name; None: it takes no gamma
+        gamma = declared if gamma is None else gamma
+        return self.memo("users", ("similarity", name, None if declared is None else gamma),
                          lambda: self.similarity(name, gamma=gamma))
 
     def _cutoff(self, k):
@@ -102,7 +108,7 @@ class Derivations:
             raise ValueError(f"k must be <= the list length {self.k}, got {k}")
         return k
 
-    def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=1.0, *,
+    def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=None, *,
                    fields=("utility", "list_distance")):
         """Derive the Population a measure reads.
 
@@ -122,8 +128,9 @@ class Derivations:
             Cut-off; defaults to the list length :attr:`k`.
         similarity : str, default "jaccard"
             User similarity, a name in :data:`puf.SIMILARITIES`.
-        gamma : float, default 1.0
-            Weight of history overlap in sim_UF (``similarity="uf"`` only).
+        gamma : float, optional
+            Weight of history overlap in sim_UF (``similarity="uf"`` only);
+            default the γ its measure declares (:func:`puf.declared_gamma`).
         fields : collection of str, default ("utility", "list_distance")
             The optional m x m fields to derive (fewer: less memory).
 

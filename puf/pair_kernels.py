@@ -24,7 +24,7 @@ __all__ = ["PAIR_FIELDS", "PairKernel", "pair_kernel", "pair_kernel_of"]
 import functools
 from dataclasses import dataclass
 
-from .signatures import function_name, signature_reads
+from .metadata import function_name, signature_reads
 
 PAIR_FIELDS = ("effectiveness", "similarity", "list_distance")
 """The Population fields a pair kernel may read (the utility is not symmetric per pair)."""

@@ -2,7 +2,7 @@
 
 __all__ = ["register", "run", "format_table"]
 
-from ..exitcodes import EXIT_OK, exit_code
+from ..exitcodes import EXIT_OK
 from ._evaluate_options import chosen_measures, device_params, format_table, parse_memory, parse_runs
 
 
@@ -39,9 +39,12 @@ def register(subparsers):
     parser.add_argument("--run", dest="runs", action="append", default=[], metavar="NAME=FILE",
                         help="your run: CSV/TSV of user,item,rank|score (repeatable)")
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
-    parser.add_argument("--gamma", type=float, default=0.5,
-                        help="Jaccard weight in UF's similarity (default 0.5)")
-    parser.add_argument("--epsilon", type=float, default=0.05, help="PEU threshold (default 0.05)")
+    parser.add_argument("--gamma", type=float, default=None,
+                        help="Jaccard weight in UF's similarity (default: the γ each measure "
+                             "declares, UF's 0.5)")
+    parser.add_argument("--epsilon", type=float, default=None,
+                        help="envy threshold of the measures taking one (default: each one's "
+                             "own, PEU's 0.05)")
     parser.add_argument("--seed", type=int, default=0,
                         help="random_state of the rankers and of the --sample pairs")
     parser.add_argument("--measure", dest="measures", action="append", default=[],
@@ -126,46 +129,33 @@ def run(args):
     """
     import sys
 
-    from puf.data import DownloadError
     from puf.evaluation import evaluate_runs, read_run, run_rankers
 
     from ._output import check_output_folder, output_folder
 
     show = not args.quiet
-    try:
-        # Everything that can be checked without the data is checked first: a wrong ranker
-        # name or output folder must not cost a 45 MB download or the whole evaluation.
-        files, names = _check_arguments(args)
-        measures = chosen_measures(args.measures)
-        if names is not None:
-            names = _ranker_names(names, show)
-        dataset = _load(args)
-        out = _out_folder(args, dataset)
-        check_output_folder(out, force=args.force)
-        runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
-        timings, facts = {}, {}
-        if names is not None:
-            runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
-                                    timings=timings, progress=show, facts=facts,
-                                    cache=_run_cache(args.cache), retrain=args.retrain,
-                                    params=device_params(names, args.device)))
-        table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
-                              progress=show, measures=measures, memory=parse_memory(args.memory),
-                              sample=args.sample, random_state=args.seed, n_jobs=args.jobs)
-        with output_folder(out):
-            written = _write(out, dataset, runs, table, timings, facts, args.k)
-    except ValueError as exc:
-        print(f"puf evaluate: error: {exc}", file=sys.stderr)
-        return exit_code(exc)
-    except DownloadError as exc:
-        print(f"puf evaluate: {exc}", file=sys.stderr)
-        return exit_code(exc)
-    except ImportError as exc:  # an optional ranker's library is missing
-        print(f"puf evaluate: error: {exc}", file=sys.stderr)
-        return exit_code(exc)
-    except OSError as exc:  # reading or writing a file failed after the checks
-        print(f"puf evaluate: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return exit_code(exc)
+    # Failures end in cli.main, the one handler: one line on stderr and the exit code of its kind.
+    # Everything that can be checked without the data is checked first: a wrong ranker
+    # name or output folder must not cost a 45 MB download or the whole evaluation.
+    files, names = _check_arguments(args)
+    measures = chosen_measures(args.measures)
+    if names is not None:
+        names = _ranker_names(names, show)
+    dataset = _load(args)
+    out = _out_folder(args, dataset)
+    check_output_folder(out, force=args.force)
+    runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
+    timings, facts = {}, {}
+    if names is not None:
+        runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
+                                timings=timings, progress=show, facts=facts,
+                                cache=_run_cache(args.cache), retrain=args.retrain,
+                                params=device_params(names, args.device)))
+    table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
+                          progress=show, measures=measures, memory=parse_memory(args.memory),
+                          sample=args.sample, random_state=args.seed, n_jobs=args.jobs)
+    with output_folder(out):
+        written = _write(out, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
@@ -211,8 +201,10 @@ def _check_arguments(args):
     # Checked here, not by the measures: those run after the download and the training.
     from puf.validation import check_nonnegative_scalar, check_unit_scalar
 
-    check_unit_scalar(args.gamma, name="--gamma")
-    check_nonnegative_scalar(args.epsilon, name="--epsilon")
+    if args.gamma is not None:
+        check_unit_scalar(args.gamma, name="--gamma")
+    if args.epsilon is not None:
+        check_nonnegative_scalar(args.epsilon, name="--epsilon")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.sample is not None and args.sample < 2:

@@ -17,7 +17,7 @@
 - ``"skipped"``: with the reason and the memory it would need.
 """
 
-__all__ = ["DEFAULT_MEMORY", "Road", "plan_roads", "unbound", "dense_bytes", "format_bytes",
+__all__ = ["DEFAULT_SIMILARITY", "study_similarity", "DEFAULT_MEMORY", "Road", "plan_roads", "unbound", "dense_bytes", "format_bytes",
            "GENRE_FREE"]
 
 import functools
@@ -27,6 +27,39 @@ from ..lipschitz import inconsistency
 from ..list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..pair_kernels import pair_kernel_of
 from ..validation import check_k
+
+DEFAULT_SIMILARITY = "jaccard"
+"""What a variant reads as similarity unless it declares its own (UF declares sim_UF)."""
+
+
+def study_similarity(variant, default=DEFAULT_SIMILARITY):
+    """The similarity name a variant reads in a study whose own default is ``default``.
+
+    A variant declaring the study default (Jaccard, or None) reads ``default``
+    (e.g. sim_UF in the report's γ sweep); one declaring another similarity
+    (UF's ``"uf"``) keeps it.
+
+    Parameters
+    ----------
+    variant : puf.Variant
+    default : str, default "jaccard"
+        A name in :data:`puf.SIMILARITIES`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import puf
+    >>> study_similarity(puf.variants("PUF-P")[0]), study_similarity(puf.variants("UF")[0])
+    ('jaccard', 'uf')
+    >>> study_similarity(puf.variants("PUF-P")[0], "uf")
+    'uf'
+    """
+    own = getattr(variant, "similarity", None) or DEFAULT_SIMILARITY
+    return default if own == DEFAULT_SIMILARITY else own
+
 
 DEFAULT_MEMORY = 4 * 2**30
 """Bytes the dense m x m pieces of one evaluation may take (``--memory``)."""
@@ -156,8 +189,6 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
     >>> plan_roads(puf.variants("PUF-P"), m=138_000, similarity="js")[0].reason
     "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.3 GB)"
     """
-    from .populations import study_similarity
-
     m = check_k(m, name="m")
     roads = []
     for variant in chosen:

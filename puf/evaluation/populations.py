@@ -8,39 +8,9 @@ World memoises every piece and engine value, so several metrics and measures of
 one world cost one similarity, one pair pass and one envy pass.
 """
 
-__all__ = ["DEFAULT_SIMILARITY", "study_similarity", "score_variants"]
+__all__ = ["score_variants"]
 
-DEFAULT_SIMILARITY = "jaccard"
-"""What a variant reads as similarity unless it declares its own (UF declares sim_UF)."""
-
-
-def study_similarity(variant, default=DEFAULT_SIMILARITY):
-    """The similarity name a variant reads in a study whose own default is ``default``.
-
-    A variant declaring the study default (Jaccard, or None) reads ``default``
-    (e.g. sim_UF in the report's γ sweep); one declaring another similarity
-    (UF's ``"uf"``) keeps it.
-
-    Parameters
-    ----------
-    variant : puf.Variant
-    default : str, default "jaccard"
-        A name in :data:`puf.SIMILARITIES`.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import puf
-    >>> study_similarity(puf.variants("PUF-P")[0]), study_similarity(puf.variants("UF")[0])
-    ('jaccard', 'uf')
-    >>> study_similarity(puf.variants("PUF-P")[0], "uf")
-    'uf'
-    """
-    own = getattr(variant, "similarity", None) or DEFAULT_SIMILARITY
-    return default if own == DEFAULT_SIMILARITY else own
+from .planner import DEFAULT_SIMILARITY, study_similarity
 
 
 def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=None,
@@ -95,13 +65,12 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
     """
     from ..validation import check_similarity
     from .planner import DEFAULT_MEMORY
-    from .roads import score_worlds
+    from .roads import score_worlds, study_gamma
 
     overrides = {}
     for variant in chosen if adjust is not None else ():
-        own = gamma if gamma is not None else getattr(variant, "gamma", None)
-        own = 1.0 if own is None else own
         name = study_similarity(variant, similarity)
+        own = study_gamma(variant, gamma, name)
         if (name, own) not in overrides and ("similarity" in variant.measure.reads):
             overrides[name, own] = check_similarity(
                 adjust(world.shared_similarity(name, gamma=own), name), m=world.m)

@@ -9,7 +9,7 @@ the dense Population. Every value read from a world is memoised in it
 reads the relevance.
 """
 
-__all__ = ["WorldScores", "score_worlds"]
+__all__ = ["WorldScores", "score_worlds", "study_gamma"]
 
 import math
 from dataclasses import dataclass, field, replace
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..lists import list_centroids
+from ..list_measures import proportion_envious_users
 from ..pair_kernels import pair_kernel_of
 from ..variant import METRICS
 from .planner import DEFAULT_MEMORY, plan_roads, unbound
@@ -43,9 +44,29 @@ class WorldScores:
     roads: list = field(default_factory=list)
 
 
-def _gamma(variant, gamma):
+def study_gamma(variant, gamma, similarity):
+    """The γ a variant reads ``similarity`` with: the study's, else its own, else the declared one.
+
+    None for a similarity that takes no γ.
+
+    Examples
+    --------
+    >>> import puf
+    >>> study_gamma(puf.variants("UF")[0], None, "uf"), study_gamma(puf.variants("PUF-P")[0], 0.3, "uf")
+    (0.5, 0.3)
+    """
+    from ..registry import declared_gamma
+
+    declared = declared_gamma(similarity)
+    if declared is None:
+        return None
     own = gamma if gamma is not None else variant.gamma
-    return 1.0 if own is None else own
+    return declared if own is None else own
+
+
+def _gamma(variant, gamma, road=None):
+    name = road.similarity if road is not None and road.similarity else variant.similarity
+    return study_gamma(variant, gamma, name)
 
 
 def _wrapped(variant, where, compute):
@@ -77,7 +98,7 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
 
     first = next(iter(worlds.values()))
     m, road = first.m, group[0][1]
-    own = _gamma(chosen[group[0][0]], gamma)
+    own = _gamma(chosen[group[0][0]], gamma, road)
     jobs, slots, runs = [], [], list(worlds)
     for index, _ in group:
         variant = chosen[index]
@@ -120,10 +141,13 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
 def _envy(world, variant, k):
     from puf.engines import envy_measures
 
+    import inspect
+
     function, bound = unbound(variant.measure.function)
-    epsilon = bound.get("epsilon", 0.05)
+    epsilon = bound.get("epsilon", inspect.signature(function).parameters["epsilon"].default
+                        if function is proportion_envious_users else None)
     parts = world.memo("judged", ("envy", k, epsilon), lambda: np.array(list(envy_measures(
-        world.rankings[:, :k], world.relevance, k=k, epsilon=epsilon).values())))
+        world.rankings[:, :k], world.relevance, k=k, epsilon=epsilon or 0.0).values())))
     index, scale = _ENVY_PARTS[function.__puf_measure__.name]
     return scale * float(parts[index])
 
@@ -164,20 +188,20 @@ def _neighbours(world, variant, road, k, gamma, options, overrides):
 def _single(world, variant, road, k, gamma, sample, random_state, options, estimate, overrides):
     """The value of a variant whose road needs no pass shared with others."""
     if road.kind == "neighbours":
-        return _neighbours(world, variant, road, k, _gamma(variant, gamma), options, overrides)
+        return _neighbours(world, variant, road, k, _gamma(variant, gamma, road), options, overrides)
     if road.kind == "effectiveness":
         return variant({"effectiveness": world.effectiveness(METRICS[variant.metric], k)})
     if road.kind == "envy":
         return _envy(world, variant, k)
     if road.kind.startswith("uf"):
-        value = _uf(world, variant, k, _gamma(variant, gamma), sample, random_state, options)
+        value = _uf(world, variant, k, _gamma(variant, gamma, road), sample, random_state, options)
         if sample:
             estimate.append(value)
         return float(value)
     population = world.population(metric=METRICS[variant.metric or "NDCG"], k=k,
-                                  similarity=road.similarity, gamma=_gamma(variant, gamma),
+                                  similarity=road.similarity, gamma=_gamma(variant, gamma, road),
                                   fields=variant.measure.reads)
-    own = (road.similarity, _gamma(variant, gamma))
+    own = (road.similarity, _gamma(variant, gamma, road))
     if overrides and own in overrides:
         population = population.replace(similarity=overrides[own])
     return variant(population.fields())
@@ -187,7 +211,7 @@ def _overridden(roads, chosen, gamma, overrides):
     """Roads reading a given similarity matrix: from that matrix (UF: on the dense road)."""
     changed = []
     for variant, road in zip(chosen, roads):
-        if (road.similarity, _gamma(variant, gamma)) in overrides and road.kind != "skipped":
+        if (road.similarity, _gamma(variant, gamma, road)) in overrides and road.kind != "skipped":
             if road.kind in ("pairs", "sample", "neighbours"):
                 road = replace(road, source="matrix")
             elif road.kind != "effectiveness":
@@ -250,7 +274,7 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
     groups = {}
     for index, (variant, road) in enumerate(zip(chosen, roads)):
         if road.kind in ("pairs", "sample"):
-            key = (road.kind, road.similarity, road.source, _gamma(variant, gamma))
+            key = (road.kind, road.similarity, road.source, _gamma(variant, gamma, road))
             groups.setdefault(key, []).append((index, road))
     for group in groups.values():
         extra = {"random_state": random_state} if sample else {}
