@@ -46,6 +46,10 @@ def register(subparsers):
     parser.add_argument("--known", metavar="FILE",
                         help="also write the verdicts and their examples as a known file "
                              "(the format of properties/known/README.md; one measure only)")
+    parser.add_argument("--update-known", action="store_true",
+                        help="with --all: write the verdicts and examples of the properties "
+                             "checked into every built-in's known file (other cells kept; new or "
+                             "changed cells get the runner's reason, to be rewritten)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -72,6 +76,8 @@ def run(args):
         return _fail("give either MODULE:FUNCTION or --all")
     if args.known and args.all:
         return _fail("--known writes one measure's file: give MODULE:FUNCTION, not --all")
+    if args.update_known and not args.all:
+        return _fail("--update-known writes the built-ins' known files: give --all")
     unknown = [p for p in args.properties or () if p not in CATALOG]
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
@@ -98,6 +104,11 @@ def run(args):
         for v in results:
             if v.status in ("violated", "undefined"):
                 print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+        if args.update_known:
+            from puf.properties.known.updates import update_known
+
+            written = update_known(results)
+            print(f"updated {len(written)} known files: {', '.join(p.stem for p in written)}")
     else:
         try:
             measure = as_measure(load_measure(args.measure))
