@@ -86,7 +86,7 @@ def candidates(case):
     >>> from puf import Population
     >>> found = candidates(Case(Population([0.0, 1.0], np.eye(2))))
     >>> len(found), found["one at 1, the rest 0; everyone alike"].effectiveness.tolist()
-    (23, [0.0, 1.0])
+    (21, [0.0, 1.0])
     """
     m = case.before.m
     if case.before.utility is not None or case.before.list_distance is not None:

@@ -141,7 +141,7 @@ def decomposes(measure, before, after, case):
     --------
     >>> from types import SimpleNamespace
     >>> from puf import as_measure
-    >>> parts = dict(others_smoothed=0.3, others_smoothed_changed=0.2, group_smoothed=0.1,
+    >>> parts = dict(others_smoothed=0.3, others_smoothed_changed=0.2, group_smoothed=0.3,
     ...              group=0.4, group_changed=0.2, group_at_mean=0.0)
     >>> decomposes(as_measure("variance"), 0.5, 0.4, SimpleNamespace(values=parts)) < 0
     True
