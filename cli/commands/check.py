@@ -59,6 +59,25 @@ def _fail(reason):
     return EXIT_BAD_INPUT
 
 
+def _check_all(args, options):
+    """Every built-in through the properties: the matrix, each violation, and (with
+    ``--update-known``) the verdicts written into the known files."""
+    from puf.properties import all_verdicts, verdict_matrix
+    from puf.properties.display import format_matrix
+
+    results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
+    print(format_matrix(verdict_matrix(results=results)))
+    for v in results:
+        if v.status in ("violated", "undefined"):
+            print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+    if args.update_known:
+        from puf.properties.known.updates import update_known
+
+        written = update_known(results)
+        print(f"updated {len(written)} known files: {', '.join(p.stem for p in written)}")
+    return results
+
+
 def run(args):
     """Run ``puf check``; return the exit code.
 
@@ -68,9 +87,9 @@ def run(args):
     >>> main(["check", "no_such_module_xyz:f"])
     2
     """
-    from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
+    from puf.properties import CATALOG, verdicts
     from puf.properties.budget import example_budget
-    from puf.properties.display import format_matrix, format_verdicts
+    from puf.properties.display import format_verdicts
     from puf.properties.isolation import load_isolated
 
     if args.all == bool(args.measure):
@@ -100,16 +119,7 @@ def run(args):
         except ValueError as exc:
             return _fail(str(exc))
     if args.all:
-        results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
-        print(format_matrix(verdict_matrix(results=results)))
-        for v in results:
-            if v.status in ("violated", "undefined"):
-                print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
-        if args.update_known:
-            from puf.properties.known.updates import update_known
-
-            written = update_known(results)
-            print(f"updated {len(written)} known files: {', '.join(p.stem for p in written)}")
+        results = _check_all(args, options)
     else:
         try:
             measure = load_isolated(args.measure)  # a user's module never runs here
