@@ -81,8 +81,8 @@ def test_the_readme_verdict_table_agrees_with_the_known_files():
         assert {p: rows[p][measure] for p in rows} == {p: PINNED[measure][p] for p in rows}, measure
 
 
-def test_the_properties_page_verdict_table_agrees_with_the_known_files():
-    page = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "properties.md").read_text(
+def test_the_axioms_page_verdict_table_agrees_with_the_known_files():
+    page = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "axioms.md").read_text(
         encoding="utf-8")
     lines = page[page.index("| property | puf |"):].splitlines()
     header = [c.strip() for c in lines[0].strip("|").split("|")]
