@@ -24,7 +24,7 @@ AXIOM_ENTRIES = (
         name="strict-transfer",
         statement="a transfer from a better-off to a worse-off user that keeps their order "
                   "strictly lowers the value",
-        formal="∀ P, i, j with S_j − S_i ≥ 0.01, τ ∈ [0.01, ½]: S'_i = S_i + τ(S_j − S_i), "
+        formal="∀ P with every S(u) = 0 or ≥ 10⁻³, i, j with S_j − S_i ≥ 0.01, τ ∈ [0.01, ½]: S'_i = S_i + τ(S_j − S_i), "
                "S'_j = S_j − τ(S_j − S_i) ⇒ f(P') < f(P) − 10⁻¹²·max(1, |f(P)|, |f(P')|) "
                "(lower fairer); world level: the worst-off user gains one relevant listed item "
                "and the best-off loses one, S_max − S_min ≥ 2/k",
@@ -37,7 +37,7 @@ AXIOM_ENTRIES = (
         name="transfer-sensitivity",
         statement="a progressive transfer low down with a regressive one higher up, the "
                   "variance unchanged, lowers the value (transfers count more lower down)",
-        formal="∀ P, distinct users a, b, c, d with S_b − S_a ≥ 0.01, S_d − S_c ≥ 0.01, "
+        formal="∀ P with every S(u) = 0 or ≥ 10⁻³, distinct users a, b, c, d with S_b − S_a ≥ 0.01, S_d − S_c ≥ 0.01, "
                "δ₁ = τ(S_b − S_a), τ ∈ [0.01, ½], δ₂ > 0 with δ₂(S_d − S_c + δ₂) = "
                "δ₁(S_b − S_a − δ₁), S_b ≤ S_c − δ₂, S_d + δ₂ ≤ 1: S'_a = S_a + δ₁, "
                "S'_b = S_b − δ₁, S'_c = S_c − δ₂, S'_d = S_d + δ₂ (mean and variance kept) ⇒ "

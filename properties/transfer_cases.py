@@ -9,7 +9,7 @@ transfers of at least :data:`MIN_SHARE` of the gap, so that a strict fall of the
 larger than the judge's rounding allowance.
 """
 
-__all__ = ["MIN_GAP", "MIN_SHARE", "composite_transfer", "strict_transfer_cases",
+__all__ = ["MIN_GAP", "MIN_SHARE", "SMALLEST", "rounded_away", "composite_transfer", "strict_transfer_cases",
            "composite_transfer_cases", "composite_transfer_worlds"]
 
 import math
@@ -27,7 +27,24 @@ MIN_GAP = 0.01
 MIN_SHARE = 0.01
 """Smallest share τ of their gap that a transfer moves (τ ∈ [MIN_SHARE, ½])."""
 
+SMALLEST = 1e-3
+"""Positive effectiveness below this is set to 0 in a transfer case: 1 − (geometric mean)/μ and
+the like round to their limit there, so a strict fall would be lost to rounding."""
+
 _SHARES = st.one_of(st.sampled_from([0.5, 0.25, 0.1]), st.floats(MIN_SHARE, 0.5))
+
+
+def rounded_away(pop):
+    """``pop`` with every effectiveness in (0, SMALLEST) set to 0.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> rounded_away(Population([1e-38, 0.5], np.eye(2))).effectiveness.tolist()
+    [0.0, 0.5]
+    """
+    s = pop.effectiveness
+    return pop.replace(effectiveness=np.where(s < SMALLEST, 0.0, s))
 
 
 def _transfer(pop, i, j, tau):
@@ -60,7 +77,7 @@ def strict_transfer_cases(draw, level, measure):
     """
     if level == "world":
         return draw(transfer_cases(level, measure))
-    pop, _ = draw(sources(level))
+    pop = rounded_away(draw(sources(level))[0])
     s = pop.effectiveness
     pairs = [(int(a), int(b)) for a in range(pop.m) for b in range(pop.m) if s[b] - s[a] >= MIN_GAP]
     if not pairs:
@@ -118,7 +135,7 @@ def composite_transfer_cases(draw, level, measure):
     >>> case.change.startswith("composite transfer")
     True
     """
-    pop, _ = draw(sources(level))
+    pop = rounded_away(draw(sources(level))[0])
     if level == "world" or pop.m < 4:
         return trivial_case(pop, "a composite transfer needs four users (world level: hand-made cases)")
     users = list(range(pop.m))
