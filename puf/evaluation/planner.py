@@ -24,7 +24,7 @@ import functools
 from dataclasses import dataclass
 
 from ..lipschitz import inconsistency
-from ..list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
+from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..pair_kernels import pair_kernel_of
 from ..validation import check_k
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..lists import list_centroids
-from ..list_measures import proportion_envious_users
+from ..paper_list_measures import proportion_envious_users
 from ..pair_kernels import pair_kernel_of
 from ..variant import METRICS
 from .planner import DEFAULT_MEMORY, plan_roads, unbound
