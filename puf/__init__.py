@@ -60,6 +60,8 @@ __all__ = [
     "uf_similarity",
     "utility_matrix",
     "list_distance",
+    "PairKernel",
+    "pair_kernel",
 ]
 
 import importlib
@@ -94,6 +96,7 @@ _HOME = {
     "uf_similarity": "similarity",
     "Variant": "variant", "variants": "variant",
     "World": "world",
+    "PairKernel": "pair_kernels", "pair_kernel": "pair_kernels",
 }
 
 
