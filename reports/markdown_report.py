@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .report_parts import VERDICT_STYLE, Section, cell_text, flagged_cells, verdict_pivot
+from .report_parts import Section, cell_look, cell_text, example_lines, flagged_cells, legend_items, verdict_pivot
 
 
 def _md_cell(value):
@@ -37,16 +37,19 @@ def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note=
     """
     out = [f"# {title}", ""] + ([f"> {caveat}", ""] if caveat else [])
     if verdicts is not None:
-        measures, properties, cells = verdict_pivot(verdicts)
-        rows = [[m] + [" ".join(filter(None, (VERDICT_STYLE.get(cells.get((m, p), ("", ""))[0], ("", ""))[1],
-                                             cells.get((m, p), ("", ""))[0]))) for p in properties]
+        measures, properties, _ = verdict_pivot(verdicts)
+        looks = {(r.measure, r.property): cell_look(r) for r in verdicts.itertuples()}
+        rows = [[m] + [" ".join(looks[m, p][1:]) if (m, p) in looks else "" for p in properties]
                 for m in measures]
         out += ["## Property verdicts", "", verdict_note, "",
-                _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), ""]
+                _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), "",
+                "Legend: " + "; ".join(f"{s} {v}" for _, s, v in legend_items()), ""]
         if statements:
             out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
-        out += [f"- **{r.measure}** / {r.property} ({r.verdict}): {reason}"
-                for r, reason in flagged_cells(verdicts)]
+        for r, reason in flagged_cells(verdicts):
+            out.append(f"- **{r.measure}** / {r.property} ({cell_look(r)[2]}): {reason}")
+            lines = example_lines(r)
+            out += ["", "  ```", *(f"  {line}" for line in lines), "  ```", ""] if lines else []
         out.append("")
     for s in list(after_verdicts) + list(sections):
         out += [f"## {s.title}", "", s.text, ""]

@@ -56,6 +56,7 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     import json
 
     import pandas as pd
+    import puf
     from puf import properties
     from puf.reports.render import render_html, render_markdown
     from puf.reports.sections import RESPONSE_NOTE, sweep_section
@@ -96,9 +97,13 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
     reasons = plain_reasons(records)
+    # A user's measure has no known file with a plain reason per cell: its cells show the
+    # counterexample itself (hover and report.md), as the built-ins' reasons describe theirs.
     verdicts = pd.DataFrame([{"measure": r["measure"], "family": _family(r["measure"]),
                               "property": r["property"], "verdict": r["status"],
-                              "reason": reasons[r["measure"], r["property"]], "detail": r["reason"]}
+                              "reason": reasons[r["measure"], r["property"]], "detail": r["reason"],
+                              "informational": properties.CATALOG[r["property"]].informational,
+                              "example": None if r["measure"] in puf.MEASURES else r.get("example")}
                              for r in records])
     rank = {m.name: i for i, m in enumerate(measures)}  # the matrix's rows in family order
     verdicts = verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")

@@ -97,7 +97,8 @@ def run(args):
         print(format_matrix(verdict_matrix(results=results)))
         for v in results:
             if v.status in ("violated", "undefined"):
-                print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+                note = " (informational)" if CATALOG[v.property].informational else ""
+                print(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
     else:
         try:
             measure = as_measure(load_measure(args.measure))
