@@ -95,9 +95,13 @@ def _plan(config):
 
 def pytest_configure(config):
     """Refuse a ``--measure-max-examples`` below 1 or unpaired ``--known`` files as usage errors."""
-    value = config.getoption("measure_max_examples", default=None)
-    if value is not None and value < 1:
-        raise pytest.UsageError(f"--measure-max-examples must be >= 1, got {value}")
+    from puf.properties.budget import example_budget
+
+    try:
+        example_budget(config.getoption("measure_max_examples", default=None),
+                       name="--measure-max-examples")
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     config.stash[_PLAN] = _plan(config)
     config.stash[_LOADED] = {}
     config.stash[_NOTES] = []
@@ -194,16 +198,15 @@ class PropertyItem(pytest.Item):
         self._nodeid = f"{self.label}::{property_name}"
 
     def runtest(self):
-        from puf.properties.budget import DEFAULT_MAX_EXAMPLES
         from puf.properties.pinned import pinned_change, unpinned_failure
         from puf.properties.runner import verdicts
 
         measure = _measure(self.config, self.spec)
         pinned = _pinned(self.config, self.spec, self.known) if self.known else None
-        option = self.config.getoption("measure_max_examples")
         verdict = verdicts(
-            measure, properties=[self.property_name], max_examples=option or DEFAULT_MAX_EXAMPLES,
-            random_state=0, known=pinned or True,
+            measure, properties=[self.property_name],
+            max_examples=self.config.getoption("measure_max_examples"), random_state=0,
+            known=pinned or True,
         )[0]
         if pinned is not None and self.property_name in pinned["verdicts"]:
             message = pinned_change(verdict, pinned, path=self.known)
