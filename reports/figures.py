@@ -205,7 +205,7 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
     >>> [ax.get_title() for ax in fig.axes]
     ['Gini-P']
     """
-    from puf.reports.layout import fit_title
+    from puf.reports.layout import figure_legend, fit_title
 
     panels = _panels(table, families, hue, default)
     ncols = ncols or (5 if len(panels) > 12 else min(4, len(panels)))
@@ -227,30 +227,12 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
         ax.tick_params(labelbottom=True)
         ax.set_xlabel(fit_title(xlabel, chars), fontsize="x-small")
     fig.supylabel("score (lower = fairer) unless the panel says otherwise", fontsize="small")
-    _legend(fig, axes[:len(panels)], hue is not None, table["seed"].nunique())
+    figure_legend(fig, axes[:len(panels)], crossed=hue is not None)
     n_seeds = table["seed"].nunique()
     fig.suptitle(f"{title}\nmean over {n_seeds} seed{'s' * (n_seeds != 1)}"
                  f"{', band = min to max over seeds' if n_seeds > 1 else ''}; "
                  "bold titles: the PUF paper's measures", fontsize="medium")
     return fig
-
-
-def _legend(fig, axes, crossed, n_seeds):
-    """One legend under the grid: the levels of a crossed sweep, marker lines, undefined bands."""
-    from matplotlib.patches import Patch
-
-    from puf.reports.layout import UNDEFINED_STYLE
-
-    handles = {}
-    for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            if crossed or handle.get_linestyle() in ("--", ":"):  # levels and marker lines
-                handles.setdefault(label, handle)
-    if any(patch.get_hatch() for ax in axes for patch in ax.patches):
-        handles["undefined (NaN): no value"] = Patch(**UNDEFINED_STYLE)
-    if handles:
-        fig.legend(handles.values(), handles.keys(), loc="outside lower center", frameon=False,
-                   ncols=min(4, len(handles)), fontsize="small")
 
 
 def plot_heatmap(matrix, *, title, label="Kendall's τ", vmin=-1.0, vmax=1.0):

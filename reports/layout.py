@@ -8,7 +8,8 @@ the panel's width; :func:`mark_undefined` shades, with a hatch, the x range of
 every undefined point of a panel, so a NaN reads as "no value here", never as 0.
 """
 
-__all__ = ["PAPER", "is_paper", "panel_order", "fit_title", "mark_undefined", "UNDEFINED_STYLE"]
+__all__ = ["PAPER", "is_paper", "panel_order", "fit_title", "mark_undefined", "figure_legend",
+           "UNDEFINED_STYLE"]
 
 import textwrap
 
@@ -127,3 +128,31 @@ def mark_undefined(ax, x_values, missing):
         high = x + (x_values[index + 1] - x) / 2 if index + 1 < x_values.size else x + step / 2
         ax.axvspan(low, high, zorder=0, **UNDEFINED_STYLE)
     return True
+
+
+def figure_legend(fig, axes, *, crossed):
+    """One legend under the grid: the levels of a crossed sweep, marker lines, undefined bands.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> ax = fig.subplots()
+    >>> mark_undefined(ax, [0.0, 1.0], [1.0])
+    True
+    >>> figure_legend(fig, [ax], crossed=False)
+    >>> [t.get_text() for t in fig.legends[0].get_texts()]
+    ['undefined (NaN): no value']
+    """
+    from matplotlib.patches import Patch
+
+    handles = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if crossed or handle.get_linestyle() in ("--", ":"):  # levels and marker lines
+                handles.setdefault(label, handle)
+    if any(patch.get_hatch() for ax in axes for patch in ax.patches):
+        handles["undefined (NaN): no value"] = Patch(**UNDEFINED_STYLE)
+    if handles:
+        fig.legend(handles.values(), handles.keys(), loc="outside lower center", frameon=False,
+                   ncols=min(4, len(handles)), fontsize="small")
