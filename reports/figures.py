@@ -107,8 +107,10 @@ def _limits(ax, values, logy):
     if logy and low > 0 and high / low >= 10:
         ax.set_yscale("log")
         return True
-    if low >= 0:
-        low = 0.0
+    if low >= 0:  # from 0: a near-constant curve shows as flat at its level, an all-0 one at 0
+        top = high if high > 0 else 1.0
+        ax.set_ylim(-0.04 * top, 1.06 * top)
+        return False
     centre, half = (low + high) / 2, (high - low) / 2
     half = max(half, 0.05 * abs(centre), 1e-3)
     pad = 0.08 * half
