@@ -83,7 +83,7 @@ def _hover(row):
     reason = getattr(row, "reason", "") or row.detail
     name = cell_look(row)[2]
     text = f"{name}: {reason}" if reason else name
-    if row.detail and row.detail != reason:
+    if row.detail and row.detail not in reason:
         text += f" (this run: {row.detail})"
     return "\n".join([text] + example_lines(row))
 

@@ -125,3 +125,13 @@ def test_known_files_that_do_not_pair_are_usage_errors(pytester, pinned_folder):
     other = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure", "sd",
                                           "--known", "mymeasure.known.json", "-k", "range")
     other.stdout.fnmatch_lines(["*pins measure 'gap', not 'sd'*"])
+
+
+def test_pinning_again_keeps_the_stored_examples(pinned_folder):
+    folder, first = pinned_folder
+    again = _pin(folder)
+    assert again["verdicts"] == first["verdicts"]
+    assert {p: (e["before"], e["after"]) for p, e in again["examples"].items()} == {
+        p: (e["before"], e["after"]) for p, e in first["examples"].items()}
+    assert all(e["change"].startswith("known example (pinned): ") and e["change"].count("known example") == 1
+               for e in again["examples"].values())

@@ -55,6 +55,21 @@ def _fail(reason):
     return EXIT_BAD_INPUT
 
 
+def _pinned_before(path, measure):
+    """The examples of an existing pinned file of this measure, replayed first: re-pinning keeps
+    a stored counterexample that still shows its violation. True (the packaged ones) otherwise."""
+    import os
+
+    from puf.properties.pinned import read_pinned
+
+    if not path or not os.path.isfile(path):
+        return True
+    try:
+        return read_pinned(path, measure=measure.name)
+    except ValueError:
+        return True  # not this measure's file (or not one): it is replaced
+
+
 def run(args):
     """Run ``puf check``; return the exit code.
 
@@ -103,7 +118,7 @@ def run(args):
     else:
         try:
             measure = as_measure(load_measure(args.measure))
-            results = verdicts(measure, **options)
+            results = verdicts(measure, known=_pinned_before(args.known, measure), **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
