@@ -1,6 +1,6 @@
 """Plain-text rendering of verdicts: tables, and counterexamples as small matrices."""
 
-__all__ = ["format_example", "format_verdicts", "format_matrix", "load_measure"]
+__all__ = ["format_example", "format_verdicts", "format_matrix"]
 
 import numpy as np
 
@@ -142,23 +142,3 @@ def format_matrix(matrix):
         text += ("\n(i) informational: scale and translation invariance describe a measure "
                  "(relative or absolute), neither outcome is a defect")
     return text
-
-
-def load_measure(spec):
-    """Return the :class:`puf.Measure` for a spec: the one loader, :func:`puf.load_measure`.
-
-    Kept here for existing imports; ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` and
-    registered names all work, from any working directory.
-
-    Examples
-    --------
-    >>> load_measure("puf.measures:sd").reads
-    ('effectiveness',)
-    >>> load_measure("no_such_module_xyz:f")
-    Traceback (most recent call last):
-    ...
-    ValueError: cannot import module 'no_such_module_xyz': No module named 'no_such_module_xyz'
-    """
-    from puf import load_measure as load
-
-    return load(spec)

@@ -161,10 +161,10 @@ def _measure(config, spec):
     """Import a spec once per run; a ValueError (bad import or signature) is remembered."""
     loaded = config.stash[_LOADED]
     if spec not in loaded:
-        from puf import load_measure
+        from puf.properties.isolation import load_isolated
 
         try:
-            loaded[spec] = load_measure(spec)
+            loaded[spec] = load_isolated(spec)  # imported in a worker process, never here
         except ValueError as exc:
             loaded[spec] = exc
     if isinstance(loaded[spec], ValueError):

@@ -14,7 +14,8 @@ import os
 import sys
 from pathlib import Path
 
-from .registry import MEASURES, Measure, as_measure
+from .metadata import Measure
+from .registry import MEASURES, as_measure
 
 _FILE_MODULE_PREFIX = "_puf_measure_"
 
@@ -93,7 +94,7 @@ def load_measure(spec):
     --------
     >>> load_measure("sd").name
     'sd'
-    >>> load_measure("puf.measures:gini").reads
+    >>> load_measure("puf.paper_score_measures:gini").reads
     ('effectiveness',)
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"

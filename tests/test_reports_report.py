@@ -1,4 +1,4 @@
-"""``puf report --quick``, built once per session and checked against the known identities.
+"""``puf report --quick``, built once per module and checked against the known identities.
 
 With a share p of users at zero relevance and the rest fully relevant, every user's P@k and
 NDCG@k is exactly 0 or 1 with exactly round(p m) zeros (m = 100, p a multiple of 0.1, so
@@ -408,3 +408,12 @@ def test_a_user_measures_cells_carry_their_counterexample_and_informational_cell
     hover = re.search(r'title="(violated \(informational\): Expected: multiplying[^"]*)"', page)
     assert hover and "counterexample (m = " in html.unescape(hover.group(1))
     assert '<span class=sr> violated (informational)</span>' in page
+
+
+def test_the_report_speaks_of_the_product(report):
+    from test_product_words import process_words
+
+    found = [f"{path.name}:{n}: {match!r}" for path in sorted(report.iterdir())
+             if path.suffix in (".html", ".md", ".json", ".csv")
+             for n, match, _ in process_words(path.read_text(encoding="utf-8"))]
+    assert not found, found
