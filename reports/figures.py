@@ -78,7 +78,7 @@ def _look(key):
     index = key if isinstance(key, int) else 0
     n = len(_LINE_COLOURS)
     return (_LINE_COLOURS[index % n], _MARKERS[(index + index // n) % len(_MARKERS)],
-            _STYLES[(index // n) % len(_STYLES)])
+            _STYLES[index % len(_STYLES)])  # levels that coincide stay visible: each dash shows the one below
 
 
 def _line(ax, frame, label, look, *, bold=False):
