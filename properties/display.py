@@ -4,7 +4,7 @@ __all__ = ["format_example", "format_verdicts", "format_matrix", "load_measure"]
 
 import numpy as np
 
-_LABEL = {"holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
+_LABEL = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
           "not-applicable": "n/a"}
 _ROLE = {"holds": "witness", "violated": "counterexample", "undefined": "input"}
 
@@ -99,7 +99,7 @@ def format_verdicts(results, *, examples=True):
     lines = [head, f"{'property'.ljust(width)}  {'verdict'.ljust(9)}  detail"]
     for v in results:
         lines.append(f"{v.property.ljust(width)}  {_LABEL[v.status].ljust(9)}  {v.reason}".rstrip())
-        if examples and v.example and (v.status != "holds" or v.kind == "existential"):
+        if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
             lines.append(format_example(v.example, status=v.status, indent=width + 2))
     return "\n".join(lines)
 

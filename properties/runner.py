@@ -22,6 +22,7 @@ from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import DEFAULT_MAX_EXAMPLES
 from .catalog import CATALOG, Property, get_property
 from .measured import measured_power
+from .proofs import check_mode, combine, prove
 from .search import Found, OutOfBudget, PropertySearch
 from .verdict import STATUSES, Verdict
 
@@ -143,7 +144,7 @@ def _sizes(sizes):
 
 
 def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0,
-             time_limit=2.0, budget=60.0, database=None, known=True):
+             time_limit=2.0, budget=60.0, database=None, known=True, proofs="rules"):
     """Put ``measure`` through the property catalog.
 
     Parameters
@@ -170,6 +171,13 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     known : bool, default True
         Try the stored examples of ``properties/known/`` first (every file's
         examples of the property); False measures the search alone.
+    proofs : {"rules", "smt", "none"}, default "rules"
+        For a grammar measure (:mod:`puf.grammar`, which the built-ins PUF,
+        SD, Gini, ... are expressions of): prove cells by the composition
+        rules (every m), and with "smt" also by the z3 solver for m ≤ 4
+        (the optional extra ``proofs``). A proven cell's status is ``proven``
+        (the search runs all the same); a solver's counterexample is confirmed
+        by the judge before it counts. "none": the search alone.
 
     Returns
     -------
@@ -193,6 +201,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         properties = [properties]
     properties = check_run_options(time_limit=time_limit, budget=budget,
                                    max_examples=max_examples, properties=properties)
+    check_mode(proofs)
     check_returns_number(measure, time_limit)
     chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
     seed_value = _seed(random_state)
@@ -207,9 +216,10 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         if power is not None:
             reason += (f"; this search finds {100 * power[0]:.0f}% of the corpus's planted "
                        f"{name} flaws at {power[1]} examples")
+        status, reason, found, scope = combine(status, reason, found, prove(measure, name, mode=proofs))
         results.append(Verdict(measure.name, name, status, prop.kind, search.level, search.checked,
                                search.undefined, reason, found,
                                round(time.perf_counter() - start, 3), tuple(sorted(search.sizes)),
-                               None if power is None else power[0]))
+                               None if power is None else power[0], scope))
     end_calls()  # a user measure's worker process is not kept past its verdicts
     return results
