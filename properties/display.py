@@ -90,7 +90,7 @@ def format_verdicts(results, *, examples=True):
     ... # doctest: +ELLIPSIS
     measure sd (score level)
     property   verdict    detail
-    anonymity  holds      no counterexample in ... examples (m = ...)
+    anonymity  proven     proven for every m, by symmetric aggregation; no counterexample in ... examples (m = ...)
     """
     if not results:
         return ""

@@ -30,7 +30,7 @@ class Expr:
     >>> s0, s1 = effectiveness_symbol(0), effectiveness_symbol(1)
     >>> e = abs_(s0 - s1) * similarity_symbol(0, 1)
     >>> str(e), e.value({"S": [0.25, 1.0], "w": {(0, 1): 0.5}})
-    ('|S0 − S1|·w01', 0.375)
+    ('|(S0 − S1)|·w01', 0.375)
     """
 
     op: str

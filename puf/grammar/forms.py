@@ -54,7 +54,7 @@ class PairForm:
     >>> form.value(np.array([1.0, 0.0, 1.0]), np.array([[1, .5, 0], [.5, 1, 1], [0, 1, 1]]))
     0.5
     >>> str(PairForm(gap="square", aggregation="all-pairs", coefficient=0.5).symbolic(2))
-    '((S0 − S1)·(S0 − S1)·1/2·1/2)'
+    '1·(S0 − S1)·(S0 − S1)·1/2·1/2'
     """
 
     weight: str = "1"
