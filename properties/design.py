@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from puf import as_measure
 from puf.grammar import BUILTIN_FORMS, enumerate_forms, grammar_measure
 
-from .budget import DEFAULT_MAX_EXAMPLES
+from .budget import example_budget
 from .catalog import CATALOG, get_property
 from .proofs import check_mode, prove
 from .runner import verdicts
@@ -104,7 +104,7 @@ def _one(job):
 
 
 def design(require, forbid=(), *, grammar=None, kinds=("pair", "index"), proofs="smt",
-           max_examples=DEFAULT_MAX_EXAMPLES, random_state=0, n_jobs=1, progress=False):
+           max_examples=None, random_state=0, n_jobs=1, progress=False):
     """Return ``(accepted, rejected)`` candidates of the grammar for the required properties.
 
     Parameters
@@ -140,6 +140,7 @@ def design(require, forbid=(), *, grammar=None, kinds=("pair", "index"), proofs=
     for prop in [*require, *forbid]:
         get_property(prop)
     check_mode(proofs)
+    max_examples = example_budget(max_examples)
     if kinds == INEQUALITY:
         forms = [f for f in enumerate_forms(grammar) if f.reads == ("effectiveness",)]
     else:

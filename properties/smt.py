@@ -188,7 +188,8 @@ def _confirmed(measure, prop, case):
     from .catalog import get_property
     from .search import Found, PropertySearch
 
-    search = PropertySearch(measure, get_property(prop), max_examples=1, time_limit=10.0, budget=60.0)
+    search = PropertySearch(measure, get_property(prop), max_examples=1, time_limit=10.0,
+                            time_budget=60.0)
     try:
         search.check(case)
     except Found:

@@ -43,6 +43,10 @@ class Verdict:
         The measured detection rate of this property's search at this budget
         (share of the flaw corpus's planted flaws of the property it finds,
         ``properties/power_table.json``); None where not measured.
+    max_examples : int or None
+        The example budget it was checked at (Hypothesis examples per property).
+    random_state : int or None
+        The seed it was checked with (None: Hypothesis' own randomness).
     scope : str or None
         For a ``proven`` cell, what the proof covers: "for every m, by <rule>"
         or "for m ≤ 4, by SMT"; None otherwise.
@@ -67,6 +71,8 @@ class Verdict:
     seconds: float = 0.0
     sizes: tuple = ()
     power: float | None = None
+    max_examples: int | None = None
+    random_state: int | None = None
     scope: str | None = None
 
     def to_dict(self):

@@ -25,7 +25,8 @@ NONNEGATIVE = (0.0, math.inf)
 
 # Metadata a measure may declare, with the defaults of an undecorated function.
 _DEFAULTS = dict(label=None, range=(0.0, 1.0), direction="lower", definition=None, family=None,
-                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True)
+                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True,
+                 attainable=None, study_options=())
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,16 @@ class Measure:
     tables : bool, default True
         Whether studies (``puf evaluate``, the report's sweeps) show it; False
         for forms kept only for the property check (the printed forms).
+    attainable : str, optional
+        The values it can take on valid input of m users, as an interval
+        (``"[0, 0.5]"`` for SD, ``"[0, (m−1)/m]"`` for Gini); ``puf measures``
+        shows it next to the declared range, which is what the ``range``
+        property checks (the printed forms reach 2, outside their declared
+        [0, 1]). None when unknown (a measure registered at run time).
+    study_options : tuple of str, default ()
+        Keyword options of its function that a study sets from its own
+        settings: PEU declares ``("epsilon",)``, so ``puf evaluate --epsilon``
+        reaches every measure that declares ``epsilon``, by metadata, not name.
 
     Examples
     --------
@@ -94,6 +105,8 @@ class Measure:
     gamma: float | None = None
     panel: str | None = None
     tables: bool = True
+    attainable: str | None = None
+    study_options: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -103,6 +116,7 @@ class Measure:
             raise ValueError(f"measure {self.name!r} declares reads {tuple(self.reads)!r} "
                              f"but its signature reads {derived!r}")
         checked = _checked_metadata({f: getattr(self, f) for f in _DEFAULTS})
+        check_options(self.function, dict.fromkeys(checked["study_options"]))
         checked["family"] = checked["family"] or _default_family(derived)
         checked["label"] = checked["label"] or self.name
         checked["panel"] = checked["panel"] or checked["label"]
@@ -150,13 +164,17 @@ def _checked_metadata(meta):
         raise ValueError(f"range must be (low, high) with low <= high, got {meta['range']!r}")
     if meta["family"] is not None and meta["family"] not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {meta['family']!r}")
-    for field in ("label", "panel", "definition", "reference"):
+    for field in ("label", "panel", "definition", "reference", "attainable"):
         if meta[field] is not None and not isinstance(meta[field], str):
             raise ValueError(f"{field} must be a string, got {meta[field]!r}")
     if not isinstance(meta["tables"], bool):  # bool("no") would be True
         raise ValueError(f"tables must be True or False, got {meta['tables']!r}")
     gamma = check_similarity_choice(meta["similarity"], meta["gamma"])
-    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]))
+    options = meta["study_options"]
+    if isinstance(options, str) or not all(isinstance(o, str) for o in options):
+        raise ValueError(f"study_options must be a tuple of option names, got {options!r}")
+    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]),
+                study_options=tuple(options))
 
 
 def check_similarity_choice(similarity, gamma):
@@ -167,9 +185,9 @@ def check_similarity_choice(similarity, gamma):
     >>> check_similarity_choice("uf", 0.5), check_similarity_choice("jaccard", None)
     (0.5, None)
     """
-    from .similarity import similarity_parameters
+    from .similarity import takes_gamma
 
-    if "gamma" not in similarity_parameters(similarity):  # also checks the name
+    if not takes_gamma(similarity):  # also checks the name
         if gamma is not None:
             raise ValueError(f"gamma must be None: similarity {similarity!r} takes no gamma, got {gamma!r}")
         return None
@@ -199,7 +217,8 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
     **metadata
         ``label``, ``range``, ``direction``, ``definition`` (default the
         docstring's first line), ``family``, ``reference``, ``similarity``,
-        ``gamma``, ``panel``, ``tables``, as for :class:`Measure`.
+        ``gamma``, ``panel``, ``tables``, ``attainable``, ``study_options``, as
+        for :class:`Measure`.
 
     Returns
     -------
@@ -246,7 +265,8 @@ def bind(declared, *, name, options=None, **metadata):
     """A :class:`Measure` like ``declared`` under ``name``, with ``options`` bound to its function.
 
     The label and the panel are not inherited (a new name is shown as itself
-    unless ``label`` is given); every other metadata field is, unless given.
+    unless ``label`` is given), nor the attainable values when options are
+    bound (they depend on them); every other metadata field is, unless given.
 
     Examples
     --------
@@ -261,7 +281,8 @@ def bind(declared, *, name, options=None, **metadata):
         check_options(function, options)
         function = functools.partial(function, **options)
         function.__name__ = function_name(declared.function)  # kept for tracebacks and pickling
-    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
+    own = ("label", "panel") + (("attainable",) if options else ())
+    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in own}
     return Measure(function, name, **dict(inherited, **_known(metadata)))
 
 

@@ -10,13 +10,13 @@ skewness sweeps and the measure-agreement study on a real dataset with
 
 __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
-from puf.properties.budget import DEFAULT_MAX_EXAMPLES, QUICK_MAX_EXAMPLES
+from puf.properties.budget import example_budget
 
 SETTINGS = {
     # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
     # property budgets are the ones shared with puf check (properties/budget.py).
-    "quick": {"n_users": 100, "n_items": 600, "n_seeds": 2, "max_examples": QUICK_MAX_EXAMPLES},
-    "full": {"n_users": 200, "n_items": 1000, "n_seeds": 5, "max_examples": DEFAULT_MAX_EXAMPLES},
+    "quick": {"n_users": 100, "n_items": 600, "n_seeds": 2, "max_examples": example_budget(quick=True)},
+    "full": {"n_users": 200, "n_items": 1000, "n_seeds": 5, "max_examples": example_budget()},
 }
 
 
@@ -222,7 +222,7 @@ def _real_data(name, *, random_state):
     dataset = load(name)
     runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state,
                        cache=cache_dir() / "runs")
-    scores = evaluate_runs(dataset, runs, k=10, gamma=0.5)
+    scores = evaluate_runs(dataset, runs, k=10)
     rankers, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {"name": dataset.name, "dataset": dataset, "scores": scores,

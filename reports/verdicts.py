@@ -25,6 +25,9 @@ KNOWN_DIR = Path(properties.__file__).parent / "known"
 def verdict_record(verdict):
     """One verdict as its JSON record: ``Verdict.to_dict()`` without the wall time.
 
+    The budget and the seed, the same for every verdict of a run, are said once
+    in the document's note instead.
+
     Examples
     --------
     >>> from puf.properties import verdicts
@@ -32,7 +35,8 @@ def verdict_record(verdict):
     >>> record["measure"], record["property"], record["status"], "seconds" in record
     ('sd', 'range', 'holds', False)
     """
-    return {k: v for k, v in verdict.to_dict().items() if k != "seconds"}
+    return {k: v for k, v in verdict.to_dict().items()
+            if k not in ("seconds", "max_examples", "random_state")}
 
 
 def verdict_document(records, note):

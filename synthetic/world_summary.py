@@ -13,7 +13,7 @@ from ._skewness import sample_skewness
 from .similarity import off_diagonal
 
 
-def summary(world, *, k=None, gamma=0.5, max_users=2000):
+def summary(world, *, k=None, gamma=None, max_users=2000):
     """What a World achieved: similarity and effectiveness distributions, history sizes.
 
     Parameters
@@ -21,8 +21,8 @@ def summary(world, *, k=None, gamma=0.5, max_users=2000):
     world : puf.World
     k : int, optional
         Cut-off for P@k and NDCG@k; default the list length.
-    gamma : float in [0, 1], default 0.5
-        Jaccard weight in sim_UF.
+    gamma : float in [0, 1], optional
+        Jaccard weight in sim_UF; default the γ UF declares (:func:`puf.declared_gamma`).
     max_users : int or None, default 2000
         The similarity statistics use this many evenly spaced users when there are more
         (sim_JS is O(m^2 f)); None uses everybody. Effectiveness uses every user.
@@ -57,6 +57,10 @@ def summary(world, *, k=None, gamma=0.5, max_users=2000):
         users = np.linspace(0, world.m - 1, max_users).round().astype(np.int64)
     histories = world.histories[users]
     jaccard = off_diagonal(jaccard_similarity(histories))
+    if gamma is None:
+        from puf.registry import declared_gamma
+
+        gamma = declared_gamma("uf")
     blend = off_diagonal(uf_similarity(histories, world.item_features, gamma=gamma))
     sizes = np.diff(world.histories.indptr)
     return {

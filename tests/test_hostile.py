@@ -299,7 +299,7 @@ def test_11_pytest_refuses_zero_examples(pytester):
     result = pytester.runpytest_subprocess(*_plugin_args(), "--measure", "sd",
                                            "--measure-max-examples", "0", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--measure-max-examples must be >= 1, got 0*"])
+    result.stderr.fnmatch_lines(["*--measure-max-examples must be an integer >= 1, got 0*"])
 
 
 # ---- 12. a measure given twice -----------------------------------------------------------------
