@@ -10,6 +10,7 @@ their full catalog row and are ranked by how many of their cells are proven.
 
 __all__ = ["Cell", "Candidate", "design", "INEQUALITY"]
 
+import math
 from dataclasses import asdict, dataclass, field
 
 from puf import as_measure
@@ -52,12 +53,21 @@ class Candidate:
 
     def to_dict(self):
         """JSON-ready: the form's options, the cells, the first failing cell."""
-        from .verdict import _json_ready
-
-        return _json_ready({"name": self.name, "alias": self.alias, "kind": type(self.form).__name__,
+        return _finite_or_text({"name": self.name, "alias": self.alias, "kind": type(self.form).__name__,
                             "form": asdict(self.form), "n_proven": self.n_proven,
                             "cells": [asdict(c) for c in self.cells],
                             "failed": None if self.failed is None else asdict(self.failed)})
+
+
+def _finite_or_text(value):
+    """``value`` with NaN and infinities as the strings "nan", "inf", "-inf" (as verdicts are written)."""
+    if isinstance(value, dict):
+        return {k: _finite_or_text(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_text(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
 
 
 def _alias(form):

@@ -18,4 +18,5 @@ from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS
 from .builtins import BUILTIN_FORMS, builtin_form
 from .enumeration import DEFAULT_GRAMMAR, enumerate_forms, load_grammar
 from .expressions import Expr
-from .forms import INDEX_FORMS, IndexForm, PairForm, form_of, grammar_measure
+from .forms import INDEX_FORMS, IndexForm, PairForm
+from .measure import form_of, grammar_measure

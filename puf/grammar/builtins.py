@@ -7,7 +7,8 @@ proof about the built-in.
 
 __all__ = ["BUILTIN_FORMS", "builtin_form"]
 
-from .forms import IndexForm, PairForm, form_of
+from .forms import IndexForm, PairForm
+from .measure import form_of
 
 BUILTIN_FORMS = {
     "puf": PairForm(weight="sim", gap="abs"),
