@@ -14,8 +14,9 @@ relative paths, so even the recorded command lines agree) and prints one line pe
 (``same`` or ``DIFFERS``) and a summary. Only ``evaluate/timings.csv`` (wall times) is
 listed without being compared. Exit status 0 when every compared file is identical.
 
-Usage: ``python benchmarks/same_outputs.py --base COMMIT [--python PYTHON]
-[--rankers random,mostpop,userknn,itemknn] [--keep DIR]``
+Usage: ``python benchmarks/same_outputs.py --base COMMIT [--tree COMMIT | --python PYTHON]
+[--rankers random,mostpop,userknn,itemknn] [--keep DIR]`` (``--tree`` installs that
+commit like the base, so the work tree may change while it runs).
 """
 
 import argparse
@@ -41,11 +42,12 @@ def _run(command, *, cwd, env=None):
     return time.perf_counter() - started
 
 
-def _install_base(base, folder):
-    """The code of ``base`` in ``folder/src``, installed into ``folder/venv``; return its python."""
+def _install(commit, folder):
+    """The code of ``commit`` in ``folder/src``, installed into ``folder/venv``; return its python."""
+    folder.mkdir(parents=True, exist_ok=True)
     source, venv = folder / "src", folder / "venv"
     source.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", base], check=True,
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
@@ -81,6 +83,7 @@ def _files(folder):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare with")
+    parser.add_argument("--tree", help="a commit to compare instead of the work tree")
     parser.add_argument("--python", default=sys.executable,
                         help="the Python whose puf is this tree (default: this one)")
     parser.add_argument("--rankers", default="random,mostpop,userknn,itemknn",
@@ -89,20 +92,23 @@ def main(argv=None):
                         "a base output already there is reused")
     args = parser.parse_args(argv)
 
-    where = subprocess.run([args.python, "-c", "import puf; print(puf.__file__)"], cwd="/",
-                           capture_output=True, text=True, check=True).stdout.strip()
-    if not Path(where).resolve().is_relative_to(ROOT):
-        raise SystemExit(f"--python imports puf from {where}, not from {ROOT}")
+    if args.tree is None:
+        where = subprocess.run([args.python, "-c", "import puf; print(puf.__file__)"], cwd="/",
+                               capture_output=True, text=True, check=True).stdout.strip()
+        if not Path(where).resolve().is_relative_to(ROOT):
+            raise SystemExit(f"--python imports puf from {where}, not from {ROOT}")
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="puf-same-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
         if (work / "base").is_dir():  # kept from an earlier run against the same base
             base_seconds = {}
         else:
-            base_python = _install_base(args.base, work)
+            base_python = _install(args.base, work / "base-code")
             base_seconds = _outputs(base_python, work / "base", args.rankers)
         shutil.rmtree(work / "tree", ignore_errors=True)
-        tree_seconds = _outputs(args.python, work / "tree", args.rankers)
+        shutil.rmtree(work / "tree-code", ignore_errors=True)
+        python = args.python if args.tree is None else _install(args.tree, work / "tree-code")
+        tree_seconds = _outputs(python, work / "tree", args.rankers)
         base_files, tree_files = _files(work / "base"), _files(work / "tree")
         differ = 0
         for name in sorted(set(base_files) | set(tree_files)):
@@ -116,8 +122,11 @@ def main(argv=None):
             differ += state not in ("same", "not compared")
             print(f"{state:<13} {name}")
         compared = sum(1 for n in base_files if n not in UNCOMPARED)
-        print(f"base {subprocess.run(['git', '-C', str(ROOT), 'rev-parse', '--short', args.base], capture_output=True, text=True).stdout.strip()}"
-              f" vs tree: {compared} files compared, {differ} differ; seconds base "
+        short = {name: subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", commit],
+                                      capture_output=True, text=True).stdout.strip()
+                 for name, commit in (("base", args.base), ("tree", args.tree or "HEAD"))}
+        tree = short["tree"] if args.tree else "the work tree"
+        print(f"base {short['base']} vs {tree}: {compared} files compared, {differ} differ; seconds base "
               f"{', '.join(f'{k} {v:.0f}' for k, v in base_seconds.items())}; tree "
               f"{', '.join(f'{k} {v:.0f}' for k, v in tree_seconds.items())}")
         return 0 if differ == 0 else 1

@@ -69,10 +69,10 @@ _LOADED = {}
 def _measure(spec):
     """Import a spec once per session; a ValueError (bad import or signature) is remembered."""
     if spec not in _LOADED:
-        from puf import load_measure
+        from puf.properties.isolation import load_isolated
 
         try:
-            _LOADED[spec] = load_measure(spec)
+            _LOADED[spec] = load_isolated(spec)  # imported in a worker process, never here
         except ValueError as exc:
             _LOADED[spec] = exc
     if isinstance(_LOADED[spec], ValueError):

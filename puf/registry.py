@@ -11,15 +11,14 @@ functions of the measure modules (:data:`BUILTIN_MODULES`), in the order they
 are defined there: adding one is one decorated function.
 """
 
-__all__ = ["FIELDS", "FAMILIES", "Measure", "MEASURES", "BUILTIN_MODULES", "measure", "as_measure",
-           "register", "evaluate", "builtin_measures", "declared_gamma"]
+__all__ = ["MEASURES", "BUILTIN_MODULES", "as_measure", "register", "evaluate", "builtin_measures",
+           "declared_gamma"]
 
 import importlib
 import numbers
 from collections.abc import Iterable
 
-from .metadata import FAMILIES, FIELDS, Measure, bind, measure
-from .signatures import first_docstring_line
+from .metadata import Measure, bind, first_docstring_line
 
 BUILTIN_MODULES = ("measures", "list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""

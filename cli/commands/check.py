@@ -66,8 +66,8 @@ def run(args):
     """
     from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
     from puf.properties.budget import example_budget
-    from puf.properties.display import format_matrix, format_verdicts, load_measure
-    from puf import as_measure
+    from puf.properties.display import format_matrix, format_verdicts
+    from puf.properties.isolation import load_isolated
 
     if args.all == bool(args.measure):
         return _fail("give either MODULE:FUNCTION or --all")
@@ -101,7 +101,7 @@ def run(args):
                 print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
     else:
         try:
-            measure = as_measure(load_measure(args.measure))
+            measure = load_isolated(args.measure)  # a user's module never runs here
             results = verdicts(measure, **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
