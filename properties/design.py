@@ -18,7 +18,7 @@ from puf.grammar import BUILTIN_FORMS, enumerate_forms, grammar_measure
 
 from .budget import example_budget
 from .catalog import CATALOG, get_property
-from .proofs import check_mode, prove
+from .proofs import check_mode, combine, prove
 from .runner import verdicts
 
 INEQUALITY = "inequality"
@@ -84,13 +84,15 @@ def _alias(form):
 def decide(measure, prop, *, proofs, max_examples, random_state):
     """One cell: by proof when one settles it, else by the search (proofs off)."""
     proof = prove(measure, prop, mode=proofs)
-    if proof is not None and proof.status == "proven":
+    if proof is not None and proof.status == "proven" and proof.scope.startswith("for every m"):
         return Cell(prop, "proven", "proof", proof.argument, proof.scope)
     if proof is not None and proof.status == "violated":
         return Cell(prop, "violated", "proof", f"counterexample {proof.scope}", None, proof.example)
+    # A fixed-m proof covers small m only: the search decides, and the proof adds its scope.
     (v,) = verdicts(measure, properties=[prop], max_examples=max_examples, random_state=random_state,
                     proofs="none")
-    return Cell(prop, v.status, "search", v.reason, None, v.example)
+    status, reason, example, scope = combine(v.status, v.reason, v.example, proof)
+    return Cell(prop, status, "search" if scope is None else "search and proof", reason, scope, example)
 
 
 def _meets(cell, wanted):

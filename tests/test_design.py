@@ -7,6 +7,7 @@ import pytest
 from puf.cli import main
 from puf.properties import CATALOG
 from puf.properties.design import design
+from puf.properties.smt_encoding import INSTALL, z3_module
 
 # Gini (½·(1/m²)Σ|ΔS| / μ) beside two index forms: a grammar small enough for the default run.
 SMALL = {"index": {"ge": [0.0, 2.0], "cv": [None]},
@@ -56,3 +57,12 @@ def test_shorrocks_axioms_select_generalized_entropy_and_reject_gini_on_decompos
     gini = next(c for c in rejected if c.alias == "gini")
     assert gini.failed.property == "subgroup-decomposability" and gini.failed.status == "violated"
     assert gini.failed.example["before"]["effectiveness"]
+
+
+@pytest.mark.skipif(z3_module() is None, reason=f"needs the SMT solver: {INSTALL}")
+def test_a_fixed_m_proof_does_not_spare_a_cell_the_search():
+    grammar = {"pair": {"weight": ["sim^2"], "gap": ["abs"], "aggregation": ["user-max"],
+                        "normalisation": ["mean"]}}
+    accepted, (rejected,) = design(["pigou-dalton"], grammar=grammar, max_examples=20)
+    assert accepted == [] and rejected.failed.status == "violated"
+    assert rejected.failed.by.startswith("search")
