@@ -62,7 +62,7 @@ def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
     --------
     >>> vs = all_verdicts(["sd", "gini"], properties=["defined"], max_examples=20)
     >>> [(v.measure, v.status) for v in vs]
-    [('sd', 'holds'), ('gini', 'violated')]
+    [('sd', 'proven'), ('gini', 'violated')]
     """
     from puf import MEASURES
 
@@ -97,8 +97,8 @@ def verdict_frame(results):
     Examples
     --------
     >>> verdict_frame(verdicts("sd", properties=["range"], max_examples=5))[["measure", "status"]]
-      measure status
-    0      sd  holds
+      measure  status
+    0      sd  proven
     """
     import pandas as pd
 
@@ -128,7 +128,7 @@ def verdict_matrix(measures=None, *, results=None, **options):
     property similarity-zero
     measure
     sd              violated
-    puf                holds
+    puf               proven
     """
     if results is None:
         results = all_verdicts(measures, **options)

@@ -202,7 +202,7 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
     --------
     >>> [(v.property, v.status) for v in verdicts("puf", properties=["range", "anonymity"],
     ...                                             max_examples=10)]
-    [('range', 'holds'), ('anonymity', 'holds')]
+    [('range', 'proven'), ('anonymity', 'proven')]
     """
     measure = as_measure(measure)
     if isinstance(properties, Property):

@@ -38,6 +38,9 @@ def register(subparsers):
                         help="check only this property (repeatable)")
     parser.add_argument("--max-examples", type=int, default=None, metavar="N",
                         help="example budget per property (default: the shared default, properties.budget)")
+    parser.add_argument("--proofs", choices=("rules", "smt", "none"), default="rules",
+                        help="prove cells of grammar measures: composition rules (default), also "
+                             "z3 for m <= 4 (smt, the extra 'proofs'), or none")
     parser.add_argument("--random-state", type=int, default=0, metavar="N",
                         help="seed; the same seed gives the same verdicts (default 0)")
     parser.add_argument("--jobs", type=int, default=2, metavar="N",
@@ -76,7 +79,8 @@ def run(args):
     unknown = [p for p in args.properties or () if p not in CATALOG]
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
-    options = {"properties": args.properties, "random_state": args.random_state}
+    options = {"properties": args.properties, "random_state": args.random_state,
+               "proofs": args.proofs}
     try:
         options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
     except ValueError as exc:
