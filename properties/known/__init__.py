@@ -173,24 +173,6 @@ def check_known(data):
             _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
 
 
-def _check_proofs(where, data):
-    """The optional ``proofs``: property -> scope ("for every m, by <rule>"), on ``holds`` cells only."""
-    from ..catalog import CATALOG
-
-    proofs = data.get("proofs", {})
-    if not isinstance(proofs, dict):
-        _fail(where, "'proofs' must be an object")
-    for prop, scope in proofs.items():
-        if prop not in CATALOG:
-            _fail(where, f"proof for unknown property {prop!r}")
-        if not isinstance(scope, str) or not scope.startswith("for "):
-            _fail(where, f"proof scope of {prop!r} must read 'for every m, by <rule>' or "
-                         f"'for m ≤ N, by SMT', got {scope!r}")
-        if data["verdicts"].get(prop) != "holds":
-            _fail(where, f"proof of {prop!r} on a cell whose verdict is {data['verdicts'].get(prop)!r}, "
-                         "not 'holds'")
-
-
 def _population(fields):
     from puf import Population
 
@@ -220,6 +202,24 @@ def example_case(property_name, example, *, source=""):
     label = f"known example ({source})" if source else "known example"
     return Case(before, after, f"{label}: {example.get('change', '')}".rstrip(": "),
                 strict=strict, delta=delta if delta > 0 else math.inf)
+
+
+def _check_proofs(where, data):
+    """The optional ``proofs``: property -> scope ("for every m, by <rule>"), on ``holds`` cells only."""
+    from ..catalog import CATALOG
+
+    proofs = data.get("proofs", {})
+    if not isinstance(proofs, dict):
+        _fail(where, "'proofs' must be an object")
+    for prop, scope in proofs.items():
+        if prop not in CATALOG:
+            _fail(where, f"proof for unknown property {prop!r}")
+        if not isinstance(scope, str) or not scope.startswith("for "):
+            _fail(where, f"proof scope of {prop!r} must read 'for every m, by <rule>' or "
+                         f"'for m ≤ N, by SMT', got {scope!r}")
+        if data["verdicts"].get(prop) != "holds":
+            _fail(where, f"proof of {prop!r} on a cell whose verdict is {data['verdicts'].get(prop)!r}, "
+                         "not 'holds'")
 
 
 def _json_number(value):
