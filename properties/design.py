@@ -14,7 +14,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from puf import as_measure
-from puf.grammar import BUILTIN_FORMS, enumerate_forms, grammar_measure
+from puf.grammar import BUILTIN_FORMS, PairForm, enumerate_forms, grammar_measure
 
 from .budget import example_budget
 from .catalog import CATALOG, get_property
@@ -70,11 +70,19 @@ def _finite_or_text(value):
     return value
 
 
+# Pair forms that are positive multiples of an index form's built-in: (2/m²)Σ_{u<v}(ΔS)²/μ² = 2σ²/μ²
+# = 4·GE(2), and its root is √2·CV (tests/test_grammar.py checks both).
+_MULTIPLES = {PairForm(gap="square", aggregation="all-pairs", normalisation="mean"): "ge-2",
+              PairForm(gap="square", aggregation="all-pairs", normalisation="mean", root=True): "cv"}
+
+
 def _alias(form):
     """The built-in this form is a positive multiple of ("∝ gini"), or ""."""
     from dataclasses import replace
 
     unit = replace(form, coefficient=1.0) if hasattr(form, "coefficient") else form
+    if unit in _MULTIPLES:
+        return f"∝ {_MULTIPLES[unit]}"
     for name, builtin in BUILTIN_FORMS.items():
         if (replace(builtin, coefficient=1.0) if hasattr(builtin, "coefficient") else builtin) == unit:
             return name if builtin == form else f"∝ {name}"

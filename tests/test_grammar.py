@@ -96,7 +96,7 @@ def test_a_grammar_measure_is_an_ordinary_measure(tmp_path):
     pop = puf.Population([0.0, 1.0, 0.5], np.ones((3, 3)))
     registered = puf.register(made, name="sq-excess-test")
     try:
-        values = puf.evaluate_measures(pop, ["sq-excess-test", made])
+        values = puf.evaluate(pop, ["sq-excess-test", made])
         assert values["sq-excess-test"] == values["sq-excess"] == pytest.approx(2 / 3)  # sim = 1: MD
     finally:
         puf.MEASURES.pop(registered.name)
@@ -135,3 +135,12 @@ def test_grammar_files_are_read_and_checked(tmp_path):
     with pytest.raises(ValueError, match="grammar 'index' entry 'theil'"):
         load_grammar(path)
     assert len(enumerate_forms(DEFAULT_GRAMMAR)) == 140
+
+
+def test_the_designer_s_multiples_are_exact():
+    square = PairForm(gap="square", aggregation="all-pairs", normalisation="mean")
+    for s, sim in _populations(40, seed=11):
+        if s.mean() > 0:
+            assert abs(square.value(s) - 4 * _value("ge-2", s, sim)) <= 1e-12
+            root = PairForm(gap="square", aggregation="all-pairs", normalisation="mean", root=True)
+            assert abs(root.value(s) - math.sqrt(2) * _value("cv", s, sim)) <= 1e-12
