@@ -74,7 +74,7 @@ def grammar_measure(form, *, name=None, **metadata):
         raise ValueError(f"form must be a PairForm or an IndexForm, got {form!r}")
     kind = _PairSimilarityMeasure if "similarity" in form.reads else _EffectivenessMeasure
     made = kind(form, name or form.name(), metadata)
-    made.__puf_measure__  # metadata checked now, where it is written
+    _ = made.__puf_measure__  # metadata checked now, where it is written
     return made
 
 
