@@ -244,7 +244,8 @@ def evaluate_case(case, measure, prop, time_limit):
     def with_values(option):
         if prop.derived is None:
             return option
-        values = {name: value(pop) for name, pop in prop.derived(option).items()}
+        values = {name: value(pop) for name, pop in prop.derived(option).items()
+                  if set(measure.reads) <= set(pop.fields())}
         return dataclasses.replace(option, values=values)
 
     case = with_values(case)
