@@ -40,9 +40,9 @@ def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
     measures = list(MEASURES) if measures is None else list(measures)
     jobs = [(m, options) for m in measures]
     if n_jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from puf.processes import worker_pool
 
-        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
+        with worker_pool(n_jobs) as pool:  # killed, not awaited, on Ctrl-C or SIGTERM
             results = pool.map(_one_measure, jobs)
             if progress:
                 from tqdm import tqdm

@@ -118,7 +118,9 @@ def run_verdicts(measures, *, max_examples, random_state, bar):
     """
     import multiprocessing
     import os
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
+
+    from puf.processes import worker_pool
 
     import random
 
@@ -129,8 +131,7 @@ def run_verdicts(measures, *, max_examples, random_state, bar):
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     results = {}
     if min(cores, len(tasks)) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=cores, mp_context=context) as pool:
+        with worker_pool(cores, start_method="fork") as pool:  # killed on Ctrl-C or SIGTERM
             futures = {pool.submit(_one, m, name, max_examples, random_state): (i, j)
                        for i, j, m, name in tasks}
             for future in as_completed(futures):
