@@ -2,6 +2,7 @@
 
 __all__ = ["register", "run", "format_table"]
 
+import contextlib
 import json
 import math
 
@@ -51,6 +52,9 @@ def register(subparsers):
     parser.add_argument("--force", action="store_true",
                         help="write into an existing, non-empty --out (the files of a previous "
                              "evaluate there are replaced or removed)")
+    parser.add_argument("--wait", action="store_true",
+                        help="if another run is writing --out or using the run cache, wait for it "
+                             "to finish instead of refusing")
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table",
                         help="how to print the per-ranker table (default table)")
     parser.add_argument("--cache", metavar="DIR", default=None, help="dataset cache folder")
@@ -149,7 +153,6 @@ def run(args):
     from puf.data import DownloadError
     from puf.evaluation import evaluate_runs, read_run, run_rankers
 
-    from ._output import check_output_folder, output_folder
 
     show = not args.quiet
     try:
@@ -160,17 +163,16 @@ def run(args):
             names = _ranker_names(names, show)
         dataset = _load(args)
         out = _out_folder(args, dataset)
-        check_output_folder(out, force=args.force)
-        runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
-        timings, facts = {}, {}
-        if names is not None:
-            runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
-                                    timings=timings, progress=show, facts=facts,
-                                    cache=_run_cache(args.cache), retrain=args.retrain))
-        table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
-                              progress=show)
-        with output_folder(out):
-            written = _write(out, dataset, runs, table, timings, facts, args.k)
+        with _claim(args, out, cache=names is not None) as staging:  # this run's until it ends
+            runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
+            timings, facts = {}, {}
+            if names is not None:
+                runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
+                                        timings=timings, progress=show, facts=facts,
+                                        cache=_run_cache(args.cache), retrain=args.retrain))
+            table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma,
+                                  epsilon=args.epsilon, progress=show)
+            written = _write(staging, dataset, runs, table, timings, facts, args.k)
     except ValueError as exc:
         print(f"puf evaluate: error: {exc}", file=sys.stderr)
         return exit_code(exc)
@@ -198,6 +200,26 @@ def run(args):
 
 
 _OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv")
+
+
+@contextlib.contextmanager
+def _claim(args, out, *, cache):
+    """Lock ``out`` (and the run cache, when rankers run) and yield the folder to write in."""
+    from puf.files import hold_lock
+
+    from ._output import claimed_folder
+
+    command = " ".join(["puf evaluate", *(f"--{key} {value}" for key, value in (
+        ("data", args.data), ("inter", args.inter), ("out", out)) if value)])
+    with contextlib.ExitStack() as claim:
+        staging = claim.enter_context(claimed_folder(out, force=args.force, wait=args.wait,
+                                                     command=command, stale=_OUTPUTS))
+        if cache:
+            folder = _run_cache(args.cache)
+            folder.mkdir(parents=True, exist_ok=True)
+            claim.enter_context(hold_lock(folder / ".puf-lock", what=f"run cache {folder}",
+                                          wait=args.wait, command=command))
+        yield staging
 
 
 def _existing_file(path, option):
