@@ -214,7 +214,7 @@ def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
 
 
 @pytest.mark.parametrize("option", [{"time_limit": 0}, {"time_limit": -1},
-                                    {"time_limit": float("inf")}, {"budget": 0}])
+                                    {"time_limit": float("inf")}, {"time_budget": 0}])
 def test_8_a_limit_cannot_be_switched_off(option):
     with pytest.raises(ValueError, match=f"{next(iter(option))} must be a finite number of seconds > 0"):
         verdicts("sd", properties=["range"], **option)
@@ -300,7 +300,7 @@ def test_11_pytest_refuses_zero_examples(pytester):
     result = pytester.runpytest_subprocess(*_plugin_args(), "--measure", "sd",
                                            "--measure-max-examples", "0", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--measure-max-examples must be >= 1, got 0*"])
+    result.stderr.fnmatch_lines(["*--measure-max-examples must be an integer >= 1, got 0*"])
 
 
 # ---- 12. a measure given twice -----------------------------------------------------------------
