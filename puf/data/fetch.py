@@ -40,8 +40,8 @@ import sys
 import tempfile
 import zipfile
 
-from .cache import ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, read_manifest, sha256,
-                    verify
+from .cache import (ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, read_manifest,
+                    sha256, verify)
 from .convert import convert
 from .download import DownloadError, download
 from .sources import DATASETS, ArchiveSource  # noqa: F401  (kept as puf.data.fetch.DATASETS)
