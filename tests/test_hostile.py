@@ -1,6 +1,6 @@
-"""Hostile input, hostile measures: one test (or a few) per class of the README's "Bad input".
+"""Hostile input, hostile measures: one test (or a few) per class of docs/guide/bad-input.md.
 
-Each class is numbered as in the README. Hangs use a limit of a fraction of a second so the
+Each class is numbered as on that page. Hangs use a limit of a fraction of a second so the
 suite stays fast.
 """
 
