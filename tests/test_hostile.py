@@ -918,3 +918,11 @@ def test_18_work_that_cannot_fit_in_memory_is_refused_before_it_starts(tmp_path,
     with pytest.raises(ValueError, match="PUF_MAX_MEMORY must be a number of bytes"):
         monkeypatch.setenv("PUF_MAX_MEMORY", "lots")
         puf.cosine_similarity(sp.csr_matrix(np.eye(3)))
+
+
+def test_16_a_module_with_a_thread_and_a_fork_at_import_lets_puf_check_end(at_import, tmp_path):
+    with _puf("check", f"{at_import}:spread", "--property", "anonymity", "--max-examples", "3",
+              cwd=tmp_path) as process:
+        out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert out.count("anonymity  holds") == 1
