@@ -1,7 +1,7 @@
 """Where sweeps start: world sources, the settings a sweep does not vary, derived fields.
 
 A :class:`Base` names the world source (the synthetic generator, or any
-callable such as real lists with artificial relevance, :mod:`reports.relabel`) and the value
+callable such as real lists with artificial relevance, :mod:`reports.artificial_relevance`) and the value
 of every sweep parameter (see :data:`reports.sweeps.PARAMETERS`). Each world is
 drawn once per (source, share, pairing, seed), in a cache a report shares
 between its sweeps (:func:`point_world`); what a measure reads there is the

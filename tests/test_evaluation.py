@@ -1,6 +1,5 @@
 """evaluate_runs, read_run, measure_agreement, the `puf evaluate` CLI, and ML-100K itself."""
 
-import argparse
 import dataclasses
 import json
 import math
@@ -14,7 +13,6 @@ from puf import UndefinedMeasureWarning
 from puf.data import preprocess
 from puf.evaluation import (MEASURE_COLUMNS, evaluate_runs, measure_agreement,
                             per_user_effectiveness, read_run, run_rankers)
-from puf.cli.commands import evaluate as evaluate_command
 
 
 @pytest.fixture
@@ -156,10 +154,10 @@ def test_run_rankers_excludes_validation_items():
 
 
 def cli(argv):
-    parser = argparse.ArgumentParser(prog="puf")
-    evaluate_command.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    """``puf`` itself: its failures are reported by the one handler, puf.cli.main."""
+    from puf.cli import main
+
+    return main(argv)
 
 
 def toy_files(tmp_path):

@@ -6,7 +6,7 @@ import contextlib
 import json
 import math
 
-from ..exitcodes import EXIT_OK, exit_code
+from ..exitcodes import EXIT_OK
 
 
 def register(subparsers):
@@ -153,41 +153,27 @@ def run(args):
     """
     import sys
 
-    from puf.data import DownloadError
     from puf.evaluation import evaluate_runs, read_run, run_rankers
 
-
     show = not args.quiet
-    try:
-        # Everything that can be checked without the data is checked first: a wrong ranker
-        # name or output folder must not cost a 45 MB download or the whole evaluation.
-        files, names = _check_arguments(args)
+    # Failures end in cli.main, the one handler: one line on stderr and the exit code of its kind.
+    # Everything that can be checked without the data is checked first: a wrong ranker
+    # name or output folder must not cost a 45 MB download or the whole evaluation.
+    files, names = _check_arguments(args)
+    if names is not None:
+        names = _ranker_names(names, show)
+    dataset = _load(args)
+    out = _out_folder(args, dataset)
+    with _claim(args, out, cache=names is not None) as staging:  # this run's until it ends
+        runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
+        timings, facts = {}, {}
         if names is not None:
-            names = _ranker_names(names, show)
-        dataset = _load(args)
-        out = _out_folder(args, dataset)
-        with _claim(args, out, cache=names is not None) as staging:  # this run's until it ends
-            runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
-            timings, facts = {}, {}
-            if names is not None:
-                runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
-                                        timings=timings, progress=show, facts=facts,
-                                        cache=_run_cache(args.cache), retrain=args.retrain))
-            table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma,
-                                  epsilon=args.epsilon, progress=show)
-            written = _write(staging, dataset, runs, table, timings, facts, args.k)
-    except ValueError as exc:
-        print(f"puf evaluate: error: {exc}", file=sys.stderr)
-        return exit_code(exc)
-    except DownloadError as exc:
-        print(f"puf evaluate: {exc}", file=sys.stderr)
-        return exit_code(exc)
-    except ImportError as exc:  # an optional ranker's library is missing
-        print(f"puf evaluate: error: {exc}", file=sys.stderr)
-        return exit_code(exc)
-    except OSError as exc:  # reading or writing a file failed after the checks
-        print(f"puf evaluate: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return exit_code(exc)
+            runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
+                                    timings=timings, progress=show, facts=facts,
+                                    cache=_run_cache(args.cache), retrain=args.retrain))
+        table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
+                              progress=show)
+        written = _write(staging, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
     if show:
         for name, seconds in timings.items():

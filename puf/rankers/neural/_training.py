@@ -129,7 +129,7 @@ class TorchRanker(Ranker):
     so that a checkpoint keeps them.
     """
 
-    _carried = ()
+    _carried: tuple[str, ...] = ()
 
     def __init__(self, *, learning_rate, batch_size, max_epochs=300, patience=10,
                  random_state=None):

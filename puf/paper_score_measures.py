@@ -5,7 +5,7 @@ Each measure is a plain function whose parameter names say which
 ``utility``, ``list_distance``), so the harness can pass fields by name; its
 metadata (label, family, range, definition, reference) is declared with
 :func:`puf.measure` on the function. The envy measures and UF, which compare
-users' lists, are in :mod:`puf.list_measures`. Lower is fairer for every one.
+users' lists, are in :mod:`puf.paper_list_measures`. Lower is fairer for every one.
 """
 
 __all__ = [
