@@ -130,6 +130,8 @@ def run(args):
         return _fail(f"--jobs must be >= 1, got {args.jobs}")
     if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
         return _fail(f"--random-state must be >= 0, got {args.random_state}")
+    from puf.files import atomic_file
+
     from ._output import check_writable_file
 
     for option, path in (("--json", args.json), ("--known", args.known)):
@@ -150,7 +152,7 @@ def run(args):
         if args.known:
             from puf.properties.known import known_from_verdicts
 
-            with open(args.known, "w", encoding="utf-8") as handle:
+            with atomic_file(args.known) as handle:
                 json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
@@ -160,7 +162,7 @@ def run(args):
                 f"{results[0].max_examples} per property, random_state={results[0].random_state}")
         document = verdict_document([verdict_record(v) for v in results], note)
         try:
-            with open(args.json, "w", encoding="utf-8") as handle:
+            with atomic_file(args.json) as handle:
                 json.dump(document, handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
         except OSError as exc:
