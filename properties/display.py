@@ -4,7 +4,7 @@ __all__ = ["format_example", "format_verdicts", "format_matrix"]
 
 import numpy as np
 
-_LABEL = {"holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
+_LABEL = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
           "not-applicable": "n/a"}
 _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
 _ROLE = {"holds": "witness", "violated": "counterexample", "undefined": "input"}
@@ -101,7 +101,7 @@ def format_verdicts(results, *, examples=True):
     ... # doctest: +ELLIPSIS
     measure sd (score level)
     property   verdict    detail
-    anonymity  holds      no counterexample in ... examples (m = ...)
+    anonymity  proven     proven for every m, by symmetric aggregation; no counterexample in ... examples (m = ...)
     """
     if not results:
         return ""
@@ -112,7 +112,7 @@ def format_verdicts(results, *, examples=True):
     for v in results:
         label = _label(v.status, v.property).ljust(column)
         lines.append(f"{v.property.ljust(width)}  {label}  {v.reason}".rstrip())
-        if examples and v.example and (v.status != "holds" or v.kind == "existential"):
+        if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
             lines.append(format_example(v.example, status=v.status, indent=width + 2))
     return "\n".join(lines)
 

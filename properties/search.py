@@ -138,6 +138,7 @@ class PropertySearch:
         self.failure = self.demo = self.nan_case = None
         self.searching = False
         self.sizes = set()
+        self.memo = {}  # derived populations' values, by identity (see evaluate_case)
         self.start = time.perf_counter()
 
     def snapshot(self, case, before, after, excess, error=None):
@@ -178,7 +179,8 @@ class PropertySearch:
         if case.trivial:
             return
         try:
-            case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit)
+            case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit,
+                                                self.memo)
         except MeasureError as exc:
             self.fail("raised", self.snapshot(case, None, None, None, str(exc)))
         except Timeout as exc:
@@ -242,17 +244,28 @@ class PropertySearch:
         return False
 
 
-def evaluate_case(case, measure, prop, time_limit):
+def evaluate_case(case, measure, prop, time_limit, memo=None):
     """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
-    or choosing the worst of its alternatives (the one with the largest excess)."""
+    or choosing the worst of its alternatives (the one with the largest excess).
+
+    ``memo``: a dict keeping the values of derived populations by identity across cases (the
+    candidate extremes of one size are the same objects every time)."""
 
     def value(pop):
         return call_measure(measure, pop, time_limit)
 
+    def derived_value(pop):
+        if memo is None:
+            return value(pop)
+        if id(pop) not in memo:
+            memo[id(pop)] = (pop, value(pop))  # the population kept: its id stays its own
+        return memo[id(pop)][1]
+
     def with_values(option):
         if prop.derived is None:
             return option
-        values = {name: value(pop) for name, pop in prop.derived(option).items()}
+        values = {name: derived_value(pop) for name, pop in prop.derived(option).items()
+                  if set(measure.reads) <= set(pop.fields())}
         return dataclasses.replace(option, values=values)
 
     case = with_values(case)

@@ -13,6 +13,7 @@ import pandas as pd
 
 # Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
 VERDICT_STYLE = {
+    "proven": ("#9fdcc6", "✓✓"),
     "holds": ("#cfeee3", "✓"),
     "violated": ("#f7c9ad", "✗"),
     "undefined": ("#d9d9d9", "?"),

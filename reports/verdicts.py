@@ -33,7 +33,7 @@ def verdict_record(verdict):
     >>> from puf.properties import verdicts
     >>> record = verdict_record(verdicts("sd", properties=["range"], max_examples=5)[0])
     >>> record["measure"], record["property"], record["status"], "seconds" in record
-    ('sd', 'range', 'holds', False)
+    ('sd', 'range', 'proven', False)
     """
     return {k: v for k, v in verdict.to_dict().items()
             if k not in ("seconds", "max_examples", "random_state")}

@@ -38,6 +38,9 @@ def register(subparsers):
                         help="check only this property (repeatable)")
     parser.add_argument("--max-examples", type=int, default=None, metavar="N",
                         help="example budget per property (default: the shared default, properties.budget)")
+    parser.add_argument("--proofs", choices=("rules", "smt", "none"), default="rules",
+                        help="prove cells of grammar measures: composition rules (default), also "
+                             "z3 for m <= 4 (smt, the extra 'proofs'), or none")
     parser.add_argument("--random-state", type=int, default=0, metavar="N",
                         help="seed; the same seed gives the same verdicts (default 0)")
     parser.add_argument("--jobs", type=int, default=2, metavar="N",
@@ -117,7 +120,8 @@ def run(args):
     unknown = [p for p in args.properties or () if p not in CATALOG]
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
-    options = {"properties": args.properties, "random_state": args.random_state}
+    options = {"properties": args.properties, "random_state": args.random_state,
+               "proofs": args.proofs}
     try:
         options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
     except ValueError as exc:
@@ -126,6 +130,8 @@ def run(args):
         return _fail(f"--jobs must be >= 1, got {args.jobs}")
     if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
         return _fail(f"--random-state must be >= 0, got {args.random_state}")
+    from puf.files import atomic_file
+
     from ._output import check_writable_file
 
     for option, path in (("--json", args.json), ("--known", args.known)):
@@ -146,7 +152,7 @@ def run(args):
         if args.known:
             from puf.properties.known import known_from_verdicts
 
-            with open(args.known, "w", encoding="utf-8") as handle:
+            with atomic_file(args.known) as handle:
                 json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
@@ -156,7 +162,7 @@ def run(args):
                 f"{results[0].max_examples} per property, random_state={results[0].random_state}")
         document = verdict_document([verdict_record(v) for v in results], note)
         try:
-            with open(args.json, "w", encoding="utf-8") as handle:
+            with atomic_file(args.json) as handle:
                 json.dump(document, handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
         except OSError as exc:
