@@ -60,6 +60,7 @@ sphinx_gallery_conf = {
 html_theme = "pydata_sphinx_theme"
 html_title = "puf-harness"
 html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import puf
-from puf import MEASURES, registry
+from puf import MEASURES
 from puf.properties import CATALOG
 from puf.properties.known import known_measures, load_known
 
@@ -56,6 +56,12 @@ def test_every_measure_has_a_complete_known_file(name):
     data = load_known(name)
     assert data is not None, f"no properties/known/{name}.json"
     assert list(data["verdicts"]) == list(CATALOG) and list(data["reasons"]) == list(CATALOG)
+
+
+def test_the_fields_a_measure_may_read_are_the_populations():
+    import dataclasses
+
+    assert puf.FIELDS == tuple(f.name for f in dataclasses.fields(puf.Population))
 
 
 def test_every_known_file_is_a_registered_measure():

@@ -318,7 +318,7 @@ def test_modules_and_functions_are_small(graph):
                                        f"{count} lines of code"))
     if guide:
         warnings.warn(f"over the {MODULE_GUIDE}-line guide (reported, not a failure):\n"
-                      + "\n".join(guide), LayerDebt)
+                      + "\n".join(guide), LayerDebt, stacklevel=2)
     reported = [text for name, text in over if not _enforced(name)]
     if reported:
         warnings.warn(f"over {MAX_MODULE_LINES} lines per module or {MAX_FUNCTION_LINES} per "

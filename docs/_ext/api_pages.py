@@ -9,12 +9,12 @@ added, moved or renamed in the code is added, moved or renamed here with it.
 __all__ = ["PACKAGES", "public_names", "write_pages"]
 
 import importlib
-import inspect
 import pkgutil
 import re
 from pathlib import Path
 
-# The documented packages, in the order of the reference, with one line on each.
+# The documented packages, in the order of the reference (each page opens with the package's
+# docstring; the line here is for this listing only).
 PACKAGES = {
     "puf": "The measures, effectiveness, similarity, the data model and the registry.",
     "puf.synthetic": "Controlled populations and interaction-level worlds.",
@@ -42,8 +42,8 @@ def _modules(package):
 
 
 def _key(name, value):
-    if inspect.isfunction(value) or inspect.isclass(value) or inspect.ismodule(value):
-        return id(value)
+    """A re-export keeps its name; an alias (``puf.puf`` of ``pairwise_user_unfairness``) is a name
+    of its own and gets its own page."""
     return (name, id(value))
 
 
@@ -70,8 +70,8 @@ def public_names():
 
 def _page(package, sections):
     title = f"``{package}``"
-    lines = [title, "=" * len(title), "", PACKAGES[package], "",
-             f".. automodule:: {package}", "   :no-members:", "   :no-index:", ""]
+    lines = [title, "=" * len(title), "", f".. automodule:: {package}", "   :no-members:",
+             "   :no-index:", ""]
     for module, names in sections:
         if module != package:
             heading = f"``{module}``"
@@ -86,10 +86,17 @@ def write_pages(folder):
     """Write ``<package>.rst`` for each package into ``folder`` (only those whose text changed)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for package, sections in public_names().items():
+    names = public_names()
+    for package, sections in names.items():
         path, text = folder / f"{package}.rst", _page(package, sections)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
+    # A page left from a name that was moved or removed would be an orphan: remove it.
+    current = {f"{module}.{name}" for sections in names.values() for module, listed in sections
+               for name in listed}
+    for page in (folder / "generated").glob("*.rst"):
+        if page.stem not in current:
+            page.unlink()
 
 
 def _escape_bars(app, what, name, obj, options, lines):

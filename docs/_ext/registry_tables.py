@@ -25,7 +25,8 @@ SYMBOL = {"holds": "✓", "violated": "✗", "undefined": "?", "not-applicable":
 
 
 def _cell(text):
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    text = str(text).replace("|", "\\|").replace("\n", " ")
+    return text if text.startswith("`") else text.replace("*", "\\*")  # U* is no emphasis
 
 
 def _table(header, rows):
@@ -126,7 +127,10 @@ def power_table():
                  *(f"{len(coverage[b]['seeds'])} / {len(coverage[b]['control_seeds'])}"
                    if b in coverage else "" for b in budgets)))
     text = _table(("property", *budgets), rows)
-    facts = [f"{key}: {stored[key]}" for key in ("machine", "date", "command") if stored.get(key)]
+    facts = [f"machine: {stored['machine']}" if stored.get("machine") else "",
+             f"date: {stored['date']}" if stored.get("date") else "",
+             f"command: `{stored['command']}`" if stored.get("command") else ""]
+    facts = [fact for fact in facts if fact]
     return text + ("\n" + "; ".join(facts) + ".\n" if facts else "")
 
 
