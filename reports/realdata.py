@@ -8,7 +8,7 @@ better", so a reader never has to remember each measure's direction. An
 undefined value (NaN) is a cross at 0, never a bar of height 0.
 """
 
-__all__ = ["agreement_rankers", "plot_measures_per_ranker"]
+__all__ = ["agreement_rankers", "plot_measures_per_ranker", "dense_similarity_beyond_memory", "skipped_text"]
 
 import math
 
@@ -90,3 +90,38 @@ def plot_measures_per_ranker(scores, *, title, ncols=4):
         ax.set_visible(False)
     figure.suptitle(title)
     return figure
+
+
+def dense_similarity_beyond_memory(spec, m):
+    """Why a sweep cannot run on m users (it reshapes or pairs on the m x m similarity), or ''.
+
+    Examples
+    --------
+    >>> from puf.reports.sweeps import SWEEPS
+    >>> dense_similarity_beyond_memory(SWEEPS["skewness"], 6040)
+    ''
+    >>> dense_similarity_beyond_memory(SWEEPS["skewness"], 138493)[-36:]
+    'needs 460.3 GB (memory limit 4.0 GB)'
+    """
+    from puf.evaluation.planner import DEFAULT_MEMORY, dense_bytes, format_bytes
+
+    if spec.parameter != "skewness" and spec.cross != "pairing":
+        return ""
+    needs = dense_bytes(m, 1)
+    if needs <= DEFAULT_MEMORY:
+        return ""
+    return (f"the sweep reshapes (or pairs users on) the m x m similarity matrix, which needs "
+            f"{format_bytes(needs)} (memory limit {format_bytes(DEFAULT_MEMORY)})")
+
+
+def skipped_text(scores):
+    """A sentence per measure the evaluation skipped at this size, or ''.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> skipped_text(pd.DataFrame())
+    ''
+    """
+    skipped = scores.attrs.get("skipped", {})
+    return "".join(f" Skipped at this size: {label} ({reason})." for label, reason in skipped.items())

@@ -266,14 +266,15 @@ def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
     real["agreement"].to_csv(out / f"{stem}_agreement.csv", index_label="measure")
     figure = save_figure(plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"),
                          out / f"{stem}_agreement.png")
-    from puf.reports.realdata import plot_measures_per_ranker
+    from puf.reports.realdata import dense_similarity_beyond_memory, plot_measures_per_ranker, skipped_text
 
     bars = save_figure(plot_measures_per_ranker(real["scores"], title=f"Measures per ranker, {name}"),
                        out / f"{stem}_measures.png")
     sections = [Section(f"{stem}_measures", f"Measures per ranker on {name}",
                         f"P@10, NDCG@10 and every fairness measure of the top-10 lists of "
                         f"{len(real['scores'])} rankers (the PUF paper's real-data study; lists "
-                        "cached by dataset, ranker, seed and settings).", bars,
+                        "cached by dataset, ranker, seed and settings)." + skipped_text(real["scores"]),
+                        bars,
                         real["scores"].reset_index().round(4), [f"{stem}_rankers.csv"])]
     sections += [Section(f"{stem}_agreement", f"Measure agreement on {name}",
                         f"Kendall's τ between every pair of measures over the scores of "
@@ -287,6 +288,12 @@ def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
     for key in _REAL_SWEEPS:
         spec = SWEEPS[key]
         bar.set_postfix_str(f"{name}: {key}")
+        too_big = dense_similarity_beyond_memory(spec, world.m)
+        if too_big:
+            bar.update(spec.n_worlds(quick=quick, n_seeds=len(seeds)))
+            sections.append(Section(f"{stem}_{key}", f"{spec.title}: {name}",
+                                    f"Skipped at {world.m} users: {too_big}."))
+            continue
         table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick,
                          cache=cache, progress=bar)
         text = (f"{name}'s training histories (real Jaccard similarities) and the {real['ranker']} "
