@@ -175,9 +175,11 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
         Seconds allowed per property; the search stops there and reports what it has.
     database : hypothesis database, optional
         Example database (keyed by measure and property); default none.
-    known : bool, default True
+    known : bool or dict, default True
         Try the stored examples of ``properties/known/`` first (every file's
-        examples of the property); False measures the search alone.
+        examples of the property); False measures the search alone. A known
+        file's content (a measure's own pinned file, :func:`properties.pinned.read_pinned`)
+        has its examples tried before those.
 
     Returns
     -------

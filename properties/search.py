@@ -25,6 +25,7 @@ from hypothesis import target
 from .calls import MeasureError, Timeout, call_measure
 from .cases import distance
 from .known import example_case, known_examples
+from .pinned import PINNED_SOURCE
 
 _WORLD_FIELDS = {"utility", "list_distance"}
 
@@ -222,9 +223,16 @@ class PropertySearch:
         """Try the stored examples first, outside Hypothesis; True when one was a find.
 
         A known violation is found on any Hypothesis release, and a found one ends
-        the property without a search.
+        the property without a search. ``known`` is True (the packaged files), False
+        (none), or a known file's content (a measure's pinned file): its example of
+        the property first, then the packaged ones.
         """
-        for source, stored in known_examples(self.prop.name, first=self.measure.name) if known else ():
+        examples = []
+        if isinstance(known, dict):
+            own = known.get("examples", {}).get(self.prop.name)
+            examples = [(PINNED_SOURCE, own)] if own else []
+        examples += known_examples(self.prop.name, first=self.measure.name) if known else []
+        for source, stored in examples:
             if not set(self.measure.reads) <= set(stored["before"]):
                 continue
             try:

@@ -59,17 +59,33 @@ def _fail(reason):
     return EXIT_BAD_INPUT
 
 
+def _pinned_before(path, measure):
+    """The examples of an existing pinned file of this measure, replayed first: re-pinning keeps
+    a stored counterexample that still shows its violation. True (the packaged ones) otherwise."""
+    import os
+
+    from puf.properties.pinned import read_pinned
+
+    if not path or not os.path.isfile(path):
+        return True
+    try:
+        return read_pinned(path, measure=measure.name)
+    except ValueError:
+        return True  # not this measure's file (or not one): it is replaced
+
+
 def _check_all(args, options):
     """Every built-in through the properties: the matrix, each violation, and (with
     ``--update-known``) the verdicts written into the known files."""
-    from puf.properties import all_verdicts, verdict_matrix
+    from puf.properties import CATALOG, all_verdicts, verdict_matrix
     from puf.properties.display import format_matrix
 
     results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
     print(format_matrix(verdict_matrix(results=results)))
     for v in results:
         if v.status in ("violated", "undefined"):
-            print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+            note = " (informational)" if CATALOG[v.property].informational else ""
+            print(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
     if args.update_known:
         from puf.properties.known.updates import update_known
 
@@ -125,7 +141,7 @@ def run(args):
     else:
         try:
             measure = load_isolated(args.measure)  # a user's module never runs here
-            results = verdicts(measure, **options)
+            results = verdicts(measure, known=_pinned_before(args.known, measure), **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))

@@ -24,6 +24,7 @@ __all__ = [
 import functools
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -202,7 +203,9 @@ def example_case(property_name, example, *, source=""):
                - weighted_gap_sum(before.effectiveness, before.similarity))
         strict = gap > 1e-9
     label = f"known example ({source})" if source else "known example"
-    return Case(before, after, f"{label}: {example.get('change', '')}".rstrip(": "),
+    # A change stored from a replayed example keeps one label, not one per replay.
+    change = re.sub(r"^known example( \([^)]*\))?: ", "", example.get("change", ""))
+    return Case(before, after, f"{label}: {change}".rstrip(": "),
                 strict=strict, delta=delta if delta > 0 else math.inf)
 
 
