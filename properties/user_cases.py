@@ -54,13 +54,19 @@ def extreme_examples(level):
             cases += [Case(Population(half, np.ones((m, m))),
                            change=f"explicit: m = {m}, S half 0 and half 1, everyone similar"),
                       Case(Population(np.zeros(m), np.eye(m)), change=f"explicit: m = {m}, S = 0, nobody similar"),
-                      Case(Population(np.linspace(0.0, 1.0, m), np.full((m, m), 0.5)),
+                      Case(Population(np.linspace(0.0, 1.0, m), _uniform_similarity(m, 0.5)),
                            change=f"explicit: m = {m}, S evenly spread, every similarity ½")]
         return cases
     # Two users, each list made of the other's relevant items: maximal envy.
     swapped = World(np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]]), np.array([[0, 0, 1.0, 1.0], [1.0, 1.0, 0, 0]]),
                     [[0, 1], [2, 3]], np.eye(4))
     return [Case(derive(swapped), change="explicit: each user's list holds only the other's relevant items")]
+
+
+def _uniform_similarity(m, value):
+    similarity = np.full((m, m), value)
+    np.fill_diagonal(similarity, 1.0)
+    return similarity
 
 
 @functools.lru_cache(maxsize=None)
