@@ -21,8 +21,8 @@ from .field_cases import continuity_cases, scale_cases, translation_cases
 from .outcome_cases import (disparity_cases, effectiveness_change_cases, transfer_cases,
                             zero_at_equality_cases)
 from .similarity_cases import no_similarity_cases, similarity_change_cases, similarity_raise_cases
-from .user_cases import (anonymity_cases, extreme_examples, rearrangement_cases, replication_cases,
-                         single_cases)
+from .user_cases import (anonymity_cases, extreme_examples, rearrangement_cases, repeat_cases,
+                         replication_cases, single_cases)
 
 
 def _no_examples(level):
@@ -66,6 +66,11 @@ class Property:
     informational : bool, default False
         True for properties that describe rather than judge (scale and
         translation invariance): neither outcome is a defect.
+    fresh_workers : bool, default False
+        True when the values compared come from two worker processes of the
+        property's own, started fresh (``deterministic``): the first is asked
+        each case's ``before`` alone, the second each ``after`` (and each
+        alternative's) followed by ``before`` again.
 
     Examples
     --------
@@ -97,6 +102,7 @@ class Property:
     single_population: bool = False
     judges_undefined: bool = False
     informational: bool = False
+    fresh_workers: bool = False
 
     def __post_init__(self):
         if self.kind not in ("universal", "existential"):
@@ -232,7 +238,7 @@ CATALOG = {p.name: p for p in (
         name="rearrangement",
         statement="most_fair pairing gives a value no less fair than most_unfair, strictly when "
                   "the pairing changes the similarity-weighted gaps",
-        formal="∀ P: f(P_fair) is not less fair than f(P_unfair) (to tol), and fairer by more "
+        formal="∀ P with m ≤ 12: f(P_fair) is not less fair than f(P_unfair) (to tol), and fairer by more "
                "than 1e-12·max(1, |f|) when Σ sim·|gap| of P_unfair exceeds that of P_fair by "
                "more than 1e-9; P_fair, P_unfair: the users' outcomes permuted by the most_fair "
                "and most_unfair pairing orders",
@@ -273,6 +279,19 @@ CATALOG = {p.name: p for p in (
         meant_for="every measure", needs=_ALL,
         world="derived fields perturbed (no discrete world change is small)",
         cases=continuity_cases, judge=judges.lipschitz),
+    Property(
+        name="deterministic",
+        statement="the same population gets the same value, asked again or after other "
+                  "populations",
+        formal="∀ P, Q: f(P) asked in a fresh worker (that has seen only the earlier cases' P) ≐ "
+               "f(P) asked in a second fresh worker right after f(Q), for Q = P with its extremes "
+               "moved a quarter of their gap towards each other (same m and mean; world level: "
+               "P relabelled), P relabelled, and a population drawn anew (registered built-in "
+               "measures: both in-process)",
+        source="reproducibility: a measure is a function of the population alone",
+        kind="universal", meant_for="every measure", needs=(),
+        world="the same derived population asked again after other worlds' populations",
+        cases=repeat_cases, judge=judges.unchanged, fresh_workers=True),
 )}
 
 

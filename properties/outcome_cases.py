@@ -224,7 +224,7 @@ def effectiveness_change_cases(draw, level, measure):
     """
     pop, world = draw(sources(level))
     if world is None:
-        return Case(pop, pop.replace(effectiveness=draw_effectiveness(draw, pop.m, LARGEST, True)),
+        return Case(pop, pop.replace(effectiveness=draw_effectiveness(draw, pop.m, max(LARGEST, pop.m), True)),
                     "effectiveness replaced, similarity fixed")
     user = draw(st.integers(0, world.m - 1))
     item = int(world.rankings[user, draw(st.integers(0, world.k - 1))])

@@ -22,7 +22,7 @@ import time
 import numpy as np
 from hypothesis import target
 
-from .calls import MeasureError, Timeout, call_measure
+from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from .cases import distance
 from .known import example_case, known_examples
 
@@ -138,6 +138,15 @@ class PropertySearch:
         self.searching = False
         self.sizes = set()
         self.start = time.perf_counter()
+        # Two workers of the property's own (``fresh_workers``): one asked each case's P alone,
+        # the other the case's other populations, each followed by P.
+        self.callers = ((FreshCaller(measure, time_limit), FreshCaller(measure, time_limit))
+                        if prop.fresh_workers else None)
+
+    def close(self):
+        """End the property's own workers, if any."""
+        for caller in self.callers or ():
+            caller.close()
 
     def snapshot(self, case, before, after, excess, error=None):
         """The example as the verdict shows and stores it (plain lists and numbers)."""
@@ -174,7 +183,10 @@ class PropertySearch:
         if case.trivial:
             return
         try:
-            case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit)
+            if self.callers:
+                case, before, after = self._repeated(case)
+            else:
+                case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit)
         except MeasureError as exc:
             self.fail("raised", self.snapshot(case, None, None, None, str(exc)))
         except Timeout as exc:
@@ -187,6 +199,21 @@ class PropertySearch:
             self._set_aside(case, before, after)
         else:
             self._judge(case, before, after)
+
+    def _repeated(self, case):
+        """``(option, f(P) in the first worker, f(P) in the second)`` of the option whose two
+        values differ most: the second worker is asked each option's other population, then P."""
+        first, second = self.callers
+        alone = first(case.before)
+        worst = None
+        for option in (case, *case.alternatives):
+            second(option.after)
+            again = second(option.before)
+            gap = abs(again - alone) if math.isfinite(again - alone) else math.inf
+            if worst is None or gap > worst[0]:
+                worst = (gap, option, again)
+        option = dataclasses.replace(worst[1], alternatives=())
+        return option, alone, worst[2]
 
     def _judge_value(self, case, before, after):
         """Judge a value that may be undefined (a value that is not a number has no size)."""
