@@ -4,8 +4,11 @@
     python benchmarks/calls.py --m 50 --calls 1000
 
 Compares a built-in measure (trusted: in-process, SIGALRM limit) with the same
-computation as a user's function (a forked worker process, killed at the limit):
-the difference is the isolation's cost per call. Also times the item lookup of
+computation as a user's function: given as an object (a worker forked from this
+process), loaded from a spec (a fresh interpreter: how ``puf check FILE.py:f``,
+``puf report --measure`` and ``pytest --measure`` run it), and the spec's measure
+asked 100 calls per request (``MeasureWorker.call_many``). The difference is the
+isolation's cost per call. Also times the item lookup of
 ``precision_at_k``/``ndcg_at_k`` on a 6,000 x 3,700 relevance matrix (the common
 path, which the int64-safe renumbering must not slow). Report ``uptime`` beside
 the numbers: on a shared machine, compare ratios of runs made side by side.
@@ -19,6 +22,7 @@ import scipy.sparse as sp
 
 import puf
 from puf.properties.calls import call_measure, end_calls
+from puf.properties import isolation
 
 
 def _user_sd(effectiveness):
@@ -46,11 +50,19 @@ def main(argv=None):
     similarity = (similarity + similarity.T) / 2
     np.fill_diagonal(similarity, 1.0)
     population = puf.Population(rng.random(args.m), similarity)
-    for label, measure in (("built-in sd (in-process)", puf.as_measure("sd")),
-                           ("user sd (worker process)", puf.as_measure(_user_sd))):
-        call_measure(measure, population, 2.0)  # the worker is forked on the first call
+    cases = [("built-in sd (in-process)", puf.as_measure("sd")),
+             ("user sd (forked worker)", puf.as_measure(_user_sd))]
+    if hasattr(isolation, "load_isolated"):
+        cases.append(("user sd (fresh worker)", isolation.load_isolated(f"{__file__}:_user_sd")))
+    for label, measure in cases:
+        call_measure(measure, population, 2.0)  # the worker starts on the first call
         seconds = _best_of(lambda: call_measure(measure, population, 2.0), 5, args.calls)
-        print(f"{label:28s} {seconds * 1e6:8.1f} µs per call")
+        print(f"{label:36s} {seconds * 1e6:8.1f} µs per call")
+    if hasattr(isolation, "load_isolated"):
+        worker = isolation.worker_for(cases[-1][1])
+        batch = [population.fields()] * 100
+        seconds = _best_of(lambda: worker.call_many(batch, 10.0), 5, max(args.calls // 100, 1))
+        print(f"{'user sd (fresh worker, 100 a request)':36s} {seconds / 100 * 1e6:8.1f} µs per call")
     end_calls()
 
     m, n, k = 6000, 3700, 10
@@ -59,7 +71,7 @@ def main(argv=None):
     rankings = np.argsort(rng.random((m, n)), axis=1)[:, :k]
     for metric in (puf.precision_at_k, puf.ndcg_at_k):
         seconds = _best_of(lambda: metric(rankings, relevance), 20, 1)
-        print(f"{metric.__name__ + f' {m}x{n}':28s} {seconds * 1e3:8.2f} ms")
+        print(f"{metric.__name__ + f' {m}x{n}':36s} {seconds * 1e3:8.2f} ms")
     return 0
 
 

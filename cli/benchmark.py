@@ -152,8 +152,10 @@ def load_bundle(path):
 
 
 def _engine_cases():
+    from puf import declared_gamma
     from puf.engines import envy_measures, puf_from_histories, sample_uf, uf_streaming
 
+    gamma = declared_gamma("uf")
     return {
         "cosine-puf": lambda b: puf_from_histories(b["effectiveness"], b["histories"],
                                                    similarity="cosine"),
@@ -162,9 +164,9 @@ def _engine_cases():
             b["effectiveness"], b["histories"], method="sample", random_state=0),
         "envy": lambda b: envy_measures(b["rankings"], b["relevance"]),
         "uf": lambda b: uf_streaming(b["histories"], b["item_features"], b["rankings"],
-                                      b["item_features"], gamma=0.5),
+                                      b["item_features"], gamma=gamma),
         "uf-sample": lambda b: sample_uf(b["histories"], b["item_features"], b["rankings"],
-                                         b["item_features"], gamma=0.5, random_state=0),
+                                         b["item_features"], gamma=gamma, random_state=0),
     }
 
 
@@ -182,7 +184,8 @@ def _baseline_cases():
         "jaccard-puf": lambda b: puf.pairwise_user_unfairness(
             b["effectiveness"], puf.jaccard_similarity(b["histories"])),
         "envy": envy,
-        "uf": lambda b: puf.uf(puf.uf_similarity(b["histories"], b["item_features"], gamma=0.5),
+        "uf": lambda b: puf.uf(puf.uf_similarity(b["histories"], b["item_features"],
+                                                 gamma=puf.declared_gamma("uf")),
                                puf.list_distance(b["rankings"], b["item_features"])),
     }
 

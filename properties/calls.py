@@ -213,7 +213,7 @@ def check_returns_number(measure, time_limit):
                          f"it returned {_type_name(value)}")
 
 
-def check_run_options(*, time_limit, budget, max_examples, properties):
+def check_run_options(*, time_limit, time_budget, properties):
     """Raise ValueError naming the option unless the runner's options make sense.
 
     Returns ``properties`` as a list of names (a single string is one name, not
@@ -221,20 +221,17 @@ def check_run_options(*, time_limit, budget, max_examples, properties):
 
     Examples
     --------
-    >>> check_run_options(time_limit=2.0, budget=60.0, max_examples=10, properties="range")
+    >>> check_run_options(time_limit=2.0, time_budget=60.0, properties="range")
     ['range']
-    >>> check_run_options(time_limit=0, budget=60.0, max_examples=10, properties=None)
+    >>> check_run_options(time_limit=0, time_budget=60.0, properties=None)
     Traceback (most recent call last):
     ...
     ValueError: time_limit must be a finite number of seconds > 0, got 0
     """
-    for name, value in (("time_limit", time_limit), ("budget", budget)):
+    for name, value in (("time_limit", time_limit), ("time_budget", time_budget)):
         if (isinstance(value, bool) or not isinstance(value, numbers.Real)
                 or not math.isfinite(value) or value <= 0):
             raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
-    if isinstance(max_examples, bool) or not isinstance(max_examples, numbers.Integral) \
-            or max_examples < 1:
-        raise ValueError(f"max_examples must be an integer >= 1, got {max_examples!r}")
     if properties is None:
         return None
     if isinstance(properties, str):

@@ -1,43 +1,51 @@
-"""Running a user's measure where it can be stopped for sure: a forked worker process (private).
+"""Running a user's measure where it cannot touch the harness and can be stopped for sure.
 
-A measure stuck in C code never sees a signal, one that catches ``BaseException``
-swallows the alarm, one that calls ``sys.exit`` ends the caller. So a user's measure
-runs in a worker forked from this process (the measure and its module are already
-in memory: nothing is pickled but the fields and the reply). At the time limit the
-worker is killed (SIGKILL) and the next call forks a fresh one. Each call gets the
-fields as copies (they cross a pipe), so a measure that edits its input cannot
-change what the caller later prints. One call costs a pipe round trip (tens of
-microseconds for the property runner's small populations).
+A measure named by a spec (``FILE.py:FUNCTION``, ``MODULE:FUNCTION``) is imported and
+called only in a fresh interpreter (:func:`load_isolated`): code that runs at import
+(replacing ``numpy.std``, rebinding ``puf.measures``, ``chdir``, a fork, a thread that
+never ends, signal handlers) changes that process, never the harness. The harness holds
+a :class:`RemoteFunction` with the measure's metadata. A measure function given as an
+object (a lambda, a function of the caller's own module) already lives in the caller's
+process; its worker is forked from it.
+
+Either way a worker is a pair of processes in a process group of their own
+(:mod:`puf.properties._worker`): a keeper that dies with the harness, even on SIGKILL
+(:func:`puf.processes.die_with_parent`), and the worker, its child, that dies with the
+keeper. A measure that signals its parent ends its own worker. Every answer names the
+request it answers and the worker's pid, and is read by an unpickler that builds only
+plain values, so a measure that forks, or writes on the socket, cannot answer for the
+worker. A call over its time limit kills the group (SIGKILL); the next call starts a
+fresh worker. Each call gets the fields as copies (they cross a socket), so a measure
+that edits its input cannot change what the caller later prints. One call costs a
+socket round trip (tens of microseconds for the property runner's small populations);
+:meth:`MeasureWorker.call_many` answers many in one.
 
 The registered built-in measures (:data:`puf.MEASURES`) are trusted and called
 in-process. Without ``os.fork`` (Windows) every measure runs in-process.
 """
 
-__all__ = ["CAN_ISOLATE", "WorkerDied", "WorkerTimeout", "MeasureWorker", "IsolatedFunction",
-           "is_trusted", "worker_for", "release_workers", "real_number"]
+__all__ = ["CAN_ISOLATE", "IMPORT_TIME_LIMIT", "WorkerTimeout", "WorkerDied", "WorkerBroken",
+           "Outcome", "MeasureWorker", "RemoteFunction", "IsolatedFunction", "is_trusted",
+           "load_isolated", "fresh_outcomes", "worker_for", "release_workers", "live_workers",
+           "real_number"]
 
-import atexit
-import numbers
+import inspect
 import os
-import signal
-import warnings
-from multiprocessing import Pipe
+import socket
+import sys
 
-import numpy as np
+from puf.loader import load_measure
+from puf.metadata import Measure
 
-CAN_ISOLATE = hasattr(os, "fork")
+from ._worker import real_number
+from .workers import (IMPORT_TIME_LIMIT, MeasureWorker, Outcome, WorkerBroken, WorkerDied,
+                      WorkerTimeout, live_workers, release_workers, worker_of)
 
-
-class WorkerTimeout(Exception):
-    """The worker did not answer within the time limit; it has been killed."""
-
-
-class WorkerDied(Exception):
-    """The worker process ended during a call (``os._exit``, a crash, a kill)."""
+CAN_ISOLATE = hasattr(os, "fork") and hasattr(socket, "socketpair")
 
 
 def is_trusted(measure):
-    """True for the registered built-in measures, which run in-process (fast, no fork).
+    """True for the registered built-in measures, which run in-process (fast, no worker).
 
     Examples
     --------
@@ -61,177 +69,54 @@ def is_trusted(measure):
 _BUILT_IN = {}
 
 
-def real_number(value):
-    """Return ``value`` as a float, or None when it is not a real number (bools are not).
+class RemoteFunction:
+    """A user's function that exists only in a fresh worker: calling it asks that worker.
 
-    Examples
-    --------
-    >>> real_number(np.float64(0.5)), real_number(np.array(2)), real_number("x"), real_number(True)
-    (0.5, 2.0, None, None)
-    """
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
-        return None
-    return float(value)
-
-
-def _serve(measure, connection, parent_pid):
-    """The worker's loop: receive fields, reply ("ok", float or None, type name) or ("raised", text)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    while True:
-        try:
-            while not connection.poll(1.0):
-                if os.getppid() != parent_pid:
-                    return  # the caller died without closing us: do not linger
-            fields = connection.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                value = measure(**fields)
-            reply = ("ok", real_number(value), type(value).__name__)
-        except BaseException as exc:  # SystemExit and KeyboardInterrupt too: reported, not obeyed
-            text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            reply = ("raised", text.splitlines()[0])
-        try:
-            connection.send(reply)
-        except (OSError, ValueError):
-            return
-
-
-class MeasureWorker:
-    """One forked process evaluating one measure; replaced after a timeout or a crash.
-
-    Examples
-    --------
-    >>> from puf import as_measure
-    >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
-    >>> worker.call({"effectiveness": [0.25, 0.5]}, 1.0)
-    (0.75, 'float')
-    >>> _ = worker.close()
+    Its signature names the fields the measure reads, so a :class:`puf.Measure`
+    built on it reads what the measure reads. A call over ``time_limit`` raises
+    ``TimeoutError``, a dead worker or a raising measure ``RuntimeError``, a
+    non-number ``TypeError``, each naming the measure. Picklable (the worker is
+    not carried along: another process starts its own).
     """
 
-    def __init__(self, measure):
-        self.measure = measure
-        self._pid = None
-        self._connection = None
+    def __init__(self, spec, *, reads, name, origin, time_limit):
+        self.spec, self.reads, self.origin = spec, tuple(reads), origin
+        self.time_limit = float(time_limit)
+        self.__name__ = self.__qualname__ = name
+        self.__signature__ = inspect.Signature(
+            [inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads])
 
-    def _start(self):
-        parent, child = Pipe()
-        parent_pid = os.getpid()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
-            pid = os.fork()
-        if pid == 0:  # the worker: never returns into the caller's code
-            code = 0
-            try:
-                parent.close()
-                for _, other in _WORKERS.values():  # the other workers' pipes are not ours
-                    if other._connection is not None:
-                        other._connection.close()
-                _serve(self.measure, child, parent_pid)
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
-        child.close()
-        self._pid, self._connection = pid, parent
+    def __getstate__(self):
+        return {k: v for k, v in vars(self).items() if k != "__signature__"}
 
-    def call(self, fields, time_limit):
-        """Return ``(number or None, type name)`` of the measure's value on ``fields``.
+    def __setstate__(self, state):
+        self.__init__(state["spec"], reads=state["reads"], name=state["__name__"],
+                      origin=state["origin"], time_limit=state["time_limit"])
 
-        Raises
-        ------
-        WorkerTimeout
-            No answer within ``time_limit`` seconds (the worker is killed).
-        WorkerDied
-            The worker ended during the call.
-        RuntimeError
-            The measure raised; the message is its first line.
-        """
-        if self._pid is None:
-            self._start()
-        try:
-            self._connection.send(fields)
-            ready = self._connection.poll(time_limit)
-        except (OSError, ValueError):
-            ready = True  # the worker is gone: recv below says how
-        if not ready:
-            self.close()
-            raise WorkerTimeout(f"timed out after {time_limit:g} s")
-        try:
-            reply = self._connection.recv()
-        except (EOFError, OSError):
-            status = self.close()
-            raise WorkerDied(f"the measure's process ended ({_describe_status(status)})") from None
-        if reply[0] == "raised":
-            raise RuntimeError(reply[1])
-        return reply[1], reply[2]
+    def __repr__(self):
+        return f"<measure {self.spec} in a worker process>"
 
-    def close(self):
-        """Kill and reap the worker; return its wait status (None if none was running)."""
-        if self._pid is None:
-            return None
-        pid, self._pid = self._pid, None
-        self._connection.close()
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
-            return os.waitpid(pid, 0)[1]
-        except ChildProcessError:
-            return None
+    def __call__(self, **fields):
+        return _bounded(worker_of(self.spec), self.__name__, fields, self.time_limit)
 
 
-def _describe_status(status):
-    if status is None:
-        return "unknown status"
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        try:
-            return f"killed by {signal.Signals(number).name}"
-        except ValueError:
-            return f"killed by signal {number}"
-    return f"exit code {os.WEXITSTATUS(status)}"
-
-
-_WORKERS = {}  # id(measure) -> (measure, worker), oldest first
-_MAX_WORKERS = 4
-
-
-def worker_for(measure):
-    """The worker of ``measure`` (a few measures keep theirs, e.g. in a sweep that alternates)."""
-    entry = _WORKERS.get(id(measure))
-    if entry is not None and entry[0] is measure:
-        return entry[1]
-    while len(_WORKERS) >= _MAX_WORKERS:
-        _, oldest = _WORKERS.pop(next(iter(_WORKERS)))
-        oldest.close()
-    worker = MeasureWorker(measure)
-    _WORKERS[id(measure)] = (measure, worker)
-    return worker
-
-
-def release_workers():
-    """Close every worker (the runner does when a measure's verdicts are done; also at exit)."""
-    while _WORKERS:
-        _, worker = _WORKERS.pop(next(iter(_WORKERS)))
-        worker.close()
-
-
-atexit.register(release_workers)
+def _bounded(worker, name, fields, time_limit):
+    try:
+        number, kind = worker.call(fields, time_limit)
+    except WorkerTimeout as exc:
+        raise TimeoutError(f"measure {name!r} {exc}") from None
+    except (WorkerDied, RuntimeError) as exc:
+        raise RuntimeError(f"measure {name!r}: {exc}") from None
+    if number is None:
+        raise TypeError(f"measure {name!r} returned {kind}, not a number")
+    return number
 
 
 class IsolatedFunction:
     """A measure function that runs in a worker with a time limit; a plain callable.
 
-    For callers outside the property runner (the report's sweeps): a timeout
-    raises ``TimeoutError``, a dead worker or a raising measure ``RuntimeError``,
-    a non-number ``TypeError``, each naming the measure. Picklable (the worker
-    is not carried along).
+    For callers outside the property runner (the report's sweeps): raises as
+    :class:`RemoteFunction` does. Picklable (the worker is not carried along).
 
     Examples
     --------
@@ -253,12 +138,128 @@ class IsolatedFunction:
     def __call__(self, **fields):
         if not CAN_ISOLATE:
             return self.measure(**fields)
-        try:
-            number, kind = worker_for(self.measure).call(fields, self.time_limit)
-        except WorkerTimeout as exc:
-            raise TimeoutError(f"measure {self.measure.name!r} {exc}") from None
-        except (WorkerDied, RuntimeError) as exc:
-            raise RuntimeError(f"measure {self.measure.name!r}: {exc}") from None
-        if number is None:
-            raise TypeError(f"measure {self.measure.name!r} returned {kind}, not a number")
-        return number
+        return _bounded(worker_for(self.measure), self.measure.name, fields, self.time_limit)
+
+
+def _runs_here(spec):
+    """True for a spec of the harness's own code: a registered name or a ``puf`` module."""
+    source, sep, _ = spec.strip().rpartition(":")
+    return not sep or source == "puf" or source.startswith("puf.")
+
+
+def _absolute(spec):
+    source, sep, attribute = spec.strip().rpartition(":")
+    if source.endswith(".py") or "/" in source or os.sep in source:
+        source = os.path.abspath(os.path.expanduser(source))
+    return f"{source}{sep}{attribute}"
+
+
+def load_isolated(spec, *, time_limit=10.0, import_limit=IMPORT_TIME_LIMIT):
+    """Return the :class:`puf.Measure` a spec names, its module imported only in a fresh worker.
+
+    Parameters
+    ----------
+    spec : str or Measure
+        As for :func:`puf.load_measure`. A registered name, or a function of
+        the ``puf`` package, is the harness's own code and loads in-process;
+        any other module or file is imported only in a new interpreter, and
+        the measure returned stands for it (its function is a :class:`RemoteFunction`).
+    time_limit : float, default 10.0
+        Seconds allowed per call when the measure is called directly (the
+        property runner gives its own limit).
+    import_limit : float, default :data:`IMPORT_TIME_LIMIT`
+        Seconds allowed to start the worker and import the module.
+
+    Returns
+    -------
+    Measure
+
+    Raises
+    ------
+    ValueError
+        The loader's one-line message (no such file, an import error, no such
+        attribute, a parameter that is not a field), or a worker that did not
+        load the module within ``import_limit`` or died while loading it.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"
+    >>> _ = path.write_text("import numpy\\nnumpy.std = None\\n"
+    ...                     "def spread(effectiveness):\\n    return float(max(effectiveness))\\n")
+    >>> spread = load_isolated(f"{path}:spread")
+    >>> spread.name, spread.reads, spread(effectiveness=[0.0, 0.5])
+    ('spread', ('effectiveness',), 0.5)
+    >>> import numpy; numpy.std is None  # the module ran in the worker, not here
+    False
+    >>> release_workers()
+    """
+    if isinstance(spec, Measure):
+        return spec
+    if not isinstance(spec, str) or not CAN_ISOLATE or _runs_here(spec):
+        return load_measure(spec)
+    spec = _absolute(spec)
+    worker = worker_of(spec)
+    try:
+        facts = dict(worker.start(import_limit))
+    except (WorkerTimeout, WorkerDied) as exc:
+        worker.close()
+        raise ValueError(f"cannot import {spec.rpartition(':')[0]!r}: {exc}") from None
+    function = RemoteFunction(spec, reads=facts["reads"], name=facts["name"],
+                              origin=facts.pop("origin"), time_limit=time_limit)
+    return Measure(function, **facts)
+
+
+def _fresh_spec(measure):
+    """A spec a fresh interpreter loads ``measure`` from, or None (a lambda, a closure, __main__)."""
+    from puf import MEASURES
+
+    function = measure.function
+    if isinstance(function, IsolatedFunction):
+        return _fresh_spec(function.measure)
+    if isinstance(function, RemoteFunction):
+        return function.spec
+    if MEASURES.get(measure.name) is measure:
+        return measure.name
+    module = sys.modules.get(getattr(function, "__module__", None) or "")
+    qualname = getattr(function, "__qualname__", "")
+    if module is None or module.__name__ == "__main__" or "<" in qualname:
+        return None
+    file = getattr(module, "__file__", None)
+    source = file if file and module.__name__.startswith("_puf_measure_") else module.__name__
+    return f"{source}:{qualname}"
+
+
+def fresh_outcomes(measure, fields_list, *, time_limit):
+    """Evaluate ``measure`` on each fields dict in a new process; one :class:`Outcome` each.
+
+    The process is a new interpreter that imports the measure by its spec
+    (built-ins by their registered name), so nothing this process did (a cache,
+    a global, an earlier call) can reach the values; a measure that cannot be
+    imported by name (a lambda, a closure) runs in a process forked for the
+    purpose. The process is ended afterwards.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> fresh_outcomes(as_measure("sd"), [{"effectiveness": [0.0, 1.0]}], time_limit=30.0)
+    [Outcome(number=0.5, kind='float', error=None)]
+    """
+    spec = _fresh_spec(measure) if CAN_ISOLATE else None
+    if not CAN_ISOLATE:
+        return [Outcome(real_number(v), type(v).__name__, None)
+                for v in (measure(**fields) for fields in fields_list)]
+    worker = MeasureWorker(measure if spec is None else spec)
+    try:
+        worker.start(max(time_limit, IMPORT_TIME_LIMIT))
+        return worker.call_many(fields_list, time_limit)
+    finally:
+        worker.close()
+
+
+def worker_for(measure):
+    """The worker of ``measure`` (a few measures keep theirs, e.g. in a sweep that alternates)."""
+    function = measure.function
+    if isinstance(function, IsolatedFunction):
+        return worker_for(function.measure)
+    return worker_of(function.spec if isinstance(function, RemoteFunction) else measure)

@@ -2,32 +2,61 @@
 
 __all__ = ["all_verdicts", "verdict_frame", "verdict_matrix"]
 
-from .catalog import CATALOG
+import contextlib
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+from .catalog import CATALOG, Property
 from .runner import verdicts
 
 
-def _one_measure(args):
-    measure, options = args
-    return verdicts(measure, **options)
+def _one_check(measure, prop, options):
+    """One (measure, property) verdict (runs in a worker)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined values are verdicts here, not noise
+        (verdict,) = verdicts(measure, properties=[prop], **options)
+    return verdict
+
+
+def _progress(progress, total):
+    """``progress`` as something with ``update(n)``: a bar of the caller's, a new tqdm bar, or none."""
+    if hasattr(progress, "update"):
+        return contextlib.nullcontext(progress)
+    if progress:
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc="puf check", unit="check")
+    return contextlib.nullcontext(None)
 
 
 def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
     """Run :func:`verdicts` for several measures (default every built-in), optionally in processes.
 
+    The one verdict runner of ``puf check --all`` and ``puf report``. Every
+    (measure, property) check is one task, so a bar advances by one per check
+    and estimates the remaining time from checks, not whole measures. Every
+    property is seeded on its own, so the verdicts do not depend on the number
+    of processes or on the order.
+
     Parameters
     ----------
-    measures : iterable of (str or callable), optional
+    measures : iterable of (str, callable or Measure), optional
         Default every name in :data:`puf.MEASURES`.
     n_jobs : int, default 1
-        Worker processes (measures must be importable names or module-level functions).
-    progress : bool, default False
-        Show a tqdm bar over measures.
+        Worker processes (forked where the platform can, so a measure loaded
+        from a file is there too; elsewhere measures must be importable).
+    progress : bool or object with ``update(n)``, default False
+        True: a tqdm bar over the checks; a bar of the caller's advances by one per check.
     **options
-        Passed to :func:`verdicts`.
+        Passed to :func:`verdicts` (``properties`` chooses the checks).
 
     Returns
     -------
     list of Verdict
+        In measure order, then property order.
 
     Examples
     --------
@@ -38,26 +67,28 @@ def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
     from puf import MEASURES
 
     measures = list(MEASURES) if measures is None else list(measures)
-    jobs = [(m, options) for m in measures]
-    if n_jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
-            results = pool.map(_one_measure, jobs)
-            if progress:
-                from tqdm import tqdm
-
-                results = tqdm(results, total=len(jobs), desc="puf check", unit="measure")
-            return [v for batch in list(results) for v in batch]
-    out = []
-    iterator = jobs
-    if progress:
-        from tqdm import tqdm
-
-        iterator = tqdm(jobs, desc="puf check", unit="measure")
-    for job in iterator:
-        out.extend(_one_measure(job))
-    return out
+    chosen = options.pop("properties", None)
+    chosen = list(CATALOG) if chosen is None else (
+        [chosen] if isinstance(chosen, (str, Property)) else list(chosen))
+    tasks = [(i, j, m, p) for i, m in enumerate(measures) for j, p in enumerate(chosen)]
+    # Checks differ in cost by measure and property; a fixed shuffle mixes them evenly, so a
+    # bar's rate (and remaining time) holds from the start instead of jumping at a slow measure.
+    random.Random(0).shuffle(tasks)
+    results = {}
+    with _progress(progress, len(tasks)) as bar:
+        if n_jobs > 1 and len(tasks) > 1:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            with ProcessPoolExecutor(max_workers=n_jobs, mp_context=context) as pool:
+                futures = {pool.submit(_one_check, m, p, options): (i, j) for i, j, m, p in tasks}
+                for future in as_completed(futures):
+                    results[futures[future]] = future.result()
+                    bar is None or bar.update(1)
+        else:
+            for i, j, m, p in tasks:
+                results[i, j] = _one_check(m, p, options)
+                bar is None or bar.update(1)
+    return [results[key] for key in sorted(results)]
 
 
 def verdict_frame(results):

@@ -31,9 +31,13 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     """Refuse a ``--measure-max-examples`` below 1 (it would check nothing) as a usage error."""
-    value = config.getoption("measure_max_examples", default=None)
-    if value is not None and value < 1:
-        raise pytest.UsageError(f"--measure-max-examples must be >= 1, got {value}")
+    from puf.properties.budget import example_budget
+
+    try:
+        example_budget(config.getoption("measure_max_examples", default=None),
+                       name="--measure-max-examples")
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -65,10 +69,10 @@ _LOADED = {}
 def _measure(spec):
     """Import a spec once per session; a ValueError (bad import or signature) is remembered."""
     if spec not in _LOADED:
-        from puf import load_measure
+        from puf.properties.isolation import load_isolated
 
         try:
-            _LOADED[spec] = load_measure(spec)
+            _LOADED[spec] = load_isolated(spec)  # imported in a worker process, never here
         except ValueError as exc:
             _LOADED[spec] = exc
     if isinstance(_LOADED[spec], ValueError):
@@ -85,13 +89,11 @@ class PropertyItem(pytest.Item):
         self.property_name = property_name
 
     def runtest(self):
-        from puf.properties.budget import DEFAULT_MAX_EXAMPLES
         from puf.properties.runner import verdicts
 
-        option = self.config.getoption("measure_max_examples")
         verdict = verdicts(
             _measure(self.spec), properties=[self.property_name],
-            max_examples=option or DEFAULT_MAX_EXAMPLES, random_state=0,
+            max_examples=self.config.getoption("measure_max_examples"), random_state=0,
         )[0]
         if verdict.status == "not-applicable":
             pytest.skip(verdict.reason)

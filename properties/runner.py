@@ -8,7 +8,7 @@ has pushed the search towards the largest violation); an existential one that
 succeeds is shrunk to a minimal witness.
 """
 
-__all__ = ["Verdict", "STATUSES", "DEFAULT_MAX_EXAMPLES", "verdicts"]
+__all__ = ["Verdict", "STATUSES", "verdicts"]
 
 import contextlib
 import time
@@ -20,11 +20,16 @@ from puf import as_measure
 
 from .cases import LARGEST
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
-from .budget import DEFAULT_MAX_EXAMPLES
+from .budget import example_budget
 from .catalog import CATALOG, Property, get_property
 from .measured import measured_power
 from .search import Found, OutOfBudget, PropertySearch
 from .verdict import STATUSES, Verdict
+
+
+def _recorded_seed(seed_value):
+    """The seed as a Verdict records it: an int, or None for Hypothesis' own randomness."""
+    return None if seed_value is None else int(seed_value)
 
 
 def _seed(random_state):
@@ -81,9 +86,11 @@ def _hypothesis_test(search, *, max_examples, random_state, database):
     return test
 
 
-def _check_one(measure, prop, *, max_examples, random_state, time_limit, budget, database, known):
+def _check_one(measure, prop, *, max_examples, random_state, time_limit, time_budget, database,
+               known):
     """Return ``(status, reason, example, search)`` of one property on one measure."""
-    search = PropertySearch(measure, prop, max_examples=max_examples, time_limit=time_limit, budget=budget)
+    search = PropertySearch(measure, prop, max_examples=max_examples, time_limit=time_limit,
+                            time_budget=time_budget)
     test = _hypothesis_test(search, max_examples=max_examples, random_state=random_state,
                             database=database)
     note = ""
@@ -162,8 +169,8 @@ def _sizes(sizes):
     return f"{text}; largest m = {max(sizes)}"
 
 
-def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0,
-             time_limit=2.0, budget=60.0, database=None, known=True):
+def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
+             time_limit=2.0, time_budget=60.0, database=None, known=True):
     """Put ``measure`` through the property catalog.
 
     Parameters
@@ -174,8 +181,9 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         Property names or :class:`properties.Property` objects (one may be given
         alone; a Property need not be in the catalog); default the whole
         :data:`properties.CATALOG`.
-    max_examples : int, default ``properties.budget.DEFAULT_MAX_EXAMPLES`` (60)
-        The example budget: Hypothesis examples per property before shrinking.
+    max_examples : int, optional
+        The example budget: Hypothesis examples per property before shrinking;
+        default ``properties.budget.DEFAULT_MAX_EXAMPLES`` (60).
     random_state : int, numpy Generator or None, default 0
         Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
     time_limit : float, default 2.0
@@ -183,7 +191,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         ``undefined: timed out after N s``. A user's measure runs in a worker
         process killed at the limit (so even C code that ignores signals stops);
         the built-ins run in-process under SIGALRM (main thread).
-    budget : float, default 60.0
+    time_budget : float, default 60.0
         Seconds allowed per property; the search stops there and reports what it has.
     database : hypothesis database, optional
         Example database (keyed by measure and property); default none.
@@ -200,7 +208,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     ------
     ValueError
         If the measure has an unknown parameter or does not return a number, or
-        an option is out of range (``time_limit`` or ``budget`` <= 0, ``max_examples`` < 1).
+        an option is out of range (``time_limit`` or ``time_budget`` <= 0, ``max_examples`` < 1).
 
     Examples
     --------
@@ -211,8 +219,9 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
     measure = as_measure(measure)
     if isinstance(properties, Property):
         properties = [properties]
-    properties = check_run_options(time_limit=time_limit, budget=budget,
-                                   max_examples=max_examples, properties=properties)
+    max_examples = example_budget(max_examples)
+    properties = check_run_options(time_limit=time_limit, time_budget=time_budget,
+                                   properties=properties)
     check_returns_number(measure, time_limit)
     chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
     seed_value = _seed(random_state)
@@ -222,7 +231,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         start = time.perf_counter()
         status, reason, found, search = _check_one(
             measure, prop, max_examples=max_examples, random_state=seed_value,
-            time_limit=time_limit, budget=budget, database=database, known=known)
+            time_limit=time_limit, time_budget=time_budget, database=database, known=known)
         power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
         if power is not None:
             reason += (f"; this search finds {100 * power[0]:.0f}% of the corpus's planted "
@@ -230,6 +239,7 @@ def verdicts(measure, *, properties=None, max_examples=DEFAULT_MAX_EXAMPLES, ran
         results.append(Verdict(measure.name, name, status, prop.kind, search.level, search.checked,
                                search.undefined, reason, found,
                                round(time.perf_counter() - start, 3), tuple(sorted(search.sizes)),
-                               None if power is None else power[0]))
+                               None if power is None else power[0], max_examples,
+                               _recorded_seed(seed_value)))
     end_calls()  # a user measure's worker process is not kept past its verdicts
     return results

@@ -122,14 +122,14 @@ class PropertySearch:
     >>> from puf import as_measure
     >>> from puf.properties import get_property
     >>> search = PropertySearch(as_measure("gini"), get_property("defined"), max_examples=10,
-    ...                         time_limit=2.0, budget=60.0)
+    ...                         time_limit=2.0, time_budget=60.0)
     >>> search.replay(True), search.failure[1]["value_before"]
     (True, nan)
     """
 
-    def __init__(self, measure, prop, *, max_examples, time_limit, budget):
+    def __init__(self, measure, prop, *, max_examples, time_limit, time_budget):
         self.measure, self.prop, self.level = measure, prop, _level(measure)
-        self.time_limit, self.budget = time_limit, budget
+        self.time_limit, self.time_budget = time_limit, time_budget
         # A deterministic cap on calls (generation, targeting and shrinking together) keeps
         # world-level shrinking bounded; the time budget is only a safety net for slow measures.
         self.max_calls = 5 * max_examples + 100
@@ -178,7 +178,7 @@ class PropertySearch:
     def check(self, case):
         """The test body: evaluate the measure on ``case`` and judge it (raise on a find)."""
         self.calls += 1
-        if self.calls > self.max_calls or time.perf_counter() - self.start > self.budget:
+        if self.calls > self.max_calls or time.perf_counter() - self.start > self.time_budget:
             raise OutOfBudget
         if case.trivial:
             return

@@ -15,10 +15,9 @@ import numpy as np
 from hypothesis import strategies as st
 
 from puf import Population, World
-from puf.synthetic import move_outcomes, replicate, weighted_gap_sum
+from puf.synthetic import move_outcomes, pair_order, replicate, weighted_gap_sum
 
 from .cases import LARGEST, Case, case_strategy, derive, sources, trivial_case
-from .pairing import pairing_order
 
 
 @case_strategy
@@ -130,7 +129,8 @@ def rearrangement_cases(draw, level, measure):
 
 def _pairings(pop, world):
     s, sim = pop.effectiveness, pop.similarity
-    fair, unfair = (pairing_order(s, sim, mode) for mode in ("most_fair", "most_unfair"))
+    fair, unfair = (pair_order(s, sim, mode=mode, method="auto", random_state=0)
+                    for mode in ("most_fair", "most_unfair"))
     gap = weighted_gap_sum(s[unfair], sim) - weighted_gap_sum(s[fair], sim)
     if gap < -1e-9:
         return trivial_case(pop, "pairing search ranked the pairings the wrong way")

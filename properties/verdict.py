@@ -42,6 +42,10 @@ class Verdict:
         The measured detection rate of this property's search at this budget
         (share of the flaw corpus's planted flaws of the property it finds,
         ``properties/power_table.json``); None where not measured.
+    max_examples : int or None
+        The example budget it was checked at (Hypothesis examples per property).
+    random_state : int or None
+        The seed it was checked with (None: Hypothesis' own randomness).
 
     Examples
     --------
@@ -63,6 +67,8 @@ class Verdict:
     seconds: float = 0.0
     sizes: tuple = ()
     power: float | None = None
+    max_examples: int | None = None
+    random_state: int | None = None
 
     def to_dict(self):
         """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").

@@ -21,6 +21,7 @@ __all__ = [
     "as_measure",
     "register",
     "evaluate",
+    "declared_gamma",
     "load_measure",
     "Variant",
     "variants",
@@ -86,6 +87,7 @@ _HOME = {
     "FAMILIES": "metadata", "FIELDS": "metadata", "Measure": "metadata", "measure": "metadata",
     "Population": "population",
     "MEASURES": "registry", "as_measure": "registry", "evaluate": "registry", "register": "registry",
+    "declared_gamma": "registry",
     "load_measure": "loader",
     "SIMILARITIES": "similarity", "cosine_similarity": "similarity",
     "jaccard_similarity": "similarity", "js_similarity": "similarity",
@@ -96,11 +98,23 @@ _HOME = {
 
 
 def __getattr__(name):
-    if name not in _HOME:
-        raise AttributeError(f"module 'puf' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    if name in _HOME:
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    else:  # a built-in measure's function is puf.<its name> without being listed above
+        value = _builtin_measure_function(name)
     globals()[name] = value
     return value
+
+
+def _builtin_measure_function(name):
+    if name.startswith("_"):  # copy, pickle, doctest and IPython probe such names: load nothing
+        raise AttributeError(f"module 'puf' has no attribute {name!r}")
+    registry = importlib.import_module(".registry", __name__)
+    for module_name in registry.BUILTIN_MODULES:
+        value = getattr(importlib.import_module(f".{module_name}", __name__), name, None)
+        if hasattr(value, "__puf_measure__"):
+            return value
+    raise AttributeError(f"module 'puf' has no attribute {name!r}")
 
 
 def __dir__():

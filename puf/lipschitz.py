@@ -32,7 +32,8 @@ def _blocks(m):
 
 
 @measure(label="Inconsistency", family=_SIMILAR, reference="Zemel et al. ICML 2013",
-         definition="(1/m) Σ_u |S(u) − mean S over the n = 5 most similar others|; undefined when m < 6")
+         definition="(1/m) Σ_u |S(u) − mean S over the n = 5 most similar others|; undefined when m < 6",
+         attainable="[0, 1]")
 def inconsistency(effectiveness, similarity, *, n_neighbors=5):
     """Mean gap between each user's effectiveness and that of its most similar users.
 
@@ -110,7 +111,8 @@ def _gaps_and_allowance(s, sim, start, stop, lipschitz_constant):
 
 @measure(name="lipschitz-violation", label="Lipschitz-violation", family=_SIMILAR,
          reference="Dwork et al. ITCS 2012",
-         definition="share of pairs u<v with |S(u)−S(v)| > L·(1 − sim(u,v)), L = 1")
+         definition="share of pairs u<v with |S(u)−S(v)| > L·(1 − sim(u,v)), L = 1",
+         attainable="[0, 1]")
 def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     """Share of user pairs whose effectiveness gap exceeds L times their distance 1 − sim.
 
@@ -155,7 +157,8 @@ def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
 
 @measure(name="lipschitz-excess", label="Lipschitz-excess", family=_SIMILAR,
          reference="Dwork et al. ITCS 2012",
-         definition="2/(m(m−1)) Σ_{u<v} max(0, |S(u)−S(v)| − L·(1 − sim(u,v))), L = 1")
+         definition="2/(m(m−1)) Σ_{u<v} max(0, |S(u)−S(v)| − L·(1 − sim(u,v))), L = 1",
+         attainable="[0, 1]")
 def lipschitz_excess(effectiveness, similarity, *, lipschitz_constant=1.0):
     """Mean over user pairs of how far the effectiveness gap exceeds L·(1 − sim).
 

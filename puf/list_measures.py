@@ -42,7 +42,8 @@ def _envy(utility):
 
 
 @measure(name="me", label="ME", family=_ENVY, panel="Envy", reference=_PUF_PAPER,
-         definition="1/(m(m−1)) Σ_{u≠v} max(φ_u(L_v) − φ_u(L_u), 0)")
+         definition="1/(m(m−1)) Σ_{u≠v} max(φ_u(L_v) − φ_u(L_u), 0)",
+         attainable="[0, 1]")
 def mean_envy(utility):
     """Mean envy (ME) over ordered pairs of distinct users.
 
@@ -74,7 +75,8 @@ def mean_envy(utility):
 
 @measure(name="me-as-printed", label="ME-as-printed", family=_ENVY, panel="Envy",
          reference=_PUF_PAPER, tables=False,
-         definition="2/(m(m−1)) Σ_{u≠v} envy(u,v) (the appendix's printed form, 2×ME)")
+         definition="2/(m(m−1)) Σ_{u≠v} envy(u,v) (the appendix's printed form, 2×ME)",
+         attainable="[0, 2]")
 def mean_envy_as_printed(utility):
     """ME as printed in the paper's appendix, 2/(m(m−1))·Σ_{u≠v}: twice :func:`mean_envy`.
 
@@ -97,7 +99,8 @@ def mean_envy_as_printed(utility):
 
 
 @measure(name="mme", label="MME", family=_ENVY, panel="Envy", reference=_PUF_PAPER,
-         definition="(1/m) Σ_u max_{v≠u} envy(u,v)")
+         definition="(1/m) Σ_u max_{v≠u} envy(u,v)",
+         attainable="[0, 1]")
 def mean_max_envy(utility):
     """Mean over users of each user's largest envy (MME).
 
@@ -124,7 +127,8 @@ def mean_max_envy(utility):
 
 
 @measure(name="peu", label="PEU", family=_ENVY, panel="Envy", reference=_PUF_PAPER,
-         definition="(1/m) Σ_u 1{max_{v≠u} envy(u,v) > ε}, ε = 0.05")
+         definition="(1/m) Σ_u 1{max_{v≠u} envy(u,v) > ε}, ε = 0.05",
+         attainable="[0, 1]", study_options=("epsilon",))
 def proportion_envious_users(utility, *, epsilon=0.05):
     """Proportion of users whose largest envy exceeds ``epsilon`` (PEU).
 
@@ -158,7 +162,8 @@ def proportion_envious_users(utility, *, epsilon=0.05):
 
 
 @measure(label="UF", family=_SIMILAR, range=UNBOUNDED, similarity="uf", gamma=0.5,
-         reference=_PUF_PAPER, definition="ln Σ_{sim ≥ mean+SD} sim(u,v)·d_L(u,v)")
+         reference=_PUF_PAPER, definition="ln Σ_{sim ≥ mean+SD} sim(u,v)·d_L(u,v)",
+         attainable="(−∞, ∞)")
 def uf(similarity, list_distance, *, base=math.e):
     """User fairness (UF): log of the similarity-weighted list distance of the most similar pairs.
 

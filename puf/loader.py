@@ -14,7 +14,8 @@ import os
 import sys
 from pathlib import Path
 
-from .registry import MEASURES, Measure, as_measure
+from .metadata import Measure
+from .registry import MEASURES, as_measure
 
 _FILE_MODULE_PREFIX = "_puf_measure_"
 

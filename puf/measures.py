@@ -43,7 +43,8 @@ def _pair_weighted_gap_sum(effectiveness, similarity):
 
 
 @measure(name="puf", label="PUF", family=_SIMILAR, reference=_PUF_PAPER,
-         definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|")
+         definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|",
+         attainable="[0, 1]")
 def pairwise_user_unfairness(effectiveness, similarity):
     """Pairwise User unFairness (PUF): similarity-weighted mean effectiveness gap.
 
@@ -89,7 +90,8 @@ puf = pairwise_user_unfairness
 
 @measure(name="puf-as-printed", label="PUF-as-printed", family=_SIMILAR, reference=_PUF_PAPER,
          tables=False,
-         definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)")
+         definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)",
+         attainable="[0, 2]")
 def puf_as_printed(effectiveness, similarity):
     """PUF as printed in the paper: the ordered-pair double sum, twice :func:`puf`.
 
@@ -119,7 +121,8 @@ def puf_as_printed(effectiveness, similarity):
 
 
 @measure(label="SD", family=_INEQUALITY, reference=_PUF_PAPER,
-         definition="standard deviation (ddof=0) of S")
+         definition="standard deviation (ddof=0) of S",
+         attainable="[0, 0.5]")
 def sd(effectiveness):
     """Population standard deviation (ddof=0) of per-user effectiveness.
 
@@ -147,7 +150,8 @@ def sd(effectiveness):
 
 
 @measure(label="Gini", family=_INEQUALITY, reference=_PUF_PAPER,
-         definition="Σ_j (2j−m−1)·S_(j) / (m·Σ S); undefined when Σ S = 0")
+         definition="Σ_j (2j−m−1)·S_(j) / (m·Σ S); undefined when Σ S = 0",
+         attainable="[0, (m−1)/m]")
 def gini(effectiveness):
     """Gini coefficient of per-user effectiveness.
 

@@ -4,19 +4,112 @@ A measure is a plain function whose required parameters are
 :class:`~puf.Population` field names; those names are what it reads, always
 taken from the signature. :func:`measure` attaches the rest (label, family,
 range, direction, definition, reference, the similarity it reads in studies)
-where the function is defined. The registry (:mod:`puf.registry`) builds its
-built-ins from the decorated functions of the measure modules; this module
-holds no registry, so those modules can import it without a cycle.
+where the function is defined, and what is read off the function itself
+(:func:`signature_reads`, :func:`check_options`, :func:`first_docstring_line`)
+lives here too. The registry (:mod:`puf.registry`) builds its built-ins from
+the decorated functions of the measure modules; this module holds no
+registry, so those modules can import it without a cycle.
 """
 
-__all__ = ["FIELDS", "FAMILIES", "Measure", "measure"]
+__all__ = ["FIELDS", "FAMILIES", "Measure", "measure", "bind", "check_similarity_choice",
+           "signature_reads", "check_options", "first_docstring_line", "function_name"]
 
 import functools
+import inspect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .signatures import FIELDS, check_options, first_docstring_line, function_name, signature_reads
+FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
+"""The Population fields a measure may read, by parameter name."""
+
+
+def function_name(function):
+    """``function.__name__``, or its repr for a callable without one (a partial, an instance).
+
+    Examples
+    --------
+    >>> import functools, puf
+    >>> function_name(puf.sd), function_name(functools.partial(max))
+    ('sd', 'functools.partial(<built-in function max>)')
+    """
+    return getattr(function, "__name__", repr(function))
+
+
+def signature_reads(function):
+    """The Population fields a measure reads: its parameters named after :data:`FIELDS`.
+
+    Returns the field-named parameters in parameter order; raises ValueError
+    if the signature cannot be read, a required parameter is not a field name,
+    or no parameter is one.
+
+    Examples
+    --------
+    >>> signature_reads(lambda similarity, effectiveness, *, scale=2.0: 0.0)
+    ('similarity', 'effectiveness')
+    """
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"cannot read the signature of measure {function!r}") from exc
+    reads = []
+    for p in parameters:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.name in FIELDS:
+            reads.append(p.name)
+        elif p.default is p.empty:
+            raise ValueError(
+                f"measure {function_name(function)!r} has a required parameter "
+                f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
+            )
+    if not reads:
+        raise ValueError(f"measure {function_name(function)!r} reads no Population field; "
+                         f"name a parameter one of {', '.join(FIELDS)}")
+    return tuple(reads)
+
+
+def first_docstring_line(function):
+    """The first line of ``function``'s docstring, or "" (a measure's default definition).
+
+    Examples
+    --------
+    >>> def spread(effectiveness):
+    ...     '''max S − min S.
+    ...
+    ...     Longer text.
+    ...     '''
+    >>> first_docstring_line(spread), first_docstring_line(lambda effectiveness: 0.0)
+    ('max S − min S.', '')
+    """
+    return (inspect.getdoc(function) or "").split("\n")[0]
+
+
+def check_options(function, options):
+    """Raise ValueError unless ``function`` takes every key of ``options`` as a keyword option.
+
+    Checked here, not when the measure is first called: a misspelt option
+    would otherwise surface as a TypeError deep in a study.
+
+    Examples
+    --------
+    >>> import puf
+    >>> check_options(puf.generalized_entropy, {"alpha": 3})
+    >>> check_options(puf.generalized_entropy, {"alfa": 3})
+    Traceback (most recent call last):
+    ...
+    ValueError: options ['alfa'] are not options of 'generalized_entropy'; it takes ['alpha']
+    """
+    parameters = inspect.signature(function).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return
+    takes = [p.name for p in parameters.values()
+             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in FIELDS]
+    unknown = [key for key in options if key not in takes]
+    if unknown:
+        raise ValueError(f"options {unknown} are not options of {function_name(function)!r}; "
+                         f"it takes {takes or 'none'}")
+
 
 FAMILIES = ("inequality indices", "envy", "similarity-aware", "other")
 """Families of measures, in the order tables and figures group them."""
@@ -25,7 +118,8 @@ NONNEGATIVE = (0.0, math.inf)
 
 # Metadata a measure may declare, with the defaults of an undecorated function.
 _DEFAULTS = dict(label=None, range=(0.0, 1.0), direction="lower", definition=None, family=None,
-                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True)
+                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True,
+                 attainable=None, study_options=())
 
 
 @dataclass(frozen=True)
@@ -68,6 +162,16 @@ class Measure:
     tables : bool, default True
         Whether studies (``puf evaluate``, the report's sweeps) show it; False
         for forms kept only for the property check (the printed forms).
+    attainable : str, optional
+        The values it can take on valid input of m users, as an interval
+        (``"[0, 0.5]"`` for SD, ``"[0, (m−1)/m]"`` for Gini); ``puf measures``
+        shows it next to the declared range, which is what the ``range``
+        property checks (the printed forms reach 2, outside their declared
+        [0, 1]). None when unknown (a measure registered at run time).
+    study_options : tuple of str, default ()
+        Keyword options of its function that a study sets from its own
+        settings: PEU declares ``("epsilon",)``, so ``puf evaluate --epsilon``
+        reaches every measure that declares ``epsilon``, by metadata, not name.
 
     Examples
     --------
@@ -94,6 +198,8 @@ class Measure:
     gamma: float | None = None
     panel: str | None = None
     tables: bool = True
+    attainable: str | None = None
+    study_options: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -103,6 +209,7 @@ class Measure:
             raise ValueError(f"measure {self.name!r} declares reads {tuple(self.reads)!r} "
                              f"but its signature reads {derived!r}")
         checked = _checked_metadata({f: getattr(self, f) for f in _DEFAULTS})
+        check_options(self.function, dict.fromkeys(checked["study_options"]))
         checked["family"] = checked["family"] or _default_family(derived)
         checked["label"] = checked["label"] or self.name
         checked["panel"] = checked["panel"] or checked["label"]
@@ -150,13 +257,17 @@ def _checked_metadata(meta):
         raise ValueError(f"range must be (low, high) with low <= high, got {meta['range']!r}")
     if meta["family"] is not None and meta["family"] not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(map(repr, FAMILIES))}, got {meta['family']!r}")
-    for field in ("label", "panel", "definition", "reference"):
+    for field in ("label", "panel", "definition", "reference", "attainable"):
         if meta[field] is not None and not isinstance(meta[field], str):
             raise ValueError(f"{field} must be a string, got {meta[field]!r}")
     if not isinstance(meta["tables"], bool):  # bool("no") would be True
         raise ValueError(f"tables must be True or False, got {meta['tables']!r}")
     gamma = check_similarity_choice(meta["similarity"], meta["gamma"])
-    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]))
+    options = meta["study_options"]
+    if isinstance(options, str) or not all(isinstance(o, str) for o in options):
+        raise ValueError(f"study_options must be a tuple of option names, got {options!r}")
+    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]),
+                study_options=tuple(options))
 
 
 def check_similarity_choice(similarity, gamma):
@@ -167,9 +278,9 @@ def check_similarity_choice(similarity, gamma):
     >>> check_similarity_choice("uf", 0.5), check_similarity_choice("jaccard", None)
     (0.5, None)
     """
-    from .similarity import similarity_parameters
+    from .similarity import takes_gamma
 
-    if "gamma" not in similarity_parameters(similarity):  # also checks the name
+    if not takes_gamma(similarity):  # also checks the name
         if gamma is not None:
             raise ValueError(f"gamma must be None: similarity {similarity!r} takes no gamma, got {gamma!r}")
         return None
@@ -199,7 +310,8 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
     **metadata
         ``label``, ``range``, ``direction``, ``definition`` (default the
         docstring's first line), ``family``, ``reference``, ``similarity``,
-        ``gamma``, ``panel``, ``tables``, as for :class:`Measure`.
+        ``gamma``, ``panel``, ``tables``, ``attainable``, ``study_options``, as
+        for :class:`Measure`.
 
     Returns
     -------
@@ -246,7 +358,8 @@ def bind(declared, *, name, options=None, **metadata):
     """A :class:`Measure` like ``declared`` under ``name``, with ``options`` bound to its function.
 
     The label and the panel are not inherited (a new name is shown as itself
-    unless ``label`` is given); every other metadata field is, unless given.
+    unless ``label`` is given), nor the attainable values when options are
+    bound (they depend on them); every other metadata field is, unless given.
 
     Examples
     --------
@@ -261,7 +374,8 @@ def bind(declared, *, name, options=None, **metadata):
         check_options(function, options)
         function = functools.partial(function, **options)
         function.__name__ = function_name(declared.function)  # kept for tracebacks and pickling
-    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in ("label", "panel")}
+    own = ("label", "panel") + (("attainable",) if options else ())
+    inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in own}
     return Measure(function, name, **dict(inherited, **_known(metadata)))
 
 

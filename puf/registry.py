@@ -11,15 +11,14 @@ functions of the measure modules (:data:`BUILTIN_MODULES`), in the order they
 are defined there: adding one is one decorated function.
 """
 
-__all__ = ["FIELDS", "FAMILIES", "Measure", "MEASURES", "BUILTIN_MODULES", "measure", "as_measure",
-           "register", "evaluate", "builtin_measures"]
+__all__ = ["MEASURES", "BUILTIN_MODULES", "as_measure", "register", "evaluate", "builtin_measures",
+           "declared_gamma"]
 
 import importlib
 import numbers
 from collections.abc import Iterable
 
-from .metadata import FAMILIES, FIELDS, Measure, bind, measure
-from .signatures import first_docstring_line
+from .metadata import Measure, bind, first_docstring_line
 
 BUILTIN_MODULES = ("measures", "list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
@@ -77,7 +76,8 @@ def register(function, *, name, options=None, replace=False, **metadata):
         Allow replacing a measure already registered under ``name``.
     **metadata
         ``label``, ``range``, ``direction``, ``definition``, ``family``,
-        ``reference``, ``similarity``, ``gamma``, ``panel``, ``tables``, as for
+        ``reference``, ``similarity``, ``gamma``, ``panel``, ``tables``,
+        ``attainable``, ``study_options``, as for
         :class:`Measure`; the others are the function's (its label and panel
         are not: a new name is shown as itself unless ``label`` is given).
 
@@ -209,6 +209,35 @@ def builtin_measures():
                     and value.__module__ == module.__name__ and value not in found):
                 found.append(value)
     return tuple(m for f in found for m in (f.__puf_instances__ or (f.__puf_measure__,)))
+
+
+def declared_gamma(similarity):
+    """Return the γ the registered measures reading ``similarity`` declare; None if it takes none.
+
+    The one default of γ: UF declares ``similarity="uf", gamma=0.5``, and
+    everything that computes sim_UF without being given γ (``World.similarity``,
+    ``puf evaluate``, the report) uses that.
+
+    Raises
+    ------
+    ValueError
+        If ``similarity`` is unknown, or takes γ but no registered measure
+        declares one.
+
+    Examples
+    --------
+    >>> declared_gamma("uf"), declared_gamma("jaccard")
+    (0.5, None)
+    """
+    from .similarity import takes_gamma
+
+    if not takes_gamma(similarity):
+        return None
+    for m in MEASURES.values():
+        if m.similarity == similarity:
+            return m.gamma
+    raise ValueError(f"similarity {similarity!r} takes gamma and no registered measure declares "
+                     "one: pass gamma in [0, 1]")
 
 
 MEASURES = {m.name: m for m in builtin_measures()}

@@ -11,6 +11,7 @@ __all__ = [
     "SIMILARITIES",
     "get_similarity",
     "similarity_parameters",
+    "takes_gamma",
     "compute_similarity",
     "jaccard_similarity",
     "cosine_similarity",
@@ -71,6 +72,18 @@ def similarity_parameters(name):
     """
     parameters = inspect.signature(get_similarity(name)).parameters
     return tuple(p for p in ("item_features", "gamma") if p in parameters)
+
+
+def takes_gamma(name):
+    """Return whether similarity ``name`` takes γ (a ``gamma`` parameter); ValueError for an unknown name.
+
+    Examples
+    --------
+    >>> from puf.similarity import takes_gamma
+    >>> takes_gamma("uf"), takes_gamma("jaccard")
+    (True, False)
+    """
+    return "gamma" in similarity_parameters(name)
 
 
 def compute_similarity(name, histories, *, item_features=None, gamma=None):

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .metadata import check_similarity_choice
-from .registry import FAMILIES, MEASURES, Measure, as_measure
+from .metadata import FAMILIES, Measure, check_similarity_choice
+from .registry import MEASURES, as_measure
 
 METRICS = {"P": "precision", "R": "recall", "NDCG": "ndcg", "HR": "hit_rate",
            "RR": "reciprocal_rank", "AP": "average_precision"}

@@ -217,8 +217,11 @@ class World:
         relevance[user, item] = grade
         return self.replace(relevance=relevance.tocsr())
 
-    def similarity(self, name="jaccard", *, gamma=1.0):
+    def similarity(self, name="jaccard", *, gamma=None):
         """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.
+
+        ``gamma`` (sim_UF's weight of history overlap) defaults to the γ the
+        measure reading that similarity declares (:func:`puf.declared_gamma`).
 
         Examples
         --------
@@ -227,11 +230,13 @@ class World:
         >>> w.similarity("jaccard")[0, 1]
         np.float64(0.5)
         """
+        from .registry import declared_gamma
         from .similarity import compute_similarity
 
+        gamma = declared_gamma(name) if gamma is None else gamma
         return compute_similarity(name, self.histories, item_features=self.item_features, gamma=gamma)
 
-    def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=1.0):
+    def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=None):
         """Derive the Population a measure reads.
 
         Each m x m piece (a similarity per name, and per gamma if it takes
@@ -250,8 +255,9 @@ class World:
             Cut-off; defaults to the list length :attr:`k`.
         similarity : str, default "jaccard"
             User similarity, a name in :data:`puf.SIMILARITIES`.
-        gamma : float, default 1.0
-            Weight of history overlap in sim_UF (``similarity="uf"`` only).
+        gamma : float, optional
+            Weight of history overlap in sim_UF (``similarity="uf"`` only);
+            default the γ its measure declares (:func:`puf.declared_gamma`).
 
         Returns
         -------
@@ -269,7 +275,7 @@ class World:
         """
         from .effectiveness import get_effectiveness
         from .lists import list_distance, utility_matrix
-        from .similarity import similarity_parameters
+        from .registry import declared_gamma
 
         k = self.k if k is None else check_k(k)
         if k > self.k:
@@ -277,8 +283,9 @@ class World:
         rankings = self.rankings[:, :k]
         effectiveness = get_effectiveness(metric)  # an unknown name fails before any work
         # Keyed by what the similarity reads: one that takes no gamma is one piece for every gamma.
-        takes_gamma = "gamma" in similarity_parameters(similarity)  # also checks the name
-        similarity_key = ("similarity", similarity, gamma if takes_gamma else None)
+        declared = declared_gamma(similarity)  # also checks the name; None: it takes no gamma
+        gamma = declared if gamma is None else gamma
+        similarity_key = ("similarity", similarity, None if declared is None else gamma)
         return Population(
             effectiveness=self._pieces.get("judged", ("effectiveness", metric, k),
                                            lambda: effectiveness(rankings, self.relevance, k=k)),

@@ -58,7 +58,7 @@ class Base:
     k: int = 10
     zero_relevance: float = 0.5
     skewness: float | None = None
-    gamma: float = 0.5
+    gamma: float | None = None
     pairing: str = "random"
     skewness_mean: str = "fixed"
     similarity: str = "jaccard"
@@ -71,6 +71,10 @@ class Base:
 
         check_k(self.n_users, name="n_users"), check_k(self.n_items, name="n_items"), check_k(self.k)
         check_unit_scalar(self.zero_relevance, name="zero_relevance")
+        if self.gamma is None:  # the γ UF declares: one default, owned by the measure
+            from puf import declared_gamma
+
+            object.__setattr__(self, "gamma", declared_gamma("uf"))
         check_unit_scalar(self.gamma, name="gamma")
         if self.skewness is not None and (isinstance(self.skewness, bool) or not isinstance(
                 self.skewness, numbers.Real) or not np.isfinite(self.skewness)):

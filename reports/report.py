@@ -10,13 +10,15 @@ skewness sweeps and the measure-agreement study on a real dataset with
 
 __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
-from puf.properties.budget import DEFAULT_MAX_EXAMPLES, QUICK_MAX_EXAMPLES
+import os
+
+from puf.properties.budget import example_budget
 
 SETTINGS = {
     # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
     # property budgets are the ones shared with puf check (properties/budget.py).
-    "quick": {"n_users": 100, "n_items": 600, "n_seeds": 2, "max_examples": QUICK_MAX_EXAMPLES},
-    "full": {"n_users": 200, "n_items": 1000, "n_seeds": 5, "max_examples": DEFAULT_MAX_EXAMPLES},
+    "quick": {"n_users": 100, "n_items": 600, "n_seeds": 2, "max_examples": example_budget(quick=True)},
+    "full": {"n_users": 200, "n_items": 1000, "n_seeds": 5, "max_examples": example_budget()},
 }
 
 
@@ -60,7 +62,7 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     from puf.reports.render import render_html, render_markdown
     from puf.reports.sections import RESPONSE_NOTE, sweep_section
     from puf.reports.sweeps import SWEEPS, Base
-    from puf.reports.verdicts import plain_reasons, run_verdicts, verdict_document
+    from puf.reports.verdicts import plain_reasons, verdict_document, verdict_record
 
     setting = SETTINGS["quick" if quick else "full"]
     seeds = [random_state + i for i in range(setting["n_seeds"])]
@@ -86,8 +88,9 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
             sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache)
     checks = len(measures) * len(properties.CATALOG)
     with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
-        records = run_verdicts(measures, max_examples=setting["max_examples"],
-                               random_state=random_state, bar=bar)
+        found = properties.all_verdicts(measures, n_jobs=_cores(), progress=bar,
+                                        max_examples=setting["max_examples"], random_state=random_state)
+        records = [verdict_record(v) for v in found]
     note = _verdict_note(setting["max_examples"], random_state, quick)
     all_labels = pd.concat(labels, ignore_index=True)
     all_labels.to_csv(out / "responses.csv", index=False)
@@ -114,6 +117,11 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     (out / "index.html").write_text(render_html(**pages, folder=out), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(**pages), encoding="utf-8")
     return out / "index.html"
+
+
+def _cores():
+    """The cores this process may use (the verdicts run one worker per core)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _stage(progress, number, count, name, total, unit):
@@ -222,7 +230,7 @@ def _real_data(name, *, random_state):
     dataset = load(name)
     runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state,
                        cache=cache_dir() / "runs")
-    scores = evaluate_runs(dataset, runs, k=10, gamma=0.5)
+    scores = evaluate_runs(dataset, runs, k=10)
     rankers, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {"name": dataset.name, "dataset": dataset, "scores": scores,

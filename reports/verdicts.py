@@ -13,7 +13,7 @@ where that file exists and pins the verdict the run found, else from the
 verdict's own ``reason`` (a user's measure has no file).
 """
 
-__all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons", "run_verdicts"]
+__all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons"]
 
 import json
 from pathlib import Path
@@ -25,6 +25,9 @@ KNOWN_DIR = Path(properties.__file__).parent / "known"
 def verdict_record(verdict):
     """One verdict as its JSON record: ``Verdict.to_dict()`` without the wall time.
 
+    The budget and the seed, the same for every verdict of a run, are said once
+    in the document's note instead.
+
     Examples
     --------
     >>> from puf.properties import verdicts
@@ -32,7 +35,8 @@ def verdict_record(verdict):
     >>> record["measure"], record["property"], record["status"], "seconds" in record
     ('sd', 'range', 'holds', False)
     """
-    return {k: v for k, v in verdict.to_dict().items() if k != "seconds"}
+    return {k: v for k, v in verdict.to_dict().items()
+            if k not in ("seconds", "max_examples", "random_state")}
 
 
 def verdict_document(records, note):
@@ -85,59 +89,3 @@ def plain_reasons(records):
         use_known = pinned.get(r["property"]) == r["status"] and reasons.get(r["property"])
         out[r["measure"], r["property"]] = reasons[r["property"]] if use_known else r["reason"]
     return out
-
-
-def _one(measure, name, max_examples, random_state):
-    """One (measure, property) verdict as a record (runs in a worker)."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # undefined values are verdicts here, not noise
-        (result,) = properties.verdicts(measure, properties=[name], max_examples=max_examples,
-                                        random_state=random_state)
-    return verdict_record(result)
-
-
-def run_verdicts(measures, *, max_examples, random_state, bar):
-    """Run the property catalog on every measure; return the records in measure, catalog order.
-
-    Every (measure, property) check is one task, so ``bar`` advances by one per
-    check and its remaining time is estimated from checks, not from whole
-    measures. Tasks run in forked worker processes (a user's measure loaded from
-    a file is there too), one per available core; every property is seeded on
-    its own, so the result does not depend on the number of workers or the order.
-
-    Examples
-    --------
-    >>> from puf import as_measure
-    >>> class Bar:
-    ...     def update(self, n=1): pass
-    >>> records = run_verdicts([as_measure("sd")], max_examples=5, random_state=0, bar=Bar())
-    >>> len(records) == len(properties.CATALOG), records[0]["property"]
-    (True, 'range')
-    """
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    import random
-
-    tasks = [(i, j, m, name) for i, m in enumerate(measures) for j, name in enumerate(properties.CATALOG)]
-    # Checks differ in cost by measure and property; a fixed shuffle mixes them evenly, so the
-    # bar's rate (and remaining time) holds from the start instead of jumping at a slow measure.
-    random.Random(0).shuffle(tasks)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    results = {}
-    if min(cores, len(tasks)) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=cores, mp_context=context) as pool:
-            futures = {pool.submit(_one, m, name, max_examples, random_state): (i, j)
-                       for i, j, m, name in tasks}
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                bar.update(1)
-    else:
-        for i, j, m, name in tasks:
-            results[i, j] = _one(m, name, max_examples, random_state)
-            bar.update(1)
-    return [results[key] for key in sorted(results)]

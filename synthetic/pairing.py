@@ -2,6 +2,9 @@
 
 __all__ = ["PAIRINGS", "pair", "pair_order", "weighted_gap_sum"]
 
+import functools
+import itertools
+
 import numpy as np
 from scipy.linalg import eigh
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
@@ -14,6 +17,22 @@ PAIRINGS = ("random", "most_fair", "most_unfair")
 _RELATIVE_GAIN = 1e-12  # a swap must beat rounding noise to count as an improvement
 _SMALL, _SMALL_RESTARTS = 64, 8  # extra random starts are nearly free for small populations
 _DENSE_EIGEN = 300  # above this, Lanczos beats a dense eigendecomposition
+_EXACT_UP_TO = 6  # "auto": enumerating every order beats the search up to here, and is exact
+_EXACT_AT_MOST = 8  # "exact": 8! orders of 8 users are still quick
+METHODS = ("search", "exact", "auto")
+
+
+@functools.lru_cache(maxsize=None)
+def _permutations(m):
+    return np.array(list(itertools.permutations(range(m))))
+
+
+def _exact_order(e, s, sign):
+    """The best of every order (the first in lexicographic order among equals)."""
+    orders = _permutations(e.shape[0])
+    values = e[orders]
+    gaps = np.abs(values[:, :, None] - values[:, None, :])
+    return orders[int(np.argmin(sign * np.einsum("pij,ij->p", gaps, np.triu(s, k=1))))]
 
 
 def weighted_gap_sum(effectiveness, similarity):
@@ -130,13 +149,19 @@ def _local_search(values, similarity, sign, max_rounds=None):
     return a
 
 
-def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None):
+def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None,
+               method="search"):
     """The permutation behind :func:`pair`: user u receives ``effectiveness[order[u]]``.
 
     Parameters
     ----------
     effectiveness, similarity, mode, restarts, max_rounds, random_state
         As in :func:`pair`.
+    method : {"search", "exact", "auto"}, default "search"
+        "search": spectral starts and swap search (any m); "exact": the best
+        of every order (m <= 8; among equal values, as a property that moves
+        whole outcomes needs, the first order); "auto": exact up to 6 users,
+        the search above.
 
     Returns
     -------
@@ -148,6 +173,8 @@ def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=Non
     >>> e = [1.0, 0.0, 1.0]
     >>> [e[i] for i in pair_order(e, s, mode="most_fair", random_state=0)]
     [1.0, 1.0, 0.0]
+    >>> pair_order(e, s, mode="most_unfair", method="exact").tolist()  # the similar pair split
+    [0, 1, 2]
     """
     e = check_effectiveness(effectiveness, min_users=2)
     s = check_similarity(similarity, m=e.shape[0]).copy()
@@ -157,6 +184,14 @@ def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=Non
         restarts = _SMALL_RESTARTS if e.shape[0] <= _SMALL else 0
     restarts = check_count(restarts, name="restarts")
     max_rounds = None if max_rounds is None else check_count(max_rounds, name="max_rounds", minimum=1)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    exact = method == "exact" or (method == "auto" and e.shape[0] <= _EXACT_UP_TO)
+    if exact and e.shape[0] > _EXACT_AT_MOST:
+        raise ValueError(f"method='exact' enumerates every order: at most {_EXACT_AT_MOST} users, "
+                         f"got {e.shape[0]}")
+    if exact and mode != "random":
+        return _exact_order(e, s, 1.0 if mode == "most_fair" else -1.0)
     rng = check_random_state(random_state)
     start = rng.permutation(e.shape[0])
     if mode == "random" or np.all(e == e[0]):  # equal values: every assignment is the same

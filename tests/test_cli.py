@@ -116,11 +116,19 @@ def test_output_files_are_checked_before_the_work(tmp_path, capsys, monkeypatch,
     assert "does not exist" in err and err.count("\n") == 1
 
 
-def test_measures_values_column_comes_from_the_table_of_attainable_ranges():
-    from puf.cli.commands.measures import ATTAINABLE, measures_table
+def test_measures_values_column_comes_from_each_measures_attainable_values():
+    from puf.cli.commands.measures import measures_table
 
     rows = measures_table()
-    assert {r["name"]: r["values"] for r in rows} == {name: ATTAINABLE[name] for name in puf.MEASURES}
+    assert {r["name"]: r["values"] for r in rows} == {n: m.attainable for n, m in puf.MEASURES.items()}
+    assert {r["name"]: r["values"] for r in rows}["gini"] == "[0, (m−1)/m]"
+    puf.register(puf.sd, name="sd-again")
+    puf.register(puf.generalized_entropy, name="ge-3", options={"alpha": 3})
+    try:
+        values = {r["name"]: r["values"] for r in measures_table()}
+        assert values["sd-again"] == "[0, 0.5]" and values["ge-3"] == "—"  # bound: not inherited
+    finally:
+        puf.MEASURES.pop("sd-again"), puf.MEASURES.pop("ge-3")
 
 
 def test_report_refuses_a_negative_random_state_before_the_work(tmp_path, capsys, monkeypatch):

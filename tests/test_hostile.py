@@ -200,7 +200,7 @@ def test_8_a_hanging_measure_is_timed_out_and_the_run_goes_on(hostile, name):
     results = verdicts(puf.load_measure(f"{hostile}:{name}"), properties=["range", "anonymity"],
                        max_examples=3, time_limit=0.2)
     assert [(v.status, v.reason) for v in results] == [("undefined", "timed out after 0.2 s")] * 2
-    assert not isolation._WORKERS  # the worker was killed, none is left running
+    assert isolation.live_workers() == 0  # the worker was killed, none is left running
 
 
 def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
@@ -213,7 +213,7 @@ def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
 
 
 @pytest.mark.parametrize("option", [{"time_limit": 0}, {"time_limit": -1},
-                                    {"time_limit": float("inf")}, {"budget": 0}])
+                                    {"time_limit": float("inf")}, {"time_budget": 0}])
 def test_8_a_limit_cannot_be_switched_off(option):
     with pytest.raises(ValueError, match=f"{next(iter(option))} must be a finite number of seconds > 0"):
         verdicts("sd", properties=["range"], **option)
@@ -299,7 +299,7 @@ def test_11_pytest_refuses_zero_examples(pytester):
     result = pytester.runpytest_subprocess(*_plugin_args(), "--measure", "sd",
                                            "--measure-max-examples", "0", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--measure-max-examples must be >= 1, got 0*"])
+    result.stderr.fnmatch_lines(["*--measure-max-examples must be an integer >= 1, got 0*"])
 
 
 # ---- 12. a measure given twice -----------------------------------------------------------------
@@ -459,3 +459,171 @@ def test_9_evaluate_options_are_checked_before_the_data_is_loaded(tmp_path, caps
     inter = _toy_inter(tmp_path)
     assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", option, value]) == 2
     assert fragment in _one_line_error(capsys)
+
+
+# ---- 15. a user's module runs in a worker process, never in the harness ------------------------
+
+AT_IMPORT = '''
+import os, signal, threading, time
+import numpy
+import puf.measures
+
+numpy.std = lambda *args, **kwargs: 0.0
+puf.measures.puf = lambda *args, **kwargs: 0.0
+os.chdir({elsewhere!r})
+threading.Thread(target=time.sleep, args=(3600,)).start()  # never ends, not a daemon
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+os.fork()  # two copies go on importing
+
+def spread(effectiveness):
+    return float(max(effectiveness) - min(effectiveness))
+
+def forks(effectiveness):
+    os.fork()  # both copies return a value
+    return float(max(effectiveness) - min(effectiveness))
+
+def signals(effectiveness):
+    os.kill(os.getppid(), signal.SIGTERM)
+    time.sleep(5)
+    return 0.0
+
+def kills(effectiveness):
+    os.kill(os.getppid(), signal.SIGKILL)
+    time.sleep(5)
+    return 0.0
+
+def speaks(effectiveness):
+    import gc, pickle
+    from multiprocessing.connection import Connection
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, ("touch " + {marker!r},))
+
+    for thing in gc.get_objects():
+        if isinstance(thing, Connection) and not thing.closed:
+            thing.send_bytes(pickle.dumps((10**6, os.getpid(), Payload())))
+    return 0.5
+'''
+
+
+@pytest.fixture()
+def at_import(tmp_path):
+    """A measure file whose import does everything it should not be able to do to the harness."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    path = tmp_path / "rude.py"
+    path.write_text(AT_IMPORT.format(elsewhere=str(elsewhere), marker=str(tmp_path / "ran")))
+    yield path
+    isolation.release_workers()
+
+
+def _alive(pid):
+    """True while ``pid`` runs (a zombie waiting to be reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_15_import_time_code_changes_nothing_in_the_harness(at_import, tmp_path, monkeypatch, capsys):
+    import signal
+    import threading
+
+    monkeypatch.chdir(tmp_path)
+    handler, threads = signal.getsignal(signal.SIGINT), threading.active_count()
+    measure = isolation.load_isolated(f"{at_import.name}:spread")
+    assert measure.name == "spread" and measure(effectiveness=np.array([0.25, 1.0])) == 0.75
+    assert os.getcwd() == str(tmp_path) and signal.getsignal(signal.SIGINT) is handler
+    assert threading.active_count() == threads
+    pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
+    assert puf.evaluate(pop, ["sd", "puf"]) == {"sd": 0.5, "puf": 0.5}
+    assert main(["check", f"{at_import.name}:spread", "--property", "anonymity",
+                 "--max-examples", "3", "--json", "rel.json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("anonymity  holds") == 1  # one table: the fork at import printed none
+    assert (tmp_path / "rel.json").is_file() and not (tmp_path / "elsewhere" / "rel.json").exists()
+
+
+def test_15_a_measure_that_forks_gets_the_verdicts_of_its_twin(at_import):
+    options = dict(properties=["range", "anonymity", "disparity-monotone"], max_examples=5)
+    forking = verdicts(isolation.load_isolated(f"{at_import}:forks"), **options)
+    twin = verdicts(isolation.load_isolated(f"{at_import}:spread"), **options)
+    assert [(v.property, v.status) for v in forking] == [(v.property, v.status) for v in twin]
+
+
+@pytest.mark.parametrize("name, signal_name", [("signals", "SIGTERM"), ("kills", "SIGKILL")])
+def test_15_a_measure_that_signals_its_parent_fails_and_the_run_goes_on(at_import, name, signal_name):
+    results = verdicts(isolation.load_isolated(f"{at_import}:{name}"), properties=["range"],
+                       max_examples=2, time_limit=10.0)
+    assert [v.status for v in results] == ["undefined"]
+    assert all(f"the measure's process ended (killed by {signal_name})" in v.reason for v in results)
+
+
+def test_15_an_answer_written_by_the_measure_is_refused_and_runs_no_code(at_import, tmp_path):
+    speaks = isolation.load_isolated(f"{at_import}:speaks")
+    with pytest.raises(RuntimeError, match="something that is not an answer came on the worker's socket"):
+        speaks(effectiveness=np.array([0.0, 1.0]))
+    assert not (tmp_path / "ran").exists()
+
+
+def test_15_a_foreign_answer_is_named_and_the_next_call_has_a_new_worker(at_import):
+    from puf.properties._channel import ChannelError
+
+    worker = isolation.MeasureWorker(f"{at_import}:spread")
+    worker.start()
+    first = worker._channel.worker_pid
+    worker._channel.worker_pid += 1  # as if another process had said hello
+    with pytest.raises(isolation.WorkerBroken, match=f"process {first} answered request 2"):
+        worker.call({"effectiveness": np.array([0.0, 1.0])}, 10.0)
+    assert worker.call({"effectiveness": np.array([0.0, 1.0])}, 10.0) == (1.0, "float")
+    assert worker._channel.worker_pid != first
+    assert issubclass(isolation.WorkerBroken, isolation.WorkerDied) and ChannelError
+    worker.close()
+
+
+def test_15_the_workers_end_with_the_harness_even_on_sigkill(hostile, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "harness.py"
+    script.write_text(textwrap.dedent(f'''
+        import sys
+        from puf.properties import isolation
+        worker = isolation.MeasureWorker({str(hostile) + ":stuck"!r})
+        worker.start()
+        print(worker._channel.group, worker._channel.worker_pid, flush=True)
+        worker.call({{"effectiveness": [0.0, 1.0]}}, 600.0)
+    '''))
+    harness = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(p) for p in harness.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        time.sleep(0.3)  # the worker is inside the measure, in C code
+        harness.send_signal(signal.SIGKILL)
+        harness.wait(30)
+        deadline = time.monotonic() + 30
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(p) for p in pids)
+    finally:
+        harness.kill()
+        harness.wait(30)
+        for pid in pids if "pids" in locals() else ():
+            with __import__("contextlib").suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_15_fresh_outcomes_start_a_new_interpreter_each_time(hostile):
+    spread = isolation.load_isolated(f"{hostile}:spread")
+    fields = [{"effectiveness": np.array([0.0, 0.5])}, {"effectiveness": np.array([1.0])}]
+    assert isolation.fresh_outcomes(spread, fields, time_limit=10.0) == [
+        isolation.Outcome(0.5, "float", None), isolation.Outcome(0.0, "float", None)]
+    quits = isolation.load_isolated(f"{hostile}:quits")
+    assert isolation.fresh_outcomes(quits, fields[:1], time_limit=10.0) == [
+        isolation.Outcome(None, "", "SystemExit: 3")]
+    assert isolation.fresh_outcomes(puf.as_measure(lambda effectiveness: 2.0), fields[:1],
+                                    time_limit=10.0)[0].number == 2.0  # a lambda: forked

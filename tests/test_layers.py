@@ -8,8 +8,10 @@ own part or a lower layer, never a sibling part of its layer, never a higher one
 
 ``PENDING`` lists what other work in progress removes (each entry says whose it is): those are
 reported as ``LayerDebt`` warnings, not failures, and an entry that no longer occurs is reported
-so that it can be deleted. Module and function sizes are enforced for every module but the
-few in ``SIZE_EXEMPT`` (each with its reason), which are reported.
+so that it can be deleted. A module is the size its concept needs: over ``MODULE_GUIDE`` lines
+it is reported (a hint to look for a second concept inside), over ``MAX_MODULE_LINES`` it
+fails, for a module is never split only to meet a number. Function sizes are enforced for
+every module but the few in ``SIZE_EXEMPT`` (each with its reason), which are reported.
 """
 
 import ast
@@ -32,7 +34,8 @@ LAYERS = (
     ("puf.reports",),
     ("puf.cli",),
 )
-MAX_MODULE_LINES = 300
+MODULE_GUIDE = 300  # reported above this
+MAX_MODULE_LINES = 600  # fails above this: two concepts, surely
 MAX_FUNCTION_LINES = 60  # lines of code: no docstring, blank line or comment-only line
 
 #: Modules whose sizes are reported but do not fail the test, with the reason. Every other
@@ -300,17 +303,22 @@ def _enforced(module):
 
 
 def test_modules_and_functions_are_small(graph):
-    over = []
+    over, guide = [], []
     for name, (path, _) in graph.modules.items():
         lines = path.read_text(encoding="utf-8").splitlines()
         if len(lines) > MAX_MODULE_LINES:
             over.append((name, f"{path.relative_to(ROOT)}: {len(lines)} lines"))
+        elif len(lines) > MODULE_GUIDE:
+            guide.append(f"{path.relative_to(ROOT)}: {len(lines)} lines")
         for node in ast.walk(graph.trees[name]):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 count = _code_lines(node, lines)
                 if count > MAX_FUNCTION_LINES:
                     over.append((name, f"{path.relative_to(ROOT)}:{node.lineno} {node.name}(): "
                                        f"{count} lines of code"))
+    if guide:
+        warnings.warn(f"over the {MODULE_GUIDE}-line guide (reported, not a failure):\n"
+                      + "\n".join(guide), LayerDebt)
     reported = [text for name, text in over if not _enforced(name)]
     if reported:
         warnings.warn(f"over {MAX_MODULE_LINES} lines per module or {MAX_FUNCTION_LINES} per "

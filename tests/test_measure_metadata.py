@@ -1,6 +1,7 @@
 """Measure metadata in one place: the @measure declarations, reads from signatures, variants' data."""
 
 import functools
+import importlib
 import inspect
 import sys
 import types
@@ -12,11 +13,8 @@ import puf
 from puf import registry
 from puf.metadata import FIELDS, Measure, measure, signature_reads
 
-NINE = ["puf", "puf-as-printed", "sd", "gini", "me", "me-as-printed", "mme", "peu", "uf"]
-FIELD = ["ge-0", "ge-1", "ge-2", "atkinson-0.5", "atkinson-1", "atkinson-2", "cv", "jain", "hoover",
-         "variance", "mean-difference", "max-min", "inconsistency", "lipschitz-violation",
-         "lipschitz-excess"]
-# The display labels tables and figures have always shown (formerly a table in puf/_variants.py).
+BUILTINS = list(puf.MEASURES)  # every registered measure at import: the built-ins
+# The display labels tables and figures have always shown: pinned, so that none changes unseen.
 LABELS = {"sd": "SD", "gini": "Gini", "puf": "PUF", "puf-as-printed": "PUF-as-printed",
           "me": "ME", "me-as-printed": "ME-as-printed", "mme": "MME", "peu": "PEU", "uf": "UF",
           "ge-0": "GE-0", "ge-1": "GE-1", "ge-2": "GE-2", "atkinson-0.5": "Atkinson-0.5",
@@ -39,20 +37,39 @@ def declared(name):
     return base, next(m for m in candidates if m.name == name)
 
 
-def test_registry_order_is_the_papers_nine_then_the_fields_fifteen():
-    assert list(puf.MEASURES) == NINE + FIELD
-    assert [m.name for m in registry.builtin_measures()] == NINE + FIELD
+def plain_builtin_order():
+    """The rule read plainly: each module of BUILTIN_MODULES, its decorated functions by source
+    line, each function's instances (or itself)."""
+    names = []
+    for module_name in registry.BUILTIN_MODULES:
+        module = sys.modules.get(f"puf.{module_name}") or importlib.import_module(f"puf.{module_name}")
+        functions = [f for f in vars(module).values() if callable(f) and hasattr(f, "__puf_measure__")
+                     and getattr(f, "__module__", None) == module.__name__]
+        for f in sorted(set(functions), key=lambda f: inspect.getsourcelines(f)[1]):
+            names += [m.name for m in (f.__puf_instances__ or (f.__puf_measure__,))]
+    return names
 
 
-@pytest.mark.parametrize("name", NINE + FIELD)
+def test_registry_order_is_module_order_then_definition_order():
+    assert list(puf.MEASURES) == [m.name for m in registry.builtin_measures()] == plain_builtin_order()
+    assert list(puf.MEASURES)[:9] == [n for n, m in puf.MEASURES.items() if "PUF paper" in m.reference]
+
+
+@pytest.mark.parametrize("name", BUILTINS)
 def test_reads_label_and_family_come_from_the_decorator(name):
     m = puf.MEASURES[name]
     base, decl = declared(name)
     assert m is decl  # the registry holds the decorator's own object: no second list
     assert m.reads == fields_in_signature(m.function) == fields_in_signature(base)
     assert all(inspect.signature(base).parameters[f].default is inspect.Parameter.empty for f in m.reads)
-    assert m.label == LABELS[name]
+    assert m.label and m.label == LABELS.get(name, m.label)
     assert m.family in puf.FAMILIES and m.definition
+
+
+def test_the_pinned_labels_are_the_registrys():
+    assert {name: puf.MEASURES[name].label for name in LABELS} == LABELS
+    labels = [m.label for m in puf.MEASURES.values()]
+    assert len(set(labels)) == len(labels)
 
 
 def test_parametrised_builtins_bind_their_option():
@@ -104,7 +121,7 @@ def test_a_new_builtin_is_one_decorated_function(monkeypatch):
     monkeypatch.setitem(sys.modules, module.__name__, module)
     monkeypatch.setattr(registry, "BUILTIN_MODULES", registry.BUILTIN_MODULES + ("_throwaway_measures",))
     found = registry.builtin_measures()
-    assert [m.name for m in found] == NINE + FIELD + ["spread"]
+    assert [m.name for m in found] == BUILTINS + ["spread"]
     assert (found[-1].label, found[-1].reads, found[-1].definition) == ("Spread", ("effectiveness",),
                                                                           "Max minus min.")
 
@@ -177,3 +194,47 @@ def test_one_similarity_dispatch():
         compute_similarity("js", histories)
     with pytest.raises(ValueError, match="unknown similarity 'nope'"):
         world.similarity("nope")
+
+
+def test_gamma_has_one_default_the_one_uf_declares():
+    import dataclasses
+    from puf.reports.bases import Base
+
+    world = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]), [[0], [1]],
+                      np.eye(3))
+    gamma = puf.MEASURES["uf"].gamma
+    assert puf.declared_gamma("uf") == gamma and puf.declared_gamma("jaccard") is None
+    np.testing.assert_array_equal(world.similarity("uf"), world.similarity("uf", gamma=gamma))
+    np.testing.assert_array_equal(world.population(similarity="uf").similarity,
+                                  world.similarity("uf", gamma=gamma))
+    assert Base().gamma == gamma
+    uf = puf.MEASURES["uf"]
+    puf.MEASURES["uf"] = dataclasses.replace(uf, gamma=0.25)
+    try:
+        np.testing.assert_array_equal(world.similarity("uf"), world.similarity("uf", gamma=0.25))
+    finally:
+        puf.MEASURES["uf"] = uf
+
+
+def test_study_options_reach_every_measure_declaring_them():
+    import dataclasses
+    import pandas as pd
+    from puf.data import preprocess
+    from puf.evaluation import evaluate_runs
+
+    @measure(name="my-envy", label="My-envy", study_options=("epsilon",))
+    def my_envy(utility, *, epsilon=0.05):
+        return float(puf.proportion_envious_users(utility, epsilon=epsilon))
+
+    frame = pd.DataFrame({"user_id": list("aabbcc"), "item_id": list("xyyxxz"),
+                          "rating": [5.0] * 6, "timestamp": [1, 2] * 3})
+    data = dataclasses.replace(preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1),
+                               item_features=np.eye(3))
+    runs = {"mine": [[1], [1], [0]]}
+    for epsilon in (0.0, 1.0, None):
+        table = evaluate_runs(data, runs, k=1, epsilon=epsilon, measures=["peu", my_envy])
+        assert table.loc["mine", "My-envy"] == table.loc["mine", "PEU"]
+    assert evaluate_runs(data, runs, k=1, epsilon=0.0, measures=["peu"]).loc["mine", "PEU"] != \
+        evaluate_runs(data, runs, k=1, epsilon=1.0, measures=["peu"]).loc["mine", "PEU"]
+    with pytest.raises(ValueError, match="not options of"):
+        measure(study_options=("eps",))(lambda utility, *, epsilon=0.05: 0.0)

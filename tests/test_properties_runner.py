@@ -225,3 +225,18 @@ def test_a_property_outside_the_catalog_runs_through_the_same_runner():
                  needs=(), world="", cases=halved_cases, judge=judges.unchanged)
     with pytest.raises(ValueError, match="level must be one of"):
         halved_cases("interaction", "sd")
+
+
+def test_a_verdict_records_its_example_budget_and_seed():
+    from puf.properties.budget import DEFAULT_MAX_EXAMPLES, example_budget
+
+    (default,) = verdicts("sd", properties=["range"])
+    (given,) = verdicts("sd", properties=["range"], max_examples=7, random_state=3)
+    assert (default.max_examples, default.random_state) == (DEFAULT_MAX_EXAMPLES, 0)
+    assert (given.max_examples, given.random_state) == (7, 3)
+    assert example_budget(None) == DEFAULT_MAX_EXAMPLES
+    for bad in (0, -1, 2.5, True, "10"):
+        with pytest.raises(ValueError, match="max_examples must be an integer >= 1"):
+            verdicts("sd", properties=["range"], max_examples=bad)
+    with pytest.raises(ValueError, match="time_budget must be"):
+        verdicts("sd", properties=["range"], time_budget=0)

@@ -8,10 +8,7 @@ import pytest
 import puf
 from puf import MEASURES, Population, as_measure, evaluate, measure
 
-NINE = ["puf", "puf-as-printed", "sd", "gini", "me", "me-as-printed", "mme", "peu", "uf"]
-FIELD = ["ge-0", "ge-1", "ge-2", "atkinson-0.5", "atkinson-1", "atkinson-2", "cv", "jain", "hoover",
-         "variance", "mean-difference", "max-min", "inconsistency", "lipschitz-violation",
-         "lipschitz-excess"]  # the field's measures, after the PUF paper's nine
+BUILTINS = list(MEASURES)  # every registered measure at import: the built-ins
 
 
 def population_with_everything():
@@ -23,8 +20,8 @@ def population_with_everything():
     )
 
 
-def test_registry_has_the_nine_measures_with_metadata():
-    assert list(MEASURES) == NINE + FIELD
+def test_registry_has_the_builtins_with_metadata():
+    assert list(MEASURES) == [m.name for m in puf.registry.builtin_measures()]
     for name, m in MEASURES.items():
         assert m.name == name
         assert m.direction == "lower"
@@ -38,7 +35,7 @@ def test_evaluate_passes_fields_by_name():
     pop = population_with_everything()
     with pytest.warns(puf.UndefinedMeasureWarning):  # GE(0), Atkinson(ε >= 1) at S = 0; m < 6
         results = evaluate(pop)
-    assert list(results) == NINE + FIELD
+    assert list(results) == BUILTINS
     assert results["puf"] == puf.puf(pop.effectiveness, pop.similarity)
     assert results["me"] == puf.mean_envy(pop.utility)
     assert results["uf"] == puf.uf(pop.similarity, pop.list_distance)
@@ -47,7 +44,9 @@ def test_evaluate_passes_fields_by_name():
 def test_evaluate_skips_measures_whose_fields_are_absent_by_default():
     pop = Population([0.0, 1.0], [[1, .5], [.5, 1]])
     with pytest.warns(puf.UndefinedMeasureWarning):
-        assert list(evaluate(pop)) == ["puf", "puf-as-printed", "sd", "gini"] + FIELD
+        assert list(evaluate(pop)) == [n for n, m in MEASURES.items()
+                                       if set(m.reads) <= {"effectiveness", "similarity"}]
+        assert {"puf", "sd", "gini", "ge-0"} <= set(evaluate(pop)) and "me" not in evaluate(pop)
     with pytest.raises(ValueError, match="utility"):
         evaluate(pop, ["me"])
 

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 import puf.reports.report as report_module
-import puf.reports.verdicts as report_verdicts
+import puf.properties
+from puf.properties import Verdict
 from puf.cli import main
 
 N_USERS, N_ITEMS, PER_USER = 40, 60, 20
@@ -36,11 +37,10 @@ def report(toy, tmp_path_factory):
     out = tmp_path_factory.mktemp("real") / "out"
     patch = pytest.MonkeyPatch()
 
-    def stub(measures, *, max_examples, random_state, bar):
-        return [{"measure": m.name, "property": "range", "status": "holds", "reason": "stub"}
-                for m in measures]
+    def stub(measures, **options):
+        return [Verdict(m.name, "range", "holds", "universal", "score", 1, 0, "stub") for m in measures]
 
-    patch.setattr(report_verdicts, "run_verdicts", stub)
+    patch.setattr(puf.properties, "all_verdicts", stub, raising=False)
     # The baselines only (the neural rankers have their own tests), and a private lists cache.
     patch.setattr(report_module, "REAL_RANKERS", "random,mostpop,userknn,itemknn,ease")
     patch.setenv("PUF_HARNESS_CACHE", str(tmp_path_factory.mktemp("cache")))

@@ -133,3 +133,27 @@ def test_larger_population_improves_on_random():
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_exact_order_is_the_best_of_every_order_and_auto_switches_at_six():
+    import itertools
+
+    from puf.synthetic import pair_order, weighted_gap_sum
+
+    rng = np.random.default_rng(5)
+    for m in (2, 4, 6, 7):
+        e = rng.integers(0, 3, m) / 2.0
+        a = rng.random((m, m))
+        s = (a + a.T) / 2
+        np.fill_diagonal(s, 1.0)
+        for mode, sign in (("most_fair", 1.0), ("most_unfair", -1.0)):
+            costs = [sign * weighted_gap_sum(e[list(p)], s) for p in itertools.permutations(range(m))]
+            first = list(itertools.permutations(range(m)))[int(np.argmin(costs))]
+            assert pair_order(e, s, mode=mode, method="exact").tolist() == list(first)
+            auto = pair_order(e, s, mode=mode, method="auto", random_state=0)
+            search = pair_order(e, s, mode=mode, random_state=0)
+            assert auto.tolist() == (list(first) if m <= 6 else search.tolist())
+    with pytest.raises(ValueError, match="at most 8 users"):
+        pair_order(np.zeros(9), np.eye(9), mode="most_fair", method="exact")
+    with pytest.raises(ValueError, match="method must be one of"):
+        pair_order(np.zeros(3), np.eye(3), mode="most_fair", method="best")

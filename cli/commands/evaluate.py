@@ -41,9 +41,12 @@ def register(subparsers):
     parser.add_argument("--run", dest="runs", action="append", default=[], metavar="NAME=FILE",
                         help="your run: CSV/TSV of user,item,rank|score (repeatable)")
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
-    parser.add_argument("--gamma", type=float, default=0.5,
-                        help="Jaccard weight in UF's similarity (default 0.5)")
-    parser.add_argument("--epsilon", type=float, default=0.05, help="PEU threshold (default 0.05)")
+    parser.add_argument("--gamma", type=float, default=None,
+                        help="Jaccard weight in UF's similarity (default: the γ each measure "
+                             "declares, UF's 0.5)")
+    parser.add_argument("--epsilon", type=float, default=None,
+                        help="envy threshold of the measures taking one (default: each one's "
+                             "own, PEU's 0.05)")
     parser.add_argument("--seed", type=int, default=0, help="random_state of the rankers")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="output folder (default: ./puf-evaluate-<dataset>); refused if it "
@@ -225,8 +228,10 @@ def _check_arguments(args):
     # Checked here, not by the measures: those run after the download and the training.
     from puf.validation import check_nonnegative_scalar, check_unit_scalar
 
-    check_unit_scalar(args.gamma, name="--gamma")
-    check_nonnegative_scalar(args.epsilon, name="--epsilon")
+    if args.gamma is not None:
+        check_unit_scalar(args.gamma, name="--gamma")
+    if args.epsilon is not None:
+        check_nonnegative_scalar(args.epsilon, name="--epsilon")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.inter:

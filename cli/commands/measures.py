@@ -1,27 +1,13 @@
 """``puf measures``: the table of every registered measure.
 
 Each row shows the declared range (what the ``range`` property checks) and the
-values the measure can take (the README's "values" column); they differ for
+values the measure can take (its ``attainable`` metadata); they differ for
 SD ([0, 0.5] inside [0, 1]) and the printed forms ([0, 2], outside [0, 1]).
 """
 
-__all__ = ["ATTAINABLE", "register", "run", "measures_table"]
+__all__ = ["register", "run", "measures_table"]
 
 from ..exitcodes import EXIT_OK
-
-
-# The values each built-in can take on valid input, m users (the README's "values" column): the
-# declared range is what the `range` property checks; the printed forms (2 x another
-# measure) reach 2, outside their declared [0, 1], which is the finding.
-ATTAINABLE = {
-    "puf": "[0, 1]", "puf-as-printed": "[0, 2]", "sd": "[0, 0.5]", "gini": "[0, (m−1)/m]",
-    "me": "[0, 1]", "me-as-printed": "[0, 2]", "mme": "[0, 1]", "peu": "[0, 1]", "uf": "(−∞, ∞)",
-    "ge-0": "[0, ∞)", "ge-1": "[0, ln m]", "ge-2": "[0, (m−1)/2]", "atkinson-0.5": "[0, 1 − 1/m]",
-    "atkinson-1": "[0, 1)", "atkinson-2": "[0, 1)", "cv": "[0, √(m−1)]", "jain": "[0, 1 − 1/m]",
-    "hoover": "[0, 1 − 1/m]", "variance": "[0, 0.25]", "mean-difference": "[0, 1]",
-    "max-min": "[0, 1]", "inconsistency": "[0, 1]", "lipschitz-violation": "[0, 1]",
-    "lipschitz-excess": "[0, 1]",
-}
 
 
 def _interval(low, high):
@@ -37,7 +23,7 @@ def measures_table():
 
     ``declared`` is the range the measure declares (and the ``range`` property
     checks); ``values`` the values it can take on valid input, as the README's
-    table lists them (:data:`ATTAINABLE`; "—" for a measure registered at run time).
+    table lists them (the measure's ``attainable``; "—" when it declares none).
 
     Examples
     --------
@@ -55,7 +41,7 @@ def measures_table():
             "family": m.family,
             "reads": ", ".join(m.reads),
             "declared": _interval(*m.range),
-            "values": ATTAINABLE.get(m.name, "—"),
+            "values": m.attainable or "—",
             "fairer": m.direction,
             "definition": m.definition,
         }

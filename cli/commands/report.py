@@ -47,22 +47,24 @@ def register(subparsers):
 def _user_measures(specs, time_limit):
     """Load --measure specs; a name taken by a built-in (or twice) is replaced by its spec.
 
-    The same measure given twice (by any spelling) is refused. Each runs in a
-    worker process with ``time_limit`` seconds per call in the sweeps (the
-    verdicts have their own limit), so a hanging measure cannot hang the report.
+    The same measure given twice (by any spelling) is refused. Each is imported
+    and runs in a worker process (never in this one) with ``time_limit`` seconds
+    per call in the sweeps (the verdicts have their own limit), so a hanging
+    measure cannot hang the report.
     """
     import dataclasses
 
-    from puf.properties.isolation import IsolatedFunction
-    from puf import MEASURES, load_measure
+    from puf.properties.isolation import IsolatedFunction, load_isolated
+    from puf import MEASURES
 
-    loaded, taken, functions = [], {name.lower() for name in MEASURES}, {}
+    loaded, taken, origins = [], {name.lower() for name in MEASURES}, {}
     for spec in specs:
-        measure = load_measure(spec)
-        if measure.function in functions.values() or spec in functions:
-            first = next(s for s, f in functions.items() if f is measure.function or s == spec)
+        measure = load_isolated(spec, time_limit=time_limit)
+        origin = getattr(measure.function, "origin", measure.function)
+        if origin in origins.values() or spec in origins:
+            first = next(s for s, o in origins.items() if o == origin or s == spec)
             raise ValueError(f"--measure {spec} is given twice (first as {first})")
-        functions[spec] = measure.function
+        origins[spec] = origin
         if measure.name.lower() in taken:
             measure = dataclasses.replace(measure, name=spec)
         if measure.name.lower() in taken:

@@ -28,8 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
+from puf.metadata import FIELDS
+
 _HOME = Path(__file__).resolve().parent
-_FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
 
 
 def known_path(name):
@@ -154,7 +155,7 @@ def check_known(data):
 def _population(fields):
     from puf import Population
 
-    return Population(**{f: np.asarray(fields[f], dtype=np.float64) for f in _FIELDS if f in fields})
+    return Population(**{f: np.asarray(fields[f], dtype=np.float64) for f in FIELDS if f in fields})
 
 
 def example_case(property_name, example, *, source=""):

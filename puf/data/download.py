@@ -1,0 +1,164 @@
+"""Resumable HTTP download of a dataset archive, with its checksums and a progress bar.
+
+A download goes to ``<destination>.part`` first. When a transfer breaks, the part stays, and
+the next call asks the server for the rest (an HTTP ``Range`` request); a server that ignores
+the range sends the whole file again, which replaces the part. Only a complete file whose
+checksum matches is renamed to ``destination``; a complete file whose MD5 differs from the
+published one is deleted (it would never become right by resuming).
+"""
+
+__all__ = ["DownloadError", "download", "file_digests"]
+
+import hashlib
+import http.client
+import os
+import pathlib
+import socket
+import urllib.error
+import urllib.request
+
+from tqdm.auto import tqdm
+
+CHUNK = 1 << 20
+
+
+class DownloadError(ConnectionError):
+    """A download failed: no network, an unreachable server, or a transfer that broke.
+
+    Examples
+    --------
+    >>> issubclass(DownloadError, OSError)
+    True
+    """
+
+
+def file_digests(path):
+    """The MD5 and SHA-256 of a file, read once in 1 MiB blocks.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    tuple of str
+        ``(md5, sha256)`` as lowercase hex.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "x"
+    >>> _ = path.write_bytes(b"abc")
+    >>> file_digests(path)[0]
+    '900150983cd24fb0d6963f7d28e17f72'
+    """
+    md5, sha256 = hashlib.md5(usedforsecurity=False), hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(CHUNK), b""):
+            md5.update(block)
+            sha256.update(block)
+    return md5.hexdigest(), sha256.hexdigest()
+
+
+def _open(url, start, timeout):
+    request = urllib.request.Request(url, headers={"User-Agent": "puf-harness"})
+    if start:
+        request.add_header("Range", f"bytes={start}-")
+    try:
+        return urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 (http/https only)
+    except urllib.error.HTTPError as exc:
+        if exc.code == 416 and start:  # the part is already whole (or longer than the file)
+            return None
+        raise DownloadError(f"{url}: the server answered {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise DownloadError(f"{url}: cannot be reached ({reason}); is there a network "
+                            "connection?") from None
+
+
+def _total(response, start):
+    length = response.headers.get("Content-Length")
+    return int(length) + start if length is not None and length.isdigit() else None
+
+
+def download(url, destination, *, md5=None, progress=True, timeout=60.0):
+    """Download ``url`` to ``destination``, resuming a broken earlier transfer.
+
+    Parameters
+    ----------
+    url : str
+        ``http://`` or ``https://`` address of the file.
+    destination : str or os.PathLike
+        Where the complete file goes; its folder must exist.
+    md5 : str, optional
+        The publisher's MD5; a complete download that differs is deleted and refused.
+    progress : bool, default True
+        Show a tqdm bar of the bytes received.
+    timeout : float, default 60.0
+        Seconds to wait for the server at the start and between blocks.
+
+    Returns
+    -------
+    tuple of str
+        ``(md5, sha256)`` of the complete file.
+
+    Raises
+    ------
+    ValueError
+        ``url`` is not http(s); the complete file's MD5 differs from ``md5``.
+    DownloadError
+        The server cannot be reached, answers with an error, or the transfer breaks (the part
+        received so far is kept, and the same call resumes it).
+
+    Examples
+    --------
+    >>> download("ftp://example.org/x.zip", "x.zip")
+    Traceback (most recent call last):
+    ...
+    ValueError: url must start with http:// or https://, got 'ftp://example.org/x.zip'
+    """
+    if not str(url).startswith(("http://", "https://")):
+        raise ValueError(f"url must start with http:// or https://, got {url!r}")
+    destination = pathlib.Path(destination)
+    part = destination.with_name(destination.name + ".part")
+    start = part.stat().st_size if part.is_file() else 0
+    response = _open(url, start, timeout)
+    if response is not None:
+        with response:
+            if start and response.status != 206:  # the server ignored the range: start again
+                start = 0
+            _receive(url, response, part, start, _total(response, start), progress)
+    digests = file_digests(part)
+    if md5 is not None and digests[0] != md5.lower():
+        part.unlink()
+        raise ValueError(f"{url}: damaged download: expected md5 {md5}, got {digests[0]} "
+                         "(deleted; run the same command again to download it anew)")
+    os.replace(part, destination)
+    return digests
+
+
+def _receive(url, response, part, start, total, progress):
+    received = start
+    bar = tqdm(total=total, initial=start, unit="B", unit_scale=True, unit_divisor=1024,
+               desc=url.rsplit("/", 1)[-1], disable=not progress, leave=False)
+    try:
+        with open(part, "ab" if start else "wb") as handle:
+            while True:
+                try:
+                    block = response.read(CHUNK)
+                except (http.client.IncompleteRead, ConnectionError, socket.timeout,
+                        TimeoutError) as exc:
+                    raise DownloadError(
+                        f"{url}: the transfer broke after {received:,} bytes ({exc!r}); run "
+                        "the same command again to resume it") from None
+                if not block:
+                    break
+                handle.write(block)
+                received += len(block)
+                bar.update(len(block))
+    finally:
+        bar.close()
+    if total is not None and received < total:
+        raise DownloadError(f"{url}: the transfer ended after {received:,} of {total:,} bytes; "
+                            "run the same command again to resume it")
