@@ -63,6 +63,8 @@ def main(argv=None):
     parser.add_argument("--properties", default=None,
                         help="comma-separated properties: check only these cells")
     parser.add_argument("--names", default=None, help="comma-separated corpus entries (default all)")
+    parser.add_argument("--known", action="store_true",
+                        help="let the runner try the stored examples first (default: search alone)")
     parser.add_argument("--write", action="store_true", help=f"store the table in {POWER_TABLE.name}")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--from-csv", nargs="+", metavar="FILE",
@@ -85,7 +87,7 @@ def main(argv=None):
     print(f"{len(plan)} runs planned, {len(set(done) & set(plan))} already in {args.csv}; "
           f"load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     start = time.perf_counter()
-    power_runs(plan=plan, skip=done, n_jobs=args.jobs, progress=not args.quiet,
+    power_runs(plan=plan, skip=done, n_jobs=args.jobs, progress=not args.quiet, known=args.known,
                properties=properties, on_run=_appender(args.csv))
     elapsed = time.perf_counter() - start
     runs = read_runs([args.csv]) if args.csv else None

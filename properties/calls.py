@@ -147,8 +147,8 @@ class FreshCaller:
     --------
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)
-    >>> caller(Population([0.0, 1.0], [[1, 0], [0, 1]]))
-    1.0
+    >>> caller.many([Population([0.0, 1.0], [[1, 0], [0, 1]])])
+    [1.0]
     >>> caller.close()
     """
 
@@ -156,15 +156,32 @@ class FreshCaller:
         self.measure, self.time_limit = _unbounded(measure), time_limit
         self._worker = None
 
-    def __call__(self, population):
+    def many(self, populations):
+        """The values on ``populations``, asked in this order (one request to the worker)."""
         if isolation.is_trusted(self.measure) or not isolation.CAN_ISOLATE:
-            return call_measure(self.measure, population, self.time_limit)
+            return [call_measure(self.measure, pop, self.time_limit) for pop in populations]
         if self._worker is None:
-            self._worker = isolation.MeasureWorker(self.measure)
-        value = _in_worker(self._worker, population.fields(), self.time_limit)
-        if value.number is None:
-            raise MeasureError(f"returned {value.kind}, not a number")
-        return value.number
+            self._worker = isolation.fresh_worker(self.measure)
+            try:
+                self._worker.start(max(self.time_limit, isolation.IMPORT_TIME_LIMIT))
+            except (isolation.WorkerTimeout, isolation.WorkerDied, ValueError) as exc:
+                self.close()
+                raise MeasureError(f"the measure's fresh worker did not start: {exc}") from None
+        try:
+            outcomes = self._worker.call_many([pop.fields() for pop in populations],
+                                              self.time_limit * len(populations))
+        except isolation.WorkerTimeout:
+            self.close()
+            raise Timeout() from None
+        except isolation.WorkerDied as exc:
+            self.close()
+            raise MeasureError(str(exc)) from None
+        for outcome in outcomes:
+            if outcome.error is not None:
+                raise MeasureError(outcome.error)
+            if outcome.number is None:
+                raise MeasureError(f"returned {outcome.kind}, not a number")
+        return [outcome.number for outcome in outcomes]
 
     def close(self):
         """End the worker (a later call starts a fresh one)."""

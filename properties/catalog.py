@@ -286,8 +286,8 @@ CATALOG = {p.name: p for p in (
         formal="∀ P, Q: f(P) asked in a fresh worker (that has seen only the earlier cases' P) ≐ "
                "f(P) asked in a second fresh worker right after f(Q), for Q = P with its extremes "
                "moved a quarter of their gap towards each other (same m and mean; world level: "
-               "P relabelled), P relabelled, and a population drawn anew (registered built-in "
-               "measures: both in-process)",
+               "P relabelled), P relabelled, a population drawn anew and (score level) P's "
+               "users at 0 and 1 in turn (registered built-in measures: both in-process)",
         source="reproducibility: a measure is a function of the population alone",
         kind="universal", meant_for="every measure", needs=(),
         world="the same derived population asked again after other worlds' populations",

@@ -204,16 +204,16 @@ class PropertySearch:
         """``(option, f(P) in the first worker, f(P) in the second)`` of the option whose two
         values differ most: the second worker is asked each option's other population, then P."""
         first, second = self.callers
-        alone = first(case.before)
-        worst = None
-        for option in (case, *case.alternatives):
-            second(option.after)
-            again = second(option.before)
-            gap = abs(again - alone) if math.isfinite(again - alone) else math.inf
-            if worst is None or gap > worst[0]:
-                worst = (gap, option, again)
-        option = dataclasses.replace(worst[1], alternatives=())
-        return option, alone, worst[2]
+        options = (case, *case.alternatives)
+        alone = first.many([case.before])[0]
+        asked = second.many([pop for option in options for pop in (option.after, option.before)])
+        again = asked[1::2]
+
+        def gap(value):
+            return abs(value - alone) if math.isfinite(value - alone) else math.inf
+
+        worst = max(range(len(options)), key=lambda i: gap(again[i]))
+        return dataclasses.replace(options[worst], alternatives=()), alone, again[worst]
 
     def _judge_value(self, case, before, after):
         """Judge a value that may be undefined (a value that is not a number has no size)."""

@@ -166,7 +166,8 @@ def repeat_cases(draw, level, measure):
     """A population P (``before``) and others asked just before it again (``after`` of the case
     and of its alternatives): P with its extremes moved a quarter of their gap towards each
     other (same size and mean: a cache keyed on a summary hits; at world level, P's users
-    relabelled the other way), P relabelled, and a population drawn anew.
+    relabelled the other way), P relabelled, a population drawn anew and, at score level, P's
+    users at 0 and 1 in turn (the most spread population of its size).
 
     Examples
     --------
@@ -175,7 +176,7 @@ def repeat_cases(draw, level, measure):
     >>> bool(abs(case.after.effectiveness.mean() - case.before.effectiveness.mean()) < 1e-12)
     True
     >>> len(case.alternatives)
-    2
+    3
     """
     pop, world = draw(sources(level))
     other, _ = draw(sources(level))
@@ -189,7 +190,10 @@ def repeat_cases(draw, level, measure):
     else:
         summary_twin = derive(world.permute(order[::-1]))
         relabelled = derive(world.permute(order))
+    spread = pop.replace(effectiveness=(np.arange(pop.m) % 2).astype(np.float64))
     queries = [Case(pop, summary_twin, "P's summary twin (same m and mean), then P again"),
                Case(pop, relabelled, "P relabelled: user i → i + 1, then P again"),
                Case(pop, other, "a population drawn anew, then P again")]
+    if world is None:  # the most spread population of P's size: a running maximum moves
+        queries.append(Case(pop, spread, "P's users at 0 and 1 in turn, then P again"))
     return dataclasses.replace(queries[0], alternatives=tuple(queries[1:]))
