@@ -56,7 +56,7 @@ def main(argv=None):
         cases.append(("user sd (fresh worker)", isolation.load_isolated(f"{__file__}:_user_sd")))
     for label, measure in cases:
         call_measure(measure, population, 2.0)  # the worker starts on the first call
-        seconds = _best_of(lambda: call_measure(measure, population, 2.0), 5, args.calls)
+        seconds = _best_of(lambda measure=measure: call_measure(measure, population, 2.0), 5, args.calls)
         print(f"{label:36s} {seconds * 1e6:8.1f} µs per call")
     if hasattr(isolation, "load_isolated"):
         worker = isolation.worker_for(cases[-1][1])
@@ -70,7 +70,7 @@ def main(argv=None):
     relevance.data = np.ceil(relevance.data * 5)
     rankings = np.argsort(rng.random((m, n)), axis=1)[:, :k]
     for metric in (puf.precision_at_k, puf.ndcg_at_k):
-        seconds = _best_of(lambda: metric(rankings, relevance), 20, 1)
+        seconds = _best_of(lambda metric=metric: metric(rankings, relevance), 20, 1)
         print(f"{metric.__name__ + f' {m}x{n}':36s} {seconds * 1e3:8.2f} ms")
     return 0
 

@@ -41,7 +41,7 @@ def main(argv=None):
     seconds = {}
     for v in results:
         seconds[v.measure] = seconds.get(v.measure, 0.0) + v.seconds
-    print(f"| family | measure | seconds (summed over properties) |\n|---|---|---|")
+    print("| family | measure | seconds (summed over properties) |\n|---|---|---|")
     for name in names:
         print(f"| {MEASURES[name].family} | `{name}` | {seconds[name]:.1f} |")
     print(f"\n{len(names)} measures x {len(properties.CATALOG)} properties, {args.jobs} jobs: "

@@ -24,8 +24,9 @@ files counts once, the later file's rows winning (so a rerun of some properties,
 
 ``--write`` stores properties/power_table.json, which every ``holds`` verdict
 quotes ("this search finds N% of the corpus's planted flaws of the property"),
-with the seeds each budget covers and the load average while it ran.
-Other engineers share the CPU: the seconds are only comparable at similar load.
+with the seeds each budget covers and where, when and how it was measured
+(machine, date, command). The seconds compare only between runs on one machine
+under a similar load (each CSV row records the 1-minute load average).
 """
 
 import argparse
@@ -73,7 +74,7 @@ def main(argv=None):
     budgets = [int(b) for b in args.budgets.split(",")]
     if args.from_csv:
         runs = read_runs(args.from_csv)
-        return _report(runs[runs["budget"].isin(budgets)], args, elapsed=None)
+        return _report(runs[runs["budget"].isin(budgets)], args, elapsed=None, argv=argv)
     properties = None if args.properties is None else args.properties.split(",")
     chosen = None if args.names is None else set(args.names.split(","))
     flawed = [e["name"] for e in FLAWED if chosen is None or e["name"] in chosen]
@@ -95,7 +96,7 @@ def main(argv=None):
         print("no --csv: nothing kept", file=sys.stderr)
         return
     runs = runs[runs["budget"].isin(budgets)]
-    _report(runs, args, elapsed=elapsed)
+    _report(runs, args, elapsed=elapsed, argv=argv)
 
 
 def _appender(path):
@@ -163,12 +164,32 @@ def _loads(group):
             "from": timed["finished"].iloc[0], "to": timed["finished"].iloc[-1]}
 
 
-def _report(runs, args, *, elapsed):
+def machine():
+    """The machine in neutral terms: cores, architecture and memory ("2-core x86-64, 24 GB")."""
+    import platform
+
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        memory = f", {pages / 2**30:.0f} GB"
+    except (ValueError, OSError, AttributeError):
+        memory = ""
+    return f"{os.cpu_count()}-core {platform.machine().replace('_', '-')}{memory}"
+
+
+def _dates(runs):
+    """The UTC day (or first and last days) on which the runs finished."""
+    if "finished" not in runs or runs["finished"].isna().all():
+        return datetime.now(timezone.utc).date().isoformat()
+    days = sorted({str(t)[:10] for t in runs["finished"].dropna()})
+    return days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
+
+
+def _report(runs, args, *, elapsed, argv=None):
     table = power_summary(runs)
     covered = coverage(runs)
     print(format_power(table))
     wall = "" if elapsed is None else f"wall {elapsed:.0f} s; "
-    print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; {wall}2 cores, shared")
+    print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; {wall}{machine()}")
     loads = {str(int(b)): _loads(group) for b, group in runs.groupby("budget")}
     for budget, info in covered.items():
         print(f"budget {budget}: seeds {info['seeds']}, controls {info['control_seeds']}, "
@@ -180,8 +201,9 @@ def _report(runs, args, *, elapsed):
                     "per example budget; written by benchmarks/power.py --write",
             "seeds": max(len(info["seeds"]) for info in covered.values()),
             "coverage": covered,
-            "load_average": loads,
-            "machine": f"{os.cpu_count()} cores, shared with other engineers' jobs",
+            "machine": machine(),
+            "date": _dates(runs),
+            "command": "python benchmarks/power.py " + " ".join(sys.argv[1:] if argv is None else argv),
             "detection": {str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v}
                           for b in table.columns},
             "false_alarms": {str(b): round(float(table.loc["false alarms", b]), 4) for b in table.columns},

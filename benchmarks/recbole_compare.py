@@ -64,7 +64,7 @@ average 6-8 (RecBole's five models; the harness's lists came from the cache).
 import os
 
 # One thread, set before numpy, torch and faiss start their thread pools: the comparison runs
-# beside other work on a small shared machine, and one thread is what the harness's rankers use.
+# when other processes compete for a small machine's cores, and one thread is what the harness's rankers use.
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 

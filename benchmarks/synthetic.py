@@ -1,6 +1,6 @@
-"""Time the synthetic generators at the sizes the issue names (run by hand, not by pytest).
+"""Time the synthetic generators at their documented target sizes (run by hand, not by pytest).
 
-    python benchmarks/synthetic.py            # the issue's sizes
+    python benchmarks/synthetic.py            # the target sizes
     python benchmarks/synthetic.py --quick    # small sizes, a smoke test
 
 Each case runs in a fresh child process, so the peak resident memory it reports is that

@@ -1,6 +1,6 @@
 """Plain-text rendering of verdicts: tables, and counterexamples as small matrices."""
 
-__all__ = ["format_example", "format_verdicts", "format_matrix", "load_measure"]
+__all__ = ["format_example", "format_verdicts", "format_matrix"]
 
 import numpy as np
 
@@ -120,23 +120,3 @@ def format_matrix(matrix):
     rows += [[str(name), *row] for name, row in zip(table.index, table.to_numpy().tolist())]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
-
-
-def load_measure(spec):
-    """Return the :class:`puf.Measure` for a spec: the one loader, :func:`puf.load_measure`.
-
-    Kept here for existing imports; ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` and
-    registered names all work, from any working directory.
-
-    Examples
-    --------
-    >>> load_measure("puf.measures:sd").reads
-    ('effectiveness',)
-    >>> load_measure("no_such_module_xyz:f")
-    Traceback (most recent call last):
-    ...
-    ValueError: cannot import module 'no_such_module_xyz': No module named 'no_such_module_xyz'
-    """
-    from puf import load_measure as load
-
-    return load(spec)

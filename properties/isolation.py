@@ -2,7 +2,7 @@
 
 A measure named by a spec (``FILE.py:FUNCTION``, ``MODULE:FUNCTION``) is imported and
 called only in a fresh interpreter (:func:`load_isolated`): code that runs at import
-(replacing ``numpy.std``, rebinding ``puf.measures``, ``chdir``, a fork, a thread that
+(replacing ``numpy.std``, rebinding ``puf.paper_score_measures``, ``chdir``, a fork, a thread that
 never ends, signal handlers) changes that process, never the harness. The harness holds
 a :class:`RemoteFunction` with the measure's metadata. A measure function given as an
 object (a lambda, a function of the caller's own module) already lives in the caller's
@@ -50,7 +50,7 @@ def is_trusted(measure):
     Examples
     --------
     >>> from puf import as_measure
-    >>> from puf.measures import gini
+    >>> from puf.paper_score_measures import gini
     >>> is_trusted(as_measure("sd")), is_trusted(as_measure(gini))
     (True, True)
     >>> is_trusted(as_measure(lambda effectiveness: 0.0))

@@ -67,7 +67,7 @@ _LOADED = {}
 
 
 def _measure(spec):
-    """Import a spec once per session; a ValueError (bad import or signature) is remembered."""
+    """Import a spec once per pytest run; a ValueError (bad import or signature) is remembered."""
     if spec not in _LOADED:
         from puf.properties.isolation import load_isolated
 

@@ -45,7 +45,7 @@ def _no_local_constants():
     Hypothesis mixes literals found in the source of already-imported local
     modules into generation, so the same seed gave different verdicts
     depending on what else the process had imported (``puf check`` versus a
-    pytest session that collected other tests). Internal API: if it moves,
+    pytest run that collected other tests). Internal API: if it moves,
     this does nothing.
     """
     try:

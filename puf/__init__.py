@@ -60,6 +60,8 @@ __all__ = [
     "uf_similarity",
     "utility_matrix",
     "list_distance",
+    "PairKernel",
+    "pair_kernel",
 ]
 
 import importlib
@@ -79,11 +81,11 @@ _HOME = {
     "inconsistency": "lipschitz", "lipschitz_excess": "lipschitz",
     "lipschitz_violation": "lipschitz",
     "list_distance": "lists", "utility_matrix": "lists",
-    "mean_envy": "list_measures", "mean_envy_as_printed": "list_measures",
-    "mean_max_envy": "list_measures", "proportion_envious_users": "list_measures",
-    "uf": "list_measures",
-    "gini": "measures", "pairwise_user_unfairness": "measures", "puf": "measures",
-    "puf_as_printed": "measures", "sd": "measures",
+    "mean_envy": "paper_list_measures", "mean_envy_as_printed": "paper_list_measures",
+    "mean_max_envy": "paper_list_measures", "proportion_envious_users": "paper_list_measures",
+    "uf": "paper_list_measures",
+    "gini": "paper_score_measures", "pairwise_user_unfairness": "paper_score_measures", "puf": "paper_score_measures",
+    "puf_as_printed": "paper_score_measures", "sd": "paper_score_measures",
     "FAMILIES": "metadata", "FIELDS": "metadata", "Measure": "metadata", "measure": "metadata",
     "Population": "population",
     "MEASURES": "registry", "as_measure": "registry", "evaluate": "registry", "register": "registry",
@@ -94,6 +96,7 @@ _HOME = {
     "uf_similarity": "similarity",
     "Variant": "variant", "variants": "variant",
     "World": "world",
+    "PairKernel": "pair_kernels", "pair_kernel": "pair_kernels",
 }
 
 

@@ -94,7 +94,7 @@ def load_measure(spec):
     --------
     >>> load_measure("sd").name
     'sd'
-    >>> load_measure("puf.measures:gini").reads
+    >>> load_measure("puf.paper_score_measures:gini").reads
     ('effectiveness',)
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"

@@ -138,4 +138,4 @@ class Population:
             np.array_equal(mine[k], theirs[k]) for k in mine
         )
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable: a Population is mutable

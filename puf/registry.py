@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from .metadata import Measure, bind, first_docstring_line
 
-BUILTIN_MODULES = ("measures", "list_measures", "inequality", "dispersion", "lipschitz")
+BUILTIN_MODULES = ("paper_score_measures", "paper_list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
 
 

@@ -21,7 +21,7 @@ __all__ = [
 
 import inspect
 
-from puf.similarity_measures import cosine_similarity, jaccard_similarity, js_similarity, uf_similarity
+from puf.similarity_functions import cosine_similarity, jaccard_similarity, js_similarity, uf_similarity
 from puf.validation import lookup
 
 SIMILARITIES = {

@@ -23,17 +23,17 @@ def _frame(stored):
 
 
 def _provenance(stored):
-    """One sentence per budget: the seeds it covers and the load average while it ran.
+    """One sentence per budget (the seeds it covers), then the machine, date and command.
 
     Examples
     --------
     >>> _provenance({"coverage": {"60": {"seeds": [0, 1], "control_seeds": [0, 1],
     ...                                  "partial_seeds": {}}},
-    ...              "load_average": {"60": {"start": 3.0, "middle": 4.0, "end": 5.0}},
-    ...              "machine": "2 cores"})
-    ' Budget 60: seeds 0–1, controls on seeds 0–1, load average 3.0 → 4.0 → 5.0 (2 cores).'
+    ...              "machine": "2-core x86-64, 24 GB", "date": "2026-11-30",
+    ...              "command": "python benchmarks/power.py --write"})
+    ' Budget 60: seeds 0–1, controls on seeds 0–1. Measured on 2-core x86-64, 24 GB, 2026-11-30, with python benchmarks/power.py --write.'
     """
-    coverage, loads = stored.get("coverage", {}), stored.get("load_average", {})
+    coverage = stored.get("coverage", {})
     if not isinstance(coverage, dict) or not coverage:
         return ""
 
@@ -42,16 +42,15 @@ def _provenance(stored):
 
     parts = []
     for budget in sorted(coverage, key=int):
-        info, load = coverage[budget], loads.get(budget) if isinstance(loads, dict) else None
+        info = coverage[budget]
         text = f"Budget {budget}: seeds {seeds(info.get('seeds', []))}"
         if info.get("partial_seeds"):
             text += f" (seeds {', '.join(info['partial_seeds'])} partly)"
         text += f", controls on seeds {seeds(info.get('control_seeds', []))}"
-        if load:
-            text += f", load average {load['start']:.1f} → {load['middle']:.1f} → {load['end']:.1f}"
         parts.append(text)
-    machine = stored.get("machine")
-    return " " + "; ".join(parts) + (f" ({machine})." if machine else ".")
+    where = ", ".join(str(stored[key]) for key in ("machine", "date") if stored.get(key))
+    how = f", with {stored['command']}" if stored.get("command") else ""
+    return " " + "; ".join(parts) + "." + (f" Measured on {where}{how}." if where else "")
 
 
 def power_section(out, *, budgets=()):

@@ -224,7 +224,7 @@ def _real_data(name, *, random_state):
     from puf.data import load, to_world
     from puf.data.fetch import cache_dir
     from puf.evaluation import evaluate_runs, measure_agreement, run_rankers
-    from puf.reports.relabel import RelabelledWorlds
+    from puf.reports.artificial_relevance import RelabelledWorlds
     from puf.reports.realdata import agreement_rankers
 
     dataset = load(name)

@@ -19,7 +19,7 @@ None keeps them);
 (``most_fair``) or unequal (``most_unfair``) effectiveness; fixed across the
 other parameters, so a skewness sweep changes similarity values alone).
 UF always reads sim_UF(gamma); every other measure reads ``Base.similarity``.
-:data:`SWEEPS` holds the report's built-in sweeps: the issue's four, plus the skewness
+:data:`SWEEPS` holds the report's built-in sweeps: the PUF paper's four, plus the skewness
 sweep at a free mean (``skewness_free_mean``). Each names the measure *families*
 it shows, and its measures are read from the registry (:func:`puf.variants`) when
 it runs, so a newly registered measure joins every sweep of its family.

@@ -42,6 +42,6 @@ from .effectiveness import max_sd, spread_effectiveness, zero_relevance_effectiv
 from .pairing import PAIRINGS, pair, pair_order, weighted_gap_sum
 from .similarity import off_diagonal, power_skewness, reshape_skewness, similarity_matrix, skewness_interval
 from .histories import add_shared_history, drop_shared_history, share_items
-from .relabel import move_outcomes, permute_users, replicate
+from .relabel_users import move_outcomes, permute_users, replicate
 from .transforms import less_relevant, more_relevant, relevance_from_lists, set_relevance
 from .worlds import summary, world

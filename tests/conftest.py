@@ -1,4 +1,4 @@
-"""Shared fixtures: the real-data (ML-100K) session fixtures.
+"""Shared fixtures: the real-data (ML-100K) fixtures, built once per test run.
 
 The data comes from :func:`puf.data.fetch` into the usual cache
 (``$PUF_HARNESS_CACHE`` or the user cache dir; ``.ci/run`` fetches it first).

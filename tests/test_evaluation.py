@@ -1,6 +1,5 @@
 """evaluate_runs, read_run, measure_agreement, the `puf evaluate` CLI, and ML-100K itself."""
 
-import argparse
 import dataclasses
 import json
 import math
@@ -14,7 +13,6 @@ from puf import UndefinedMeasureWarning
 from puf.data import preprocess
 from puf.evaluation import (MEASURE_COLUMNS, evaluate_runs, measure_agreement,
                             per_user_effectiveness, read_run, run_rankers)
-from puf.cli.commands import evaluate as evaluate_command
 
 
 @pytest.fixture
@@ -59,8 +57,9 @@ def test_evaluate_runs_pads_short_lists_and_checks_shapes(tiny):
         evaluate_runs(tiny, {"dup": [[1, 1], [0, 2], [2, 0]]})
     with pytest.raises(ValueError, match="runs must name at least one run"):
         evaluate_runs(tiny, {})
-    with pytest.raises(ValueError, match="no item_features"):
-        evaluate_runs(dataclasses.replace(tiny, item_features=None), {"m": [[1], [1], [0]]})
+    bare = evaluate_runs(dataclasses.replace(tiny, item_features=None), {"m": [[1], [1], [0]]})
+    assert "UF" not in bare.columns and "PUF-P" in bare.columns and "ME" in bare.columns
+    assert "an .item file" in bare.attrs["skipped"]["UF"]
 
 
 def test_empty_test_set_is_an_error(tiny):
@@ -156,10 +155,10 @@ def test_run_rankers_excludes_validation_items():
 
 
 def cli(argv):
-    parser = argparse.ArgumentParser(prog="puf")
-    evaluate_command.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    """``puf`` itself: its failures are reported by the one handler, puf.cli.main."""
+    from puf.cli import main
+
+    return main(argv)
 
 
 def toy_files(tmp_path):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import puf
-from puf import MEASURES, registry
+from puf import MEASURES
 from puf.properties import CATALOG
 from puf.properties.known import known_measures, load_known
 

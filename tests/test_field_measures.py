@@ -1,6 +1,6 @@
 """The field's measures: plain-loop references to 1e-12, hand-computed cases, undefined cases.
 
-Every reference below is the issue's formula written as a loop over users or
+Every reference below is the documented formula written as a loop over users or
 pairs, independent of the vectorised code in puf/inequality.py and
 puf/lipschitz.py.
 """

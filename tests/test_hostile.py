@@ -466,10 +466,10 @@ def test_9_evaluate_options_are_checked_before_the_data_is_loaded(tmp_path, caps
 AT_IMPORT = '''
 import os, signal, threading, time
 import numpy
-import puf.measures
+import puf.paper_score_measures
 
 numpy.std = lambda *args, **kwargs: 0.0
-puf.measures.puf = lambda *args, **kwargs: 0.0
+puf.paper_score_measures.puf = lambda *args, **kwargs: 0.0
 os.chdir({elsewhere!r})
 threading.Thread(target=time.sleep, args=(3600,)).start()  # never ends, not a daemon
 signal.signal(signal.SIGINT, signal.SIG_IGN)

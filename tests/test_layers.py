@@ -6,7 +6,7 @@ with :mod:`ast`; its imports, those inside functions included, become edges of a
 from the ``_HOME`` table). The layers are those of docs/design.md ("Layers"): a module imports its
 own part or a lower layer, never a sibling part of its layer, never a higher one.
 
-``PENDING`` lists what other work in progress removes (each entry says whose it is): those are
+``PENDING`` lists known violations that a planned change removes (keyed by that change): those are
 reported as ``LayerDebt`` warnings, not failures, and an entry that no longer occurs is reported
 so that it can be deleted. A module is the size its concept needs: over ``MODULE_GUIDE`` lines
 it is reported (a hint to look for a second concept inside), over ``MAX_MODULE_LINES`` it
@@ -45,7 +45,7 @@ SIZE_EXEMPT = {
                         "kinds share their block state",
 }
 
-#: Known violations that other work in progress removes: whose work removes them -> keys. A
+#: Known violations that a planned change removes: the change -> keys. A
 #: "circle" entry is one import edge left out of the graph before looking for circles; an
 #: importer "*" stands for any module.
 _PENDING_BY_WORK = {}
@@ -53,7 +53,7 @@ PENDING = {key: work for work, keys in _PENDING_BY_WORK.items() for key in keys}
 
 
 class LayerDebt(UserWarning):
-    """A known violation that other work removes, or a size over the limit in SIZE_EXEMPT."""
+    """A known violation that a planned change removes, or a size over the limit in SIZE_EXEMPT."""
 
 
 def _folders():
@@ -318,11 +318,12 @@ def test_modules_and_functions_are_small(graph):
                                        f"{count} lines of code"))
     if guide:
         warnings.warn(f"over the {MODULE_GUIDE}-line guide (reported, not a failure):\n"
-                      + "\n".join(guide), LayerDebt)
+                      + "\n".join(guide), LayerDebt, stacklevel=2)
     reported = [text for name, text in over if not _enforced(name)]
     if reported:
         warnings.warn(f"over {MAX_MODULE_LINES} lines per module or {MAX_FUNCTION_LINES} per "
-                      "function (reported, exempt: see SIZE_EXEMPT):\n" + "\n".join(reported), LayerDebt)
+                      "function (reported, exempt: see SIZE_EXEMPT):\n" + "\n".join(reported), LayerDebt,
+                      stacklevel=2)
     assert [text for name, text in over if _enforced(name)] == []
 
 

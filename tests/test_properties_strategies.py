@@ -47,7 +47,7 @@ def test_worlds_are_small_and_full(world):
 
 
 def test_edge_cases_are_drawn():
-    """Every edge case the issue lists turns up within a modest number of examples."""
+    """Every listed edge case turns up within a modest number of examples."""
     seen = set()
 
     @settings(max_examples=150, database=None, derandomize=True)

@@ -1,4 +1,4 @@
-"""``puf report --quick``, built once per session and checked against the known identities.
+"""``puf report --quick``, built once per module and checked against the known identities.
 
 With a share p of users at zero relevance and the rest fully relevant, every user's P@k and
 NDCG@k is exactly 0 or 1 with exactly round(p m) zeros (m = 100, p a multiple of 0.1, so
@@ -393,3 +393,12 @@ def test_sweep_extra_follows_the_tables_metadata_not_the_name():
     # tables=False keeps a measure out of the studies whatever its name (it was shown)
     assert "spread-hidden" not in added and "spread-as-printed" in added
     assert not {"puf-as-printed", "me-as-printed"} & set(added)
+
+
+def test_the_report_speaks_of_the_product(report):
+    from test_product_words import process_words
+
+    found = [f"{path.name}:{n}: {match!r}" for path in sorted(report.iterdir())
+             if path.suffix in (".html", ".md", ".json", ".csv")
+             for n, match, _ in process_words(path.read_text(encoding="utf-8"))]
+    assert not found, found

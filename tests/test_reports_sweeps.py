@@ -7,7 +7,7 @@ import pytest
 import puf
 from puf import variants
 from puf.reports.bases import Base, observed_skewness, point_population
-from puf.reports.relabel import artificial_relevance
+from puf.reports.artificial_relevance import artificial_relevance
 from puf.reports.sweeps import COLUMNS, SWEEPS, sweep
 
 SMALL = Base(n_users=20, n_items=120, k=5)

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-import puf.similarity_measures as similarity_module
+import puf.similarity_functions as similarity_module
 from puf.similarity import (
     SIMILARITIES,
     cosine_similarity,
@@ -131,7 +131,7 @@ def _reference(name, weights, features, gamma=0.5):
                 norm = math.sqrt(sum(x * x for x in weights[u])) * math.sqrt(sum(y * y for y in weights[v]))
                 value = dot / norm if norm > 0 else 0.0
             else:
-                value = {"jaccard": lambda: jac, "js": lambda: js, "uf": lambda: gamma * jac + (1 - gamma) * js}[name]()
+                value = {"jaccard": lambda: jac, "js": lambda: js, "uf": lambda: gamma * jac + (1 - gamma) * js}[name]()  # noqa: B023 (called at once)
             out[u, v] = value
     return out
 

@@ -36,7 +36,7 @@ def test_interval_documented_values():
     # at m >= 20 the cap of 10 binds: N = 190, 0.75 * 188 / sqrt(189) = 10.26
     assert skewness_interval(20) == (-10.0, 10.0)
     lo, hi = skewness_interval(200)
-    assert lo <= -1.5 and hi >= 8  # the minimum interval at mean 0.2
+    assert lo <= -1.5 and hi >= 8  # the required minimum interval at mean 0.2
 
 
 @pytest.mark.parametrize("family", ["beta", "lognormal"])

@@ -3,7 +3,7 @@
 Each size's data bundle is generated once (seeded; MovieLens-like shapes, power-law
 item popularity); each case then runs in its own subprocess, so the peak memory
 reported is that case's alone. Dense baselines (similarity via a scipy sparse
-product, then the dense formula) run in the same session where they fit in half
+product, then the dense formula) run in the same process where they fit in half
 the available memory.
 """
 

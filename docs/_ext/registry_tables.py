@@ -1,0 +1,177 @@
+"""Tables that restate registry facts, generated so that they cannot drift.
+
+The measure table (``puf.MEASURES``), the property list (``properties.CATALOG``),
+the verdict matrix (the known files ``properties/known/<measure>.json``) and the
+power table (``properties/power_table.json``) are written as Markdown into
+``docs/_generated/`` when the site builds (``setup`` below, a Sphinx extension),
+and the README's verdict matrix is rewritten between its markers by::
+
+    python docs/_ext/registry_tables.py --readme
+
+``tests/test_docs.py`` checks that the README's copy is current.
+"""
+
+__all__ = ["measure_table", "property_list", "verdict_matrix", "power_table", "readme_matrix",
+           "write_all", "update_readme"]
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+START, END = "<!-- verdict-matrix: start -->", "<!-- verdict-matrix: end -->"
+SYMBOL = {"holds": "✓", "violated": "✗", "undefined": "?", "not-applicable": "–"}
+
+
+def _cell(text):
+    text = str(text).replace("|", "\\|").replace("\n", " ")
+    return text if text.startswith("`") else text.replace("*", "\\*")  # U* is no emphasis
+
+
+def _table(header, rows):
+    lines = ["| " + " | ".join(map(_cell, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(_cell, row)) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _interval(low, high):
+    left = "(−∞" if low == float("-inf") else f"[{low:g}"
+    right = "∞)" if high == float("inf") else f"{high:g}]"
+    return f"{left}, {right}"
+
+
+def _attainable(measure):
+    value = getattr(measure, "attainable", None)
+    if value is None:
+        try:
+            from puf.cli.commands.measures import ATTAINABLE
+        except ImportError:
+            return "—"
+        return ATTAINABLE.get(measure.name, "—")
+    return value if isinstance(value, str) else _interval(*value)
+
+
+def measure_table():
+    """The registry, one row per measure in ``puf.MEASURES`` order."""
+    from puf import MEASURES
+
+    rows = [(m.family, f"`{m.name}`", ", ".join(m.reads), _interval(*m.range), _attainable(m),
+             m.direction, m.definition, m.reference or "") for m in MEASURES.values()]
+    return _table(("family", "name", "reads", "declared range", "attainable values", "fairer",
+                   "definition", "reference"), rows)
+
+
+def property_list():
+    """The property catalog: name, kind, statement, formal statement, source."""
+    from puf.properties import catalog_frame
+
+    frame = catalog_frame()
+    rows = [(f"`{name}`", row["kind"], row["statement"], row["formal"], row["source"])
+            for name, row in frame.iterrows()]
+    return _table(("property", "kind", "statement", "formal statement", "source"), rows)
+
+
+def _known():
+    from puf import MEASURES
+    from puf.properties import CATALOG
+
+    known = Path(__import__("puf.properties.known", fromlist=["_"]).__file__).parent
+    cells = {}
+    for name in MEASURES:
+        path = known / f"{name}.json"
+        if path.is_file():
+            cells[name] = json.loads(path.read_text(encoding="utf-8"))["verdicts"]
+    return list(CATALOG), cells
+
+
+def verdict_matrix():
+    """The pinned verdict of every built-in measure on every property (✓ ✗ ? –).
+
+    The columns are numbered; the legend under the table names them.
+    """
+    from puf import MEASURES
+
+    properties, cells = _known()
+    header = ("family", "measure", *(str(i) for i in range(1, len(properties) + 1)))
+    rows = [(MEASURES[name].family, f"`{name}`",
+             *(SYMBOL.get(verdicts.get(p, ""), " ") for p in properties))
+            for name, verdicts in cells.items()]
+    legend = ", ".join(f"{i} {p}" for i, p in enumerate(properties, 1))
+    return (_table(header, rows) + f"\n✓ holds, ✗ violated, ? undefined, – not applicable. "
+            f"Columns: {legend}.\n")
+
+
+def readme_matrix():
+    """The README's block: the verdict matrix between its markers."""
+    return f"{START}\n{verdict_matrix()}{END}"
+
+
+def power_table():
+    """The measured search power (``properties/power_table.json``), with its provenance."""
+    from puf.properties.measured import POWER_TABLE
+
+    stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
+    budgets = sorted(stored["detection"], key=int)
+    names = list(stored["detection"][budgets[0]])
+    rows = [(p, *(f"{100 * stored['detection'][b].get(p, float('nan')):.0f}%" for b in budgets))
+            for p in names]
+    alarms = stored.get("false_alarms", {})
+    rows.append(("false alarms on the controls", *(f"{100 * alarms[b]:.1f}%" if b in alarms else ""
+                                                   for b in budgets)))
+    seconds = stored.get("seconds", {})
+    rows.append(("seconds (one corpus pass)", *(f"{seconds[b]:,.0f}" if b in seconds else ""
+                                                for b in budgets)))
+    coverage = stored.get("coverage", {})
+    rows.append(("seeds (planted / controls)",
+                 *(f"{len(coverage[b]['seeds'])} / {len(coverage[b]['control_seeds'])}"
+                   if b in coverage else "" for b in budgets)))
+    text = _table(("property", *budgets), rows)
+    facts = [f"machine: {stored['machine']}" if stored.get("machine") else "",
+             f"date: {stored['date']}" if stored.get("date") else "",
+             f"command: `{stored['command']}`" if stored.get("command") else ""]
+    facts = [fact for fact in facts if fact]
+    return text + ("\n" + "; ".join(facts) + ".\n" if facts else "")
+
+
+TABLES = {"measures": measure_table, "properties": property_list, "verdicts": verdict_matrix,
+          "power": power_table}
+
+
+def write_all(folder):
+    """Write every table as ``<name>.md`` into ``folder`` (only those whose text changed)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, make in TABLES.items():
+        path, text = folder / f"{name}.md", make()
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+
+
+def update_readme(path=README):
+    """Rewrite the verdict matrix between the README's markers; return True if it changed."""
+    text = path.read_text(encoding="utf-8")
+    head, _, rest = text.partition(START)
+    _, _, tail = rest.partition(END)
+    if not rest:
+        raise ValueError(f"{path} has no {START!r} marker")
+    new = head + readme_matrix() + tail
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+def _generate(app):
+    write_all(Path(app.srcdir) / "_generated")
+
+
+def setup(app):
+    app.connect("builder-inited", _generate)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--readme"]:
+        print("README.md updated" if update_readme() else "README.md already current")
+    else:
+        sys.exit("usage: python docs/_ext/registry_tables.py --readme")

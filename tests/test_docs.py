@@ -1,0 +1,62 @@
+"""The README is a short front page whose verdict matrix is the generated one, and its links resolve.
+
+The site's own tables are generated when it builds (``docs/_ext/registry_tables.py``); the README
+keeps a copy of the verdict matrix, rewritten by ``python docs/_ext/registry_tables.py --readme``.
+"""
+
+import importlib.util
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+def _tables():
+    spec = importlib.util.spec_from_file_location("registry_tables", ROOT / "docs/_ext/registry_tables.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_matrix_is_current():
+    tables = _tables()
+    text = README.read_text(encoding="utf-8")
+    assert tables.readme_matrix() in text, (
+        "the README's verdict matrix is stale: run python docs/_ext/registry_tables.py --readme")
+
+
+def test_readme_is_a_front_page():
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 200
+
+
+def test_readme_links_resolve():
+    text = README.read_text(encoding="utf-8")
+    links = [target for target in re.findall(r"\]\(([^)#\s]+)[^)]*\)", text) if "://" not in target]
+    assert links
+    missing = [target for target in links if not (ROOT / target).exists()]
+    assert not missing, missing
+
+
+def test_matrix_has_every_measure_and_property():
+    from puf import MEASURES
+    from puf.properties import CATALOG
+
+    matrix = _tables().verdict_matrix()
+    rows = [line for line in matrix.splitlines() if line.startswith("| ") and "`" in line]
+    assert [re.search(r"`([^`]+)`", row).group(1) for row in rows] == list(MEASURES)
+    assert all(row.count("|") == len(CATALOG) + 3 for row in rows)
+    assert all(name in matrix for name in CATALOG)
+
+
+def test_power_table_states_machine_date_and_command():
+    table = _tables().power_table()
+    assert "machine: " in table and "date: " in table and "command: " in table
+
+
+def test_readme_python_runs(capsys):
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+    assert "puf" in capsys.readouterr().out
