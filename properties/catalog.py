@@ -21,8 +21,8 @@ from .field_cases import continuity_cases, scale_cases, translation_cases
 from .outcome_cases import (disparity_cases, effectiveness_change_cases, transfer_cases,
                             zero_at_equality_cases)
 from .similarity_cases import no_similarity_cases, similarity_change_cases, similarity_raise_cases
-from .user_cases import (anonymity_cases, extreme_examples, rearrangement_cases, repeat_cases,
-                         replication_cases, single_cases)
+from .user_cases import (anonymity_cases, anonymity_examples, extreme_examples, rearrangement_cases,
+                         repeat_cases, replication_cases, single_cases)
 
 
 def _no_examples(level):
@@ -160,7 +160,7 @@ CATALOG = {p.name: p for p in (
                "field consistently (rows and columns of the matrices)",
         source=_INEQ + ": symmetry / anonymity", kind="universal", meant_for="every measure",
         needs=_ALL, world="permute users (histories, relevance and lists together)",
-        cases=anonymity_cases, judge=judges.unchanged),
+        cases=anonymity_cases, explicit=anonymity_examples, judge=judges.unchanged),
     Property(
         name="zero-at-equality",
         statement="equal effectiveness for all users gives the fairest value",

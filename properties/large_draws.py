@@ -12,7 +12,7 @@ largest are still reached.
 """
 
 __all__ = ["LARGE_SHARE", "LARGE_EFFECTIVENESS_KINDS", "LARGE_SIMILARITY_KINDS",
-           "large_populations", "large_worlds"]
+           "large_populations", "large_worlds", "example_population", "example_world"]
 
 import functools
 
@@ -158,13 +158,41 @@ def large_worlds(min_users=13, max_users=200, max_k=5):
     def build(draw):
         rng = _generator(draw)
         m, k = _size(rng, low, high), draw(st.integers(1, max_k))
-        n = int(rng.integers(max(20, k), 201))
-        histories = (rng.random((m, n)) < rng.uniform(0.02, 0.3)).astype(np.float64)
-        grades = rng.integers(1, 4, (m, n)).astype(np.float64)
-        relevance = np.where(rng.random((m, n)) < rng.uniform(0.05, 0.5), grades, 0.0)
-        rankings = np.argsort(-rng.random((m, n)), axis=1)[:, :k].astype(np.int64)
-        features = (rng.random((n, 3)) < 0.4).astype(np.float64)
-        features[np.arange(n), np.arange(n) % 3] = 1.0
-        return World(histories, relevance, rankings, features)
+        return _world(rng, m, k)
 
     return build()
+
+
+def _world(rng, m, k):
+    n = int(rng.integers(max(20, k), 201))
+    histories = (rng.random((m, n)) < rng.uniform(0.02, 0.3)).astype(np.float64)
+    grades = rng.integers(1, 4, (m, n)).astype(np.float64)
+    relevance = np.where(rng.random((m, n)) < rng.uniform(0.05, 0.5), grades, 0.0)
+    rankings = np.argsort(-rng.random((m, n)), axis=1)[:, :k].astype(np.int64)
+    features = (rng.random((n, 3)) < 0.4).astype(np.float64)
+    features[np.arange(n), np.arange(n) % 3] = 1.0
+    return World(histories, relevance, rankings, features)
+
+
+def example_population(m, seed=0):
+    """A fixed large population of ``m`` users: uniform effectiveness and similarity from ``seed``.
+
+    Examples
+    --------
+    >>> pop = example_population(20)
+    >>> pop.m, len(set(pop.effectiveness.tolist()))
+    (20, 20)
+    """
+    rng = np.random.default_rng(seed)
+    return Population(_effectiveness(rng, m, "uniform"), _similarity(rng, m, "uniform"))
+
+
+def example_world(m, seed=0):
+    """A fixed large world of ``m`` users (the :func:`large_worlds` recipe, k = 5, from ``seed``).
+
+    Examples
+    --------
+    >>> example_world(20).m
+    20
+    """
+    return _world(np.random.default_rng(seed), m, 5)

@@ -5,7 +5,7 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's ``range``,
 ``deterministic`` entries, with the hand-made populations tried before any drawn one.
 """
 
-__all__ = ["single_cases", "extreme_examples", "anonymity_cases", "rearrangement_cases",
+__all__ = ["single_cases", "extreme_examples", "anonymity_cases", "anonymity_examples", "rearrangement_cases",
            "replication_cases", "repeat_cases"]
 
 import dataclasses
@@ -93,6 +93,31 @@ def anonymity_cases(draw, level, measure):
     order = np.array(draw(_permutations(pop.m)))
     cases = [_relabelled(pop, world, o) for o in (order, np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1))]
     return dataclasses.replace(cases[0], alternatives=tuple(cases[1:]))
+
+
+def anonymity_examples(level):
+    """Hand-made relabellings tried first: two large continuous populations (m = 64 and 300 at
+    score level, one of 64 users at world level), reversed and rotated, so that a measure that
+    depends on labels only above some size (pairs sampled by index) is judged there every time.
+
+    Examples
+    --------
+    >>> [c.before.m for c in anonymity_examples("score")]
+    [64, 300]
+    """
+    from .large_draws import example_population, example_world
+
+    if level == "score":
+        sources = [(example_population(m), None) for m in (64, 300)]
+    else:
+        world = example_world(64)
+        sources = [(derive(world), world)]
+    cases = []
+    for pop, world in sources:
+        reversed_, rotated = (_relabelled(pop, world, o) for o in
+                              (np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1)))
+        cases.append(dataclasses.replace(reversed_, alternatives=(rotated,)))
+    return cases
 
 
 def _relabelled(pop, world, order):
