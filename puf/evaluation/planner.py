@@ -61,7 +61,7 @@ def study_similarity(variant, default=DEFAULT_SIMILARITY):
     return default if own == DEFAULT_SIMILARITY else own
 
 
-DEFAULT_MEMORY = 4 * 2**30
+DEFAULT_MEMORY = 4 * 10**9
 """Bytes the dense m x m pieces of one evaluation may take (``--memory``)."""
 GENRE_FREE = ("jaccard", "cosine")
 """Similarities computed from the histories alone, without the items' features."""
@@ -187,7 +187,7 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
     >>> [r.kind for r in roads], roads[1].source
     (['effectiveness', 'pairs', 'pairs'], 'jaccard')
     >>> plan_roads(puf.variants("PUF-P"), m=138_000, similarity="js")[0].reason
-    "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.3 GB)"
+    "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.0 GB)"
     """
     m = check_k(m, name="m")
     roads = []

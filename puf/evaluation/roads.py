@@ -234,7 +234,7 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
         Cut-off; default the lists' length.
     similarity, gamma
         As in :func:`puf.evaluation.score_variants`.
-    memory : int, default 4 GiB
+    memory : int, default 4·10⁹
         Bytes the dense m x m pieces may take (:func:`puf.evaluation.planner.plan_roads`).
     sample : int, optional
         Estimate every pair measure (and UF) from ``sample`` drawn pairs.

@@ -146,7 +146,7 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=None, epsilon=None, split="test"
     progress : bool, default False
         Show a tqdm bar over each pass of the engines.
     memory : int, optional
-        Bytes the dense m x m pieces may take (default 4 GiB). Each measure
+        Bytes the dense m x m pieces may take (default 4 GB). Each measure
         takes the road :func:`puf.evaluation.planner.plan_roads` gives it at
         this size: pair measures in one pass over the pair tiles for all runs
         and metrics, the envy measures and UF on their engines, any other
