@@ -190,6 +190,34 @@ def _continuity(case, level, measure):
         assert 1e-6 <= case.delta <= 0.1
 
 
+def _strict_transfer(case, level, measure):
+    _transfer(case, level, measure)
+    if level == "score":
+        before, after = case.before.effectiveness, case.after.effectiveness
+        assert np.all((before == 0) | (before >= 1e-3))
+        i, j = sorted(np.flatnonzero(np.abs(after - before) > 1e-15), key=lambda u: before[u])
+        tau = (after[i] - before[i]) / (before[j] - before[i])
+        assert before[j] - before[i] >= 0.01 - TOL and 0.01 - TOL <= tau <= 0.5 + TOL
+
+
+def _moments_kept(case, level, measure):
+    """Four users moved, the sum and the sum of squares of S kept (mean and variance)."""
+    before, after = case.before.effectiveness, case.after.effectiveness
+    assert len(np.flatnonzero(np.abs(after - before) > 1e-15)) == 4
+    assert abs(after.sum() - before.sum()) < 1e-9
+    assert abs((after ** 2).sum() - (before ** 2).sum()) < 1e-9
+
+
+def _one_group_redistributed(case, level, measure):
+    """Only effectiveness changes, within one block of the similarity, its sum kept."""
+    _same(case.before, case.after, _others(case.before, "effectiveness"))
+    before, after = case.before.effectiveness, case.after.effectiveness
+    moved = np.flatnonzero(np.abs(after - before) > 1e-15)
+    linked = case.before.similarity > 0
+    assert np.all(linked[np.ix_(moved, moved)])
+    assert abs(after[moved].sum() - before[moved].sum()) < 1e-9
+
+
 def _deterministic(case, level, measure):
     assert case.after is not None
 
@@ -202,7 +230,9 @@ CHECKS = {
     "similarity-zero": _similarity_zero, "rearrangement": _rearrangement,
     "replication-invariance": _replication, "scale-invariance": _scale,
     "translation-invariance": _translation, "continuity": _continuity,
-    "deterministic": _deterministic,
+    "deterministic": _deterministic, "strict-transfer": _strict_transfer,
+    "transfer-sensitivity": _moments_kept, "subgroup-decomposability": _one_group_redistributed,
+    "subgroup-consistency": _one_group_redistributed, "attainable-range": _single,
 }
 
 
