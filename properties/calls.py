@@ -6,8 +6,8 @@ killed at the time limit, so nothing it does (C code that ignores signals,
 built-in measures run in-process under a SIGALRM limit.
 """
 
-__all__ = ["MeasureError", "Timeout", "as_number", "call_measure", "check_returns_number",
-           "check_run_options", "end_calls"]
+__all__ = ["MeasureError", "Timeout", "as_number", "call_measure", "FreshCaller",
+           "check_returns_number", "check_run_options", "end_calls"]
 
 import contextlib
 import math
@@ -105,18 +105,27 @@ def _type_name(value):
     return value.kind if isinstance(value, _Returned) else type(value).__name__
 
 
+def _unbounded(measure):
+    if isinstance(measure.function, isolation.IsolatedFunction):
+        return measure.function.measure  # already bounded for other callers: bound it here
+    return measure
+
+
+def _in_worker(worker, fields, time_limit):
+    try:
+        return _Returned(*worker.call(fields, time_limit))
+    except isolation.WorkerTimeout:
+        raise Timeout() from None
+    except (isolation.WorkerDied, RuntimeError) as exc:
+        raise MeasureError(str(exc)) from None
+
+
 def _evaluate(measure, fields, time_limit):
     """The measure's value on ``fields`` (a :class:`_Returned` from a worker)."""
-    if isinstance(measure.function, isolation.IsolatedFunction):
-        measure = measure.function.measure  # already bounded for other callers: bound it here
+    measure = _unbounded(measure)
     if not isolation.is_trusted(measure):
         if isolation.CAN_ISOLATE:
-            try:
-                return _Returned(*isolation.worker_for(measure).call(fields, time_limit))
-            except isolation.WorkerTimeout:
-                raise Timeout() from None
-            except (isolation.WorkerDied, RuntimeError) as exc:
-                raise MeasureError(str(exc)) from None
+            return _in_worker(isolation.worker_for(measure), fields, time_limit)
         fields = {name: np.array(value, copy=True) for name, value in fields.items()}  # no fork
     try:
         with warnings.catch_warnings():
@@ -125,6 +134,60 @@ def _evaluate(measure, fields, time_limit):
                 return measure(**fields)
     except Exception as exc:
         raise MeasureError(f"{type(exc).__name__}: {exc}".splitlines()[0]) from exc
+
+
+class FreshCaller:
+    """Evaluate one measure in a worker process of its own, started fresh: nothing the measure
+    kept from earlier calls elsewhere (a cache, a running normaliser) reaches it.
+
+    A registered built-in measure (trusted, the package's own stateless code) is called
+    in-process, as for every other property. :meth:`close` ends the worker.
+
+    Examples
+    --------
+    >>> from puf import Population, as_measure
+    >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)
+    >>> caller.many([Population([0.0, 1.0], [[1, 0], [0, 1]])])
+    [1.0]
+    >>> caller.close()
+    """
+
+    def __init__(self, measure, time_limit):
+        self.measure, self.time_limit = _unbounded(measure), time_limit
+        self._worker = None
+
+    def many(self, populations):
+        """The values on ``populations``, asked in this order (one request to the worker)."""
+        if isolation.is_trusted(self.measure) or not isolation.CAN_ISOLATE:
+            return [call_measure(self.measure, pop, self.time_limit) for pop in populations]
+        if self._worker is None:
+            self._worker = isolation.fresh_worker(self.measure)
+            try:
+                self._worker.start(max(self.time_limit, isolation.IMPORT_TIME_LIMIT))
+            except (isolation.WorkerTimeout, isolation.WorkerDied, ValueError) as exc:
+                self.close()
+                raise MeasureError(f"the measure's fresh worker did not start: {exc}") from None
+        try:
+            outcomes = self._worker.call_many([pop.fields() for pop in populations],
+                                              self.time_limit * len(populations))
+        except isolation.WorkerTimeout:
+            self.close()
+            raise Timeout() from None
+        except isolation.WorkerDied as exc:
+            self.close()
+            raise MeasureError(str(exc)) from None
+        for outcome in outcomes:
+            if outcome.error is not None:
+                raise MeasureError(outcome.error)
+            if outcome.number is None:
+                raise MeasureError(f"returned {outcome.kind}, not a number")
+        return [outcome.number for outcome in outcomes]
+
+    def close(self):
+        """End the worker (a later call starts a fresh one)."""
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
 
 
 def end_calls():

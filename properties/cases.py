@@ -16,7 +16,7 @@ declared with :func:`case_strategy` next to its kin (:mod:`.user_cases`,
 in its catalog entry.
 """
 
-__all__ = ["LEVELS", "LARGEST", "METRIC", "SIMILARITY", "FRACTIONS", "FRACTIONS_OR_ONE",
+__all__ = ["LEVELS", "LARGEST", "LARGEST_LARGE", "LARGEST_LARGE_WORLD", "METRIC", "SIMILARITY", "FRACTIONS", "FRACTIONS_OR_ONE",
            "FRACTIONS_OR_ZERO", "HALVES_OR_LESS", "Case", "case_strategy", "derive", "sources",
            "trivial_case", "draw_users", "distance"]
 
@@ -28,12 +28,17 @@ from hypothesis import strategies as st
 
 from puf import as_measure
 
+from .large_draws import LARGE_SHARE, large_populations, large_worlds
 from .strategies import populations, worlds
 
 LEVELS = ("score", "world")
 """Score level: Population fields drawn directly; world level: a World and its derived fields."""
 LARGEST = 12
-"""Users in the largest population drawn (the strategies' default ``max_users``)."""
+"""Users in the largest small population drawn (the strategies' default ``max_users``)."""
+LARGEST_LARGE = 300
+"""Users in the largest population of the large share at score level."""
+LARGEST_LARGE_WORLD = 200
+"""Users in the largest world of the large share."""
 # P@k moves by exactly 1/k when one list item changes relevance, so world-level
 # disparity and transfer cases change effectiveness by a known, exact amount.
 METRIC = "precision"
@@ -129,9 +134,13 @@ def derive(world):
 
 
 @functools.lru_cache(maxsize=None)
-def sources(level):
+def sources(level, large=True):
     """Strategy of ``(population, world)`` pairs: drawn populations (world None) at score
     level, drawn worlds and their derived populations at world level.
+
+    With ``large`` (default), about one draw in eight (:data:`~.large_draws.LARGE_SHARE`) is a large,
+    continuous population (13 to 300 users at score level, 13 to 200 at world level: see
+    :mod:`.large_draws`); the rest come from the small strategies (2 to 12 users).
 
     Examples
     --------
@@ -139,12 +148,29 @@ def sources(level):
     >>> pop, world = find(sources("world"), lambda pair: pair[0].m == 3)
     >>> pop.m, world.m
     (3, 3)
+    >>> find(sources("score"), lambda pair: pair[0].m > 12)[0].m > 12
+    True
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     if level == "score":
-        return populations().map(lambda p: (p, None))
-    return worlds().map(lambda w: (derive(w), w))
+        small, big = populations(), large_populations(LARGEST + 1, LARGEST_LARGE)
+        pairs = small.map(lambda p: (p, None)), big.map(lambda p: (p, None))
+    else:
+        small, big = worlds(), large_worlds(LARGEST + 1, LARGEST_LARGE_WORLD)
+        pairs = small.map(lambda w: (derive(w), w)), big.map(lambda w: (derive(w), w))
+    if not large:
+        return pairs[0]
+
+    @st.composite
+    def mixed(draw):
+        # The small share first: shrinking moves a large example towards a small one.
+        return draw(pairs[1] if draw(_SHARES)[0] % LARGE_SHARE == LARGE_SHARE - 1 else pairs[0])
+
+    return mixed()
+
+
+_SHARES = st.binary(min_size=1, max_size=1)  # uniform, where st.integers favours small values
 
 
 def trivial_case(pop, why):

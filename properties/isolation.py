@@ -26,8 +26,8 @@ in-process. Without ``os.fork`` (Windows) every measure runs in-process.
 
 __all__ = ["CAN_ISOLATE", "IMPORT_TIME_LIMIT", "WorkerTimeout", "WorkerDied", "WorkerBroken",
            "Outcome", "MeasureWorker", "RemoteFunction", "IsolatedFunction", "is_trusted",
-           "load_isolated", "fresh_outcomes", "worker_for", "release_workers", "live_workers",
-           "real_number"]
+           "load_isolated", "fresh_worker", "fresh_outcomes", "worker_for", "release_workers",
+           "live_workers", "real_number"]
 
 import inspect
 import os
@@ -230,6 +230,22 @@ def _fresh_spec(measure):
     return f"{source}:{qualname}"
 
 
+def fresh_worker(measure):
+    """A worker of ``measure`` of the caller's own, not started: a new interpreter importing
+    the measure by its spec, or a fork where it has none (a lambda, a closure). Call
+    ``start`` before use and ``close`` after.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> worker = fresh_worker(as_measure("sd"))
+    >>> worker.source
+    'sd'
+    """
+    spec = _fresh_spec(measure)
+    return MeasureWorker(measure if spec is None else spec)
+
+
 def fresh_outcomes(measure, fields_list, *, time_limit):
     """Evaluate ``measure`` on each fields dict in a new process; one :class:`Outcome` each.
 
@@ -245,11 +261,10 @@ def fresh_outcomes(measure, fields_list, *, time_limit):
     >>> fresh_outcomes(as_measure("sd"), [{"effectiveness": [0.0, 1.0]}], time_limit=30.0)
     [Outcome(number=0.5, kind='float', error=None)]
     """
-    spec = _fresh_spec(measure) if CAN_ISOLATE else None
     if not CAN_ISOLATE:
         return [Outcome(real_number(v), type(v).__name__, None)
                 for v in (measure(**fields) for fields in fields_list)]
-    worker = MeasureWorker(measure if spec is None else spec)
+    worker = fresh_worker(measure)
     try:
         worker.start(max(time_limit, IMPORT_TIME_LIMIT))
         return worker.call_many(fields_list, time_limit)

@@ -7,7 +7,8 @@ grades of listed items (histories may hold them: the strategies' worlds draw
 the two independently), so P@k moves by exactly 1/k per grade.
 """
 
-__all__ = ["zero_at_equality_cases", "disparity_cases", "transfer_cases", "effectiveness_change_cases"]
+__all__ = ["zero_at_equality_cases", "equal_precision", "disparity_cases", "transfer_cases",
+           "effectiveness_change_cases"]
 
 import numpy as np
 from hypothesis import strategies as st
@@ -18,11 +19,16 @@ from .cases import (FRACTIONS_OR_ZERO, HALVES_OR_LESS, LARGEST, Case, case_strat
                     draw_users, sources, trivial_case)
 from .draws import GRID_VALUES, draw_effectiveness
 
+# Where the centre of a widening lies in [min S, max S]: at either end, or anywhere between.
+_CENTRE_SHARES = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
+
 
 @case_strategy
 def zero_at_equality_cases(draw, level, measure):
-    """Everyone equally effective: S(u) = c at score level; lists fully relevant (S = 1) or nothing
-    relevant (S = 0) at world level.
+    """Everyone equally effective: S(u) = c at score level; at world level every user's P@k
+    equal with the relevance of items outside their own lists left free, so users may envy each
+    other (each holds relevant items on another's list), besides the lists fully relevant (S = 1,
+    no envy) and nothing relevant (S = 0).
 
     Examples
     --------
@@ -30,16 +36,52 @@ def zero_at_equality_cases(draw, level, measure):
     >>> case = find(zero_at_equality_cases("score", "sd"), lambda c: c.before.m == 3)
     >>> len(set(case.before.effectiveness.tolist()))
     1
+    >>> case = find(zero_at_equality_cases("world", "me"), lambda c: "envy" in c.change)
+    >>> len(set(case.before.effectiveness.tolist()))
+    1
     """
     pop, world = draw(sources(level))
     if world is None:
         c = draw(GRID_VALUES)
         return Case(pop.replace(effectiveness=np.full(pop.m, c)), change=f"every S(u) = {c:g}")
-    if draw(st.booleans()):
+    kind = draw(st.sampled_from(("envy", "own-list", "nothing")))
+    if kind == "own-list":
         return Case(derive(relevance_from_lists(world)),
                     change="each user's relevant items are exactly its own list (S = 1, no envy)")
-    zero = np.zeros((world.m, world.n_items))
-    return Case(derive(world.replace(relevance=zero)), change="no relevant item for anyone (S = 0)")
+    if kind == "nothing":
+        zero = np.zeros((world.m, world.n_items))
+        return Case(derive(world.replace(relevance=zero)), change="no relevant item for anyone (S = 0)")
+    hits = draw(st.integers(0, world.k))
+    return Case(derive(equal_precision(world, hits)),
+                change=f"every user's list holds exactly {hits} relevant items (S = {hits}/k); "
+                       "items on other users' lists relevant as drawn, and the next user's "
+                       "first item relevant when it is not on the user's own list (envy)")
+
+
+def equal_precision(world, hits):
+    """``world`` with exactly the first ``hits`` listed items of every user relevant (P@k =
+    hits/k for all), the other listed items irrelevant, and the relevance of unlisted items kept;
+    the first item of the next user's list, when it is not on the user's own list, made relevant
+    (grade 1 at least), so that users envy each other at equal effectiveness.
+
+    Examples
+    --------
+    >>> from puf import World
+    >>> w = World(np.eye(4)[:2], np.zeros((2, 4)), [[0, 1], [2, 3]], np.eye(4))
+    >>> equal_precision(w, 1).relevance.toarray().tolist()
+    [[1.0, 0.0, 1.0, 0.0], [1.0, 0.0, 1.0, 0.0]]
+    """
+    relevance = world.relevance.toarray()
+    rows = np.arange(world.m)[:, None]
+    listed = world.rankings
+    own = relevance[rows, listed]
+    nxt = np.roll(listed[:, 0], -1)
+    envied = ~(listed == nxt[:, None]).any(axis=1)
+    relevance[np.flatnonzero(envied), nxt[envied]] = np.maximum(
+        relevance[np.flatnonzero(envied), nxt[envied]], 1.0)
+    first = np.arange(world.k)[None, :] < hits
+    relevance[rows, listed] = np.where(first, np.maximum(own, 1.0), 0.0)
+    return world.replace(relevance=relevance)
 
 
 def _list_relevance(world):
@@ -56,8 +98,12 @@ def _choose(draw, users, positions_ok, rankings):
 
 @case_strategy
 def disparity_cases(draw, level, measure):
-    """Every gap S(u) − c widened (score level); the best-off user's list made more relevant or the
-    worst-off user's less (world level).
+    """Every gap S(u) − c widened about a centre c inside the population's range [min S, max S]
+    (score level); the best-off user's list made more relevant or the worst-off user's less
+    (world level).
+
+    At score level the drawn population is the widened one, P'; the case's ``before`` is P with
+    S = c + μ(S' − c), μ ∈ [0, 1) (λ = 1/μ > 1), and ``after`` is P'.
 
     Examples
     --------
@@ -65,15 +111,23 @@ def disparity_cases(draw, level, measure):
     >>> case = find(disparity_cases("world", "me"), lambda c: not c.trivial)
     >>> case.change.startswith(("best-off user", "worst-off user"))
     True
+    >>> case = find(disparity_cases("score", "gini"), lambda c: c.before.m == 3)
+    >>> s = case.after.effectiveness   # a centre in range: P lies within the range of P'
+    >>> all(s.min() <= o.before.effectiveness.min() <= o.before.effectiveness.max() <= s.max()
+    ...     for o in (case, *case.alternatives))
+    True
     """
     pop, world = draw(sources(level))
     s = pop.effectiveness
     if world is None:
-        c, mu = draw(GRID_VALUES), draw(FRACTIONS_OR_ZERO)
+        low, high = float(s.min()), float(s.max())
+        c = min(low + draw(_CENTRE_SHARES) * (high - low), high)
+        mu = draw(FRACTIONS_OR_ZERO)
         # Other centres and factors of the same widening, judged in the same example: flaws that
         # show only for large gaps need a large λ, those at one end a centre there.
         others = []
-        for centre in sorted({c, 0.0, 1.0, float(s.min()), float(s.max()), float(s.mean())}):
+        for centre in sorted({c, low, high, float(np.clip(s.mean(), low, high)),
+                              float(np.median(s))}):
             for factor in (0.3, 0.6, 0.9):
                 if (centre, factor) != (c, mu):
                     others.append((centre + factor * (s - centre), centre, factor))
@@ -170,7 +224,7 @@ def effectiveness_change_cases(draw, level, measure):
     """
     pop, world = draw(sources(level))
     if world is None:
-        return Case(pop, pop.replace(effectiveness=draw_effectiveness(draw, pop.m, LARGEST, True)),
+        return Case(pop, pop.replace(effectiveness=draw_effectiveness(draw, pop.m, max(LARGEST, pop.m), True)),
                     "effectiveness replaced, similarity fixed")
     user = draw(st.integers(0, world.m - 1))
     item = int(world.rankings[user, draw(st.integers(0, world.k - 1))])

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 
 from puf import as_measure
 
+from .cases import LARGEST
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import example_budget
 from .catalog import CATALOG, Property, get_property
@@ -109,6 +110,8 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, time_bu
         if search.failure is None:
             return "undefined", f"{type(exc).__name__}: {exc}".splitlines()[0], None, search
         note = f" (Hypothesis: {type(exc).__name__})"
+    finally:
+        search.close()
     return (*_status(search, note), search)
 
 
@@ -135,19 +138,36 @@ def _status(search, note):
 
 
 def _sizes(sizes):
-    """The sizes m checked, as ranges: "m = 2–6, 8"."""
+    """The sizes m checked, as ranges, with the largest one: "m = 2–6, 8; largest m = 8".
+
+    Beyond the small populations' 12 users, the sizes are counted, not listed.
+
+    Examples
+    --------
+    >>> _sizes({2, 3, 4, 8})
+    'm = 2–4, 8; largest m = 8'
+    >>> _sizes({2, 3, 13, 40, 250})
+    'm = 2–3 and 3 sizes in 13–250; largest m = 250'
+    """
     if not sizes:
         return "no size"
-    ordered, parts = sorted(sizes), []
-    start = prev = ordered[0]
-    for m in ordered[1:] + [None]:
-        if m is not None and m == prev + 1:
-            prev = m
-            continue
-        parts.append(str(start) if start == prev else f"{start}–{prev}")
-        if m is not None:
-            start = prev = m
-    return "m = " + ", ".join(parts)
+    small = sorted(m for m in sizes if m <= LARGEST)
+    large = sorted(m for m in sizes if m > LARGEST)
+    parts = []
+    if small:
+        start = prev = small[0]
+        for m in small[1:] + [None]:
+            if m is not None and m == prev + 1:
+                prev = m
+                continue
+            parts.append(str(start) if start == prev else f"{start}–{prev}")
+            if m is not None:
+                start = prev = m
+    text = "m = " + ", ".join(parts) if parts else "m"
+    if large:
+        text += (f" and {len(large)} size{'s' * (len(large) > 1)} in {large[0]}–{large[-1]}"
+                 if len(large) > 1 else f" and {large[0]}")
+    return f"{text}; largest m = {max(sizes)}"
 
 
 def verdicts(measure, *, properties=None, max_examples=None, random_state=0,

@@ -22,7 +22,7 @@ import time
 import numpy as np
 from hypothesis import target
 
-from .calls import MeasureError, Timeout, call_measure
+from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from .cases import distance
 from .known import example_case, known_examples
 from .pinned import PINNED_SOURCE
@@ -140,6 +140,15 @@ class PropertySearch:
         self.sizes = set()
         self.memo = {}  # derived populations' values, by identity (see evaluate_case)
         self.start = time.perf_counter()
+        # Two workers of the property's own (``fresh_workers``): one asked each case's P alone,
+        # the other the case's other populations, each followed by P.
+        self.callers = ((FreshCaller(measure, time_limit), FreshCaller(measure, time_limit))
+                        if prop.fresh_workers else None)
+
+    def close(self):
+        """End the property's own workers, if any."""
+        for caller in self.callers or ():
+            caller.close()
 
     def snapshot(self, case, before, after, excess, error=None):
         """The example as the verdict shows and stores it (plain lists and numbers)."""
@@ -179,8 +188,11 @@ class PropertySearch:
         if case.trivial:
             return
         try:
-            case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit,
-                                                self.memo)
+            if self.callers:
+                case, before, after = self._repeated(case)
+            else:
+                case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit,
+                                                    self.memo)
         except MeasureError as exc:
             self.fail("raised", self.snapshot(case, None, None, None, str(exc)))
         except Timeout as exc:
@@ -193,6 +205,21 @@ class PropertySearch:
             self._set_aside(case, before, after)
         else:
             self._judge(case, before, after)
+
+    def _repeated(self, case):
+        """``(option, f(P) in the first worker, f(P) in the second)`` of the option whose two
+        values differ most: the second worker is asked each option's other population, then P."""
+        first, second = self.callers
+        options = (case, *case.alternatives)
+        alone = first.many([case.before])[0]
+        asked = second.many([pop for option in options for pop in (option.after, option.before)])
+        again = asked[1::2]
+
+        def gap(value):
+            return abs(value - alone) if math.isfinite(value - alone) else math.inf
+
+        worst = max(range(len(options)), key=lambda i: gap(again[i]))
+        return dataclasses.replace(options[worst], alternatives=()), alone, again[worst]
 
     def _judge_value(self, case, before, after):
         """Judge a value that may be undefined (a value that is not a number has no size)."""

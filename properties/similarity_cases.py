@@ -33,8 +33,8 @@ def similarity_raise_cases(draw, level, measure):
     if rows.size == 0:
         # Equal effectiveness or everyone alike (half the edge cases): rather than waste the
         # example, draw plain effectiveness and similarity for the same users.
-        pop = pop.replace(effectiveness=draw_effectiveness(draw, pop.m, LARGEST, False),
-                          similarity=draw_similarity(draw, pop.m, LARGEST, False))
+        pop = pop.replace(effectiveness=draw_effectiveness(draw, pop.m, max(LARGEST, pop.m), False),
+                          similarity=draw_similarity(draw, pop.m, max(LARGEST, pop.m), False))
         rows, cols = _raisable_pairs(pop)
     if rows.size == 0:
         return trivial_case(pop, "no pair with unequal effectiveness and similarity below 1")
@@ -78,7 +78,7 @@ def similarity_change_cases(draw, level, measure):
     """
     pop, world = draw(sources(level))
     if world is None:
-        return Case(pop, pop.replace(similarity=draw_similarity(draw, pop.m, LARGEST, True)),
+        return Case(pop, pop.replace(similarity=draw_similarity(draw, pop.m, max(LARGEST, pop.m), True)),
                     "similarity matrix replaced, effectiveness fixed")
     u, v = draw_users(draw, pop.m, 2)
     count = draw(st.integers(1, 3))

@@ -1,0 +1,286 @@
+"""Every case a property's strategy draws is an instance of its formal statement.
+
+For each catalog property, cases are drawn from its strategy (score and world level, and its
+hand-made cases) and each one, with its alternatives, is checked against the preconditions the
+formal statement in ``properties.CATALOG`` names: who is changed, by how much, within which
+range. A strategy that drew outside its statement (a widening about a centre outside the
+population's range, a transfer by more than half the gap) fails here.
+"""
+
+import dataclasses
+import re
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from puf import as_measure
+from puf.properties import CATALOG
+from puf.properties.cases import distance
+from puf.properties.known import example_case, known_measures, load_known
+from puf.synthetic import weighted_gap_sum
+
+TOL = 1e-9
+MEASURES = {"score": ("puf", "sd"), "world": ("me", "uf")}
+
+
+def _valid(pop, level):
+    """A population satisfies the catalog's conventions: S in [0, 1], similarity symmetric in
+    [0, 1] (unit diagonal at score level), utility in [0, 1], list distance >= 0."""
+    s, sim = pop.effectiveness, pop.similarity
+    assert pop.m >= 2 and s.shape == (pop.m,)
+    assert np.all((s >= 0) & (s <= 1))
+    assert np.allclose(sim, sim.T) and np.all((sim >= 0) & (sim <= 1))
+    assert level == "world" or np.all(np.diag(sim) == 1.0)
+    fields = pop.fields()
+    if "utility" in fields:
+        assert np.all((fields["utility"] >= -TOL) & (fields["utility"] <= 1 + TOL))
+    if "list_distance" in fields:
+        assert np.all(fields["list_distance"] >= 0)
+
+
+def _same(a, b, names):
+    fa, fb = a.fields(), b.fields()
+    for name in names:
+        if name in fa or name in fb:
+            np.testing.assert_array_equal(fa[name], fb[name], err_msg=name)
+
+
+def _others(pop, *changed):
+    return [f for f in pop.fields() if f not in changed]
+
+
+def _single(case, level, measure):
+    assert case.after is None
+
+
+def _zero_at_equality(case, level, measure):
+    _single(case, level, measure)
+    assert np.ptp(case.before.effectiveness) == 0
+
+
+def _similarity_zero(case, level, measure):
+    _single(case, level, measure)
+    sim = case.before.similarity
+    assert np.all(sim[~np.eye(case.before.m, dtype=bool)] == 0)
+
+
+def _anonymity(case, level, measure):
+    order = np.array([int(i) for i in re.search(r"order=\[([0-9, ]*)\]", case.change)[1].split(",")])
+    assert sorted(order) == list(range(case.before.m))
+    expected = case.before.permute(order)
+    _same(expected, case.after, expected.fields())
+
+
+def _one_step(delta):
+    """1/k for the k of a P@k step (k in 1..5, the strategies' worlds)."""
+    return any(abs(abs(delta) - 1.0 / k) < 1e-12 for k in range(1, 6))
+
+
+def _disparity(case, level, measure):
+    before, after = case.before.effectiveness, case.after.effectiveness
+    if level == "world":
+        moved = np.flatnonzero(np.abs(after - before) > 1e-12)
+        assert len(moved) == 1 and _one_step(after[moved[0]] - before[moved[0]])
+        user = moved[0]
+        if after[user] > before[user]:
+            assert before[user] == before.max()
+        else:
+            assert before[user] == before.min()
+        return
+    _same(case.before, case.after, _others(case.before, "effectiveness"))
+    if np.ptp(after) == 0:
+        np.testing.assert_allclose(before, after, atol=TOL)
+        return
+    i, j = int(np.argmin(after)), int(np.argmax(after))
+    mu = (before[j] - before[i]) / (after[j] - after[i])
+    assert -TOL <= mu < 1
+    centre = after if mu == 0 else None
+    c = before[i] if centre is not None else (before[i] - mu * after[i]) / (1 - mu)
+    assert after.min() - TOL <= c <= after.max() + TOL, (c, after.min(), after.max())
+    np.testing.assert_allclose(before, c + mu * (after - c), atol=1e-9)
+
+
+def _transfer(case, level, measure):
+    before, after = case.before.effectiveness, case.after.effectiveness
+    moved = np.flatnonzero(np.abs(after - before) > 1e-15)
+    if level == "world":
+        assert len(moved) == 2
+        low, high = sorted(moved, key=lambda u: after[u] - before[u])[::-1]
+        step = after[low] - before[low]
+        assert _one_step(step) and abs(before[high] - after[high] - step) < 1e-12
+        assert before[low] == before.min() and before[high] == before.max()
+        assert before[high] - before[low] >= 2 * step - 1e-12
+        return
+    _same(case.before, case.after, _others(case.before, "effectiveness"))
+    if len(moved) == 0:
+        return
+    assert len(moved) == 2
+    i, j = moved
+    tau = (after[i] - before[i]) / (before[j] - before[i])
+    assert 0 < tau <= 0.5 + TOL
+    assert abs(after[j] - (before[j] - tau * (before[j] - before[i]))) < 1e-12
+
+
+def _similarity_raise(case, level, measure):
+    _same(case.before, case.after, _others(case.before, "similarity"))
+    s = case.before.effectiveness
+    diff = np.argwhere(np.triu(case.after.similarity != case.before.similarity, k=1))
+    assert len(diff) == 1
+    u, v = diff[0]
+    old, new = case.before.similarity[u, v], case.after.similarity[u, v]
+    assert s[u] != s[v] and old < new <= 1 and case.after.similarity[v, u] == new
+
+
+def _similarity_change(case, level, measure):
+    _same(case.before, case.after, ["effectiveness"] + (["utility"] if level == "world" else []))
+
+
+def _effectiveness_change(case, level, measure):
+    _same(case.before, case.after, ["similarity"])
+
+
+def _rearrangement(case, level, measure):
+    before, after = case.before, case.after
+    np.testing.assert_array_equal(np.sort(before.effectiveness), np.sort(after.effectiveness))
+    _same(before, after, ["similarity"])
+    gap = (weighted_gap_sum(after.effectiveness, after.similarity)
+           - weighted_gap_sum(before.effectiveness, before.similarity))
+    assert gap >= -TOL and case.strict == (gap > TOL)
+
+
+def _replication(case, level, measure):
+    m, big = case.before.m, case.after.m
+    r = big // m
+    assert big == r * m and r in (2, 3)
+    np.testing.assert_array_equal(case.after.effectiveness, np.tile(case.before.effectiveness, r))
+    np.testing.assert_allclose(case.after.similarity, np.tile(case.before.similarity, (r, r)))
+
+
+def _outcome_ratio(case):
+    a, b = case.before.fields(), case.after.fields()
+    return {f: (a[f], b[f]) for f in ("effectiveness", "utility") if f in a}
+
+
+def _scale(case, level, measure):
+    pairs = _outcome_ratio(case)
+    s, s2 = pairs["effectiveness"]
+    if s.max() == 0:
+        return
+    a = s2[np.argmax(s)] / s.max()
+    assert 0.001 - TOL <= a <= 0.999 + TOL
+    for old, new in pairs.values():
+        np.testing.assert_allclose(new, a * old, atol=1e-12)
+
+
+def _translation(case, level, measure):
+    pairs = _outcome_ratio(case)
+    s, s2 = pairs["effectiveness"]
+    b = s2[0] - s[0]
+    for old, new in pairs.values():
+        np.testing.assert_allclose(new, old + b, atol=1e-12)
+        assert np.all((new >= -TOL) & (new <= 1 + TOL))
+
+
+def _continuity(case, level, measure):
+    reads = set(as_measure(measure).reads)
+    _same(case.before, case.after, [f for f in case.before.fields() if f not in reads])
+    if not case.segment:
+        assert case.delta > 0 and distance(case.before, case.after) <= case.delta * (1 + 1e-12)
+        assert 1e-6 <= case.delta <= 0.1
+
+
+def _strict_transfer(case, level, measure):
+    _transfer(case, level, measure)
+    if level == "score":
+        before, after = case.before.effectiveness, case.after.effectiveness
+        assert np.all((before == 0) | (before >= 1e-3))
+        i, j = sorted(np.flatnonzero(np.abs(after - before) > 1e-15), key=lambda u: before[u])
+        tau = (after[i] - before[i]) / (before[j] - before[i])
+        assert before[j] - before[i] >= 0.01 - TOL and 0.01 - TOL <= tau <= 0.5 + TOL
+
+
+def _moments_kept(case, level, measure):
+    """Four users moved, the sum and the sum of squares of S kept (mean and variance)."""
+    before, after = case.before.effectiveness, case.after.effectiveness
+    assert len(np.flatnonzero(np.abs(after - before) > 1e-15)) == 4
+    assert abs(after.sum() - before.sum()) < 1e-9
+    assert abs((after ** 2).sum() - (before ** 2).sum()) < 1e-9
+
+
+def _one_group_redistributed(case, level, measure):
+    """Only effectiveness changes, within one block of the similarity, its sum kept."""
+    _same(case.before, case.after, _others(case.before, "effectiveness"))
+    before, after = case.before.effectiveness, case.after.effectiveness
+    moved = np.flatnonzero(np.abs(after - before) > 1e-15)
+    linked = case.before.similarity > 0
+    assert np.all(linked[np.ix_(moved, moved)])
+    assert abs(after[moved].sum() - before[moved].sum()) < 1e-9
+
+
+def _deterministic(case, level, measure):
+    assert case.after is not None
+
+
+CHECKS = {
+    "range": _single, "defined": _single, "anonymity": _anonymity,
+    "zero-at-equality": _zero_at_equality, "disparity-monotone": _disparity,
+    "pigou-dalton": _transfer, "similarity-monotone": _similarity_raise,
+    "similarity-sensitive": _similarity_change, "effectiveness-sensitive": _effectiveness_change,
+    "similarity-zero": _similarity_zero, "rearrangement": _rearrangement,
+    "replication-invariance": _replication, "scale-invariance": _scale,
+    "translation-invariance": _translation, "continuity": _continuity,
+    "deterministic": _deterministic, "strict-transfer": _strict_transfer,
+    "transfer-sensitivity": _moments_kept, "subgroup-decomposability": _one_group_redistributed,
+    "subgroup-consistency": _one_group_redistributed, "attainable-range": _single,
+}
+
+
+def test_every_property_has_a_precondition_check():
+    assert set(CATALOG) <= set(CHECKS), sorted(set(CATALOG) - set(CHECKS))
+
+
+def _check_all(name, case, level, measure):
+    if case.trivial:
+        return
+    for option in (case, *case.alternatives):
+        _valid(option.before, level)
+        if option.after is not None:
+            _valid(option.after, level)
+        CHECKS[name](option, level, measure)
+
+
+@pytest.mark.parametrize("level", ["score", "world"])
+@pytest.mark.parametrize("name", list(CATALOG))
+def test_explicit_cases_meet_the_statement(name, level):
+    measure = MEASURES[level][0]
+    for case in CATALOG[name].explicit(level):
+        _check_all(name, case, level, measure)
+
+
+@pytest.mark.parametrize("level,measure", [(lv, m) for lv, ms in MEASURES.items() for m in ms])
+@pytest.mark.parametrize("name", list(CATALOG))
+def test_drawn_cases_meet_the_statement(name, level, measure):
+    @settings(max_examples=25, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(CATALOG[name].cases(level, measure))
+    def check(case):
+        _check_all(name, case, level, measure)
+
+    check()
+
+
+def _stored():
+    for name in known_measures():
+        for prop, example in load_known(name)["examples"].items():
+            if CATALOG[prop].kind == "universal":  # a violated cell's counterexample
+                yield pytest.param(name, prop, example, id=f"{name}-{prop}")
+
+
+@pytest.mark.parametrize("measure,name,example", list(_stored()))
+def test_stored_counterexamples_meet_the_statement(measure, name, example):
+    level = "world" if {"utility", "list_distance"} & set(example["before"]) else "score"
+    case = example_case(name, example)
+    if name == "continuity":
+        case = dataclasses.replace(case, segment=True)  # a narrowed piece: any δ > 0
+    _check_all(name, case, level, measure)
