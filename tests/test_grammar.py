@@ -96,7 +96,7 @@ def test_a_grammar_measure_is_an_ordinary_measure(tmp_path):
     pop = puf.Population([0.0, 1.0, 0.5], np.ones((3, 3)))
     registered = puf.register(made, name="sq-excess-test")
     try:
-        values = puf.evaluate(pop, ["sq-excess-test", made])
+        values = puf.evaluate_measures(pop, ["sq-excess-test", made])
         assert values["sq-excess-test"] == values["sq-excess"] == pytest.approx(2 / 3)  # sim = 1: MD
     finally:
         puf.MEASURES.pop(registered.name)

@@ -186,7 +186,7 @@ def _neighbours(world, variant, road, k, gamma, options, overrides):
 
 
 def _single(world, variant, road, k, gamma, sample, random_state, options, estimate, overrides):
-    """The value of a variant whose road needs no pass shared with others."""
+    """The value of a variant whose road needs no joint pass over pair tiles."""
     if road.kind == "neighbours":
         return _neighbours(world, variant, road, k, _gamma(variant, gamma, road), options, overrides)
     if road.kind == "effectiveness":
