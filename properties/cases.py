@@ -55,7 +55,10 @@ class Case:
     calls, not Hypothesis examples. ``segment``: ``before`` and ``after``
     are the ends of a segment the runner narrows to its steepest piece (continuity).
     ``strict``: the property demands a strict change (rearrangement); ``delta``: the
-    size of a perturbation (continuity); ``trivial``: nothing to judge.
+    size of a perturbation (continuity); ``trivial``: nothing to judge. ``values``: the
+    measure's values on the property's derived populations (``Property.derived``: the
+    subgroups of a subgroup property, the candidate extremes of ``attainable-range``),
+    filled in by the runner before the judge reads them.
 
     Examples
     --------
@@ -72,6 +75,7 @@ class Case:
     delta: float = 0.0
     alternatives: tuple = ()
     segment: bool = False
+    values: dict | None = None
 
     def __repr__(self):
         # Short: Hypothesis prints a failing example's repr, and populations are large.

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import judges
+from .axioms import AXIOM_ENTRIES
 from .field_cases import continuity_cases, scale_cases, translation_cases
 from .outcome_cases import (disparity_cases, effectiveness_change_cases, transfer_cases,
                             zero_at_equality_cases)
@@ -65,6 +66,12 @@ class Property:
     informational : bool, default False
         True for properties that describe rather than judge (scale and
         translation invariance): neither outcome is a defect.
+    derived : callable, optional
+        ``derived(case) -> dict`` of named populations built from a case's
+        ``before`` and ``after`` alone (the subgroups of a partition, the
+        candidate extremes at the case's size). The runner evaluates the measure
+        on each and hands the values to the judge as ``case.values``; since they
+        are rebuilt from ``before`` and ``after``, a stored example replays whole.
 
     Examples
     --------
@@ -96,11 +103,14 @@ class Property:
     single_population: bool = False
     judges_undefined: bool = False
     informational: bool = False
+    derived: Callable | None = None
 
     def __post_init__(self):
         if self.kind not in ("universal", "existential"):
             raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
-        for name in ("cases", "judge", "explicit", "explain"):
+        for name in ("cases", "judge", "explicit", "explain", "derived"):
+            if name == "derived" and self.derived is None:
+                continue
             if not callable(getattr(self, name)):
                 raise ValueError(f"{name} of property {self.name!r} must be callable, "
                                  f"got {getattr(self, name)!r}")
@@ -236,6 +246,7 @@ CATALOG = {p.name: p for p in (
         meant_for="every measure", needs=_ALL,
         world="derived fields perturbed (no discrete world change is small)",
         cases=continuity_cases, judge=judges.lipschitz),
+    *(Property(**entry) for entry in AXIOM_ENTRIES),
 )}
 
 

@@ -8,11 +8,15 @@ example of a violation into the one line a verdict reports.
 """
 
 __all__ = ["unchanged", "at_fairest", "in_range", "finite", "not_fairer", "not_less_fair",
-           "rearranged", "lipschitz", "explain_excess", "explain_undefined", "explain_rearranged"]
+           "strictly_fairer", "decomposes", "consistent", "reaches_range", "rearranged",
+           "lipschitz", "explain_excess", "explain_undefined", "explain_rearranged",
+           "explain_range"]
 
 import math
 
 _REL = 1e-9
+UNBOUNDED = 100.0
+"""A value beyond ±UNBOUNDED stands for an infinite end of a declared range reached."""
 
 
 def _tol(*values):
@@ -101,6 +105,108 @@ def not_less_fair(measure, before, after, case):
     return _unfairness(measure, after) - _unfairness(measure, before) - _tol(before, after)
 
 
+STRICT = 1e-12
+"""A strict fall must exceed this share of max(1, |value|): rounding is not a fall."""
+
+
+def strictly_fairer(measure, before, after, case):
+    """The after value must be strictly fairer: by more than 1e-12 × max(1, |values|).
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> strictly_fairer(as_measure("sd"), 0.2, 0.2, None) > 0 > strictly_fairer(as_measure("sd"), 0.2, 0.1, None)
+    True
+    """
+    gain = _unfairness(measure, before) - _unfairness(measure, after)
+    return STRICT * max(1.0, abs(before), abs(after)) - gain
+
+
+def _derived(case, before, after):
+    values = dict(case.values or {})
+    if not values or not all(math.isfinite(v) for v in (before, after, *values.values())):
+        return None, 0.0
+    return values, _tol(before, after, *values.values())
+
+
+def decomposes(measure, before, after, case):
+    """Excess of the decomposition's three checks (``case.values`` from
+    :func:`properties.subgroup_cases.decomposition_parts`); NaN when there is nothing to judge.
+
+    With P = (A, B), P' = (A', B), A' of A's size and mean: the change of the whole equals
+    the change with the other groups at their means (separable), it is w·(f(A') − f(A)) with
+    the same w as the change to A at its mean (one weight per size and mean), and w ≥ 0.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> parts = dict(others_smoothed=0.3, others_smoothed_changed=0.2, group_smoothed=0.3,
+    ...              group=0.4, group_changed=0.2, group_at_mean=0.0)
+    >>> decomposes(as_measure("variance"), 0.5, 0.4, SimpleNamespace(values=parts)) < 0
+    True
+    """
+    v, tol = _derived(case, before, after)
+    if v is None:
+        return math.nan
+    scale = max(1.0, *(abs(x) for x in (before, after, *v.values())))
+    change = before - after
+    group = v["group"] - v["group_changed"]
+    separable = abs(change - (v["others_smoothed"] - v["others_smoothed_changed"])) - tol
+    one_weight = abs(change * (v["group"] - v["group_at_mean"])
+                     - (before - v["group_smoothed"]) * group) - tol * scale
+    positive = -(_unfairness(measure, change) * _unfairness(measure, group)) - tol * scale
+    return max(separable, one_weight, positive)
+
+
+def consistent(measure, before, after, case):
+    """A group made less fair (same size and mean) must not make the whole fairer, and a group
+    made fairer must not make the whole less fair (``case.values``: the group alone).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> consistent(as_measure("sd"), 0.3, 0.2, SimpleNamespace(values={"group": 0.1, "group_changed": 0.2})) > 0
+    True
+    """
+    v, tol = _derived(case, before, after)
+    if v is None:
+        return math.nan
+    group = _unfairness(measure, v["group_changed"]) - _unfairness(measure, v["group"])
+    whole = _unfairness(measure, after) - _unfairness(measure, before)
+    excess = -math.inf
+    if group >= -tol:
+        excess = max(excess, -whole - tol)
+    if group <= tol:
+        excess = max(excess, whole - tol)
+    return excess
+
+
+def _shortfall(measure, end, values, towards):
+    """How far the values found stay from ``end`` on the side ``towards`` (+1 up, −1 down)."""
+    best = max(towards * v for v in values)
+    if math.isinf(end):
+        return UNBOUNDED - best
+    return towards * end - best - _tol(end, *values)
+
+
+def reaches_range(measure, value, after, case):
+    """Shortfall of the values at m (the drawn population and ``case.values``, the candidate
+    extremes) from the declared range's ends; an infinite end wants a value beyond ±100.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> round(reaches_range(as_measure("gini"), 0.2, None, SimpleNamespace(values={"a": 0.0, "b": 0.5})), 6)
+    0.5
+    """
+    values = [v for v in (value, *(case.values or {}).values()) if not math.isnan(v)]
+    low, high = measure.range
+    return max(_shortfall(measure, low, values, -1), _shortfall(measure, high, values, +1))
+
+
 def rearranged(measure, fair, unfair, case):
     """The most_fair pairing's value must be no less fair (strictly fairer when ``case.strict``).
 
@@ -168,3 +274,19 @@ def explain_rearranged(example):
     if abs(before - after) <= 1e-9 * max(1.0, abs(before)):
         return f"most_fair not strictly fairer than most_unfair (both {before:.6g})"
     return explain_excess(example)
+
+
+def explain_range(example):
+    """The reason of an ``attainable-range`` violation: the values found at m against the range.
+
+    Examples
+    --------
+    >>> explain_range({"before": {"effectiveness": [0, 0, 1]}, "value_before": 0.5,
+    ...                "derived": {"a": 0.0, "b": 2 / 3}})
+    'm = 3: the values found span [0, 0.667] (the drawn population and 2 candidate extremes)'
+    """
+    values = [v for v in (example["value_before"], *example.get("derived", {}).values())
+              if isinstance(v, (int, float)) and not math.isnan(v)]
+    m = len(example["before"]["effectiveness"])
+    return (f"m = {m}: the values found span [{min(values):.3g}, {max(values):.3g}] "
+            f"(the drawn population and {len(example.get('derived', {}))} candidate extremes)")

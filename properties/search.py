@@ -152,7 +152,7 @@ class PropertySearch:
             present = pop.fields()
             return {f: np.asarray(present[f]).tolist() for f in shown if f in present}
 
-        return {
+        snapshot = {
             "change": case.change,
             "before": fields(case.before),
             "after": fields(case.after),
@@ -161,6 +161,9 @@ class PropertySearch:
             "violation": None if excess is None else float(excess),
             "error": error,
         }
+        if case.values:  # the derived populations' values: what a subgroup or range judge read
+            snapshot["derived"] = dict(case.values)
+        return snapshot
 
     def fail(self, kind, example):
         self.failure = (kind, example)
@@ -202,6 +205,9 @@ class PropertySearch:
 
     def _judge(self, case, before, after):
         excess = self.prop.judge(self.measure, before, after, case)
+        if math.isnan(excess):  # the derived values leave nothing to judge (a subgroup's NaN)
+            self._set_aside(case, before, after)
+            return
         if math.isfinite(excess) and self.searching:
             target(float(np.clip(excess, -1e6, 1e6)), label=self.prop.name)
         if excess > 0:
@@ -235,6 +241,13 @@ def evaluate_case(case, measure, prop, time_limit):
     def value(pop):
         return call_measure(measure, pop, time_limit)
 
+    def with_values(option):
+        if prop.derived is None:
+            return option
+        values = {name: value(pop) for name, pop in prop.derived(option).items()}
+        return dataclasses.replace(option, values=values)
+
+    case = with_values(case)
     if case.segment:
         narrowed = narrow_jump(value, case.before, case.after)
         if narrowed is None:
@@ -257,7 +270,7 @@ def evaluate_case(case, measure, prop, time_limit):
     if not case.alternatives:
         return case, before, after
     best = None
-    for option in (dataclasses.replace(case, alternatives=()), *case.alternatives):
+    for option in (dataclasses.replace(case, alternatives=()), *map(with_values, case.alternatives)):
         b, a = cached(option.before), cached(option.after)
         if math.isnan(b) or math.isnan(a):
             continue

@@ -20,7 +20,7 @@ __all__ = [
     "measure",
     "as_measure",
     "register",
-    "evaluate_measures",
+    "evaluate",
     "declared_gamma",
     "load_measure",
     "Variant",
@@ -60,6 +60,8 @@ __all__ = [
     "uf_similarity",
     "utility_matrix",
     "list_distance",
+    "PairKernel",
+    "pair_kernel",
 ]
 
 import importlib
@@ -86,7 +88,7 @@ _HOME = {
     "puf_as_printed": "paper_score_measures", "sd": "paper_score_measures",
     "FAMILIES": "metadata", "FIELDS": "metadata", "Measure": "metadata", "measure": "metadata",
     "Population": "population",
-    "MEASURES": "registry", "as_measure": "registry", "evaluate_measures": "registry", "register": "registry",
+    "MEASURES": "registry", "as_measure": "registry", "evaluate": "registry", "register": "registry",
     "declared_gamma": "registry",
     "load_measure": "loader",
     "SIMILARITIES": "similarity", "cosine_similarity": "similarity",
@@ -94,6 +96,7 @@ _HOME = {
     "uf_similarity": "similarity",
     "Variant": "variant", "variants": "variant",
     "World": "world",
+    "PairKernel": "pair_kernels", "pair_kernel": "pair_kernels",
 }
 
 

@@ -7,11 +7,12 @@ compares the extremes as a ratio: unchanged when every S is multiplied by the
 same factor, undefined when every S is 0.
 """
 
-__all__ = ["variance", "mean_difference", "max_min"]
+__all__ = ["variance", "mean_difference", "max_min", "absolute_gaps"]
 
 import numpy as np
 
 from .metadata import FAMILIES, measure
+from .pair_kernels import pair_kernel
 from .validation import check_effectiveness, undefined
 
 _INEQUALITY = FAMILIES[0]
@@ -50,6 +51,13 @@ def variance(effectiveness):
     return float(np.var(check_effectiveness(effectiveness), ddof=0))
 
 
+def absolute_gaps(effectiveness):
+    """The mean difference's pair term |S(u) − S(v)|, for arrays of pairs."""
+    s_u, s_v = effectiveness
+    return np.abs(s_u - s_v)
+
+
+@pair_kernel(absolute_gaps)
 @measure(name="mean-difference", label="MD", family=_INEQUALITY, reference="Gini mean difference",
          definition="1/(m(m−1)) Σ_{u≠v} |S(u)−S(v)| (PUF with every similarity 1)",
          attainable="[0, 1]")

@@ -6,13 +6,14 @@ measures take 1 − sim(u, v) as the distance between users (Dwork et al., ITCS
 most similar others (Zemel et al., ICML 2013). Lower is fairer.
 """
 
-__all__ = ["inconsistency", "lipschitz_violation", "lipschitz_excess"]
+__all__ = ["inconsistency", "lipschitz_violation", "lipschitz_excess", "violating_pairs", "excess_gaps"]
 
 import numbers
 
 import numpy as np
 
 from .metadata import FAMILIES, measure
+from .pair_kernels import pair_kernel
 from .validation import check_effectiveness, check_nonnegative_scalar, check_similarity, undefined
 
 _SIMILAR = FAMILIES[2]
@@ -109,6 +110,25 @@ def _gaps_and_allowance(s, sim, start, stop, lipschitz_constant):
     return gaps, allowance, upper
 
 
+def _pair_excess(effectiveness, similarity, lipschitz_constant):
+    s_u, s_v = effectiveness
+    lipschitz_constant = check_nonnegative_scalar(lipschitz_constant, name="lipschitz_constant")
+    return np.abs(s_u - s_v), lipschitz_constant * (1.0 - similarity)
+
+
+def violating_pairs(effectiveness, similarity, *, lipschitz_constant=1.0):
+    """1 where |S(u) − S(v)| > L·(1 − sim(u, v)), else 0, for arrays of pairs."""
+    gaps, allowance = _pair_excess(effectiveness, similarity, lipschitz_constant)
+    return (gaps > allowance).astype(np.float64)
+
+
+def excess_gaps(effectiveness, similarity, *, lipschitz_constant=1.0):
+    """max(0, |S(u) − S(v)| − L·(1 − sim(u, v))), for arrays of pairs."""
+    gaps, allowance = _pair_excess(effectiveness, similarity, lipschitz_constant)
+    return np.maximum(gaps - allowance, 0.0)
+
+
+@pair_kernel(violating_pairs)
 @measure(name="lipschitz-violation", label="Lipschitz-violation", family=_SIMILAR,
          reference="Dwork et al. ITCS 2012",
          definition="share of pairs u<v with |S(u)−S(v)| > L·(1 − sim(u,v)), L = 1",
@@ -155,6 +175,7 @@ def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     return 2.0 * count / (m * (m - 1))
 
 
+@pair_kernel(excess_gaps)
 @measure(name="lipschitz-excess", label="Lipschitz-excess", family=_SIMILAR,
          reference="Dwork et al. ITCS 2012",
          definition="2/(m(m−1)) Σ_{u<v} max(0, |S(u)−S(v)| − L·(1 − sim(u,v))), L = 1",

@@ -14,11 +14,13 @@ __all__ = [
     "puf_as_printed",
     "sd",
     "gini",
+    "weighted_gaps",
 ]
 
 import numpy as np
 
 from .metadata import FAMILIES, measure
+from .pair_kernels import pair_kernel
 from .validation import check_effectiveness, check_similarity, undefined
 
 _INEQUALITY, _SIMILAR = FAMILIES[0], FAMILIES[2]
@@ -42,6 +44,13 @@ def _pair_weighted_gap_sum(effectiveness, similarity):
     return total
 
 
+def weighted_gaps(effectiveness, similarity):
+    """PUF's pair term sim(u, v)·|S(u) − S(v)|, for arrays of pairs (:mod:`puf.pair_kernels`)."""
+    s_u, s_v = effectiveness
+    return similarity * np.abs(s_u - s_v)
+
+
+@pair_kernel(weighted_gaps)
 @measure(name="puf", label="PUF", family=_SIMILAR, reference=_PUF_PAPER,
          definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|",
          attainable="[0, 1]")
@@ -88,6 +97,7 @@ def pairwise_user_unfairness(effectiveness, similarity):
 puf = pairwise_user_unfairness
 
 
+@pair_kernel(weighted_gaps, scale=2.0)
 @measure(name="puf-as-printed", label="PUF-as-printed", family=_SIMILAR, reference=_PUF_PAPER,
          tables=False,
          definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)",

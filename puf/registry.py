@@ -3,7 +3,7 @@
 A measure is any function whose required parameters are
 :class:`~puf.Population` field names. :func:`measure` declares its metadata
 (:mod:`puf.metadata`); :func:`as_measure` turns a name or a plain function into
-a :class:`Measure`; :func:`evaluate_measures` passes a population's fields by name;
+a :class:`Measure`; :func:`evaluate` passes a population's fields by name;
 :func:`register` adds a measure (or a built-in at another parameter value) to
 :data:`MEASURES`, from which ``puf measures``, ``puf check --all``, ``puf
 evaluate`` and the report's sweeps all read. The built-ins are the decorated
@@ -11,7 +11,7 @@ functions of the measure modules (:data:`BUILTIN_MODULES`), in the order they
 are defined there: adding one is one decorated function.
 """
 
-__all__ = ["MEASURES", "BUILTIN_MODULES", "as_measure", "register", "evaluate_measures", "builtin_measures",
+__all__ = ["MEASURES", "BUILTIN_MODULES", "as_measure", "register", "evaluate", "builtin_measures",
            "declared_gamma"]
 
 import importlib
@@ -92,7 +92,7 @@ def register(function, *, name, options=None, replace=False, **metadata):
     >>> import math, puf
     >>> ge3 = register(puf.generalized_entropy, name="ge-3", options={"alpha": 3},
     ...                range=(0, math.inf), definition="GE(3)")
-    >>> round(evaluate_measures(puf.Population([0.0, 1.0], [[1, 0], [0, 1]]), ["ge-3"])["ge-3"], 6)
+    >>> round(evaluate(puf.Population([0.0, 1.0], [[1, 0], [0, 1]]), ["ge-3"])["ge-3"], 6)
     0.5
     >>> MEASURES.pop("ge-3").name
     'ge-3'
@@ -106,7 +106,7 @@ def register(function, *, name, options=None, replace=False, **metadata):
     return registered
 
 
-def evaluate_measures(population, names=None):
+def evaluate(population, names=None):
     """Evaluate measures on a population, passing its fields by parameter name.
 
     Parameters
@@ -133,7 +133,7 @@ def evaluate_measures(population, names=None):
     --------
     >>> from puf import Population
     >>> pop = Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
-    >>> evaluate_measures(pop, ["sd", "puf"])
+    >>> evaluate(pop, ["sd", "puf"])
     {'sd': 0.5, 'puf': 0.5}
     """
     from .population import Population

@@ -17,8 +17,8 @@ from .validation import (
     check_rankings,
     check_relevance,
 )
+from .derivations import Derivations
 from .pieces import Pieces
-from .population import Population
 
 
 def _frozen(array):
@@ -27,7 +27,7 @@ def _frozen(array):
 
 
 @dataclass(frozen=True, eq=False)
-class World:
+class World(Derivations):
     """Users' histories, graded test relevance, ranked lists and item features.
 
     Parameters
@@ -216,83 +216,3 @@ class World:
         relevance = self.relevance.tolil(copy=True)
         relevance[user, item] = grade
         return self.replace(relevance=relevance.tocsr())
-
-    def similarity(self, name="jaccard", *, gamma=None):
-        """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.
-
-        ``gamma`` (sim_UF's weight of history overlap) defaults to the γ the
-        measure reading that similarity declares (:func:`puf.declared_gamma`).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> w = World(np.array([[1, 1], [0, 1]]), np.eye(2), [[0], [1]], np.eye(2))
-        >>> w.similarity("jaccard")[0, 1]
-        np.float64(0.5)
-        """
-        from .registry import declared_gamma
-        from .similarity import compute_similarity
-
-        gamma = declared_gamma(name) if gamma is None else gamma
-        return compute_similarity(name, self.histories, item_features=self.item_features, gamma=gamma)
-
-    def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=None):
-        """Derive the Population a measure reads.
-
-        Each m x m piece (a similarity per name, and per gamma if it takes
-        one; the utility and list distance per cut-off) and each effectiveness
-        array is computed once per world and kept: asking for several metrics
-        or similarities of one world, as :func:`puf.evaluation.evaluate_runs` and the sweeps
-        do, computes every piece once. A world from :meth:`replace` shares the
-        pieces whose inputs did not change (new relevance keeps the
-        similarities and list distances).
-
-        Parameters
-        ----------
-        metric : str, default "ndcg"
-            Effectiveness metric, a name in :data:`puf.EFFECTIVENESS`.
-        k : int, optional
-            Cut-off; defaults to the list length :attr:`k`.
-        similarity : str, default "jaccard"
-            User similarity, a name in :data:`puf.SIMILARITIES`.
-        gamma : float, optional
-            Weight of history overlap in sim_UF (``similarity="uf"`` only);
-            default the γ its measure declares (:func:`puf.declared_gamma`).
-
-        Returns
-        -------
-        Population
-            With effectiveness, similarity, utility (phi_u(L_v)) and
-            list_distance (d_L over ``item_vectors``).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> w = World(np.eye(2), np.array([[0, 1], [1, 0]]), [[1], [1]], np.eye(2))
-        >>> w.population(metric="precision").utility
-        array([[1., 1.],
-               [0., 0.]])
-        """
-        from .effectiveness import get_effectiveness
-        from .lists import list_distance, utility_matrix
-        from .registry import declared_gamma
-
-        k = self.k if k is None else check_k(k)
-        if k > self.k:
-            raise ValueError(f"k must be <= the list length {self.k}, got {k}")
-        rankings = self.rankings[:, :k]
-        effectiveness = get_effectiveness(metric)  # an unknown name fails before any work
-        # Keyed by what the similarity reads: one that takes no gamma is one piece for every gamma.
-        declared = declared_gamma(similarity)  # also checks the name; None: it takes no gamma
-        gamma = declared if gamma is None else gamma
-        similarity_key = ("similarity", similarity, None if declared is None else gamma)
-        return Population(
-            effectiveness=self._pieces.get("judged", ("effectiveness", metric, k),
-                                           lambda: effectiveness(rankings, self.relevance, k=k)),
-            similarity=self._pieces.get("users", similarity_key,
-                                        lambda: self.similarity(similarity, gamma=gamma)),
-            utility=self._pieces.get("judged", ("utility", k),
-                                     lambda: utility_matrix(rankings, self.relevance, k=k)),
-            list_distance=self._pieces.get("lists", ("list_distance", k),
-                                           lambda: list_distance(rankings, self.item_vectors)),
-        )

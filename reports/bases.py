@@ -152,21 +152,21 @@ def _same_but_relevance(a, b):
 
 
 def _reshaping(base, seed):
-    """``adjust(population, name)`` bringing the similarity to the point's skewness, once per name."""
+    """``reshape(similarity, name)`` bringing a similarity to the point's skewness, once per name."""
     if base.skewness is None:
         return None
     from puf import synthetic
 
     reshaped = {}
 
-    def adjust(population, name):
+    def reshape(similarity, name):
         if name not in reshaped:
-            reshaped[name] = (synthetic.power_skewness(population.similarity, skewness=base.skewness)
+            reshaped[name] = (synthetic.power_skewness(similarity, skewness=base.skewness)
                               if base.skewness_mean == "free" else synthetic.reshape_skewness(
-                                  population.similarity, skewness=base.skewness, random_state=seed))
-        return population.replace(similarity=reshaped[name])
+                                  similarity, skewness=base.skewness, random_state=seed))
+        return reshaped[name]
 
-    return adjust
+    return reshape
 
 
 def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
@@ -196,8 +196,9 @@ def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
     similarity = base.similarity if similarity is None else similarity
     population = point_world(base, seed, cache).population(metric=metric, k=base.k, similarity=similarity,
                                                            gamma=base.gamma)
-    adjust = _reshaping(base, seed)
-    return population if adjust is None else adjust(population, similarity)
+    reshape = _reshaping(base, seed)
+    return population if reshape is None else population.replace(
+        similarity=reshape(population.similarity, similarity))
 
 
 def point_scores(base, seed, chosen, cache, *, where=""):

@@ -57,8 +57,9 @@ def test_evaluate_runs_pads_short_lists_and_checks_shapes(tiny):
         evaluate_runs(tiny, {"dup": [[1, 1], [0, 2], [2, 0]]})
     with pytest.raises(ValueError, match="runs must name at least one run"):
         evaluate_runs(tiny, {})
-    with pytest.raises(ValueError, match="no item_features"):
-        evaluate_runs(dataclasses.replace(tiny, item_features=None), {"m": [[1], [1], [0]]})
+    bare = evaluate_runs(dataclasses.replace(tiny, item_features=None), {"m": [[1], [1], [0]]})
+    assert "UF" not in bare.columns and "PUF-P" in bare.columns and "ME" in bare.columns
+    assert "an .item file" in bare.attrs["skipped"]["UF"]
 
 
 def test_empty_test_set_is_an_error(tiny):

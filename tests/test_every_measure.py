@@ -58,6 +58,12 @@ def test_every_measure_has_a_complete_known_file(name):
     assert list(data["verdicts"]) == list(CATALOG) and list(data["reasons"]) == list(CATALOG)
 
 
+def test_the_fields_a_measure_may_read_are_the_populations():
+    import dataclasses
+
+    assert puf.FIELDS == tuple(f.name for f in dataclasses.fields(puf.Population))
+
+
 def test_every_known_file_is_a_registered_measure():
     assert set(known_measures()) <= set(MEASURES)
 

@@ -270,7 +270,7 @@ def test_registry_defaults_and_families():
     s = [0.2, 0.4, 0.9, 1.0, 0.5, 0.3]
     sim = np.full((6, 6), 0.5)
     pop = puf.Population(s, sim)
-    values = puf.evaluate_measures(pop, FIELD)
+    values = puf.evaluate(pop, FIELD)
     assert values["ge-0"] == puf.generalized_entropy(s, alpha=0)
     assert values["atkinson-2"] == puf.atkinson(s, epsilon=2)
     assert values["inconsistency"] == puf.inconsistency(s, sim, n_neighbors=5)
@@ -292,7 +292,7 @@ def test_a_registered_parameter_value_appears_everywhere():
 
     puf.register(puf.generalized_entropy, name="ge-3", options={"alpha": 3}, range=(0, math.inf))
     try:
-        assert puf.evaluate_measures(puf.Population([0.0, 1.0], np.eye(2)), ["ge-3"]) == {"ge-3": 0.5}
+        assert puf.evaluate(puf.Population([0.0, 1.0], np.eye(2)), ["ge-3"]) == {"ge-3": 0.5}
         assert "ge-3" in [row["name"] for row in measures_table()]
         assert {"ge-3-P", "ge-3-NDCG"} <= set(measure_columns())
         assert "ge-3-NDCG" in SWEEPS["zero_relevance"].measures

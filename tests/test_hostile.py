@@ -132,7 +132,7 @@ def test_3_text_and_complex_are_refused(value, word):
 def test_4_evaluate_refuses_two_measures_with_one_name():
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
     with pytest.raises(ValueError, match="two measures are named '<lambda>'"):
-        puf.evaluate_measures(pop, [lambda effectiveness: 1.0, lambda effectiveness: 2.0])
+        puf.evaluate(pop, [lambda effectiveness: 1.0, lambda effectiveness: 2.0])
 
 
 # ---- 5. a measure that edits its input -------------------------------------------------------
@@ -266,14 +266,14 @@ def test_11_messages_name_the_argument():
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
     with pytest.raises(ValueError, match="effectiveness must be a rectangular numeric array"):
         puf.sd([[0.1], [0.2, 0.3]])
-    assert puf.evaluate_measures(pop, "puf") == {"puf": 0.5}  # one name, not the letters p, u, f
+    assert puf.evaluate(pop, "puf") == {"puf": 0.5}  # one name, not the letters p, u, f
     assert [v.property for v in verdicts("sd", properties="range", max_examples=3)] == ["range"]
     with pytest.raises(ValueError, match="population must be a puf.Population, got dict"):
-        puf.evaluate_measures({"effectiveness": [0.0, 1.0]}, ["sd"])
+        puf.evaluate({"effectiveness": [0.0, 1.0]}, ["sd"])
     with pytest.raises(ValueError, match="measure 'text' returned str 'high', not a real number"):
-        puf.evaluate_measures(pop, [puf.measure(lambda effectiveness: "high", name="text")])
+        puf.evaluate(pop, [puf.measure(lambda effectiveness: "high", name="text")])
     with pytest.raises(ValueError, match="measure 'vector' returned ndarray"):
-        puf.evaluate_measures(pop, [puf.measure(lambda effectiveness: np.asarray(effectiveness), name="vector")])
+        puf.evaluate(pop, [puf.measure(lambda effectiveness: np.asarray(effectiveness), name="vector")])
     with pytest.raises(ValueError, match=r"range must be two numbers \(low, high\), got \('a', 'b'\)"):
         puf.measure(lambda effectiveness: 0.0, range=("a", "b"))
     sometimes_text = puf.as_measure(lambda effectiveness: "high" if len(effectiveness) > 2 else 0.0)
@@ -538,7 +538,7 @@ def test_15_import_time_code_changes_nothing_in_the_harness(at_import, tmp_path,
     assert os.getcwd() == str(tmp_path) and signal.getsignal(signal.SIGINT) is handler
     assert threading.active_count() == threads
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
-    assert puf.evaluate_measures(pop, ["sd", "puf"]) == {"sd": 0.5, "puf": 0.5}
+    assert puf.evaluate(pop, ["sd", "puf"]) == {"sd": 0.5, "puf": 0.5}
     assert main(["check", f"{at_import.name}:spread", "--property", "anonymity",
                  "--max-examples", "3", "--json", "rel.json"]) == 0
     out = capsys.readouterr().out

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import puf
-from puf import measures as measures_module
+from puf import paper_score_measures as measures_module
 from puf import UndefinedMeasureWarning
 from puf.validation import ENVY_TOLERANCE
 

@@ -32,7 +32,7 @@ def test_permute_moves_every_field_consistently():
     assert moved.utility[0, 1] == pop.utility[2, 0]
     assert moved.list_distance[0, 2] == pop.list_distance[2, 1]
     # nan_ok: inconsistency is undefined (NaN) below six users, on both sides alike
-    assert puf.evaluate_measures(moved) == pytest.approx(puf.evaluate_measures(pop), nan_ok=True)
+    assert puf.evaluate(moved) == pytest.approx(puf.evaluate(pop), nan_ok=True)
     with pytest.raises(ValueError, match="permutation"):
         pop.permute([0, 0, 1])
 

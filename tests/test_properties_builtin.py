@@ -13,7 +13,6 @@ effectiveness; the printed forms of PUF and ME leave [0, 1]).
 """
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -64,18 +63,3 @@ def test_pinned_verdict(found, measure, prop):
     if verdict.example:
         detail += "\n" + format_example(verdict.example, status=verdict.status)
     assert verdict.status == PINNED[measure][prop], detail
-
-
-def test_the_readme_verdict_table_agrees_with_the_known_files():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    lines = readme[readme.index("| property | puf |"):].splitlines()
-    header = [c.strip() for c in lines[0].strip("|").split("|")]
-    rows = {}
-    for line in lines[2:]:
-        if not line.startswith("|"):
-            break
-        cells = [c.strip().strip("*") for c in line.strip("|").split("|")]
-        rows[cells[0]] = dict(zip(header[1:], cells[1:]))
-    assert list(rows) == list(CATALOG)
-    for measure in header[1:]:
-        assert {p: rows[p][measure] for p in CATALOG} == PINNED[measure], measure

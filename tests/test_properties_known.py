@@ -89,3 +89,50 @@ def test_puf_check_known_writes_a_file(tmp_path, capsys):
     assert main(["check", "sd", "--known", str(path), "--max-examples", "2", "--quiet"]) == 0
     check_known(json.loads(path.read_text(encoding="utf-8")))
     assert main(["check", "--all", "--known", str(path)]) == 2
+
+
+CITED = [(name, prop) for name in known_measures() for prop in load_known(name).get("literature", {})]
+
+
+def test_the_literature_settles_cells_of_the_classic_indices():
+    assert {"gini", "ge-0", "ge-1", "ge-2", "variance", "hoover", "max-min"} <= {n for n, _ in CITED}
+
+
+@pytest.mark.parametrize("name, prop", CITED)
+def test_every_pinned_verdict_agrees_with_its_literature_citation(name, prop):
+    data = load_known(name)
+    cite = data["literature"][prop]
+    assert cite["verdict"] == data["verdicts"][prop] or cite.get("differs", "").strip(), (
+        f"{name} / {prop}: pinned {data['verdicts'][prop]}, {cite['source']} says {cite['says']}")
+
+
+def test_a_literature_citation_needs_a_source_and_a_known_verdict():
+    data = load_known("gini")
+    data["literature"]["range"] = {"source": "x", "says": "y", "verdict": "fine"}
+    with pytest.raises(ValueError, match="literature verdict of 'range' must be one of"):
+        check_known(data)
+
+
+def test_update_known_writes_a_propertys_cells_and_keeps_the_rest(tmp_path, monkeypatch):
+    from puf.properties.known import updates
+
+    old = load_known("sd")
+    partial = json.loads(json.dumps(old))
+    for key in ("verdicts", "reasons"):
+        del partial[key]["similarity-zero"]
+    del partial["examples"]["similarity-zero"]
+    path = tmp_path / "sd.json"
+    write_known(partial, path, partial=True)
+    monkeypatch.setattr(updates, "known_path", lambda name: tmp_path / f"{name}.json")
+    found = verdicts("sd", properties=["similarity-zero", "range"], max_examples=5, random_state=0)
+    assert updates.update_known(found) == [path]
+    new = json.loads(path.read_text(encoding="utf-8"))
+    assert list(new["verdicts"]) == list(CATALOG)
+    assert new["verdicts"]["similarity-zero"] == "violated" and "similarity-zero" in new["examples"]
+    assert new["reasons"]["range"] == old["reasons"]["range"]  # unchanged verdict: reason kept
+    assert new["literature"] == old["literature"]
+
+
+def test_puf_check_update_known_wants_all(capsys):
+    assert main(["check", "sd", "--update-known"]) == 2
+    assert "--update-known" in capsys.readouterr().err

@@ -83,9 +83,10 @@ def test_itemknn_hand_computed():
     ranker = ItemKNN(neighbors=None).fit(train)
     expected = [[0, 2 / np.sqrt(6), 1 / np.sqrt(3)], [2 / np.sqrt(6), 0, 0],
                 [1 / np.sqrt(3), 0, 0]]
-    np.testing.assert_allclose(ranker.similarity_, expected, atol=1e-12)
+    assert sp.issparse(ranker.similarity_)  # sparse neighbourhoods: no n x n dense matrix
+    np.testing.assert_allclose(ranker.similarity_.toarray(), expected, atol=1e-12)
     # with one neighbour per item, item 0's column keeps only its best (item 1)
-    pruned = ItemKNN(neighbors=1).fit(train).similarity_
+    pruned = ItemKNN(neighbors=1).fit(train).similarity_.toarray()
     assert np.count_nonzero(pruned, axis=0).tolist() == [1, 1, 1]
     assert pruned[1, 0] == pytest.approx(2 / np.sqrt(6))
 

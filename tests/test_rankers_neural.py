@@ -121,7 +121,7 @@ def test_a_resumed_run_ends_as_an_uninterrupted_one(name, world, tmp_path, monke
                                                                 checkpoint=checkpoint)
     assert whole.resumed_from_ is None and resumed.resumed_from_ == 2
     assert resumed.history_ == whole.history_ and resumed.best_epoch_ == whole.best_epoch_
-    assert np.array_equal(resumed.scores_, whole.scores_)  # to the bit
+    assert np.array_equal(resumed.scores(), whole.scores())  # to the bit
     assert not checkpoint.exists()  # removed once training ended
 
 
@@ -257,3 +257,14 @@ def test_evaluate_names_missing_libraries_before_training(monkeypatch, capsys):
     assert _ranker_names("all", True) == "all"
     assert "skipping multvae needs the optional library torch" in capsys.readouterr().err
     assert _ranker_names(["mostpop"], True) == ["mostpop"]
+
+
+def test_the_device_is_one_option_on_the_one_code_path():
+    from puf.rankers import MultVAE
+
+    train = (np.random.default_rng(0).random((40, 30)) < 0.2).astype(float)
+    cpu = MultVAE(hidden_size=8, latent_size=4, max_epochs=2, random_state=0).fit(train)
+    named = MultVAE(hidden_size=8, latent_size=4, max_epochs=2, random_state=0, device="cpu").fit(train)
+    assert np.array_equal(cpu.recommend(k=5), named.recommend(k=5))
+    with pytest.raises(ValueError, match="device must be a torch device"):
+        MultVAE(max_epochs=1, device="abacus").fit(train)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import puf
-from puf import MEASURES, Population, as_measure, evaluate_measures, measure
+from puf import MEASURES, Population, as_measure, evaluate, measure
 
 BUILTINS = list(MEASURES)  # every registered measure at import: the built-ins
 
@@ -34,7 +34,7 @@ def test_registry_has_the_builtins_with_metadata():
 def test_evaluate_passes_fields_by_name():
     pop = population_with_everything()
     with pytest.warns(puf.UndefinedMeasureWarning):  # GE(0), Atkinson(ε >= 1) at S = 0; m < 6
-        results = evaluate_measures(pop)
+        results = evaluate(pop)
     assert list(results) == BUILTINS
     assert results["puf"] == puf.puf(pop.effectiveness, pop.similarity)
     assert results["me"] == puf.mean_envy(pop.utility)
@@ -44,11 +44,11 @@ def test_evaluate_passes_fields_by_name():
 def test_evaluate_skips_measures_whose_fields_are_absent_by_default():
     pop = Population([0.0, 1.0], [[1, .5], [.5, 1]])
     with pytest.warns(puf.UndefinedMeasureWarning):
-        assert list(evaluate_measures(pop)) == [n for n, m in MEASURES.items()
+        assert list(evaluate(pop)) == [n for n, m in MEASURES.items()
                                        if set(m.reads) <= {"effectiveness", "similarity"}]
-        assert {"puf", "sd", "gini", "ge-0"} <= set(evaluate_measures(pop)) and "me" not in evaluate_measures(pop)
+        assert {"puf", "sd", "gini", "ge-0"} <= set(evaluate(pop)) and "me" not in evaluate(pop)
     with pytest.raises(ValueError, match="utility"):
-        evaluate_measures(pop, ["me"])
+        evaluate(pop, ["me"])
 
 
 def test_user_function_and_decorator():
@@ -61,7 +61,7 @@ def test_user_function_and_decorator():
         return float(scale * np.mean(similarity) * np.mean(effectiveness))
 
     pop = population_with_everything()
-    assert evaluate_measures(pop, [spread, weighted]) == {
+    assert evaluate(pop, [spread, weighted]) == {
         "spread": 1.0,
         "weighted": pytest.approx(2.0 * np.mean(pop.similarity) * 0.5),
     }
@@ -96,7 +96,7 @@ def test_decorator_rejects_bad_metadata():
 def test_evaluate_refuses_names_that_are_neither_a_measure_nor_a_list():
     pop = puf.Population([0.0, 1.0], [[1.0, 0.0], [0.0, 1.0]])
     with pytest.raises(ValueError, match="names must be a measure name, a callable or a list"):
-        puf.evaluate_measures(pop, 5)  # was a TypeError: 'int' object is not iterable
+        puf.evaluate(pop, 5)  # was a TypeError: 'int' object is not iterable
 
 
 def test_register_checks_options_where_they_are_given():

@@ -46,6 +46,10 @@ def register(subparsers):
     parser.add_argument("--known", metavar="FILE",
                         help="also write the verdicts and their examples as a known file "
                              "(the format of properties/known/README.md; one measure only)")
+    parser.add_argument("--update-known", action="store_true",
+                        help="with --all: write the verdicts and examples of the properties "
+                             "checked into every built-in's known file (other cells kept; new or "
+                             "changed cells get the runner's reason, to be rewritten)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -53,6 +57,25 @@ def register(subparsers):
 def _fail(reason):
     print(f"puf check: {reason}", file=sys.stderr)
     return EXIT_BAD_INPUT
+
+
+def _check_all(args, options):
+    """Every built-in through the properties: the matrix, each violation, and (with
+    ``--update-known``) the verdicts written into the known files."""
+    from puf.properties import all_verdicts, verdict_matrix
+    from puf.properties.display import format_matrix
+
+    results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
+    print(format_matrix(verdict_matrix(results=results)))
+    for v in results:
+        if v.status in ("violated", "undefined"):
+            print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+    if args.update_known:
+        from puf.properties.known.updates import update_known
+
+        written = update_known(results)
+        print(f"updated {len(written)} known files: {', '.join(p.stem for p in written)}")
+    return results
 
 
 def run(args):
@@ -64,15 +87,17 @@ def run(args):
     >>> main(["check", "no_such_module_xyz:f"])
     2
     """
-    from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
+    from puf.properties import CATALOG, verdicts
     from puf.properties.budget import example_budget
-    from puf.properties.display import format_matrix, format_verdicts
+    from puf.properties.display import format_verdicts
     from puf.properties.isolation import load_isolated
 
     if args.all == bool(args.measure):
         return _fail("give either MODULE:FUNCTION or --all")
     if args.known and args.all:
         return _fail("--known writes one measure's file: give MODULE:FUNCTION, not --all")
+    if args.update_known and not args.all:
+        return _fail("--update-known writes the built-ins' known files: give --all")
     unknown = [p for p in args.properties or () if p not in CATALOG]
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
@@ -94,11 +119,7 @@ def run(args):
         except ValueError as exc:
             return _fail(str(exc))
     if args.all:
-        results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
-        print(format_matrix(verdict_matrix(results=results)))
-        for v in results:
-            if v.status in ("violated", "undefined"):
-                print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+        results = _check_all(args, options)
     else:
         try:
             measure = load_isolated(args.measure)  # a user's module never runs here

@@ -2,10 +2,8 @@
 
 __all__ = ["register", "run", "format_table"]
 
-import json
-import math
-
 from ..exitcodes import EXIT_OK
+from ._evaluate_options import chosen_measures, device_params, format_table, parse_memory, parse_runs
 
 
 def register(subparsers):
@@ -47,7 +45,24 @@ def register(subparsers):
     parser.add_argument("--epsilon", type=float, default=None,
                         help="envy threshold of the measures taking one (default: each one's "
                              "own, PEU's 0.05)")
-    parser.add_argument("--seed", type=int, default=0, help="random_state of the rankers")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="random_state of the rankers and of the --sample pairs")
+    parser.add_argument("--measure", dest="measures", action="append", default=[],
+                        metavar="MODULE:FUNCTION",
+                        help="also evaluate your measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
+                             "registered name; repeatable); a pair kernel declared with "
+                             "puf.pair_kernel lets it run at any size")
+    parser.add_argument("--sample", type=int, default=None, metavar="N",
+                        help="estimate every pair measure (PUF, MD, Lipschitz, UF, yours) from N "
+                             "sampled user pairs, with a 95%% interval (estimates.csv)")
+    parser.add_argument("--memory", default="4GB", metavar="SIZE",
+                        help="memory the dense m x m pieces may take, e.g. 4GB or 500MB (default "
+                             "4GB); measures beyond it run on the engines or are listed as "
+                             "skipped with the memory they need")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="threads of the engines (default: every usable core)")
+    parser.add_argument("--device", default="cpu", metavar="DEVICE",
+                        help="torch device of the neural rankers, e.g. cuda (default cpu)")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="output folder (default: ./puf-evaluate-<dataset>); refused if it "
                              "exists and is not empty, unless --force")
@@ -59,41 +74,6 @@ def register(subparsers):
     parser.add_argument("--cache", metavar="DIR", default=None, help="dataset cache folder")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     parser.set_defaults(func=run)
-
-
-def format_table(table, fmt):
-    """Render the per-ranker table as ``table``, ``json`` or ``csv`` text.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> table = pd.DataFrame({"P@10": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="ranker"))
-    >>> print(format_table(table, "json"))
-    {"a": {"P@10": 0.5}, "b": {"P@10": null}}
-    >>> print(format_table(table, "csv"))
-    ranker,P@10
-    a,0.5
-    b,
-    """
-    if fmt == "json":
-        clean = {name: {c: (None if math.isnan(v) else float(v)) for c, v in row.items()}
-                 for name, row in table.to_dict(orient="index").items()}
-        return json.dumps(clean)
-    if fmt == "csv":
-        return table.to_csv().rstrip("\n")
-    return table.to_string(float_format=lambda v: f"{v:.4f}", na_rep="undefined")
-
-
-def _parse_runs(specs):
-    runs = {}
-    for spec in specs:
-        name, equals, path = spec.partition("=")
-        if not equals or not name or not path:
-            raise ValueError(f"--run must be NAME=FILE, got {spec!r}")
-        if name in runs:
-            raise ValueError(f"--run name {name!r} given twice")
-        runs[name] = path
-    return runs
 
 
 def _ranker_names(names, show):
@@ -158,6 +138,7 @@ def run(args):
     # Everything that can be checked without the data is checked first: a wrong ranker
     # name or output folder must not cost a 45 MB download or the whole evaluation.
     files, names = _check_arguments(args)
+    measures = chosen_measures(args.measures)
     if names is not None:
         names = _ranker_names(names, show)
     dataset = _load(args)
@@ -168,12 +149,16 @@ def run(args):
     if names is not None:
         runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
                                 timings=timings, progress=show, facts=facts,
-                                cache=_run_cache(args.cache), retrain=args.retrain))
+                                cache=_run_cache(args.cache), retrain=args.retrain,
+                                params=device_params(names, args.device)))
     table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
-                          progress=show)
+                          progress=show, measures=measures, memory=parse_memory(args.memory),
+                          sample=args.sample, random_state=args.seed, n_jobs=args.jobs)
     with output_folder(out):
         written = _write(out, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
+    for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
+        print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
     if show:
         for name, seconds in timings.items():
             epochs = (f", {facts[name]['epochs']} epochs (best {facts[name]['best_epoch']})"
@@ -187,7 +172,8 @@ def run(args):
     return EXIT_OK
 
 
-_OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv")
+_OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipped.csv",
+            "estimates.csv")
 
 
 def _existing_file(path, option):
@@ -221,6 +207,11 @@ def _check_arguments(args):
         check_nonnegative_scalar(args.epsilon, name="--epsilon")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    if args.sample is not None and args.sample < 2:
+        raise ValueError(f"--sample must be >= 2 pairs, got {args.sample}")
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    parse_memory(args.memory)
     if args.inter:
         _existing_file(args.inter, "--inter")
     if args.item:
@@ -231,7 +222,7 @@ def _check_arguments(args):
         cache = pathlib.Path(args.cache)
         if cache.exists() and not cache.is_dir():
             raise ValueError(f"--cache {cache}: is a file, not a folder")
-    files = _parse_runs(args.runs)
+    files = parse_runs(args.runs)
     for path in files.values():
         _existing_file(path, "--run")
     names = args.rankers or (None if files else "all")
@@ -270,6 +261,8 @@ def _out_folder(args, dataset):
 
 def _write(out, dataset, runs, table, timings, facts, k):
     """Write this run's files and remove the ones a previous run left that this one does not make."""
+    import pandas as pd
+
     from puf.evaluation import measure_agreement, per_user_effectiveness
 
     written = ["scores.csv", "per_user.csv"]
@@ -278,6 +271,14 @@ def _write(out, dataset, runs, table, timings, facts, k):
     if len(runs) >= 2:
         measure_agreement(table).to_csv(out / "agreement.csv", index_label="measure")
         written.append("agreement.csv")
+    if table.attrs["skipped"]:
+        pd.DataFrame({"measure": list(table.attrs["skipped"]),
+                      "reason": list(table.attrs["skipped"].values())}).to_csv(
+            out / "skipped.csv", index=False)
+        written.append("skipped.csv")
+    if table.attrs["estimates"]:
+        pd.DataFrame(table.attrs["estimates"]).to_csv(out / "estimates.csv", index=False)
+        written.append("estimates.csv")
     if timings:
         with open(out / "timings.csv", "w", encoding="utf-8") as handle:
             handle.write("ranker,seconds,cached,epochs,best_epoch\n")

@@ -6,17 +6,17 @@ harness should reach: for a flawed measure the cells its flaw breaks, for a
 control its full row, the true verdicts of the measure it implements).
 Families: :mod:`~properties.corpus.normalisation`, :mod:`~properties.corpus.thresholds`,
 :mod:`~properties.corpus.weighting`, :mod:`~properties.corpus.special` and
-:mod:`~properties.corpus.inequality` (flaws), :mod:`~properties.corpus.controls`.
+:mod:`~properties.corpus.inequality`, :mod:`~properties.corpus.axioms` (flaws), :mod:`~properties.corpus.controls`.
 ``puf power`` runs them (:mod:`properties.power`).
 """
 
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
-from . import inequality, normalisation, special, thresholds, weighting
+from . import axioms, inequality, normalisation, special, thresholds, weighting
 from .controls import CONTROLS
 
 FLAWED = [*normalisation.FLAWS, *thresholds.FLAWS, *weighting.FLAWS, *special.FLAWS,
-          *inequality.FLAWS]
+          *inequality.FLAWS, *axioms.FLAWS]
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
 
 

@@ -51,7 +51,7 @@ def _read(name):
         return None
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
-    check_known(data)
+    check_known(data, partial=True)  # a file may lack a new property until it is updated
     return data
 
 
@@ -116,8 +116,13 @@ def _fail(where, problem):
     raise ValueError(f"known file {where}: {problem}")
 
 
-def check_known(data):
+def check_known(data, *, partial=False):
     """Raise ValueError naming the problem unless ``data`` has the known-file format.
+
+    ``partial``: properties may be missing from ``verdicts`` and ``reasons`` (those present
+    still in catalog order), as in a file not yet updated for a new property. An optional
+    ``literature`` object maps a property to ``{"source", "says", "verdict"}`` (and
+    ``"differs"``: why the pinned verdict may differ from the one the literature implies).
 
     Examples
     --------
@@ -136,8 +141,11 @@ def check_known(data):
         if not isinstance(data.get(key), dict):
             _fail(where, f"{key!r} must be an object")
     for key in ("verdicts", "reasons"):
-        if list(data[key]) != list(CATALOG):
+        names = list(data[key])
+        expected = [p for p in CATALOG if p in data[key]] if partial else list(CATALOG)
+        if names != expected:
             _fail(where, f"{key} must list every catalog property in catalog order")
+    _check_literature(where, data.get("literature", {}), STATUSES)
     for prop, status in data["verdicts"].items():
         if status not in STATUSES:
             _fail(where, f"verdict of {prop!r} must be one of {', '.join(STATUSES)}, got {status!r}")
@@ -150,6 +158,21 @@ def check_known(data):
         after = example.get("after")
         if (after is None) != CATALOG[prop].single_population:
             _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
+
+
+def _check_literature(where, literature, statuses):
+    from ..catalog import CATALOG
+
+    if not isinstance(literature, dict):
+        _fail(where, "'literature' must be an object")
+    for prop, cite in literature.items():
+        if prop not in CATALOG:
+            _fail(where, f"literature for unknown property {prop!r}")
+        if not isinstance(cite, dict) or not all(isinstance(cite.get(k), str) and cite[k].strip()
+                                                 for k in ("source", "says", "verdict")):
+            _fail(where, f"literature of {prop!r} needs non-empty 'source', 'says' and 'verdict'")
+        if cite["verdict"] not in statuses:
+            _fail(where, f"literature verdict of {prop!r} must be one of {', '.join(statuses)}")
 
 
 def _population(fields):
@@ -229,8 +252,10 @@ def _dumps(value, depth):
     return json.dumps(_json_number(value), ensure_ascii=False)
 
 
-def write_known(data, path):
+def write_known(data, path, *, partial=False):
     """Check ``data`` and write it as a known file at ``path`` (arrays kept on one line each).
+
+    ``partial``: allow properties missing from it (see :func:`check_known`).
 
     Examples
     --------
@@ -240,6 +265,6 @@ def write_known(data, path):
     >>> json.load(open(path, encoding="utf-8"))["verdicts"]["range"]
     'holds'
     """
-    check_known(data)
+    check_known(data, partial=partial)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(_dumps(data, 0) + "\n")

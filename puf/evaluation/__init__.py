@@ -22,7 +22,8 @@ __all__ = [
 ]
 
 from .agreement import measure_agreement
-from .populations import score_variants, study_similarity
+from .planner import study_similarity
+from .populations import score_variants
 from .runs import read_run, run_rankers
 from .scores import evaluate_runs, measure_columns, per_user_effectiveness
 

@@ -1,54 +1,20 @@
 """Score measure variants on a World: the one road from a world to the numbers a study shows.
 
 ``puf evaluate`` (:func:`puf.evaluation.evaluate_runs`) and the report's sweeps
-both score their variants here: each variant reads the Population that
+both score their variants along the roads of :mod:`puf.evaluation.planner`
+(:func:`puf.evaluation.roads.score_worlds`): what each variant reads is what
 :meth:`puf.World.population` derives for its metric and similarity, and the
-World memoises the m x m pieces, so several metrics and similarities of one
-world cost one similarity, one utility and one list distance each.
+World memoises every piece and engine value, so several metrics and measures of
+one world cost one similarity, one pair pass and one envy pass.
 """
 
-__all__ = ["DEFAULT_SIMILARITY", "study_similarity", "score_variants"]
+__all__ = ["score_variants"]
 
-from ..variant import METRICS
-
-DEFAULT_SIMILARITY = "jaccard"
-"""What a variant reads as similarity unless it declares its own (UF declares sim_UF)."""
-# The metric whose Population serves the variants that read no effectiveness (UF, ME, ...):
-# any metric would do; NDCG is one the default studies compute anyway.
-_ANY_METRIC = "NDCG"
-
-
-def study_similarity(variant, default=DEFAULT_SIMILARITY):
-    """The similarity name a variant reads in a study whose own default is ``default``.
-
-    A variant declaring the study default (Jaccard, or None) reads ``default``
-    (e.g. sim_UF in the report's γ sweep); one declaring another similarity
-    (UF's ``"uf"``) keeps it.
-
-    Parameters
-    ----------
-    variant : puf.Variant
-    default : str, default "jaccard"
-        A name in :data:`puf.SIMILARITIES`.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import puf
-    >>> study_similarity(puf.variants("PUF-P")[0]), study_similarity(puf.variants("UF")[0])
-    ('jaccard', 'uf')
-    >>> study_similarity(puf.variants("PUF-P")[0], "uf")
-    'uf'
-    """
-    own = getattr(variant, "similarity", None) or DEFAULT_SIMILARITY
-    return default if own == DEFAULT_SIMILARITY else own
+from .planner import DEFAULT_SIMILARITY, study_similarity
 
 
 def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=None,
-                   adjust=None, where=""):
+                   adjust=None, where="", memory=None):
     """Each variant's value on ``world``, through :meth:`puf.World.population`.
 
     Parameters
@@ -66,8 +32,9 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
         (:class:`puf.Variant`), or :meth:`puf.World.population`'s default
         when it declares none.
     adjust : callable, optional
-        ``adjust(population, similarity_name) -> Population``, applied to each
-        Population before it is read (e.g. a sweep reshaping the similarity).
+        ``adjust(similarity, similarity_name) -> similarity``: the (m, m)
+        matrix it returns is what every variant reading that similarity reads
+        (e.g. a sweep reshaping it to a skewness).
     where : str
         Appended to ``"measure LABEL failed"`` when a measure raises
         (e.g. ``" on run 'ease'"``).
@@ -85,8 +52,8 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
 
     Notes
     -----
-    One Population is built per (metric, similarity) the variants read, and
-    dropped once they are scored: large worlds hold few m x m copies at once.
+    ``adjust`` is applied once per similarity the variants read; every road
+    reading that similarity then reads the adjusted matrix.
 
     Examples
     --------
@@ -96,27 +63,17 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
     >>> score_variants(w, puf.variants("SD-P") + puf.variants("PUF-P"))  # J = 1/3
     [0.5, 0.3333333333333333]
     """
-    groups = {}
-    for index, variant in enumerate(chosen):
-        own = gamma if gamma is not None else getattr(variant, "gamma", None)
-        key = (variant.metric or _ANY_METRIC, study_similarity(variant, similarity), own)
-        groups.setdefault(key, []).append(index)
-    values = [None] * len(chosen)
-    for (metric, name, own), indices in groups.items():
-        options = {} if own is None else {"gamma": own}
-        population = world.population(metric=METRICS[metric], k=k, similarity=name, **options)
-        if adjust is not None:
-            population = adjust(population, name)
-        fields = population.fields()
-        for index in indices:
-            values[index] = _score(chosen[index], fields, where)
-    return values
+    from ..validation import check_similarity
+    from .planner import DEFAULT_MEMORY
+    from .roads import score_worlds, study_gamma
 
-
-def _score(variant, fields, where):
-    try:
-        return variant(fields)
-    except Warning:  # a warning turned into an error is the caller's to see as is
-        raise
-    except Exception as exc:  # name the measure (and where): the caller may know neither
-        raise ValueError(f"measure {variant.label} failed{where}: {type(exc).__name__}: {exc}") from exc
+    overrides = {}
+    for variant in chosen if adjust is not None else ():
+        name = study_similarity(variant, similarity)
+        own = study_gamma(variant, gamma, name)
+        if (name, own) not in overrides and ("similarity" in variant.measure.reads):
+            overrides[name, own] = check_similarity(
+                adjust(world.shared_similarity(name, gamma=own), name), m=world.m)
+    return score_worlds({"world": world}, chosen, k=k, similarity=similarity, gamma=gamma,
+                        memory=DEFAULT_MEMORY if memory is None else memory, where=where,
+                        similarities=overrides).values["world"]

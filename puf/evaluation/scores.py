@@ -17,7 +17,8 @@ import pandas as pd
 from ..validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
 from ..effectiveness import ndcg_at_k, precision_at_k
 from ..variant import variants
-from .populations import score_variants, study_similarity
+from .planner import DEFAULT_MEMORY
+from .roads import score_worlds
 
 
 def measure_columns(measures=None):
@@ -118,7 +119,8 @@ def per_user_effectiveness(dataset, runs, *, k=10, split="test"):
 
 
 def evaluate_runs(dataset, runs, *, k=10, gamma=None, epsilon=None, split="test", measures=None,
-                  progress=False):
+                  progress=False, memory=None, sample=None, random_state=0, n_jobs=None,
+                  engine="local", scheduler=None):
     """Effectiveness and every fairness measure of each run on a dataset.
 
     Parameters
@@ -142,12 +144,29 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=None, epsilon=None, split="test"
         (expanded over P and NDCG by :func:`puf.variants`); default every
         study variant of the registry.
     progress : bool, default False
-        Show a tqdm bar over the runs.
+        Show a tqdm bar over each pass of the engines.
+    memory : int, optional
+        Bytes the dense m x m pieces may take (default 4 GB). Each measure
+        takes the road :func:`puf.evaluation.planner.plan_roads` gives it at
+        this size: pair measures in one pass over the pair tiles for all runs
+        and metrics, the envy measures and UF on their engines, any other
+        measure on the dense pieces while they fit; what fits no road is skipped.
+    sample : int, optional
+        Estimate every pair measure (and UF) from ``sample`` uniformly drawn
+        pairs, with a 95% interval (``table.attrs["estimates"]``).
+    random_state : int, default 0
+        Seed of the drawn pairs (``sample`` only).
+    n_jobs, engine, scheduler
+        Where the engines run (:func:`puf.engines.jaccard_puf`).
 
     Returns
     -------
     pandas.DataFrame
-        Index ``ranker``; columns :func:`measure_columns` with k spelled out.
+        Index ``ranker``; columns :func:`measure_columns` with k spelled out,
+        less the skipped ones, which ``table.attrs["skipped"]`` lists (label ->
+        reason, with the memory the measure would need); with ``sample``,
+        ``table.attrs["estimates"]`` holds one row per ranker and estimated
+        measure (value, standard error, 95% interval, pairs).
         P@k and NDCG@k are means over users; a measure of effectiveness is
         computed on the per-user P@k (``-P``) or NDCG@k (``-NDCG``); measures
         reading similarity read Jaccard over training histories, except those
@@ -171,45 +190,50 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=None, epsilon=None, split="test"
     k = check_k(k)
     gamma = None if gamma is None else check_unit_scalar(gamma, name="gamma")
     epsilon = None if epsilon is None else check_nonnegative_scalar(epsilon, name="epsilon")
+    memory = DEFAULT_MEMORY if memory is None else memory
     chosen = _with_options(_chosen(measures), {} if epsilon is None else {"epsilon": epsilon})
     if not chosen:
         raise ValueError("measures must name at least one measure, got none")
     runs = _check_runs(dataset, runs, k)
-    world = _world(dataset, _relevance(dataset, split), next(iter(runs.values())), chosen)
-    rows = {}
-    names = list(runs)
-    if progress:
-        from tqdm.auto import tqdm
-
-        names = tqdm(names, desc="measures", unit="run")
-    for name in names:
-        # One world per run, sharing the first's histories: the similarities are computed once.
-        world = world.replace(rankings=runs[name])
-        rows[name] = score_variants(world, chosen, k=k, gamma=gamma, where=f" on run {name!r}")
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=_columns(chosen, k), dtype=np.float64)
+    world, features_from = _world(dataset, _relevance(dataset, split), next(iter(runs.values())))
+    # One world per run, sharing the first's histories: the similarities are computed once.
+    worlds = {name: world.replace(rankings=rankings) for name, rankings in runs.items()}
+    scores = score_worlds(worlds, chosen, k=k, gamma=gamma, memory=memory, sample=sample,
+                          random_state=random_state, features_from=features_from, n_jobs=n_jobs,
+                          engine=engine, scheduler=scheduler, progress=progress)
+    kept = [i for i, road in enumerate(scores.roads) if road.kind != "skipped"]
+    columns = _columns(chosen, k)
+    table = pd.DataFrame.from_dict({name: [values[i] for i in kept] for name, values in
+                                    scores.values.items()}, orient="index",
+                                   columns=[columns[i] for i in kept], dtype=np.float64)
     table.index.name = "ranker"
     table.attrs.update({"dataset": dataset.name, "k": k, "gamma": gamma, "epsilon": epsilon,
-                        "split": split, "users": dataset.n_users})
+                        "split": split, "users": dataset.n_users,
+                        "skipped": {columns[i]: road.reason for i, road in enumerate(scores.roads)
+                                    if road.kind == "skipped"},
+                        "estimates": _estimate_rows(scores.estimates, chosen, columns)})
     return table
 
 
-# Similarities computed from the histories alone, without the items' genres.
-_GENRE_FREE = ("jaccard", "cosine")
+def _estimate_rows(estimates, chosen, columns):
+    labels = {v.label: column for v, column in zip(chosen, columns)}
+    return [{"ranker": name, "measure": labels[label], "value": e.value,
+             "standard_error": e.standard_error, "ci_low": e.ci_low, "ci_high": e.ci_high,
+             "pairs": e.n_pairs}
+            for name, found in estimates.items() for label, e in found.items()]
 
 
-def _world(dataset, relevance, rankings, chosen):
-    """The dataset as a World; without genres only if no chosen variant reads them."""
+def _world(dataset, relevance, rankings):
+    """The dataset as a World, and what would supply item features when it has none."""
     from ..world import World
 
-    features = dataset.item_features
+    features, features_from = dataset.item_features, None
     if features is None:
-        if any(study_similarity(v) not in _GENRE_FREE or "list_distance" in v.measure.reads
-               for v in chosen):
-            raise ValueError(f"dataset {dataset.name!r} has no item_features (genres); UF needs them")
-        # Every item alike: no chosen variant reads features (checked above).
+        # Every item alike, a placeholder: the measures reading features are skipped.
         features = np.ones((dataset.n_items, 1))
+        features_from = f"an .item file with genres for dataset {dataset.name!r} (--item)"
     return World(histories=dataset.matrix("train"), relevance=relevance, rankings=rankings,
-                 item_features=features)
+                 item_features=features), features_from
 
 
 def _with_options(chosen, options):

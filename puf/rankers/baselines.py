@@ -1,9 +1,10 @@
 """Non-personalised and neighbourhood baselines: Random, MostPop, ItemKNN, UserKNN, EASE."""
 
-__all__ = ["EASE", "ItemKNN", "MostPop", "Random", "UserKNN"]
+__all__ = ["EASE", "ItemKNN", "MostPop", "Random", "UserKNN", "sparse_neighbourhoods"]
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse as sp
 
 from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker, single_threaded_blas
@@ -75,12 +76,58 @@ def _keep_top(matrix, neighbors, axis):
     return matrix
 
 
+# Dense similarity blocks of at most this many entries (4 float64 temporaries: ~1 GB).
+_BLOCK_ENTRIES = 1 << 25
+
+
+def _top_neighbours(rows, others, norms_rows, norms_others, shrink, neighbors, offset):
+    """Sparse (len(rows), len(others)) cosine similarities, each row's ``neighbors`` largest kept.
+
+    ``rows`` and ``others`` are CSR matrices whose rows are the vectors compared;
+    row r of ``rows`` is vector ``offset + r`` of ``others`` (its own similarity is 0).
+    """
+    co = (rows @ others.T).toarray()
+    denominator = np.outer(norms_rows, norms_others) + shrink
+    similarity = np.divide(co, denominator, out=np.zeros_like(co), where=denominator > 0)
+    del co, denominator
+    own = np.arange(rows.shape[0])
+    similarity[own, own + offset] = 0.0
+    return sp.csr_matrix(_keep_top(similarity, neighbors, axis=1))
+
+
+def sparse_neighbourhoods(vectors, neighbors, shrink):
+    """Each row's ``neighbors`` most cosine-similar other rows of ``vectors``, as sparse rows.
+
+    The similarity is co / (|a| |b| + shrink) between the rows of ``vectors``
+    (CSR), computed in blocks of rows, so no square dense matrix is built:
+    memory O(block · rows + rows · neighbors). Ties at the cut keep the lower
+    index, as :func:`_keep_top`.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> vectors = sp.csr_matrix(np.array([[1.0, 1, 0], [1, 1, 0], [1, 0, 1]]))
+    >>> sparse_neighbourhoods(vectors, 1, 0.0).toarray().round(3)
+    array([[0. , 1. , 0. ],
+           [1. , 0. , 0. ],
+           [0.5, 0. , 0. ]])
+    """
+    vectors = sp.csr_matrix(vectors)
+    size = vectors.shape[0]
+    norms = np.sqrt(np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel())
+    step = max(1, _BLOCK_ENTRIES // max(size, 1))
+    blocks = [_top_neighbours(vectors[r0:r0 + step], vectors, norms[r0:r0 + step], norms, shrink,
+                              neighbors, r0) for r0 in range(0, size, step)]
+    return sp.vstack(blocks, format="csr") if blocks else sp.csr_matrix((0, 0))
+
+
 class ItemKNN(Ranker):
     """Item-based k-nearest neighbours with cosine similarity.
 
     score(u, j) = Σ_{i ∈ H_u} s(i, j), where s is the cosine between item
     columns, shrunk as co / (|i| |j| + shrink), diagonal zero, and only each
-    target item's ``neighbors`` most similar items kept.
+    target item's ``neighbors`` most similar items kept. The neighbourhoods
+    are sparse (:func:`sparse_neighbourhoods`): no n x n dense matrix.
 
     Parameters
     ----------
@@ -107,22 +154,19 @@ class ItemKNN(Ranker):
     def _fit(self, train):
         neighbors = None if self.neighbors is None else check_k(self.neighbors, name="neighbors")
         shrink = check_nonnegative_scalar(self.shrink, name="shrink")
-        co = (train.T @ train).toarray()
-        norms = np.sqrt(np.diag(co))
-        denominator = np.outer(norms, norms) + shrink
-        similarity = np.divide(co, denominator, out=np.zeros_like(co), where=denominator > 0)
-        np.fill_diagonal(similarity, 0.0)
-        self.similarity_ = _keep_top(similarity, neighbors, axis=0)
+        # Row j of the neighbourhoods holds target item j's neighbours i: s(i, j) is its column.
+        self.similarity_ = sparse_neighbourhoods(sp.csr_matrix(train.T), neighbors, shrink).T.tocsr()
 
     def _score(self, users):
-        return self.train_[users] @ self.similarity_
+        return (self.train_[users] @ self.similarity_).toarray()
 
 
 class UserKNN(Ranker):
     """User-based k-nearest neighbours with cosine similarity.
 
     score(u, j) = Σ_{v ∈ N_k(u)} s(u, v)·x_vj over u's ``neighbors`` most
-    cosine-similar other users.
+    cosine-similar other users, kept as sparse rows (:func:`sparse_neighbourhoods`):
+    no m x m dense matrix.
 
     Parameters
     ----------
@@ -150,15 +194,10 @@ class UserKNN(Ranker):
         self.neighbors_ = None if self.neighbors is None else check_k(self.neighbors,
                                                                         name="neighbors")
         self.shrink_ = check_nonnegative_scalar(self.shrink, name="shrink")
-        self.norms_ = np.sqrt(np.asarray(train.sum(axis=1)).ravel())
+        self.similarity_ = sparse_neighbourhoods(train, self.neighbors_, self.shrink_)
 
     def _score(self, users):
-        co = (self.train_[users] @ self.train_.T).toarray()
-        denominator = np.outer(self.norms_[users], self.norms_) + self.shrink_
-        similarity = np.divide(co, denominator, out=np.zeros_like(co), where=denominator > 0)
-        similarity[np.arange(len(users)), users] = 0.0
-        _keep_top(similarity, self.neighbors_, axis=1)
-        return np.asarray((self.train_.T @ similarity.T).T)
+        return (self.similarity_[users] @ self.train_).toarray()
 
 
 class EASE(Ranker):

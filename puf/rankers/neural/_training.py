@@ -132,8 +132,9 @@ class TorchRanker(Ranker):
     _carried: tuple[str, ...] = ()
 
     def __init__(self, *, learning_rate, batch_size, max_epochs=300, patience=10,
-                 random_state=None):
+                 random_state=None, device="cpu"):
         super().__init__(random_state=random_state)
+        self.device = device
         self.learning_rate = learning_rate
         self.batch_size = batch_size
         self.max_epochs = max_epochs
@@ -170,6 +171,11 @@ class TorchRanker(Ranker):
         check_k(self.batch_size, name="batch_size")
         if not (isinstance(self.learning_rate, (int, float)) and self.learning_rate > 0):
             raise ValueError(f"learning_rate must be a positive number, got {self.learning_rate!r}")
+        try:
+            torch.device(self.device)
+        except (RuntimeError, TypeError):
+            raise ValueError(f"device must be a torch device such as 'cpu' or 'cuda', got "
+                             f"{self.device!r}") from None
         super().fit(train)  # validates, binarises, sets train_, rng_, calls _fit
         train = self.train_
         if valid is None:
@@ -192,7 +198,7 @@ class TorchRanker(Ranker):
         from tqdm.auto import tqdm
 
         self.fit_train_ = train
-        model = self._build(torch, train)
+        model = self._build(torch, train).to(self.device)  # the parameters move in place
         judged = np.flatnonzero(np.diff(valid.indptr) > 0)
         fingerprint = None if checkpoint is None else training_fingerprint(self, train, valid)
         loop = self._start(torch, model, checkpoint, fingerprint)
@@ -219,10 +225,8 @@ class TorchRanker(Ranker):
         model.load_state_dict(loop["best_state"])
         model.eval()
         with torch.no_grad():
-            score = self._all_scores(torch, model, final=True)
-            self.scores_ = np.vstack([score(batch).double().numpy() for batch in
-                                      np.array_split(np.arange(self.n_users_),
-                                                     max(1, self.n_users_ // 2048))])
+            # Kept as a function: the (m, n) scores of every user at once would not fit at scale.
+            self.score_users_ = self._all_scores(torch, model, final=True)
         if checkpoint is not None:  # the fitted ranker now holds everything it had
             pathlib.Path(checkpoint).unlink(missing_ok=True)
 
@@ -276,10 +280,13 @@ class TorchRanker(Ranker):
             for batch in np.array_split(judged, max(1, judged.size // 2048)):
                 scores = score(batch)
                 seen = train[batch].tocoo()
-                scores[torch.from_numpy(seen.row), torch.from_numpy(seen.col)] = -torch.inf
+                scores[torch.from_numpy(seen.row).to(scores.device),
+                       torch.from_numpy(seen.col).to(scores.device)] = -torch.inf
                 rankings.append(torch.topk(scores, min(VALID_K, self.n_items_), dim=1)
-                                .indices.numpy())
+                                .indices.cpu().numpy())
         return float(ndcg_at_k(np.vstack(rankings), valid[judged], k=VALID_K).mean())
 
     def _score(self, users):
-        return self.scores_[users]
+        torch = import_torch(type(self).__name__)
+        with _one_thread_seeded(torch, 0), torch.no_grad():  # one thread: the same bits every time
+            return self.score_users_(users).double().cpu().numpy()

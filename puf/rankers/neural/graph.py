@@ -16,15 +16,16 @@ from ._training import (TorchRanker, interaction_keys, normalized_adjacency, sam
 
 class _BPRGraph(TorchRanker):
     def __init__(self, *, embedding_size, reg_weight, learning_rate, batch_size, max_epochs,
-                 patience, random_state):
+                 patience, random_state, device):
         super().__init__(learning_rate=learning_rate, batch_size=batch_size,
-                         max_epochs=max_epochs, patience=patience, random_state=random_state)
+                         max_epochs=max_epochs, patience=patience, random_state=random_state,
+                         device=device)
         self.embedding_size = embedding_size
         self.reg_weight = reg_weight
 
     def _build(self, torch, train):
         nn = torch.nn
-        self.adjacency_ = normalized_adjacency(torch, train)
+        self.adjacency_ = normalized_adjacency(torch, train).to(self.device)
         self.propagate_ = symmetric_propagation(torch)
         self.keys_ = interaction_keys(train)
         model = self._layers(torch)
@@ -52,7 +53,7 @@ class _BPRGraph(TorchRanker):
             batch = order[start:start + self.batch_size]
             u, i = users[batch], items[batch]
             j = sample_negatives(self.keys_, self.n_items_, u, self.rng_)
-            u, i, j = (torch.from_numpy(a) for a in (u, i, j))
+            u, i, j = (torch.from_numpy(a).to(self.device) for a in (u, i, j))
             user_all, item_all, extra = self._propagate(torch, model)
             positive = (user_all[u] * item_all[i]).sum(dim=1)
             negative = (user_all[u] * item_all[j]).sum(dim=1)
@@ -72,7 +73,7 @@ class _BPRGraph(TorchRanker):
 
     def _all_scores(self, torch, model, final):
         user_all, item_all, _ = self._propagate(torch, model)
-        return lambda users: user_all[torch.from_numpy(np.asarray(users))] @ item_all.T
+        return lambda users: user_all[torch.from_numpy(np.asarray(users)).to(self.device)] @ item_all.T
 
 
 class NGCF(_BPRGraph):
@@ -96,6 +97,8 @@ class NGCF(_BPRGraph):
     batch_size : int, default 1024
     max_epochs, patience : int, default 300, 10
     random_state : None, int or numpy.random.Generator
+    device : str, default "cpu"
+        The torch device that trains and scores (e.g. ``"cuda"`` where torch sees a GPU).
 
     Examples
     --------
@@ -107,10 +110,10 @@ class NGCF(_BPRGraph):
 
     def __init__(self, *, embedding_size=64, layers=(64, 64, 64), message_dropout=0.1,
                  reg_weight=1e-5, learning_rate=1e-3, batch_size=1024, max_epochs=300, patience=10,
-                 random_state=None):
+                 random_state=None, device="cpu"):
         super().__init__(embedding_size=embedding_size, reg_weight=reg_weight,
                          learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
-                         patience=patience, random_state=random_state)
+                         patience=patience, random_state=random_state, device=device)
         self.layers = tuple(layers)
         self.message_dropout = message_dropout
 
@@ -194,6 +197,8 @@ class NCL(_BPRGraph):
     batch_size : int, default 4096
     max_epochs, patience : int, default 300, 10
     random_state : None, int or numpy.random.Generator
+    device : str, default "cpu"
+        The torch device that trains and scores (e.g. ``"cuda"`` where torch sees a GPU).
 
     Examples
     --------
@@ -206,10 +211,10 @@ class NCL(_BPRGraph):
     def __init__(self, *, embedding_size=64, n_layers=3, reg_weight=1e-4, ssl_temp=0.1,
                  ssl_reg=1e-7, alpha=1.0, proto_reg=8e-8, num_clusters=1000, warm_up=20,
                  learning_rate=1e-3, batch_size=4096, max_epochs=300, patience=10,
-                 random_state=None):
+                 random_state=None, device="cpu"):
         super().__init__(embedding_size=embedding_size, reg_weight=reg_weight,
                          learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
-                         patience=patience, random_state=random_state)
+                         patience=patience, random_state=random_state, device=device)
         self.n_layers = n_layers
         self.ssl_temp = ssl_temp
         self.ssl_reg = ssl_reg

@@ -31,6 +31,8 @@ class MultVAE(TorchRanker):
     max_epochs, patience : int, default 300, 10
         Early stopping on validation NDCG@10 (see :class:`TorchRanker`).
     random_state : None, int or numpy.random.Generator
+    device : str, default "cpu"
+        The torch device that trains and scores (e.g. ``"cuda"`` where torch sees a GPU).
 
     Examples
     --------
@@ -43,9 +45,10 @@ class MultVAE(TorchRanker):
 
     def __init__(self, *, hidden_size=600, latent_size=200, dropout=0.5, anneal_cap=0.2,
                  total_anneal_steps=200000, learning_rate=1e-3, batch_size=500, max_epochs=300,
-                 patience=10, random_state=None):
+                 patience=10, random_state=None, device="cpu"):
         super().__init__(learning_rate=learning_rate, batch_size=batch_size,
-                         max_epochs=max_epochs, patience=patience, random_state=random_state)
+                         max_epochs=max_epochs, patience=patience, random_state=random_state,
+                         device=device)
         self.hidden_size = hidden_size
         self.latent_size = latent_size
         self.dropout = dropout
@@ -81,7 +84,7 @@ class MultVAE(TorchRanker):
         return model["decoder"][1](torch.tanh(model["decoder"][0](z))), mu, logvar
 
     def _rows(self, torch, matrix, users):
-        return torch.from_numpy(matrix[users].toarray().astype(np.float32))
+        return torch.from_numpy(matrix[users].toarray().astype(np.float32)).to(self.device)
 
     def _train_epoch(self, torch, model, epoch):
         F = torch.nn.functional

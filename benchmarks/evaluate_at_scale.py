@@ -1,0 +1,134 @@
+"""``puf evaluate`` end to end on a generated MovieLens-sized dataset (run by hand, not by pytest).
+
+    python benchmarks/evaluate_at_scale.py --size ml1m            # ~1M interactions, a few minutes
+    python benchmarks/evaluate_at_scale.py --size ml20m           # ~18M interactions
+    python benchmarks/evaluate_at_scale.py --size ml1m --memory 100MB --compare-dense
+
+Writes ``DIR/<size>.inter`` and ``DIR/<size>.item`` (RecBole atomic files:
+log-normal history lengths >= 20, power-law item popularity, ratings 1-5,
+1-3 of 18 genres per item), then runs
+``puf evaluate --inter ... --item ... --rankers mostpop,itemknn,als`` in a
+subprocess under ``/usr/bin/time -v`` and prints one Markdown row: the
+command, wall time, CPU time (user + system) and peak resident memory.
+``--compare-dense`` then rebuilds the same lists in this process and computes
+every measure on the dense Population (each measure function on its m x m
+pieces), and prints the largest difference from the command's table; with a
+small ``--memory`` the command takes the engines' tiled roads, so this is the
+engine road against the dense one. Report ``uptime`` beside the numbers: on a
+shared machine the CPU time is the steadier figure.
+"""
+
+import argparse
+import datetime
+import math
+import pathlib
+import platform
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+
+SIZES = {  # users, items, mean history length (before the rating threshold and the 5-core)
+    "ml1m": (6_040, 3_706, 165),
+    "ml20m": (138_493, 26_744, 180),
+}
+GENRES = 18
+
+
+def generate(size, folder, *, seed=0):
+    """Write ``folder/<size>.inter`` and ``.item``; return their paths."""
+    users, items, mean = SIZES[size]
+    rng = np.random.default_rng(seed)
+    lengths = np.maximum(20, rng.lognormal(np.log(mean) - 0.5, 1.0, users)).astype(np.int64)
+    lengths = np.minimum(lengths, items // 2)
+    popularity = 1.0 / np.arange(1, items + 1) ** 0.9
+    popularity /= popularity.sum()
+    owner = np.repeat(np.arange(users), lengths)
+    item = rng.choice(items, size=owner.size, p=popularity)
+    frame = pd.DataFrame({"user": owner, "item": item}).drop_duplicates()
+    frame["rating"] = rng.choice([1, 2, 3, 4, 5], size=len(frame), p=[0.03, 0.07, 0.25, 0.35, 0.30])
+    frame["timestamp"] = np.arange(len(frame)) + rng.integers(0, 1000, len(frame))
+    inter, item_file = folder / f"{size}.inter", folder / f"{size}.item"
+    with open(inter, "w", encoding="utf-8") as handle:
+        handle.write("user_id:token\titem_id:token\trating:float\ttimestamp:float\n")
+        frame.to_csv(handle, sep="\t", header=False, index=False)
+    genres = [" ".join(f"G{g}" for g in sorted(rng.choice(GENRES, rng.integers(1, 4), replace=False)))
+              for _ in range(items)]
+    pd.DataFrame({"item_id:token": np.arange(items), "genre:token_seq": genres}).to_csv(
+        item_file, sep="\t", index=False)
+    return inter, item_file, len(frame)
+
+
+def run_evaluate(inter, item, out, *, rankers, memory, extra):
+    """Run the command under /usr/bin/time -v; return (command, wall s, cpu s, peak bytes)."""
+    command = ["nice", sys.executable, "-m", "puf.cli", "evaluate", "--inter", str(inter),
+               "--item", str(item), "--rankers", rankers, "--memory", memory, "--out", str(out),
+               "--force", "--format", "csv", "--cache", str(out.parent / "cache"), *extra]
+    done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
+    sys.stderr.write(done.stderr[-3000:])
+    if done.returncode != 0:
+        raise SystemExit(f"puf evaluate failed ({done.returncode})")
+    facts = dict(re.findall(r"^\s*(.+?): (.+)$", done.stderr, flags=re.MULTILINE))
+    wall = facts["Elapsed (wall clock) time (h:mm:ss or m:ss)"].split(":")
+    seconds = sum(float(part) * 60**i for i, part in enumerate(reversed(wall)))
+    cpu = float(facts["User time (seconds)"]) + float(facts["System time (seconds)"])
+    return " ".join(command[1:]), seconds, cpu, int(facts["Maximum resident set size (kbytes)"]) * 1024
+
+
+def dense_difference(inter, item, out, rankers):
+    """Largest |command − dense| over every measure and ranker of ``out/scores.csv``."""
+    import puf
+    from puf.data import load_atomic, to_world
+    from puf.evaluation import run_rankers, study_similarity
+    from puf.variant import METRICS
+
+    dataset = load_atomic(inter, item)
+    runs = run_rankers(dataset, rankers, k=10, random_state=0, cache=out.parent / "cache" / "runs")
+    table = pd.read_csv(out / "scores.csv", index_col="ranker")
+    worst, compared = 0.0, 0
+    for name, rankings in runs.items():
+        world = to_world(dataset, rankings)
+        for variant in puf.variants():
+            column = variant.label.replace("@k", "@10")
+            if column not in table:
+                continue
+            own = 0.5 if variant.gamma is not None else 1.0
+            population = world.population(metric=METRICS[variant.metric or "NDCG"], k=10,
+                                          similarity=study_similarity(variant), gamma=own)
+            want, got = variant(population.fields()), float(table.loc[name, column])
+            if math.isnan(want) and math.isnan(got):
+                continue
+            worst, compared = max(worst, abs(want - got)), compared + 1
+    return worst, compared
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", choices=SIZES, default="ml1m")
+    parser.add_argument("--folder", type=pathlib.Path, default=pathlib.Path("benchmark-data"))
+    parser.add_argument("--rankers", default="mostpop,itemknn,als")
+    parser.add_argument("--memory", default="4GB", help="puf evaluate --memory")
+    parser.add_argument("--compare-dense", action="store_true")
+    parser.add_argument("extra", nargs="*", help="more puf evaluate options, after --")
+    args = parser.parse_args(argv)
+    args.folder.mkdir(parents=True, exist_ok=True)
+    inter, item = args.folder / f"{args.size}.inter", args.folder / f"{args.size}.item"
+    if not inter.exists() or not item.exists():
+        inter, item, rows = generate(args.size, args.folder)
+        print(f"generated {inter}: {rows} interactions", file=sys.stderr)
+    out = args.folder / f"{args.size}-evaluate"
+    command, wall, cpu, peak = run_evaluate(inter, item, out, rankers=args.rankers,
+                                            memory=args.memory, extra=args.extra)
+    skipped = (out / "skipped.csv").read_text().strip() if (out / "skipped.csv").exists() else "none"
+    print(f"| {datetime.date.today()} | {platform.machine()} | `{command}` | {wall:.0f} s | "
+          f"{cpu:.0f} s | {peak / 2**30:.2f} GiB | skipped: {skipped} |")
+    if args.compare_dense:
+        worst, compared = dense_difference(inter, item, out, args.rankers)
+        print(f"largest |engine − dense| over {compared} values: {worst:.3g}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

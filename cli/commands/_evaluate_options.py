@@ -1,0 +1,93 @@
+"""The options of ``puf evaluate`` that need parsing: table formats, sizes, runs, measures (private)."""
+
+__all__ = ["format_table", "parse_memory", "parse_runs", "chosen_measures", "device_params"]
+
+import json
+import math
+
+
+def format_table(table, fmt):
+    """Render the per-ranker table as ``table``, ``json`` or ``csv`` text.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"P@10": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="ranker"))
+    >>> print(format_table(table, "json"))
+    {"a": {"P@10": 0.5}, "b": {"P@10": null}}
+    >>> print(format_table(table, "csv"))
+    ranker,P@10
+    a,0.5
+    b,
+    """
+    if fmt == "json":
+        clean = {name: {c: (None if math.isnan(v) else float(v)) for c, v in row.items()}
+                 for name, row in table.to_dict(orient="index").items()}
+        return json.dumps(clean)
+    if fmt == "csv":
+        return table.to_csv().rstrip("\n")
+    return table.to_string(float_format=lambda v: f"{v:.4f}", na_rep="undefined")
+
+
+_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
+          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+
+
+def parse_memory(text):
+    """Bytes from a size such as ``"4GB"``, ``"512MiB"`` or ``"1e9"``.
+
+    Examples
+    --------
+    >>> parse_memory("4GB"), parse_memory("1.5 MiB"), parse_memory("100")
+    (4000000000, 1572864, 100)
+    >>> parse_memory("lots")
+    Traceback (most recent call last):
+    ...
+    ValueError: --memory must be a size such as 4GB or 500MB, got 'lots'
+    """
+    import re
+
+    match = re.fullmatch(r"\s*([0-9.]+(?:e[0-9]+)?)\s*([A-Za-z]*)\s*", str(text))
+    unit = match.group(2).upper() if match else None
+    if not match or unit not in _UNITS:
+        raise ValueError(f"--memory must be a size such as 4GB or 500MB, got {text!r}")
+    try:
+        size = float(match.group(1)) * _UNITS[unit]
+    except ValueError:
+        raise ValueError(f"--memory must be a size such as 4GB or 500MB, got {text!r}") from None
+    if size < 1:
+        raise ValueError(f"--memory must be at least 1 byte, got {text!r}")
+    return int(size)
+
+
+def parse_runs(specs):
+    runs = {}
+    for spec in specs:
+        name, equals, path = spec.partition("=")
+        if not equals or not name or not path:
+            raise ValueError(f"--run must be NAME=FILE, got {spec!r}")
+        if name in runs:
+            raise ValueError(f"--run name {name!r} given twice")
+        runs[name] = path
+    return runs
+
+
+def chosen_measures(specs):
+    """None (every registered measure) or those and the --measure specs, through the one loader."""
+    if not specs:
+        return None
+    from puf import MEASURES, load_measure
+
+    loaded = [load_measure(spec) for spec in specs]
+    known = {m.function for m in MEASURES.values()}
+    return [m for m in MEASURES.values() if m.tables] + [m for m in loaded if m.function not in known]
+
+
+def device_params(names, device):
+    """The torch rankers' ``device`` keyword, for the named (or all) rankers."""
+    from puf.rankers import RANKERS
+    from puf.rankers.neural import TorchRanker
+
+    chosen = RANKERS if names == "all" else names
+    return {name: {"device": device} for name in chosen
+            if issubclass(RANKERS[name.lower()], TorchRanker) and device != "cpu"}

@@ -1,0 +1,124 @@
+"""Cases of ``attainable-range``: populations of one size m, and the candidate extremes at m.
+
+Whether a measure reaches the ends of its declared range at m is a question about every
+population of m users. The search answers it with the *candidates* (:func:`candidates`):
+for every m, the populations where the measures of effectiveness disparity, of similarity-weighted
+gaps and of envy take their extreme values (everyone equal; one user apart from the rest; half
+and half; evenly spread; users near zero, so that ratios and logarithms run away; everyone alike,
+nobody alike, or alike only across the two halves), built from m alone, plus the drawn
+population itself. A stored example is a population of m users, so it replays with every
+candidate of its size.
+"""
+
+__all__ = ["TINY", "candidates", "size_cases", "size_examples"]
+
+import functools
+
+import numpy as np
+
+from puf import Population, World
+
+from .cases import LARGEST, Case, case_strategy, derive, sources
+
+TINY = 1e-300
+"""The smallest effectiveness the candidates use: ratios and logarithms of it run away."""
+
+
+def _effectiveness_candidates(m):
+    half, up = m // 2, -(-m // 2)
+    one_high, one_low = np.zeros(m), np.ones(m)
+    one_high[-1], one_low[0] = 1.0, 0.0
+    vectors = {"equal ½": np.full(m, 0.5), "all 0": np.zeros(m), "all 1": np.ones(m),
+               "one at 1, the rest 0": one_high, "one at 0, the rest 1": one_low,
+               f"{half} at 0, {m - half} at 1": (np.arange(m) >= half).astype(float),
+               f"{up} at 0, {m - up} at 1": (np.arange(m) >= up).astype(float),
+               "evenly spread": np.linspace(0.0, 1.0, m)}
+    tiny_one, tiny_half, tiny_rest = one_low.copy(), (np.arange(m) >= half).astype(float), one_high.copy()
+    tiny_one[0] = TINY
+    tiny_half[:half] = TINY
+    tiny_rest[:-1] = TINY
+    vectors.update({"one at 1e-300, the rest 1": tiny_one, f"{half} at 1e-300, the rest 1": tiny_half,
+                    "one at 1, the rest 1e-300": tiny_rest})
+    return vectors
+
+
+@functools.lru_cache(maxsize=None)
+def _score_candidates(m):
+    alike, apart = np.ones((m, m)), np.eye(m)
+    out = {}
+    for name, s in _effectiveness_candidates(m).items():
+        out[f"{name}; everyone alike"] = Population(s, alike)
+        out[f"{name}; nobody alike"] = Population(s, apart)
+    # Alike only across the two halves: every user's nearest neighbours are on the other side.
+    low = np.arange(m) < m // 2
+    across = (low[:, None] != low[None, :]).astype(float)
+    np.fill_diagonal(across, 1.0)
+    out["half at 0, half at 1; alike only across"] = Population((~low).astype(float), across)
+    return out
+
+
+def _world(relevance, rankings):
+    m, n = relevance.shape
+    histories = np.zeros((m, n))
+    histories[np.arange(m), np.arange(m) % n] = 1.0
+    return World(histories, relevance, rankings, np.eye(n))
+
+
+@functools.lru_cache(maxsize=None)
+def _world_candidates(m):
+    # Item u relevant to user u alone; user v's list: every item but its own (k = m − 1), so
+    # every user envies every other by 1. Or each user's list is its own item (k = 1): no envy.
+    own = np.eye(m)
+    others = np.array([[i for i in range(m) if i != v] for v in range(m)])
+    nothing = np.zeros((m, m))
+    return {"every list all the others' relevant items (everyone envies everyone)":
+            derive(_world(own, others)),
+            "every list its user's one relevant item (no envy)":
+            derive(_world(own, np.arange(m)[:, None])),
+            "nothing relevant": derive(_world(nothing, np.arange(m)[:, None]))}
+
+
+def candidates(case):
+    """The candidate extremes at the case's size m (score or world level, as the case is).
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> found = candidates(Case(Population([0.0, 1.0], np.eye(2))))
+    >>> len(found), found["one at 1, the rest 0; everyone alike"].effectiveness.tolist()
+    (21, [0.0, 1.0])
+    """
+    m = case.before.m
+    if case.before.utility is not None or case.before.list_distance is not None:
+        return dict(_world_candidates(m))
+    return dict(_score_candidates(m))
+
+
+@case_strategy
+def size_cases(draw, level, measure):
+    """One drawn population (its size m sets the candidates the judge reads).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(size_cases("score", "sd"), lambda c: c.before.m == 5).change
+    'm = 5: the drawn population and the candidate extremes'
+    """
+    pop, _ = draw(sources(level))
+    return Case(pop, change=f"m = {pop.m}: the drawn population and the candidate extremes")
+
+
+def size_examples(level):
+    """Every size up to the largest drawn (world level: up to 6), tried first (the runner
+    tries the last listed first, so the smallest size comes last).
+
+    Examples
+    --------
+    >>> [case.before.m for case in size_examples("score")][-3:]
+    [4, 3, 2]
+    """
+    if level == "world":
+        return [Case(_world_candidates(m)["nothing relevant"],
+                     change=f"explicit: m = {m}, the candidate extremes") for m in range(6, 1, -1)]
+    return [Case(Population(np.full(m, 0.5), np.eye(m)), change=f"explicit: m = {m}, the candidate extremes")
+            for m in range(LARGEST, 1, -1)]

@@ -1,0 +1,75 @@
+"""Write a property's cells and examples into every known file, keeping everything else.
+
+A new catalog property (or a changed one) is pinned by running it on every built-in and
+merging its verdicts into ``properties/known/<measure>.json``: ``puf check --all --property
+NAME --update-known``. A cell whose verdict is unchanged keeps its reason; a new or changed
+cell gets the runner's reason, for a person to rewrite into the argument or the
+counterexample behind it. Literature citations and the other cells are left as they were.
+"""
+
+__all__ = ["merge_verdicts", "update_known"]
+
+import json
+
+from . import check_known, known_from_verdicts, known_path, write_known
+
+
+def merge_verdicts(data, results):
+    """Return ``data`` (a parsed known file, possibly missing properties) with ``results``
+    (one measure's verdicts) merged in, every present property in catalog order.
+
+    Returns
+    -------
+    dict
+        The merged file; ``data`` itself is not changed.
+
+    Examples
+    --------
+    >>> from puf.properties import verdicts
+    >>> from puf.properties.known import load_known
+    >>> old = load_known("sd")
+    >>> new = merge_verdicts(old, verdicts("sd", properties=["range"], max_examples=5))
+    >>> new["reasons"]["range"] == old["reasons"]["range"], list(new) == list(old)
+    (True, True)
+    """
+    from ..catalog import CATALOG
+
+    merged = json.loads(json.dumps(data))
+    fresh = known_from_verdicts(data["measure"], results)
+    for v in results:
+        name = v.property
+        if merged["verdicts"].get(name) != v.status or name not in merged["reasons"]:
+            merged["reasons"][name] = fresh["reasons"][name]
+        merged["verdicts"][name] = v.status
+        merged["examples"].pop(name, None)
+        if name in fresh["examples"]:
+            merged["examples"][name] = fresh["examples"][name]
+    for key in ("verdicts", "reasons"):
+        merged[key] = {p: merged[key][p] for p in CATALOG if p in merged[key]}
+    merged["examples"] = {p: merged["examples"][p] for p in CATALOG if p in merged["examples"]}
+    return merged
+
+
+def update_known(results):
+    """Merge ``results`` (verdicts of any measures) into their known files; return the paths
+    written. Measures without a known file are left out.
+
+    Examples
+    --------
+    >>> update_known([])
+    []
+    """
+    by_measure = {}
+    for v in results:
+        by_measure.setdefault(v.measure, []).append(v)
+    written = []
+    for name, found in by_measure.items():
+        path = known_path(name)
+        if not path.is_file():
+            continue
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        check_known(data, partial=True)
+        write_known(merge_verdicts(data, found), path, partial=True)
+        written.append(path)
+    return written

@@ -1,0 +1,220 @@
+"""How each measure is computed at a given size: the road a variant takes, chosen from memory.
+
+:func:`plan_roads` gives every variant one :class:`Road`:
+
+- ``"effectiveness"``: reads S alone; computed from the (m,) array.
+- ``"pairs"``: declares a pair kernel (:func:`puf.pair_kernel`); all such
+  variants of one similarity share one pass over the pair tiles
+  (:func:`puf.engines.pair_pass.pair_sums`), reading the similarity matrix
+  while it fits in ``memory``, else computing the tiles from the histories.
+  ``"sample"``: the same kernels on sampled pairs (``sample=N``).
+- ``"envy"``, ``"uf"`` (``"uf-sample"``), ``"neighbours"``: the built-ins with
+  a scale engine (:func:`puf.engines.envy_measures`,
+  :func:`puf.engines.uf_streaming`, :func:`puf.engines.sample_uf`, and
+  inconsistency from :func:`puf.engines.neighbors.nearest_neighbors`).
+- ``"dense"``: any other measure, on the dense Population, while its m x m
+  pieces fit in ``memory``;
+- ``"skipped"``: with the reason and the memory it would need.
+"""
+
+__all__ = ["DEFAULT_SIMILARITY", "study_similarity", "DEFAULT_MEMORY", "Road", "plan_roads", "unbound", "dense_bytes", "format_bytes",
+           "GENRE_FREE"]
+
+import functools
+from dataclasses import dataclass
+
+from ..lipschitz import inconsistency
+from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
+from ..pair_kernels import pair_kernel_of
+from ..validation import check_k
+
+DEFAULT_SIMILARITY = "jaccard"
+"""What a variant reads as similarity unless it declares its own (UF declares sim_UF)."""
+
+
+def study_similarity(variant, default=DEFAULT_SIMILARITY):
+    """The similarity name a variant reads in a study whose own default is ``default``.
+
+    A variant declaring the study default (Jaccard, or None) reads ``default``
+    (e.g. sim_UF in the report's γ sweep); one declaring another similarity
+    (UF's ``"uf"``) keeps it.
+
+    Parameters
+    ----------
+    variant : puf.Variant
+    default : str, default "jaccard"
+        A name in :data:`puf.SIMILARITIES`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import puf
+    >>> study_similarity(puf.variants("PUF-P")[0]), study_similarity(puf.variants("UF")[0])
+    ('jaccard', 'uf')
+    >>> study_similarity(puf.variants("PUF-P")[0], "uf")
+    'uf'
+    """
+    own = getattr(variant, "similarity", None) or DEFAULT_SIMILARITY
+    return default if own == DEFAULT_SIMILARITY else own
+
+
+DEFAULT_MEMORY = 4 * 10**9
+"""Bytes the dense m x m pieces of one evaluation may take (``--memory``)."""
+GENRE_FREE = ("jaccard", "cosine")
+"""Similarities computed from the histories alone, without the items' features."""
+#: Similarities the pair pass computes tile by tile from the histories.
+TILED = ("jaccard", "uf")
+#: Built-ins with a streaming engine: function -> road.
+ENGINE_ROADS = {mean_envy: "envy", mean_envy_as_printed: "envy", mean_max_envy: "envy",
+                proportion_envious_users: "envy", uf: "uf", inconsistency: "neighbours"}
+_PAIR_MATRICES = ("similarity", "utility", "list_distance")
+
+
+@dataclass(frozen=True)
+class Road:
+    """How one variant is computed.
+
+    Attributes
+    ----------
+    kind : str
+        ``"effectiveness"``, ``"pairs"``, ``"sample"``, ``"envy"``, ``"uf"``,
+        ``"uf-sample"``, ``"dense"`` or ``"skipped"``.
+    similarity : str or None
+        The similarity it reads (a key of :data:`puf.SIMILARITIES`).
+    source : str or None
+        For the pair roads: ``"matrix"`` (the similarity matrix in memory) or the
+        similarity computed tile by tile (``"jaccard"``, ``"uf"``).
+    reason : str
+        Why it is skipped (``"skipped"`` only).
+    needs : int
+        Bytes the dense road would need (``"skipped"`` and ``"dense"``).
+    """
+
+    kind: str
+    similarity: str | None = None
+    source: str | None = None
+    reason: str = ""
+    needs: int = 0
+
+
+def unbound(function):
+    """(function, options): a measure function with its :func:`functools.partial` options peeled.
+
+    Examples
+    --------
+    >>> import functools, puf
+    >>> unbound(functools.partial(puf.proportion_envious_users, epsilon=0.1))[1]
+    {'epsilon': 0.1}
+    """
+    options = {}
+    while isinstance(function, functools.partial) and not function.args:
+        options = {**function.keywords, **options}
+        function = function.func
+    return function, options
+
+
+def dense_bytes(m, matrices):
+    """Bytes of the dense road for ``matrices`` m x m float64 pieces: each kept and copied once.
+
+    Examples
+    --------
+    >>> dense_bytes(1000, 2)
+    40000000
+    """
+    return 8 * m * m * (2 * matrices + 1)
+
+
+def format_bytes(size):
+    """``size`` bytes as ``"1.2 GB"`` (powers of 1000).
+
+    Examples
+    --------
+    >>> format_bytes(152_000_000_000), format_bytes(2_500_000)
+    ('152.0 GB', '2.5 MB')
+    """
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size / 1e3:.1f} kB"
+
+
+def _skip(reason, needs=0, similarity=None):
+    return Road("skipped", similarity=similarity, reason=reason, needs=needs)
+
+
+def _sourced_road(kind, name, m, memory):
+    """A road reading the similarity: from its matrix while it fits, else tile by tile."""
+    if dense_bytes(m, 1) <= memory:
+        return Road(kind, similarity=name, source="matrix")
+    if name in TILED:
+        return Road(kind, similarity=name, source=name)
+    needs = dense_bytes(m, 1)
+    return _skip(f"its similarity {name!r} has no tiled engine, and its m x m matrix needs "
+                 f"{format_bytes(needs)} (memory limit {format_bytes(memory)})", needs, name)
+
+
+def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jaccard",
+               features_from=None):
+    """The :class:`Road` of each variant for ``m`` users within ``memory`` bytes.
+
+    Parameters
+    ----------
+    chosen : sequence of puf.Variant
+    m : int
+        Number of users.
+    memory : int, default :data:`DEFAULT_MEMORY`
+        Bytes the dense pieces may take.
+    sample : int, optional
+        Pairs to draw: every measure with a pair kernel (and UF) is estimated.
+    similarity : str, default "jaccard"
+        The study's similarity (:func:`puf.evaluation.study_similarity`).
+    features_from : str, optional
+        When the data has no item features: what would supply them (e.g. "an
+        .item file (--item)"); measures reading them are skipped, saying so.
+
+    Returns
+    -------
+    list of Road
+
+    Examples
+    --------
+    >>> import puf
+    >>> roads = plan_roads(puf.variants("SD-P") + puf.variants("PUF-P") + puf.variants("PUF-P"),
+    ...                    m=138_000)
+    >>> [r.kind for r in roads], roads[1].source
+    (['effectiveness', 'pairs', 'pairs'], 'jaccard')
+    >>> plan_roads(puf.variants("PUF-P"), m=138_000, similarity="js")[0].reason
+    "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.0 GB)"
+    """
+    m = check_k(m, name="m")
+    roads = []
+    for variant in chosen:
+        name = study_similarity(variant, similarity)
+        reads = variant.measure.reads
+        function, _ = unbound(variant.measure.function)
+        genres = ("similarity" in reads and name not in GENRE_FREE) or "list_distance" in reads
+        if genres and features_from is not None:
+            roads.append(_skip(f"it needs item features (genres), which {features_from} supplies",
+                               similarity=name))
+        elif pair_kernel_of(variant.measure.function) is not None and (sample or reads != ("effectiveness",)):
+            kind = "sample" if sample else "pairs"
+            roads.append(_sourced_road(kind, name, m, memory) if "similarity" in reads
+                         else Road(kind, similarity=name))
+        elif ENGINE_ROADS.get(function) == "neighbours":
+            roads.append(_sourced_road("neighbours", name, m, memory))
+        elif function in ENGINE_ROADS:
+            kind = ENGINE_ROADS[function]
+            roads.append(Road(kind + ("-sample" if sample and kind == "uf" else ""), similarity=name))
+        elif reads == ("effectiveness",):
+            roads.append(Road("effectiveness"))
+        else:
+            matrices = sum(1 for f in _PAIR_MATRICES if f in reads or f == "similarity")
+            needs = dense_bytes(m, matrices)
+            read = " and ".join(f for f in _PAIR_MATRICES if f in reads)
+            roads.append(Road("dense", similarity=name, needs=needs) if needs <= memory else _skip(
+                f"it reads the m x m {read} and has no streamed form; the dense road needs "
+                f"{format_bytes(needs)} (memory limit {format_bytes(memory)})", needs, name))
+    return roads

@@ -1,0 +1,294 @@
+"""Score variants on worlds along the roads :func:`puf.evaluation.planner.plan_roads` chose.
+
+:func:`score_worlds` takes several worlds that share their histories (one per
+ranker) and computes each variant on each of them: the pair measures of one
+similarity for every ranker and metric in one pass over the pair tiles, the
+envy measures and UF on their engines, the rest from the (m,) effectiveness or
+the dense Population. Every value read from a world is memoised in it
+(:meth:`puf.World.memo`), so a world with new relevance recomputes only what
+reads the relevance.
+"""
+
+__all__ = ["WorldScores", "score_worlds", "study_gamma"]
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..lists import list_centroids
+from ..paper_list_measures import proportion_envious_users
+from ..pair_kernels import pair_kernel_of
+from ..variant import METRICS
+from .planner import DEFAULT_MEMORY, plan_roads, unbound
+
+_ENVY_PARTS = {"me": (0, 1.0), "me-as-printed": (0, 2.0), "mme": (1, 1.0), "peu": (2, 1.0)}
+
+
+@dataclass
+class WorldScores:
+    """What :func:`score_worlds` found.
+
+    Attributes
+    ----------
+    values : dict of str to list of float
+        Per world, each variant's value (NaN where skipped or undefined).
+    estimates : dict of str to dict of str to puf.engines.PairEstimate
+        Per world and variant label, the sampled estimates (``sample=N``).
+    roads : list of Road
+        Each variant's road, in order.
+    """
+
+    values: dict
+    estimates: dict = field(default_factory=dict)
+    roads: list = field(default_factory=list)
+
+
+def study_gamma(variant, gamma, similarity):
+    """The γ a variant reads ``similarity`` with: the study's, else its own, else the declared one.
+
+    None for a similarity that takes no γ.
+
+    Examples
+    --------
+    >>> import puf
+    >>> study_gamma(puf.variants("UF")[0], None, "uf"), study_gamma(puf.variants("PUF-P")[0], 0.3, "uf")
+    (0.5, 0.3)
+    """
+    from ..registry import declared_gamma
+
+    declared = declared_gamma(similarity)
+    if declared is None:
+        return None
+    own = gamma if gamma is not None else variant.gamma
+    return declared if own is None else own
+
+
+def _gamma(variant, gamma, road=None):
+    name = road.similarity if road is not None and road.similarity else variant.similarity
+    return study_gamma(variant, gamma, name)
+
+
+def _wrapped(variant, where, compute):
+    try:
+        return float(compute())
+    except Warning:  # a warning turned into an error is the caller's to see as is
+        raise
+    except Exception as exc:  # name the measure (and where): the caller may know neither
+        raise ValueError(f"measure {variant.label} failed{where}: {type(exc).__name__}: {exc}") from exc
+
+
+def _centroids(world, k):
+    return world.memo("lists", ("centroids", k), lambda: list_centroids(world.rankings[:, :k],
+                                                                         world.item_vectors))
+
+
+def _source_inputs(world, road, gamma, overrides=None):
+    if overrides and (road.similarity, gamma) in overrides:
+        return {"matrix": overrides[road.similarity, gamma]}
+    if road.source == "matrix":
+        return {"matrix": world.shared_similarity(road.similarity, gamma=gamma)}
+    return {"histories": world.histories, "item_features": world.item_features, "gamma": gamma}
+
+
+def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=None,
+                overrides=None):
+    """One pass (or one sample) for every (world, variant) of a group of one similarity."""
+    from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
+
+    first = next(iter(worlds.values()))
+    m, road = first.m, group[0][1]
+    own = _gamma(chosen[group[0][0]], gamma, road)
+    jobs, slots, runs = [], [], list(worlds)
+    for index, _ in group:
+        variant = chosen[index]
+        form, bound = pair_kernel_of(variant.measure.function)
+        for r, name in enumerate(runs):
+            s = worlds[name].effectiveness(METRICS[variant.metric], k) if variant.metric else None
+            jobs.append(PairJob(form, bound, s, r if "list_distance" in form.reads else None))
+            slots.append((name, index, form))
+    centroids = ([_centroids(worlds[name], k) for name in runs]
+                 if any(j.lists is not None for j in jobs) else ())
+    common = dict(m=m, similarity=road.source, inputs=_source_inputs(first, road, own, overrides),
+                  centroids=centroids, **options)
+    n_all = m * (m - 1) / 2
+    labels = ", ".join(chosen[index].label for index, _ in group)
+    try:
+        if road.kind == "pairs":
+            totals = pair_sums(jobs, **common)
+        else:
+            means = sampled_pair_means(jobs, sample_size=sample, **common)
+    except Warning:
+        raise
+    except Exception as exc:  # a kernel of one of them raised: name them (and where)
+        raise ValueError(f"measures {labels} failed{where}: {type(exc).__name__}: {exc}") from exc
+    if road.kind == "pairs":
+        for (name, index, form), total in zip(slots, totals):
+            scores.values[name][index] = form.value(total=total, n_pairs=n_all)
+        return
+    from puf.engines import PairEstimate
+    from puf.engines.sampling import Z95
+
+    for (name, index, form), (mean, se) in zip(slots, means):
+        value = form.value(total=mean * n_all, n_pairs=n_all)
+        error = abs(form.value(total=se * n_all, n_pairs=n_all))
+        low, high = chosen[index].measure.range
+        scores.values[name][index] = value
+        scores.estimates[name][chosen[index].label] = PairEstimate(
+            value, error, max(low, value - Z95 * error), min(high, value + Z95 * error), sample)
+
+
+def _envy(world, variant, k):
+    from puf.engines import envy_measures
+
+    import inspect
+
+    function, bound = unbound(variant.measure.function)
+    epsilon = bound.get("epsilon", inspect.signature(function).parameters["epsilon"].default
+                        if function is proportion_envious_users else None)
+    parts = world.memo("judged", ("envy", k, epsilon), lambda: np.array(list(envy_measures(
+        world.rankings[:, :k], world.relevance, k=k, epsilon=epsilon or 0.0).values())))
+    index, scale = _ENVY_PARTS[function.__puf_measure__.name]
+    return scale * float(parts[index])
+
+
+def _uf(world, variant, k, gamma, sample, random_state, options):
+    from puf.engines import sample_uf, uf_streaming
+
+    _, bound = unbound(variant.measure.function)
+    base = bound.get("base", math.e)
+    inputs = (world.histories, world.item_features, world.rankings[:, :k], world.item_vectors)
+    if sample:
+        return sample_uf(*inputs, gamma=gamma, base=base, sample_size=sample,
+                         random_state=random_state, **options)
+    return float(world.memo("users_lists", ("uf", k, gamma, base), lambda: uf_streaming(
+        *inputs, gamma=gamma, base=base, **options)))
+
+
+def _neighbours(world, variant, road, k, gamma, options, overrides):
+    from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
+
+    from ..validation import check_k, undefined
+
+    _, bound = unbound(variant.measure.function)
+    n = check_k(bound.get("n_neighbors", 5), name="n_neighbors")
+    if world.m < n + 1:
+        return undefined(f"inconsistency with n_neighbors={n} is undefined for m = {world.m} < "
+                         f"{n + 1} users")
+    def compute():
+        return nearest_neighbors(world.m, n, similarity=road.source,
+                                 inputs=_source_inputs(world, road, gamma, overrides), **options)
+
+    overridden = overrides and (road.similarity, gamma) in overrides
+    neighbors = compute() if overridden else world.memo(
+        "users", ("neighbours", road.similarity, road.source, gamma, n), compute)
+    return inconsistency_from_neighbors(world.effectiveness(METRICS[variant.metric], k), neighbors)
+
+
+def _single(world, variant, road, k, gamma, sample, random_state, options, estimate, overrides):
+    """The value of a variant whose road needs no pass shared with others."""
+    if road.kind == "neighbours":
+        return _neighbours(world, variant, road, k, _gamma(variant, gamma, road), options, overrides)
+    if road.kind == "effectiveness":
+        return variant({"effectiveness": world.effectiveness(METRICS[variant.metric], k)})
+    if road.kind == "envy":
+        return _envy(world, variant, k)
+    if road.kind.startswith("uf"):
+        value = _uf(world, variant, k, _gamma(variant, gamma, road), sample, random_state, options)
+        if sample:
+            estimate.append(value)
+        return float(value)
+    population = world.population(metric=METRICS[variant.metric or "NDCG"], k=k,
+                                  similarity=road.similarity, gamma=_gamma(variant, gamma, road),
+                                  fields=variant.measure.reads)
+    own = (road.similarity, _gamma(variant, gamma, road))
+    if overrides and own in overrides:
+        population = population.replace(similarity=overrides[own])
+    return variant(population.fields())
+
+
+def _overridden(roads, chosen, gamma, overrides):
+    """Roads reading a given similarity matrix: from that matrix (UF: on the dense road)."""
+    changed = []
+    for variant, road in zip(chosen, roads):
+        if (road.similarity, _gamma(variant, gamma, road)) in overrides and road.kind != "skipped":
+            if road.kind in ("pairs", "sample", "neighbours"):
+                road = replace(road, source="matrix")
+            elif road.kind != "effectiveness":
+                road = replace(road, kind="dense", source=None)
+        changed.append(road)
+    return changed
+
+
+def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, memory=DEFAULT_MEMORY,
+                 sample=None, random_state=0, features_from=None, n_jobs=None, engine="local",
+                 scheduler=None, progress=False, where="", similarities=None):
+    """Each variant's value on each world, every measure on the road its size allows.
+
+    Parameters
+    ----------
+    worlds : dict of str to puf.World
+        Worlds sharing their users (e.g. one per ranker: same histories, other lists).
+    chosen : sequence of puf.Variant
+    k : int, optional
+        Cut-off; default the lists' length.
+    similarity, gamma
+        As in :func:`puf.evaluation.score_variants`.
+    memory : int, default 4·10⁹
+        Bytes the dense m x m pieces may take (:func:`puf.evaluation.planner.plan_roads`).
+    sample : int, optional
+        Estimate every pair measure (and UF) from ``sample`` drawn pairs.
+    random_state : int, default 0
+        Seed of the drawn pairs.
+    features_from : str, optional
+        The worlds' item features are placeholders: skip what reads them, naming this source.
+    n_jobs, engine, scheduler, progress
+        As in :func:`puf.engines.jaccard_puf`.
+    where : str
+        Appended to ``"measure LABEL failed"`` when a measure raises.
+    similarities : dict of (str, float) to numpy.ndarray, optional
+        (similarity name, γ) -> an (m, m) matrix read instead of the worlds'
+        own (e.g. reshaped to a skewness): every road reading it reads the matrix.
+
+    Returns
+    -------
+    WorldScores
+
+    Examples
+    --------
+    >>> import numpy as np, puf
+    >>> w = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]),
+    ...               [[2], [1]], np.eye(3))
+    >>> score_worlds({"a": w}, puf.variants("SD-P") + puf.variants("PUF-P")).values  # J = 1/3
+    {'a': [0.5, 0.3333333333333333]}
+    """
+    first = next(iter(worlds.values()))
+    k = first.k if k is None else k
+    roads = plan_roads(chosen, m=first.m, memory=memory, sample=sample, similarity=similarity,
+                       features_from=features_from)
+    overrides = similarities or {}
+    roads = _overridden(roads, chosen, gamma, overrides) if overrides else roads
+    scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds},
+                         {name: {} for name in worlds}, roads)
+    options = dict(n_jobs=n_jobs, engine=engine, scheduler=scheduler, progress=progress)
+    groups = {}
+    for index, (variant, road) in enumerate(zip(chosen, roads)):
+        if road.kind in ("pairs", "sample"):
+            key = (road.kind, road.similarity, road.source, _gamma(variant, gamma, road))
+            groups.setdefault(key, []).append((index, road))
+    for group in groups.values():
+        extra = {"random_state": random_state} if sample else {}
+        _pair_group(worlds, group, chosen, k, gamma, dict(options, **extra), scores, where, sample,
+                    overrides)
+    for name, world in worlds.items():
+        here = f"{where} on run {name!r}" if len(worlds) > 1 and not where else where
+        for index, (variant, road) in enumerate(zip(chosen, roads)):
+            if road.kind in ("pairs", "sample", "skipped"):
+                continue
+            estimate = []
+            value = _wrapped(variant, here, lambda: _single(world, variant, road, k, gamma, sample,
+                                                            random_state, options, estimate, overrides))
+            if estimate:
+                scores.estimates[name][variant.label] = estimate[0]
+            scores.values[name][index] = value
+    return scores

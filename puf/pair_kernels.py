@@ -1,0 +1,166 @@
+"""Pair kernels: a measure that is a mean (or sum) over user pairs, said once per pair.
+
+Many measures are ``scale · mean_{u<v} k(u, v)`` for a per-pair term k that reads
+only the two users' values: PUF (k = sim(u, v)·|S(u) − S(v)|), the mean difference,
+the Lipschitz measures. Declaring that term with :func:`pair_kernel` lets the scale
+engines compute the measure without an m x m matrix: ``puf evaluate`` streams the
+kernel over tiles of user pairs (threads or dask) or over sampled pairs
+(``--sample``), and the measure function itself is left as it is, for the dense
+road and the property checks.
+
+A kernel takes the measure's field parameters, each given *for pairs*:
+
+- ``effectiveness``: the tuple ``(S_u, S_v)`` of two arrays;
+- ``similarity``: sim(u, v);
+- ``list_distance``: d_L(u, v);
+
+as numpy arrays that broadcast against each other (a tile passes a column and a
+row of effectiveness and a block of similarities; a sample passes 1-D arrays),
+plus the measure's keyword options, and returns the terms, elementwise.
+"""
+
+__all__ = ["PAIR_FIELDS", "PairKernel", "pair_kernel", "pair_kernel_of"]
+
+import functools
+from dataclasses import dataclass
+
+from .metadata import function_name, signature_reads
+
+PAIR_FIELDS = ("effectiveness", "similarity", "list_distance")
+"""The Population fields a pair kernel may read (the utility is not symmetric per pair)."""
+AGGREGATES = ("mean", "sum")
+
+
+@dataclass(frozen=True)
+class PairKernel:
+    """A measure's per-pair term and how the terms of all unordered pairs make its value.
+
+    Parameters
+    ----------
+    kernel : callable
+        ``kernel(<fields for pairs>, **options) -> terms``, vectorised (see the
+        module docstring).
+    aggregate : {"mean", "sum"}, default "mean"
+        Mean or sum of the terms over the m(m−1)/2 unordered pairs u < v.
+    scale : float, default 1.0
+        The value is ``scale`` times the aggregate (2 for a form over ordered pairs).
+
+    Attributes
+    ----------
+    reads : tuple of str
+        The fields the kernel reads, from its signature.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def gaps(effectiveness):
+    ...     s_u, s_v = effectiveness
+    ...     return np.abs(s_u - s_v)
+    >>> form = PairKernel(gaps)
+    >>> form.reads, form.value(total=1.5, n_pairs=3)
+    (('effectiveness',), 0.5)
+    """
+
+    kernel: object
+    aggregate: str = "mean"
+    scale: float = 1.0
+
+    def __post_init__(self):
+        if not callable(self.kernel):
+            raise ValueError(f"kernel must be callable, got {self.kernel!r}")
+        if self.aggregate not in AGGREGATES:
+            raise ValueError(f"aggregate must be 'mean' or 'sum', got {self.aggregate!r}")
+        reads = signature_reads(self.kernel)
+        unknown = [f for f in reads if f not in PAIR_FIELDS]
+        if unknown:
+            raise ValueError(f"kernel {function_name(self.kernel)!r} reads {unknown}; a pair "
+                             f"kernel reads only {', '.join(PAIR_FIELDS)}")
+        object.__setattr__(self, "scale", float(self.scale))
+
+    @property
+    def reads(self):
+        """The fields the kernel reads, in parameter order."""
+        return signature_reads(self.kernel)
+
+    def terms(self, fields, options=None):
+        """The kernel's terms for pairs: ``fields`` maps each field read to its pair arrays."""
+        return self.kernel(**{name: fields[name] for name in self.reads}, **(options or {}))
+
+    def value(self, *, total, n_pairs):
+        """The measure's value from the sum of the terms over ``n_pairs`` pairs."""
+        return self.scale * (total / n_pairs if self.aggregate == "mean" else total)
+
+
+def pair_kernel(kernel, *, aggregate="mean", scale=1.0):
+    """Decorator declaring that a measure is ``scale`` × the mean (or sum) of a pair kernel.
+
+    Parameters
+    ----------
+    kernel : callable
+        The per-pair term, reading the same fields as the measure (for pairs,
+        see the module docstring) and accepting its keyword options.
+    aggregate : {"mean", "sum"}, default "mean"
+        Over the unordered pairs u < v.
+    scale : float, default 1.0
+
+    Returns
+    -------
+    callable
+        A decorator that returns the measure function unchanged, with a
+        ``__puf_pair_kernel__`` attribute holding the :class:`PairKernel`.
+
+    Raises
+    ------
+    ValueError
+        If the kernel reads other fields than the measure, or a field no pair has.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def weighted_gap(effectiveness, similarity):
+    ...     s_u, s_v = effectiveness
+    ...     return similarity * np.abs(s_u - s_v)
+    >>> @pair_kernel(weighted_gap)
+    ... def my_puf(effectiveness, similarity):
+    ...     s, sim = np.asarray(effectiveness), np.asarray(similarity)
+    ...     u, v = np.triu_indices(s.size, 1)
+    ...     return float(np.mean(weighted_gap((s[u], s[v]), sim[u, v])))
+    >>> my_puf.__puf_pair_kernel__.reads
+    ('effectiveness', 'similarity')
+    """
+    form = PairKernel(kernel, aggregate=aggregate, scale=scale)
+
+    def attach(function):
+        if set(signature_reads(function)) != set(form.reads):
+            raise ValueError(f"kernel {function_name(kernel)!r} reads {form.reads} but measure "
+                             f"{function_name(function)!r} reads {signature_reads(function)}")
+        function.__puf_pair_kernel__ = form
+        return function
+
+    return attach
+
+
+def pair_kernel_of(function):
+    """The :class:`PairKernel` of a measure function and the options bound to it, or None.
+
+    Options bound with :func:`functools.partial` (as :func:`puf.register` and a
+    measure's ``instances`` bind them) are handed to the kernel.
+
+    Examples
+    --------
+    >>> import functools, puf
+    >>> form, options = pair_kernel_of(functools.partial(puf.lipschitz_violation,
+    ...                                                  lipschitz_constant=2.0))
+    >>> form.reads, options
+    (('effectiveness', 'similarity'), {'lipschitz_constant': 2.0})
+    >>> pair_kernel_of(puf.sd) is None
+    True
+    """
+    options = {}
+    while isinstance(function, functools.partial):
+        if function.args:
+            return None  # positional binding: the kernel cannot be handed the same arguments
+        options = {**function.keywords, **options}
+        function = function.func
+    form = getattr(function, "__puf_pair_kernel__", None)
+    return (form, options) if isinstance(form, PairKernel) else None

@@ -1,0 +1,138 @@
+"""The engine road equals the dense road for every measure; the skipped listing; sampled estimates."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import puf
+from puf.evaluation import study_similarity
+from puf.evaluation.planner import plan_roads
+from puf.evaluation.roads import score_worlds
+from puf.validation import UndefinedMeasureWarning
+
+
+def _worlds(m=180, n=90, k=6, runs=2, seed=0):
+    rng = np.random.default_rng(seed)
+    popularity = 1.0 / np.arange(1, n + 1) ** 0.8
+    histories = sp.csr_matrix((rng.random((m, n)) < 0.25 * popularity / popularity.mean()).astype(float))
+    relevance = sp.csr_matrix(np.where(rng.random((m, n)) < 0.08, rng.integers(1, 6, (m, n)), 0.0))
+    features = (rng.random((n, 5)) < 0.4).astype(float)
+    features[features.sum(axis=1) == 0, 0] = 1.0
+    worlds = {}
+    for r in range(runs):
+        rankings = np.argsort(-rng.random((m, n)) - r * popularity, axis=1)[:, :k]
+        worlds[f"r{r}"] = puf.World(histories, relevance, rankings, features)
+    return worlds
+
+
+def _dense(world, variant, gamma=0.5):
+    own = gamma if variant.gamma is not None else 1.0
+    population = world.population(metric=puf.variant.METRICS[variant.metric or "NDCG"],
+                                  similarity=study_similarity(variant), gamma=own)
+    return variant(population.fields())
+
+
+@pytest.fixture(scope="module")
+def worlds():
+    return _worlds()
+
+
+def test_engine_road_equals_dense_road_for_every_measure(worlds):
+    chosen = puf.variants()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        engine = score_worlds(worlds, chosen, gamma=0.5, memory=1)
+        dense = {name: [_dense(w, v) for v in chosen] for name, w in worlds.items()}
+    kinds = {v.label: r.kind for v, r in zip(chosen, engine.roads)}
+    assert kinds["PUF-P"] == "pairs" and engine.roads[[v.label for v in chosen].index("PUF-P")].source == "jaccard"
+    assert kinds["ME"] == "envy" and kinds["UF"] == "uf"
+    assert kinds["Inconsistency-P"] == "neighbours"
+    assert not [label for label, kind in kinds.items() if kind == "skipped"]
+    for name in worlds:
+        for variant, road, got, want in zip(chosen, engine.roads, engine.values[name], dense[name]):
+            if road.kind == "skipped":
+                assert math.isnan(got)
+            elif math.isnan(want):
+                assert math.isnan(got), variant.label
+            else:
+                assert got == pytest.approx(want, abs=1e-10, rel=1e-10), (name, variant.label, road)
+
+
+def test_the_matrix_road_equals_the_tiled_road(worlds):
+    chosen = puf.variants("PUF-P") + puf.variants("Lipschitz-excess-P") + puf.variants("Lipschitz-excess-NDCG") + puf.variants("MD-NDCG")
+    tiled = score_worlds(worlds, chosen, memory=1).values
+    matrix = score_worlds(worlds, chosen).values
+    for name in worlds:
+        assert matrix[name] == pytest.approx(tiled[name], abs=1e-12)
+
+
+def test_a_skipped_measure_names_the_memory_it_needs():
+    def widest_gap(effectiveness, similarity):
+        return 0.0
+
+    (road,) = plan_roads(puf.variants(widest_gap)[:1], m=138_493)
+    assert road.kind == "skipped" and road.needs == 8 * 138_493**2 * 3
+    assert "460.3 GB" in road.reason and "memory limit" in road.reason
+
+
+def test_measures_reading_item_features_are_skipped_without_them():
+    chosen = puf.variants("UF") + puf.variants("PUF-P")
+    roads = plan_roads(chosen, m=100, features_from="an .item file (--item)")
+    assert [r.kind for r in roads] == ["skipped", "pairs"]
+    assert "an .item file (--item)" in roads[0].reason
+
+
+def test_sampled_estimates_cover_the_exact_values(worlds):
+    chosen = puf.variants("PUF-P") + puf.variants("PUF-NDCG") + puf.variants("Lipschitz-violation-P") + puf.variants("UF")
+    exact = score_worlds(worlds, chosen, gamma=0.5).values
+    sampled = score_worlds(worlds, chosen, gamma=0.5, sample=40_000, random_state=1)
+    again = score_worlds(worlds, chosen, gamma=0.5, sample=40_000, random_state=1)
+    assert sampled.values == again.values
+    for name in worlds:
+        for variant, value in zip(chosen, exact[name]):
+            estimate = sampled.estimates[name][variant.label]
+            assert estimate.n_pairs == 40_000
+            assert estimate.ci_low <= estimate.value <= estimate.ci_high
+            assert abs(estimate.value - value) <= 5 * estimate.standard_error + 1e-12, variant.label
+
+
+def _histories(m, n, seed):
+    rng = np.random.default_rng(seed)
+    return sp.csr_matrix((rng.random((m, n)) < 3.0 / n).astype(float))  # many ties at 0
+
+
+@pytest.mark.parametrize("width", [64, 200, None])
+def test_nearest_neighbours_merge_tiles_exactly(width):
+    from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
+
+    histories = _histories(300, 40, 3)
+    s = np.random.default_rng(4).random(300)
+    matrix = puf.jaccard_similarity(histories)
+    for source, inputs in (("jaccard", {"histories": histories}), ("matrix", {"matrix": matrix})):
+        found = nearest_neighbors(300, 5, similarity=source, inputs=inputs, block_size=32,
+                                  width=width, n_jobs=2)
+        assert inconsistency_from_neighbors(s, found) == pytest.approx(
+            puf.inconsistency(s, matrix), abs=1e-12)
+
+
+@pytest.mark.parametrize("width", [64, 1500, None])
+def test_the_pair_pass_visits_each_pair_once(width):
+    from puf.engines.pair_pass import PairJob, pair_sums
+    from puf.pair_kernels import pair_kernel_of
+
+    m = 1300
+    histories = _histories(m, 30, 5)
+    s = np.random.default_rng(6).random(m)
+    forms = [pair_kernel_of(f) for f in (puf.mean_difference, puf.pairwise_user_unfairness,
+                                         puf.lipschitz_violation)]
+    totals = pair_sums([PairJob(form, options, s) for form, options in forms], m=m,
+                       similarity="jaccard", inputs={"histories": histories}, block_size=96,
+                       width=width)
+    n_pairs = m * (m - 1) / 2
+    matrix = puf.jaccard_similarity(histories)
+    want = [puf.mean_difference(s), puf.puf(s, matrix), puf.lipschitz_violation(s, matrix)]
+    assert [f.value(total=t, n_pairs=n_pairs) for (f, _), t in zip(forms, totals)] == \
+        pytest.approx(want, abs=1e-12)
