@@ -11,6 +11,7 @@ Exit codes, the same for every subcommand (one map, :mod:`puf.cli.exitcodes`):
 70   an internal error (a bug in the harness); one line, and the traceback
      with ``PUF_DEBUG=1``
 130  interrupted (Ctrl-C)
+143  terminated (SIGTERM; SIGHUP gives 129), handled as Ctrl-C is
 ==== ==========================================================================
 
 Every failure prints one line, ``puf COMMAND: ...``, on stderr; no traceback.
@@ -26,7 +27,7 @@ import sys
 
 from .commands import COMMANDS
 from .exitcodes import (EXIT_BAD_INPUT, EXIT_DOWNLOAD, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
-                        exit_code)
+                        Terminated, exit_code, terminations_interrupt)
 
 
 def build_parser():
@@ -75,9 +76,14 @@ def main(argv=None):
         parser.print_help()
         return EXIT_OK
     try:
-        return int(args.func(args) or EXIT_OK)
+        with terminations_interrupt():  # SIGTERM unwinds the run as Ctrl-C does
+            return int(args.func(args) or EXIT_OK)
     except KeyboardInterrupt as exc:
-        print(f"puf {args.command}: interrupted", file=sys.stderr)
+        import signal
+
+        word = (f"terminated ({signal.Signals(exc.signum).name})" if isinstance(exc, Terminated)
+                else "interrupted")
+        print(f"puf {args.command}: {word}", file=sys.stderr)
         return exit_code(exc)
     except Exception as exc:  # the last line of defence: one line, an exit code, no traceback
         return _report_failure(args.command, exc)

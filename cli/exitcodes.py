@@ -9,7 +9,12 @@
      (``ValueError``, ``ImportError``, ``OSError``)
 70   an internal error (a bug in the harness): any other exception
 130  interrupted (Ctrl-C, ``KeyboardInterrupt``)
+143  terminated (SIGTERM, as ``kill``, CI runners and schedulers send it;
+     :class:`Terminated`); SIGHUP gives 129
 ==== ==========================================================================
+
+SIGTERM and SIGHUP are handled as Ctrl-C is: the run stops, its output folder is
+left as it was, its worker processes are ended.
 
 The dispatcher (:func:`puf.cli.main`) and every command that prints its own
 one-line message take the code from :func:`exit_code`, so no command spells a
@@ -17,9 +22,52 @@ number.
 """
 
 __all__ = ["EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED",
-           "EXIT_CODES", "exit_code"]
+           "EXIT_CODES", "Terminated", "exit_code", "terminations_interrupt"]
+
+import contextlib
+import signal
+import threading
 
 EXIT_OK, EXIT_DOWNLOAD, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
+
+
+class Terminated(KeyboardInterrupt):
+    """The run received SIGTERM or SIGHUP; a KeyboardInterrupt, so it unwinds as Ctrl-C does."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def terminations_interrupt():
+    """Within the body, SIGTERM and SIGHUP raise :class:`Terminated` (main thread only).
+
+    Examples
+    --------
+    >>> import os
+    >>> try:
+    ...     with terminations_interrupt():
+    ...         os.kill(os.getpid(), signal.SIGTERM)
+    ...         signal.pause()
+    ... except Terminated as exc:
+    ...     exit_code(exc)
+    143
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    names = [s for s in ("SIGTERM", "SIGHUP") if hasattr(signal, s)]
+    previous = {name: signal.signal(getattr(signal, name), _terminate) for name in names}
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
 
 #: (exception class, exit code); the first class the exception is an instance of wins, so a
 #: failed download (a ConnectionError, hence an OSError) is 1, not 2.
@@ -54,6 +102,8 @@ def exit_code(exc):
     >>> exit_code(ValueError("k must be >= 1")), exit_code(ZeroDivisionError())
     (2, 70)
     """
+    if isinstance(exc, Terminated):
+        return 128 + int(exc.signum)
     for kind, code in EXIT_CODES:
         if isinstance(exc, kind):
             return code

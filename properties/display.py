@@ -4,8 +4,9 @@ __all__ = ["format_example", "format_verdicts", "format_matrix"]
 
 import numpy as np
 
-_LABEL = {"holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
+_LABEL = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
           "not-applicable": "n/a"}
+_INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
 _ROLE = {"holds": "witness", "violated": "counterexample", "undefined": "input"}
 
 
@@ -13,6 +14,16 @@ def _array(value, indent):
     text = np.array2string(np.asarray(value, dtype=float), precision=4, suppress_small=True,
                            max_line_width=120, floatmode="maxprec")
     return text.replace("\n", "\n" + " " * indent)
+
+
+def _label(status, property_name):
+    """A verdict as the tables print it; an informational property's violation says so."""
+    from .catalog import CATALOG
+
+    prop = CATALOG.get(property_name)
+    if status == "violated" and prop is not None and prop.informational:
+        return _INFORMATIONAL
+    return _LABEL.get(status, status)
 
 
 def _number(value):
@@ -90,16 +101,18 @@ def format_verdicts(results, *, examples=True):
     ... # doctest: +ELLIPSIS
     measure sd (score level)
     property   verdict    detail
-    anonymity  holds      no counterexample in ... examples (m = ...)
+    anonymity  proven     proven for every m, by symmetric aggregation; no counterexample in ... examples (m = ...)
     """
     if not results:
         return ""
     width = max(len("property"), *(len(v.property) for v in results))
     head = f"measure {results[0].measure} ({results[0].level} level)"
-    lines = [head, f"{'property'.ljust(width)}  {'verdict'.ljust(9)}  detail"]
+    column = max(9, *(len(_label(v.status, v.property)) for v in results))
+    lines = [head, f"{'property'.ljust(width)}  {'verdict'.ljust(column)}  detail"]
     for v in results:
-        lines.append(f"{v.property.ljust(width)}  {_LABEL[v.status].ljust(9)}  {v.reason}".rstrip())
-        if examples and v.example and (v.status != "holds" or v.kind == "existential"):
+        label = _label(v.status, v.property).ljust(column)
+        lines.append(f"{v.property.ljust(width)}  {label}  {v.reason}".rstrip())
+        if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
             lines.append(format_example(v.example, status=v.status, indent=width + 2))
     return "\n".join(lines)
 
@@ -114,9 +127,18 @@ def format_matrix(matrix):
     >>> print(format_matrix(frame))
     property  sd     x
     range     holds  VIOLATED
+    >>> print(format_matrix(pd.DataFrame({"scale-invariance": ["violated"]}, index=["sd"])))
+    property          sd
+    scale-invariance  violated (i)
+    (i) informational: scale and translation invariance describe a measure (relative or absolute), neither outcome is a defect
     """
-    table = matrix.T.map(lambda s: _LABEL.get(s, s))
+    table = matrix.T
     rows = [["property", *map(str, table.columns)]]
-    rows += [[str(name), *row] for name, row in zip(table.index, table.to_numpy().tolist())]
+    rows += [[str(name), *(_label(s, name).replace(_INFORMATIONAL, "violated (i)") for s in row)]
+             for name, row in zip(table.index, table.to_numpy().tolist())]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    text = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    if any("violated (i)" in c for r in rows for c in r):
+        text += ("\n(i) informational: scale and translation invariance describe a measure "
+                 "(relative or absolute), neither outcome is a defect")
+    return text

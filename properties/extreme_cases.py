@@ -79,7 +79,9 @@ def _world_candidates(m):
 
 
 def candidates(case):
-    """The candidate extremes at the case's size m (score or world level, as the case is).
+    """The candidate extremes at the case's size m: the score-level ones, and the world-level
+    ones too when the case is a world's (the runner keeps those with every field the measure
+    reads, so a stored world example replays on a score-level measure with its candidates).
 
     Examples
     --------
@@ -89,9 +91,10 @@ def candidates(case):
     (21, [0.0, 1.0])
     """
     m = case.before.m
+    found = dict(_score_candidates(m))
     if case.before.utility is not None or case.before.list_distance is not None:
-        return dict(_world_candidates(m))
-    return dict(_score_candidates(m))
+        found.update(_world_candidates(m))
+    return found
 
 
 @case_strategy

@@ -5,7 +5,9 @@ __all__ = ["all_verdicts", "verdict_frame", "verdict_matrix"]
 import contextlib
 import multiprocessing
 import random
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
+
+from puf.processes import worker_pool
 
 from .catalog import CATALOG, Property
 from .runner import verdicts
@@ -62,7 +64,7 @@ def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
     --------
     >>> vs = all_verdicts(["sd", "gini"], properties=["defined"], max_examples=20)
     >>> [(v.measure, v.status) for v in vs]
-    [('sd', 'holds'), ('gini', 'violated')]
+    [('sd', 'proven'), ('gini', 'violated')]
     """
     from puf import MEASURES
 
@@ -78,8 +80,8 @@ def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
     with _progress(progress, len(tasks)) as bar:
         if n_jobs > 1 and len(tasks) > 1:
             methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            with ProcessPoolExecutor(max_workers=n_jobs, mp_context=context) as pool:
+            # killed, not awaited, on Ctrl-C or SIGTERM; the workers die with this process
+            with worker_pool(n_jobs, start_method="fork" if "fork" in methods else None) as pool:
                 futures = {pool.submit(_one_check, m, p, options): (i, j) for i, j, m, p in tasks}
                 for future in as_completed(futures):
                     results[futures[future]] = future.result()
@@ -97,8 +99,8 @@ def verdict_frame(results):
     Examples
     --------
     >>> verdict_frame(verdicts("sd", properties=["range"], max_examples=5))[["measure", "status"]]
-      measure status
-    0      sd  holds
+      measure  status
+    0      sd  proven
     """
     import pandas as pd
 
@@ -128,7 +130,7 @@ def verdict_matrix(measures=None, *, results=None, **options):
     property similarity-zero
     measure
     sd              violated
-    puf                holds
+    puf               proven
     """
     if results is None:
         results = all_verdicts(measures, **options)

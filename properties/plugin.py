@@ -1,36 +1,100 @@
-"""pytest plugin: ``pytest --measure MODULE:FUNCTION`` checks a measure against every property.
+"""pytest plugin: ``pytest --measure MODULE:FUNCTION [--known FILE]`` checks a measure against every property.
 
 ``--measure`` takes what ``puf check`` takes (one loader, :func:`puf.load_measure`):
 ``MODULE:FUNCTION``, ``FILE.py:FUNCTION`` or a registered name, from any folder.
+The ini settings ``puf_measures`` and ``puf_known`` (``pyproject.toml``'s
+``[tool.pytest.ini_options]`` or ``pytest.ini``, paths relative to that file)
+do the same for a plain ``pytest``; the command line takes precedence.
 
 Registered under the ``pytest11`` entry point, so it loads with every pytest
-run: it is inert unless ``--measure`` is given (it adds no test and imports
-nothing beyond pytest). With ``--measure`` (repeatable) each measure x
-property pair becomes one test, ``<spec>::<property>``, run with the same
-budget (``properties.budget.DEFAULT_MAX_EXAMPLES``) and seed as ``puf check``, so
+run: it is inert unless a measure is given (it adds no test and imports
+nothing beyond pytest). Each measure x property pair becomes one test,
+``<spec>::<property>``, run with the same budget
+(``properties.budget.DEFAULT_MAX_EXAMPLES``) and seed as ``puf check``, so
 both give the same verdicts (``--measure-max-examples`` changes the budget).
-``violated`` and ``undefined`` verdicts fail and
-print the counterexample; ``not-applicable`` skips.
+
+With ``--known FILE`` (one per ``--measure``, in order; written by
+``puf check MEASURE --known FILE``) a test passes when its verdict equals the
+pinned one and fails naming the cell when it changed: a ``holds`` that breaks,
+or a pinned ``violated`` whose stored counterexample no longer shows it. The
+file's stored examples are replayed before anything else. Without a pinned
+verdict, ``violated`` and ``undefined`` fail with the counterexample, except on
+the informational properties (scale and translation invariance), which never
+fail; ``not-applicable`` skips.
 """
 
-__all__ = ["pytest_addoption", "pytest_configure", "pytest_collection_modifyitems", "PropertyItem",
-           "PropertyFailure"]
+__all__ = ["pytest_addoption", "pytest_configure", "pytest_report_header",
+           "pytest_collection_modifyitems", "pytest_terminal_summary", "MeasureChecks",
+           "PropertyItem", "PropertyFailure"]
+
+from pathlib import Path
 
 import pytest
 
+_PLAN = pytest.StashKey()  # [(label, spec, known path or None)]
+_LOADED = pytest.StashKey()  # spec -> Measure or the ValueError loading it gave
+_NOTES = pytest.StashKey()  # informational findings shown in the summary
+
 
 def pytest_addoption(parser):
-    """Add ``--measure`` and ``--measure-max-examples``."""
+    """Add ``--measure``, ``--known``, ``--measure-max-examples`` and the ini settings."""
     group = parser.getgroup("puf-harness", "fairness measure property checks")
     group.addoption("--measure", action="append", default=[], metavar="MODULE:FUNCTION",
                     help="check this fairness measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
                          "registered name) against every property (repeatable)")
+    group.addoption("--known", action="append", default=[], metavar="FILE",
+                    help="the pinned verdicts of the --measure at the same position, written by "
+                         "`puf check MEASURE --known FILE`: a test fails when its verdict changes")
     group.addoption("--measure-max-examples", type=int, default=None, metavar="N",
                     help="examples per property (default: the shared default budget, as puf check)")
+    parser.addini("puf_measures", type="linelist", default=[],
+                  help="measures to check, as --measure (paths relative to the ini file)")
+    parser.addini("puf_known", type="linelist", default=[],
+                  help="their pinned verdict files, as --known, one per measure in order")
+
+
+def _ini_path(config, text, *, spec):
+    """An ini setting's relative ``FILE.py`` (of a spec) or known file, relative to the ini file."""
+    if config.inipath is None:
+        return text
+    path, colon, name = text.rpartition(":") if spec else (text, "", "")
+    if spec and not path.endswith(".py"):
+        return text  # MODULE:FUNCTION or a registered name
+    resolved = config.inipath.parent / path
+    if Path(path).is_absolute() or not resolved.exists():
+        return text
+    return f"{resolved}{colon}{name}"
+
+
+def _plan(config):
+    """[(label, spec, known file or None)]: each measure as written, as loaded, and its pinned file.
+
+    A usage error when the files do not pair with the measures or one cannot be read.
+    """
+    labels, known = config.getoption("measure") or [], config.getoption("known") or []
+    specs = labels
+    if not labels:
+        labels = config.getini("puf_measures")
+        specs = [_ini_path(config, s, spec=True) for s in labels]
+        known = known or [_ini_path(config, k, spec=False) for k in config.getini("puf_known")]
+    pairs = list(dict.fromkeys(zip(labels, specs)))  # a spec given twice is checked once
+    if known and len(known) != len(pairs):
+        raise pytest.UsageError(f"--known: give one file per --measure, in order ({len(pairs)} "
+                                f"measure{'s' * (len(pairs) != 1)}, {len(known)} known file"
+                                f"{'s' * (len(known) != 1)})")
+    if known:
+        from puf.properties.pinned import read_pinned
+
+        for path in known:
+            try:
+                read_pinned(path)
+            except ValueError as exc:
+                raise pytest.UsageError(str(exc)) from None
+    return [(label, spec, path) for (label, spec), path in zip(pairs, known or [None] * len(pairs))]
 
 
 def pytest_configure(config):
-    """Refuse a ``--measure-max-examples`` below 1 (it would check nothing) as a usage error."""
+    """Refuse a ``--measure-max-examples`` below 1 or unpaired ``--known`` files as usage errors."""
     from puf.properties.budget import example_budget
 
     try:
@@ -38,78 +102,141 @@ def pytest_configure(config):
                        name="--measure-max-examples")
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
+    config.stash[_PLAN] = _plan(config)
+    config.stash[_LOADED] = {}
+    config.stash[_NOTES] = []
+
+
+def pytest_report_header(config):
+    """Say in the header which measures are checked, against what."""
+    plan = config.stash.get(_PLAN, [])
+    if not plan:
+        return None
+    from puf.properties.catalog import CATALOG
+
+    return [f"puf-harness: {spec} x {len(CATALOG)} properties, "
+            + (f"verdicts pinned in {known}" if known else "no pinned verdicts (--known FILE pins them)")
+            for spec, _, known in plan]
+
+
+class MeasureChecks(pytest.Collector):
+    """The property checks of one measure: one :class:`PropertyItem` per catalog property."""
+
+    def __init__(self, *, label, spec, known, **kwargs):
+        super().__init__(**kwargs)
+        self.label, self.spec, self.known = label, spec, known
+
+    def collect(self):
+        from puf.properties.catalog import CATALOG
+
+        return [PropertyItem.from_parent(self, name=name, label=self.label, spec=self.spec,
+                                         known=self.known, property_name=name) for name in CATALOG]
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session, config, items):
-    """Append one :class:`PropertyItem` per measure and property (before -k/-m selection)."""
-    specs = config.getoption("measure", default=None) or []
-    if not specs:
-        return
-    from puf.properties.catalog import CATALOG
+    """Append one :class:`PropertyItem` per measure and property (before -k/-m selection).
 
-    for spec in dict.fromkeys(specs):  # a spec given twice is checked once
-        for name in CATALOG:
-            items.append(PropertyItem.from_parent(session, name=f"{spec}::{name}",
-                                                  nodeid=f"{spec}::{name}", spec=spec,
-                                                  property_name=name))
+    Each measure's checks are reported as collected, so the header counts them.
+    """
+    from _pytest.reports import CollectReport
+
+    for label, spec, known in config.stash.get(_PLAN, []):
+        checks = MeasureChecks.from_parent(session, name=label, nodeid=label, label=label,
+                                           spec=spec, known=known)
+        found = checks.collect()
+        config.hook.pytest_collectreport(report=CollectReport(label, "passed", None, found))
+        items.extend(found)
 
 
 class PropertyFailure(Exception):
-    """A property came out violated or undefined; carries the verdict."""
+    """A property's verdict fails its test; carries the verdict and the message."""
 
-    def __init__(self, verdict):
-        super().__init__(f"{verdict.property}: {verdict.status}")
-        self.verdict = verdict
-
-
-_LOADED = {}
+    def __init__(self, verdict, message):
+        super().__init__(message)
+        self.verdict, self.message = verdict, message
 
 
-def _measure(spec):
-    """Import a spec once per pytest run; a ValueError (bad import or signature) is remembered."""
-    if spec not in _LOADED:
+def _measure(config, spec):
+    """Import a spec once per run; a ValueError (bad import or signature) is remembered."""
+    loaded = config.stash[_LOADED]
+    if spec not in loaded:
         from puf.properties.isolation import load_isolated
 
         try:
-            _LOADED[spec] = load_isolated(spec)  # imported in a worker process, never here
+            loaded[spec] = load_isolated(spec)  # imported in a worker process, never here
         except ValueError as exc:
-            _LOADED[spec] = exc
-    if isinstance(_LOADED[spec], ValueError):
-        raise _LOADED[spec]
-    return _LOADED[spec]
+            loaded[spec] = exc
+    if isinstance(loaded[spec], ValueError):
+        raise loaded[spec]
+    return loaded[spec]
+
+
+def _pinned(config, spec, path):
+    """The pinned file of ``spec`` (read once per run), checked against the measure's name."""
+    loaded = config.stash[_LOADED]
+    key = ("known", path)
+    if key not in loaded:
+        from puf.properties.pinned import read_pinned
+
+        try:
+            loaded[key] = read_pinned(path, measure=_measure(config, spec).name)
+        except ValueError as exc:
+            loaded[key] = exc
+    if isinstance(loaded[key], ValueError):
+        raise loaded[key]
+    return loaded[key]
 
 
 class PropertyItem(pytest.Item):
     """One property check of one measure."""
 
-    def __init__(self, *, spec, property_name, **kwargs):
+    def __init__(self, *, spec, property_name, label=None, known=None, **kwargs):
         super().__init__(**kwargs)
-        self.spec = spec
-        self.property_name = property_name
+        self.spec, self.property_name, self.known = spec, property_name, known
+        self.label = label or spec
+        self._nodeid = f"{self.label}::{property_name}"
 
     def runtest(self):
+        from puf.properties.pinned import pinned_change, unpinned_failure
         from puf.properties.runner import verdicts
 
+        measure = _measure(self.config, self.spec)
+        pinned = _pinned(self.config, self.spec, self.known) if self.known else None
         verdict = verdicts(
-            _measure(self.spec), properties=[self.property_name],
+            measure, properties=[self.property_name],
             max_examples=self.config.getoption("measure_max_examples"), random_state=0,
+            known=pinned or True,
         )[0]
+        if pinned is not None and self.property_name in pinned["verdicts"]:
+            message = pinned_change(verdict, pinned, path=self.known)
+        else:
+            message = unpinned_failure(verdict)
+            if message is None and verdict.status == "violated":  # informational: a finding
+                self.config.stash[_NOTES].append(f"{self.label} / {verdict.property}: violated "
+                                                 f"(informational) — {verdict.reason}")
+        if message is not None:
+            raise PropertyFailure(verdict, message)
         if verdict.status == "not-applicable":
             pytest.skip(verdict.reason)
-        if verdict.status in ("violated", "undefined"):
-            raise PropertyFailure(verdict)
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, PropertyFailure):
             from puf.properties.display import format_verdicts
 
-            verdict = excinfo.value.verdict
-            return (f"{self.spec}: property {verdict.property!r} is {verdict.status}\n"
-                    + format_verdicts([verdict]))
+            return f"{self.label}: {excinfo.value.message}\n" + format_verdicts([excinfo.value.verdict])
         if isinstance(excinfo.value, ValueError):
-            return f"{self.spec}: {excinfo.value}"
+            return f"{self.label}: {excinfo.value}"
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
-        return self.path, None, f"{self.spec}::{self.property_name}"
+        return self.path, None, f"{self.label}::{self.property_name}"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """List the informational findings (violated scale or translation invariance) that passed."""
+    notes = config.stash.get(_NOTES, [])
+    if notes:
+        terminalreporter.section("puf-harness: informational findings (not failures)")
+        for line in notes:
+            terminalreporter.line(line)

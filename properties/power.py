@@ -30,7 +30,7 @@ def _one(job):
         props = [p for p in props if p in only]
     start = time.perf_counter()
     found = verdicts(entry["measure"], properties=props, max_examples=budget, random_state=seed,
-                     known=known)
+                     known=known, proofs="none")  # the search's own power, whatever proofs add
     rows = []
     for v in found:
         expected = entry["expected"].get(v.property)
@@ -105,11 +105,13 @@ def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False,
             on_run(result)
 
     if n_jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import as_completed
+
+        from puf.processes import worker_pool
 
         from . import runner  # noqa: F401  (loaded before the fork: later edits of the code
         #                                   on disk cannot reach a running benchmark)
-        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
+        with worker_pool(n_jobs) as pool:  # killed, not awaited, on Ctrl-C or SIGTERM
             futures = {pool.submit(_one, job): index for index, job in enumerate(jobs)}
             for future in _bar(as_completed(futures), len(jobs), progress):
                 collect(futures[future], future.result())

@@ -22,6 +22,7 @@ from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import example_budget
 from .catalog import CATALOG, Property, get_property
 from .measured import measured_power
+from .proofs import check_mode, combine, prove
 from .search import Found, OutOfBudget, PropertySearch
 from .verdict import STATUSES, Verdict
 
@@ -150,7 +151,7 @@ def _sizes(sizes):
 
 
 def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
-             time_limit=2.0, time_budget=60.0, database=None, known=True):
+             time_limit=2.0, time_budget=60.0, database=None, known=True, proofs="rules"):
     """Put ``measure`` through the property catalog.
 
     Parameters
@@ -175,9 +176,18 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
         Seconds allowed per property; the search stops there and reports what it has.
     database : hypothesis database, optional
         Example database (keyed by measure and property); default none.
-    known : bool, default True
+    known : bool or dict, default True
         Try the stored examples of ``properties/known/`` first (every file's
-        examples of the property); False measures the search alone.
+        examples of the property); False measures the search alone. A known
+        file's content (a measure's own pinned file, :func:`properties.pinned.read_pinned`)
+        has its examples tried before those.
+    proofs : {"rules", "smt", "none"}, default "rules"
+        For a grammar measure (:mod:`puf.grammar`, which the built-ins PUF,
+        SD, Gini, ... are expressions of): prove cells by the composition
+        rules (every m), and with "smt" also by the z3 solver for m ≤ 4
+        (the optional extra ``proofs``). A proven cell's status is ``proven``
+        (the search runs all the same); a solver's counterexample is confirmed
+        by the judge before it counts. "none": the search alone.
 
     Returns
     -------
@@ -194,7 +204,7 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
     --------
     >>> [(v.property, v.status) for v in verdicts("puf", properties=["range", "anonymity"],
     ...                                             max_examples=10)]
-    [('range', 'holds'), ('anonymity', 'holds')]
+    [('range', 'proven'), ('anonymity', 'proven')]
     """
     measure = as_measure(measure)
     if isinstance(properties, Property):
@@ -202,6 +212,7 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
     max_examples = example_budget(max_examples)
     properties = check_run_options(time_limit=time_limit, time_budget=time_budget,
                                    properties=properties)
+    check_mode(proofs)
     check_returns_number(measure, time_limit)
     chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
     seed_value = _seed(random_state)
@@ -216,10 +227,11 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
         if power is not None:
             reason += (f"; this search finds {100 * power[0]:.0f}% of the corpus's planted "
                        f"{name} flaws at {power[1]} examples")
+        status, reason, found, scope = combine(status, reason, found, prove(measure, name, mode=proofs))
         results.append(Verdict(measure.name, name, status, prop.kind, search.level, search.checked,
                                search.undefined, reason, found,
                                round(time.perf_counter() - start, 3), tuple(sorted(search.sizes)),
                                None if power is None else power[0], max_examples,
-                               _recorded_seed(seed_value)))
+                               _recorded_seed(seed_value), scope))
     end_calls()  # a user measure's worker process is not kept past its verdicts
     return results

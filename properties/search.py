@@ -25,6 +25,7 @@ from hypothesis import target
 from .calls import MeasureError, Timeout, call_measure
 from .cases import distance
 from .known import example_case, known_examples
+from .pinned import PINNED_SOURCE
 
 _WORLD_FIELDS = {"utility", "list_distance"}
 
@@ -137,6 +138,7 @@ class PropertySearch:
         self.failure = self.demo = self.nan_case = None
         self.searching = False
         self.sizes = set()
+        self.memo = {}  # derived populations' values, by identity (see evaluate_case)
         self.start = time.perf_counter()
 
     def snapshot(self, case, before, after, excess, error=None):
@@ -177,7 +179,8 @@ class PropertySearch:
         if case.trivial:
             return
         try:
-            case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit)
+            case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit,
+                                                self.memo)
         except MeasureError as exc:
             self.fail("raised", self.snapshot(case, None, None, None, str(exc)))
         except Timeout as exc:
@@ -222,9 +225,16 @@ class PropertySearch:
         """Try the stored examples first, outside Hypothesis; True when one was a find.
 
         A known violation is found on any Hypothesis release, and a found one ends
-        the property without a search.
+        the property without a search. ``known`` is True (the packaged files), False
+        (none), or a known file's content (a measure's pinned file): its example of
+        the property first, then the packaged ones.
         """
-        for source, stored in known_examples(self.prop.name, first=self.measure.name) if known else ():
+        examples = []
+        if isinstance(known, dict):
+            own = known.get("examples", {}).get(self.prop.name)
+            examples = [(PINNED_SOURCE, own)] if own else []
+        examples += known_examples(self.prop.name, first=self.measure.name) if known else []
+        for source, stored in examples:
             if not set(self.measure.reads) <= set(stored["before"]):
                 continue
             try:
@@ -234,17 +244,28 @@ class PropertySearch:
         return False
 
 
-def evaluate_case(case, measure, prop, time_limit):
+def evaluate_case(case, measure, prop, time_limit, memo=None):
     """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
-    or choosing the worst of its alternatives (the one with the largest excess)."""
+    or choosing the worst of its alternatives (the one with the largest excess).
+
+    ``memo``: a dict keeping the values of derived populations by identity across cases (the
+    candidate extremes of one size are the same objects every time)."""
 
     def value(pop):
         return call_measure(measure, pop, time_limit)
 
+    def derived_value(pop):
+        if memo is None:
+            return value(pop)
+        if id(pop) not in memo:
+            memo[id(pop)] = (pop, value(pop))  # the population kept: its id stays its own
+        return memo[id(pop)][1]
+
     def with_values(option):
         if prop.derived is None:
             return option
-        values = {name: value(pop) for name, pop in prop.derived(option).items()}
+        values = {name: derived_value(pop) for name, pop in prop.derived(option).items()
+                  if set(measure.reads) <= set(pop.fields())}
         return dataclasses.replace(option, values=values)
 
     case = with_values(case)

@@ -5,7 +5,7 @@ __all__ = ["STATUSES", "Verdict"]
 import math
 from dataclasses import asdict, dataclass
 
-STATUSES = ("holds", "violated", "undefined", "not-applicable")
+STATUSES = ("proven", "holds", "violated", "undefined", "not-applicable")
 
 
 @dataclass(frozen=True)
@@ -16,8 +16,9 @@ class Verdict:
     ----------
     measure, property : str
         Names.
-    status : {"holds", "violated", "undefined", "not-applicable"}
-        ``holds``: no counterexample (universal) or a witness found
+    status : {"proven", "holds", "violated", "undefined", "not-applicable"}
+        ``proven``: no counterexample, and a proof (``scope`` says for which m
+        and how, :mod:`properties.proofs`); ``holds``: no counterexample (universal) or a witness found
         (existential); ``violated``: a minimal counterexample (universal) or
         no witness in ``n_examples`` tries (existential); ``undefined``: the
         measure raised, timed out, or was NaN on every example;
@@ -46,6 +47,9 @@ class Verdict:
         The example budget it was checked at (Hypothesis examples per property).
     random_state : int or None
         The seed it was checked with (None: Hypothesis' own randomness).
+    scope : str or None
+        For a ``proven`` cell, what the proof covers: "for every m, by <rule>"
+        or "for m ≤ 4, by SMT"; None otherwise.
 
     Examples
     --------
@@ -69,6 +73,7 @@ class Verdict:
     power: float | None = None
     max_examples: int | None = None
     random_state: int | None = None
+    scope: str | None = None
 
     def to_dict(self):
         """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").

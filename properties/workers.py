@@ -9,6 +9,7 @@ __all__ = ["IMPORT_TIME_LIMIT", "WorkerTimeout", "WorkerDied", "WorkerBroken", "
            "MeasureWorker", "worker_of", "release_workers", "live_workers"]
 
 import atexit
+import os
 from typing import NamedTuple
 
 from ._channel import Channel, ChannelError, describe_status
@@ -165,4 +166,15 @@ def live_workers():
     return sum(w.running for w in _WORKERS.values())
 
 
+def _forget_in_child():
+    """In a forked child: the workers are the parent's; close our copies of their sockets."""
+    for worker in _WORKERS.values():
+        if worker._channel is not None:
+            worker._channel.abandon()
+        worker._channel = None
+    _WORKERS.clear()
+
+
 atexit.register(release_workers)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)

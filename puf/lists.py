@@ -10,6 +10,7 @@ __all__ = ["utility_matrix", "list_centroids", "list_distance"]
 import numpy as np
 
 from puf.arrays import as_float_array, check_finite
+from puf.memory import check_memory, dense_bytes
 from puf.ranking import ideal_grades, list_indicator, prepare_lists
 from puf.validation import check_k, check_rankings
 
@@ -49,6 +50,8 @@ def utility_matrix(rankings, relevance, *, k=None):
            [0.  , 0.  ]])
     """
     rankings, relevance, k = prepare_lists(rankings, relevance, k)
+    m = rankings.shape[0]
+    check_memory(dense_bytes(m, copies=3), what=f"the {m} x {m} utility matrix")
     lists = list_indicator(rankings, relevance.shape[1])
     gained = (relevance @ lists.T).toarray()
     best = ideal_grades(relevance, k).sum(axis=1)
@@ -149,6 +152,8 @@ def list_distance(rankings, item_vectors, *, k=None):
            [0.29289, 0.     ]])
     """
     centroids = list_centroids(rankings, item_vectors, k=k)
+    m = centroids.shape[0]
+    check_memory(dense_bytes(m, copies=3), what=f"the {m} x {m} list distance")
     distance = 1.0 - centroids @ centroids.T
     distance = (distance + distance.T) * 0.5  # BLAS need not return an exactly symmetric product
     return np.clip(distance, 0.0, 2.0, out=distance)

@@ -80,8 +80,8 @@ def kill_pool(pool) -> None:
     >>> pool = ProcessPoolExecutor(1)
     >>> kill_pool(pool)
     """
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
     pool.shutdown(wait=False, cancel_futures=True)
-    processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             process.kill()

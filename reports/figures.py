@@ -1,22 +1,22 @@
 """Figures of sweep tables: matplotlib's Agg renderer (no pyplot, no display), one PNG each.
 
-Panels follow the PUF paper's layout: one panel per measure family (SD-P and
-SD-NDCG together, ME/MME/PEU together, ...; a family with many measures is
-split over several panels of at most :data:`MAX_LINES` lines) or, for a
-crossed sweep, one panel per measure with a line per level. Panels share the x
-axis and one legend under the grid; each y axis starts at 0 for non-negative
-scores and never zooms a near-constant curve into apparent noise (at least 10%
-of its level is shown), or is logarithmic (``logy``) where a curve spans
-decades. Every line is the mean over seeds with a band from the smallest to
-the largest seed's value. Colours are the Okabe-Ito palette (safe for the
+Small multiples: one panel per measure, each with its own y scale (PUF at 0.02 and
+UF at 7 never share an axis), titled with the measure's label (a direct label:
+no legend to look up). The PUF paper's comparison comes first (effectiveness,
+PUF, SD, Gini, UF, ME, MME, PEU; :func:`reports.layout.panel_order`), then the
+field's measures, then a user's. A crossed sweep draws one line per level in
+each panel, named once in a legend under the grid. Each y axis starts at 0 for
+non-negative scores and never zooms a near-constant curve into apparent noise
+(at least 10% of its level is shown), or is logarithmic (``logy``) where a curve
+spans decades. Every line is the mean over seeds with a band from the smallest
+to the largest seed's value. Colours are the Okabe-Ito palette (safe for the
 common colour-vision deficiencies); a pairing has one colour, marker and dash
-in every figure (:data:`LEVEL_STYLE`), and every line also has its own marker
-and dash, so the plots read in greyscale too. An undefined value (NaN, e.g.
-Gini when every user scores 0) leaves a gap in the line and is marked with a
-cross just inside the bottom of the axes, never drawn as 0.
+in every figure (:data:`LEVEL_STYLE`). An undefined value (NaN, e.g. Gini when
+every user scores 0) leaves a gap in the line over a hatched grey band, never a
+point at some value; a panel undefined everywhere says so in words.
 """
 
-__all__ = ["OKABE_ITO", "LEVEL_STYLE", "MAX_LINES", "plot_sweep", "plot_heatmap", "save_figure"]
+__all__ = ["OKABE_ITO", "LEVEL_STYLE", "plot_sweep", "plot_heatmap", "save_figure"]
 
 import math
 
@@ -33,7 +33,6 @@ _STYLES = ("-", "--", "-.", ":")
 LEVEL_STYLE = {"random": ("#000000", "o", "-"), "most_fair": ("#009E73", "^", "-."),
                "most_unfair": ("#D55E00", "s", "--")}
 _LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
-MAX_LINES = 5
 
 
 def _summary(table, keys):
@@ -51,42 +50,35 @@ def _level_name(hue, level, default):
 
 
 def _panels(table, families, hue, default):
-    """Panel title -> [(line label, frame, style key, is default)], families in first-seen order."""
-    family = (families or {}).get
-    if hue is not None:
-        labels = list(dict.fromkeys(table["measure"]))
-        order = list(dict.fromkeys(family(m, m) for m in labels))
-        labels.sort(key=lambda m: order.index(family(m, m)))
-        levels = list(dict.fromkeys(table[hue]))
-        return {label: [(_level_name(hue, level, default), frame,
-                         level if level in LEVEL_STYLE else levels.index(level),
-                         default is not None and level == default)
-                        for level, frame in table[table["measure"] == label].groupby(hue, sort=False)]
-                for label in labels}
-    groups = {}
-    for index, (label, sub) in enumerate(table.groupby("measure", sort=False)):
-        groups.setdefault(family(label, label), []).append((label, sub, index, False))
+    """Panel title -> [(line label, frame, style key, is default)], in :func:`panel_order`."""
+    from puf.reports.layout import panel_order
+
     panels = {}
-    for name, lines in groups.items():
-        chunks = [lines[i:i + MAX_LINES] for i in range(0, len(lines), MAX_LINES)]
-        for number, chunk in enumerate(chunks, 1):
-            panels[name if len(chunks) == 1 else f"{name} ({number}/{len(chunks)})"] = chunk
+    for label in panel_order(table["measure"], families):
+        sub = table[table["measure"] == label]
+        if hue is None:
+            panels[label] = [(label, sub, 0, False)]
+            continue
+        levels = list(dict.fromkeys(table[hue]))
+        panels[label] = [(_level_name(hue, level, default), frame,
+                          level if level in LEVEL_STYLE else levels.index(level),
+                          default is not None and level == default)
+                         for level, frame in sub.groupby(hue, sort=False)]
     return panels
 
 
 def _look(key):
-    """Colour, marker, dash of a line: a pairing's own, else by its index in the figure.
+    """Colour, marker, dash of a line: a pairing's own, else by its index among the levels.
 
     Other lines never take a pairing's colour (green, vermillion, black), so those colours mean
-    one pairing wherever they appear; the four left (the yellow is too faint on white), with
-    eight markers and four dashes, still give every line of a figure its own look.
+    one pairing wherever they appear.
     """
     if key in LEVEL_STYLE:
         return LEVEL_STYLE[key]
     index = key if isinstance(key, int) else 0
     n = len(_LINE_COLOURS)
     return (_LINE_COLOURS[index % n], _MARKERS[(index + index // n) % len(_MARKERS)],
-            _STYLES[(index // n) % len(_STYLES)])
+            _STYLES[index % len(_STYLES)])  # levels that coincide stay visible: each dash shows the one below
 
 
 def _line(ax, frame, label, look, *, bold=False):
@@ -94,7 +86,7 @@ def _line(ax, frame, label, look, *, bold=False):
     stats = _summary(frame, [])
     x, mean = stats["value"].to_numpy(float), stats["mean"].to_numpy(float)
     colour, marker, dash = look
-    ax.plot(x, mean, color=colour, marker=marker, markersize=4, linewidth=2.8 if bold else 1.6,
+    ax.plot(x, mean, color=colour, marker=marker, markersize=3.5, linewidth=2.6 if bold else 1.5,
             linestyle=dash, label=label)
     if (stats["n"] > 1).any():
         ax.fill_between(x, stats["low"], stats["high"], color=colour, alpha=0.18, linewidth=0)
@@ -115,8 +107,10 @@ def _limits(ax, values, logy):
     if logy and low > 0 and high / low >= 10:
         ax.set_yscale("log")
         return True
-    if low >= 0:
-        low = 0.0
+    if low >= 0:  # from 0: a near-constant curve shows as flat at its level, an all-0 one at 0
+        top = high if high > 0 else 1.0
+        ax.set_ylim(-0.04 * top, 1.06 * top)
+        return False
     centre, half = (low + high) / 2, (high - low) / 2
     half = max(half, 0.05 * abs(centre), 1e-3)
     pad = 0.08 * half
@@ -129,9 +123,53 @@ def _marker_for(marker, name):
     return marker.get(name, marker.get("*", (None, None)))
 
 
+def _unit(name, log):
+    unit = ("mean effectiveness" if _is_effectiveness(name) else "ratio to random pairing"
+            if name.endswith("÷ random pairing") else "")
+    return unit + (", log" if log and unit else "log scale" if log else "")
+
+
+def _is_effectiveness(name):
+    return name.split(" = ")[0] in ("P@k", "NDCG@k", "Effectiveness")
+
+
+def _panel(ax, name, lines, *, x_values, marker, marker_label, logy, width):
+    """Draw one measure's panel: its lines, undefined bands, marker line, title and axis text."""
+    from matplotlib.ticker import MaxNLocator
+
+    from puf.reports.layout import fit_title, is_paper, mark_undefined
+
+    missing, finite = [], []
+    for label, frame, key, bold in lines:
+        gaps, values = _line(ax, frame, label, _look(key), bold=bold)
+        missing.append(gaps)
+        finite.append(values)
+    finite = np.concatenate(finite)
+    log = _limits(ax, finite, logy)
+    mark_undefined(ax, x_values, np.concatenate(missing))
+    if finite.size == 0:  # nothing to scale: say so instead of an axis of meaningless numbers
+        ax.text(0.5, 0.5, "undefined\nat every point", transform=ax.transAxes, ha="center",
+                va="center", fontsize="small", color="0.3")
+        ax.set_yticks([])
+    at, text = _marker_for(marker, name) if isinstance(marker, dict) else (marker, marker_label)
+    at = None if at is None else float(at)
+    if at is not None and np.isfinite(at):  # a per-panel marker (a dict) is dotted
+        ax.axvline(at, color="0.35", linestyle="--" if not isinstance(marker, dict) or name not in marker
+                   else ":", linewidth=1.1, label=text)
+    ax.set_title(fit_title(name, width), fontsize="small",
+                 fontweight="bold" if is_paper(name) else "normal")
+    unit = _unit(name, log)
+    if unit:
+        ax.set_ylabel(unit, fontsize="x-small")
+    if not log and finite.size:
+        ax.yaxis.set_major_locator(MaxNLocator(4))
+    ax.tick_params(labelsize="x-small")
+    ax.grid(True, color="0.9", linewidth=0.6)
+
+
 def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
-               marker=None, marker_label=None, ncols=3, default=None, logy=False):
-    """Draw a sweep table as a grid of panels.
+               marker=None, marker_label=None, ncols=None, default=None, logy=False):
+    """Draw a sweep table as small multiples, one panel per measure.
 
     Parameters
     ----------
@@ -140,9 +178,7 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
     title, xlabel : str
         Figure title and x-axis label.
     families : dict of str to str, optional
-        Measure label -> family. Without ``hue``, measures of one family share a
-        panel (at most :data:`MAX_LINES` lines each); with ``hue``, the per-measure
-        panels are ordered by family. Default one panel per measure.
+        Measure label -> family; the ``"your measures"`` family comes last.
     hue : str, optional
         A column whose levels become separate lines within each measure's panel.
     percent : bool, default False
@@ -151,8 +187,8 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
         Draw a dashed vertical line at this x (e.g. the base world's observed
         skewness), labelled ``marker_label``; or a dict panel title -> (x, label),
         key ``"*"`` for every other panel, where panels read different things.
-    ncols : int, default 3
-        Panels per row.
+    ncols : int, optional
+        Panels per row; default 5 from 13 panels on, else up to 4.
     default : optional
         The ``hue`` level that is the default setting: drawn bold, "(default)" in the legend.
     logy : bool, default False
@@ -171,53 +207,33 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
     >>> [ax.get_title() for ax in fig.axes]
     ['Gini-P']
     """
+    from puf.reports.layout import figure_legend, fit_title
+
     panels = _panels(table, families, hue, default)
+    ncols = ncols or (5 if len(panels) > 12 else min(4, len(panels)))
     ncols = max(1, min(ncols, len(panels)))
     nrows = math.ceil(len(panels) / ncols)
-    fig = Figure(figsize=(4.2 * ncols, 3.2 * nrows + 0.9), layout="constrained")
+    width = max(4.0, min(12.7, 2.55 * ncols))  # 1400 px at the report's 110 dpi
+    fig = Figure(figsize=(width, 2.15 * nrows + 1.3), layout="constrained")
     axes = fig.subplots(nrows, ncols, sharex=True, squeeze=False).ravel()
+    x_values = np.unique(table["value"].to_numpy(float))
+    chars = int(width / ncols * 11)  # characters of a small title across one panel
     for ax, (name, lines) in zip(axes, panels.items()):
-        missing, finite = [], []
-        for label, frame, key, bold in lines:
-            gaps, values = _line(ax, frame, label, _look(key), bold=bold)
-            missing.append(gaps)
-            finite.append(values)
-        log = _limits(ax, np.concatenate(finite), logy)
-        missing = np.unique(np.concatenate(missing))
-        if missing.size:  # just inside the bottom of the axes, never clipped
-            ax.plot(missing, np.full_like(missing, 0.05), linestyle="none", marker="x", markersize=9,
-                    markeredgewidth=2, color="0.2", transform=ax.get_xaxis_transform(),
-                    label="undefined (NaN)")
-        at, text = _marker_for(marker, name) if isinstance(marker, dict) else (marker, marker_label)
-        at = None if at is None else float(at)
-        if at is not None and np.isfinite(at):  # a per-panel marker (a dict) is dotted
-            ax.axvline(at, color="0.35", linestyle="--" if not isinstance(marker, dict) or name not in marker
-                       else ":", linewidth=1.2, label=text)
-        family = (families or {}).get(name)
-        ax.set_title(name if hue is None or not family or name.startswith(family) else f"{family} · {name}")
-        unit = ("mean effectiveness" if name == "Effectiveness" else "ratio to the random pairing"
-                if name.endswith("÷ random pairing") else "score (lower = fairer)")
-        ax.set_ylabel(unit + (", log scale" if log else ""))
-        ax.grid(True, color="0.9", linewidth=0.6)
+        _panel(ax, name, lines, x_values=x_values, marker=marker, marker_label=marker_label,
+               logy=logy, width=chars)
         if percent:
             ax.xaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     for ax in axes[max(0, len(panels) - ncols):len(panels)]:
-        ax.set_xlabel(xlabel)
         ax.tick_params(labelbottom=True)
-    handles = {}  # one legend under the grid: every line once (panels share levels or families)
-    for ax in axes[:len(panels)]:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    if len(panels) == 1 and hue is None:
-        axes[0].legend(handles.values(), handles.keys(), fontsize="small", frameon=False)
-    else:
-        fig.legend(handles.values(), handles.keys(), loc="outside lower center", frameon=False,
-                   ncols=min(5, len(handles)), fontsize="small")
+        ax.set_xlabel(fit_title(xlabel, chars), fontsize="x-small")
+    fig.supylabel("score (lower = fairer) unless the panel says otherwise", fontsize="small")
+    figure_legend(fig, axes[:len(panels)], crossed=hue is not None)
     n_seeds = table["seed"].nunique()
     fig.suptitle(f"{title}\nmean over {n_seeds} seed{'s' * (n_seeds != 1)}"
-                 f"{', band = min to max over seeds' if n_seeds > 1 else ''}", fontsize="medium")
+                 f"{', band = min to max over seeds' if n_seeds > 1 else ''}; "
+                 "bold titles: the PUF paper's measures", fontsize="medium")
     return fig
 
 

@@ -8,7 +8,7 @@ cost minutes) and plots the detection rate per property against the example
 budget, with the report's own budgets marked.
 """
 
-__all__ = ["power_section"]
+__all__ = ["plot_power", "power_section"]
 
 import json
 import shutil
@@ -53,6 +53,63 @@ def _provenance(stored):
     return " " + "; ".join(parts) + "." + (f" Measured on {where}{how}." if where else "")
 
 
+def plot_power(detection, alarms, budgets):
+    """Small multiples: each property's detection rate against the budget, overall as reference.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> d = pd.DataFrame({10: [0.5, 0.4], 60: [1.0, 0.9]}, index=["range", "overall"])
+    >>> [ax.get_title() for ax in plot_power(d, {}, [60]).axes][:2]
+    ['overall', 'range']
+    """
+    import math
+
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    from puf.reports.layout import fit_title
+
+    names = ["overall"] + [n for n in detection.index if n != "overall"]
+    ncols = 5
+    nrows = math.ceil(len(names) / ncols)
+    fig = Figure(figsize=(12.7, 1.9 * nrows + 1.2), layout="constrained")
+    axes = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False).ravel()
+    overall = detection.loc["overall"]
+    for ax, name in zip(axes, names):
+        row = detection.loc[name]
+        if name != "overall":
+            ax.plot(overall.index, 100 * overall.values, color="0.7", linewidth=1, label="overall")
+        ax.plot(row.index, 100 * row.values, color="#0072B2", linewidth=2, marker="o",
+                markersize=3, label="planted flaws found")
+        if name == "overall" and alarms:
+            xs = sorted(int(b) for b in alarms)
+            ax.plot(xs, [100 * alarms[str(b)] for b in xs], color="#D55E00", marker="x",
+                    label="false alarms on sound controls")
+        for budget in budgets:
+            ax.axvline(budget, color="#009E73", linestyle="--", linewidth=1, label="this report's budget")
+        ax.set_title(fit_title(name, 24), fontsize="small", fontweight="bold" * (name == "overall") or None)
+        ax.set_xscale("log")
+        ax.set_ylim(-4, 104)
+        ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
+        ax.tick_params(labelsize="x-small")
+        ax.grid(True, color="0.9", linewidth=0.6)
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    for ax in axes[max(0, len(names) - ncols):len(names)]:
+        ax.tick_params(labelbottom=True)
+        ax.set_xlabel("examples per property", fontsize="x-small")
+    handles = {}
+    for ax in axes[:len(names)]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncols=len(handles),
+               frameon=False, fontsize="small")
+    fig.supylabel("share of planted cells found", fontsize="small")
+    fig.suptitle("Search power per property on the flaw corpus", fontsize="medium")
+    return fig
+
+
 def power_section(out, *, budgets=()):
     """Write ``power.png`` and ``power_table.json`` into ``out``; return the report Section.
 
@@ -75,8 +132,6 @@ def power_section(out, *, budgets=()):
     >>> section.key, section.figure.name
     ('power', 'power.png')
     """
-    from matplotlib.figure import Figure
-
     from puf.properties.power import POWER_TABLE
     from puf.reports.figures import save_figure
     from puf.reports.render import Section
@@ -85,28 +140,8 @@ def power_section(out, *, budgets=()):
         return None
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
     detection = _frame(stored)
-    fig = Figure(figsize=(7.5, 4.2))
-    ax = fig.subplots()
-    for name, row in detection.drop(index="overall").iterrows():
-        ax.plot(row.index, 100 * row.values, color="0.75", linewidth=0.8)
-        ax.annotate(name, (row.index[-1], 100 * row.values[-1]), fontsize=6, color="0.5")
-    overall = detection.loc["overall"]
-    ax.plot(overall.index, 100 * overall.values, color="C0", linewidth=2.5, marker="o",
-            label="overall (planted flaws found)")
-    alarms = stored.get("false_alarms", {})
-    if alarms:
-        xs = sorted(int(b) for b in alarms)
-        ax.plot(xs, [100 * alarms[str(b)] for b in xs], color="C3", marker="x",
-                label="false alarms on sound controls")
-    for budget in budgets:
-        ax.axvline(budget, color="C2", linestyle="--", linewidth=1)
-    ax.set_xscale("log")
-    ax.set_xlabel("examples per property (budget)")
-    ax.set_ylabel("% of cells")
-    ax.set_ylim(-2, 102)
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    figure = save_figure(fig, out / "power.png", dpi=120)  # no version in the PNG: reruns match
+    fig = plot_power(detection, stored.get("false_alarms", {}), budgets)
+    figure = save_figure(fig, out / "power.png")  # no version in the PNG: reruns match
     shutil.copyfile(POWER_TABLE, out / "power_table.json")
     table = (100 * detection).round(0).astype(int).astype(str) + "%"
     table.index.name = "property"
@@ -115,7 +150,7 @@ def power_section(out, *, budgets=()):
     text = (f"A holds verdict means no counterexample was found, not that none exists. The flaw "
             f"corpus (properties.corpus: measures with planted flaws on every property, and sound "
             f"controls) measures how often the search finds a flaw that is there: the share of "
-            f"planted cells detected per property (grey) and overall (blue), over "
+            f"planted cells detected, overall (first panel) and per property (blue, with the overall rate in grey), over "
             f"{stored.get('seeds', '?')} seeds, against the example budget; dashed: this report's "
             f"budget ({used}). The search alone is measured; the verdicts also replay the stored "
             f"counterexamples of properties/known first, which finds every known flaw of the "

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .report_parts import LABEL_STYLE, VERDICT_STYLE, Section, cell_text, flagged_cells, verdict_pivot
+from .report_parts import (LABEL_STYLE, VERDICT_STYLE, Section, cell_look, cell_text, example_lines,
+                           flagged_cells, legend_items, verdict_pivot)
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:2em auto;
@@ -79,10 +80,11 @@ def _html_table(frame):
 def _hover(row):
     """A cell's hover text: its verdict, its plain-language reason, and this run's detail if other."""
     reason = getattr(row, "reason", "") or row.detail
-    text = f"{row.verdict}: {reason}" if reason else row.verdict
-    if row.detail and row.detail != reason:
+    name = cell_look(row)[2]
+    text = f"{name}: {reason}" if reason else name
+    if row.detail and row.detail not in reason:
         text += f" (this run: {row.detail})"
-    return text
+    return "\n".join([text] + example_lines(row))
 
 
 def _html_verdicts(verdicts, statements):
@@ -103,14 +105,16 @@ def _html_verdicts(verdicts, statements):
             if row is None:
                 tds.append("<td></td>")
                 continue
-            colour, symbol = VERDICT_STYLE.get(row.verdict, ("#ffffff", ""))
+            colour, symbol, name = cell_look(row)
             tds.append(f'<td style="background:{colour}" title="{_plain(_hover(row))}">'
-                       f'{symbol}<span class=sr> {_esc(row.verdict)}</span></td>')
+                       f'{symbol}<span class=sr> {_esc(name)}</span></td>')
         body.append(f"<tr><th>{_esc(m)}</th>{''.join(tds)}</tr>")
     legend = " ".join(f'<span style="background:{c};padding:0 .4em;border:1px solid #bbb">{s} {v}</span>'
-                      for v, (c, s) in VERDICT_STYLE.items())
-    violations = [f"<li><b>{_esc(r.measure)}</b> / {_esc(r.property)} ({_esc(r.verdict)}): "
-                  f"{_text(reason)}</li>" for r, reason in flagged_cells(verdicts)]
+                      for c, s, v in legend_items())
+    violations = [f"<li><b>{_esc(r.measure)}</b> / {_esc(r.property)} ({_esc(cell_look(r)[2])}): "
+                  f"{_text(reason)}" + (f"<pre>{_esc(chr(10).join(example_lines(r)))}</pre>"
+                                         if example_lines(r) else "") + "</li>"
+                  for r, reason in flagged_cells(verdicts)]
     return (f'<div class="scroll" id=verdict-matrix><table class="verdicts"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table></div><p class=note>{legend}</p>"
             + (f"<details><summary>Every violated or undefined cell, one line each</summary>"
@@ -230,16 +234,19 @@ def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note=
     """
     out = [f"# {title}", ""] + ([f"> {caveat}", ""] if caveat else [])
     if verdicts is not None:
-        measures, properties, cells = verdict_pivot(verdicts)
-        rows = [[m] + [" ".join(filter(None, (VERDICT_STYLE.get(cells.get((m, p), ("", ""))[0], ("", ""))[1],
-                                             cells.get((m, p), ("", ""))[0]))) for p in properties]
+        measures, properties, _ = verdict_pivot(verdicts)
+        looks = {(r.measure, r.property): cell_look(r) for r in verdicts.itertuples()}
+        rows = [[m] + [" ".join(looks[m, p][1:]) if (m, p) in looks else "" for p in properties]
                 for m in measures]
         out += ["## Property verdicts", "", verdict_note, "",
-                _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), ""]
+                _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), "",
+                "Legend: " + "; ".join(f"{s} {v}" for _, s, v in legend_items()), ""]
         if statements:
             out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
-        out += [f"- **{r.measure}** / {r.property} ({r.verdict}): {reason}"
-                for r, reason in flagged_cells(verdicts)]
+        for r, reason in flagged_cells(verdicts):
+            out.append(f"- **{r.measure}** / {r.property} ({cell_look(r)[2]}): {reason}")
+            lines = example_lines(r)
+            out += ["", "  ```", *(f"  {line}" for line in lines), "  ```", ""] if lines else []
         out.append("")
     for s in list(after_verdicts) + list(sections):
         out += [f"## {s.title}", "", s.text, ""]

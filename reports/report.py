@@ -62,7 +62,7 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     from puf.reports.render import render_html, render_markdown
     from puf.reports.sections import RESPONSE_NOTE, sweep_section
     from puf.reports.sweeps import SWEEPS, Base
-    from puf.reports.verdicts import plain_reasons, verdict_document, verdict_record
+    from puf.reports.verdicts import verdict_document, verdict_record
 
     setting = SETTINGS["quick" if quick else "full"]
     seeds = [random_state + i for i in range(setting["n_seeds"])]
@@ -98,13 +98,7 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
         verdict_document(records, note), indent=2, ensure_ascii=False) + "\n")
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
-    reasons = plain_reasons(records)
-    verdicts = pd.DataFrame([{"measure": r["measure"], "family": _family(r["measure"]),
-                              "property": r["property"], "verdict": r["status"],
-                              "reason": reasons[r["measure"], r["property"]], "detail": r["reason"]}
-                             for r in records])
-    rank = {m.name: i for i, m in enumerate(measures)}  # the matrix's rows in family order
-    verdicts = verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
+    verdicts = _verdict_table(records, measures)
     # Shown right after the verdict matrix: what a "holds" of this search is worth.
     from puf.reports.power import power_section
 
@@ -117,6 +111,27 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     (out / "index.html").write_text(render_html(**pages, folder=out), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(**pages), encoding="utf-8")
     return out / "index.html"
+
+
+def _verdict_table(records, measures):
+    """The matrix's long table: one row per cell, the rows in the matrix's family order."""
+    import pandas as pd
+
+    import puf
+    from puf import properties
+    from puf.reports.verdicts import plain_reasons
+
+    reasons = plain_reasons(records)
+    # A user's measure has no known file with a plain reason per cell: its cells show the
+    # counterexample itself (hover and report.md), as the built-ins' reasons describe theirs.
+    verdicts = pd.DataFrame([{"measure": r["measure"], "family": _family(r["measure"]),
+                              "property": r["property"], "verdict": r["status"],
+                              "reason": reasons[r["measure"], r["property"]], "detail": r["reason"],
+                              "informational": properties.CATALOG[r["property"]].informational,
+                              "example": None if r["measure"] in puf.MEASURES else r.get("example")}
+                             for r in records])
+    rank = {m.name: i for i, m in enumerate(measures)}
+    return verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
 
 
 def _cores():

@@ -3,7 +3,8 @@
 :mod:`reports.render` re-exports :class:`Section`, :data:`VERDICT_STYLE` and :data:`LABEL_STYLE`.
 """
 
-__all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "cell_text", "verdict_pivot", "flagged_cells"]
+__all__ = ["Section", "VERDICT_STYLE", "INFORMATIONAL", "LABEL_STYLE", "cell_text", "verdict_pivot",
+           "flagged_cells", "cell_look", "legend_items", "example_lines"]
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,11 +13,15 @@ import pandas as pd
 
 # Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
 VERDICT_STYLE = {
+    "proven": ("#9fdcc6", "✓✓"),
     "holds": ("#cfeee3", "✓"),
     "violated": ("#f7c9ad", "✗"),
     "undefined": ("#d9d9d9", "?"),
     "not-applicable": ("#ffffff", "–"),
 }
+# A violated informational property (scale, translation invariance) describes the measure
+# (absolute or relative): its own colour and symbol, so it never reads as a defect.
+INFORMATIONAL = ("#fdf3c4", "i", "violated (informational)")
 LABEL_STYLE = {"responds": "#cfeee3", "flat": "#d9d9d9", "wrong direction": "#f7c9ad",
                "non-monotone": "#fbe3a6"}
 
@@ -91,6 +96,39 @@ def verdict_pivot(verdicts):
     return measures, properties, cells
 
 
+def cell_look(row):
+    """(colour, symbol, name) of a verdict cell; an informational violation has its own look.
+
+    ``row`` has ``verdict`` and, optionally, ``informational`` (the property's flag).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Row
+    >>> cell_look(Row(verdict="violated", informational=False))[1:]
+    ('✗', 'violated')
+    >>> cell_look(Row(verdict="violated", informational=True))[1]
+    'i'
+    """
+    if row.verdict == "violated" and getattr(row, "informational", False):
+        return INFORMATIONAL
+    colour, symbol = VERDICT_STYLE.get(row.verdict, ("#ffffff", ""))
+    return colour, symbol, row.verdict
+
+
+def legend_items():
+    """(colour, symbol, text) of every look a verdict cell can have, for the legend.
+
+    Examples
+    --------
+    >>> [symbol for _, symbol, _ in legend_items()]
+    ['✓', '✗', 'i', '?', '–']
+    """
+    items = [(c, s, v) for v, (c, s) in VERDICT_STYLE.items()]
+    colour, symbol, name = INFORMATIONAL
+    note = f"{name}: scale or translation invariance, which describe a measure, not a defect"
+    return items[:2] + [(colour, symbol, note)] + items[2:]
+
+
 def flagged_cells(verdicts):
     """The violated and undefined cells both documents list, one line each: (row, reason).
 
@@ -105,3 +143,27 @@ def flagged_cells(verdicts):
     """
     return [(r, getattr(r, "reason", "") or r.detail) for r in verdicts.itertuples()
             if r.verdict not in ("holds", "not-applicable") and r.detail]
+
+
+def example_lines(row):
+    """The counterexample (or undefined input) of a flagged cell as text lines, or [] without one.
+
+    ``row`` may carry ``example`` (the verdict's example dict, as properties.json stores it).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Row
+    >>> ex = {"change": "every S halved", "value_before": 0.5, "value_after": 0.25,
+    ...       "before": {"effectiveness": [0.0, 1.0], "similarity": [[1, 0], [0, 1]]},
+    ...       "after": {"effectiveness": [0.0, 0.5], "similarity": [[1, 0], [0, 1]]}}
+    >>> example_lines(Row(verdict="violated", example=ex))[:2]
+    ['counterexample (m = 2): every S halved', 'value before 0.5, after 0.25']
+    """
+    from puf.properties.display import format_example
+
+    example = getattr(row, "example", None)
+    if not isinstance(example, dict) or not example.get("before"):
+        return []
+    numbers = {k: float(v) if isinstance(v, str) else v for k, v in example.items()
+               if k in ("value_before", "value_after", "violation")}
+    return format_example({**example, **numbers}, status=row.verdict, indent=0).splitlines()

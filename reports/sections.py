@@ -8,7 +8,7 @@ table gives each curve its shape against x beside its label against the
 sweep's driver, named right above it.
 """
 
-__all__ = ["TEXT", "RESPONSE_NOTE", "family", "sweep_section"]
+__all__ = ["TEXT", "RESPONSE_NOTE", "family", "sweep_figure", "sweep_section"]
 
 TEXT = {
     "zero_relevance": "A share p of users gets lists with no relevant item, the rest fully relevant "
@@ -82,7 +82,9 @@ def family(label):
     """
     from puf import variants
 
-    label = label.split(" = ")[0]  # a merged "SD-P = SD-NDCG"
+    from puf.reports.tables import members
+
+    label = members(label)[0]  # a merged "SD-P = SD-NDCG" or "PUF = f (P and NDCG)"
     try:
         variant = variants(label)[0]
     except ValueError:  # a user's measure, labelled NAME-METRIC
@@ -139,6 +141,28 @@ def _fixed_mean_text(table, base, seeds, cache):
     return text
 
 
+def sweep_figure(spec, drawn, base, seeds, cache, *, title=None):
+    """The figure of a sweep's drawn table (merged and ratio curves included).
+
+    Examples
+    --------
+    >>> from puf.reports.sweeps import SWEEPS, Base
+    >>> base = Base(n_users=20, n_items=100, k=5)
+    >>> table = SWEEPS["pairing"].run(seeds=[0], base=base, quick=True)
+    >>> sweep_figure(SWEEPS["pairing"], table, base, [0], {}).axes[0].get_title()
+    'PUF-P'
+    """
+    from puf.reports.figures import plot_sweep
+
+    marker = _skewness_markers(spec, base, seeds, cache) if spec.parameter == "skewness" else None
+    xlabel = {"zero_relevance": "share of users with zero relevance",
+              "skewness": "skewness of the similarity distribution"}[spec.parameter]
+    return plot_sweep(drawn, title=title or spec.title, xlabel=xlabel, families=_families(drawn),
+                      hue=spec.cross, percent=spec.parameter == "zero_relevance", marker=marker,
+                      default=base.gamma if spec.cross == "gamma" else None,
+                      logy=spec.name == "skewness_free_mean")
+
+
 def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, title=None, text=None):
     """Write a sweep's CSV and PNG into ``out``; return its report Section.
 
@@ -173,8 +197,8 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
     >>> sorted(p.name for p in out.iterdir()), section.table_note[:26]
     (['pairing.csv', 'pairing.png'], 'Driver of the labels: plan')
     """
-    from puf.reports.figures import plot_sweep, save_figure
-    from puf.reports.tables import merge_identical, merged_rows, relative_to_random
+    from puf.reports.figures import save_figure
+    from puf.reports.tables import merge_coinciding, merge_identical, merged_rows, relative_to_random
     from puf.reports.render import Section
     from puf.reports.response import sweep_responses
 
@@ -184,6 +208,7 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
     responses.insert(0, "data", base.name)
     labels.append(responses)
     drawn, merged = merge_identical(table)
+    drawn, coinciding = merge_coinciding(drawn)
     text = text or TEXT[spec.name]
     if spec.name == "skewness_free_mean":
         drawn, relative = relative_to_random(drawn)
@@ -195,21 +220,21 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
         text += (f" P and NDCG coincide here ({', '.join(merged)}: one line, one table row): every "
                  "list is fully relevant or holds no relevant item, so each user's P@k and NDCG@k "
                  "are both 1 or both 0.")
+    if coinciding:
+        text += (f" These measures coincide on this sweep's populations: {'; '.join(coinciding)} "
+                 "(equal at every point and seed, to 1e-12; one line and one table row each). Every "
+                 "user's effectiveness is 0 or 1 here, so every gap |S(u) − S(v)| is 0 or 1, and "
+                 "measures that differ only in how they weigh a gap (|gap|, gap², "
+                 "max(0, |gap| − (1 − sim))) take the same value on such gaps; on graded "
+                 "effectiveness they need not agree.")
     if spec.name == "skewness":
         text += _fixed_mean_text(table, base, seeds, cache)
     if spec.parameter == "skewness":
         text += (" Measures that read no similarity are here for contrast: they can only be flat "
                  "along this axis (their level may differ by pairing).")
-    marker = _skewness_markers(spec, base, seeds, cache) if spec.parameter == "skewness" else None
-    xlabel = {"zero_relevance": "share of users with zero relevance",
-              "skewness": "skewness of the similarity distribution"}[spec.parameter]
-    fig = plot_sweep(drawn, title=title or spec.title, xlabel=xlabel, families=_families(drawn),
-                     hue=spec.cross, percent=spec.parameter == "zero_relevance", marker=marker,
-                     default=base.gamma if spec.cross == "gamma" else None,
-                     logy=spec.name == "skewness_free_mean", ncols=4 if drawn["measure"].nunique() > 9 else 3)
-    figure = save_figure(fig, out / f"{key}.png")
+    figure = save_figure(sweep_figure(spec, drawn, base, seeds, cache, title=title), out / f"{key}.png")
     columns = ["measure"] + (["condition"] if spec.cross else []) + ["shape", "label", "rho", "change"]
-    shown = merged_rows(responses, merged)[columns].round({"rho": 3, "change": 4})
+    shown = merged_rows(responses, merged + coinciding)[columns].round({"rho": 3, "change": 4})
     order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}  # a measure's rows together
     shown = shown.sort_values("measure", key=lambda c: c.map(order), kind="stable")
     shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver", "rho": "ρ"})

@@ -8,10 +8,12 @@ coincide, :func:`merged_rows` shows their response rows once, and
 measures that fall over a decade.
 """
 
-__all__ = ["merge_identical", "merged_rows", "relative_to_random"]
+__all__ = ["merge_identical", "merge_coinciding", "members", "merged_rows", "relative_to_random"]
 
 import numpy as np
 import pandas as pd
+
+_BOTH = " (P and NDCG)"
 
 
 def merge_identical(table, *, atol=1e-12):
@@ -59,6 +61,89 @@ def merge_identical(table, *, atol=1e-12):
     out = table[~table["measure"].isin(drop)].copy()
     out["measure"] = out["measure"].replace(rename)
     return out.reset_index(drop=True), list(rename.values())
+
+
+def _curve(table, label):
+    sub = table[table["measure"] == label]
+    return sub.drop(columns=["measure", "score"]).reset_index(drop=True), sub["score"].to_numpy(float)
+
+
+def merge_coinciding(table, *, atol=1e-12):
+    """Merge measures whose (non-constant) curves are equal at every point and seed.
+
+    On all-or-nothing lists every effectiveness is 0 or 1, so every gap
+    |S(u) − S(v)| is 0 or 1, and measures that weigh a gap differently
+    (|gap|, gap², max(0, |gap| − (1 − sim))) take one value: PUF,
+    Lipschitz-excess and a squared gap draw one curve. One line ``A = B = C``
+    says so. Constant curves are left alone (many measures are 0 for different
+    reasons).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy sweep output (after :func:`merge_identical`).
+    atol : float
+        Largest difference still called equal (NaN matches NaN).
+
+    Returns
+    -------
+    (pandas.DataFrame, list of str)
+        The table with each group of coinciding measures as one, and the merged labels.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"measure": ["PUF-P", "PUF-P", "Lx-P", "Lx-P", "SD-P", "SD-P"],
+    ...                   "value": [0.0, 0.5] * 3, "seed": 0, "score": [0, .1, 0, .1, 0, .5]})
+    >>> merged, names = merge_coinciding(t)
+    >>> names, merged["measure"].unique().tolist()
+    (['PUF-P = Lx-P'], ['PUF-P = Lx-P', 'SD-P'])
+    """
+    labels = list(dict.fromkeys(table["measure"]))
+    curves = {label: _curve(table, label) for label in labels}
+    groups, taken = [], set()
+    for i, label in enumerate(labels):
+        keys, score = curves[label]
+        finite = score[np.isfinite(score)]
+        if label in taken or finite.size < 2 or np.ptp(finite) <= atol:
+            continue
+        group = [label] + [other for other in labels[i + 1:] if other not in taken
+                           and curves[other][1].shape == score.shape
+                           and curves[other][0].equals(keys)
+                           and np.allclose(curves[other][1], score, rtol=0, atol=atol, equal_nan=True)]
+        if len(group) > 1:
+            groups.append(group)
+            taken.update(group)
+    if not groups:
+        return table, []
+    names = [_group_name(group) for group in groups]
+    rename = {label: name for group, name in zip(groups, names) for label in group}
+    out = table[~table["measure"].isin([label for group in groups for label in group[1:]])].copy()
+    out["measure"] = out["measure"].replace(rename)
+    return out.reset_index(drop=True), names
+
+
+def _group_name(group):
+    """"A-P = A-NDCG" and "B-P = B-NDCG" -> "A = B (P and NDCG)"; otherwise "A = B"."""
+    pairs = [label.split(" = ") for label in group]
+    if all(len(p) == 2 and p[0].endswith("-P") and p[1] == p[0][:-2] + "-NDCG" for p in pairs):
+        return " = ".join(p[0][:-2] for p in pairs) + _BOTH
+    return " = ".join(group)
+
+
+def members(label):
+    """The sweep labels a drawn label stands for.
+
+    Examples
+    --------
+    >>> members("PUF = f (P and NDCG)")
+    ['PUF-P', 'PUF-NDCG', 'f-P', 'f-NDCG']
+    >>> members("SD-P = SD-NDCG"), members("UF")
+    (['SD-P', 'SD-NDCG'], ['UF'])
+    """
+    if label.endswith(_BOTH):
+        return [f"{stem}-{metric}" for stem in label[: -len(_BOTH)].split(" = ")
+                for metric in ("P", "NDCG")]
+    return label.split(" = ")
 
 
 def relative_to_random(table):
@@ -120,8 +205,8 @@ def merged_rows(responses, merged):
     >>> merged_rows(rows, ["SD-P = SD-NDCG"]).measure.tolist()
     ['SD-P = SD-NDCG', 'UF']
     """
-    rename = {name.split(" = ")[0]: name for name in merged}
-    twins = {name.split(" = ")[1] for name in merged}
+    rename = {members(name)[0]: name for name in merged}
+    twins = {twin for name in merged for twin in members(name)[1:]}
     shown = responses[~responses["measure"].isin(twins)].copy()
     shown["measure"] = shown["measure"].replace(rename)
     return shown

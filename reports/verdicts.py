@@ -13,7 +13,7 @@ where that file exists and pins the verdict the run found, else from the
 verdict's own ``reason`` (a user's measure has no file).
 """
 
-__all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons"]
+__all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons", "example_reason"]
 
 import json
 from pathlib import Path
@@ -33,7 +33,7 @@ def verdict_record(verdict):
     >>> from puf.properties import verdicts
     >>> record = verdict_record(verdicts("sd", properties=["range"], max_examples=5)[0])
     >>> record["measure"], record["property"], record["status"], "seconds" in record
-    ('sd', 'range', 'holds', False)
+    ('sd', 'range', 'proven', False)
     """
     return {k: v for k, v in verdict.to_dict().items()
             if k not in ("seconds", "max_examples", "random_state")}
@@ -87,5 +87,38 @@ def plain_reasons(records):
             known[r["measure"]] = _known_reasons(r["measure"])
         pinned, reasons = known[r["measure"]]
         use_known = pinned.get(r["property"]) == r["status"] and reasons.get(r["property"])
-        out[r["measure"], r["property"]] = reasons[r["property"]] if use_known else r["reason"]
+        out[r["measure"], r["property"]] = reasons[r["property"]] if use_known else example_reason(r)
     return out
+
+
+def _value(value):
+    return "NaN" if value in (None, "nan") else f"{float(value):.4g}"
+
+
+def example_reason(record):
+    """A cell's reason in plain language from its own example: what should hold, what happened.
+
+    For a cell no known file explains (a user's measure): the property's statement,
+    then the example's change and values, then the run's own detail.
+
+    Examples
+    --------
+    >>> example_reason({"property": "range", "status": "violated", "reason": "violation 2",
+    ...                 "example": {"change": "known example (x): S = (0, 1)", "before": {
+    ...                     "effectiveness": [0.0, 1.0]}, "after": None, "value_before": 3.0}})
+    'Expected: the value lies in the declared range. Here: S = (0, 1) (m = 2) gives 3 (violation 2).'
+    """
+    import re
+
+    example = record.get("example") or {}
+    if record["status"] not in ("violated", "undefined") or not example.get("before"):
+        return record["reason"]
+    statement = properties.CATALOG[record["property"]].statement
+    change = re.sub(r"^known example( \([^)]*\))?: ", "", example.get("change") or "")
+    m = len(next(iter(example["before"].values())))
+    if example.get("after") is None:
+        happened = f"gives {_value(example.get('value_before'))}"
+    else:
+        happened = f"moves the value {_value(example.get('value_before'))} → {_value(example.get('value_after'))}"
+    return f"Expected: {statement}. Here: {change} (m = {m}) {happened} ({record['reason']})."
+

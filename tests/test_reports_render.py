@@ -8,7 +8,7 @@ import matplotlib.image
 import numpy as np
 import pandas as pd
 
-from puf.reports.figures import OKABE_ITO, plot_heatmap, plot_sweep, save_figure
+from puf.reports.figures import plot_heatmap, plot_sweep, save_figure
 from puf.reports.render import VERDICT_STYLE, Section, render_html, render_markdown
 
 
@@ -21,22 +21,18 @@ def _table():
     return pd.DataFrame(rows, columns=["measure", "value", "seed", "score"])
 
 
-def test_panels_per_family_and_undefined_points_are_marked():
+def test_one_panel_per_measure_paper_first_and_undefined_points_are_bands():
     fig = plot_sweep(_table(), title="T", xlabel="share", families={"Gini-P": "Gini", "SD-P": "SD"},
                      percent=True)
-    gini, sd = fig.axes[:2]
-    assert (gini.get_title(), sd.get_title()) == ("Gini", "SD")
-    # The mean line of Gini has a gap (NaN) at 100%, and an "undefined" marker there.
+    sd, gini = fig.axes[:2]
+    assert (sd.get_title(), gini.get_title()) == ("SD-P", "Gini-P")  # the paper's order: SD, Gini
+    # The mean line of Gini has a gap (NaN) at 100%, over a hatched band, never a point at 0.
     line = gini.get_lines()[0]
     assert np.isnan(line.get_ydata()[-1])
-    # One legend under the grid names every line once, and the undefined marker.
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Gini-P", "undefined (NaN)", "SD-P"]
-    # The cross sits inside the axes (y = 5% of the axes height), not on or below the edge.
-    cross = gini.get_lines()[-1]
-    assert cross.get_marker() == "x" and cross.get_ydata().tolist() == [0.05] and cross.get_clip_on()
+    assert [patch.get_hatch() for patch in gini.patches] == ["///"] and not sd.patches
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["undefined (NaN): no value"]
     # Band = min to max over the two seeds (they differ for SD).
     assert len(sd.collections) == 1
-    assert line.get_color().lower() == OKABE_ITO[0].lower()
     assert "mean over 2 seeds" in fig._suptitle.get_text()
 
 
@@ -130,28 +126,20 @@ def test_identical_p_and_ndcg_variants_become_one_line():
     assert sorted(merged.measure.unique()) == ["Gini-P = Gini-NDCG", "SD-NDCG", "SD-P"]
 
 
-def test_twenty_two_measures_in_three_families_stay_legible():
-    """Families on their own panels (at most MAX_LINES lines each) and one legend naming every line."""
-    from puf.reports.figures import MAX_LINES
-
+def test_twenty_two_measures_get_their_own_panels_and_scales():
+    """One panel per measure (its own y scale), five columns, a user's measures last."""
     names = [f"M{i}" for i in range(22)]
-    family = {n: ("inequality indices", "envy", "similarity-aware")[i % 3] for i, n in enumerate(names)}
+    family = {n: ("inequality indices", "your measures", "similarity-aware")[i % 3]
+              for i, n in enumerate(names)}
     rows = [(n, x, 0, (i + 1) * x) for i, n in enumerate(names) for x in (0.0, 0.5, 1.0)]
     fig = plot_sweep(pd.DataFrame(rows, columns=["measure", "value", "seed", "score"]), title="T",
-                     xlabel="x", families=family, ncols=4)
+                     xlabel="x", families=family)
     panels = [ax for ax in fig.axes if ax.get_visible()]
-    assert all(len(ax.get_lines()) <= MAX_LINES for ax in panels)
+    assert len(panels) == 22 and all(len(ax.get_lines()) == 1 for ax in panels)
     titles = [ax.get_title() for ax in panels]
-    assert titles[:3] == ["inequality indices (1/2)", "inequality indices (2/2)", "envy (1/2)"]
-    legend = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert sorted(legend) == sorted(names) and legend[:2] == ["M0", "M3"]  # grouped by family
-    looks = {(line.get_color(), line.get_marker(), line.get_linestyle())
-             for ax in panels for line in ax.get_lines()}
-    assert len(looks) == 22  # every line its own colour, marker and dash
-    from puf.reports.figures import LEVEL_STYLE
-
-    reserved = {colour for colour, _, _ in LEVEL_STYLE.values()}
-    assert not {colour for colour, _, _ in looks} & reserved  # pairing colours mean pairings only
+    assert titles[-7:] == [n for n in names if family[n] == "your measures"]
+    assert panels[0].get_ylim()[1] < panels[-1].get_ylim()[1]  # own scales
+    assert fig.get_size_inches()[0] * 110 <= 1400
 
 
 def test_family_comes_from_measure_metadata_when_present(monkeypatch):

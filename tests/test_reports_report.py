@@ -240,7 +240,8 @@ def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat
     cells = re.findall(r'<td style="background:[^"]+" title="([^"]*)">', page)
     verdicts = json.loads((report / "properties.json").read_text())["verdicts"]
     assert len(cells) == len(verdicts)
-    assert all(re.match(r"(holds|violated|undefined|not-applicable): .+", c) for c in cells)
+    assert all(re.match(r"(holds|violated|violated \(informational\)|undefined|not-applicable): .+", c)
+               for c in cells)
     assert "`" not in page  # Markdown backticks become <code>
     assert "<code>puf check --all</code>" in page
 
@@ -393,6 +394,20 @@ def test_sweep_extra_follows_the_tables_metadata_not_the_name():
     # tables=False keeps a measure out of the studies whatever its name (it was shown)
     assert "spread-hidden" not in added and "spread-as-printed" in added
     assert not {"puf-as-printed", "me-as-printed"} & set(added)
+
+
+def test_a_user_measures_cells_carry_their_counterexample_and_informational_cells_stand_out(report):
+    markdown = (report / "report.md").read_text(encoding="utf-8")
+    line = next(l for l in markdown.splitlines()
+                if l.startswith("- **widest_gap** / scale-invariance"))
+    assert "(violated (informational))" in line and "Expected: multiplying all effectiveness" in line
+    block = markdown.split(line, 1)[1].split("```")[1]
+    assert "counterexample (m = " in block and "effectiveness (before)" in block
+    assert "Legend: ✓ holds; ✗ violated; i violated (informational)" in markdown
+    page = (report / "index.html").read_text(encoding="utf-8")
+    hover = re.search(r'title="(violated \(informational\): Expected: multiplying[^"]*)"', page)
+    assert hover and "counterexample (m = " in html.unescape(hover.group(1))
+    assert '<span class=sr> violated (informational)</span>' in page
 
 
 def test_the_report_speaks_of_the_product(report):

@@ -7,4 +7,4 @@ Subcommand modules import their heavy dependencies inside ``run`` so that
 __all__ = ["COMMANDS"]
 
 # Order is the order shown by ``puf --help``.
-COMMANDS = ("measures", "check", "power", "report", "evaluate", "data", "bench")
+COMMANDS = ("measures", "check", "design", "power", "report", "evaluate", "data", "bench")

@@ -1,16 +1,23 @@
-"""Output paths checked before the work, and output folders that vanish if the work fails (private).
+"""Output paths checked before the work, and output folders claimed for a run (private).
 
 Each check raises ``ValueError`` with one line naming the option and the path;
 the probes write a temporary file rather than trust permission bits (root,
-ACLs and read-only mounts make ``os.access`` unreliable).
+ACLs and read-only mounts make ``os.access`` unreliable). A run writes its
+folder through :func:`claimed_folder`: locked for the run, built beside and
+moved into place at the end (:mod:`puf.files`).
 """
 
-__all__ = ["check_writable_file", "check_output_folder", "output_folder"]
+__all__ = ["check_writable_file", "check_output_folder", "output_folder", "claimed_folder",
+           "folder_lock"]
 
 import contextlib
+import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
+
+from puf.files import hold_lock, staged_folder
 
 
 def _probe_folder(folder):
@@ -44,6 +51,10 @@ def check_writable_file(path, *, option):
     path = Path(path)
     if path.is_dir():
         raise ValueError(f"{option} {path}: is a folder, not a file")
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO nobody reads would block for ever
+            raise ValueError(f"{option} {path}: is not a regular file (a FIFO, a socket or a "
+                             "device); give the path of a file")
     if not path.parent.absolute().is_dir():
         ancestor = _existing_ancestor(path)
         reason = "is a file" if ancestor.exists() and not ancestor.is_dir() else "does not exist"
@@ -126,3 +137,37 @@ def output_folder(path):
         if created is not None:
             shutil.rmtree(created, ignore_errors=True)
         raise
+
+
+def folder_lock(path):
+    """The lock file of output folder ``path``: beside it, in its nearest existing ancestor.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> folder_lock(root / "new" / "report") == root / ".new-report.puf-lock"
+    True
+    """
+    path = Path(os.path.abspath(path))
+    ancestor = _existing_ancestor(path / "x")
+    if ancestor == path:
+        ancestor = path.parent
+    name = "-".join(path.relative_to(ancestor).parts)
+    return ancestor / f".{name}.puf-lock"
+
+
+@contextlib.contextmanager
+def claimed_folder(path, *, force, wait, command, option="--out", stale=()):
+    """Lock output folder ``path`` for the body's length and yield the folder to build it in.
+
+    Another run writing ``path`` makes this one fail with its pid and command
+    (or wait, with ``wait``). The folder is checked again once locked, and
+    built beside ``path``: if the body fails, ``path`` is as it was; if it
+    ends, the new files are moved in and the names in ``stale`` it did not
+    make are removed.
+    """
+    with hold_lock(folder_lock(path), what=f"output folder {path}", wait=wait, command=command):
+        check_output_folder(path, option=option, force=force)
+        with staged_folder(path, stale=stale) as staging:
+            yield staging

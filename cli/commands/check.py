@@ -38,6 +38,9 @@ def register(subparsers):
                         help="check only this property (repeatable)")
     parser.add_argument("--max-examples", type=int, default=None, metavar="N",
                         help="example budget per property (default: the shared default, properties.budget)")
+    parser.add_argument("--proofs", choices=("rules", "smt", "none"), default="rules",
+                        help="prove cells of grammar measures: composition rules (default), also "
+                             "z3 for m <= 4 (smt, the extra 'proofs'), or none")
     parser.add_argument("--random-state", type=int, default=0, metavar="N",
                         help="seed; the same seed gives the same verdicts (default 0)")
     parser.add_argument("--jobs", type=int, default=2, metavar="N",
@@ -59,17 +62,33 @@ def _fail(reason):
     return EXIT_BAD_INPUT
 
 
+def _pinned_before(path, measure):
+    """The examples of an existing pinned file of this measure, replayed first: re-pinning keeps
+    a stored counterexample that still shows its violation. True (the packaged ones) otherwise."""
+    import os
+
+    from puf.properties.pinned import read_pinned
+
+    if not path or not os.path.isfile(path):
+        return True
+    try:
+        return read_pinned(path, measure=measure.name)
+    except ValueError:
+        return True  # not this measure's file (or not one): it is replaced
+
+
 def _check_all(args, options):
     """Every built-in through the properties: the matrix, each violation, and (with
     ``--update-known``) the verdicts written into the known files."""
-    from puf.properties import all_verdicts, verdict_matrix
+    from puf.properties import CATALOG, all_verdicts, verdict_matrix
     from puf.properties.display import format_matrix
 
     results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
     print(format_matrix(verdict_matrix(results=results)))
     for v in results:
         if v.status in ("violated", "undefined"):
-            print(f"{v.measure} / {v.property}: {v.status} — {v.reason}")
+            note = " (informational)" if CATALOG[v.property].informational else ""
+            print(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
     if args.update_known:
         from puf.properties.known.updates import update_known
 
@@ -101,7 +120,8 @@ def run(args):
     unknown = [p for p in args.properties or () if p not in CATALOG]
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
-    options = {"properties": args.properties, "random_state": args.random_state}
+    options = {"properties": args.properties, "random_state": args.random_state,
+               "proofs": args.proofs}
     try:
         options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
     except ValueError as exc:
@@ -110,6 +130,8 @@ def run(args):
         return _fail(f"--jobs must be >= 1, got {args.jobs}")
     if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
         return _fail(f"--random-state must be >= 0, got {args.random_state}")
+    from puf.files import atomic_file
+
     from ._output import check_writable_file
 
     for option, path in (("--json", args.json), ("--known", args.known)):
@@ -123,14 +145,14 @@ def run(args):
     else:
         try:
             measure = load_isolated(args.measure)  # a user's module never runs here
-            results = verdicts(measure, **options)
+            results = verdicts(measure, known=_pinned_before(args.known, measure), **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
         if args.known:
             from puf.properties.known import known_from_verdicts
 
-            with open(args.known, "w", encoding="utf-8") as handle:
+            with atomic_file(args.known) as handle:
                 json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
@@ -140,7 +162,7 @@ def run(args):
                 f"{results[0].max_examples} per property, random_state={results[0].random_state}")
         document = verdict_document([verdict_record(v) for v in results], note)
         try:
-            with open(args.json, "w", encoding="utf-8") as handle:
+            with atomic_file(args.json) as handle:
                 json.dump(document, handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
         except OSError as exc:

@@ -2,6 +2,8 @@
 
 __all__ = ["register", "run", "format_table"]
 
+import contextlib
+
 from ..exitcodes import EXIT_OK
 from ._evaluate_options import chosen_measures, device_params, format_table, parse_memory, parse_runs
 
@@ -69,6 +71,9 @@ def register(subparsers):
     parser.add_argument("--force", action="store_true",
                         help="write into an existing, non-empty --out (the files of a previous "
                              "evaluate there are replaced or removed)")
+    parser.add_argument("--wait", action="store_true",
+                        help="if another run is writing --out or using the run cache, wait for it "
+                             "to finish instead of refusing")
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table",
                         help="how to print the per-ranker table (default table)")
     parser.add_argument("--cache", metavar="DIR", default=None, help="dataset cache folder")
@@ -131,8 +136,6 @@ def run(args):
 
     from puf.evaluation import evaluate_runs, read_run, run_rankers
 
-    from ._output import check_output_folder, output_folder
-
     show = not args.quiet
     # Failures end in cli.main, the one handler: one line on stderr and the exit code of its kind.
     # Everything that can be checked without the data is checked first: a wrong ranker
@@ -143,19 +146,18 @@ def run(args):
         names = _ranker_names(names, show)
     dataset = _load(args)
     out = _out_folder(args, dataset)
-    check_output_folder(out, force=args.force)
-    runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
-    timings, facts = {}, {}
-    if names is not None:
-        runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
-                                timings=timings, progress=show, facts=facts,
-                                cache=_run_cache(args.cache), retrain=args.retrain,
-                                params=device_params(names, args.device)))
-    table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
-                          progress=show, measures=measures, memory=parse_memory(args.memory),
-                          sample=args.sample, random_state=args.seed, n_jobs=args.jobs)
-    with output_folder(out):
-        written = _write(out, dataset, runs, table, timings, facts, args.k)
+    with _claim(args, out, cache=names is not None) as staging:  # this run's until it ends
+        runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
+        timings, facts = {}, {}
+        if names is not None:
+            runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
+                                    timings=timings, progress=show, facts=facts,
+                                    cache=_run_cache(args.cache), retrain=args.retrain,
+                                    params=device_params(names, args.device)))
+        table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
+                              progress=show, measures=measures, memory=parse_memory(args.memory),
+                              sample=args.sample, random_state=args.seed, n_jobs=args.jobs)
+        written = _write(staging, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
@@ -174,6 +176,26 @@ def run(args):
 
 _OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipped.csv",
             "estimates.csv")
+
+
+@contextlib.contextmanager
+def _claim(args, out, *, cache):
+    """Lock ``out`` (and the run cache, when rankers run) and yield the folder to write in."""
+    from puf.files import hold_lock
+
+    from ._output import claimed_folder
+
+    command = " ".join(["puf evaluate", *(f"--{key} {value}" for key, value in (
+        ("data", args.data), ("inter", args.inter), ("out", out)) if value)])
+    with contextlib.ExitStack() as claim:
+        staging = claim.enter_context(claimed_folder(out, force=args.force, wait=args.wait,
+                                                     command=command, stale=_OUTPUTS))
+        if cache:
+            folder = _run_cache(args.cache)
+            folder.mkdir(parents=True, exist_ok=True)
+            claim.enter_context(hold_lock(folder / ".puf-lock", what=f"run cache {folder}",
+                                          wait=args.wait, command=command))
+        yield staging
 
 
 def _existing_file(path, option):

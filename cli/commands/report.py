@@ -41,6 +41,9 @@ def register(subparsers):
                              "a call over it stops the report with a one-line message")
     parser.add_argument("--force", action="store_true",
                         help="write into DIR even if it exists and is not empty")
+    parser.add_argument("--wait", action="store_true",
+                        help="if another run is writing DIR, wait for it to finish instead of "
+                             "refusing")
     parser.set_defaults(func=run)
 
 
@@ -97,16 +100,18 @@ def run(args):
     """Run ``puf report``; return 0, 2 (bad input) or 1 (a dataset download failed).
 
     Refuses an existing non-empty output directory unless ``--force`` (then
-    the report's files are overwritten, nothing else is touched). The output
-    folder, the measures and ``--data`` are checked before any work; a report
-    that fails removes the folder it created.
+    the report's files are replaced, nothing else is touched), and one that
+    another run is writing unless ``--wait``. The output folder, the measures
+    and ``--data`` are checked before any work. The report is built beside the
+    folder and moved in once complete: a report that fails (or is interrupted)
+    leaves the folder as it was.
 
     Examples
     --------
     >>> import argparse, contextlib, io
     >>> args = argparse.Namespace(out="never-made", force=False, measure=["no_such_module:f"],
     ...                           quick=True, random_state=0, data=None, quiet=True,
-    ...                           time_limit=10.0)
+    ...                           time_limit=10.0, wait=False)
     >>> with contextlib.redirect_stderr(io.StringIO()) as err:
     ...     code = run(args)
     >>> code, err.getvalue().strip()
@@ -116,7 +121,7 @@ def run(args):
     import time
     from pathlib import Path
 
-    from ._output import check_output_folder, output_folder
+    from ._output import check_output_folder, claimed_folder
 
     out = Path(args.out)
     try:
@@ -134,10 +139,10 @@ def run(args):
 
     start = time.perf_counter()
     try:
-        with output_folder(out):  # a failed report leaves no folder it made behind
-            index = build_report(out, quick=args.quick, extra=extra,
-                                 random_state=args.random_state, data=args.data,
-                                 progress=not args.quiet, command=_command(args))
+        with claimed_folder(out, force=args.force, wait=args.wait, command=_command(args)) as staging:
+            build_report(staging, quick=args.quick, extra=extra, random_state=args.random_state,
+                         data=args.data, progress=not args.quiet, command=_command(args))
+        index = out / "index.html"
     except (ValueError, ImportError) as exc:
         print(f"puf report: {str(exc).splitlines()[0]}", file=sys.stderr)
         return exit_code(exc)

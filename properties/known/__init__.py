@@ -17,6 +17,7 @@ __all__ = [
     "known_examples",
     "check_known",
     "known_from_verdicts",
+    "pinned_status",
     "write_known",
     "example_case",
 ]
@@ -24,6 +25,7 @@ __all__ = [
 import functools
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -67,6 +69,25 @@ def load_known(name):
     """
     data = _read(name)
     return None if data is None else json.loads(json.dumps(data))
+
+
+def pinned_status(name, property_name, *, proofs="rules"):
+    """The status the runner should report for a pinned cell: ``proven`` where a recorded proof applies.
+
+    A proof "for every m" applies with ``proofs="rules"`` or ``"smt"``, a fixed-m
+    proof ("by SMT") with ``proofs="smt"`` only; otherwise the pinned verdict.
+
+    Examples
+    --------
+    >>> pinned_status("puf", "anonymity"), pinned_status("puf", "anonymity", proofs="none")
+    ('proven', 'holds')
+    """
+    data = _read(name)
+    status = data["verdicts"][property_name]
+    scope = data.get("proofs", {}).get(property_name)
+    if scope is None or proofs == "none" or (scope.endswith("by SMT") and proofs != "smt"):
+        return status
+    return "proven"
 
 
 def known_measures():
@@ -149,6 +170,7 @@ def check_known(data, *, partial=False):
     for prop, status in data["verdicts"].items():
         if status not in STATUSES:
             _fail(where, f"verdict of {prop!r} must be one of {', '.join(STATUSES)}, got {status!r}")
+    _check_proofs(where, data)
     for prop, example in data["examples"].items():
         if prop not in CATALOG:
             _fail(where, f"example for unknown property {prop!r}")
@@ -202,8 +224,28 @@ def example_case(property_name, example, *, source=""):
                - weighted_gap_sum(before.effectiveness, before.similarity))
         strict = gap > 1e-9
     label = f"known example ({source})" if source else "known example"
-    return Case(before, after, f"{label}: {example.get('change', '')}".rstrip(": "),
+    # A change stored from a replayed example keeps one label, not one per replay.
+    change = re.sub(r"^known example( \([^)]*\))?: ", "", example.get("change", ""))
+    return Case(before, after, f"{label}: {change}".rstrip(": "),
                 strict=strict, delta=delta if delta > 0 else math.inf)
+
+
+def _check_proofs(where, data):
+    """The optional ``proofs``: property -> scope ("for every m, by <rule>"), on ``holds`` cells only."""
+    from ..catalog import CATALOG
+
+    proofs = data.get("proofs", {})
+    if not isinstance(proofs, dict):
+        _fail(where, "'proofs' must be an object")
+    for prop, scope in proofs.items():
+        if prop not in CATALOG:
+            _fail(where, f"proof for unknown property {prop!r}")
+        if not isinstance(scope, str) or not scope.startswith("for "):
+            _fail(where, f"proof scope of {prop!r} must read 'for every m, by <rule>' or "
+                         f"'for m ≤ N, by SMT', got {scope!r}")
+        if data["verdicts"].get(prop) != "holds":
+            _fail(where, f"proof of {prop!r} on a cell whose verdict is {data['verdicts'].get(prop)!r}, "
+                         "not 'holds'")
 
 
 def _json_number(value):
@@ -228,9 +270,11 @@ def known_from_verdicts(measure, results):
     from puf import as_measure
 
     measure = as_measure(measure)
-    data = {"measure": measure.name, "verdicts": {}, "reasons": {}, "examples": {}}
+    data = {"measure": measure.name, "proofs": {}, "verdicts": {}, "reasons": {}, "examples": {}}
     for v in results:
-        data["verdicts"][v.property] = v.status
+        if v.status == "proven":
+            data["proofs"][v.property] = v.scope
+        data["verdicts"][v.property] = "holds" if v.status == "proven" else v.status
         data["reasons"][v.property] = v.reason
         keep = (v.status in ("violated", "undefined") and v.kind == "universal") or (
             v.status == "holds" and v.kind == "existential")
@@ -239,6 +283,8 @@ def known_from_verdicts(measure, results):
             example["value_before"] = _json_number(v.example.get("value_before"))
             example["value_after"] = _json_number(v.example.get("value_after"))
             data["examples"][v.property] = example
+    if not data["proofs"]:
+        del data["proofs"]
     return data
 
 

@@ -38,15 +38,20 @@ def merge_verdicts(data, results):
     fresh = known_from_verdicts(data["measure"], results)
     for v in results:
         name = v.property
-        if merged["verdicts"].get(name) != v.status or name not in merged["reasons"]:
+        status = fresh["verdicts"][name]  # a proven cell is pinned as holds, its scope in proofs
+        if merged["verdicts"].get(name) != status or name not in merged["reasons"]:
             merged["reasons"][name] = fresh["reasons"][name]
-        merged["verdicts"][name] = v.status
+        merged["verdicts"][name] = status
+        if name in fresh.get("proofs", {}):
+            merged.setdefault("proofs", {})[name] = fresh["proofs"][name]
         merged["examples"].pop(name, None)
         if name in fresh["examples"]:
             merged["examples"][name] = fresh["examples"][name]
     for key in ("verdicts", "reasons"):
         merged[key] = {p: merged[key][p] for p in CATALOG if p in merged[key]}
     merged["examples"] = {p: merged["examples"][p] for p in CATALOG if p in merged["examples"]}
+    if "proofs" in merged:
+        merged["proofs"] = {p: merged["proofs"][p] for p in CATALOG if p in merged["proofs"]}
     return merged
 
 

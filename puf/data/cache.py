@@ -12,6 +12,7 @@ __all__ = [
     "cache_dir",
     "dataset_source",
     "list_cached",
+    "read_manifest",
     "sha256",
     "verify",
 ]
@@ -170,7 +171,7 @@ def list_cached(cache=None, *, check=False):
         if manifest.parent.name.startswith("."):
             continue
         try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
+            data = read_manifest(manifest.parent)
             files = data.get("files", {})
             entry = {
                 "dataset": data.get("dataset", manifest.parent.name),
@@ -190,6 +191,31 @@ def list_cached(cache=None, *, check=False):
             entry["status"] = _entry_status(manifest.parent, entry["dataset"])
         entries.append(entry)
     return entries
+
+
+def read_manifest(folder):
+    """Return the manifest of the cache entry ``folder`` as a dict; ValueError if unreadable.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / MANIFEST).write_text("{not json")
+    >>> read_manifest(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../MANIFEST.json: unreadable MANIFEST.json (not JSON: ...)
+    """
+    path = pathlib.Path(folder) / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: unreadable {MANIFEST} (not UTF-8 text)") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: unreadable {MANIFEST} (not JSON: {exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("files", {}), dict):
+        raise ValueError(f"{path}: unreadable {MANIFEST} (not a manifest's fields)")
+    return data
 
 
 def _entry_status(folder, name):

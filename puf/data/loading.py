@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .atomic import read_atomic
+from .fields import one_row_per_key
 from .fetch import fetch
 from .preprocess import preprocess
 from .sources import DATASETS
@@ -64,6 +65,7 @@ def genre_features(items, item_table, *, field=None, item="item_id"):
     if field not in item_table or item not in item_table:
         raise ValueError(f"item table needs columns {item!r} and {field!r}; "
                          f"columns: {list(item_table.columns)}")
+    item_table = one_row_per_key(item_table, item, what="item")  # not "the last row wins"
     genres = item_table[field].map(lambda v: tuple(v) if isinstance(v, tuple) else
                                    tuple(str(v).split()) if pd.notna(v) else ())
     lookup = dict(zip(item_table[item].astype(str), genres))

@@ -23,6 +23,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .core_and_split import SPLITS, kcore, split_by_time
+from .fields import numeric_field
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,7 +209,9 @@ def preprocess(interactions, *, threshold=3.0, core=5, ratios=(0.6, 0.2, 0.2), m
     source = interactions.attrs.get("path") or "interactions"
     if len(interactions) == 0:
         raise ValueError(f"{source}: holds no interaction (a header and no rows)")
-    frame = interactions
+    # numbers, whatever the header declares (a token "good" or a float_seq is named here)
+    frame = interactions.assign(**{c: numeric_field(interactions, c) for c in (rating, time)
+                                   if c in interactions and interactions[c].dtype.kind not in "fiub"})
     if threshold is not None and rating in frame:
         frame = frame[frame[rating].to_numpy(dtype=np.float64) >= threshold]
         _survivors(frame, user, source, len(interactions),

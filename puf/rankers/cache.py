@@ -5,7 +5,9 @@ or ``puf report`` on the same data, ranker, seed and settings reads the lists
 back instead. The key hashes the dataset's interactions (all three splits),
 the ranker's constructor parameters (its repr), the seed, k, the split and the
 puf-harness version, so a change to any of them trains again. Each entry is one
-``.npz`` file holding the lists and the training facts (seconds, epochs).
+``.npz`` file holding the lists, the training facts (seconds, epochs) and its own
+key: a file copied over another entry's name is not read as that entry (it is
+trained again), and an entry is written whole or not at all (:func:`puf.files.atomic_file`).
 """
 
 __all__ = ["checkpoint_path", "load_run", "run_key", "save_run"]
@@ -65,7 +67,8 @@ def checkpoint_path(folder, key):
 def load_run(folder, key):
     """Return ``(rankings, facts)`` stored under ``key`` in ``folder``, or None.
 
-    An unreadable entry (e.g. cut short by a crash) counts as absent.
+    An unreadable entry (e.g. cut short by a crash), and one whose stored key
+    is not ``key`` (another entry's file copied over this one), count as absent.
 
     Examples
     --------
@@ -76,6 +79,8 @@ def load_run(folder, key):
     path = pathlib.Path(folder) / key
     try:
         with np.load(path, allow_pickle=False) as stored:
+            if "key" not in stored.files or str(stored["key"]) != pathlib.Path(key).name:
+                return None
             return stored["rankings"].astype(np.int64), json.loads(str(stored["facts"]))
     # A cut-short or overwritten file is not a zip (BadZipFile) or ends early (EOFError).
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
@@ -93,9 +98,14 @@ def save_run(folder, key, rankings, facts):
     >>> rankings, facts = load_run(folder, "x.npz")
     >>> rankings.tolist(), facts
     ([[1, 2]], {'seconds': 1.5})
+    >>> import shutil; _ = shutil.copy(f"{folder}/x.npz", f"{folder}/y.npz")
+    >>> load_run(folder, "y.npz") is None  # x's lists are not y's
+    True
     """
+    from ..files import atomic_file
+
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    partial = folder / f".{key}.{os.getpid()}.partial.npz"
-    np.savez(partial, rankings=np.asarray(rankings, dtype=np.int64), facts=json.dumps(facts))
-    os.replace(partial, folder / key)
+    with atomic_file(folder / key, "wb") as handle:
+        np.savez(handle, rankings=np.asarray(rankings, dtype=np.int64), facts=json.dumps(facts),
+                 key=pathlib.Path(key).name)

@@ -1,0 +1,187 @@
+"""The measure designer: search the grammar for the measures that meet chosen properties.
+
+:func:`design` enumerates a grammar (:func:`puf.grammar.enumerate_forms`) and
+decides each candidate's cells in order, the required properties first, then
+the forbidden ones: by proof where one exists (a composition rule, or z3 for
+m ≤ 4 with ``proofs="smt"``), by the search otherwise. A candidate is rejected
+at its first failing cell (with that cell's counterexample); the others get
+their full catalog row and are ranked by how many of their cells are proven.
+"""
+
+__all__ = ["Cell", "Candidate", "design", "INEQUALITY"]
+
+import math
+from dataclasses import asdict, dataclass, field
+
+from puf import as_measure
+from puf.grammar import BUILTIN_FORMS, PairForm, enumerate_forms, grammar_measure
+
+from .budget import example_budget
+from .catalog import CATALOG, get_property
+from .proofs import check_mode, combine, prove
+from .runner import verdicts
+
+INEQUALITY = "inequality"
+"""``kinds`` value for the inequality forms only: the candidates that read effectiveness alone."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One decided cell: status, how it was decided ("proof" or "search"), scope, reason, example."""
+
+    property: str
+    status: str
+    by: str
+    reason: str = ""
+    scope: str | None = None
+    example: dict | None = None
+
+
+@dataclass
+class Candidate:
+    """A form of the grammar with its decided cells; ``failed`` is its first failing cell, if any."""
+
+    name: str
+    form: object
+    alias: str = ""
+    cells: list = field(default_factory=list)
+    failed: Cell | None = None
+
+    @property
+    def n_proven(self):
+        return sum(c.status == "proven" for c in self.cells)
+
+    def to_dict(self):
+        """JSON-ready: the form's options, the cells, the first failing cell."""
+        return _finite_or_text({"name": self.name, "alias": self.alias, "kind": type(self.form).__name__,
+                            "form": asdict(self.form), "n_proven": self.n_proven,
+                            "cells": [asdict(c) for c in self.cells],
+                            "failed": None if self.failed is None else asdict(self.failed)})
+
+
+def _finite_or_text(value):
+    """``value`` with NaN and infinities as the strings "nan", "inf", "-inf" (as verdicts are written)."""
+    if isinstance(value, dict):
+        return {k: _finite_or_text(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_text(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+# Pair forms that are positive multiples of an index form's built-in: (2/m²)Σ_{u<v}(ΔS)²/μ² = 2σ²/μ²
+# = 4·GE(2), and its root is √2·CV (tests/test_grammar.py checks both).
+_MULTIPLES = {PairForm(gap="square", aggregation="all-pairs", normalisation="mean"): "ge-2",
+              PairForm(gap="square", aggregation="all-pairs", normalisation="mean", root=True): "cv"}
+
+
+def _alias(form):
+    """The built-in this form is a positive multiple of ("∝ gini"), or ""."""
+    from dataclasses import replace
+
+    unit = replace(form, coefficient=1.0) if hasattr(form, "coefficient") else form
+    if unit in _MULTIPLES:
+        return f"∝ {_MULTIPLES[unit]}"
+    for name, builtin in BUILTIN_FORMS.items():
+        if (replace(builtin, coefficient=1.0) if hasattr(builtin, "coefficient") else builtin) == unit:
+            return name if builtin == form else f"∝ {name}"
+    return ""
+
+
+def decide(measure, prop, *, proofs, max_examples, random_state):
+    """One cell: by proof when one settles it, else by the search (proofs off)."""
+    proof = prove(measure, prop, mode=proofs)
+    if proof is not None and proof.status == "proven" and proof.scope.startswith("for every m"):
+        return Cell(prop, "proven", "proof", proof.argument, proof.scope)
+    if proof is not None and proof.status == "violated":
+        return Cell(prop, "violated", "proof", f"counterexample {proof.scope}", None, proof.example)
+    # A fixed-m proof covers small m only: the search decides, and the proof adds its scope.
+    (v,) = verdicts(measure, properties=[prop], max_examples=max_examples, random_state=random_state,
+                    proofs="none")
+    status, reason, example, scope = combine(v.status, v.reason, v.example, proof)
+    return Cell(prop, status, "search" if scope is None else "search and proof", reason, scope, example)
+
+
+def _meets(cell, wanted):
+    holding = cell.status in ("proven", "holds")
+    return holding if wanted else cell.status == "violated"
+
+
+def _one(job):
+    form, require, forbid, options = job
+    measure = as_measure(grammar_measure(form))
+    candidate = Candidate(measure.name, form, _alias(form))
+    for prop, wanted in [(p, True) for p in require] + [(p, False) for p in forbid]:
+        cell = decide(measure, prop, **options)
+        candidate.cells.append(cell)
+        if not _meets(cell, wanted):
+            candidate.failed = cell
+            return candidate
+    rest = [p for p in CATALOG if p not in require and p not in forbid]
+    candidate.cells += [decide(measure, p, **options) for p in rest]
+    return candidate
+
+
+def design(require, forbid=(), *, grammar=None, kinds=("pair", "index"), proofs="smt",
+           max_examples=None, random_state=0, n_jobs=1, progress=False):
+    """Return ``(accepted, rejected)`` candidates of the grammar for the required properties.
+
+    Parameters
+    ----------
+    require, forbid : sequence of str
+        Catalog properties that must hold (``holds`` or ``proven``) / must be violated.
+    grammar : dict, optional
+        Default :data:`puf.grammar.DEFAULT_GRAMMAR`.
+    kinds : tuple of {"pair", "index"} or "inequality", default both
+        Which forms to enumerate; "inequality": every form that reads effectiveness alone.
+    proofs : {"smt", "rules", "none"}, default "smt"
+        How cells are proven before the search is asked (see :func:`properties.verdicts`).
+    max_examples, random_state
+        The search's budget and seed, for the cells no proof settles.
+    n_jobs : int, default 1
+        Worker processes over candidates.
+    progress : bool, default False
+        A tqdm bar over candidates.
+
+    Returns
+    -------
+    (list of Candidate, list of Candidate)
+        Accepted, ranked by proven cells (most first), then by name; rejected,
+        in grid order, each with ``failed``.
+
+    Examples
+    --------
+    >>> ok, no = design(["scale-invariance"], grammar={"index": {"ge": [2.0], "cv": [None]}},
+    ...                 proofs="rules")
+    >>> [c.name for c in ok], no
+    (['cv', 'ge(2)'], [])
+    """
+    for prop in [*require, *forbid]:
+        get_property(prop)
+    check_mode(proofs)
+    max_examples = example_budget(max_examples)
+    if kinds == INEQUALITY:
+        forms = [f for f in enumerate_forms(grammar) if f.reads == ("effectiveness",)]
+    else:
+        forms = enumerate_forms(grammar, kinds=tuple(kinds))
+    options = dict(proofs=proofs, max_examples=max_examples, random_state=random_state)
+    jobs = [(f, tuple(require), tuple(forbid), options) for f in forms]
+    if n_jobs > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
+            results = _bar(pool.map(_one, jobs), len(jobs), progress)
+            candidates = list(results)
+    else:
+        candidates = [_one(job) for job in _bar(jobs, len(jobs), progress)]
+    accepted = sorted((c for c in candidates if c.failed is None), key=lambda c: (-c.n_proven, c.name))
+    return accepted, [c for c in candidates if c.failed is not None]
+
+
+def _bar(iterable, total, progress):
+    if not progress:
+        return iterable
+    from tqdm import tqdm
+
+    return tqdm(iterable, total=total, desc="puf design", unit="form")

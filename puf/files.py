@@ -1,0 +1,232 @@
+"""Outputs that are whole or absent, and locks that say who holds them.
+
+A file is written to a temporary sibling and renamed over its target only once
+complete (:func:`atomic_file`): a full disk, a crash or a signal leaves the earlier
+file as it was. A folder of outputs is built beside its target and moved into place
+at the end (:func:`staged_folder`), the moves made with SIGINT and SIGTERM held back,
+so an older report stays whole until the new one is. A run holds a lock on what it
+writes (:func:`hold_lock`): a second run is refused with the holder's pid and command,
+or waits. Locks are ``flock`` locks, which the kernel releases when their holder ends,
+however it ends.
+"""
+
+__all__ = ["atomic_file", "staged_folder", "hold_lock", "Locked"]
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; a run there holds no lock
+    fcntl = None
+
+
+class Locked(ValueError):
+    """Another process holds the lock (a ValueError: the run is refused like bad input)."""
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic_file(path, mode="w", *, encoding="utf-8"):
+    """Open a temporary sibling of ``path``; rename it over ``path`` once the body ends.
+
+    If the body raises (a full disk, an interruption), the sibling is removed
+    and ``path`` is untouched. The new file keeps the permissions of the one it
+    replaces (new files: the umask's).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "v.json"
+    >>> _ = path.write_text("earlier")
+    >>> try:
+    ...     with atomic_file(path) as handle:
+    ...         _ = handle.write("half a docu")
+    ...         raise OSError(28, "No space left on device")
+    ... except OSError:
+    ...     pass
+    >>> path.read_text(), sorted(p.name for p in path.parent.iterdir())
+    ('earlier', ['v.json'])
+    """
+    path = Path(path)
+    try:
+        permissions = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        permissions = 0o666 & ~_umask()
+    descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    try:
+        with os.fdopen(descriptor, mode, **({} if "b" in mode else {"encoding": encoding})) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(partial, permissions)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+        raise
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM back for a few renames (they arrive right after)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _exists(path):
+    return path.exists() or path.is_symlink()
+
+
+def _move_in(staging, target, stale):
+    """Move staging's entries into ``target``, old ones of those names (and ``stale``) aside.
+
+    On an error every move is undone, so ``target`` is as it was.
+    """
+    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    new = sorted(entry.name for entry in staging.iterdir())
+    moves = []  # (from, to), in order
+    try:
+        for name in sorted(set(stale) - set(new)):
+            if _exists(target / name):
+                os.replace(target / name, aside / name)
+                moves.append((target / name, aside / name))
+        for name in new:
+            if _exists(target / name):
+                os.replace(target / name, aside / name)
+                moves.append((target / name, aside / name))
+            os.replace(staging / name, target / name)
+            moves.append((staging / name, target / name))
+    except BaseException:
+        for source, destination in reversed(moves):
+            with contextlib.suppress(OSError):
+                os.replace(destination, source)
+        raise
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def staged_folder(path, *, stale=()):
+    """Yield an empty folder beside ``path``; when the body ends, move its files into ``path``.
+
+    ``path`` (and missing parents) is created only at the end. Files of
+    ``path`` with the names of new ones are replaced, those named in ``stale``
+    that the body did not make are removed (a previous run's leftovers); the
+    others stay.
+    If the body raises, nothing of ``path`` has changed, and the folders made
+    for it (the staging one, new parents) are removed.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "report"
+    >>> with staged_folder(out) as staging:
+    ...     _ = (staging / "index.html").write_text("new")
+    ...     out.exists()
+    False
+    >>> [p.name for p in out.iterdir()], (out / "index.html").read_text()
+    (['index.html'], 'new')
+    """
+    path = Path(path)
+    created = next((p for p in [path.parent, *path.parent.absolute().parents][::-1]
+                    if not p.exists()), None)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))
+    try:
+        os.chmod(staging, 0o777 & ~_umask())
+        yield staging
+        with _signals_held():
+            if not path.exists():
+                os.replace(staging, path)
+            else:
+                _move_in(staging, path, stale)
+    except BaseException:
+        shutil.rmtree(created if created is not None else staging, ignore_errors=True)
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _holder(handle):
+    handle.seek(0)
+    return handle.read().strip() or "another process"
+
+
+@contextlib.contextmanager
+def hold_lock(path, *, what, wait=False, command=None):
+    """Hold an exclusive lock on the file ``path`` for the body's length.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The lock file (created; removed when released).
+    what : str
+        What the lock guards, for the message (``"output folder R"``).
+    wait : bool, default False
+        Wait for the holder to finish instead of refusing.
+    command : str, optional
+        This run's command, written in the lock for a refused run's message
+        (default: this process's arguments).
+
+    Raises
+    ------
+    Locked
+        Another process holds it (and ``wait`` is False); the message names
+        its pid and command.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> lock = pathlib.Path(tempfile.mkdtemp()) / ".out.lock"
+    >>> with hold_lock(lock, what="output folder out"):
+    ...     lock.exists()
+    True
+    >>> lock.exists()
+    False
+    """
+    path = Path(path)
+    if fcntl is None:
+        yield path
+        return
+    while True:
+        handle = open(path, "a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            holder = _holder(handle)
+            handle.close()
+            raise Locked(f"{what} is in use by {holder}; wait for it to finish, "
+                         "or pass --wait") from None
+        # The holder before us may have removed the file: then this lock guards nothing.
+        if path.exists() and os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino:
+            break
+        handle.close()
+    try:
+        handle.seek(0)
+        handle.truncate()
+        command = command or " ".join(sys.argv)
+        handle.write(f"pid {os.getpid()} ({command[:200]})\n")
+        handle.flush()
+        yield path
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        handle.close()

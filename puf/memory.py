@@ -1,0 +1,124 @@
+"""Work refused before it starts when it cannot fit in memory.
+
+A dense m x m piece (a similarity, a utility, a list distance) needs 8 m² bytes per
+copy: 12.8 GB for 40,000 users. Allocating it anyway grows the process until the
+kernel kills it (and starves everything else on the machine first). Each dense
+builder asks :func:`check_memory` first, which raises :class:`MemoryNeeded` naming
+the size when it exceeds what is available: the memory the kernel reports free for
+new work (``MemAvailable``; a cgroup's limit if lower), or ``PUF_MAX_MEMORY`` when
+that is set (bytes, or with a K, M, G or T suffix).
+"""
+
+__all__ = ["MemoryNeeded", "available_memory", "check_memory", "dense_bytes", "format_bytes"]
+
+import os
+import re
+
+
+class MemoryNeeded(ValueError, MemoryError):
+    """The work needs more memory than is available (a ValueError: exit code 2 on the command line)."""
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _limit_from_environment():
+    text = os.environ.get("PUF_MAX_MEMORY", "").strip()
+    if not text:
+        return None
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?", text, flags=re.IGNORECASE)
+    if not match:
+        raise ValueError(f"PUF_MAX_MEMORY must be a number of bytes, optionally with a K, M, G "
+                         f"or T suffix (e.g. 6G), got {text!r}")
+    return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+
+
+def _read_number(path):
+    try:
+        with open(path) as handle:
+            text = handle.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def available_memory():
+    """Bytes available to new work, or None when the system does not say.
+
+    ``PUF_MAX_MEMORY`` when set; else the kernel's ``MemAvailable``, lowered
+    to what a cgroup (v2) limit leaves.
+
+    Examples
+    --------
+    >>> available = available_memory()
+    >>> available is None or available > 0
+    True
+    """
+    limit = _limit_from_environment()
+    if limit is not None:
+        return limit
+    available = None
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pages = getattr(os, "sysconf_names", {}).get("SC_AVPHYS_PAGES")
+        if pages is not None:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    cap, used = _read_number("/sys/fs/cgroup/memory.max"), _read_number("/sys/fs/cgroup/memory.current")
+    if cap is not None and used is not None:
+        available = cap - used if available is None else min(available, cap - used)
+    return available
+
+
+def format_bytes(nbytes):
+    """``nbytes`` in words: "12.8 GB", "512 MB", "980 bytes" (decimal units).
+
+    Examples
+    --------
+    >>> format_bytes(12_800_000_000), format_bytes(5e8), format_bytes(980)
+    ('12.8 GB', '500 MB', '980 bytes')
+    """
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if nbytes >= size:
+            return f"{nbytes / size:.3g} {unit}"
+    return f"{int(nbytes)} bytes"
+
+
+def dense_bytes(m, *, copies=1):
+    """Bytes of ``copies`` dense float64 m x m arrays.
+
+    Examples
+    --------
+    >>> format_bytes(dense_bytes(40_000))
+    '12.8 GB'
+    """
+    return int(copies) * 8 * int(m) * int(m)
+
+
+def check_memory(nbytes, *, what):
+    """Raise :class:`MemoryNeeded` when ``nbytes`` is more than the available memory.
+
+    Parameters
+    ----------
+    nbytes : int
+        What the work will hold at its peak.
+    what : str
+        The work, for the message ("the 40000 x 40000 Jaccard similarity").
+
+    Examples
+    --------
+    >>> check_memory(dense_bytes(10), what="a 10 x 10 similarity")
+    >>> check_memory(10**18, what="the 353553390 x 353553390 similarity")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    puf.memory.MemoryNeeded: the 353553390 x 353553390 similarity needs 1e+06 TB of memory; ... available...
+    """
+    available = available_memory()
+    if available is not None and nbytes > available:
+        raise MemoryNeeded(f"{what} needs {format_bytes(nbytes)} of memory; "
+                           f"{format_bytes(max(available, 0))} is available (PUF_MAX_MEMORY "
+                           "sets the limit): use fewer users, or a scale engine (puf.engines)")

@@ -1,0 +1,137 @@
+"""A researcher's own measure, end to end, from a fresh folder: pin with `puf check --known`,
+then `pytest --measure ... --known ...` (or the ini setting) passes on the pinned verdicts and
+fails naming a cell whose verdict changed."""
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+MEASURE = '''
+import numpy as np
+
+
+def gap(effectiveness, similarity):
+    """Similarity-weighted mean squared gap over unordered pairs."""
+    s = np.asarray(effectiveness)
+    upper = np.triu_indices(len(s), 1)
+    return float(np.mean(similarity[upper] * (s[:, None] - s[None, :])[upper] ** 2))
+'''
+# Three times the gap: it leaves [0, 1], so the pinned 'range: holds' breaks.
+TRIPLED = MEASURE.replace("return float(np.mean(", "return 3 * float(np.mean(")
+
+
+def _plugin_args():
+    """Load the plugin explicitly unless the installed entry point already does."""
+    names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
+    return [] if "puf.properties.plugin" in names else ["-p", "puf.properties.plugin"]
+
+
+def _pin(folder):
+    """`puf check mymeasure.py:gap --known mymeasure.known.json` in ``folder``; the file's content."""
+    done = subprocess.run([sys.executable, "-m", "puf.cli", "check", "mymeasure.py:gap", "--known",
+                           "mymeasure.known.json", "--quiet"], cwd=folder, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads((folder / "mymeasure.known.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def pinned_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("researcher")
+    (folder / "mymeasure.py").write_text(MEASURE, encoding="utf-8")
+    return folder, _pin(folder)
+
+
+def _copy(pytester, pinned_folder, measure=MEASURE, known=None):
+    folder, data = pinned_folder
+    pytester.makepyfile(mymeasure=measure)
+    (pytester.path / "mymeasure.known.json").write_text(json.dumps(known or data), encoding="utf-8")
+
+
+def test_the_pinned_verdicts_pass_and_the_header_counts_them(pytester, pinned_folder):
+    _, data = pinned_folder
+    assert "violated" in data["verdicts"].values()  # pigou-dalton and scale-invariance at least
+    _copy(pytester, pinned_folder)
+    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
+                                           "mymeasure.py:gap", "--known", "mymeasure.known.json")
+    result.assert_outcomes(passed=len(data["verdicts"]))
+    result.stdout.fnmatch_lines([f"puf-harness: mymeasure.py:gap x {len(data['verdicts'])} "
+                                 "properties, verdicts pinned in mymeasure.known.json",
+                                 f"collected {len(data['verdicts'])} items"])
+
+
+def test_a_changed_verdict_fails_naming_its_cell(pytester, pinned_folder):
+    _copy(pytester, pinned_folder, measure=TRIPLED)
+    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
+                                           "mymeasure.py:gap", "--known", "mymeasure.known.json",
+                                           "-k", "range or pigou or scale")
+    result.assert_outcomes(passed=3, failed=1)  # "range" also selects rearrangement
+    result.stdout.fnmatch_lines(["*gap / range: pinned holds in mymeasure.known.json, now violated*",
+                                 "*counterexample (m = 2)*"])
+
+
+def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytester, pinned_folder):
+    _, data = pinned_folder
+    stale = json.loads(json.dumps(data))
+    example = stale["examples"]["pigou-dalton"]
+    # The stored transfer replaced by one between two equal users: no violation left in it.
+    example["before"]["effectiveness"] = [0.5] * len(example["before"]["effectiveness"])
+    example["after"]["effectiveness"] = [0.5] * len(example["after"]["effectiveness"])
+    _copy(pytester, pinned_folder, known=stale)
+    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
+                                           "mymeasure.py:gap", "--known", "mymeasure.known.json",
+                                           "-k", "pigou")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*gap / pigou-dalton: pinned violated in mymeasure.known.json*"
+                                 "stored counterexample no longer shows it*"])
+
+
+def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder):
+    _, data = pinned_folder
+    _copy(pytester, pinned_folder)
+    pytester.makefile(".ini", pytest="[pytest]\npuf_measures = mymeasure.py:gap\n"
+                                     "puf_known = mymeasure.known.json\n")
+    sub = pytester.mkdir("sub")  # paths are relative to the ini file, not to the working folder
+    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider",
+                                           "--rootdir", str(pytester.path), str(sub),
+                                           "-k", "pigou or scale or continuity")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["*verdicts pinned in *mymeasure.known.json"])
+
+
+def test_without_known_informational_properties_never_fail(pytester):
+    pytester.makepyfile(mymeasure=MEASURE)
+    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
+                                           "mymeasure.py:gap", "-k", "scale or pigou")
+    result.assert_outcomes(passed=1, failed=1)  # scale-invariance passes, pigou-dalton fails
+    result.stdout.fnmatch_lines(["*property 'pigou-dalton' is violated*",
+                                 "*informational findings*",
+                                 "mymeasure.py:gap / scale-invariance: violated (informational)*"])
+
+
+def test_known_files_that_do_not_pair_are_usage_errors(pytester, pinned_folder):
+    _copy(pytester, pinned_folder)
+    two = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure", "sd",
+                                        "--measure", "mymeasure.py:gap", "--known", "mymeasure.known.json")
+    two.stderr.fnmatch_lines(["*--known: give one file per --measure, in order (2 measures, 1 known file)*"])
+    missing = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
+                                            "mymeasure.py:gap", "--known", "other.json")
+    missing.stderr.fnmatch_lines(["*--known other.json: no such file*"])
+    other = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure", "sd",
+                                          "--known", "mymeasure.known.json", "-k", "range")
+    other.stdout.fnmatch_lines(["*pins measure 'gap', not 'sd'*"])
+
+
+def test_pinning_again_keeps_the_stored_examples(pinned_folder):
+    folder, first = pinned_folder
+    again = _pin(folder)
+    assert again["verdicts"] == first["verdicts"]
+    assert {p: (e["before"], e["after"]) for p, e in again["examples"].items()} == {
+        p: (e["before"], e["after"]) for p, e in first["examples"].items()}
+    assert all(e["change"].startswith("known example (pinned): ") and e["change"].count("known example") == 1
+               for e in again["examples"].values())

@@ -1,0 +1,119 @@
+"""The proven status: composition rules, the z3 fixed-m proofs, and what the known files record.
+
+The rules need no solver; the SMT tests skip without the ``proofs`` extra (CI installs it).
+``PUF_PROOF_BUDGET=N`` runs every proven cell of every built-in through the search at N
+examples (the pinned-verdict test already runs each at the default budget).
+"""
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+import puf
+from puf.grammar import BUILTIN_FORMS, IndexForm, PairForm, grammar_measure
+from puf.properties import CATALOG, verdicts
+from puf.properties.known import check_known, example_case, load_known
+from puf.properties.proofs import Proof, combine, prove
+from puf.properties.smt_encoding import INSTALL, z3_module
+
+needs_z3 = pytest.mark.skipif(z3_module() is None, reason=f"needs the SMT solver: {INSTALL}")
+
+
+@pytest.mark.parametrize("name", list(BUILTIN_FORMS))
+def test_rule_proofs_are_the_recorded_ones_and_only_on_holds_cells(name):
+    measure, known = puf.as_measure(name), load_known(name)
+    recorded = {p: s for p, s in known.get("proofs", {}).items() if not s.endswith("by SMT")}
+    proven = {}
+    for prop in CATALOG:
+        proof = prove(measure, prop)
+        if proof is not None:
+            assert proof.status == "proven" and known["verdicts"][prop] == "holds", (name, prop)
+            proven[prop] = proof.scope
+    assert proven == recorded
+
+
+def test_the_issue_minimum_is_proven_for_puf_for_every_m():
+    known = load_known("puf")["proofs"]
+    for prop in ("anonymity", "zero-at-equality", "translation-invariance"):
+        assert known[prop].startswith("for every m"), prop
+    assert load_known("gini")["proofs"]["scale-invariance"].startswith("for every m")
+
+
+def test_a_proven_verdict_carries_its_scope_and_never_replaces_a_counterexample():
+    (v,) = verdicts("puf", properties=["anonymity"], max_examples=10)
+    assert v.status == "proven" and v.scope == "for every m, by symmetric aggregation"
+    assert v.to_dict()["scope"] == v.scope
+    (plain,) = verdicts("puf", properties=["anonymity"], max_examples=10, proofs="none")
+    assert plain.status == "holds" and plain.scope is None
+    status, reason, _, scope = combine("violated", "counterexample", {"violation": 1.0},
+                                       Proof("proven", "for every m, by x"))
+    assert status == "violated" and "contradicts the proof" in reason and scope is None
+    with pytest.raises(ValueError, match="proofs must be one of none, rules, smt, got 'all'"):
+        verdicts("puf", properties=["anonymity"], proofs="all")
+
+
+def test_a_users_grammar_measure_gets_rule_proofs_and_a_plain_function_none():
+    mine = grammar_measure(PairForm(weight="sim^2", gap="square", aggregation="user-max"), name="mine")
+    results = {v.property: v.status for v in verdicts(mine, properties=["anonymity", "similarity-zero",
+                                                                       "translation-invariance"],
+                                                     max_examples=10)}
+    assert results == {"anonymity": "proven", "similarity-zero": "proven",
+                       "translation-invariance": "proven"}
+    assert prove(puf.as_measure(lambda effectiveness: 0.0), "anonymity") is None
+
+
+def test_known_files_refuse_a_proof_on_a_cell_that_does_not_hold():
+    data = load_known("puf")
+    data["proofs"]["pigou-dalton"] = "for every m, by wishful thinking"
+    with pytest.raises(ValueError, match="proof of 'pigou-dalton' on a cell whose verdict is 'violated'"):
+        check_known(data)
+
+
+def test_without_the_solver_smt_cells_say_the_extra_is_missing(monkeypatch):
+    import puf.properties.smt as smt
+
+    monkeypatch.setattr(smt, "z3_module", lambda: None)
+    proof = prove(puf.as_measure("puf"), "pigou-dalton", mode="smt")
+    assert proof.status == "unknown" and INSTALL in proof.argument
+    (v,) = verdicts("puf", properties=["anonymity"], max_examples=5, proofs="smt")
+    assert v.status == "proven"  # rules need no solver
+
+
+@needs_z3
+def test_an_smt_counterexample_is_exact_and_the_judge_confirms_it():
+    proof = prove(puf.as_measure("puf"), "pigou-dalton", mode="smt")
+    assert proof.status == "violated" and proof.scope == "at m = 3, by SMT"
+    case = example_case("pigou-dalton", proof.example, source="smt")
+    before = puf.puf(case.before.effectiveness, case.before.similarity)
+    after = puf.puf(case.after.effectiveness, case.after.similarity)
+    assert after > before + 1e-9
+    (v,) = verdicts("puf-as-printed", properties=["range"], max_examples=5, proofs="smt", known=False)
+    assert v.status == "violated" and v.example["value_before"] > 1.0
+
+
+@needs_z3
+def test_the_recorded_smt_scopes_are_reproduced():
+    for name in BUILTIN_FORMS:
+        for prop, scope in load_known(name).get("proofs", {}).items():
+            if scope.endswith("by SMT"):
+                proof = prove(puf.as_measure(name), prop, mode="smt", timeout=30.0)
+                assert (proof.status, proof.scope) == ("proven", scope), (name, prop, proof)
+
+
+@needs_z3
+def test_logarithms_leave_the_search_verdict_standing_and_say_so():
+    (v,) = verdicts(grammar_measure(IndexForm("ge", 1.0)), properties=["disparity-monotone"],
+                    max_examples=10, proofs="smt")
+    assert v.status == "violated" or "not encodable" in v.reason
+
+
+@pytest.mark.skipif(not os.environ.get("PUF_PROOF_BUDGET"), reason="set PUF_PROOF_BUDGET=N to run")
+@pytest.mark.parametrize("name", list(BUILTIN_FORMS))
+def test_every_proven_cell_survives_a_large_budget_search(name):
+    cells = list(load_known(name).get("proofs", {}))
+    found = verdicts(name, properties=cells, max_examples=int(os.environ["PUF_PROOF_BUDGET"]),
+                     proofs="none", known=False)
+    assert [(v.property, v.status) for v in found if v.status != "holds"] == []
+    assert not any(math.isnan(v.n_examples) for v in found) and np.all([v.n_examples > 0 for v in found])
