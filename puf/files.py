@@ -24,7 +24,7 @@ from pathlib import Path
 try:
     import fcntl
 except ImportError:  # Windows: no flock; a run there holds no lock
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 
 class Locked(ValueError):

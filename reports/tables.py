@@ -10,10 +10,10 @@ measures that fall over a decade.
 
 __all__ = ["merge_identical", "merge_coinciding", "members", "merged_rows", "relative_to_random"]
 
-_BOTH = " (P and NDCG)"
-
 import numpy as np
 import pandas as pd
+
+_BOTH = " (P and NDCG)"
 
 
 def merge_identical(table, *, atol=1e-12):

@@ -27,7 +27,8 @@ PATTERNS = (
     r"(?<![\w\"'=./{(\[-])sessions?\b(?![\w\"'(/}\]]|\s*[=,)])",
     # who else used the machine
     r"\bwho else\b", r"\bother (?:engineers?|people|jobs?|users of the machine)\b",
-    r"\bshared with (?:\w+ )?others?\b", r"\bbeside other work\b",
+    r"\bshared with (?:\w+ )?other (?:engineers?|people|jobs?|work|users)\b", r"\bbeside other work\b",
+    r"\bthe machine shared\b",
 )
 PROCESS_WORDS = re.compile("|".join(f"(?:{p})" for p in PATTERNS), re.IGNORECASE)
 
@@ -63,7 +64,7 @@ def _tracked_text_files():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("Measured on this project's machine, shared with five other engineers' jobs", 2),
+    ("Measured on this project's machine, shared with five other engineers' jobs", 1),
     ("UserKNN this run; BPR at load 11–21 (an earlier session)", 1),
     ("Targets (issue 16 and before)", 1),
     ("the shortcut the issue suggested was not built", 1),
@@ -73,6 +74,8 @@ def _tracked_text_files():
     ('session = _webdriver(port, "POST", "/session", {})', 0),
     ("import urllib.request; request = urllib.request.Request(url)", 0),
     ("Machine: 2-core x86-64, 24 GB. Date: 2026-11-30. Command: puf report.", 0),
+    ("2026-12-01, the machine shared with other jobs, load average 15–19", 2),
+    ("The value of a variant whose road needs no pass shared with others.", 0),
 ])
 def test_patterns_are_precise(text, expected):
     assert len(process_words(text)) == expected

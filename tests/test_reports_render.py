@@ -8,7 +8,7 @@ import matplotlib.image
 import numpy as np
 import pandas as pd
 
-from puf.reports.figures import OKABE_ITO, plot_heatmap, plot_sweep, save_figure
+from puf.reports.figures import plot_heatmap, plot_sweep, save_figure
 from puf.reports.render import VERDICT_STYLE, Section, render_html, render_markdown
 
 
