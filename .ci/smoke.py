@@ -25,7 +25,7 @@ assert (known / "README.md").is_file(), "properties/known/README.md missing from
 assert json.loads(POWER_TABLE.read_text(encoding="utf-8"))["detection"], "power table empty"
 
 population = puf.Population(np.array([0.9, 0.1, 0.8, 0.2]), np.full((4, 4), 0.5))
-values = puf.evaluate(population, ["puf", "sd", "gini"])
+values = puf.evaluate_measures(population, ["puf", "sd", "gini"])
 assert abs(values["sd"] - 0.125 ** 0.5) < 1e-12 and abs(values["puf"] - 0.25) < 1e-12, values
 gini = {v.property: v.status for v in properties.verdicts("gini", max_examples=5)}
 assert gini["defined"] == "violated" and gini["anonymity"] == "holds", gini

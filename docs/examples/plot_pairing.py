@@ -21,7 +21,7 @@ pairings = {
     "most fair": synthetic.pair(scores, similarity, mode="most_fair", random_state=0),
     "most unfair": synthetic.pair(scores, similarity, mode="most_unfair", random_state=0),
 }
-values = {name: puf.evaluate(puf.Population(s, similarity), ["puf", "sd", "gini"])
+values = {name: puf.evaluate_measures(puf.Population(s, similarity), ["puf", "sd", "gini"])
           for name, s in pairings.items()}
 for name, row in values.items():
     print(f"{name:12s}", {k: round(v, 4) for k, v in row.items()})
