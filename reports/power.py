@@ -90,15 +90,16 @@ def plot_power(detection, alarms, budgets):
             ax.axvline(budget, color="#009E73", linestyle="--", linewidth=1, label="this report's budget")
         ax.set_title(fit_title(name, 24), fontsize="small", fontweight="bold" * (name == "overall") or None)
         ax.set_xscale("log")
-        # Ticks at the measured budgets and this report's, written as plain counts: the
-        # default log ticks read "2 x 10^1" and, with one budget measured, mark nothing real.
-        ticks = sorted({int(b) for b in detection.columns} | {int(b) for b in budgets})
-        ax.set_xticks(ticks, [f"{t:,}" for t in ticks])
-        ax.xaxis.set_minor_locator(NullLocator())
         ax.set_ylim(-4, 104)
         ax.yaxis.set_major_formatter(PercentFormatter(decimals=0))
         ax.tick_params(labelsize="x-small")
         ax.grid(True, color="0.9", linewidth=0.6)
+    # Ticks at the measured budgets and this report's, as plain counts: the default log ticks
+    # read "2 x 10^1" and, with one budget measured, mark nothing real. The axes share x, so
+    # setting them once sets them everywhere.
+    ticks = sorted({int(b) for b in detection.columns} | {int(b) for b in budgets})
+    axes[0].set_xticks(ticks, [f"{t:,}" for t in ticks])
+    axes[0].xaxis.set_minor_locator(NullLocator())
     for ax in axes[len(names):]:
         ax.set_visible(False)
     for ax in axes[max(0, len(names) - ncols):len(names)]:
