@@ -29,6 +29,7 @@ __all__ = ["CAN_ISOLATE", "IMPORT_TIME_LIMIT", "WorkerTimeout", "WorkerDied", "W
            "load_isolated", "fresh_worker", "fresh_outcomes", "worker_for", "release_workers",
            "live_workers", "real_number"]
 
+import functools
 import inspect
 import os
 import socket
@@ -63,7 +64,19 @@ def is_trusted(measure):
         _BUILT_IN.update({id(m.function): m.function for m in MEASURES.values()})
         _BUILT_IN[None] = None
     # The dict holds the functions, so their ids are never reused by other objects.
-    return id(measure.function) in _BUILT_IN
+    if id(measure.function) in _BUILT_IN:
+        return True
+    registered = MEASURES.get(measure.name)
+    return registered is not None and _same_function(registered.function, measure.function)
+
+
+def _same_function(a, b):
+    """``a`` is ``b``, or both bind the same options to one function: a parametrised built-in
+    (a ``functools.partial``) comes back from a pool's pickle as a new, equal partial."""
+    if a is b:
+        return True
+    return (isinstance(a, functools.partial) and isinstance(b, functools.partial)
+            and a.func is b.func and a.args == b.args and a.keywords == b.keywords)
 
 
 _BUILT_IN = {}
@@ -219,8 +232,12 @@ def _fresh_spec(measure):
         return _fresh_spec(function.measure)
     if isinstance(function, RemoteFunction):
         return function.spec
-    if MEASURES.get(measure.name) is measure:
+    registered = MEASURES.get(measure.name)
+    if registered is measure or (registered is not None
+                                 and _same_function(registered.function, function)):
         return measure.name
+    if isinstance(function, functools.partial):  # no importable name: the fork road
+        return None
     module = sys.modules.get(getattr(function, "__module__", None) or "")
     qualname = getattr(function, "__qualname__", "")
     if module is None or module.__name__ == "__main__" or "<" in qualname:

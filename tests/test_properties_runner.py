@@ -240,3 +240,18 @@ def test_a_verdict_records_its_example_budget_and_seed():
             verdicts("sd", properties=["range"], max_examples=bad)
     with pytest.raises(ValueError, match="time_budget must be"):
         verdicts("sd", properties=["range"], time_budget=0)
+
+
+def test_a_parametrised_builtin_back_from_a_pool_is_still_the_builtin():
+    """A pool pickles ge-0's functools.partial into a new, equal one: it is still trusted, and
+    the deterministic property asks it in-process instead of failing to import 'functools:'."""
+    import pickle
+
+    from puf import as_measure
+    from puf.properties import isolation, verdicts
+
+    copy = pickle.loads(pickle.dumps(as_measure("ge-0")))
+    assert copy.function is not as_measure("ge-0").function
+    assert isolation.is_trusted(copy)
+    (verdict,) = verdicts(copy, properties=["deterministic"], max_examples=5)
+    assert verdict.status == "holds", verdict.reason
