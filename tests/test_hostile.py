@@ -6,6 +6,7 @@ suite stays fast.
 
 import contextlib
 import os
+import sys
 import textwrap
 
 import numpy as np
@@ -386,6 +387,7 @@ def test_loader_takes_three_spellings_from_any_folder(hostile, tmp_path, monkeyp
     assert puf.load_measure(f"{hostile}:spread").function is by_file.function  # one module per file
     assert puf.load_measure("sd") is puf.MEASURES["sd"]
     monkeypatch.chdir(hostile.parent)
+    monkeypatch.delitem(sys.modules, "mine", raising=False)  # another test's module 'mine'
     assert puf.load_measure("mine:spread").name == "spread"
     with pytest.raises(ValueError, match="has no attribute 'nope'"):
         puf.load_measure(f"{hostile}:nope")

@@ -40,8 +40,9 @@ def test_a_strict_transfer_keeps_the_pairs_order_and_the_mean(case):
             before, after = option.before.effectiveness, option.after.effectiveness
             assert after.mean() == pytest.approx(before.mean(), abs=1e-12)
             moved = np.flatnonzero(after != before)
-            assert len(moved) == 2 and np.sign(np.diff(before[moved])) == np.sign(np.diff(after[moved])) or \
-                after[moved[0]] == after[moved[1]]
+            # A share of 1/2 meets in the middle (weakly order-keeping), up to rounding.
+            assert len(moved) == 2 and (np.sign(np.diff(before[moved])) == np.sign(np.diff(after[moved]))
+                                        or abs(after[moved[0]] - after[moved[1]]) <= 1e-12)
 
 
 @settings(max_examples=50, deadline=None)
