@@ -240,7 +240,7 @@ def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat
     cells = re.findall(r'<td style="background:[^"]+" title="([^"]*)">', page)
     verdicts = json.loads((report / "properties.json").read_text())["verdicts"]
     assert len(cells) == len(verdicts)
-    assert all(re.match(r"(holds|violated|violated \(informational\)|undefined|not-applicable): .+", c)
+    assert all(re.match(r"(proven|holds|violated|violated \(informational\)|undefined|not-applicable): .+", c)
                for c in cells)
     assert "`" not in page  # Markdown backticks become <code>
     assert "<code>puf check --all</code>" in page
@@ -403,7 +403,7 @@ def test_a_user_measures_cells_carry_their_counterexample_and_informational_cell
     assert "(violated (informational))" in line and "Expected: multiplying all effectiveness" in line
     block = markdown.split(line, 1)[1].split("```")[1]
     assert "counterexample (m = " in block and "effectiveness (before)" in block
-    assert "Legend: ✓ holds; ✗ violated; i violated (informational)" in markdown
+    assert "Legend: ✓✓ proven; ✓ holds; i violated (informational)" in markdown
     page = (report / "index.html").read_text(encoding="utf-8")
     hover = re.search(r'title="(violated \(informational\): Expected: multiplying[^"]*)"', page)
     assert hover and "counterexample (m = " in html.unescape(hover.group(1))
