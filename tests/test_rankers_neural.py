@@ -259,6 +259,7 @@ def test_evaluate_names_missing_libraries_before_training(monkeypatch, capsys):
     assert _ranker_names(["mostpop"], True) == ["mostpop"]
 
 
+@needs_torch
 def test_the_device_is_one_option_on_the_one_code_path():
     from puf.rankers import MultVAE
 
