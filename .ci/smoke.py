@@ -28,7 +28,7 @@ population = puf.Population(np.array([0.9, 0.1, 0.8, 0.2]), np.full((4, 4), 0.5)
 values = puf.evaluate_measures(population, ["puf", "sd", "gini"])
 assert abs(values["sd"] - 0.125 ** 0.5) < 1e-12 and abs(values["puf"] - 0.25) < 1e-12, values
 gini = {v.property: v.status for v in properties.verdicts("gini", max_examples=5)}
-assert gini["defined"] == "violated" and gini["anonymity"] == "holds", gini
+assert gini["defined"] == "violated" and gini["anonymity"] in ("holds", "proven"), gini
 
 command = [str(pathlib.Path(sys.executable).with_name("puf")), "check", "sd", "--property", "range",
            "--max-examples", "5", "--quiet"]
