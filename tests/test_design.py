@@ -49,8 +49,6 @@ def test_puf_design_writes_the_table_json_and_a_report_section(tmp_path, capsys)
     assert main(["design", "--require", "range", "--grammar", str(tmp_path / "none.json")]) == 2
 
 
-@pytest.mark.skipif("subgroup-decomposability" not in CATALOG,
-                    reason="needs the catalog's subgroup-decomposability property")
 def test_shorrocks_axioms_select_generalized_entropy_and_reject_gini_on_decomposability():
     accepted, rejected = design(SHORROCKS, grammar=SMALL, proofs="rules")
     assert {c.name for c in accepted} == {"ge(0)", "ge(2)"}
