@@ -58,8 +58,14 @@ def _import_file(source):
 
 
 def _import_module(source):
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # a researcher's module next to them imports
+    # A researcher's module next to them imports first, as `python -m` would find it: the
+    # folders of measure files loaded earlier (appended for their sibling imports) never
+    # shadow it, so `mine:f` means the `mine.py` in the current folder.
+    here = os.getcwd()
+    if sys.path[:1] != [here]:
+        if here in sys.path:
+            sys.path.remove(here)
+        sys.path.insert(0, here)
     try:
         return importlib.import_module(source)
     except KeyboardInterrupt:

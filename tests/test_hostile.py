@@ -393,6 +393,19 @@ def test_loader_takes_three_spellings_from_any_folder(hostile, tmp_path, monkeyp
         puf.load_measure(f"{hostile}:nope")
 
 
+def test_loader_prefers_the_current_folder_over_earlier_measure_folders(hostile, tmp_path,
+                                                                         monkeypatch):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "mine.py").write_text("def close_gap(effectiveness):\n    return 0.0\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "mine", raising=False)
+    puf.load_measure(f"{other / 'mine.py'}:close_gap")  # appends `other` to sys.path
+    puf.load_measure(f"{hostile}:spread")  # appends the current folder-to-be after it
+    monkeypatch.chdir(hostile.parent)
+    assert puf.load_measure("mine:spread").name == "spread"
+
+
 def test_loader_reports_a_module_that_exits_at_import(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import sys\nsys.exit(4)\n")
