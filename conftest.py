@@ -49,9 +49,7 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", deadline=None, max_examples=100)
-settings.register_profile(
-    "thorough", deadline=None, max_examples=1000, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("thorough", deadline=None, max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
@@ -66,8 +64,9 @@ def pytest_collection_modifyitems(config, items):
 
     if importlib.util.find_spec("torch") is not None:
         return
-    skip = pytest.mark.skip(reason="torch is not installed (pip install torch==2.13.0, then "
-                                   "pip install -e '.[neural]')")
+    skip = pytest.mark.skip(
+        reason="torch is not installed (pip install torch==2.13.0, then pip install -e '.[neural]')"
+    )
     neural = os.path.join("puf", "rankers", "neural")
     for item in items:
         examples = getattr(getattr(item, "dtest", None), "examples", ())

@@ -26,12 +26,20 @@ assert json.loads(POWER_TABLE.read_text(encoding="utf-8"))["detection"], "power 
 
 population = puf.Population(np.array([0.9, 0.1, 0.8, 0.2]), np.full((4, 4), 0.5))
 values = puf.evaluate_measures(population, ["puf", "sd", "gini"])
-assert abs(values["sd"] - 0.125 ** 0.5) < 1e-12 and abs(values["puf"] - 0.25) < 1e-12, values
+assert abs(values["sd"] - 0.125**0.5) < 1e-12 and abs(values["puf"] - 0.25) < 1e-12, values
 gini = {v.property: v.status for v in properties.verdicts("gini", max_examples=5)}
 assert gini["defined"] == "violated" and gini["anonymity"] in ("holds", "proven"), gini
 
-command = [str(pathlib.Path(sys.executable).with_name("puf")), "check", "sd", "--property", "range",
-           "--max-examples", "5", "--quiet"]
+command = [
+    str(pathlib.Path(sys.executable).with_name("puf")),
+    "check",
+    "sd",
+    "--property",
+    "range",
+    "--max-examples",
+    "5",
+    "--quiet",
+]
 out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
 assert "range" in out, out
 print(f"smoke test passed: puf {puf.__version__} from {here}")

@@ -50,14 +50,12 @@ def main(argv=None):
     similarity = (similarity + similarity.T) / 2
     np.fill_diagonal(similarity, 1.0)
     population = puf.Population(rng.random(args.m), similarity)
-    cases = [("built-in sd (in-process)", puf.as_measure("sd")),
-             ("user sd (forked worker)", puf.as_measure(_user_sd))]
+    cases = [("built-in sd (in-process)", puf.as_measure("sd")), ("user sd (forked worker)", puf.as_measure(_user_sd))]
     if hasattr(isolation, "load_isolated"):
         cases.append(("user sd (fresh worker)", isolation.load_isolated(f"{__file__}:_user_sd")))
     for label, measure in cases:
         call_measure(measure, population, 2.0)  # the worker starts on the first call
-        seconds = _best_of(lambda measure=measure: call_measure(measure, population, 2.0), 5,
-                           args.calls)
+        seconds = _best_of(lambda measure=measure: call_measure(measure, population, 2.0), 5, args.calls)
         print(f"{label:36s} {seconds * 1e6:8.1f} µs per call")
     if hasattr(isolation, "load_isolated"):
         worker = isolation.worker_for(cases[-1][1])

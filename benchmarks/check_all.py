@@ -36,16 +36,26 @@ def main(argv=None):
         results = properties.all_verdicts(names, n_jobs=args.jobs, random_state=0)
     wall = time.perf_counter() - start
     cpu_end = os.times()
-    cpu = (cpu_end.user + cpu_end.children_user + cpu_end.system + cpu_end.children_system
-           - cpu_start.user - cpu_start.children_user - cpu_start.system - cpu_start.children_system)
+    cpu = (
+        cpu_end.user
+        + cpu_end.children_user
+        + cpu_end.system
+        + cpu_end.children_system
+        - cpu_start.user
+        - cpu_start.children_user
+        - cpu_start.system
+        - cpu_start.children_system
+    )
     seconds = {}
     for v in results:
         seconds[v.measure] = seconds.get(v.measure, 0.0) + v.seconds
     print("| family | measure | seconds (summed over properties) |\n|---|---|---|")
     for name in names:
         print(f"| {MEASURES[name].family} | `{name}` | {seconds[name]:.1f} |")
-    print(f"\n{len(names)} measures x {len(properties.CATALOG)} properties, {args.jobs} jobs: "
-          f"{wall:.1f} s wall, {cpu:.1f} s CPU (this process and its workers)")
+    print(
+        f"\n{len(names)} measures x {len(properties.CATALOG)} properties, {args.jobs} jobs: "
+        f"{wall:.1f} s wall, {cpu:.1f} s CPU (this process and its workers)"
+    )
     print(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
 
 

@@ -29,13 +29,21 @@ def write_archive(path, n_ratings, n_users=138_493, n_items=26_744, seed=0):
     popularity = 1.0 / np.arange(1, n_items + 1) ** 0.9
     items = rng.choice(n_items, size=n_ratings, p=popularity / popularity.sum()) + 1
     users = np.sort(rng.integers(1, n_users + 1, size=n_ratings))
-    ratings = pd.DataFrame({"userId": users, "movieId": items,
-                            "rating": rng.integers(1, 11, size=n_ratings) / 2,
-                            "timestamp": rng.integers(789652009, 1427784002, size=n_ratings)})
-    movies = pd.DataFrame({"movieId": np.arange(1, n_items + 1),
-                           "title": [f"Movie {i}, The ({1900 + i % 115})" for i in range(n_items)],
-                           "genres": np.where(np.arange(n_items) % 50 == 0, "(no genres listed)",
-                                              "Comedy|Drama")})
+    ratings = pd.DataFrame(
+        {
+            "userId": users,
+            "movieId": items,
+            "rating": rng.integers(1, 11, size=n_ratings) / 2,
+            "timestamp": rng.integers(789652009, 1427784002, size=n_ratings),
+        }
+    )
+    movies = pd.DataFrame(
+        {
+            "movieId": np.arange(1, n_items + 1),
+            "title": [f"Movie {i}, The ({1900 + i % 115})" for i in range(n_items)],
+            "genres": np.where(np.arange(n_items) % 50 == 0, "(no genres listed)", "Comedy|Drama"),
+        }
+    )
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
         with archive.open("ml-20m/ratings.csv", "w", force_zip64=True) as handle:
             handle.write(ratings.to_csv(index=False, float_format="%.1f").encode())
@@ -52,18 +60,32 @@ def main(argv=None):
     archive = folder / "ml-20m.zip"
     started = time.perf_counter()
     write_archive(archive, args.ratings)
-    print(f"generated {archive} ({archive.stat().st_size / 1e6:.0f} MB, {args.ratings:,} ratings) "
-          f"in {time.perf_counter() - started:.1f} s")
+    print(
+        f"generated {archive} ({archive.stat().st_size / 1e6:.0f} MB, {args.ratings:,} ratings) "
+        f"in {time.perf_counter() - started:.1f} s"
+    )
     out = folder / "atomic"
-    command = [sys.executable, "-m", "puf.cli", "data", "convert", "ml-20m", str(archive),
-               "--out", str(out), "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "puf.cli",
+        "data",
+        "convert",
+        "ml-20m",
+        str(archive),
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(f"puf data convert ml-20m: {wall:.1f} s wall, {usage.ru_utime + usage.ru_stime:.1f} s "
-          f"CPU, peak RSS {usage.ru_maxrss / 1024 ** 2:.2f} GB; "
-          f"ml-20m.inter {(out / 'ml-20m.inter').stat().st_size / 1e6:.0f} MB")
+    print(
+        f"puf data convert ml-20m: {wall:.1f} s wall, {usage.ru_utime + usage.ru_stime:.1f} s "
+        f"CPU, peak RSS {usage.ru_maxrss / 1024**2:.2f} GB; "
+        f"ml-20m.inter {(out / 'ml-20m.inter').stat().st_size / 1e6:.0f} MB"
+    )
 
 
 if __name__ == "__main__":

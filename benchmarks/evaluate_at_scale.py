@@ -54,18 +54,40 @@ def generate(size, folder, *, seed=0):
     with open(inter, "w", encoding="utf-8") as handle:
         handle.write("user_id:token\titem_id:token\trating:float\ttimestamp:float\n")
         frame.to_csv(handle, sep="\t", header=False, index=False)
-    genres = [" ".join(f"G{g}" for g in sorted(rng.choice(GENRES, rng.integers(1, 4), replace=False)))
-              for _ in range(items)]
+    genres = [
+        " ".join(f"G{g}" for g in sorted(rng.choice(GENRES, rng.integers(1, 4), replace=False))) for _ in range(items)
+    ]
     pd.DataFrame({"item_id:token": np.arange(items), "genre:token_seq": genres}).to_csv(
-        item_file, sep="\t", index=False)
+        item_file, sep="\t", index=False
+    )
     return inter, item_file, len(frame)
 
 
 def run_evaluate(inter, item, out, *, rankers, memory, extra):
     """Run the command under /usr/bin/time -v; return (command, wall s, cpu s, peak bytes)."""
-    command = ["nice", sys.executable, "-m", "puf.cli", "evaluate", "--inter", str(inter),
-               "--item", str(item), "--rankers", rankers, "--memory", memory, "--out", str(out),
-               "--force", "--format", "csv", "--cache", str(out.parent / "cache"), *extra]
+    command = [
+        "nice",
+        sys.executable,
+        "-m",
+        "puf.cli",
+        "evaluate",
+        "--inter",
+        str(inter),
+        "--item",
+        str(item),
+        "--rankers",
+        rankers,
+        "--memory",
+        memory,
+        "--out",
+        str(out),
+        "--force",
+        "--format",
+        "csv",
+        "--cache",
+        str(out.parent / "cache"),
+        *extra,
+    ]
     done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
     sys.stderr.write(done.stderr[-3000:])
     if done.returncode != 0:
@@ -95,8 +117,9 @@ def dense_difference(inter, item, out, rankers):
             if column not in table:
                 continue
             own = 0.5 if variant.gamma is not None else 1.0
-            population = world.population(metric=METRICS[variant.metric or "NDCG"], k=10,
-                                          similarity=study_similarity(variant), gamma=own)
+            population = world.population(
+                metric=METRICS[variant.metric or "NDCG"], k=10, similarity=study_similarity(variant), gamma=own
+            )
             want, got = variant(population.fields()), float(table.loc[name, column])
             if math.isnan(want) and math.isnan(got):
                 continue
@@ -119,11 +142,14 @@ def main(argv=None):
         inter, item, rows = generate(args.size, args.folder)
         print(f"generated {inter}: {rows} interactions", file=sys.stderr)
     out = args.folder / f"{args.size}-evaluate"
-    command, wall, cpu, peak = run_evaluate(inter, item, out, rankers=args.rankers,
-                                            memory=args.memory, extra=args.extra)
+    command, wall, cpu, peak = run_evaluate(
+        inter, item, out, rankers=args.rankers, memory=args.memory, extra=args.extra
+    )
     skipped = (out / "skipped.csv").read_text().strip() if (out / "skipped.csv").exists() else "none"
-    print(f"| {datetime.date.today()} | {platform.machine()} | `{command}` | {wall:.0f} s | "
-          f"{cpu:.0f} s | {peak / 2**30:.2f} GiB | skipped: {skipped} |")
+    print(
+        f"| {datetime.date.today()} | {platform.machine()} | `{command}` | {wall:.0f} s | "
+        f"{cpu:.0f} s | {peak / 2**30:.2f} GiB | skipped: {skipped} |"
+    )
     if args.compare_dense:
         worst, compared = dense_difference(inter, item, out, args.rankers)
         print(f"largest |engine − dense| over {compared} values: {worst:.3g}")

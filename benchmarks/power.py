@@ -46,8 +46,22 @@ sys.path.insert(0, str(ROOT))
 from puf.properties.corpus import CONTROLS, FLAWED  # noqa: E402
 from puf.properties.power import POWER_TABLE, format_power, power_runs, power_summary  # noqa: E402
 
-COLUMNS = ["measure", "family", "control", "property", "budget", "seed", "known", "expected",
-           "found", "seconds", "n_examples", "measure_seconds", "load1", "finished"]
+COLUMNS = [
+    "measure",
+    "family",
+    "control",
+    "property",
+    "budget",
+    "seed",
+    "known",
+    "expected",
+    "found",
+    "seconds",
+    "n_examples",
+    "measure_seconds",
+    "load1",
+    "finished",
+]
 RUN = ["measure", "budget", "seed"]
 CELL = ["measure", "property", "budget", "seed", "known"]
 
@@ -56,20 +70,23 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budgets", default="10,30,60,100,300,1000")
     parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--control-seeds", type=int, default=1,
-                        help="seeds for the controls at budgets above 100 (default 1)")
+    parser.add_argument(
+        "--control-seeds", type=int, default=1, help="seeds for the controls at budgets above 100 (default 1)"
+    )
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--csv", default=None,
-                        help="append every finished run to this CSV; skip the runs already in it")
-    parser.add_argument("--properties", default=None,
-                        help="comma-separated properties: check only these cells")
+    parser.add_argument(
+        "--csv", default=None, help="append every finished run to this CSV; skip the runs already in it"
+    )
+    parser.add_argument("--properties", default=None, help="comma-separated properties: check only these cells")
     parser.add_argument("--names", default=None, help="comma-separated corpus entries (default all)")
-    parser.add_argument("--known", action="store_true",
-                        help="let the runner try the stored examples first (default: search alone)")
+    parser.add_argument(
+        "--known", action="store_true", help="let the runner try the stored examples first (default: search alone)"
+    )
     parser.add_argument("--write", action="store_true", help=f"store the table in {POWER_TABLE.name}")
     parser.add_argument("--quiet", action="store_true")
-    parser.add_argument("--from-csv", nargs="+", metavar="FILE",
-                        help="summarise (and --write) earlier --csv outputs instead of running")
+    parser.add_argument(
+        "--from-csv", nargs="+", metavar="FILE", help="summarise (and --write) earlier --csv outputs instead of running"
+    )
     args = parser.parse_args(argv)
     budgets = [int(b) for b in args.budgets.split(",")]
     if args.from_csv:
@@ -79,17 +96,31 @@ def main(argv=None):
     chosen = None if args.names is None else set(args.names.split(","))
     flawed = [e["name"] for e in FLAWED if chosen is None or e["name"] in chosen]
     controls = [e["name"] for e in CONTROLS if chosen is None or e["name"] in chosen]
-    plan = [(name, budget, seed) for budget in budgets for seed in range(args.seeds)
-            for name in flawed + (controls if budget <= 100 or seed < args.control_seeds else [])]
+    plan = [
+        (name, budget, seed)
+        for budget in budgets
+        for seed in range(args.seeds)
+        for name in flawed + (controls if budget <= 100 or seed < args.control_seeds else [])
+    ]
     done = []
     if args.csv and Path(args.csv).is_file():
         done = read_runs([args.csv])[RUN].drop_duplicates().itertuples(index=False, name=None)
         done = [(m, int(b), int(s)) for m, b, s in done]
-    print(f"{len(plan)} runs planned, {len(set(done) & set(plan))} already in {args.csv}; "
-          f"load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
+    print(
+        f"{len(plan)} runs planned, {len(set(done) & set(plan))} already in {args.csv}; "
+        f"load average {os.getloadavg()[0]:.2f}",
+        file=sys.stderr,
+    )
     start = time.perf_counter()
-    power_runs(plan=plan, skip=done, n_jobs=args.jobs, progress=not args.quiet, known=args.known,
-               properties=properties, on_run=_appender(args.csv))
+    power_runs(
+        plan=plan,
+        skip=done,
+        n_jobs=args.jobs,
+        progress=not args.quiet,
+        known=args.known,
+        properties=properties,
+        on_run=_appender(args.csv),
+    )
     elapsed = time.perf_counter() - start
     runs = read_runs([args.csv]) if args.csv else None
     if runs is None:
@@ -145,10 +176,11 @@ def coverage(runs):
         sources = group["source"].value_counts() if "source" in group else pd.Series(dtype=int)
         out[str(int(budget))] = {
             "cells_per_file": {str(f): int(n) for f, n in sources.items()},
-            "seeds": full, "partial_seeds": {str(s): sorted(planted.loc[planted["seed"] == s,
-                                                                        "measure"].unique())
-                                             for s in part},
-            "control_seeds": ctrl_full, "planted_cells_run": cells}
+            "seeds": full,
+            "partial_seeds": {str(s): sorted(planted.loc[planted["seed"] == s, "measure"].unique()) for s in part},
+            "control_seeds": ctrl_full,
+            "planted_cells_run": cells,
+        }
     return out
 
 
@@ -160,8 +192,13 @@ def _loads(group):
         group = group[group["source"] == group["source"].value_counts().index[0]]
     timed = group.dropna(subset=["load1"]).drop_duplicates(RUN).sort_values("finished")
     loads = timed["load1"].tolist()
-    return {"start": loads[0], "middle": loads[len(loads) // 2], "end": loads[-1],
-            "from": timed["finished"].iloc[0], "to": timed["finished"].iloc[-1]}
+    return {
+        "start": loads[0],
+        "middle": loads[len(loads) // 2],
+        "end": loads[-1],
+        "from": timed["finished"].iloc[0],
+        "to": timed["finished"].iloc[-1],
+    }
 
 
 def machine():
@@ -196,20 +233,23 @@ def _report(runs, args, *, elapsed, argv=None):
     print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; {wall}{machine()}")
     loads = {str(int(b)): _loads(group) for b, group in runs.groupby("budget")}
     for budget, info in covered.items():
-        print(f"budget {budget}: seeds {info['seeds']}, controls {info['control_seeds']}, "
-              f"partial {list(info['partial_seeds'])}, load {loads[budget]}")
+        print(
+            f"budget {budget}: seeds {info['seeds']}, controls {info['control_seeds']}, "
+            f"partial {list(info['partial_seeds'])}, load {loads[budget]}"
+        )
     if args.write:
         rates = table.drop(index=["false alarms", "seconds"])
         stored = {
             "what": "detection rate of the search alone (no stored examples) on the flaw corpus, "
-                    "per example budget; written by benchmarks/power.py --write",
+            "per example budget; written by benchmarks/power.py --write",
             "seeds": max(len(info["seeds"]) for info in covered.values()),
             "coverage": covered,
             "machine": machine(),
             "date": _dates(runs),
             "command": "python benchmarks/power.py " + " ".join(sys.argv[1:] if argv is None else argv),
-            "detection": {str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v}
-                          for b in table.columns},
+            "detection": {
+                str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v} for b in table.columns
+            },
             "false_alarms": {str(b): round(float(table.loc["false alarms", b]), 4) for b in table.columns},
             "seconds": {str(b): round(float(table.loc["seconds", b]), 1) for b in table.columns},
         }
@@ -218,7 +258,8 @@ def _report(runs, args, *, elapsed, argv=None):
             print("with the stored examples:\n" + format_power(known_table))
             stored["detection_with_stored_examples"] = {
                 str(b): {p: round(float(v), 4) for p, v in known_table[b].items() if v == v}
-                for b in known_table.columns}
+                for b in known_table.columns
+            }
             stored["coverage_with_stored_examples"] = coverage(with_known)
         POWER_TABLE.write_text(json.dumps(stored, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {POWER_TABLE}")

@@ -90,18 +90,25 @@ def write_benchmark_files(dataset, folder):
     folder.mkdir(parents=True, exist_ok=True)
     for split in ("train", "valid", "test"):
         frame = dataset.split(split)
-        table = pd.DataFrame({"user_id:token": frame["user_id"].astype(str),
-                              "item_id:token": frame["item_id"].astype(str),
-                              "rating:float": frame["rating"], "timestamp:float": frame["timestamp"]})
+        table = pd.DataFrame(
+            {
+                "user_id:token": frame["user_id"].astype(str),
+                "item_id:token": frame["item_id"].astype(str),
+                "rating:float": frame["rating"],
+                "timestamp:float": frame["timestamp"],
+            }
+        )
         table.to_csv(folder / f"{folder.name}.{split}.inter", sep="\t", index=False)
 
 
 def check_same_split(dataset, recbole_dataset, loaders):
     """RecBole must read exactly the harness's interactions, users and items per split."""
     if recbole_dataset.user_num - 1 != dataset.n_users or recbole_dataset.item_num - 1 != dataset.n_items:
-        raise RuntimeError(f"RecBole sees {recbole_dataset.user_num - 1} users and "
-                           f"{recbole_dataset.item_num - 1} items, the harness {dataset.n_users} "
-                           f"and {dataset.n_items}")
+        raise RuntimeError(
+            f"RecBole sees {recbole_dataset.user_num - 1} users and "
+            f"{recbole_dataset.item_num - 1} items, the harness {dataset.n_users} "
+            f"and {dataset.n_items}"
+        )
     uid, iid = recbole_dataset.uid_field, recbole_dataset.iid_field
     for split, loader in zip(("train", "valid", "test"), loaders):
         inter = loader._dataset.inter_feat
@@ -162,16 +169,29 @@ def cap_ncl_clusters():
 def recbole_config(model_name, data_folder, out, seed, stopping_step=10):
     from recbole.config import Config
 
-    return Config(model=model_name, dataset=data_folder.name, config_dict={
-        "data_path": str(data_folder.parent), "benchmark_filename": ["train", "valid", "test"],
-        "load_col": {"inter": ["user_id", "item_id", "rating", "timestamp"]},
-        "user_inter_num_interval": "[0,inf)", "item_inter_num_interval": "[0,inf)",
-        "eval_args": {"mode": "full", "order": "TO", "group_by": "user"},
-        "metrics": ["Precision", "NDCG"], "topk": [K], "valid_metric": f"NDCG@{K}",
-        "seed": seed, "reproducibility": True, "device": "cpu", "use_gpu": False,
-        "show_progress": False, "worker": 0, "checkpoint_dir": str(out / "checkpoints"),
-        "stopping_step": stopping_step,
-    })
+    return Config(
+        model=model_name,
+        dataset=data_folder.name,
+        config_dict={
+            "data_path": str(data_folder.parent),
+            "benchmark_filename": ["train", "valid", "test"],
+            "load_col": {"inter": ["user_id", "item_id", "rating", "timestamp"]},
+            "user_inter_num_interval": "[0,inf)",
+            "item_inter_num_interval": "[0,inf)",
+            "eval_args": {"mode": "full", "order": "TO", "group_by": "user"},
+            "metrics": ["Precision", "NDCG"],
+            "topk": [K],
+            "valid_metric": f"NDCG@{K}",
+            "seed": seed,
+            "reproducibility": True,
+            "device": "cpu",
+            "use_gpu": False,
+            "show_progress": False,
+            "worker": 0,
+            "checkpoint_dir": str(out / "checkpoints"),
+            "stopping_step": stopping_step,
+        },
+    )
 
 
 def load_average():
@@ -204,8 +224,7 @@ def train_recbole(model_name, dataset, data_folder, out, seed, stopping_step=10)
     trainer = get_trainer(config["MODEL_TYPE"], config["model"])(config, model)
     load_start = load_average()
     start = time.perf_counter()
-    best_valid_score, best_valid_result = trainer.fit(train_data, valid_data, saved=True,
-                                                      show_progress=False)
+    best_valid_score, best_valid_result = trainer.fit(train_data, valid_data, saved=True, show_progress=False)
     seconds = time.perf_counter() - start
     load_end = load_average()
     # The best-validation checkpoint back into the model, as run_recbole's evaluate does.
@@ -213,14 +232,18 @@ def train_recbole(model_name, dataset, data_folder, out, seed, stopping_step=10)
     checkpoint = torch.load(trainer.saved_model_file, map_location="cpu", weights_only=False)
     epochs = len(trainer.train_loss_dict)
     facts = {
-        "model": model_name, "seconds": seconds, "epochs": epochs,
+        "model": model_name,
+        "seconds": seconds,
+        "epochs": epochs,
         "best_epoch": int(checkpoint["epoch"]) + 1,  # RecBole counts from 0, the harness from 1
         "stopped_early": epochs < config["epochs"],
         "best_valid_ndcg": float(best_valid_score),
         "valid_result": {key: float(value) for key, value in best_valid_result.items()},
         "test_result": {key: float(value) for key, value in test_result.items()},
         "stopping_step": config["stopping_step"],
-        "load_start": load_start, "load_end": load_end, "checkpoint": trainer.saved_model_file,
+        "load_start": load_start,
+        "load_end": load_end,
+        "checkpoint": trainer.saved_model_file,
         "threads": torch.get_num_threads(),
     }
     export_topk(model, recbole_dataset, valid_data, out / f"recbole_{model_name}.valid.tsv")
@@ -258,25 +281,29 @@ def comparison(dataset, done, out, seed, cache):
         valid_run = read_run(out / f"recbole_{model_name}.valid.tsv", dataset, k=K, split="valid")
         valid = per_user_effectiveness(dataset, {theirs: valid_run}, k=K, split="valid")
         rows[theirs] = {
-            "train seconds": facts["seconds"], "epochs": facts["epochs"],
-            "best epoch": facts["best_epoch"], "best valid NDCG@10": facts["best_valid_ndcg"],
+            "train seconds": facts["seconds"],
+            "epochs": facts["epochs"],
+            "best epoch": facts["best_epoch"],
+            "best valid NDCG@10": facts["best_valid_ndcg"],
             "own valid NDCG@10 (harness eval)": valid[f"NDCG@{K}"].mean(),
             "own test P@10": facts["test_result"][f"precision@{K}"],
             "own test NDCG@10": facts["test_result"][f"ndcg@{K}"],
-            "load start": facts["load_start"][0], "load end": facts["load_end"][0],
+            "load start": facts["load_start"][0],
+            "load end": facts["load_end"][0],
             "seen items listed (test, valid)": (
                 f"{seen_items_listed(dataset, runs[theirs], ('train', 'valid'))}, "
-                f"{seen_items_listed(dataset, valid_run, ('train',))}"),
+                f"{seen_items_listed(dataset, valid_run, ('train',))}"
+            ),
         }
         rankings, info = harness_lists(dataset, ours, seed, cache)
         runs[f"puf {ours}"] = rankings
         rows[f"puf {ours}"] = {
-            "train seconds": info["seconds"], "epochs": info.get("epochs", np.nan),
+            "train seconds": info["seconds"],
+            "epochs": info.get("epochs", np.nan),
             "best epoch": info.get("best_epoch", np.nan),
             "best valid NDCG@10": info.get("best_valid_ndcg", np.nan),
             "cached": info["cached"],
-            "seen items listed (test, valid)":
-                f"{seen_items_listed(dataset, rankings, ('train', 'valid'))}, -",
+            "seen items listed (test, valid)": f"{seen_items_listed(dataset, rankings, ('train', 'valid'))}, -",
         }
     table = pd.DataFrame.from_dict(rows, orient="index").join(evaluate_runs(dataset, runs, k=K))
     table.index.name = "run"
@@ -286,20 +313,27 @@ def comparison(dataset, done, out, seed, cache):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="benchmarks/recbole_compare.py",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="benchmarks/recbole_compare.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default="recbole-compare", help="output folder")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--models", default=",".join(MODELS),
-                        help=f"comma-separated RecBole model names (default {','.join(MODELS)})")
-    parser.add_argument("--cache", metavar="DIR", default=None,
-                        help="the harness's cache folder (as puf evaluate --cache); its runs/ "
-                             "holds the trained lists")
-    parser.add_argument("--stopping-step", type=int, default=10,
-                        help="RecBole's stopping_step (default 10, its default; the comparison "
-                             "uses it). 300 = no early stopping within RecBole's 300 epochs, "
-                             "the best-validation model still kept: a diagnostic of whether a "
-                             "model stopped before it had learned")
+    parser.add_argument(
+        "--models", default=",".join(MODELS), help=f"comma-separated RecBole model names (default {','.join(MODELS)})"
+    )
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        default=None,
+        help="the harness's cache folder (as puf evaluate --cache); its runs/ holds the trained lists",
+    )
+    parser.add_argument(
+        "--stopping-step",
+        type=int,
+        default=10,
+        help="RecBole's stopping_step (default 10, its default; the comparison "
+        "uses it). 300 = no early stopping within RecBole's 300 epochs, "
+        "the best-validation model still kept: a diagnostic of whether a "
+        "model stopped before it had learned",
+    )
     args = parser.parse_args(argv)
     names = [m.strip() for m in args.models.split(",") if m.strip()]
     unknown = [m for m in names if m not in MODELS]
@@ -308,8 +342,7 @@ def main(argv=None):
     try:
         import recbole  # noqa: F401
     except ImportError:
-        print("recbole is not installed; see this script's docstring for an environment",
-              file=sys.stderr)
+        print("recbole is not installed; see this script's docstring for an environment", file=sys.stderr)
         return 2
     # RecBole's trainer.evaluate(load_best_model=True) calls torch.load without weights_only;
     # torch >= 2.6 then refuses the pickled Config in RecBole's own checkpoint. This process only.
@@ -331,18 +364,22 @@ def main(argv=None):
         if facts_path.exists() and (out / f"recbole_{model_name}.tsv").exists():
             done[model_name] = json.loads(facts_path.read_text(encoding="utf-8"))
             if done[model_name].get("stopping_step", 10) != args.stopping_step:
-                parser.error(f"{facts_path} was trained with stopping_step "
-                             f"{done[model_name].get('stopping_step', 10)}; use another --out")
+                parser.error(
+                    f"{facts_path} was trained with stopping_step "
+                    f"{done[model_name].get('stopping_step', 10)}; use another --out"
+                )
             print(f"{model_name}: lists exist, not trained again", flush=True)
         else:
             print(f"{model_name}: training, load {load_average()}", flush=True)
-            facts = train_recbole(model_name, dataset, data_folder, out, args.seed,
-                                  args.stopping_step)
+            facts = train_recbole(model_name, dataset, data_folder, out, args.seed, args.stopping_step)
             facts_path.write_text(json.dumps(facts, indent=1) + "\n", encoding="utf-8")
             done[model_name] = facts
-            print(f"{model_name}: {facts['seconds']:.1f} s, {facts['epochs']} epochs (best "
-                  f"{facts['best_epoch']}), test {facts['test_result']}, load "
-                  f"{facts['load_start']} -> {facts['load_end']}", flush=True)
+            print(
+                f"{model_name}: {facts['seconds']:.1f} s, {facts['epochs']} epochs (best "
+                f"{facts['best_epoch']}), test {facts['test_result']}, load "
+                f"{facts['load_start']} -> {facts['load_end']}",
+                flush=True,
+            )
         table = comparison(dataset, done, out, args.seed, cache)
     print(table.round(4).to_string())
     return 0

@@ -36,8 +36,9 @@ def main(argv=None):
     dataset = load(args.data)
     runs = run_rankers(dataset, "ease", k=10, random_state=0)
     source = RelabelledWorlds(to_world(dataset, runs["ease"]))
-    base = Base(n_users=source.world.m, n_items=source.world.n_items, k=10, worlds=source,
-                name=f"{args.data} (ease lists)")
+    base = Base(
+        n_users=source.world.m, n_items=source.world.n_items, k=10, worlds=source, name=f"{args.data} (ease lists)"
+    )
     seeds = list(range(args.seeds))
     for key in ("zero_relevance", "skewness"):
         spec = SWEEPS[key]
@@ -45,8 +46,9 @@ def main(argv=None):
         wall, cpu = time.perf_counter(), _cpu()
         spec.run(seeds=seeds, base=base, quick=not args.full, cache={})
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
-        print(f"{key}: {worlds} worlds, {wall:.0f} s wall, {cpu:.0f} s CPU, "
-              f"{cpu / worlds:.1f} CPU s a world", flush=True)
+        print(
+            f"{key}: {worlds} worlds, {wall:.0f} s wall, {cpu:.0f} s CPU, {cpu / worlds:.1f} CPU s a world", flush=True
+        )
     return 0
 
 

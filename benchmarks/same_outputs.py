@@ -47,13 +47,11 @@ def _install(commit, folder):
     folder.mkdir(parents=True, exist_ok=True)
     source, venv = folder / "src", folder / "venv"
     source.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
-                    "-e", str(source)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "-e", str(source)], check=True)
     return python
 
 
@@ -65,13 +63,27 @@ def _outputs(python, folder, rankers):
     env = dict(os.environ, CI="true", MPLBACKEND="Agg")
     puf = [str(python), "-m", "puf.cli"]
     seconds = {}
-    seconds["check"] = _run(puf + ["check", "--all", "--quiet", "--json", "check.json"],
-                            cwd=folder, env=env)
-    seconds["evaluate"] = _run(puf + ["evaluate", "--data", "ml-100k", "--rankers", rankers,
-                                      "--cache", "cache", "--out", "evaluate", "--quiet",
-                                      "--format", "csv"], cwd=folder, env=env)
-    seconds["report"] = _run(puf + ["report", "--quick", "--quiet", "--out", "report"],
-                             cwd=folder, env=env)
+    seconds["check"] = _run(puf + ["check", "--all", "--quiet", "--json", "check.json"], cwd=folder, env=env)
+    seconds["evaluate"] = _run(
+        puf
+        + [
+            "evaluate",
+            "--data",
+            "ml-100k",
+            "--rankers",
+            rankers,
+            "--cache",
+            "cache",
+            "--out",
+            "evaluate",
+            "--quiet",
+            "--format",
+            "csv",
+        ],
+        cwd=folder,
+        env=env,
+    )
+    seconds["report"] = _run(puf + ["report", "--quick", "--quiet", "--out", "report"], cwd=folder, env=env)
     shutil.rmtree(cache)
     return seconds
 
@@ -84,17 +96,23 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the commit to compare with")
     parser.add_argument("--tree", help="a commit to compare instead of the work tree")
-    parser.add_argument("--python", default=sys.executable,
-                        help="the Python whose puf is this tree (default: this one)")
-    parser.add_argument("--rankers", default="random,mostpop,userknn,itemknn",
-                        help="the rankers of puf evaluate (default: random,mostpop,userknn,itemknn)")
-    parser.add_argument("--keep", help="keep both outputs in this folder (default: removed); "
-                        "a base output already there is reused")
+    parser.add_argument(
+        "--python", default=sys.executable, help="the Python whose puf is this tree (default: this one)"
+    )
+    parser.add_argument(
+        "--rankers",
+        default="random,mostpop,userknn,itemknn",
+        help="the rankers of puf evaluate (default: random,mostpop,userknn,itemknn)",
+    )
+    parser.add_argument(
+        "--keep", help="keep both outputs in this folder (default: removed); a base output already there is reused"
+    )
     args = parser.parse_args(argv)
 
     if args.tree is None:
-        where = subprocess.run([args.python, "-c", "import puf; print(puf.__file__)"], cwd="/",
-                               capture_output=True, text=True, check=True).stdout.strip()
+        where = subprocess.run(
+            [args.python, "-c", "import puf; print(puf.__file__)"], cwd="/", capture_output=True, text=True, check=True
+        ).stdout.strip()
         if not Path(where).resolve().is_relative_to(ROOT):
             raise SystemExit(f"--python imports puf from {where}, not from {ROOT}")
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="puf-same-"))
@@ -122,13 +140,18 @@ def main(argv=None):
             differ += state not in ("same", "not compared")
             print(f"{state:<13} {name}")
         compared = sum(1 for n in base_files if n not in UNCOMPARED)
-        short = {name: subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", commit],
-                                      capture_output=True, text=True).stdout.strip()
-                 for name, commit in (("base", args.base), ("tree", args.tree or "HEAD"))}
+        short = {
+            name: subprocess.run(
+                ["git", "-C", str(ROOT), "rev-parse", "--short", commit], capture_output=True, text=True
+            ).stdout.strip()
+            for name, commit in (("base", args.base), ("tree", args.tree or "HEAD"))
+        }
         tree = short["tree"] if args.tree else "the work tree"
-        print(f"base {short['base']} vs {tree}: {compared} files compared, {differ} differ; seconds base "
-              f"{', '.join(f'{k} {v:.0f}' for k, v in base_seconds.items())}; tree "
-              f"{', '.join(f'{k} {v:.0f}' for k, v in tree_seconds.items())}")
+        print(
+            f"base {short['base']} vs {tree}: {compared} files compared, {differ} differ; seconds base "
+            f"{', '.join(f'{k} {v:.0f}' for k, v in base_seconds.items())}; tree "
+            f"{', '.join(f'{k} {v:.0f}' for k, v in tree_seconds.items())}"
+        )
         return 0 if differ == 0 else 1
     finally:
         if not args.keep:

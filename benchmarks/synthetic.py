@@ -22,10 +22,11 @@ CASES = {
     "similarity_matrix m=10,000 skewness=8": ("similarity_matrix", {"m": 10_000, "skewness": 8.0}),
     "similarity_matrix m=10,000 skewness=-1.5": ("similarity_matrix", {"m": 10_000, "skewness": -1.5}),
     "similarity_matrix m=10,000 lognormal skewness=3": (
-        "similarity_matrix", {"m": 10_000, "skewness": 3.0, "family": "lognormal"}),
+        "similarity_matrix",
+        {"m": 10_000, "skewness": 3.0, "family": "lognormal"},
+    ),
     "world 5,000 users x 5,000 items": ("world", {"n_users": 5_000, "n_items": 5_000}),
-    "world 5,000 x 5,000, zero_relevance=0.3": (
-        "world", {"n_users": 5_000, "n_items": 5_000, "zero_relevance": 0.3}),
+    "world 5,000 x 5,000, zero_relevance=0.3": ("world", {"n_users": 5_000, "n_items": 5_000, "zero_relevance": 0.3}),
     "reshape_skewness of a 2,000-user Jaccard": ("reshape", {"m": 2_000}),
     "pair most_unfair m=1,000 (binary effectiveness)": ("pair", {"m": 1_000}),
 }
@@ -46,6 +47,7 @@ def _run(kind, options, queue):
 
 def _timed(kind, options):
     from puf import synthetic
+
     start = time.perf_counter()
     if kind == "similarity_matrix":
         synthetic.similarity_matrix(options.pop("m"), random_state=0, **options)

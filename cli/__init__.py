@@ -17,8 +17,7 @@ Exit codes, the same for every subcommand (one map, :mod:`puf.cli.exitcodes`):
 Every failure prints one line, ``puf COMMAND: ...``, on stderr; no traceback.
 """
 
-__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT",
-           "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
+__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
 import argparse
 import importlib
@@ -26,8 +25,16 @@ import os
 import sys
 
 from .commands import COMMANDS
-from .exitcodes import (EXIT_BAD_INPUT, EXIT_DOWNLOAD, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
-                        Terminated, exit_code, terminations_interrupt)
+from .exitcodes import (
+    EXIT_BAD_INPUT,
+    EXIT_DOWNLOAD,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    Terminated,
+    exit_code,
+    terminations_interrupt,
+)
 
 
 def build_parser():
@@ -81,8 +88,7 @@ def main(argv=None):
     except KeyboardInterrupt as exc:
         import signal
 
-        word = (f"terminated ({signal.Signals(exc.signum).name})" if isinstance(exc, Terminated)
-                else "interrupted")
+        word = f"terminated ({signal.Signals(exc.signum).name})" if isinstance(exc, Terminated) else "interrupted"
         print(f"puf {args.command}: {word}", file=sys.stderr)
         return exit_code(exc)
     except Exception as exc:  # the last line of defence: one line, an exit code, no traceback
@@ -96,10 +102,11 @@ def _report_failure(command, exc):
     if code == EXIT_INTERNAL:
         if os.environ.get("PUF_DEBUG"):
             raise exc
-        text = (f"internal error: {type(exc).__name__}: {text} "
-                "(rerun with PUF_DEBUG=1 for the traceback, and please report it)")
-    elif (code == EXIT_BAD_INPUT and isinstance(exc, OSError)
-          and not isinstance(exc, (ValueError, ImportError))):
+        text = (
+            f"internal error: {type(exc).__name__}: {text} "
+            "(rerun with PUF_DEBUG=1 for the traceback, and please report it)"
+        )
+    elif code == EXIT_BAD_INPUT and isinstance(exc, OSError) and not isinstance(exc, (ValueError, ImportError)):
         text = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else text
     print(f"puf {command}: {text}", file=sys.stderr)
     return code

@@ -8,8 +8,19 @@ memory (``ru_maxrss``) is its own. It lives with the command line, not in
 above both.
 """
 
-__all__ = ["SIZES", "CASES", "DEFAULT_CASES", "BASELINES", "SAMPLED", "synthetic_interactions",
-           "make_bundle", "save_bundle", "load_bundle", "run_case", "baseline_bytes"]
+__all__ = [
+    "SIZES",
+    "CASES",
+    "DEFAULT_CASES",
+    "BASELINES",
+    "SAMPLED",
+    "synthetic_interactions",
+    "make_bundle",
+    "save_bundle",
+    "load_bundle",
+    "run_case",
+    "baseline_bytes",
+]
 
 import json
 import math
@@ -69,8 +80,7 @@ def synthetic_interactions(m, n, *, median_degree, sigma, alpha=1.1, offset=30.0
     owners = keys // n
     indptr = np.zeros(m + 1, dtype=np.int64)
     np.cumsum(np.bincount(owners, minlength=m), out=indptr[1:])
-    return sp.csr_matrix((np.ones(keys.size), (keys - owners * n).astype(np.int32), indptr),
-                         shape=(m, n))
+    return sp.csr_matrix((np.ones(keys.size), (keys - owners * n).astype(np.int32), indptr), shape=(m, n))
 
 
 def _popular_lists(histories, k, rng):
@@ -102,20 +112,24 @@ def make_bundle(size, *, random_state=0):
 
     m, n, median, sigma = SIZES[size]
     rng = np.random.default_rng(random_state)
-    interactions = synthetic_interactions(m, n, median_degree=median, sigma=sigma,
-                                          random_state=random_state)
+    interactions = synthetic_interactions(m, n, median_degree=median, sigma=sigma, random_state=random_state)
     test = rng.random(interactions.nnz) < 0.2  # a random 80/20 split, graded 1..5
     coo = interactions.tocoo()
     histories = sp.csr_matrix((coo.data[~test], (coo.row[~test], coo.col[~test])), shape=(m, n))
-    relevance = sp.csr_matrix((rng.integers(1, 6, test.sum()).astype(float),
-                               (coo.row[test], coo.col[test])), shape=(m, n))
+    relevance = sp.csr_matrix(
+        (rng.integers(1, 6, test.sum()).astype(float), (coo.row[test], coo.col[test])), shape=(m, n)
+    )
     rankings = _popular_lists(histories, _K, rng)
     genre_weights = 1.0 / np.arange(1, _GENRES + 1)
-    features = (rng.random((n, _GENRES)) < 0.15 * genre_weights * _GENRES / genre_weights.sum())
+    features = rng.random((n, _GENRES)) < 0.15 * genre_weights * _GENRES / genre_weights.sum()
     features[np.arange(n), rng.choice(_GENRES, n, p=genre_weights / genre_weights.sum())] = True
-    return {"histories": histories, "relevance": relevance, "rankings": rankings,
-            "item_features": features.astype(float),
-            "effectiveness": ndcg_at_k(rankings, relevance, k=_K)}
+    return {
+        "histories": histories,
+        "relevance": relevance,
+        "rankings": rankings,
+        "item_features": features.astype(float),
+        "effectiveness": ndcg_at_k(rankings, relevance, k=_K),
+    }
 
 
 def save_bundle(bundle, path):
@@ -134,8 +148,14 @@ def save_bundle(bundle, path):
     arrays = {}
     for key, value in bundle.items():
         if sp.issparse(value):
-            arrays.update({f"{key}.data": value.data, f"{key}.indices": value.indices,
-                           f"{key}.indptr": value.indptr, f"{key}.shape": np.array(value.shape)})
+            arrays.update(
+                {
+                    f"{key}.data": value.data,
+                    f"{key}.indices": value.indices,
+                    f"{key}.indptr": value.indptr,
+                    f"{key}.shape": np.array(value.shape),
+                }
+            )
         else:
             arrays[key] = value
     np.savez(path, **arrays)
@@ -146,8 +166,10 @@ def load_bundle(path):
     with np.load(path) as stored:
         bundle = {key: stored[key] for key in stored.files if "." not in key}
         for key in {name.split(".")[0] for name in stored.files if "." in name}:
-            bundle[key] = sp.csr_matrix((stored[f"{key}.data"], stored[f"{key}.indices"],
-                                         stored[f"{key}.indptr"]), shape=tuple(stored[f"{key}.shape"]))
+            bundle[key] = sp.csr_matrix(
+                (stored[f"{key}.data"], stored[f"{key}.indices"], stored[f"{key}.indptr"]),
+                shape=tuple(stored[f"{key}.shape"]),
+            )
     return bundle
 
 
@@ -157,16 +179,18 @@ def _engine_cases():
 
     gamma = declared_gamma("uf")
     return {
-        "cosine-puf": lambda b: puf_from_histories(b["effectiveness"], b["histories"],
-                                                   similarity="cosine"),
+        "cosine-puf": lambda b: puf_from_histories(b["effectiveness"], b["histories"], similarity="cosine"),
         "jaccard-puf": lambda b: puf_from_histories(b["effectiveness"], b["histories"]),
         "jaccard-puf-sample": lambda b: puf_from_histories(
-            b["effectiveness"], b["histories"], method="sample", random_state=0),
+            b["effectiveness"], b["histories"], method="sample", random_state=0
+        ),
         "envy": lambda b: envy_measures(b["rankings"], b["relevance"]),
-        "uf": lambda b: uf_streaming(b["histories"], b["item_features"], b["rankings"],
-                                      b["item_features"], gamma=gamma),
-        "uf-sample": lambda b: sample_uf(b["histories"], b["item_features"], b["rankings"],
-                                         b["item_features"], gamma=gamma, random_state=0),
+        "uf": lambda b: uf_streaming(
+            b["histories"], b["item_features"], b["rankings"], b["item_features"], gamma=gamma
+        ),
+        "uf-sample": lambda b: sample_uf(
+            b["histories"], b["item_features"], b["rankings"], b["item_features"], gamma=gamma, random_state=0
+        ),
     }
 
 
@@ -175,18 +199,22 @@ def _baseline_cases():
 
     def envy(b):
         utility = puf.utility_matrix(b["rankings"], b["relevance"])
-        return {"me": puf.mean_envy(utility), "mme": puf.mean_max_envy(utility),
-                "peu": puf.proportion_envious_users(utility)}
+        return {
+            "me": puf.mean_envy(utility),
+            "mme": puf.mean_max_envy(utility),
+            "peu": puf.proportion_envious_users(utility),
+        }
 
     return {
-        "cosine-puf": lambda b: puf.pairwise_user_unfairness(
-            b["effectiveness"], puf.cosine_similarity(b["histories"])),
+        "cosine-puf": lambda b: puf.pairwise_user_unfairness(b["effectiveness"], puf.cosine_similarity(b["histories"])),
         "jaccard-puf": lambda b: puf.pairwise_user_unfairness(
-            b["effectiveness"], puf.jaccard_similarity(b["histories"])),
+            b["effectiveness"], puf.jaccard_similarity(b["histories"])
+        ),
         "envy": envy,
-        "uf": lambda b: puf.uf(puf.uf_similarity(b["histories"], b["item_features"],
-                                                 gamma=puf.declared_gamma("uf")),
-                               puf.list_distance(b["rankings"], b["item_features"])),
+        "uf": lambda b: puf.uf(
+            puf.uf_similarity(b["histories"], b["item_features"], gamma=puf.declared_gamma("uf")),
+            puf.list_distance(b["rankings"], b["item_features"]),
+        ),
     }
 
 
@@ -232,8 +260,13 @@ def _jsonable(value):
     from puf.engines import PairEstimate
 
     if isinstance(value, PairEstimate):
-        return {"value": value.value, "standard_error": value.standard_error,
-                "ci_low": value.ci_low, "ci_high": value.ci_high, "n_pairs": value.n_pairs}
+        return {
+            "value": value.value,
+            "standard_error": value.standard_error,
+            "ci_low": value.ci_low,
+            "ci_high": value.ci_high,
+            "n_pairs": value.n_pairs,
+        }
     if isinstance(value, dict):
         return {k: float(v) for k, v in value.items()}
     return float(value)
@@ -262,8 +295,15 @@ def run_case(case, bundle_path, *, baseline=False):
     cpu, start = time.process_time(), time.perf_counter()
     value = function(bundle)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"case": case, "baseline": baseline, "seconds": seconds, "cpu_seconds": cpu,
-            "peak_mb": _rss_mb(), "input_mb": input_mb, "value": _jsonable(value)}
+    return {
+        "case": case,
+        "baseline": baseline,
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "peak_mb": _rss_mb(),
+        "input_mb": input_mb,
+        "value": _jsonable(value),
+    }
 
 
 if __name__ == "__main__":  # python -m puf.cli.benchmark CASE BUNDLE [--baseline]

@@ -21,8 +21,17 @@ one-line message take the code from :func:`exit_code`, so no command spells a
 number.
 """
 
-__all__ = ["EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED",
-           "EXIT_CODES", "Terminated", "exit_code", "terminations_interrupt"]
+__all__ = [
+    "EXIT_OK",
+    "EXIT_DOWNLOAD",
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_CODES",
+    "Terminated",
+    "exit_code",
+    "terminations_interrupt",
+]
 
 import contextlib
 import signal
@@ -68,6 +77,7 @@ def terminations_interrupt():
     finally:
         for name, handler in previous.items():
             signal.signal(getattr(signal, name), handler)
+
 
 #: (exception class, exit code); the first class the exception is an instance of wins, so a
 #: failed download (a ConnectionError, hence an OSError) is 1, not 2.

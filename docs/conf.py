@@ -28,8 +28,15 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "examples/README.rst", "**/*.ipynb", "auto_examples/*.py",
-                    "auto_examples/*.zip", "auto_examples/*.json", "auto_examples/*.md5"]
+exclude_patterns = [
+    "_build",
+    "examples/README.rst",
+    "**/*.ipynb",
+    "auto_examples/*.py",
+    "auto_examples/*.zip",
+    "auto_examples/*.json",
+    "auto_examples/*.md5",
+]
 templates_path = ["_templates"]
 
 # MyST: Markdown pages with directives in fences, heading anchors for links, $...$ maths.

@@ -26,11 +26,20 @@ __all__ = [
 import importlib
 
 _HOME = {
-    "CATALOG": "catalog", "Property": "catalog", "get_property": "catalog",
-    "catalog_frame": "catalog", "Verdict": "verdict", "STATUSES": "verdict",
-    "verdicts": "runner", "all_verdicts": "matrix", "verdict_matrix": "matrix",
-    "verdict_frame": "matrix", "effectiveness_vectors": "strategies",
-    "similarity_matrices": "strategies", "populations": "strategies", "worlds": "strategies",
+    "CATALOG": "catalog",
+    "Property": "catalog",
+    "get_property": "catalog",
+    "catalog_frame": "catalog",
+    "Verdict": "verdict",
+    "STATUSES": "verdict",
+    "verdicts": "runner",
+    "all_verdicts": "matrix",
+    "verdict_matrix": "matrix",
+    "verdict_frame": "matrix",
+    "effectiveness_vectors": "strategies",
+    "similarity_matrices": "strategies",
+    "populations": "strategies",
+    "worlds": "strategies",
 }
 
 

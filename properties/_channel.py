@@ -71,9 +71,11 @@ class Channel:
             if isinstance(source, str):
                 self._popen = subprocess.Popen(
                     [sys.executable, "-c", BOOT, str(child.fileno()), str(os.getpid())],
-                    pass_fds=(child.fileno(),), start_new_session=True,
-                    stdin=subprocess.DEVNULL, stdout=sys.__stderr__.fileno()
-                    if sys.__stderr__ is not None else subprocess.DEVNULL)
+                    pass_fds=(child.fileno(),),
+                    start_new_session=True,
+                    stdin=subprocess.DEVNULL,
+                    stdout=sys.__stderr__.fileno() if sys.__stderr__ is not None else subprocess.DEVNULL,
+                )
                 self.group = self._popen.pid
             else:
                 self.group = self._fork(parent, child, source, others)
@@ -128,14 +130,16 @@ class Channel:
             answer = _PlainUnpickler(io.BytesIO(data)).load()
             answer_id, pid, reply = answer
         except Exception:
-            raise ChannelError("something that is not an answer came on the worker's socket",
-                               foreign=True) from None
+            raise ChannelError("something that is not an answer came on the worker's socket", foreign=True) from None
         if kind is None and self.worker_pid is None:
             self.worker_pid = pid
         if answer_id != request_id or pid != self.worker_pid:
-            raise ChannelError(f"process {pid} answered request {answer_id} for the worker "
-                               f"{self.worker_pid}, which was asked request {request_id} "
-                               "(the measure forked, or wrote on the socket)", foreign=True)
+            raise ChannelError(
+                f"process {pid} answered request {answer_id} for the worker "
+                f"{self.worker_pid}, which was asked request {request_id} "
+                "(the measure forked, or wrote on the socket)",
+                foreign=True,
+            )
         return reply
 
     def close(self, grace=0.0):

@@ -77,11 +77,9 @@ def _forked_by_the_measure():
 
 def measure_facts(measure):
     """What the harness needs to stand in for ``measure``: its metadata and where it comes from."""
-    facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure)
-             if f.name != "function"}
+    facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
     function = measure.function
-    facts["origin"] = (f"{getattr(function, '__module__', '?')}:"
-                       f"{getattr(function, '__qualname__', measure.name)}")
+    facts["origin"] = f"{getattr(function, '__module__', '?')}:{getattr(function, '__qualname__', measure.name)}"
     return facts
 
 

@@ -51,7 +51,6 @@ def example_budget(max_examples=None, *, quick=False, name="max_examples"):
     """
     if max_examples is None:
         return QUICK_MAX_EXAMPLES if quick else DEFAULT_MAX_EXAMPLES
-    if isinstance(max_examples, bool) or not isinstance(max_examples, numbers.Integral) \
-            or max_examples < 1:
+    if isinstance(max_examples, bool) or not isinstance(max_examples, numbers.Integral) or max_examples < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {max_examples!r}")
     return int(max_examples)

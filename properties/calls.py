@@ -6,8 +6,16 @@ killed at the time limit, so nothing it does (C code that ignores signals,
 built-in measures run in-process under a SIGALRM limit.
 """
 
-__all__ = ["MeasureError", "Timeout", "as_number", "call_measure", "FreshCaller",
-           "check_returns_number", "check_run_options", "end_calls"]
+__all__ = [
+    "MeasureError",
+    "Timeout",
+    "as_number",
+    "call_measure",
+    "FreshCaller",
+    "check_returns_number",
+    "check_run_options",
+    "end_calls",
+]
 
 import contextlib
 import math
@@ -34,8 +42,7 @@ class Timeout(BaseException):
 @contextlib.contextmanager
 def _time_limit(seconds):
     """Raise :class:`Timeout` in this thread after ``seconds`` (main thread, POSIX only)."""
-    usable = (seconds and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
+    usable = seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
         return
@@ -168,8 +175,7 @@ class FreshCaller:
                 self.close()
                 raise MeasureError(f"the measure's fresh worker did not start: {exc}") from None
         try:
-            outcomes = self._worker.call_many([pop.fields() for pop in populations],
-                                              self.time_limit * len(populations))
+            outcomes = self._worker.call_many([pop.fields() for pop in populations], self.time_limit * len(populations))
         except isolation.WorkerTimeout:
             self.close()
             raise Timeout() from None
@@ -199,9 +205,12 @@ def _probe_population(measure):
     from puf import Population, World
 
     if {"utility", "list_distance"} & set(measure.reads):
-        world = World(np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]),
-                      np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
-                      [[0, 2], [1, 0]], np.eye(3))
+        world = World(
+            np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]),
+            np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
+            [[0, 2], [1, 0]],
+            np.eye(3),
+        )
         return world.population(metric="precision")
     return Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
 
@@ -226,8 +235,7 @@ def check_returns_number(measure, time_limit):
     except (MeasureError, Timeout):
         return
     if as_number(value) is None:
-        raise ValueError(f"measure {measure.name!r} does not return a number: "
-                         f"it returned {_type_name(value)}")
+        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {_type_name(value)}")
 
 
 def check_run_options(*, time_limit, time_budget, properties):
@@ -246,8 +254,7 @@ def check_run_options(*, time_limit, time_budget, properties):
     ValueError: time_limit must be a finite number of seconds > 0, got 0
     """
     for name, value in (("time_limit", time_limit), ("time_budget", time_budget)):
-        if (isinstance(value, bool) or not isinstance(value, numbers.Real)
-                or not math.isfinite(value) or value <= 0):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
             raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
     if properties is None:
         return None

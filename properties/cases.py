@@ -16,9 +16,25 @@ declared with :func:`case_strategy` next to its kin (:mod:`.user_cases`,
 in its catalog entry.
 """
 
-__all__ = ["LEVELS", "LARGEST", "LARGEST_LARGE", "LARGEST_LARGE_WORLD", "METRIC", "SIMILARITY", "FRACTIONS", "FRACTIONS_OR_ONE",
-           "FRACTIONS_OR_ZERO", "HALVES_OR_LESS", "Case", "case_strategy", "derive", "sources",
-           "trivial_case", "draw_users", "distance"]
+__all__ = [
+    "LEVELS",
+    "LARGEST",
+    "LARGEST_LARGE",
+    "LARGEST_LARGE_WORLD",
+    "METRIC",
+    "SIMILARITY",
+    "FRACTIONS",
+    "FRACTIONS_OR_ONE",
+    "FRACTIONS_OR_ZERO",
+    "HALVES_OR_LESS",
+    "Case",
+    "case_strategy",
+    "derive",
+    "sources",
+    "trivial_case",
+    "draw_users",
+    "distance",
+]
 
 import functools
 from dataclasses import dataclass

@@ -19,11 +19,17 @@ from typing import Callable
 from . import judges
 from .axioms import AXIOM_ENTRIES
 from .field_cases import continuity_cases, scale_cases, translation_cases
-from .outcome_cases import (disparity_cases, effectiveness_change_cases, transfer_cases,
-                            zero_at_equality_cases)
+from .outcome_cases import disparity_cases, effectiveness_change_cases, transfer_cases, zero_at_equality_cases
 from .similarity_cases import no_similarity_cases, similarity_change_cases, similarity_raise_cases
-from .user_cases import (anonymity_cases, anonymity_examples, extreme_examples, rearrangement_cases,
-                         repeat_cases, replication_cases, single_cases)
+from .user_cases import (
+    anonymity_cases,
+    anonymity_examples,
+    extreme_examples,
+    rearrangement_cases,
+    repeat_cases,
+    replication_cases,
+    single_cases,
+)
 
 
 def _no_examples(level):
@@ -119,8 +125,7 @@ class Property:
             if name == "derived" and self.derived is None:
                 continue
             if not callable(getattr(self, name)):
-                raise ValueError(f"{name} of property {self.name!r} must be callable, "
-                                 f"got {getattr(self, name)!r}")
+                raise ValueError(f"{name} of property {self.name!r} must be callable, got {getattr(self, name)!r}")
 
     def to_dict(self):
         """Return the documentation fields as a plain dict (no callables).
@@ -130,9 +135,10 @@ class Property:
         >>> get_property("range").to_dict()["kind"]
         'universal'
         """
-        return {k: getattr(self, k) for k in ("name", "statement", "formal", "source", "kind",
-                                              "meant_for", "world", "informational")} | {
-            "needs": list(self.needs)}
+        return {
+            k: getattr(self, k)
+            for k in ("name", "statement", "formal", "source", "kind", "meant_for", "world", "informational")
+        } | {"needs": list(self.needs)}
 
 
 FORMAL_CONVENTIONS = (
@@ -141,169 +147,255 @@ FORMAL_CONVENTIONS = (
     "derived from a world (P@k, Jaccard similarity). a ≐ b means |a − b| ≤ tol, tol = "
     "1e-9·max(1, |a|, |b|); 'fairer' follows the measure's direction (lower is fairer unless "
     "it declares higher). A case on which f is NaN is set aside (judged by `defined` alone), "
-    "and one on which f raises makes the verdict undefined.")
+    "and one on which f raises makes the verdict undefined."
+)
 """What every formal statement of :data:`CATALOG` takes for granted (one place for all)."""
 
 _ALL = ("effectiveness", "similarity", "utility", "list_distance")
 _OUT = ("effectiveness", "utility")
 _INEQ = "inequality axioms (Atkinson 1970; Cowell, Measuring Inequality)"
 _PUF = "the PUF paper's sensitivity claims (Rampisela et al., ECIR 2026)"
-CATALOG = {p.name: p for p in (
-    Property(
-        name="range", statement="the value lies in the declared range",
-        formal="∀ P with f(P) defined: low − 1e-12 ≤ f(P) ≤ high + 1e-12 for the declared "
-               "range (low, high)",
-        source="the measure's own declaration", kind="universal", meant_for="every measure",
-        needs=(), world="any world", cases=single_cases, explicit=extreme_examples,
-        judge=judges.in_range, single_population=True),
-    Property(
-        name="defined",
-        statement="the value is finite on every valid population (no NaN, no inf, no exception)",
-        formal="∀ P: f(P) returns a finite real number (no NaN, no ±inf, no exception)",
-        source="well-definedness", kind="universal",
-        meant_for="every measure", needs=(), world="any world", cases=single_cases,
-        explicit=extreme_examples, judge=judges.finite, explain=judges.explain_undefined,
-        single_population=True, judges_undefined=True),
-    Property(
-        name="anonymity", statement="relabelling users leaves the value unchanged",
-        formal="∀ P, permutation π of the users: f(π·P) ≐ f(P), π acting on every per-user "
-               "field consistently (rows and columns of the matrices)",
-        source=_INEQ + ": symmetry / anonymity", kind="universal", meant_for="every measure",
-        needs=_ALL, world="permute users (histories, relevance and lists together)",
-        cases=anonymity_cases, explicit=anonymity_examples, judge=judges.unchanged),
-    Property(
-        name="zero-at-equality",
-        statement="equal effectiveness for all users gives the fairest value",
-        formal="∀ P with S(u) = c for every user u, c ∈ [0, 1], every other field free: f(P) ≐ "
-               "fairest end of the declared range (world level: every user's P@k equal, the "
-               "relevance of items outside a user's own list free, so users may envy each other)",
-        source=_INEQ + ": normalisation", kind="universal", meant_for="every measure", needs=_OUT,
-        world="every list holding the same number of relevant items, items on other users' "
-              "lists relevant as drawn (envy at equal P@k); or relevance = each user's own list "
-              "(S = 1, no envy); or nothing relevant (S = 0)",
-        cases=zero_at_equality_cases, judge=judges.at_fairest, single_population=True),
-    Property(
-        name="disparity-monotone",
-        statement="widening every effectiveness gap about a centre inside the population's "
-                  "range never makes the value fairer",
-        formal="∀ P', c ∈ [min S', max S'], μ ∈ [0, 1): P = P'[S := c + μ(S' − c)] ⇒ f(P') is "
-               "not fairer than f(P) (f(P') ≥ f(P) − tol, lower fairer; λ = 1/μ > 1 is the "
-               "widening); world level: P' = P with a best-off user's S raised by 1/k or a "
-               "worst-off user's lowered by 1/k",
-        source=_PUF + "; disparity sensitivity", kind="universal",
-        meant_for="measures of effectiveness disparity", needs=("effectiveness",),
-        world="best-off user's list made more relevant, or worst-off user's less "
-              "(every gap to that user widens by 1/k, no gap narrows)",
-        cases=disparity_cases, judge=judges.not_fairer),
-    Property(
-        name="pigou-dalton",
-        statement="a transfer moving two users' effectiveness towards each other never makes "
-                  "the value less fair",
-        formal="∀ P, users i ≠ j, τ ∈ (0, ½]: P' = P with S'_i = S_i + τ(S_j − S_i), "
-               "S'_j = S_j − τ(S_j − S_i), everything else fixed ⇒ f(P') is not less fair than "
-               "f(P) (f(P') ≤ f(P) + tol, lower fairer); world level: the worst-off user gains "
-               "one relevant listed item and the best-off loses one, their gap ≥ 2/k (τ = "
-               "1/(k·gap))",
-        source=_INEQ + ": Pigou–Dalton transfer principle", kind="universal",
-        meant_for="inequality indices", needs=("effectiveness",),
-        world="worst-off user gains one relevant listed item, best-off user loses one",
-        cases=transfer_cases, judge=judges.not_less_fair),
-    Property(
-        name="similarity-monotone",
-        statement="raising sim(u,v) of a pair with unequal effectiveness never makes the value "
-                  "fairer",
-        formal="∀ P, u ≠ v with S(u) ≠ S(v) and sim(u,v) < 1, s' ∈ (sim(u,v), 1]: "
-               "f(P[sim(u,v) = sim(v,u) := s']) is not fairer than f(P) (≥ f(P) − tol, lower "
-               "fairer)",
-        source=_PUF + "; similar users should be treated alike", kind="universal",
-        meant_for="similarity-aware individual fairness measures", needs=("similarity",),
-        world="the derived similarity of one pair raised alone (histories feed nothing else)",
-        cases=similarity_raise_cases, judge=judges.not_fairer),
-    Property(
-        name="similarity-sensitive", statement="some change of similarity alone changes the value",
-        formal="∃ P, sim' (symmetric, unit diagonal, in [0, 1]): f(P[similarity := sim']) ≠ "
-               "f(P) by more than tol", source=_PUF, kind="existential",
-        meant_for="individual fairness measures (similar users alike)", needs=("similarity",),
-        world="shared history items added to two users", cases=similarity_change_cases,
-        judge=judges.unchanged),
-    Property(
-        name="effectiveness-sensitive",
-        statement="some change of relevance alone (lists and histories fixed) changes the value",
-        formal="∃ world, relevance' (lists and histories fixed): f(P(world[relevance := "
-               "relevance'])) ≠ f(P(world)) by more than tol (score level: ∃ P, S': "
-               "f(P[S := S']) ≠ f(P))",
-        source=_PUF, kind="existential", meant_for="every measure of effectiveness fairness",
-        needs=_OUT, world="one relevance grade changed", cases=effectiveness_change_cases,
-        judge=judges.unchanged),
-    Property(
-        name="similarity-zero", statement="when no two users are similar the value is the fairest",
-        formal="∀ P with sim(u,v) = 0 for every u ≠ v, every other field free: f(P) ≐ "
-               "fairest end of the declared range",
-        source=_PUF + "; Lipschitz individual fairness (Dwork et al. 2012) constrains only "
-                      "similar users",
-        kind="universal", meant_for="similarity-aware individual fairness measures",
-        needs=("similarity",), world="histories made pairwise disjoint (every Jaccard 0)",
-        cases=no_similarity_cases, judge=judges.at_fairest, single_population=True),
-    Property(
-        name="rearrangement",
-        statement="most_fair pairing gives a value no less fair than most_unfair, strictly when "
-                  "the pairing changes the similarity-weighted gaps",
-        formal="∀ P with m ≤ 12: f(P_fair) is not less fair than f(P_unfair) (to tol), and fairer by more "
-               "than 1e-12·max(1, |f|) when Σ sim·|gap| of P_unfair exceeds that of P_fair by "
-               "more than 1e-9; P_fair, P_unfair: the users' outcomes permuted by the most_fair "
-               "and most_unfair pairing orders",
-        source=_PUF + "; MostFair vs MostUnfair pairing", kind="universal",
-        meant_for="similarity-aware individual fairness measures", needs=("effectiveness",),
-        world="users' outcomes (relevance and list) reassigned by the pairing; histories fixed",
-        cases=rearrangement_cases, judge=judges.rearranged, explain=judges.explain_rearranged),
-    Property(
-        name="replication-invariance",
-        statement="replicating the population r times leaves the value unchanged",
-        formal="∀ P, r ∈ {2, 3}: f(P ⊗ r) ≐ f(P) (every user copied r times; a user and "
-               "its copies have similarity 1)",
-        source=_INEQ + ": Dalton's population principle", kind="universal",
-        meant_for="measures compared across population sizes", needs=_ALL,
-        world="every user copied r times", cases=replication_cases, judge=judges.unchanged),
-    Property(
-        name="scale-invariance", statement="multiplying all effectiveness leaves the value unchanged",
-        formal="∀ P, a ∈ [0.001, 0.999]: f(P[S := aS, utility := a·utility]) ≐ f(P)",
-        source=_INEQ + ": relative inequality", kind="universal",
-        meant_for="relative inequality indices (informational)", needs=_OUT,
-        world="derived effectiveness and utility rescaled", cases=scale_cases,
-        judge=judges.unchanged, informational=True),
-    Property(
-        name="translation-invariance", statement="shifting all effectiveness leaves the value unchanged",
-        formal="∀ P, b with S + b and utility + b in [0, 1]: f(P[S := S + b, utility := "
-               "utility + b]) ≐ f(P)",
-        source=_INEQ + ": absolute inequality", kind="universal",
-        meant_for="absolute inequality indices (informational)", needs=_OUT,
-        world="derived effectiveness and utility shifted", cases=translation_cases,
-        judge=judges.unchanged, informational=True),
-    Property(
-        name="continuity",
-        statement="a perturbation of size δ in the fields read changes the value by O(δ)",
-        formal="∀ P, P' differing only in the fields f reads (each in its range), δ = "
-               "‖P' − P‖∞ > 0, f(P) and f(P') defined: |f(P') − f(P)| ≤ 10·w·δ, where w = "
-               "high − low for a bounded declared range and w = 1 for an unbounded one",
-        source="Lipschitz individual fairness (Dwork et al. 2012)", kind="universal",
-        meant_for="every measure", needs=_ALL,
-        world="derived fields perturbed (no discrete world change is small)",
-        cases=continuity_cases, judge=judges.lipschitz),
-    *(Property(**entry) for entry in AXIOM_ENTRIES),
-    Property(
-        name="deterministic",
-        statement="the same population gets the same value, asked again or after other "
-                  "populations",
-        formal="∀ P, Q: f(P) asked in a fresh worker (that has seen only the earlier cases' P) ≐ "
-               "f(P) asked in a second fresh worker right after f(Q), for Q = P with its extremes "
-               "moved a quarter of their gap towards each other (same m and mean; world level: "
-               "P relabelled), P relabelled, a population drawn anew and (score level) P's "
-               "users at 0 and 1 in turn (registered built-in measures: both in-process)",
-        source="reproducibility: a measure is a function of the population alone",
-        kind="universal", meant_for="every measure", needs=(),
-        world="the same derived population asked again after other worlds' populations",
-        cases=repeat_cases, judge=judges.unchanged, fresh_workers=True),
-)}
+CATALOG = {
+    p.name: p
+    for p in (
+        Property(
+            name="range",
+            statement="the value lies in the declared range",
+            formal="∀ P with f(P) defined: low − 1e-12 ≤ f(P) ≤ high + 1e-12 for the declared range (low, high)",
+            source="the measure's own declaration",
+            kind="universal",
+            meant_for="every measure",
+            needs=(),
+            world="any world",
+            cases=single_cases,
+            explicit=extreme_examples,
+            judge=judges.in_range,
+            single_population=True,
+        ),
+        Property(
+            name="defined",
+            statement="the value is finite on every valid population (no NaN, no inf, no exception)",
+            formal="∀ P: f(P) returns a finite real number (no NaN, no ±inf, no exception)",
+            source="well-definedness",
+            kind="universal",
+            meant_for="every measure",
+            needs=(),
+            world="any world",
+            cases=single_cases,
+            explicit=extreme_examples,
+            judge=judges.finite,
+            explain=judges.explain_undefined,
+            single_population=True,
+            judges_undefined=True,
+        ),
+        Property(
+            name="anonymity",
+            statement="relabelling users leaves the value unchanged",
+            formal="∀ P, permutation π of the users: f(π·P) ≐ f(P), π acting on every per-user "
+            "field consistently (rows and columns of the matrices)",
+            source=_INEQ + ": symmetry / anonymity",
+            kind="universal",
+            meant_for="every measure",
+            needs=_ALL,
+            world="permute users (histories, relevance and lists together)",
+            cases=anonymity_cases,
+            explicit=anonymity_examples,
+            judge=judges.unchanged,
+        ),
+        Property(
+            name="zero-at-equality",
+            statement="equal effectiveness for all users gives the fairest value",
+            formal="∀ P with S(u) = c for every user u, c ∈ [0, 1], every other field free: f(P) ≐ "
+            "fairest end of the declared range (world level: every user's P@k equal, the "
+            "relevance of items outside a user's own list free, so users may envy each other)",
+            source=_INEQ + ": normalisation",
+            kind="universal",
+            meant_for="every measure",
+            needs=_OUT,
+            world="every list holding the same number of relevant items, items on other users' "
+            "lists relevant as drawn (envy at equal P@k); or relevance = each user's own list "
+            "(S = 1, no envy); or nothing relevant (S = 0)",
+            cases=zero_at_equality_cases,
+            judge=judges.at_fairest,
+            single_population=True,
+        ),
+        Property(
+            name="disparity-monotone",
+            statement="widening every effectiveness gap about a centre inside the population's "
+            "range never makes the value fairer",
+            formal="∀ P', c ∈ [min S', max S'], μ ∈ [0, 1): P = P'[S := c + μ(S' − c)] ⇒ f(P') is "
+            "not fairer than f(P) (f(P') ≥ f(P) − tol, lower fairer; λ = 1/μ > 1 is the "
+            "widening); world level: P' = P with a best-off user's S raised by 1/k or a "
+            "worst-off user's lowered by 1/k",
+            source=_PUF + "; disparity sensitivity",
+            kind="universal",
+            meant_for="measures of effectiveness disparity",
+            needs=("effectiveness",),
+            world="best-off user's list made more relevant, or worst-off user's less "
+            "(every gap to that user widens by 1/k, no gap narrows)",
+            cases=disparity_cases,
+            judge=judges.not_fairer,
+        ),
+        Property(
+            name="pigou-dalton",
+            statement="a transfer moving two users' effectiveness towards each other never makes the value less fair",
+            formal="∀ P, users i ≠ j, τ ∈ (0, ½]: P' = P with S'_i = S_i + τ(S_j − S_i), "
+            "S'_j = S_j − τ(S_j − S_i), everything else fixed ⇒ f(P') is not less fair than "
+            "f(P) (f(P') ≤ f(P) + tol, lower fairer); world level: the worst-off user gains "
+            "one relevant listed item and the best-off loses one, their gap ≥ 2/k (τ = "
+            "1/(k·gap))",
+            source=_INEQ + ": Pigou–Dalton transfer principle",
+            kind="universal",
+            meant_for="inequality indices",
+            needs=("effectiveness",),
+            world="worst-off user gains one relevant listed item, best-off user loses one",
+            cases=transfer_cases,
+            judge=judges.not_less_fair,
+        ),
+        Property(
+            name="similarity-monotone",
+            statement="raising sim(u,v) of a pair with unequal effectiveness never makes the value fairer",
+            formal="∀ P, u ≠ v with S(u) ≠ S(v) and sim(u,v) < 1, s' ∈ (sim(u,v), 1]: "
+            "f(P[sim(u,v) = sim(v,u) := s']) is not fairer than f(P) (≥ f(P) − tol, lower "
+            "fairer)",
+            source=_PUF + "; similar users should be treated alike",
+            kind="universal",
+            meant_for="similarity-aware individual fairness measures",
+            needs=("similarity",),
+            world="the derived similarity of one pair raised alone (histories feed nothing else)",
+            cases=similarity_raise_cases,
+            judge=judges.not_fairer,
+        ),
+        Property(
+            name="similarity-sensitive",
+            statement="some change of similarity alone changes the value",
+            formal="∃ P, sim' (symmetric, unit diagonal, in [0, 1]): f(P[similarity := sim']) ≠ f(P) by more than tol",
+            source=_PUF,
+            kind="existential",
+            meant_for="individual fairness measures (similar users alike)",
+            needs=("similarity",),
+            world="shared history items added to two users",
+            cases=similarity_change_cases,
+            judge=judges.unchanged,
+        ),
+        Property(
+            name="effectiveness-sensitive",
+            statement="some change of relevance alone (lists and histories fixed) changes the value",
+            formal="∃ world, relevance' (lists and histories fixed): f(P(world[relevance := "
+            "relevance'])) ≠ f(P(world)) by more than tol (score level: ∃ P, S': "
+            "f(P[S := S']) ≠ f(P))",
+            source=_PUF,
+            kind="existential",
+            meant_for="every measure of effectiveness fairness",
+            needs=_OUT,
+            world="one relevance grade changed",
+            cases=effectiveness_change_cases,
+            judge=judges.unchanged,
+        ),
+        Property(
+            name="similarity-zero",
+            statement="when no two users are similar the value is the fairest",
+            formal="∀ P with sim(u,v) = 0 for every u ≠ v, every other field free: f(P) ≐ "
+            "fairest end of the declared range",
+            source=_PUF + "; Lipschitz individual fairness (Dwork et al. 2012) constrains only similar users",
+            kind="universal",
+            meant_for="similarity-aware individual fairness measures",
+            needs=("similarity",),
+            world="histories made pairwise disjoint (every Jaccard 0)",
+            cases=no_similarity_cases,
+            judge=judges.at_fairest,
+            single_population=True,
+        ),
+        Property(
+            name="rearrangement",
+            statement="most_fair pairing gives a value no less fair than most_unfair, strictly when "
+            "the pairing changes the similarity-weighted gaps",
+            formal="∀ P with m ≤ 12: f(P_fair) is not less fair than f(P_unfair) (to tol), and fairer by more "
+            "than 1e-12·max(1, |f|) when Σ sim·|gap| of P_unfair exceeds that of P_fair by "
+            "more than 1e-9; P_fair, P_unfair: the users' outcomes permuted by the most_fair "
+            "and most_unfair pairing orders",
+            source=_PUF + "; MostFair vs MostUnfair pairing",
+            kind="universal",
+            meant_for="similarity-aware individual fairness measures",
+            needs=("effectiveness",),
+            world="users' outcomes (relevance and list) reassigned by the pairing; histories fixed",
+            cases=rearrangement_cases,
+            judge=judges.rearranged,
+            explain=judges.explain_rearranged,
+        ),
+        Property(
+            name="replication-invariance",
+            statement="replicating the population r times leaves the value unchanged",
+            formal="∀ P, r ∈ {2, 3}: f(P ⊗ r) ≐ f(P) (every user copied r times; a user and "
+            "its copies have similarity 1)",
+            source=_INEQ + ": Dalton's population principle",
+            kind="universal",
+            meant_for="measures compared across population sizes",
+            needs=_ALL,
+            world="every user copied r times",
+            cases=replication_cases,
+            judge=judges.unchanged,
+        ),
+        Property(
+            name="scale-invariance",
+            statement="multiplying all effectiveness leaves the value unchanged",
+            formal="∀ P, a ∈ [0.001, 0.999]: f(P[S := aS, utility := a·utility]) ≐ f(P)",
+            source=_INEQ + ": relative inequality",
+            kind="universal",
+            meant_for="relative inequality indices (informational)",
+            needs=_OUT,
+            world="derived effectiveness and utility rescaled",
+            cases=scale_cases,
+            judge=judges.unchanged,
+            informational=True,
+        ),
+        Property(
+            name="translation-invariance",
+            statement="shifting all effectiveness leaves the value unchanged",
+            formal="∀ P, b with S + b and utility + b in [0, 1]: f(P[S := S + b, utility := utility + b]) ≐ f(P)",
+            source=_INEQ + ": absolute inequality",
+            kind="universal",
+            meant_for="absolute inequality indices (informational)",
+            needs=_OUT,
+            world="derived effectiveness and utility shifted",
+            cases=translation_cases,
+            judge=judges.unchanged,
+            informational=True,
+        ),
+        Property(
+            name="continuity",
+            statement="a perturbation of size δ in the fields read changes the value by O(δ)",
+            formal="∀ P, P' differing only in the fields f reads (each in its range), δ = "
+            "‖P' − P‖∞ > 0, f(P) and f(P') defined: |f(P') − f(P)| ≤ 10·w·δ, where w = "
+            "high − low for a bounded declared range and w = 1 for an unbounded one",
+            source="Lipschitz individual fairness (Dwork et al. 2012)",
+            kind="universal",
+            meant_for="every measure",
+            needs=_ALL,
+            world="derived fields perturbed (no discrete world change is small)",
+            cases=continuity_cases,
+            judge=judges.lipschitz,
+        ),
+        *(Property(**entry) for entry in AXIOM_ENTRIES),
+        Property(
+            name="deterministic",
+            statement="the same population gets the same value, asked again or after other populations",
+            formal="∀ P, Q: f(P) asked in a fresh worker (that has seen only the earlier cases' P) ≐ "
+            "f(P) asked in a second fresh worker right after f(Q), for Q = P with its extremes "
+            "moved a quarter of their gap towards each other (same m and mean; world level: "
+            "P relabelled), P relabelled, a population drawn anew and (score level) P's "
+            "users at 0 and 1 in turn (registered built-in measures: both in-process)",
+            source="reproducibility: a measure is a function of the population alone",
+            kind="universal",
+            meant_for="every measure",
+            needs=(),
+            world="the same derived population asked again after other worlds' populations",
+            cases=repeat_cases,
+            judge=judges.unchanged,
+            fresh_workers=True,
+        ),
+    )
+}
 
 
 def get_property(name):

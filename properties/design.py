@@ -53,10 +53,17 @@ class Candidate:
 
     def to_dict(self):
         """JSON-ready: the form's options, the cells, the first failing cell."""
-        return _finite_or_text({"name": self.name, "alias": self.alias, "kind": type(self.form).__name__,
-                            "form": asdict(self.form), "n_proven": self.n_proven,
-                            "cells": [asdict(c) for c in self.cells],
-                            "failed": None if self.failed is None else asdict(self.failed)})
+        return _finite_or_text(
+            {
+                "name": self.name,
+                "alias": self.alias,
+                "kind": type(self.form).__name__,
+                "form": asdict(self.form),
+                "n_proven": self.n_proven,
+                "cells": [asdict(c) for c in self.cells],
+                "failed": None if self.failed is None else asdict(self.failed),
+            }
+        )
 
 
 def _finite_or_text(value):
@@ -72,8 +79,10 @@ def _finite_or_text(value):
 
 # Pair forms that are positive multiples of an index form's built-in: (2/m²)Σ_{u<v}(ΔS)²/μ² = 2σ²/μ²
 # = 4·GE(2), and its root is √2·CV (tests/test_grammar.py checks both).
-_MULTIPLES = {PairForm(gap="square", aggregation="all-pairs", normalisation="mean"): "ge-2",
-              PairForm(gap="square", aggregation="all-pairs", normalisation="mean", root=True): "cv"}
+_MULTIPLES = {
+    PairForm(gap="square", aggregation="all-pairs", normalisation="mean"): "ge-2",
+    PairForm(gap="square", aggregation="all-pairs", normalisation="mean", root=True): "cv",
+}
 
 
 def _alias(form):
@@ -97,8 +106,7 @@ def decide(measure, prop, *, proofs, max_examples, random_state):
     if proof is not None and proof.status == "violated":
         return Cell(prop, "violated", "proof", f"counterexample {proof.scope}", None, proof.example)
     # A fixed-m proof covers small m only: the search decides, and the proof adds its scope.
-    (v,) = verdicts(measure, properties=[prop], max_examples=max_examples, random_state=random_state,
-                    proofs="none")
+    (v,) = verdicts(measure, properties=[prop], max_examples=max_examples, random_state=random_state, proofs="none")
     status, reason, example, scope = combine(v.status, v.reason, v.example, proof)
     return Cell(prop, status, "search" if scope is None else "search and proof", reason, scope, example)
 
@@ -123,8 +131,18 @@ def _one(job):
     return candidate
 
 
-def design(require, forbid=(), *, grammar=None, kinds=("pair", "index"), proofs="smt",
-           max_examples=None, random_state=0, n_jobs=1, progress=False):
+def design(
+    require,
+    forbid=(),
+    *,
+    grammar=None,
+    kinds=("pair", "index"),
+    proofs="smt",
+    max_examples=None,
+    random_state=0,
+    n_jobs=1,
+    progress=False,
+):
     """Return ``(accepted, rejected)`` candidates of the grammar for the required properties.
 
     Parameters

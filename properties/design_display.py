@@ -4,8 +4,7 @@ __all__ = ["format_design", "design_document", "design_markdown"]
 
 import numpy as np
 
-_SHORT = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undef",
-          "not-applicable": "n/a"}
+_SHORT = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undef", "not-applicable": "n/a"}
 
 
 def _counterexample(cell):
@@ -41,36 +40,57 @@ def format_design(accepted, rejected, *, require, forbid=()):
         width = max(len(c.name) for c in accepted)
         lines.append(f"{'rank':>4}  {'form'.ljust(width)}  {'built-in':<16}  proven  row")
         for rank, c in enumerate(accepted, 1):
-            lines.append(f"{rank:>4}  {c.name.ljust(width)}  {c.alias or '—':<16}  "
-                         f"{c.n_proven:>3}/{len(c.cells):<3} {_row(c)}")
+            lines.append(
+                f"{rank:>4}  {c.name.ljust(width)}  {c.alias or '—':<16}  {c.n_proven:>3}/{len(c.cells):<3} {_row(c)}"
+            )
     if rejected:
         lines.append("rejected (first failing cell and its counterexample):")
         width = max(len(c.name) for c in rejected)
         for c in rejected:
             cell = c.failed
-            lines.append(f"  {c.name.ljust(width)}  {cell.property}: {_SHORT.get(cell.status, cell.status)} "
-                         f"by {cell.by}" + (f"; {_counterexample(cell)}" if _counterexample(cell) else ""))
+            lines.append(
+                f"  {c.name.ljust(width)}  {cell.property}: {_SHORT.get(cell.status, cell.status)} "
+                f"by {cell.by}" + (f"; {_counterexample(cell)}" if _counterexample(cell) else "")
+            )
     return "\n".join(lines)
 
 
 def design_document(accepted, rejected, *, require, forbid=(), note=""):
     """The designer's result as a JSON-ready dict."""
-    return {"note": note, "require": list(require), "forbid": list(forbid),
-            "accepted": [c.to_dict() for c in accepted], "rejected": [c.to_dict() for c in rejected]}
+    return {
+        "note": note,
+        "require": list(require),
+        "forbid": list(forbid),
+        "accepted": [c.to_dict() for c in accepted],
+        "rejected": [c.to_dict() for c in rejected],
+    }
 
 
 def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
     """The designer's result as a Markdown section of a report."""
-    out = ["## Measure design", "", note, "",
-           f"Required: {', '.join(f'`{p}`' for p in require)}"
-           + (f"; forbidden: {', '.join(f'`{p}`' for p in forbid)}" if forbid else "") + ".", "",
-           f"{len(accepted)} of {len(accepted) + len(rejected)} candidates meet them, ranked by proven "
-           "cells.", "", "| rank | form | built-in | proven | row |", "|---|---|---|---|---|"]
-    out += [f"| {i} | `{c.name}` | {c.alias or '—'} | {c.n_proven}/{len(c.cells)} | {_row(c)} |"
-            for i, c in enumerate(accepted, 1)]
+    out = [
+        "## Measure design",
+        "",
+        note,
+        "",
+        f"Required: {', '.join(f'`{p}`' for p in require)}"
+        + (f"; forbidden: {', '.join(f'`{p}`' for p in forbid)}" if forbid else "")
+        + ".",
+        "",
+        f"{len(accepted)} of {len(accepted) + len(rejected)} candidates meet them, ranked by proven cells.",
+        "",
+        "| rank | form | built-in | proven | row |",
+        "|---|---|---|---|---|",
+    ]
+    out += [
+        f"| {i} | `{c.name}` | {c.alias or '—'} | {c.n_proven}/{len(c.cells)} | {_row(c)} |"
+        for i, c in enumerate(accepted, 1)
+    ]
     if rejected:
-        out += ["", "| rejected form | first failing cell | decided by | counterexample |",
-                "|---|---|---|---|"]
-        out += [f"| `{c.name}` | {c.failed.property}: {c.failed.status} | {c.failed.by} | "
-                f"{_counterexample(c.failed) or '—'} |" for c in rejected]
+        out += ["", "| rejected form | first failing cell | decided by | counterexample |", "|---|---|---|---|"]
+        out += [
+            f"| `{c.name}` | {c.failed.property}: {c.failed.status} | {c.failed.by} | "
+            f"{_counterexample(c.failed) or '—'} |"
+            for c in rejected
+        ]
     return "\n".join(out) + "\n"

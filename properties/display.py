@@ -4,15 +4,21 @@ __all__ = ["format_example", "format_verdicts", "format_matrix"]
 
 import numpy as np
 
-_LABEL = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undefined",
-          "not-applicable": "n/a"}
+_LABEL = {
+    "proven": "proven",
+    "holds": "holds",
+    "violated": "VIOLATED",
+    "undefined": "undefined",
+    "not-applicable": "n/a",
+}
 _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
 _ROLE = {"holds": "witness", "violated": "counterexample", "undefined": "input"}
 
 
 def _array(value, indent):
-    text = np.array2string(np.asarray(value, dtype=float), precision=4, suppress_small=True,
-                           max_line_width=120, floatmode="maxprec")
+    text = np.array2string(
+        np.asarray(value, dtype=float), precision=4, suppress_small=True, max_line_width=120, floatmode="maxprec"
+    )
     return text.replace("\n", "\n" + " " * indent)
 
 
@@ -65,11 +71,12 @@ def format_example(example, *, status="violated", indent=4):
     if example.get("error"):
         lines.append(f"error: {example['error']}")
     elif example.get("value_after") is None:
-        lines.append(f"value {_number(example.get('value_before'))}"
-                     + (f", violation {example['violation']:.3g}" if example.get("violation") else ""))
+        lines.append(
+            f"value {_number(example.get('value_before'))}"
+            + (f", violation {example['violation']:.3g}" if example.get("violation") else "")
+        )
     else:
-        lines.append(f"value before {_number(example['value_before'])}, "
-                     f"after {_number(example['value_after'])}")
+        lines.append(f"value before {_number(example['value_before'])}, after {_number(example['value_after'])}")
     width = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
     for name, value in before.items():
         label = name if after is None else f"{name} (before)"
@@ -134,11 +141,15 @@ def format_matrix(matrix):
     """
     table = matrix.T
     rows = [["property", *map(str, table.columns)]]
-    rows += [[str(name), *(_label(s, name).replace(_INFORMATIONAL, "violated (i)") for s in row)]
-             for name, row in zip(table.index, table.to_numpy().tolist())]
+    rows += [
+        [str(name), *(_label(s, name).replace(_INFORMATIONAL, "violated (i)") for s in row)]
+        for name, row in zip(table.index, table.to_numpy().tolist())
+    ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     text = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
     if any("violated (i)" in c for r in rows for c in r):
-        text += ("\n(i) informational: scale and translation invariance describe a measure "
-                 "(relative or absolute), neither outcome is a defect")
+        text += (
+            "\n(i) informational: scale and translation invariance describe a measure "
+            "(relative or absolute), neither outcome is a defect"
+        )
     return text

@@ -9,9 +9,23 @@ a string from its start, clears the last users and items first and the nonzero
 values gather at user 0, 1, ...
 """
 
-__all__ = ["GRID_VALUES", "EFFECTIVENESS_KINDS", "SIMILARITY_KINDS", "check_int", "check_users",
-           "kinds", "unit_float_arrays", "draw_size", "draw_bytes", "draw_grid", "draw_bits",
-           "symmetric", "draw_user_row", "draw_effectiveness", "draw_similarity"]
+__all__ = [
+    "GRID_VALUES",
+    "EFFECTIVENESS_KINDS",
+    "SIMILARITY_KINDS",
+    "check_int",
+    "check_users",
+    "kinds",
+    "unit_float_arrays",
+    "draw_size",
+    "draw_bytes",
+    "draw_grid",
+    "draw_bits",
+    "symmetric",
+    "draw_user_row",
+    "draw_effectiveness",
+    "draw_similarity",
+]
 
 import functools
 import numbers
@@ -54,8 +68,12 @@ def draw_size(draw, low, high, edge_cases):
     if not edge_cases:
         return low + min(int(u * (high - low + 1)), high - low)
     # shares: 20% low, 15% low + 1, 25% low + 2 .. low + 4, 40% the rest (uniform)
-    bands = [(0.20, low, low), (0.35, low + 1, low + 1), (0.60, low + 2, min(low + 4, high)),
-             (1.00, min(low + 5, high), high)]
+    bands = [
+        (0.20, low, low),
+        (0.35, low + 1, low + 1),
+        (0.60, low + 2, min(low + 4, high)),
+        (1.00, min(low + 5, high), high),
+    ]
     start = 0.0
     for end, first, last in bands:
         if u < end and first <= high:
@@ -114,7 +132,7 @@ def symmetric(size, upper):
 
 def _fields(raw, n_items, width):
     """Read ``n_items`` unsigned integers of ``width`` bits from the byte array ``raw``."""
-    bits = np.unpackbits(raw.astype(np.uint8))[:n_items * width].reshape(n_items, width)
+    bits = np.unpackbits(raw.astype(np.uint8))[: n_items * width].reshape(n_items, width)
     return bits @ (1 << np.arange(width - 1, -1, -1))
 
 

@@ -28,17 +28,27 @@ def _effectiveness_candidates(m):
     half, up = m // 2, -(-m // 2)
     one_high, one_low = np.zeros(m), np.ones(m)
     one_high[-1], one_low[0] = 1.0, 0.0
-    vectors = {"equal ½": np.full(m, 0.5), "all 0": np.zeros(m), "all 1": np.ones(m),
-               "one at 1, the rest 0": one_high, "one at 0, the rest 1": one_low,
-               f"{half} at 0, {m - half} at 1": (np.arange(m) >= half).astype(float),
-               f"{up} at 0, {m - up} at 1": (np.arange(m) >= up).astype(float),
-               "evenly spread": np.linspace(0.0, 1.0, m)}
+    vectors = {
+        "equal ½": np.full(m, 0.5),
+        "all 0": np.zeros(m),
+        "all 1": np.ones(m),
+        "one at 1, the rest 0": one_high,
+        "one at 0, the rest 1": one_low,
+        f"{half} at 0, {m - half} at 1": (np.arange(m) >= half).astype(float),
+        f"{up} at 0, {m - up} at 1": (np.arange(m) >= up).astype(float),
+        "evenly spread": np.linspace(0.0, 1.0, m),
+    }
     tiny_one, tiny_half, tiny_rest = one_low.copy(), (np.arange(m) >= half).astype(float), one_high.copy()
     tiny_one[0] = TINY
     tiny_half[:half] = TINY
     tiny_rest[:-1] = TINY
-    vectors.update({"one at 1e-300, the rest 1": tiny_one, f"{half} at 1e-300, the rest 1": tiny_half,
-                    "one at 1, the rest 1e-300": tiny_rest})
+    vectors.update(
+        {
+            "one at 1e-300, the rest 1": tiny_one,
+            f"{half} at 1e-300, the rest 1": tiny_half,
+            "one at 1, the rest 1e-300": tiny_rest,
+        }
+    )
     return vectors
 
 
@@ -71,11 +81,11 @@ def _world_candidates(m):
     own = np.eye(m)
     others = np.array([[i for i in range(m) if i != v] for v in range(m)])
     nothing = np.zeros((m, m))
-    return {"every list all the others' relevant items (everyone envies everyone)":
-            derive(_world(own, others)),
-            "every list its user's one relevant item (no envy)":
-            derive(_world(own, np.arange(m)[:, None])),
-            "nothing relevant": derive(_world(nothing, np.arange(m)[:, None]))}
+    return {
+        "every list all the others' relevant items (everyone envies everyone)": derive(_world(own, others)),
+        "every list its user's one relevant item (no envy)": derive(_world(own, np.arange(m)[:, None])),
+        "nothing relevant": derive(_world(nothing, np.arange(m)[:, None])),
+    }
 
 
 def candidates(case):
@@ -121,7 +131,11 @@ def size_examples(level):
     [4, 3, 2]
     """
     if level == "world":
-        return [Case(_world_candidates(m)["nothing relevant"],
-                     change=f"explicit: m = {m}, the candidate extremes") for m in range(6, 1, -1)]
-    return [Case(Population(np.full(m, 0.5), np.eye(m)), change=f"explicit: m = {m}, the candidate extremes")
-            for m in range(LARGEST, 1, -1)]
+        return [
+            Case(_world_candidates(m)["nothing relevant"], change=f"explicit: m = {m}, the candidate extremes")
+            for m in range(6, 1, -1)
+        ]
+    return [
+        Case(Population(np.full(m, 0.5), np.eye(m)), change=f"explicit: m = {m}, the candidate extremes")
+        for m in range(LARGEST, 1, -1)
+    ]

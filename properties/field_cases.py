@@ -143,10 +143,12 @@ def continuity_cases(draw, level, measure):
         # Three in four examples: a segment the runner narrows by bisection to its steepest
         # piece, which finds a jump at any threshold a random small perturbation misses.
         start, end, kind = _segment(draw, pop, measure)
-        return Case(start, end, f"{', '.join(measure.reads)} moved along a segment ({kind})",
-                    segment=True)
+        return Case(start, end, f"{', '.join(measure.reads)} moved along a segment ({kind})", segment=True)
     delta = draw(_DELTA)
     moved = {name: _moved(draw, pop, name, delta) for name in measure.reads}
-    return Case(pop, pop.replace(**moved),
-                f"{', '.join(measure.reads)} perturbed by at most δ = {delta:g} (max-norm)", delta=delta)
-
+    return Case(
+        pop,
+        pop.replace(**moved),
+        f"{', '.join(measure.reads)} perturbed by at most δ = {delta:g} (max-norm)",
+        delta=delta,
+    )

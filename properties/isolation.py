@@ -24,10 +24,25 @@ The registered built-in measures (:data:`puf.MEASURES`) are trusted and called
 in-process. Without ``os.fork`` (Windows) every measure runs in-process.
 """
 
-__all__ = ["CAN_ISOLATE", "IMPORT_TIME_LIMIT", "WorkerTimeout", "WorkerDied", "WorkerBroken",
-           "Outcome", "MeasureWorker", "RemoteFunction", "IsolatedFunction", "is_trusted",
-           "load_isolated", "fresh_worker", "fresh_outcomes", "worker_for", "release_workers",
-           "live_workers", "real_number"]
+__all__ = [
+    "CAN_ISOLATE",
+    "IMPORT_TIME_LIMIT",
+    "WorkerTimeout",
+    "WorkerDied",
+    "WorkerBroken",
+    "Outcome",
+    "MeasureWorker",
+    "RemoteFunction",
+    "IsolatedFunction",
+    "is_trusted",
+    "load_isolated",
+    "fresh_worker",
+    "fresh_outcomes",
+    "worker_for",
+    "release_workers",
+    "live_workers",
+    "real_number",
+]
 
 import functools
 import inspect
@@ -39,8 +54,17 @@ from puf.loader import load_measure
 from puf.metadata import Measure
 
 from ._worker import real_number
-from .workers import (IMPORT_TIME_LIMIT, MeasureWorker, Outcome, WorkerBroken, WorkerDied,
-                      WorkerTimeout, live_workers, release_workers, worker_of)
+from .workers import (
+    IMPORT_TIME_LIMIT,
+    MeasureWorker,
+    Outcome,
+    WorkerBroken,
+    WorkerDied,
+    WorkerTimeout,
+    live_workers,
+    release_workers,
+    worker_of,
+)
 
 CAN_ISOLATE = hasattr(os, "fork") and hasattr(socket, "socketpair")
 
@@ -75,8 +99,13 @@ def _same_function(a, b):
     (a ``functools.partial``) comes back from a pool's pickle as a new, equal partial."""
     if a is b:
         return True
-    return (isinstance(a, functools.partial) and isinstance(b, functools.partial)
-            and a.func is b.func and a.args == b.args and a.keywords == b.keywords)
+    return (
+        isinstance(a, functools.partial)
+        and isinstance(b, functools.partial)
+        and a.func is b.func
+        and a.args == b.args
+        and a.keywords == b.keywords
+    )
 
 
 _BUILT_IN = {}
@@ -97,14 +126,20 @@ class RemoteFunction:
         self.time_limit = float(time_limit)
         self.__name__ = self.__qualname__ = name
         self.__signature__ = inspect.Signature(
-            [inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads])
+            [inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads]
+        )
 
     def __getstate__(self):
         return {k: v for k, v in vars(self).items() if k != "__signature__"}
 
     def __setstate__(self, state):
-        self.__init__(state["spec"], reads=state["reads"], name=state["__name__"],
-                      origin=state["origin"], time_limit=state["time_limit"])
+        self.__init__(
+            state["spec"],
+            reads=state["reads"],
+            name=state["__name__"],
+            origin=state["origin"],
+            time_limit=state["time_limit"],
+        )
 
     def __repr__(self):
         return f"<measure {self.spec} in a worker process>"
@@ -218,8 +253,9 @@ def load_isolated(spec, *, time_limit=10.0, import_limit=IMPORT_TIME_LIMIT):
     except (WorkerTimeout, WorkerDied) as exc:
         worker.close()
         raise ValueError(f"cannot import {spec.rpartition(':')[0]!r}: {exc}") from None
-    function = RemoteFunction(spec, reads=facts["reads"], name=facts["name"],
-                              origin=facts.pop("origin"), time_limit=time_limit)
+    function = RemoteFunction(
+        spec, reads=facts["reads"], name=facts["name"], origin=facts.pop("origin"), time_limit=time_limit
+    )
     return Measure(function, **facts)
 
 
@@ -233,8 +269,7 @@ def _fresh_spec(measure):
     if isinstance(function, RemoteFunction):
         return function.spec
     registered = MEASURES.get(measure.name)
-    if registered is measure or (registered is not None
-                                 and _same_function(registered.function, function)):
+    if registered is measure or (registered is not None and _same_function(registered.function, function)):
         return measure.name
     if isinstance(function, functools.partial):  # no importable name: the fork road
         return None
@@ -279,8 +314,7 @@ def fresh_outcomes(measure, fields_list, *, time_limit):
     [Outcome(number=0.5, kind='float', error=None)]
     """
     if not CAN_ISOLATE:
-        return [Outcome(real_number(v), type(v).__name__, None)
-                for v in (measure(**fields) for fields in fields_list)]
+        return [Outcome(real_number(v), type(v).__name__, None) for v in (measure(**fields) for fields in fields_list)]
     worker = fresh_worker(measure)
     try:
         worker.start(max(time_limit, IMPORT_TIME_LIMIT))

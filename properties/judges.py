@@ -7,10 +7,24 @@ equalities hold to a relative tolerance of 1e-9. An *explainer* turns the
 example of a violation into the one line a verdict reports.
 """
 
-__all__ = ["unchanged", "at_fairest", "in_range", "finite", "not_fairer", "not_less_fair",
-           "strictly_fairer", "decomposes", "consistent", "reaches_range", "rearranged",
-           "lipschitz", "explain_excess", "explain_undefined", "explain_rearranged",
-           "explain_range"]
+__all__ = [
+    "unchanged",
+    "at_fairest",
+    "in_range",
+    "finite",
+    "not_fairer",
+    "not_less_fair",
+    "strictly_fairer",
+    "decomposes",
+    "consistent",
+    "reaches_range",
+    "rearranged",
+    "lipschitz",
+    "explain_excess",
+    "explain_undefined",
+    "explain_rearranged",
+    "explain_range",
+]
 
 import math
 
@@ -153,8 +167,7 @@ def decomposes(measure, before, after, case):
     change = before - after
     group = v["group"] - v["group_changed"]
     separable = abs(change - (v["others_smoothed"] - v["others_smoothed_changed"])) - tol
-    one_weight = abs(change * (v["group"] - v["group_at_mean"])
-                     - (before - v["group_smoothed"]) * group) - tol * scale
+    one_weight = abs(change * (v["group"] - v["group_at_mean"]) - (before - v["group_smoothed"]) * group) - tol * scale
     positive = -(_unfairness(measure, change) * _unfairness(measure, group)) - tol * scale
     return max(separable, one_weight, positive)
 
@@ -285,8 +298,13 @@ def explain_range(example):
     ...                "derived": {"a": 0.0, "b": 2 / 3}})
     'm = 3: the values found span [0, 0.667] (the drawn population and 2 candidate extremes)'
     """
-    values = [v for v in (example["value_before"], *example.get("derived", {}).values())
-              if isinstance(v, (int, float)) and not math.isnan(v)]
+    values = [
+        v
+        for v in (example["value_before"], *example.get("derived", {}).values())
+        if isinstance(v, (int, float)) and not math.isnan(v)
+    ]
     m = len(example["before"]["effectiveness"])
-    return (f"m = {m}: the values found span [{min(values):.3g}, {max(values):.3g}] "
-            f"(the drawn population and {len(example.get('derived', {}))} candidate extremes)")
+    return (
+        f"m = {m}: the values found span [{min(values):.3g}, {max(values):.3g}] "
+        f"(the drawn population and {len(example.get('derived', {}))} candidate extremes)"
+    )

@@ -11,8 +11,15 @@ towards the small end, m = 13 + ⌊(high − 13)·u³⌋, so most of these draws
 largest are still reached.
 """
 
-__all__ = ["LARGE_SHARE", "LARGE_EFFECTIVENESS_KINDS", "LARGE_SIMILARITY_KINDS",
-           "large_populations", "large_worlds", "example_population", "example_world"]
+__all__ = [
+    "LARGE_SHARE",
+    "LARGE_EFFECTIVENESS_KINDS",
+    "LARGE_SIMILARITY_KINDS",
+    "large_populations",
+    "large_worlds",
+    "example_population",
+    "example_world",
+]
 
 import functools
 
@@ -26,8 +33,7 @@ from .draws import check_users
 LARGE_SHARE = 4
 """A drawn byte ≡ LARGE_SHARE − 1 (mod LARGE_SHARE) makes a case's population a large one:
 about one draw in eight (Hypothesis draws many zero bytes, which select the small share)."""
-LARGE_EFFECTIVENESS_KINDS = ("uniform", "beta", "clusters", "grid-and-ends", "one-high",
-                             "two-valued")
+LARGE_EFFECTIVENESS_KINDS = ("uniform", "beta", "clusters", "grid-and-ends", "one-high", "two-valued")
 LARGE_SIMILARITY_KINDS = ("uniform", "groups", "sparse", "levels", "all-one")
 _SEEDS = st.integers(0, 2**32 - 1)
 _SALT = st.binary(min_size=4, max_size=4)
@@ -122,8 +128,7 @@ def large_populations(min_users=13, max_users=300):
     def build(draw):
         rng = _generator(draw)
         m = _size(rng, low, high)
-        kinds = draw(st.sampled_from(LARGE_EFFECTIVENESS_KINDS)), draw(
-            st.sampled_from(LARGE_SIMILARITY_KINDS))
+        kinds = draw(st.sampled_from(LARGE_EFFECTIVENESS_KINDS)), draw(st.sampled_from(LARGE_SIMILARITY_KINDS))
         return Population(_effectiveness(rng, m, kinds[0]), _similarity(rng, m, kinds[1]))
 
     return build()

@@ -70,8 +70,7 @@ def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
 
     measures = list(MEASURES) if measures is None else list(measures)
     chosen = options.pop("properties", None)
-    chosen = list(CATALOG) if chosen is None else (
-        [chosen] if isinstance(chosen, (str, Property)) else list(chosen))
+    chosen = list(CATALOG) if chosen is None else ([chosen] if isinstance(chosen, (str, Property)) else list(chosen))
     tasks = [(i, j, m, p) for i, m in enumerate(measures) for j, p in enumerate(chosen)]
     # Checks differ in cost by measure and property; a fixed shuffle mixes them evenly, so a
     # bar's rate (and remaining time) holds from the start instead of jumping at a slow measure.

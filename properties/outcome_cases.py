@@ -7,16 +7,30 @@ grades of listed items (histories may hold them: the strategies' worlds draw
 the two independently), so P@k moves by exactly 1/k per grade.
 """
 
-__all__ = ["zero_at_equality_cases", "equal_precision", "disparity_cases", "transfer_cases",
-           "effectiveness_change_cases"]
+__all__ = [
+    "zero_at_equality_cases",
+    "equal_precision",
+    "disparity_cases",
+    "transfer_cases",
+    "effectiveness_change_cases",
+]
 
 import numpy as np
 from hypothesis import strategies as st
 
 from puf.synthetic import relevance_from_lists
 
-from .cases import (FRACTIONS_OR_ZERO, HALVES_OR_LESS, LARGEST, Case, case_strategy, derive,
-                    draw_users, sources, trivial_case)
+from .cases import (
+    FRACTIONS_OR_ZERO,
+    HALVES_OR_LESS,
+    LARGEST,
+    Case,
+    case_strategy,
+    derive,
+    draw_users,
+    sources,
+    trivial_case,
+)
 from .draws import GRID_VALUES, draw_effectiveness
 
 # Where the centre of a widening lies in [min S, max S]: at either end, or anywhere between.
@@ -46,16 +60,20 @@ def zero_at_equality_cases(draw, level, measure):
         return Case(pop.replace(effectiveness=np.full(pop.m, c)), change=f"every S(u) = {c:g}")
     kind = draw(st.sampled_from(("envy", "own-list", "nothing")))
     if kind == "own-list":
-        return Case(derive(relevance_from_lists(world)),
-                    change="each user's relevant items are exactly its own list (S = 1, no envy)")
+        return Case(
+            derive(relevance_from_lists(world)),
+            change="each user's relevant items are exactly its own list (S = 1, no envy)",
+        )
     if kind == "nothing":
         zero = np.zeros((world.m, world.n_items))
         return Case(derive(world.replace(relevance=zero)), change="no relevant item for anyone (S = 0)")
     hits = draw(st.integers(0, world.k))
-    return Case(derive(equal_precision(world, hits)),
-                change=f"every user's list holds exactly {hits} relevant items (S = {hits}/k); "
-                       "items on other users' lists relevant as drawn, and the next user's "
-                       "first item relevant when it is not on the user's own list (envy)")
+    return Case(
+        derive(equal_precision(world, hits)),
+        change=f"every user's list holds exactly {hits} relevant items (S = {hits}/k); "
+        "items on other users' lists relevant as drawn, and the next user's "
+        "first item relevant when it is not on the user's own list (envy)",
+    )
 
 
 def equal_precision(world, hits):
@@ -77,8 +95,7 @@ def equal_precision(world, hits):
     own = relevance[rows, listed]
     nxt = np.roll(listed[:, 0], -1)
     envied = ~(listed == nxt[:, None]).any(axis=1)
-    relevance[np.flatnonzero(envied), nxt[envied]] = np.maximum(
-        relevance[np.flatnonzero(envied), nxt[envied]], 1.0)
+    relevance[np.flatnonzero(envied), nxt[envied]] = np.maximum(relevance[np.flatnonzero(envied), nxt[envied]], 1.0)
     first = np.arange(world.k)[None, :] < hits
     relevance[rows, listed] = np.where(first, np.maximum(own, 1.0), 0.0)
     return world.replace(relevance=relevance)
@@ -126,45 +143,56 @@ def disparity_cases(draw, level, measure):
         # Other centres and factors of the same widening, judged in the same example: flaws that
         # show only for large gaps need a large λ, those at one end a centre there.
         others = []
-        for centre in sorted({c, low, high, float(np.clip(s.mean(), low, high)),
-                              float(np.median(s))}):
+        for centre in sorted({c, low, high, float(np.clip(s.mean(), low, high)), float(np.median(s))}):
             for factor in (0.3, 0.6, 0.9):
                 if (centre, factor) != (c, mu):
                     others.append((centre + factor * (s - centre), centre, factor))
-        return Case(pop.replace(effectiveness=c + mu * (s - c)), pop,
-                    f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}",
-                    alternatives=tuple(_widened(pop, narrow, centre, factor)
-                                       for narrow, centre, factor in others))
+        return Case(
+            pop.replace(effectiveness=c + mu * (s - c)),
+            pop,
+            f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}",
+            alternatives=tuple(_widened(pop, narrow, centre, factor) for narrow, centre, factor in others),
+        )
     relevance, relevant = _list_relevance(world)
     top = np.flatnonzero((s == s.max()) & (~relevant).any(axis=1))
     if top.size:
         user, item = _choose(draw, top, ~relevant, world.rankings)
         grade = draw(st.integers(1, 3))
         after = world.set_relevance(user, item, grade, allow_history=True)
-        return Case(pop, derive(after),
-                    f"best-off user {user}: listed item {item} relevance 0 → {grade} (every gap to it widens)")
+        return Case(
+            pop,
+            derive(after),
+            f"best-off user {user}: listed item {item} relevance 0 → {grade} (every gap to it widens)",
+        )
     bottom = np.flatnonzero((s == s.min()) & relevant.any(axis=1))
     if bottom.size:
         user, item = _choose(draw, bottom, relevant, world.rankings)
         after = world.set_relevance(user, item, 0.0, allow_history=True)
-        return Case(pop, derive(after),
-                    f"worst-off user {user}: listed item {item} relevance "
-                    f"{relevance[user, item]:g} → 0 (every gap to it widens)")
+        return Case(
+            pop,
+            derive(after),
+            f"worst-off user {user}: listed item {item} relevance "
+            f"{relevance[user, item]:g} → 0 (every gap to it widens)",
+        )
     return trivial_case(pop, "every user already at 0 or 1")
 
 
 def _widened(pop, narrow, centre, factor):
     """An alternative of a disparity case: the narrowed population before, ``pop`` after."""
-    return Case(pop.replace(effectiveness=narrow), pop,
-                f"every gap S(u) − c scaled by λ = 1/{factor:g} around c = {centre:g}")
+    return Case(
+        pop.replace(effectiveness=narrow), pop, f"every gap S(u) − c scaled by λ = 1/{factor:g} around c = {centre:g}"
+    )
 
 
 def _transfer(pop, i, j, tau):
     s = pop.effectiveness
     after = s.copy()
     after[i], after[j] = s[i] + tau * (s[j] - s[i]), s[j] - tau * (s[j] - s[i])
-    return Case(pop, pop.replace(effectiveness=after),
-                f"transfer: S({i}), S({j}) moved towards each other by {tau:g} of their gap")
+    return Case(
+        pop,
+        pop.replace(effectiveness=after),
+        f"transfer: S({i}), S({j}) moved towards each other by {tau:g} of their gap",
+    )
 
 
 @case_strategy
@@ -187,28 +215,39 @@ def transfer_cases(draw, level, measure):
         main = _transfer(pop, i, j, tau)
         # The same transfer by other amounts, and between the extremes and their neighbours.
         order = np.argsort(s, kind="stable")
-        pairs = {(i, j), (int(order[0]), int(order[-1])), (int(order[-2]), int(order[-1])),
-                 (int(order[0]), int(order[1]))}
+        pairs = {
+            (i, j),
+            (int(order[0]), int(order[-1])),
+            (int(order[-2]), int(order[-1])),
+            (int(order[0]), int(order[1])),
+        }
         if pop.m <= 6:  # few users: every pair (a transfer's side effect may sit anywhere)
             pairs |= {(a, b) for a in range(pop.m) for b in range(a + 1, pop.m)}
         # The same transfers where similar users are alike (sim 1 within 0.1 of effectiveness,
         # 0 otherwise): pulling a user out of its group is where similarity-aware measures break.
         close = (np.abs(s[:, None] - s[None, :]) <= 0.1).astype(float)
         grouped = pop.replace(similarity=close)
-        others = tuple(_transfer(base, a, b, t) for base in (pop, grouped) for a, b in sorted(pairs)
-                       if a != b for t in (0.5, 0.25, 0.1, 0.02)
-                       if (base, a, b, t) != (pop, i, j, tau))
+        others = tuple(
+            _transfer(base, a, b, t)
+            for base in (pop, grouped)
+            for a, b in sorted(pairs)
+            if a != b
+            for t in (0.5, 0.25, 0.1, 0.02)
+            if (base, a, b, t) != (pop, i, j, tau)
+        )
         return Case(pop, main.after, main.change, alternatives=others)
     relevance, relevant = _list_relevance(world)
     if s.max() - s.min() < 2.0 / world.k - 1e-12:
         return trivial_case(pop, "no two users 2/k apart")
     low, up = _choose(draw, np.flatnonzero(s == s.min()), ~relevant, world.rankings)
     high, down = _choose(draw, np.flatnonzero(s == s.max()), relevant, world.rankings)
-    after = world.set_relevance(low, up, 1.0, allow_history=True).set_relevance(
-        high, down, 0.0, allow_history=True)
-    return Case(pop, derive(after),
-                f"transfer of 1/k: worst-off user {low} item {up} relevance 0 → 1, "
-                f"best-off user {high} item {down} relevance {relevance[high, down]:g} → 0")
+    after = world.set_relevance(low, up, 1.0, allow_history=True).set_relevance(high, down, 0.0, allow_history=True)
+    return Case(
+        pop,
+        derive(after),
+        f"transfer of 1/k: worst-off user {low} item {up} relevance 0 → 1, "
+        f"best-off user {high} item {down} relevance {relevance[high, down]:g} → 0",
+    )
 
 
 @case_strategy
@@ -224,8 +263,11 @@ def effectiveness_change_cases(draw, level, measure):
     """
     pop, world = draw(sources(level))
     if world is None:
-        return Case(pop, pop.replace(effectiveness=draw_effectiveness(draw, pop.m, max(LARGEST, pop.m), True)),
-                    "effectiveness replaced, similarity fixed")
+        return Case(
+            pop,
+            pop.replace(effectiveness=draw_effectiveness(draw, pop.m, max(LARGEST, pop.m), True)),
+            "effectiveness replaced, similarity fixed",
+        )
     user = draw(st.integers(0, world.m - 1))
     item = int(world.rankings[user, draw(st.integers(0, world.k - 1))])
     if draw(st.booleans()):
@@ -245,9 +287,11 @@ def effectiveness_change_cases(draw, level, measure):
     envied = [i for i in listed if i not in own and relevance[user, i] < _TOP_GRADE][:1]
     raised = [i for i in own if relevance[user, i] < _TOP_GRADE][:1]
     dropped = [i for i in own if relevance[user, i] > 0][:1]
-    alternatives = [_regraded(pop, world, relevance, user, int(i), g)
-                    for items, g in ((envied, _TOP_GRADE), (raised, _TOP_GRADE), (dropped, 0))
-                    for i in items]
+    alternatives = [
+        _regraded(pop, world, relevance, user, int(i), g)
+        for items, g in ((envied, _TOP_GRADE), (raised, _TOP_GRADE), (dropped, 0))
+        for i in items
+    ]
     return Case(case.before, case.after, case.change, alternatives=tuple(alternatives))
 
 
@@ -255,5 +299,8 @@ _TOP_GRADE = 3  # the strategies' worlds grade relevance 0..3
 
 
 def _regraded(pop, world, relevance, user, item, grade):
-    return Case(pop, derive(world.set_relevance(user, item, grade, allow_history=True)),
-                f"user {user} item {item} relevance {relevance[user, item]:g} → {grade}")
+    return Case(
+        pop,
+        derive(world.set_relevance(user, item, grade, allow_history=True)),
+        f"user {user} item {item} relevance {relevance[user, item]:g} → {grade}",
+    )

@@ -64,8 +64,7 @@ def read_pinned(path, *, measure=None):
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ValueError(f"{where}: no such file (write it with `puf check MEASURE --known "
-                         f"{path}`)") from None
+        raise ValueError(f"{where}: no such file (write it with `puf check MEASURE --known {path}`)") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{where}: cannot read it as JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("measure"), str):
@@ -78,13 +77,12 @@ def read_pinned(path, *, measure=None):
         if prop not in CATALOG:
             raise ValueError(f"{where}: unknown property {prop!r}; known: {', '.join(CATALOG)}")
         if status not in STATUSES:
-            raise ValueError(f"{where}: verdict of {prop!r} must be one of {', '.join(STATUSES)}, "
-                             f"got {status!r}")
+            raise ValueError(f"{where}: verdict of {prop!r} must be one of {', '.join(STATUSES)}, got {status!r}")
     for prop, example in data["examples"].items():
-        if prop not in CATALOG or not isinstance(example, dict) or not isinstance(
-                example.get("before"), dict):
-            raise ValueError(f"{where}: example of {prop!r} must be a known property's example "
-                             "with a 'before' population")
+        if prop not in CATALOG or not isinstance(example, dict) or not isinstance(example.get("before"), dict):
+            raise ValueError(
+                f"{where}: example of {prop!r} must be a known property's example with a 'before' population"
+            )
     if measure is not None and data["measure"] != measure:
         raise ValueError(f"{where}: pins measure {data['measure']!r}, not {measure!r}")
     return data
@@ -143,13 +141,15 @@ def pinned_change(verdict, pinned, *, path):
     status = pinned["verdicts"][prop]
     cell = f"{pinned['measure']} / {prop}"
     if verdict.status != status:
-        lost = (" (its stored example no longer shows it)" if prop in pinned["examples"] else "")
+        lost = " (its stored example no longer shows it)" if prop in pinned["examples"] else ""
         return f"{cell}: pinned {status} in {path}{lost}, {_now(verdict)}"
     if prop in pinned["examples"] and status != "not-applicable" and not from_pinned(verdict):
         role = "witness" if verdict.kind == "existential" else "counterexample"
-        return (f"{cell}: pinned {status} in {path}, and still {status}, but its stored {role} "
-                f"no longer shows it (the search found another: {verdict.reason}); re-pin it "
-                f"with `puf check MEASURE --known {path}`")
+        return (
+            f"{cell}: pinned {status} in {path}, and still {status}, but its stored {role} "
+            f"no longer shows it (the search found another: {verdict.reason}); re-pin it "
+            f"with `puf check MEASURE --known {path}`"
+        )
     return None
 
 

@@ -23,9 +23,16 @@ the informational properties (scale and translation invariance), which never
 fail; ``not-applicable`` skips.
 """
 
-__all__ = ["pytest_addoption", "pytest_configure", "pytest_report_header",
-           "pytest_collection_modifyitems", "pytest_terminal_summary", "MeasureChecks",
-           "PropertyItem", "PropertyFailure"]
+__all__ = [
+    "pytest_addoption",
+    "pytest_configure",
+    "pytest_report_header",
+    "pytest_collection_modifyitems",
+    "pytest_terminal_summary",
+    "MeasureChecks",
+    "PropertyItem",
+    "PropertyFailure",
+]
 
 from pathlib import Path
 
@@ -39,18 +46,41 @@ _NOTES = pytest.StashKey()  # informational findings shown in the summary
 def pytest_addoption(parser):
     """Add ``--measure``, ``--known``, ``--measure-max-examples`` and the ini settings."""
     group = parser.getgroup("puf-harness", "fairness measure property checks")
-    group.addoption("--measure", action="append", default=[], metavar="MODULE:FUNCTION",
-                    help="check this fairness measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
-                         "registered name) against every property (repeatable)")
-    group.addoption("--known", action="append", default=[], metavar="FILE",
-                    help="the pinned verdicts of the --measure at the same position, written by "
-                         "`puf check MEASURE --known FILE`: a test fails when its verdict changes")
-    group.addoption("--measure-max-examples", type=int, default=None, metavar="N",
-                    help="examples per property (default: the shared default budget, as puf check)")
-    parser.addini("puf_measures", type="linelist", default=[],
-                  help="measures to check, as --measure (paths relative to the ini file)")
-    parser.addini("puf_known", type="linelist", default=[],
-                  help="their pinned verdict files, as --known, one per measure in order")
+    group.addoption(
+        "--measure",
+        action="append",
+        default=[],
+        metavar="MODULE:FUNCTION",
+        help="check this fairness measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
+        "registered name) against every property (repeatable)",
+    )
+    group.addoption(
+        "--known",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="the pinned verdicts of the --measure at the same position, written by "
+        "`puf check MEASURE --known FILE`: a test fails when its verdict changes",
+    )
+    group.addoption(
+        "--measure-max-examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="examples per property (default: the shared default budget, as puf check)",
+    )
+    parser.addini(
+        "puf_measures",
+        type="linelist",
+        default=[],
+        help="measures to check, as --measure (paths relative to the ini file)",
+    )
+    parser.addini(
+        "puf_known",
+        type="linelist",
+        default=[],
+        help="their pinned verdict files, as --known, one per measure in order",
+    )
 
 
 def _ini_path(config, text, *, spec):
@@ -79,9 +109,11 @@ def _plan(config):
         known = known or [_ini_path(config, k, spec=False) for k in config.getini("puf_known")]
     pairs = list(dict.fromkeys(zip(labels, specs)))  # a spec given twice is checked once
     if known and len(known) != len(pairs):
-        raise pytest.UsageError(f"--known: give one file per --measure, in order ({len(pairs)} "
-                                f"measure{'s' * (len(pairs) != 1)}, {len(known)} known file"
-                                f"{'s' * (len(known) != 1)})")
+        raise pytest.UsageError(
+            f"--known: give one file per --measure, in order ({len(pairs)} "
+            f"measure{'s' * (len(pairs) != 1)}, {len(known)} known file"
+            f"{'s' * (len(known) != 1)})"
+        )
     if known:
         from puf.properties.pinned import read_pinned
 
@@ -98,8 +130,7 @@ def pytest_configure(config):
     from puf.properties.budget import example_budget
 
     try:
-        example_budget(config.getoption("measure_max_examples", default=None),
-                       name="--measure-max-examples")
+        example_budget(config.getoption("measure_max_examples", default=None), name="--measure-max-examples")
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[_PLAN] = _plan(config)
@@ -114,9 +145,11 @@ def pytest_report_header(config):
         return None
     from puf.properties.catalog import CATALOG
 
-    return [f"puf-harness: {spec} x {len(CATALOG)} properties, "
-            + (f"verdicts pinned in {known}" if known else "no pinned verdicts (--known FILE pins them)")
-            for spec, _, known in plan]
+    return [
+        f"puf-harness: {spec} x {len(CATALOG)} properties, "
+        + (f"verdicts pinned in {known}" if known else "no pinned verdicts (--known FILE pins them)")
+        for spec, _, known in plan
+    ]
 
 
 class MeasureChecks(pytest.Collector):
@@ -129,8 +162,12 @@ class MeasureChecks(pytest.Collector):
     def collect(self):
         from puf.properties.catalog import CATALOG
 
-        return [PropertyItem.from_parent(self, name=name, label=self.label, spec=self.spec,
-                                         known=self.known, property_name=name) for name in CATALOG]
+        return [
+            PropertyItem.from_parent(
+                self, name=name, label=self.label, spec=self.spec, known=self.known, property_name=name
+            )
+            for name in CATALOG
+        ]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -142,8 +179,7 @@ def pytest_collection_modifyitems(session, config, items):
     from _pytest.reports import CollectReport
 
     for label, spec, known in config.stash.get(_PLAN, []):
-        checks = MeasureChecks.from_parent(session, name=label, nodeid=label, label=label,
-                                           spec=spec, known=known)
+        checks = MeasureChecks.from_parent(session, name=label, nodeid=label, label=label, spec=spec, known=known)
         found = checks.collect()
         config.hook.pytest_collectreport(report=CollectReport(label, "passed", None, found))
         items.extend(found)
@@ -204,8 +240,10 @@ class PropertyItem(pytest.Item):
         measure = _measure(self.config, self.spec)
         pinned = _pinned(self.config, self.spec, self.known) if self.known else None
         verdict = verdicts(
-            measure, properties=[self.property_name],
-            max_examples=self.config.getoption("measure_max_examples"), random_state=0,
+            measure,
+            properties=[self.property_name],
+            max_examples=self.config.getoption("measure_max_examples"),
+            random_state=0,
             known=pinned or True,
         )[0]
         if pinned is not None and self.property_name in pinned["verdicts"]:
@@ -213,8 +251,9 @@ class PropertyItem(pytest.Item):
         else:
             message = unpinned_failure(verdict)
             if message is None and verdict.status == "violated":  # informational: a finding
-                self.config.stash[_NOTES].append(f"{self.label} / {verdict.property}: violated "
-                                                 f"(informational) — {verdict.reason}")
+                self.config.stash[_NOTES].append(
+                    f"{self.label} / {verdict.property}: violated (informational) — {verdict.reason}"
+                )
         if message is not None:
             raise PropertyFailure(verdict, message)
         if verdict.status == "not-applicable":

@@ -9,8 +9,7 @@ verdict), the false alarms on the sound controls (a cell whose true verdict is
 worth" section plots it.
 """
 
-__all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power",
-           "measured_power", "POWER_TABLE"]
+__all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power", "measured_power", "POWER_TABLE"]
 
 import time
 
@@ -29,24 +28,47 @@ def _one(job):
     if only:
         props = [p for p in props if p in only]
     start = time.perf_counter()
-    found = verdicts(entry["measure"], properties=props, max_examples=budget, random_state=seed,
-                     known=known, proofs="none")  # the search's own power, whatever proofs add
+    found = verdicts(
+        entry["measure"], properties=props, max_examples=budget, random_state=seed, known=known, proofs="none"
+    )  # the search's own power, whatever proofs add
     rows = []
     for v in found:
         expected = entry["expected"].get(v.property)
         if expected is None:
             continue
-        rows.append({"measure": name, "family": entry["family"], "control": entry["control"],
-                     "property": v.property, "budget": budget, "seed": seed, "known": known,
-                     "expected": expected, "found": v.status, "seconds": v.seconds,
-                     "n_examples": v.n_examples})
+        rows.append(
+            {
+                "measure": name,
+                "family": entry["family"],
+                "control": entry["control"],
+                "property": v.property,
+                "budget": budget,
+                "seed": seed,
+                "known": known,
+                "expected": expected,
+                "found": v.status,
+                "seconds": v.seconds,
+                "n_examples": v.n_examples,
+            }
+        )
     for row in rows:
         row["measure_seconds"] = round(time.perf_counter() - start, 3)
     return rows
 
 
-def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False, n_jobs=1,
-               progress=False, properties=None, plan=None, skip=(), on_run=None):
+def power_runs(
+    *,
+    budgets=(10, 30, 60),
+    seeds=range(5),
+    names=None,
+    known=False,
+    n_jobs=1,
+    progress=False,
+    properties=None,
+    plan=None,
+    skip=(),
+    on_run=None,
+):
     """Run the corpus and return one row per (entry, property, budget, seed) as a DataFrame.
 
     Parameters
@@ -95,8 +117,7 @@ def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False,
         plan = [(n, b, s) for b in budgets for s in seeds for n in names]
     skip = {(n, int(b), int(s)) for n, b, s in skip}
     only = None if properties is None else tuple(properties)
-    jobs = [(n, int(b), int(s), bool(known), only) for n, b, s in plan
-            if (n, int(b), int(s)) not in skip]
+    jobs = [(n, int(b), int(s), bool(known), only) for n, b, s in plan if (n, int(b), int(s)) not in skip]
     results = {}
 
     def collect(index, result):
@@ -110,6 +131,7 @@ def power_runs(*, budgets=(10, 30, 60), seeds=range(5), names=None, known=False,
         from puf.processes import worker_pool
 
         from . import runner  # noqa: F401  (loaded before the fork: later edits of the code
+
         #                                   on disk cannot reach a running benchmark)
         with worker_pool(n_jobs) as pool:  # killed, not awaited, on Ctrl-C or SIGTERM
             futures = {pool.submit(_one, job): index for index, job in enumerate(jobs)}
@@ -163,15 +185,14 @@ def power_summary(runs):
 
     from .catalog import CATALOG
 
-    planted = runs[~runs["control"].astype(bool)].assign(
-        hit=lambda f: (f["found"] == f["expected"]).astype(float))
+    planted = runs[~runs["control"].astype(bool)].assign(hit=lambda f: (f["found"] == f["expected"]).astype(float))
     controls = runs[runs["control"].astype(bool) & (runs["expected"] == "holds")].assign(
-        alarm=lambda f: (f["found"] != "holds").astype(float))
+        alarm=lambda f: (f["found"] != "holds").astype(float)
+    )
     table = planted.pivot_table(index="property", columns="budget", values="hit", aggfunc="mean")
     table = table.reindex([p for p in CATALOG if p in table.index])
     table.loc["overall"] = planted.groupby("budget")["hit"].mean()
-    table.loc["false alarms"] = (controls.groupby("budget")["alarm"].mean()
-                                 if len(controls) else float("nan"))
+    table.loc["false alarms"] = controls.groupby("budget")["alarm"].mean() if len(controls) else float("nan")
     # One corpus pass: the planted entries' and the controls' cell seconds, each summed per seed
     # and averaged over the seeds it ran (the controls may run fewer seeds at large budgets).
     per_seed = runs.groupby(["budget", runs["control"].astype(bool), "seed"])["seconds"].sum()
@@ -195,8 +216,7 @@ def format_power(table):
     """
     rows = [["property", *map(str, table.columns)]]
     for name, row in table.iterrows():
-        cells = [f"{v:.1f}" if name == "seconds" else ("—" if v != v else f"{100 * v:.0f}%")
-                 for v in row]
+        cells = [f"{v:.1f}" if name == "seconds" else ("—" if v != v else f"{100 * v:.0f}%") for v in row]
         rows.append([str(name), *cells])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)

@@ -29,18 +29,21 @@ def _gap_zero_without_similarity(form):
 
 
 def anonymity(measure, form):
-    return ("symmetric aggregation: a sum, mean or max over all users or all unordered pairs of terms "
-            "symmetric in their pair, so relabelling users permutes the terms")
+    return (
+        "symmetric aggregation: a sum, mean or max over all users or all unordered pairs of terms "
+        "symmetric in their pair, so relabelling users permutes the terms"
+    )
 
 
 def zero_at_equality(measure, form):
     if not _fairest_is_zero(measure):
         return None
     if isinstance(form, PairForm):
-        return ("gap zero at equal effectiveness: every term w·g(S, S) is 0, so the aggregate is 0 "
-                "and so is its normalised, scaled or rooted value (where defined)")
-    at_one = form.outer.numeric(float(np.mean(form.term.numeric(np.ones(1), form.parameter))),
-                                form.parameter)
+        return (
+            "gap zero at equal effectiveness: every term w·g(S, S) is 0, so the aggregate is 0 "
+            "and so is its normalised, scaled or rooted value (where defined)"
+        )
+    at_one = form.outer.numeric(float(np.mean(form.term.numeric(np.ones(1), form.parameter))), form.parameter)
     if at_one != 0.0:
         return None
     return "equal effectiveness gives S/μ = 1 for every user, and outer(term(1)) = 0"
@@ -52,8 +55,10 @@ def similarity_zero(measure, form):
     if _weight_zero_without_similarity(form):
         return "weight zero at similarity 0: every term is 0, so the value is 0 (where defined)"
     if _gap_zero_without_similarity(form):
-        return (f"gap zero at similarity 0: |ΔS| ≤ 1 ≤ L = {form.lipschitz:g} = L·(1 − 0), so every "
-                "term is 0 and so is the value")
+        return (
+            f"gap zero at similarity 0: |ΔS| ≤ 1 ≤ L = {form.lipschitz:g} = L·(1 − 0), so every "
+            "term is 0 and so is the value"
+        )
     return None
 
 
@@ -62,8 +67,10 @@ def scale_invariance(measure, form):
         return None
     if isinstance(form, IndexForm):
         return "homogeneity degree 0: the form reads S only through S/μ, which aS leaves unchanged"
-    return ("equal homogeneity degree: numerator and denominator μ^d are both of degree d in S, so "
-            "aS leaves their ratio unchanged")
+    return (
+        "equal homogeneity degree: numerator and denominator μ^d are both of degree d in S, so "
+        "aS leaves their ratio unchanged"
+    )
 
 
 def translation_invariance(measure, form):
@@ -81,26 +88,34 @@ def pigou_dalton(measure, form):
     if isinstance(form, PairForm):
         if form.weight != "1" or not GAPS[form.gap].facts["convex_even"] or form.normalisation == "weights":
             return None
-        return ("Schur–Ostrowski: with weight 1 and a convex even gap the aggregate is a symmetric "
-                "convex function of S, so Schur-convex ((S_i − S_j)(∂_i − ∂_j) ≥ 0); a transfer keeps "
-                "μ, and the coefficient and root are increasing")
-    return ("Schur–Ostrowski: (1/m) Σ term(S/μ) with a convex term is Schur-convex at fixed μ (a "
-            "transfer keeps μ), and the outer transform is increasing (for Atkinson a concave term "
-            "under a decreasing outer, or a convex one under an increasing outer)")
+        return (
+            "Schur–Ostrowski: with weight 1 and a convex even gap the aggregate is a symmetric "
+            "convex function of S, so Schur-convex ((S_i − S_j)(∂_i − ∂_j) ≥ 0); a transfer keeps "
+            "μ, and the coefficient and root are increasing"
+        )
+    return (
+        "Schur–Ostrowski: (1/m) Σ term(S/μ) with a convex term is Schur-convex at fixed μ (a "
+        "transfer keeps μ), and the outer transform is increasing (for Atkinson a concave term "
+        "under a decreasing outer, or a convex one under an increasing outer)"
+    )
 
 
 def disparity_monotone(measure, form):
     if not isinstance(form, PairForm) or form.normalisation == "mean" or measure.direction != "lower":
         return None
-    return ("monotone in every gap: S' = c + λ(S − c) multiplies every |ΔS| by λ > 1 and leaves the "
-            "similarities, so every term (nondecreasing in |ΔS|) and the aggregate do not decrease")
+    return (
+        "monotone in every gap: S' = c + λ(S − c) multiplies every |ΔS| by λ > 1 and leaves the "
+        "similarities, so every term (nondecreasing in |ΔS|) and the aggregate do not decrease"
+    )
 
 
 def similarity_monotone(measure, form):
     if not isinstance(form, PairForm) or form.normalisation == "weights" or measure.direction != "lower":
         return None
-    return ("monotone in similarity: the weight and the gap are nondecreasing in sim and non-negative, "
-            "so raising one sim(u, v) raises no term lower, and the aggregation is monotone")
+    return (
+        "monotone in similarity: the weight and the gap are nondecreasing in sim and non-negative, "
+        "so raising one sim(u, v) raises no term lower, and the aggregation is monotone"
+    )
 
 
 def replication_invariance(measure, form):
@@ -108,9 +123,11 @@ def replication_invariance(measure, form):
         return "a mean over users of a term of S/μ: r copies repeat every term r times and keep μ"
     if not AGGREGATIONS[form.aggregation].facts["replication_invariant"] or form.normalisation == "weights":
         return None
-    return (f"replication-invariant aggregation ({form.aggregation}): a user and its copies form pairs "
-            "of gap 0, the other pairs repeat r² times over (rm)² places (or the max is unchanged), "
-            "and μ is unchanged")
+    return (
+        f"replication-invariant aggregation ({form.aggregation}): a user and its copies form pairs "
+        "of gap 0, the other pairs repeat r² times over (rm)² places (or the max is unchanged), "
+        "and μ is unchanged"
+    )
 
 
 def in_range(measure, form):
@@ -118,10 +135,14 @@ def in_range(measure, form):
     if not (measure.range[0] <= low and high <= measure.range[1]):
         return None
     if isinstance(form, IndexForm):
-        return (f"bounds of the form: Jensen's (or the power-mean) inequality puts the value in "
-                f"[{low:g}, {high:g}], within the declared range")
-    return (f"bounds of the blocks: weights and gaps lie in [0, 1], so the value lies in "
-            f"[{low:g}, {high:g}], within the declared range")
+        return (
+            f"bounds of the form: Jensen's (or the power-mean) inequality puts the value in "
+            f"[{low:g}, {high:g}], within the declared range"
+        )
+    return (
+        f"bounds of the blocks: weights and gaps lie in [0, 1], so the value lies in "
+        f"[{low:g}, {high:g}], within the declared range"
+    )
 
 
 def defined(measure, form):
@@ -132,8 +153,10 @@ def defined(measure, form):
 
 def subgroup_decomposability(measure, form):
     if isinstance(form, IndexForm) and form.form == "ge":
-        return ("Shorrocks 1980: GE(α) = GE of the group means (each user at its group's mean) + "
-                "Σ_g (n_g/n)(μ_g/μ)^α GE_g, an exact decomposition for every α")
+        return (
+            "Shorrocks 1980: GE(α) = GE of the group means (each user at its group's mean) + "
+            "Σ_g (n_g/n)(μ_g/μ)^α GE_g, an exact decomposition for every α"
+        )
     return None
 
 

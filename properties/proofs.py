@@ -106,6 +106,5 @@ def combine(status, reason, example, proof):
     if proof.status == "violated":
         violation = proof.example.get("violation")
         shown = "" if violation is None else f", violation {violation:.3g}"
-        return ("violated", f"counterexample {proof.scope}, confirmed numerically{shown}",
-                proof.example, None)
+        return ("violated", f"counterexample {proof.scope}, confirmed numerically{shown}", proof.example, None)
     return status, f"{reason}; SMT: {proof.argument}", example, None

@@ -76,9 +76,14 @@ def _hypothesis_test(search, *, max_examples, random_state, database):
     for case in prop.explicit(search.level):
         test = example(case)(test)
     test = settings(
-        max_examples=max_examples, database=database, deadline=None, derandomize=False,
-        suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-        verbosity=Verbosity.quiet, print_blob=False,
+        max_examples=max_examples,
+        database=database,
+        deadline=None,
+        derandomize=False,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        verbosity=Verbosity.quiet,
+        print_blob=False,
         phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
     )(test)
     if random_state is not None:
@@ -87,13 +92,10 @@ def _hypothesis_test(search, *, max_examples, random_state, database):
     return test
 
 
-def _check_one(measure, prop, *, max_examples, random_state, time_limit, time_budget, database,
-               known):
+def _check_one(measure, prop, *, max_examples, random_state, time_limit, time_budget, database, known):
     """Return ``(status, reason, example, search)`` of one property on one measure."""
-    search = PropertySearch(measure, prop, max_examples=max_examples, time_limit=time_limit,
-                            time_budget=time_budget)
-    test = _hypothesis_test(search, max_examples=max_examples, random_state=random_state,
-                            database=database)
+    search = PropertySearch(measure, prop, max_examples=max_examples, time_limit=time_limit, time_budget=time_budget)
+    test = _hypothesis_test(search, max_examples=max_examples, random_state=random_state, database=database)
     note = ""
     try:
         with _no_local_constants():
@@ -122,18 +124,15 @@ def _status(search, note):
         if kind == "raised" and not prop.judges_undefined:
             return "undefined", f"the measure raised: {found['error']}{note}", found
         if kind == "excess" and prop.kind == "existential":
-            return "holds", (f"witness: value {found['value_before']:.6g} → "
-                             f"{found['value_after']:.6g}{note}"), found
+            return "holds", (f"witness: value {found['value_before']:.6g} → {found['value_after']:.6g}{note}"), found
         return "violated", prop.explain(found) + note, found
     if n == 0 and search.undefined:
-        return ("undefined", f"NaN on all {search.undefined} examples{note}",
-                (search.nan_case or (0, None))[1])
+        return ("undefined", f"NaN on all {search.undefined} examples{note}", (search.nan_case or (0, None))[1])
     if n == 0:
         return "not-applicable", f"no example admitted the transformation{note}", None
     sizes = _sizes(search.sizes)
     if prop.kind == "existential":
-        return ("violated", f"no change in {n} tries ({sizes}) moved the value{note}",
-                (search.demo or (0, None))[1])
+        return ("violated", f"no change in {n} tries ({sizes}) moved the value{note}", (search.demo or (0, None))[1])
     return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
 
 
@@ -165,13 +164,26 @@ def _sizes(sizes):
                 start = prev = m
     text = "m = " + ", ".join(parts) if parts else "m"
     if large:
-        text += (f" and {len(large)} size{'s' * (len(large) > 1)} in {large[0]}–{large[-1]}"
-                 if len(large) > 1 else f" and {large[0]}")
+        text += (
+            f" and {len(large)} size{'s' * (len(large) > 1)} in {large[0]}–{large[-1]}"
+            if len(large) > 1
+            else f" and {large[0]}"
+        )
     return f"{text}; largest m = {max(sizes)}"
 
 
-def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
-             time_limit=2.0, time_budget=60.0, database=None, known=True, proofs="rules"):
+def verdicts(
+    measure,
+    *,
+    properties=None,
+    max_examples=None,
+    random_state=0,
+    time_limit=2.0,
+    time_budget=60.0,
+    database=None,
+    known=True,
+    proofs="rules",
+):
     """Put ``measure`` through the property catalog.
 
     Parameters
@@ -230,8 +242,7 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
     if isinstance(properties, Property):
         properties = [properties]
     max_examples = example_budget(max_examples)
-    properties = check_run_options(time_limit=time_limit, time_budget=time_budget,
-                                   properties=properties)
+    properties = check_run_options(time_limit=time_limit, time_budget=time_budget, properties=properties)
     check_mode(proofs)
     check_returns_number(measure, time_limit)
     chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
@@ -241,17 +252,39 @@ def verdicts(measure, *, properties=None, max_examples=None, random_state=0,
         name = prop.name
         start = time.perf_counter()
         status, reason, found, search = _check_one(
-            measure, prop, max_examples=max_examples, random_state=seed_value,
-            time_limit=time_limit, time_budget=time_budget, database=database, known=known)
+            measure,
+            prop,
+            max_examples=max_examples,
+            random_state=seed_value,
+            time_limit=time_limit,
+            time_budget=time_budget,
+            database=database,
+            known=known,
+        )
         power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
         if power is not None:
-            reason += (f"; this search finds {100 * power[0]:.0f}% of the corpus's planted "
-                       f"{name} flaws at {power[1]} examples")
+            reason += (
+                f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
+            )
         status, reason, found, scope = combine(status, reason, found, prove(measure, name, mode=proofs))
-        results.append(Verdict(measure.name, name, status, prop.kind, search.level, search.checked,
-                               search.undefined, reason, found,
-                               round(time.perf_counter() - start, 3), tuple(sorted(search.sizes)),
-                               None if power is None else power[0], max_examples,
-                               _recorded_seed(seed_value), scope))
+        results.append(
+            Verdict(
+                measure.name,
+                name,
+                status,
+                prop.kind,
+                search.level,
+                search.checked,
+                search.undefined,
+                reason,
+                found,
+                round(time.perf_counter() - start, 3),
+                tuple(sorted(search.sizes)),
+                None if power is None else power[0],
+                max_examples,
+                _recorded_seed(seed_value),
+                scope,
+            )
+        )
     end_calls()  # a user measure's worker process is not kept past its verdicts
     return results

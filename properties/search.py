@@ -69,8 +69,11 @@ def narrow_jump(evaluate, start, end, *, tolerance=1e-7, points=8, beam=3):
     """
     grid = [k / points for k in range(points + 1)]
     values = [evaluate(interpolate(start, end, t)) for t in grid]
-    pieces = [(grid[i], grid[i + 1], values[i], values[i + 1]) for i in range(points)
-              if math.isfinite(values[i]) and math.isfinite(values[i + 1])]
+    pieces = [
+        (grid[i], grid[i + 1], values[i], values[i + 1])
+        for i in range(points)
+        if math.isfinite(values[i]) and math.isfinite(values[i + 1])
+    ]
     if not pieces:
         return None
     length = distance(start, end)
@@ -142,8 +145,9 @@ class PropertySearch:
         self.start = time.perf_counter()
         # Two workers of the property's own (``fresh_workers``): one asked each case's P alone,
         # the other the case's other populations, each followed by P.
-        self.callers = ((FreshCaller(measure, time_limit), FreshCaller(measure, time_limit))
-                        if prop.fresh_workers else None)
+        self.callers = (
+            (FreshCaller(measure, time_limit), FreshCaller(measure, time_limit)) if prop.fresh_workers else None
+        )
 
     def close(self):
         """End the property's own workers, if any."""
@@ -191,8 +195,7 @@ class PropertySearch:
             if self.callers:
                 case, before, after = self._repeated(case)
             else:
-                case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit,
-                                                    self.memo)
+                case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit, self.memo)
         except MeasureError as exc:
             self.fail("raised", self.snapshot(case, None, None, None, str(exc)))
         except Timeout as exc:
@@ -291,8 +294,11 @@ def evaluate_case(case, measure, prop, time_limit, memo=None):
     def with_values(option):
         if prop.derived is None:
             return option
-        values = {name: derived_value(pop) for name, pop in prop.derived(option).items()
-                  if set(measure.reads) <= set(pop.fields())}
+        values = {
+            name: derived_value(pop)
+            for name, pop in prop.derived(option).items()
+            if set(measure.reads) <= set(pop.fields())
+        }
         return dataclasses.replace(option, values=values)
 
     case = with_values(case)
@@ -303,8 +309,13 @@ def evaluate_case(case, measure, prop, time_limit, memo=None):
         low, high, f_low, f_high = narrowed
         gap = distance(low, high)
         case = dataclasses.replace(
-            case, before=low, after=high, segment=False, delta=gap or math.inf,
-            change=case.change + f", narrowed by bisection to δ = {gap:.3g}")
+            case,
+            before=low,
+            after=high,
+            segment=False,
+            delta=gap or math.inf,
+            change=case.change + f", narrowed by bisection to δ = {gap:.3g}",
+        )
         return case, f_low, f_high
     cache = {}
 

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from puf.synthetic import add_shared_history, drop_shared_history, share_items
 
-from .cases import (FRACTIONS_OR_ONE, LARGEST, Case, case_strategy, derive, draw_users, sources,
-                    trivial_case)
+from .cases import FRACTIONS_OR_ONE, LARGEST, Case, case_strategy, derive, draw_users, sources, trivial_case
 from .draws import draw_effectiveness, draw_similarity
 
 
@@ -33,8 +32,10 @@ def similarity_raise_cases(draw, level, measure):
     if rows.size == 0:
         # Equal effectiveness or everyone alike (half the edge cases): rather than waste the
         # example, draw plain effectiveness and similarity for the same users.
-        pop = pop.replace(effectiveness=draw_effectiveness(draw, pop.m, max(LARGEST, pop.m), False),
-                          similarity=draw_similarity(draw, pop.m, max(LARGEST, pop.m), False))
+        pop = pop.replace(
+            effectiveness=draw_effectiveness(draw, pop.m, max(LARGEST, pop.m), False),
+            similarity=draw_similarity(draw, pop.m, max(LARGEST, pop.m), False),
+        )
         rows, cols = _raisable_pairs(pop)
     if rows.size == 0:
         return trivial_case(pop, "no pair with unequal effectiveness and similarity below 1")
@@ -78,8 +79,11 @@ def similarity_change_cases(draw, level, measure):
     """
     pop, world = draw(sources(level))
     if world is None:
-        return Case(pop, pop.replace(similarity=draw_similarity(draw, pop.m, max(LARGEST, pop.m), True)),
-                    "similarity matrix replaced, effectiveness fixed")
+        return Case(
+            pop,
+            pop.replace(similarity=draw_similarity(draw, pop.m, max(LARGEST, pop.m), True)),
+            "similarity matrix replaced, effectiveness fixed",
+        )
     u, v = draw_users(draw, pop.m, 2)
     count = draw(st.integers(1, 3))
     try:
@@ -103,5 +107,7 @@ def no_similarity_cases(draw, level, measure):
     pop, world = draw(sources(level))
     if world is None:
         return Case(pop.replace(similarity=np.eye(pop.m)), change="every similarity between users is 0")
-    return Case(derive(drop_shared_history(world)),
-                change="histories made disjoint (each item kept by its first holder): every Jaccard is 0")
+    return Case(
+        derive(drop_shared_history(world)),
+        change="histories made disjoint (each item kept by its first holder): every Jaccard is 0",
+    )

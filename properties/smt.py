@@ -86,12 +86,19 @@ _SPECS = {
     "zero-at-equality": ((), None, None, "not-fairest-equal"),
     "similarity-zero": ((), None, None, "not-fairest-no-similarity"),
     "anonymity": ((), None, (_swap, _cycle), "changed"),
-    "pigou-dalton": (("tau",), lambda z3, p, s, w: [p["tau"] > 0, 2 * p["tau"] <= 1], (_transfer,),
-                     "less-fair"),
-    "disparity-monotone": (("c", "lam"), lambda z3, p, s, w: [p["lam"] > 1, p["c"] >= 0, p["c"] <= 1],
-                           (_widen,), "fairer"),
-    "similarity-monotone": (("raised",), lambda z3, p, s, w: [s[0] != s[1], p["raised"] > w[(0, 1)],
-                                                             p["raised"] <= 1], (_raise,), "fairer"),
+    "pigou-dalton": (("tau",), lambda z3, p, s, w: [p["tau"] > 0, 2 * p["tau"] <= 1], (_transfer,), "less-fair"),
+    "disparity-monotone": (
+        ("c", "lam"),
+        lambda z3, p, s, w: [p["lam"] > 1, p["c"] >= 0, p["c"] <= 1],
+        (_widen,),
+        "fairer",
+    ),
+    "similarity-monotone": (
+        ("raised",),
+        lambda z3, p, s, w: [s[0] != s[1], p["raised"] > w[(0, 1)], p["raised"] <= 1],
+        (_raise,),
+        "fairer",
+    ),
     "scale-invariance": (("a",), lambda z3, p, s, w: [p["a"] > 0, p["a"] < 1], (_scale,), "changed"),
     "translation-invariance": (("b",), lambda z3, p, s, w: [], (_shift,), "changed"),
 }
@@ -144,9 +151,10 @@ def _query(z3, form, measure, prop, m, transform, margin, timeout):
     if answer != z3.sat:
         return str(answer), None
     model = solver.model()
-    value = {name: _float(z3, model, term) for name, term in
-             [*((f"S{i}", x) for i, x in enumerate(s)), *((str(k), x) for k, x in w.items()),
-              *p.items()]}
+    value = {
+        name: _float(z3, model, term)
+        for name, term in [*((f"S{i}", x) for i, x in enumerate(s)), *((str(k), x) for k, x in w.items()), *p.items()]
+    }
     return "sat", value
 
 
@@ -188,8 +196,7 @@ def _confirmed(measure, prop, case):
     from .catalog import get_property
     from .search import Found, PropertySearch
 
-    search = PropertySearch(measure, get_property(prop), max_examples=1, time_limit=10.0,
-                            time_budget=60.0)
+    search = PropertySearch(measure, get_property(prop), max_examples=1, time_limit=10.0, time_budget=60.0)
     try:
         search.check(case)
     except Found:
@@ -221,8 +228,7 @@ def smt_decide(measure, form, prop, *, max_users=4, timeout=5.0):
                         break
                     example = _confirmed(measure, prop, _case(prop, transform, m, value))
                     if example is not None:
-                        return SmtResult("violated", f"at m = {m}, by SMT", "", example,
-                                         time.perf_counter() - start)
+                        return SmtResult("violated", f"at m = {m}, by SMT", "", example, time.perf_counter() - start)
                 if answer == "unknown":
                     return _partial(proven_up_to, f"m = {m}: unknown after {timeout:g} s", start)
                 if answer == "sat":  # violations only below the judge's tolerance

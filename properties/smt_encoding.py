@@ -89,10 +89,15 @@ class Encoder:
             return z3.RealVal(str(args[0]))
         if op in ("S", "w"):
             return self.leaves[(op, *node.args)]
-        simple = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-                  "abs": lambda a: z3.If(a >= 0, a, -a), "max": lambda a, b: z3.If(a >= b, a, b),
-                  "ge": lambda a, b: z3.If(a >= b, z3.RealVal(1), z3.RealVal(0)),
-                  "gt": lambda a, b: z3.If(a > b, z3.RealVal(1), z3.RealVal(0))}
+        simple = {
+            "add": lambda a, b: a + b,
+            "sub": lambda a, b: a - b,
+            "mul": lambda a, b: a * b,
+            "abs": lambda a: z3.If(a >= 0, a, -a),
+            "max": lambda a, b: z3.If(a >= b, a, b),
+            "ge": lambda a, b: z3.If(a >= b, z3.RealVal(1), z3.RealVal(0)),
+            "gt": lambda a, b: z3.If(a > b, z3.RealVal(1), z3.RealVal(0)),
+        }
         if op in simple:
             return simple[op](*args)
         if op == "div":

@@ -37,8 +37,15 @@ from .draws import (
     kinds,
 )
 
-WORLD_KINDS = ("general", "zero-relevance", "equal-effectiveness", "swapped-lists",
-               "identical-users", "one-far", "disjoint-histories")
+WORLD_KINDS = (
+    "general",
+    "zero-relevance",
+    "equal-effectiveness",
+    "swapped-lists",
+    "identical-users",
+    "one-far",
+    "disjoint-histories",
+)
 
 
 def effectiveness_vectors(m=None, *, min_users=2, max_users=12, edge_cases=True):

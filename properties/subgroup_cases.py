@@ -15,8 +15,14 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's
 entries, and their derived populations (:func:`decomposition_parts`, :func:`consistency_parts`).
 """
 
-__all__ = ["groups_of", "changed_group", "subgroup_cases", "decomposition_parts",
-           "consistency_parts", "subgroup_examples"]
+__all__ = [
+    "groups_of",
+    "changed_group",
+    "subgroup_cases",
+    "decomposition_parts",
+    "consistency_parts",
+    "subgroup_examples",
+]
 
 import numpy as np
 from hypothesis import strategies as st
@@ -66,17 +72,14 @@ def changed_group(case):
     """
     before, after = case.before, case.after
     groups = groups_of(before.similarity)
-    if after is None or after.m != before.m or not np.array_equal(
-            before.similarity > 0, after.similarity > 0):
+    if after is None or after.m != before.m or not np.array_equal(before.similarity > 0, after.similarity > 0):
         return groups, None
-    moved = [i for i, g in enumerate(groups)
-             if not np.array_equal(before.effectiveness[g], after.effectiveness[g])]
+    moved = [i for i, g in enumerate(groups) if not np.array_equal(before.effectiveness[g], after.effectiveness[g])]
     return groups, (moved[0] if len(moved) == 1 else None)
 
 
 def _group(pop, members):
-    return pop.replace(effectiveness=pop.effectiveness[members],
-                       similarity=pop.similarity[np.ix_(members, members)])
+    return pop.replace(effectiveness=pop.effectiveness[members], similarity=pop.similarity[np.ix_(members, members)])
 
 
 def _smoothed(pop, groups, keep):
@@ -107,13 +110,18 @@ def decomposition_parts(case):
         return {}
     members = groups[index]
     at_mean = _smoothed(case.before, groups, keep=None)
-    return {"others_smoothed": _smoothed(case.before, groups, index),
-            "others_smoothed_changed": _smoothed(case.after, groups, index),
-            "group_smoothed": case.before.replace(effectiveness=np.where(
-                np.isin(np.arange(case.before.m), members), at_mean.effectiveness,
-                case.before.effectiveness)),
-            "group": _group(case.before, members), "group_changed": _group(case.after, members),
-            "group_at_mean": _group(at_mean, members)}
+    return {
+        "others_smoothed": _smoothed(case.before, groups, index),
+        "others_smoothed_changed": _smoothed(case.after, groups, index),
+        "group_smoothed": case.before.replace(
+            effectiveness=np.where(
+                np.isin(np.arange(case.before.m), members), at_mean.effectiveness, case.before.effectiveness
+            )
+        ),
+        "group": _group(case.before, members),
+        "group_changed": _group(case.after, members),
+        "group_at_mean": _group(at_mean, members),
+    }
 
 
 def consistency_parts(case):
@@ -171,10 +179,13 @@ def _redistributed(before, sizes, index, shape, fraction):
     members = np.arange(start, start + sizes[index])
     s = before.effectiveness
     changed = s.copy()
-    changed[members] = _mean_kept(s[members], shape[:sizes[index]], fraction)
-    return Case(before, before.replace(effectiveness=changed),
-                f"groups of sizes {sizes}; group {index} (users {members[0]}–{members[-1]}) "
-                f"redistributed at its mean {s[members].mean():.4g}")
+    changed[members] = _mean_kept(s[members], shape[: sizes[index]], fraction)
+    return Case(
+        before,
+        before.replace(effectiveness=changed),
+        f"groups of sizes {sizes}; group {index} (users {members[0]}–{members[-1]}) "
+        f"redistributed at its mean {s[members].mean():.4g}",
+    )
 
 
 @case_strategy
@@ -201,14 +212,20 @@ def subgroup_cases(draw, level, measure):
     m = sum(sizes)
     rng = np.random.default_rng(draw(_SEEDS))
     kind = draw(st.sampled_from(("drawn", "grid", "continuous")))
-    s = {"drawn": lambda: np.resize(pop.effectiveness, m), "grid": lambda: draw_grid(draw, m),
-         "continuous": lambda: rng.uniform(0.0, 1.0, m)}[kind]()
+    s = {
+        "drawn": lambda: np.resize(pop.effectiveness, m),
+        "grid": lambda: draw_grid(draw, m),
+        "continuous": lambda: rng.uniform(0.0, 1.0, m),
+    }[kind]()
     similarity = np.resize(pop.similarity, (m, m))
     before = Population(s, _block_similarity(draw, sizes, (similarity + similarity.T) / 2))
     index = draw(st.integers(0, len(sizes) - 1))
     main = _redistributed(before, sizes, index, draw_grid(draw, _MAX_GROUP), draw(FRACTIONS_OR_ONE))
-    others = tuple(_redistributed(before, sizes, g, rng.uniform(0.0, 1.0, _MAX_GROUP), rng.uniform(0.2, 1.0))
-                   for g in range(len(sizes)) for _ in range(4))
+    others = tuple(
+        _redistributed(before, sizes, g, rng.uniform(0.0, 1.0, _MAX_GROUP), rng.uniform(0.2, 1.0))
+        for g in range(len(sizes))
+        for _ in range(4)
+    )
     moved = [c for c in (main, *others) if not np.array_equal(c.after.effectiveness, s)]
     if not moved:
         return trivial_case(before, "no group's values can move at its mean")
@@ -231,8 +248,13 @@ def subgroup_examples(level):
     blocks = np.zeros((5, 5))
     blocks[:2, :2], blocks[2:, 2:] = 1.0, 1.0
     before = Population([0.2, 0.6, 0.1, 0.5, 0.9], blocks)
-    cases = [Case(before, before.replace(effectiveness=[0.0, 0.8, 0.1, 0.5, 0.9]),
-                  "explicit: groups (0.2, 0.6) and (0.1, 0.5, 0.9); the first spread to (0, 0.8)")]
+    cases = [
+        Case(
+            before,
+            before.replace(effectiveness=[0.0, 0.8, 0.1, 0.5, 0.9]),
+            "explicit: groups (0.2, 0.6) and (0.1, 0.5, 0.9); the first spread to (0, 0.8)",
+        )
+    ]
     # Two groups of six (each user's five nearest neighbours inside its group).
     six = np.kron(np.eye(2), np.full((6, 6), 0.5))
     np.fill_diagonal(six, 1.0)
@@ -240,13 +262,19 @@ def subgroup_examples(level):
     spread = s.copy()
     spread[:6] = [0.0, 0.1, 0.35, 0.35, 0.6, 0.7]
     big = Population(s, six)
-    cases.append(Case(big, big.replace(effectiveness=spread),
-                      "explicit: two groups of six; the first spread at its mean 0.35"))
+    cases.append(
+        Case(big, big.replace(effectiveness=spread), "explicit: two groups of six; the first spread at its mean 0.35")
+    )
     # A group of two beside one of six: the pair's five nearest neighbours reach into the six.
     pair_six = np.zeros((8, 8))
     pair_six[:2, :2], pair_six[2:, 2:] = 0.5, 0.5
     np.fill_diagonal(pair_six, 1.0)
     mixed = Population([0.73, 0.82, 0.36, 0.29, 0.59, 0.62, 0.86, 0.12], pair_six)
-    cases.append(Case(mixed, mixed.replace(effectiveness=[0.73, 0.82, 0.845, 0.313, 0.703, 0.427, 0.002, 0.55]),
-                      "explicit: groups of two and six; the six redistributed at their mean 0.4733"))
+    cases.append(
+        Case(
+            mixed,
+            mixed.replace(effectiveness=[0.73, 0.82, 0.845, 0.313, 0.703, 0.427, 0.002, 0.55]),
+            "explicit: groups of two and six; the six redistributed at their mean 0.4733",
+        )
+    )
     return cases

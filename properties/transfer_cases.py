@@ -9,8 +9,16 @@ transfers of at least :data:`MIN_SHARE` of the gap, so that a strict fall of the
 larger than the judge's rounding allowance.
 """
 
-__all__ = ["MIN_GAP", "MIN_SHARE", "SMALLEST", "rounded_away", "composite_transfer", "strict_transfer_cases",
-           "composite_transfer_cases", "composite_transfer_worlds"]
+__all__ = [
+    "MIN_GAP",
+    "MIN_SHARE",
+    "SMALLEST",
+    "rounded_away",
+    "composite_transfer",
+    "strict_transfer_cases",
+    "composite_transfer_cases",
+    "composite_transfer_worlds",
+]
 
 import math
 
@@ -52,9 +60,12 @@ def _transfer(pop, i, j, tau):
     s = pop.effectiveness.copy()
     gap = s[j] - s[i]
     s[i], s[j] = s[i] + tau * gap, s[j] - tau * gap
-    return Case(pop, pop.replace(effectiveness=s),
-                f"transfer of {tau:g} of their gap from user {j} ({pop.effectiveness[j]:g}) to "
-                f"user {i} ({pop.effectiveness[i]:g}); their order is kept")
+    return Case(
+        pop,
+        pop.replace(effectiveness=s),
+        f"transfer of {tau:g} of their gap from user {j} ({pop.effectiveness[j]:g}) to "
+        f"user {i} ({pop.effectiveness[i]:g}); their order is kept",
+    )
 
 
 @case_strategy
@@ -85,10 +96,19 @@ def strict_transfer_cases(draw, level, measure):
     i, j = pairs[draw(st.integers(0, len(pairs) - 1))]
     tau = draw(_SHARES)
     order = np.argsort(s, kind="stable")
-    chosen = {(int(order[0]), int(order[-1])), (int(order[-2]), int(order[-1])),
-              (int(order[0]), int(order[1])), (int(order[1]), int(order[-2]))}
-    others = tuple(_transfer(pop, a, b, t) for a, b in sorted(chosen) if s[b] - s[a] >= MIN_GAP
-                   for t in (0.5, MIN_SHARE) if (a, b, t) != (i, j, tau))
+    chosen = {
+        (int(order[0]), int(order[-1])),
+        (int(order[-2]), int(order[-1])),
+        (int(order[0]), int(order[1])),
+        (int(order[1]), int(order[-2])),
+    }
+    others = tuple(
+        _transfer(pop, a, b, t)
+        for a, b in sorted(chosen)
+        if s[b] - s[a] >= MIN_GAP
+        for t in (0.5, MIN_SHARE)
+        if (a, b, t) != (i, j, tau)
+    )
     main = _transfer(pop, i, j, tau)
     return Case(pop, main.after, main.change, alternatives=others)
 
@@ -155,10 +175,15 @@ def composite_transfer_cases(draw, level, measure):
     for share in (draw(_SHARES), 0.5, 0.25, 0.1, 0.02):
         after = composite_transfer(s, tuple(picked), share)
         if after is not None:
-            cases.append(Case(before, before.replace(effectiveness=after),
-                              f"composite transfer (variance kept): users {picked[0]} ← {picked[1]} "
-                              f"progressive, {picked[2]} → {picked[3]} regressive, "
-                              f"share {share:g} of the lower gap"))
+            cases.append(
+                Case(
+                    before,
+                    before.replace(effectiveness=after),
+                    f"composite transfer (variance kept): users {picked[0]} ← {picked[1]} "
+                    f"progressive, {picked[2]} → {picked[3]} regressive, "
+                    f"share {share:g} of the lower gap",
+                )
+            )
     if not cases:
         return trivial_case(before, "no composite transfer fits these four values in [0, 1]")
     return Case(cases[0].before, cases[0].after, cases[0].change, alternatives=tuple(cases[1:]))
@@ -189,8 +214,13 @@ def composite_transfer_worlds(level):
     cases = []
     for shared in (False, True):
         worlds = [_own_lists_world(counts, shared) for counts in (before, after)]
-        cases.append(Case(derive(worlds[0]), derive(worlds[1]),
-                          change + (" (each list holds one item relevant to the next user)" if shared else "")))
+        cases.append(
+            Case(
+                derive(worlds[0]),
+                derive(worlds[1]),
+                change + (" (each list holds one item relevant to the next user)" if shared else ""),
+            )
+        )
     return cases
 
 
@@ -200,7 +230,7 @@ def _own_lists_world(effectiveness, shared):
     rankings = np.arange(m * k).reshape(m, k)
     relevance = np.zeros((m, m * k))
     for u, value in enumerate(effectiveness):
-        relevance[u, rankings[u, :int(round(value * k))]] = 1.0
+        relevance[u, rankings[u, : int(round(value * k))]] = 1.0
         if shared:  # user u also likes the last item of the next user's list
             relevance[u, rankings[(u + 1) % m, -1]] = 1.0
     histories = np.zeros((m, m * k))  # item 0 shared by all, one item each: every Jaccard ⅓

@@ -5,8 +5,15 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's ``range``,
 ``deterministic`` entries, with the hand-made populations tried before any drawn one.
 """
 
-__all__ = ["single_cases", "extreme_examples", "anonymity_cases", "anonymity_examples", "rearrangement_cases",
-           "replication_cases", "repeat_cases"]
+__all__ = [
+    "single_cases",
+    "extreme_examples",
+    "anonymity_cases",
+    "anonymity_examples",
+    "rearrangement_cases",
+    "replication_cases",
+    "repeat_cases",
+]
 
 import dataclasses
 import functools
@@ -44,23 +51,37 @@ def extreme_examples(level):
     [0.0, 0.0]
     """
     if level == "score":
-        cases = [Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
-                 Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar")]
+        cases = [
+            Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
+            Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar"),
+        ]
         # Every size up to the largest drawn, at the extremes and at the values measures treat
         # specially (0, ½, 1): a flaw at one m or one special value is tried, not hoped for.
         for m in (*range(3, LARGEST + 1), *_LARGE_EXPLICIT):
             half = (np.arange(m) >= m // 2).astype(float)
-            cases += [Case(Population(half, np.ones((m, m))),
-                           change=f"explicit: m = {m}, S half 0 and half 1, everyone similar"),
-                      Case(Population(np.zeros(m), np.eye(m)), change=f"explicit: m = {m}, S = 0, nobody similar"),
-                      Case(Population(np.linspace(0.0, 1.0, m), _uniform_similarity(m, 0.5)),
-                           change=f"explicit: m = {m}, S evenly spread, every similarity ½"),
-                      Case(Population(np.eye(m)[0], np.ones((m, m))),
-                           change=f"explicit: m = {m}, one user at S = 1, the others at 0")]
+            cases += [
+                Case(
+                    Population(half, np.ones((m, m))),
+                    change=f"explicit: m = {m}, S half 0 and half 1, everyone similar",
+                ),
+                Case(Population(np.zeros(m), np.eye(m)), change=f"explicit: m = {m}, S = 0, nobody similar"),
+                Case(
+                    Population(np.linspace(0.0, 1.0, m), _uniform_similarity(m, 0.5)),
+                    change=f"explicit: m = {m}, S evenly spread, every similarity ½",
+                ),
+                Case(
+                    Population(np.eye(m)[0], np.ones((m, m))),
+                    change=f"explicit: m = {m}, one user at S = 1, the others at 0",
+                ),
+            ]
         return cases
     # Two users, each list made of the other's relevant items: maximal envy.
-    swapped = World(np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]]), np.array([[0, 0, 1.0, 1.0], [1.0, 1.0, 0, 0]]),
-                    [[0, 1], [2, 3]], np.eye(4))
+    swapped = World(
+        np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]]),
+        np.array([[0, 0, 1.0, 1.0], [1.0, 1.0, 0, 0]]),
+        [[0, 1], [2, 3]],
+        np.eye(4),
+    )
     return [Case(derive(swapped), change="explicit: each user's list holds only the other's relevant items")]
 
 
@@ -114,8 +135,9 @@ def anonymity_examples(level):
         sources = [(derive(world), world)]
     cases = []
     for pop, world in sources:
-        reversed_, rotated = (_relabelled(pop, world, o) for o in
-                              (np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1)))
+        reversed_, rotated = (
+            _relabelled(pop, world, o) for o in (np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1))
+        )
         cases.append(dataclasses.replace(reversed_, alternatives=(rotated,)))
     return cases
 
@@ -154,8 +176,9 @@ def rearrangement_cases(draw, level, measure):
 
 def _pairings(pop, world):
     s, sim = pop.effectiveness, pop.similarity
-    fair, unfair = (pair_order(s, sim, mode=mode, method="auto", random_state=0)
-                    for mode in ("most_fair", "most_unfair"))
+    fair, unfair = (
+        pair_order(s, sim, mode=mode, method="auto", random_state=0) for mode in ("most_fair", "most_unfair")
+    )
     gap = weighted_gap_sum(s[unfair], sim) - weighted_gap_sum(s[fair], sim)
     if gap < -1e-9:
         return trivial_case(pop, "pairing search ranked the pairings the wrong way")
@@ -163,8 +186,12 @@ def _pairings(pop, world):
         before, after = pop.replace(effectiveness=s[fair]), pop.replace(effectiveness=s[unfair])
     else:
         before, after = (derive(move_outcomes(world, o)) for o in (fair, unfair))
-    return Case(before, after, f"most_fair pairing (order {fair.tolist()}) vs most_unfair "
-                f"(order {unfair.tolist()})", strict=gap > 1e-9)
+    return Case(
+        before,
+        after,
+        f"most_fair pairing (order {fair.tolist()}) vs most_unfair (order {unfair.tolist()})",
+        strict=gap > 1e-9,
+    )
 
 
 @case_strategy
@@ -216,9 +243,11 @@ def repeat_cases(draw, level, measure):
         summary_twin = derive(world.permute(order[::-1]))
         relabelled = derive(world.permute(order))
     spread = pop.replace(effectiveness=(np.arange(pop.m) % 2).astype(np.float64))
-    queries = [Case(pop, summary_twin, "P's summary twin (same m and mean), then P again"),
-               Case(pop, relabelled, "P relabelled: user i → i + 1, then P again"),
-               Case(pop, other, "a population drawn anew, then P again")]
+    queries = [
+        Case(pop, summary_twin, "P's summary twin (same m and mean), then P again"),
+        Case(pop, relabelled, "P relabelled: user i → i + 1, then P again"),
+        Case(pop, other, "a population drawn anew, then P again"),
+    ]
     if world is None:  # the most spread population of P's size: a running maximum moves
         queries.append(Case(pop, spread, "P's users at 0 and 1 in turn, then P again"))
     return dataclasses.replace(queries[0], alternatives=tuple(queries[1:]))

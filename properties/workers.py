@@ -5,8 +5,17 @@ How the processes are made, and why they cannot reach the harness, is told in
 (a few, oldest closed first) and what a call through one of them can end with.
 """
 
-__all__ = ["IMPORT_TIME_LIMIT", "WorkerTimeout", "WorkerDied", "WorkerBroken", "Outcome",
-           "MeasureWorker", "worker_of", "release_workers", "live_workers"]
+__all__ = [
+    "IMPORT_TIME_LIMIT",
+    "WorkerTimeout",
+    "WorkerDied",
+    "WorkerBroken",
+    "Outcome",
+    "MeasureWorker",
+    "worker_of",
+    "release_workers",
+    "live_workers",
+]
 
 import atexit
 import os
@@ -117,8 +126,7 @@ class MeasureWorker:
         """
         self.start()
         reply = self._ask("many", list(fields_list), time_limit)
-        return [Outcome(None, "", r[1]) if r[0] == "raised" else Outcome(r[1], r[2], None)
-                for r in reply[1]]
+        return [Outcome(None, "", r[1]) if r[0] == "raised" else Outcome(r[1], r[2], None) for r in reply[1]]
 
     @property
     def running(self):
@@ -129,8 +137,6 @@ class MeasureWorker:
         """Kill the worker's process group and reap it; return the keeper's exit code (or None)."""
         channel, self._channel = self._channel, None
         return None if channel is None else channel.close(grace)
-
-
 
 
 _WORKERS = {}  # a spec, or id(measure) -> MeasureWorker, oldest first

@@ -67,16 +67,24 @@ def as_float_array(name, value):
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError) as exc:  # numpy refuses ragged nested sequences
-        raise ValueError(f"{name} must be a rectangular numeric array, got nested sequences "
-                         f"of different lengths: {describe_value(value)}") from exc
+        raise ValueError(
+            f"{name} must be a rectangular numeric array, got nested sequences "
+            f"of different lengths: {describe_value(value)}"
+        ) from exc
     if raw.dtype.kind == "O":
-        odd = next((x for x in raw.flat if isinstance(x, (str, bytes, complex, np.complexfloating,
-                                                           list, tuple, np.ndarray))), None)
+        odd = next(
+            (x for x in raw.flat if isinstance(x, (str, bytes, complex, np.complexfloating, list, tuple, np.ndarray))),
+            None,
+        )
         if odd is not None:
-            kind = "nested sequences of different lengths" if isinstance(
-                odd, (list, tuple, np.ndarray)) else type(odd).__name__
-            raise ValueError(f"{name} must be numeric (a rectangular array of real numbers), "
-                             f"got {kind}: {describe_value(value)}")
+            kind = (
+                "nested sequences of different lengths"
+                if isinstance(odd, (list, tuple, np.ndarray))
+                else type(odd).__name__
+            )
+            raise ValueError(
+                f"{name} must be numeric (a rectangular array of real numbers), got {kind}: {describe_value(value)}"
+            )
     elif raw.dtype.kind in "USV":
         raise ValueError(f"{name} must be numeric (real numbers, not text), got {describe_value(value)}")
     elif raw.dtype.kind == "c":
@@ -172,9 +180,7 @@ def as_csr_matrix(name, matrix, n_users, n_items):
         pd = None
     if pd is not None and isinstance(matrix, pd.DataFrame):
         if matrix.shape[1] < 3:
-            raise ValueError(
-                f"{name} DataFrame must have columns (user, item, value), got {list(matrix.columns)}"
-            )
+            raise ValueError(f"{name} DataFrame must have columns (user, item, value), got {list(matrix.columns)}")
         users = matrix.iloc[:, 0].to_numpy()
         items = matrix.iloc[:, 1].to_numpy()
         values = as_float_array(name, matrix.iloc[:, 2].to_numpy())
@@ -182,8 +188,10 @@ def as_csr_matrix(name, matrix, n_users, n_items):
             if ids.size and (ids.dtype.kind not in "iu" or ids.min() < 0):
                 raise ValueError(f"{name} {label} ids must be non-negative integers")
             if ids.size and ids.max() >= np.iinfo(np.int64).max:
-                raise ValueError(f"{name} {label} id {number_text(ids.max())} is too large; ids must be "
-                                 f"below {np.iinfo(np.int64).max} (int64)")
+                raise ValueError(
+                    f"{name} {label} id {number_text(ids.max())} is too large; ids must be "
+                    f"below {np.iinfo(np.int64).max} (int64)"
+                )
         shape = (
             n_users if n_users is not None else (int(users.max()) + 1 if users.size else 0),
             n_items if n_items is not None else (int(items.max()) + 1 if items.size else 0),

@@ -80,8 +80,9 @@ class Derivations:
 
         k = self._cutoff(k)
         effectiveness = get_effectiveness(metric)  # an unknown name fails before any work
-        return self.memo("judged", ("effectiveness", metric, k),
-                         lambda: effectiveness(self.rankings[:, :k], self.relevance, k=k))
+        return self.memo(
+            "judged", ("effectiveness", metric, k), lambda: effectiveness(self.rankings[:, :k], self.relevance, k=k)
+        )
 
     def shared_similarity(self, name="jaccard", *, gamma=None):
         """The (m, m) similarity ``name``, memoised (read-only; see :meth:`similarity`).
@@ -99,8 +100,11 @@ class Derivations:
         # Keyed by what the similarity reads: one that takes no gamma is one piece for every gamma.
         declared = declared_gamma(name)  # also checks the name; None: it takes no gamma
         gamma = declared if gamma is None else gamma
-        return self.memo("users", ("similarity", name, None if declared is None else gamma),
-                         lambda: self.similarity(name, gamma=gamma))
+        return self.memo(
+            "users",
+            ("similarity", name, None if declared is None else gamma),
+            lambda: self.similarity(name, gamma=gamma),
+        )
 
     def _cutoff(self, k):
         k = self.k if k is None else check_k(k)
@@ -108,8 +112,9 @@ class Derivations:
             raise ValueError(f"k must be <= the list length {self.k}, got {k}")
         return k
 
-    def population(self, metric="ndcg", k=None, similarity="jaccard", gamma=None, *,
-                   fields=("utility", "list_distance")):
+    def population(
+        self, metric="ndcg", k=None, similarity="jaccard", gamma=None, *, fields=("utility", "list_distance")
+    ):
         """Derive the Population a measure reads.
 
         Each m x m piece (a similarity per name, and per gamma if it takes
@@ -158,10 +163,13 @@ class Derivations:
         effectiveness = self.effectiveness(metric, k)
         optional = {}
         if "utility" in fields:
-            optional["utility"] = self.memo("judged", ("utility", k),
-                                            lambda: utility_matrix(rankings, self.relevance, k=k))
+            optional["utility"] = self.memo(
+                "judged", ("utility", k), lambda: utility_matrix(rankings, self.relevance, k=k)
+            )
         if "list_distance" in fields:
             optional["list_distance"] = self.memo(
-                "lists", ("list_distance", k), lambda: list_distance(rankings, self.item_vectors))
-        return Population(effectiveness=effectiveness,
-                          similarity=self.shared_similarity(similarity, gamma=gamma), **optional)
+                "lists", ("list_distance", k), lambda: list_distance(rankings, self.item_vectors)
+            )
+        return Population(
+            effectiveness=effectiveness, similarity=self.shared_similarity(similarity, gamma=gamma), **optional
+        )

@@ -18,10 +18,14 @@ from .validation import check_effectiveness, undefined
 _INEQUALITY = FAMILIES[0]
 
 
-@measure(label="Variance", family=_INEQUALITY, range=(0.0, 0.25),
-         reference="Rastegarpanah et al. WSDM 2019",
-         definition="(1/m) Σ (S − μ)² (Rastegarpanah et al. 2019)",
-         attainable="[0, 0.25]")
+@measure(
+    label="Variance",
+    family=_INEQUALITY,
+    range=(0.0, 0.25),
+    reference="Rastegarpanah et al. WSDM 2019",
+    definition="(1/m) Σ (S − μ)² (Rastegarpanah et al. 2019)",
+    attainable="[0, 0.25]",
+)
 def variance(effectiveness):
     """Population variance (ddof = 0) of per-user effectiveness.
 
@@ -58,9 +62,14 @@ def absolute_gaps(effectiveness):
 
 
 @pair_kernel(absolute_gaps)
-@measure(name="mean-difference", label="MD", family=_INEQUALITY, reference="Gini mean difference",
-         definition="1/(m(m−1)) Σ_{u≠v} |S(u)−S(v)| (PUF with every similarity 1)",
-         attainable="[0, 1]")
+@measure(
+    name="mean-difference",
+    label="MD",
+    family=_INEQUALITY,
+    reference="Gini mean difference",
+    definition="1/(m(m−1)) Σ_{u≠v} |S(u)−S(v)| (PUF with every similarity 1)",
+    attainable="[0, 1]",
+)
 def mean_difference(effectiveness):
     """Gini mean difference: the mean absolute gap over ordered pairs of distinct users.
 
@@ -98,9 +107,13 @@ def mean_difference(effectiveness):
     return max(float(2.0 * (weights @ x) / (m * (m - 1))), 0.0)
 
 
-@measure(name="max-min", label="Max-min", family=_INEQUALITY,
-         definition="1 − min S / max S; undefined when max S = 0",
-         attainable="[0, 1]")
+@measure(
+    name="max-min",
+    label="Max-min",
+    family=_INEQUALITY,
+    definition="1 − min S / max S; undefined when max S = 0",
+    attainable="[0, 1]",
+)
 def max_min(effectiveness):
     """One minus the ratio of the worst-off to the best-off user's effectiveness.
 

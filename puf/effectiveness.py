@@ -143,8 +143,7 @@ def ndcg_at_k(rankings, relevance, *, k=None, gain="linear"):
     if gain == "exponential" and relevance.nnz and relevance.data.max() > _MAX_EXPONENTIAL_GRADE:
         # 2^r overflows float64 near r = 1024; such grades are certainly a unit mistake.
         raise ValueError(
-            f"relevance grades above {_MAX_EXPONENTIAL_GRADE} overflow gain='exponential', "
-            f"got {relevance.data.max()!r}"
+            f"relevance grades above {_MAX_EXPONENTIAL_GRADE} overflow gain='exponential', got {relevance.data.max()!r}"
         )
     to_gain = _GAINS[gain]
     discount = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))

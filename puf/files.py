@@ -147,8 +147,7 @@ def staged_folder(path, *, stale=()):
     (['index.html'], 'new')
     """
     path = Path(path)
-    created = next((p for p in [path.parent, *path.parent.absolute().parents][::-1]
-                    if not p.exists()), None)
+    created = next((p for p in [path.parent, *path.parent.absolute().parents][::-1] if not p.exists()), None)
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))
     try:
@@ -213,8 +212,7 @@ def hold_lock(path, *, what, wait=False, command=None):
         except BlockingIOError:
             holder = _holder(handle)
             handle.close()
-            raise Locked(f"{what} is in use by {holder}; wait for it to finish, "
-                         "or pass --wait") from None
+            raise Locked(f"{what} is in use by {holder}; wait for it to finish, or pass --wait") from None
         # The holder before us may have removed the file: then this lock guards nothing.
         if path.exists() and os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino:
             break

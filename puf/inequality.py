@@ -41,17 +41,37 @@ def _check_real(value, *, name):
     return float(value)
 
 
-@measure(label="GE", family=_INEQUALITY, range=NONNEGATIVE, reference="Shorrocks 1980",
-         definition="GE(α) = 1/(m α(α−1)) Σ [(S/μ)^α − 1]; undefined when μ = 0",
-         instances=[
-             dict(name="ge-0", label="GE-0", options={"alpha": 0.0}, attainable="[0, ∞)",
-                  definition="mean log deviation −(1/m) Σ ln(S/μ); undefined when μ = 0 or some S = 0"),
-             dict(name="ge-1", label="GE-1", options={"alpha": 1.0}, attainable="[0, ln m]",
-                  definition="Theil T (1/m) Σ (S/μ) ln(S/μ), 0·ln 0 = 0; undefined when μ = 0"),
-             dict(name="ge-2", label="GE-2", options={"alpha": 2.0}, attainable="[0, (m−1)/2]",
-                  reference="Shorrocks 1980; Speicher et al. KDD 2018",
-                  definition="GE(2) = 1/(2m) Σ [(S/μ)² − 1] = CV²/2; undefined when μ = 0"),
-         ])
+@measure(
+    label="GE",
+    family=_INEQUALITY,
+    range=NONNEGATIVE,
+    reference="Shorrocks 1980",
+    definition="GE(α) = 1/(m α(α−1)) Σ [(S/μ)^α − 1]; undefined when μ = 0",
+    instances=[
+        dict(
+            name="ge-0",
+            label="GE-0",
+            options={"alpha": 0.0},
+            attainable="[0, ∞)",
+            definition="mean log deviation −(1/m) Σ ln(S/μ); undefined when μ = 0 or some S = 0",
+        ),
+        dict(
+            name="ge-1",
+            label="GE-1",
+            options={"alpha": 1.0},
+            attainable="[0, ln m]",
+            definition="Theil T (1/m) Σ (S/μ) ln(S/μ), 0·ln 0 = 0; undefined when μ = 0",
+        ),
+        dict(
+            name="ge-2",
+            label="GE-2",
+            options={"alpha": 2.0},
+            attainable="[0, (m−1)/2]",
+            reference="Shorrocks 1980; Speicher et al. KDD 2018",
+            definition="GE(2) = 1/(2m) Σ [(S/μ)² − 1] = CV²/2; undefined when μ = 0",
+        ),
+    ],
+)
 def generalized_entropy(effectiveness, *, alpha=2.0):
     """Generalized entropy index GE(α) of per-user effectiveness (Shorrocks 1980).
 
@@ -112,21 +132,40 @@ def generalized_entropy(effectiveness, *, alpha=2.0):
         positive = r[r > 0.0]
         value = (positive * np.log(positive)).sum() / r.shape[0]
     else:
-        value = (r ** alpha - 1.0).mean() / (alpha * (alpha - 1.0))
+        value = (r**alpha - 1.0).mean() / (alpha * (alpha - 1.0))
     # Non-negative by Jensen's inequality; rounding alone can dip below 0 at equality.
     return max(float(value), 0.0)
 
 
-@measure(label="Atkinson", family=_INEQUALITY, reference="Atkinson 1970",
-         definition="A(ε) = 1 − [(1/m) Σ (S/μ)^(1−ε)]^(1/(1−ε)); undefined when μ = 0",
-         instances=[
-             dict(name="atkinson-0.5", label="Atkinson-0.5", options={"epsilon": 0.5}, attainable="[0, 1 − 1/m]",
-                  definition="1 − [(1/m) Σ (S/μ)^½]²; undefined when μ = 0"),
-             dict(name="atkinson-1", label="Atkinson-1", options={"epsilon": 1.0}, attainable="[0, 1)",
-                  definition="1 − geometric mean / μ; undefined when some S = 0"),
-             dict(name="atkinson-2", label="Atkinson-2", options={"epsilon": 2.0}, attainable="[0, 1)",
-                  definition="1 − harmonic mean / μ; undefined when some S = 0"),
-         ])
+@measure(
+    label="Atkinson",
+    family=_INEQUALITY,
+    reference="Atkinson 1970",
+    definition="A(ε) = 1 − [(1/m) Σ (S/μ)^(1−ε)]^(1/(1−ε)); undefined when μ = 0",
+    instances=[
+        dict(
+            name="atkinson-0.5",
+            label="Atkinson-0.5",
+            options={"epsilon": 0.5},
+            attainable="[0, 1 − 1/m]",
+            definition="1 − [(1/m) Σ (S/μ)^½]²; undefined when μ = 0",
+        ),
+        dict(
+            name="atkinson-1",
+            label="Atkinson-1",
+            options={"epsilon": 1.0},
+            attainable="[0, 1)",
+            definition="1 − geometric mean / μ; undefined when some S = 0",
+        ),
+        dict(
+            name="atkinson-2",
+            label="Atkinson-2",
+            options={"epsilon": 2.0},
+            attainable="[0, 1)",
+            definition="1 − harmonic mean / μ; undefined when some S = 0",
+        ),
+    ],
+)
 def atkinson(effectiveness, *, epsilon=0.5):
     """Atkinson index A(ε) of per-user effectiveness (Atkinson 1970).
 
@@ -181,9 +220,14 @@ def atkinson(effectiveness, *, epsilon=0.5):
     return max(float(value), 0.0)
 
 
-@measure(name="cv", label="CV", family=_INEQUALITY, range=NONNEGATIVE,
-         definition="σ/μ (ddof=0); undefined when μ = 0",
-         attainable="[0, √(m−1)]")
+@measure(
+    name="cv",
+    label="CV",
+    family=_INEQUALITY,
+    range=NONNEGATIVE,
+    definition="σ/μ (ddof=0); undefined when μ = 0",
+    attainable="[0, √(m−1)]",
+)
 def coefficient_of_variation(effectiveness):
     """Coefficient of variation σ/μ of per-user effectiveness (σ with ddof = 0).
 
@@ -209,9 +253,14 @@ def coefficient_of_variation(effectiveness):
     return float("nan") if r is None else float(np.std(r, ddof=0))
 
 
-@measure(name="jain", label="Jain", family=_INEQUALITY, reference="Jain, Chiu and Hawe 1984",
-         definition="1 − (Σ S)² / (m Σ S²), one minus Jain's index; undefined when μ = 0",
-         attainable="[0, 1 − 1/m]")
+@measure(
+    name="jain",
+    label="Jain",
+    family=_INEQUALITY,
+    reference="Jain, Chiu and Hawe 1984",
+    definition="1 − (Σ S)² / (m Σ S²), one minus Jain's index; undefined when μ = 0",
+    attainable="[0, 1 − 1/m]",
+)
 def jain_unfairness(effectiveness):
     """One minus Jain's fairness index of per-user effectiveness (Jain, Chiu and Hawe 1984).
 
@@ -251,9 +300,13 @@ def jain_unfairness(effectiveness):
     return float(var / (var + 1.0))
 
 
-@measure(label="Hoover", family=_INEQUALITY, reference="Hoover 1936",
-         definition="½ Σ |S − μ| / Σ S; undefined when μ = 0",
-         attainable="[0, 1 − 1/m]")
+@measure(
+    label="Hoover",
+    family=_INEQUALITY,
+    reference="Hoover 1936",
+    definition="½ Σ |S − μ| / Σ S; undefined when μ = 0",
+    attainable="[0, 1 − 1/m]",
+)
 def hoover(effectiveness):
     """Hoover index (relative mean deviation / 2) of per-user effectiveness (Hoover 1936).
 
@@ -288,4 +341,3 @@ def hoover(effectiveness):
     if total == 0.0:
         return undefined("hoover is undefined when every effectiveness value is 0 (mean 0)")
     return float(np.abs(s - s.mean()).sum() / (2.0 * total))
-

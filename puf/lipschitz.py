@@ -32,9 +32,13 @@ def _blocks(m):
     return ((start, min(m, start + step)) for start in range(0, m, step))
 
 
-@measure(label="Inconsistency", family=_SIMILAR, reference="Zemel et al. ICML 2013",
-         definition="(1/m) Σ_u |S(u) − mean S over the n = 5 most similar others|; undefined when m < 6",
-         attainable="[0, 1]")
+@measure(
+    label="Inconsistency",
+    family=_SIMILAR,
+    reference="Zemel et al. ICML 2013",
+    definition="(1/m) Σ_u |S(u) − mean S over the n = 5 most similar others|; undefined when m < 6",
+    attainable="[0, 1]",
+)
 def inconsistency(effectiveness, similarity, *, n_neighbors=5):
     """Mean gap between each user's effectiveness and that of its most similar users.
 
@@ -94,7 +98,7 @@ def inconsistency(effectiveness, similarity, *, n_neighbors=5):
         distance[rows - start, rows] = np.inf  # a user is not its own neighbour
         # The n-th smallest distance per row; everything closer is a neighbour, and the
         # ties at that distance fill the remaining places in index order (lower index first).
-        nth = np.partition(distance, n - 1, axis=1)[:, n - 1:n]
+        nth = np.partition(distance, n - 1, axis=1)[:, n - 1 : n]
         closer = distance < nth
         tied = distance == nth
         places = n - closer.sum(axis=1, keepdims=True)
@@ -129,10 +133,14 @@ def excess_gaps(effectiveness, similarity, *, lipschitz_constant=1.0):
 
 
 @pair_kernel(violating_pairs)
-@measure(name="lipschitz-violation", label="Lipschitz-violation", family=_SIMILAR,
-         reference="Dwork et al. ITCS 2012",
-         definition="share of pairs u<v with |S(u)−S(v)| > L·(1 − sim(u,v)), L = 1",
-         attainable="[0, 1]")
+@measure(
+    name="lipschitz-violation",
+    label="Lipschitz-violation",
+    family=_SIMILAR,
+    reference="Dwork et al. ITCS 2012",
+    definition="share of pairs u<v with |S(u)−S(v)| > L·(1 − sim(u,v)), L = 1",
+    attainable="[0, 1]",
+)
 def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     """Share of user pairs whose effectiveness gap exceeds L times their distance 1 − sim.
 
@@ -176,10 +184,14 @@ def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
 
 
 @pair_kernel(excess_gaps)
-@measure(name="lipschitz-excess", label="Lipschitz-excess", family=_SIMILAR,
-         reference="Dwork et al. ITCS 2012",
-         definition="2/(m(m−1)) Σ_{u<v} max(0, |S(u)−S(v)| − L·(1 − sim(u,v))), L = 1",
-         attainable="[0, 1]")
+@measure(
+    name="lipschitz-excess",
+    label="Lipschitz-excess",
+    family=_SIMILAR,
+    reference="Dwork et al. ITCS 2012",
+    definition="2/(m(m−1)) Σ_{u<v} max(0, |S(u)−S(v)| − L·(1 − sim(u,v))), L = 1",
+    attainable="[0, 1]",
+)
 def lipschitz_excess(effectiveness, similarity, *, lipschitz_constant=1.0):
     """Mean over user pairs of how far the effectiveness gap exceeds L·(1 − sim).
 

@@ -102,9 +102,7 @@ def list_centroids(rankings, item_vectors, *, k=None):
     rankings = check_rankings(rankings, n_items=vectors.shape[0])
     if k is not None:
         if k > rankings.shape[1]:
-            raise ValueError(
-                f"k={k} exceeds the length of the ranked lists (rankings has {rankings.shape[1]} columns)"
-            )
+            raise ValueError(f"k={k} exceeds the length of the ranked lists (rankings has {rankings.shape[1]} columns)")
         rankings = rankings[:, :k]
     lengths = (rankings >= 0).sum(axis=1)
     empty = np.flatnonzero(lengths == 0)

@@ -115,15 +115,16 @@ def load_measure(spec):
     if isinstance(spec, Measure):
         return spec
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a measure spec must be MODULE:FUNCTION, FILE.py:FUNCTION or a "
-                         f"registered name, got {spec!r}")
+        raise ValueError(f"a measure spec must be MODULE:FUNCTION, FILE.py:FUNCTION or a registered name, got {spec!r}")
     spec = spec.strip()
     source, sep, attribute = spec.rpartition(":")
     if not sep:
         if spec in MEASURES:
             return MEASURES[spec]
-        raise ValueError(f"expected MODULE:FUNCTION, FILE.py:FUNCTION or a registered measure "
-                         f"name ({', '.join(MEASURES)}), got {spec!r}")
+        raise ValueError(
+            f"expected MODULE:FUNCTION, FILE.py:FUNCTION or a registered measure "
+            f"name ({', '.join(MEASURES)}), got {spec!r}"
+        )
     if not source or not attribute:
         raise ValueError(f"expected MODULE:FUNCTION or FILE.py:FUNCTION, got {spec!r}")
     is_file = source.endswith(".py") or "/" in source or os.sep in source

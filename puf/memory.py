@@ -28,8 +28,9 @@ def _limit_from_environment():
         return None
     match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?", text, flags=re.IGNORECASE)
     if not match:
-        raise ValueError(f"PUF_MAX_MEMORY must be a number of bytes, optionally with a K, M, G "
-                         f"or T suffix (e.g. 6G), got {text!r}")
+        raise ValueError(
+            f"PUF_MAX_MEMORY must be a number of bytes, optionally with a K, M, G or T suffix (e.g. 6G), got {text!r}"
+        )
     return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
 
 
@@ -119,6 +120,8 @@ def check_memory(nbytes, *, what):
     """
     available = available_memory()
     if available is not None and nbytes > available:
-        raise MemoryNeeded(f"{what} needs {format_bytes(nbytes)} of memory; "
-                           f"{format_bytes(max(available, 0))} is available (PUF_MAX_MEMORY "
-                           "sets the limit): use fewer users, or a scale engine (puf.engines)")
+        raise MemoryNeeded(
+            f"{what} needs {format_bytes(nbytes)} of memory; "
+            f"{format_bytes(max(available, 0))} is available (PUF_MAX_MEMORY "
+            "sets the limit): use fewer users, or a scale engine (puf.engines)"
+        )

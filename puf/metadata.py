@@ -11,8 +11,18 @@ the decorated functions of the measure modules; this module holds no
 registry, so those modules can import it without a cycle.
 """
 
-__all__ = ["FIELDS", "FAMILIES", "Measure", "measure", "bind", "check_similarity_choice",
-           "signature_reads", "check_options", "first_docstring_line", "function_name"]
+__all__ = [
+    "FIELDS",
+    "FAMILIES",
+    "Measure",
+    "measure",
+    "bind",
+    "check_similarity_choice",
+    "signature_reads",
+    "check_options",
+    "first_docstring_line",
+    "function_name",
+]
 
 import functools
 import inspect
@@ -64,8 +74,10 @@ def signature_reads(function):
                 f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
             )
     if not reads:
-        raise ValueError(f"measure {function_name(function)!r} reads no Population field; "
-                         f"name a parameter one of {', '.join(FIELDS)}")
+        raise ValueError(
+            f"measure {function_name(function)!r} reads no Population field; "
+            f"name a parameter one of {', '.join(FIELDS)}"
+        )
     return tuple(reads)
 
 
@@ -103,12 +115,16 @@ def check_options(function, options):
     parameters = inspect.signature(function).parameters
     if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
         return
-    takes = [p.name for p in parameters.values()
-             if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in FIELDS]
+    takes = [
+        p.name
+        for p in parameters.values()
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in FIELDS
+    ]
     unknown = [key for key in options if key not in takes]
     if unknown:
-        raise ValueError(f"options {unknown} are not options of {function_name(function)!r}; "
-                         f"it takes {takes or 'none'}")
+        raise ValueError(
+            f"options {unknown} are not options of {function_name(function)!r}; it takes {takes or 'none'}"
+        )
 
 
 FAMILIES = ("inequality indices", "envy", "similarity-aware", "other")
@@ -117,9 +133,20 @@ UNBOUNDED = (-math.inf, math.inf)
 NONNEGATIVE = (0.0, math.inf)
 
 # Metadata a measure may declare, with the defaults of an undecorated function.
-_DEFAULTS = dict(label=None, range=(0.0, 1.0), direction="lower", definition=None, family=None,
-                 reference="", similarity="jaccard", gamma=None, panel=None, tables=True,
-                 attainable=None, study_options=())
+_DEFAULTS = dict(
+    label=None,
+    range=(0.0, 1.0),
+    direction="lower",
+    definition=None,
+    family=None,
+    reference="",
+    similarity="jaccard",
+    gamma=None,
+    panel=None,
+    tables=True,
+    attainable=None,
+    study_options=(),
+)
 
 
 @dataclass(frozen=True)
@@ -206,8 +233,9 @@ class Measure:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
         derived = signature_reads(self.function)
         if self.reads is not None and tuple(self.reads) != derived:
-            raise ValueError(f"measure {self.name!r} declares reads {tuple(self.reads)!r} "
-                             f"but its signature reads {derived!r}")
+            raise ValueError(
+                f"measure {self.name!r} declares reads {tuple(self.reads)!r} but its signature reads {derived!r}"
+            )
         checked = _checked_metadata({f: getattr(self, f) for f in _DEFAULTS})
         check_options(self.function, dict.fromkeys(checked["study_options"]))
         checked["family"] = checked["family"] or _default_family(derived)
@@ -220,8 +248,7 @@ class Measure:
     def __call__(self, **fields):
         missing = [name for name in self.reads if name not in fields]
         if missing:
-            raise ValueError(f"measure {self.name!r} reads {missing} but was given only "
-                             f"{sorted(fields)}")
+            raise ValueError(f"measure {self.name!r} reads {missing} but was given only {sorted(fields)}")
         return self.function(**{name: fields[name] for name in self.reads})
 
     @property
@@ -266,8 +293,7 @@ def _checked_metadata(meta):
     options = meta["study_options"]
     if isinstance(options, str) or not all(isinstance(o, str) for o in options):
         raise ValueError(f"study_options must be a tuple of option names, got {options!r}")
-    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]),
-                study_options=tuple(options))
+    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]), study_options=tuple(options))
 
 
 def check_similarity_choice(similarity, gamma):
@@ -339,8 +365,12 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
             raise ValueError(f"each instance must be a dict with 'name' and 'options', got {entry!r}")
 
     def attach(func):
-        declared = Measure(func, name or function_name(func), reads,
-                           **dict(meta, definition=meta["definition"] or first_docstring_line(func)))
+        declared = Measure(
+            func,
+            name or function_name(func),
+            reads,
+            **dict(meta, definition=meta["definition"] or first_docstring_line(func)),
+        )
         func.__puf_measure__ = declared
         func.__puf_instances__ = tuple(_instance(declared, dict(entry)) for entry in instances)
         return func
@@ -384,4 +414,3 @@ def _known(metadata):
     if unknown:
         raise ValueError(f"unknown metadata {sorted(unknown)}; known: {', '.join(_DEFAULTS)}")
     return metadata
-

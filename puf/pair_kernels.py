@@ -73,8 +73,10 @@ class PairKernel:
         reads = signature_reads(self.kernel)
         unknown = [f for f in reads if f not in PAIR_FIELDS]
         if unknown:
-            raise ValueError(f"kernel {function_name(self.kernel)!r} reads {unknown}; a pair "
-                             f"kernel reads only {', '.join(PAIR_FIELDS)}")
+            raise ValueError(
+                f"kernel {function_name(self.kernel)!r} reads {unknown}; a pair "
+                f"kernel reads only {', '.join(PAIR_FIELDS)}"
+            )
         object.__setattr__(self, "scale", float(self.scale))
 
     @property
@@ -132,8 +134,10 @@ def pair_kernel(kernel, *, aggregate="mean", scale=1.0):
 
     def attach(function):
         if set(signature_reads(function)) != set(form.reads):
-            raise ValueError(f"kernel {function_name(kernel)!r} reads {form.reads} but measure "
-                             f"{function_name(function)!r} reads {signature_reads(function)}")
+            raise ValueError(
+                f"kernel {function_name(kernel)!r} reads {form.reads} but measure "
+                f"{function_name(function)!r} reads {signature_reads(function)}"
+            )
         function.__puf_pair_kernel__ = form
         return function
 

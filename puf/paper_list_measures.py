@@ -41,9 +41,15 @@ def _envy(utility):
     return envy
 
 
-@measure(name="me", label="ME", family=_ENVY, panel="Envy", reference=_PUF_PAPER,
-         definition="1/(m(m−1)) Σ_{u≠v} max(φ_u(L_v) − φ_u(L_u), 0)",
-         attainable="[0, 1]")
+@measure(
+    name="me",
+    label="ME",
+    family=_ENVY,
+    panel="Envy",
+    reference=_PUF_PAPER,
+    definition="1/(m(m−1)) Σ_{u≠v} max(φ_u(L_v) − φ_u(L_u), 0)",
+    attainable="[0, 1]",
+)
 def mean_envy(utility):
     """Mean envy (ME) over ordered pairs of distinct users.
 
@@ -73,10 +79,16 @@ def mean_envy(utility):
     return float(envy.sum() / (m * (m - 1)))
 
 
-@measure(name="me-as-printed", label="ME-as-printed", family=_ENVY, panel="Envy",
-         reference=_PUF_PAPER, tables=False,
-         definition="2/(m(m−1)) Σ_{u≠v} envy(u,v) (the appendix's printed form, 2×ME)",
-         attainable="[0, 2]")
+@measure(
+    name="me-as-printed",
+    label="ME-as-printed",
+    family=_ENVY,
+    panel="Envy",
+    reference=_PUF_PAPER,
+    tables=False,
+    definition="2/(m(m−1)) Σ_{u≠v} envy(u,v) (the appendix's printed form, 2×ME)",
+    attainable="[0, 2]",
+)
 def mean_envy_as_printed(utility):
     """ME as printed in the paper's appendix, 2/(m(m−1))·Σ_{u≠v}: twice :func:`mean_envy`.
 
@@ -98,9 +110,15 @@ def mean_envy_as_printed(utility):
     return 2.0 * mean_envy(utility)
 
 
-@measure(name="mme", label="MME", family=_ENVY, panel="Envy", reference=_PUF_PAPER,
-         definition="(1/m) Σ_u max_{v≠u} envy(u,v)",
-         attainable="[0, 1]")
+@measure(
+    name="mme",
+    label="MME",
+    family=_ENVY,
+    panel="Envy",
+    reference=_PUF_PAPER,
+    definition="(1/m) Σ_u max_{v≠u} envy(u,v)",
+    attainable="[0, 1]",
+)
 def mean_max_envy(utility):
     """Mean over users of each user's largest envy (MME).
 
@@ -126,9 +144,16 @@ def mean_max_envy(utility):
     return float(_envy(utility).max(axis=1).mean())
 
 
-@measure(name="peu", label="PEU", family=_ENVY, panel="Envy", reference=_PUF_PAPER,
-         definition="(1/m) Σ_u 1{max_{v≠u} envy(u,v) > ε}, ε = 0.05",
-         attainable="[0, 1]", study_options=("epsilon",))
+@measure(
+    name="peu",
+    label="PEU",
+    family=_ENVY,
+    panel="Envy",
+    reference=_PUF_PAPER,
+    definition="(1/m) Σ_u 1{max_{v≠u} envy(u,v) > ε}, ε = 0.05",
+    attainable="[0, 1]",
+    study_options=("epsilon",),
+)
 def proportion_envious_users(utility, *, epsilon=0.05):
     """Proportion of users whose largest envy exceeds ``epsilon`` (PEU).
 
@@ -161,9 +186,16 @@ def proportion_envious_users(utility, *, epsilon=0.05):
     return float((_envy(utility).max(axis=1) > epsilon + ENVY_TOLERANCE).mean())
 
 
-@measure(label="UF", family=_SIMILAR, range=UNBOUNDED, similarity="uf", gamma=0.5,
-         reference=_PUF_PAPER, definition="ln Σ_{sim ≥ mean+SD} sim(u,v)·d_L(u,v)",
-         attainable="(−∞, ∞)")
+@measure(
+    label="UF",
+    family=_SIMILAR,
+    range=UNBOUNDED,
+    similarity="uf",
+    gamma=0.5,
+    reference=_PUF_PAPER,
+    definition="ln Σ_{sim ≥ mean+SD} sim(u,v)·d_L(u,v)",
+    attainable="(−∞, ∞)",
+)
 def uf(similarity, list_distance, *, base=math.e):
     """User fairness (UF): log of the similarity-weighted list distance of the most similar pairs.
 
@@ -199,7 +231,11 @@ def uf(similarity, list_distance, *, base=math.e):
     """
     similarity = check_similarity(similarity)
     list_distance = check_pair_matrix(
-        list_distance, name="list_distance", m=similarity.shape[0], symmetric=True, unit=False,
+        list_distance,
+        name="list_distance",
+        m=similarity.shape[0],
+        symmetric=True,
+        unit=False,
         against="similarity",
     )
     base = check_log_base(base)

@@ -51,9 +51,14 @@ def weighted_gaps(effectiveness, similarity):
 
 
 @pair_kernel(weighted_gaps)
-@measure(name="puf", label="PUF", family=_SIMILAR, reference=_PUF_PAPER,
-         definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|",
-         attainable="[0, 1]")
+@measure(
+    name="puf",
+    label="PUF",
+    family=_SIMILAR,
+    reference=_PUF_PAPER,
+    definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|",
+    attainable="[0, 1]",
+)
 def pairwise_user_unfairness(effectiveness, similarity):
     """Pairwise User unFairness (PUF): similarity-weighted mean effectiveness gap.
 
@@ -85,9 +90,11 @@ def pairwise_user_unfairness(effectiveness, similarity):
     0.5
     """
     if isinstance(similarity, str):
-        raise ValueError(f"similarity must be an (m, m) matrix, got the name {similarity!r}; for PUF "
-                         "from histories use puf.engines.puf_from_histories(effectiveness, histories, "
-                         f"similarity={similarity!r})")
+        raise ValueError(
+            f"similarity must be an (m, m) matrix, got the name {similarity!r}; for PUF "
+            "from histories use puf.engines.puf_from_histories(effectiveness, histories, "
+            f"similarity={similarity!r})"
+        )
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     similarity = check_similarity(similarity, m=effectiveness.shape[0])
     m = effectiveness.shape[0]
@@ -98,10 +105,15 @@ puf = pairwise_user_unfairness
 
 
 @pair_kernel(weighted_gaps, scale=2.0)
-@measure(name="puf-as-printed", label="PUF-as-printed", family=_SIMILAR, reference=_PUF_PAPER,
-         tables=False,
-         definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)",
-         attainable="[0, 2]")
+@measure(
+    name="puf-as-printed",
+    label="PUF-as-printed",
+    family=_SIMILAR,
+    reference=_PUF_PAPER,
+    tables=False,
+    definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)",
+    attainable="[0, 2]",
+)
 def puf_as_printed(effectiveness, similarity):
     """PUF as printed in the paper: the ordered-pair double sum, twice :func:`puf`.
 
@@ -130,9 +142,13 @@ def puf_as_printed(effectiveness, similarity):
     return 2.0 * pairwise_user_unfairness(effectiveness, similarity)
 
 
-@measure(label="SD", family=_INEQUALITY, reference=_PUF_PAPER,
-         definition="standard deviation (ddof=0) of S",
-         attainable="[0, 0.5]")
+@measure(
+    label="SD",
+    family=_INEQUALITY,
+    reference=_PUF_PAPER,
+    definition="standard deviation (ddof=0) of S",
+    attainable="[0, 0.5]",
+)
 def sd(effectiveness):
     """Population standard deviation (ddof=0) of per-user effectiveness.
 
@@ -159,9 +175,13 @@ def sd(effectiveness):
     return float(np.std(effectiveness, ddof=0))
 
 
-@measure(label="Gini", family=_INEQUALITY, reference=_PUF_PAPER,
-         definition="Σ_j (2j−m−1)·S_(j) / (m·Σ S); undefined when Σ S = 0",
-         attainable="[0, (m−1)/m]")
+@measure(
+    label="Gini",
+    family=_INEQUALITY,
+    reference=_PUF_PAPER,
+    definition="Σ_j (2j−m−1)·S_(j) / (m·Σ S); undefined when Σ S = 0",
+    attainable="[0, (m−1)/m]",
+)
 def gini(effectiveness):
     """Gini coefficient of per-user effectiveness.
 

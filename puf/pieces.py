@@ -13,9 +13,9 @@ __all__ = ["PIECE_INPUTS", "Pieces"]
 import numpy as np
 
 PIECE_INPUTS = {
-    "users": ("histories", "item_features"),       # similarities
-    "lists": ("rankings", "item_vectors"),         # list distances
-    "judged": ("rankings", "relevance"),           # effectiveness, utility
+    "users": ("histories", "item_features"),  # similarities
+    "lists": ("rankings", "item_vectors"),  # list distances
+    "judged": ("rankings", "relevance"),  # effectiveness, utility
     "users_lists": ("histories", "item_features", "rankings", "item_vectors"),  # e.g. UF's value
 }
 """What each group of pieces is computed from (World field names)."""

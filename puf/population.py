@@ -85,11 +85,7 @@ class Population:
         >>> list(Population([0.5, 0.5], [[1, 1], [1, 1]]).fields())
         ['effectiveness', 'similarity']
         """
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if getattr(self, f.name) is not None
-        }
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
 
     def replace(self, **changes):
         """Return a validated copy with some fields replaced.
@@ -134,8 +130,6 @@ class Population:
         if not isinstance(other, Population):
             return NotImplemented
         mine, theirs = self.fields(), other.fields()
-        return mine.keys() == theirs.keys() and all(
-            np.array_equal(mine[k], theirs[k]) for k in mine
-        )
+        return mine.keys() == theirs.keys() and all(np.array_equal(mine[k], theirs[k]) for k in mine)
 
     __hash__ = None  # type: ignore[assignment]  # unhashable: a Population is mutable

@@ -59,8 +59,7 @@ def die_with_parent(parent_pid: int, *, interval: float = 0.5) -> None:
     0
     """
     if not _parent_death_signal():
-        threading.Thread(target=_watch, args=(parent_pid, interval), daemon=True,
-                         name="puf-parent-watchdog").start()
+        threading.Thread(target=_watch, args=(parent_pid, interval), daemon=True, name="puf-parent-watchdog").start()
     if os.getppid() != parent_pid:
         os._exit(1)  # the parent ended before the signal was asked for
 
@@ -117,8 +116,9 @@ def worker_pool(max_workers: int, *, start_method: str | None = None):
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context(start_method)
-    pool = ProcessPoolExecutor(max_workers=max_workers, mp_context=context,
-                               initializer=_pool_worker_start, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=max_workers, mp_context=context, initializer=_pool_worker_start, initargs=(os.getpid(),)
+    )
     try:
         yield pool
     except BaseException:

@@ -84,8 +84,7 @@ def _compact_items(rankings, relevance):
     renumbered = np.full(rankings.shape, -1, dtype=np.int64)
     renumbered[listed] = np.searchsorted(items, rankings[listed])
     columns = np.searchsorted(items, relevance.indices.astype(np.int64))
-    compact = sp.csr_matrix((relevance.data, columns, relevance.indptr),
-                            shape=(relevance.shape[0], max(items.size, 1)))
+    compact = sp.csr_matrix((relevance.data, columns, relevance.indptr), shape=(relevance.shape[0], max(items.size, 1)))
     return renumbered, compact
 
 

@@ -11,8 +11,15 @@ functions of the measure modules (:data:`BUILTIN_MODULES`), in the order they
 are defined there: adding one is one decorated function.
 """
 
-__all__ = ["MEASURES", "BUILTIN_MODULES", "as_measure", "register", "evaluate_measures", "builtin_measures",
-           "declared_gamma"]
+__all__ = [
+    "MEASURES",
+    "BUILTIN_MODULES",
+    "as_measure",
+    "register",
+    "evaluate_measures",
+    "builtin_measures",
+    "declared_gamma",
+]
 
 import importlib
 import numbers
@@ -49,16 +56,13 @@ def as_measure(function):
         try:
             return MEASURES[function]
         except KeyError:
-            raise ValueError(
-                f"unknown measure {function!r}; known measures: {', '.join(MEASURES)}"
-            ) from None
+            raise ValueError(f"unknown measure {function!r}; known measures: {', '.join(MEASURES)}") from None
     if not callable(function):
         raise ValueError(f"a measure must be a name or a callable, got {function!r}")
     declared = getattr(function, "__puf_measure__", None)
     if isinstance(declared, Measure) and declared.function is function:
         return declared
-    return Measure(function, getattr(function, "__name__", "measure"),
-                   definition=first_docstring_line(function))
+    return Measure(function, getattr(function, "__name__", "measure"), definition=first_docstring_line(function))
 
 
 def register(function, *, name, options=None, replace=False, **metadata):
@@ -139,8 +143,10 @@ def evaluate_measures(population, names=None):
     from .population import Population
 
     if not isinstance(population, Population):
-        raise ValueError(f"population must be a puf.Population, got {type(population).__name__}; "
-                         "build one with puf.Population(effectiveness, similarity, ...)")
+        raise ValueError(
+            f"population must be a puf.Population, got {type(population).__name__}; "
+            "build one with puf.Population(effectiveness, similarity, ...)"
+        )
     fields = population.fields()
     if names is None:
         chosen = [m for m in MEASURES.values() if all(f in fields for f in m.reads)]
@@ -148,14 +154,15 @@ def evaluate_measures(population, names=None):
         if isinstance(names, (str, Measure)) or callable(names):
             names = [names]  # one measure, not a sequence of characters
         elif not isinstance(names, Iterable):
-            raise ValueError(f"names must be a measure name, a callable or a list of them, "
-                             f"got {names!r}")
+            raise ValueError(f"names must be a measure name, a callable or a list of them, got {names!r}")
         chosen = [as_measure(n) for n in names]
     seen = {}
     for m in chosen:
         if m.name in seen:
-            raise ValueError(f"two measures are named {m.name!r}; the second would replace the "
-                             "first: give them distinct names (puf.measure(name=...))")
+            raise ValueError(
+                f"two measures are named {m.name!r}; the second would replace the "
+                "first: give them distinct names (puf.measure(name=...))"
+            )
         seen[m.name] = m
         missing = [f for f in m.reads if f not in fields]
         if missing:
@@ -205,8 +212,12 @@ def builtin_measures():
         module = importlib.import_module(f".{module_name}", __package__)
         for value in vars(module).values():  # definition order; an alias repeats a function
             declared = getattr(value, "__puf_measure__", None)
-            if (isinstance(declared, Measure) and declared.function is value
-                    and value.__module__ == module.__name__ and value not in found):
+            if (
+                isinstance(declared, Measure)
+                and declared.function is value
+                and value.__module__ == module.__name__
+                and value not in found
+            ):
                 found.append(value)
     return tuple(m for f in found for m in (f.__puf_instances__ or (f.__puf_measure__,)))
 
@@ -236,8 +247,9 @@ def declared_gamma(similarity):
     for m in MEASURES.values():
         if m.similarity == similarity:
             return m.gamma
-    raise ValueError(f"similarity {similarity!r} takes gamma and no registered measure declares "
-                     "one: pass gamma in [0, 1]")
+    raise ValueError(
+        f"similarity {similarity!r} takes gamma and no registered measure declares one: pass gamma in [0, 1]"
+    )
 
 
 MEASURES = {m.name: m for m in builtin_measures()}

@@ -60,7 +60,6 @@ def get_similarity(name):
     return lookup(SIMILARITIES, name, what="similarity")
 
 
-
 def similarity_parameters(name):
     """Return the inputs beyond ``histories`` that similarity ``name`` takes, from its signature.
 

@@ -33,8 +33,15 @@ import warnings
 
 import numpy as np
 
-from puf.arrays import (as_csr_matrix, as_float_array, check_finite, check_unit_interval,
-                        describe_value, number_text, raise_first)
+from puf.arrays import (
+    as_csr_matrix,
+    as_float_array,
+    check_finite,
+    check_unit_interval,
+    describe_value,
+    number_text,
+    raise_first,
+)
 
 SYMMETRY_TOLERANCE = 1e-12
 # PEU counts envy > ε only when it exceeds ε by more than this: envy is U[u,v] − U[u,u]
@@ -87,8 +94,7 @@ def check_min_users(m, name="effectiveness", minimum=2):
     """Raise unless there are at least ``minimum`` users (pairwise measures need 2)."""
     if m < minimum:
         purpose = " for a pairwise measure" if minimum >= 2 else ""
-        raise ValueError(f"{name} must describe at least {minimum} "
-                         f"user{'s' if minimum != 1 else ''}{purpose}, got {m}")
+        raise ValueError(f"{name} must describe at least {minimum} user{'s' if minimum != 1 else ''}{purpose}, got {m}")
 
 
 def check_effectiveness(effectiveness, *, name="effectiveness", min_users=1):
@@ -102,32 +108,28 @@ def check_effectiveness(effectiveness, *, name="effectiveness", min_users=1):
     return array
 
 
-def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_users=2,
-                      against="effectiveness"):
+def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_users=2, against="effectiveness"):
     """Return an (m, m) finite float64 matrix, optionally symmetric and in [0, 1]; m from ``against``."""
     array = as_float_array(name, matrix)
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
         raise ValueError(f"{name} must be a square (m, m) matrix, got shape {array.shape}")
     if m is not None and array.shape[0] != m:
-        raise ValueError(
-            f"{name} has {array.shape[0]} users but {against} has {m}; they must match"
-        )
+        raise ValueError(f"{name} has {array.shape[0]} users but {against} has {m}; they must match")
     # Row blocks keep the checks' temporaries at O(block * m): a measure such as PUF promises
     # no m x m array beyond the one it is given.
     rows = max(1, _CHECK_BLOCK_ELEMENTS // max(array.shape[0], 1))
     for start in range(0, array.shape[0], rows):
-        block = array[start:start + rows]
+        block = array[start : start + rows]
         try:
             check_finite(name, block)
             if unit:
                 check_unit_interval(name, block)
             elif (block < 0).any():
-                raise_first("{name} must be non-negative, got {value} at index {where}", block, block < 0,
-                            name=name)
+                raise_first("{name} must be non-negative, got {value} at index {where}", block, block < 0, name=name)
         except ValueError as exc:
             raise ValueError(_shift_index(str(exc), start)) from None
         if symmetric:
-            gap = np.abs(block - array[:, start:start + rows].T)
+            gap = np.abs(block - array[:, start : start + rows].T)
             if gap.size and gap.max() > SYMMETRY_TOLERANCE:
                 i, j = (int(x) for x in np.unravel_index(np.argmax(gap), gap.shape))
                 i += start
@@ -193,18 +195,30 @@ def check_rankings(rankings, *, n_items=None, name="rankings"):
         raise ValueError(f"{name} must hold integer item ids, got dtype {array.dtype}")
     largest = np.iinfo(np.int64).max
     if array.dtype.kind == "u" and array.size and array.max() > largest:
-        raise_first("{name} item id {value} at {where} exceeds the largest supported id {largest} "
-                    "(int64)", array, array > largest, name=name, largest=largest)
+        raise_first(
+            "{name} item id {value} at {where} exceeds the largest supported id {largest} (int64)",
+            array,
+            array > largest,
+            name=name,
+            largest=largest,
+        )
     if array.dtype.kind == "f" and array.size and np.abs(array).max() >= 2.0**63:
-        raise_first("{name} item id {value} at {where} does not fit in int64", array,
-                    np.abs(array) >= 2.0**63, name=name)
+        raise_first(
+            "{name} item id {value} at {where} does not fit in int64", array, np.abs(array) >= 2.0**63, name=name
+        )
     array = array.astype(np.int64)
     if (array < -1).any():
-        raise_first("{name} item ids must be >= 0 (or -1 for padding), got {value} at {where}", array,
-                    array < -1, name=name)
+        raise_first(
+            "{name} item ids must be >= 0 (or -1 for padding), got {value} at {where}", array, array < -1, name=name
+        )
     if n_items is not None and (array >= n_items).any():
-        raise_first("{name} item id {value} at {where} is out of range for {n_items} items", array,
-                    array >= n_items, name=name, n_items=n_items)
+        raise_first(
+            "{name} item id {value} at {where} is out of range for {n_items} items",
+            array,
+            array >= n_items,
+            name=name,
+            n_items=n_items,
+        )
     ordered = np.sort(array, axis=1)
     dup = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)
     if dup.any():

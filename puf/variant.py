@@ -20,13 +20,24 @@ import numpy as np
 from .metadata import FAMILIES, Measure, check_similarity_choice
 from .registry import MEASURES, as_measure
 
-METRICS = {"P": "precision", "R": "recall", "NDCG": "ndcg", "HR": "hit_rate",
-           "RR": "reciprocal_rank", "AP": "average_precision"}
+METRICS = {
+    "P": "precision",
+    "R": "recall",
+    "NDCG": "ndcg",
+    "HR": "hit_rate",
+    "RR": "reciprocal_rank",
+    "AP": "average_precision",
+}
 """Effectiveness metrics a label may name, as keys of :data:`puf.EFFECTIVENESS`."""
 USER_METRICS = ("P", "NDCG")
 """The metrics studies evaluate every effectiveness-reading measure on."""
-_MEAN = Measure(lambda effectiveness: float(np.mean(effectiveness)), "mean effectiveness",
-                direction="higher", definition="mean of S over users", family="other")
+_MEAN = Measure(
+    lambda effectiveness: float(np.mean(effectiveness)),
+    "mean effectiveness",
+    direction="higher",
+    definition="mean of S over users",
+    family="other",
+)
 
 
 @dataclass(frozen=True)
@@ -92,8 +103,10 @@ def _named(measure, metric):
             raise ValueError(f"measure {measure.name!r} reads no effectiveness; name it without -{metric}")
         return variant(measure.label)
     if metric is None:
-        raise ValueError(f"measure {measure.name!r} reads effectiveness: name a metric, "
-                         f"e.g. {measure.label}-NDCG (metrics: {', '.join(METRICS)})")
+        raise ValueError(
+            f"measure {measure.name!r} reads effectiveness: name a metric, "
+            f"e.g. {measure.label}-NDCG (metrics: {', '.join(METRICS)})"
+        )
     return variant(f"{measure.label}-{metric}")
 
 

@@ -141,8 +141,9 @@ class World(Derivations):
         [2, 0, 1]
         """
         order = check_permutation(order, self.m)
-        return self.replace(histories=self.histories[order], relevance=self.relevance[order],
-                            rankings=self.rankings[order])
+        return self.replace(
+            histories=self.histories[order], relevance=self.relevance[order], rankings=self.rankings[order]
+        )
 
     def replicate(self, r):
         """Stack ``r`` copies of the users (Dalton's population principle).
@@ -167,9 +168,11 @@ class World(Derivations):
         (4, [0, 1, 0, 1])
         """
         r = check_k(r, name="r")
-        return self.replace(histories=sp.vstack([self.histories] * r, format="csr"),
-                            relevance=sp.vstack([self.relevance] * r, format="csr"),
-                            rankings=np.tile(self.rankings, (r, 1)))
+        return self.replace(
+            histories=sp.vstack([self.histories] * r, format="csr"),
+            relevance=sp.vstack([self.relevance] * r, format="csr"),
+            rankings=np.tile(self.rankings, (r, 1)),
+        )
 
     def set_relevance(self, user, item, grade, *, allow_history=False):
         """Set one relevance grade r_ui, everything else fixed.
@@ -211,8 +214,10 @@ class World(Derivations):
         item = check_index(item, name="item", size=self.n_items, what="items")
         grade = check_nonnegative_scalar(grade, name="grade")
         if not allow_history and item in self.histories[user].indices:
-            raise ValueError(f"item {item} is in user {user}'s history; relevance must stay disjoint "
-                             "from it (allow_history=True allows it)")
+            raise ValueError(
+                f"item {item} is in user {user}'s history; relevance must stay disjoint "
+                "from it (allow_history=True allows it)"
+            )
         relevance = self.relevance.tolil(copy=True)
         relevance[user, item] = grade
         return self.replace(relevance=relevance.tocsr())

@@ -52,9 +52,10 @@ def artificial_relevance(world, fraction, *, pairing="random", similarity=None, 
     m, n = world.m, world.n_items
     rng = check_random_state(random_state)
     zero = np.zeros(m, dtype=bool)
-    zero[rng.permutation(m)[:round(fraction * m)]] = True
+    zero[rng.permutation(m)[: round(fraction * m)]] = True
     if pairing != "random" and 0 < zero.sum() < m:
         from puf import synthetic
+
         similarity = world.similarity("jaccard") if similarity is None else similarity
         zero = synthetic.pair(np.where(zero, 0.0, 1.0), similarity, mode=pairing, random_state=rng) == 0.0
     listed = world.rankings >= 0
@@ -62,8 +63,9 @@ def artificial_relevance(world, fraction, *, pairing="random", similarity=None, 
     lists = sp.csr_matrix((np.ones(rows.size), (rows, world.rankings[listed])), shape=(m, n))
     own = (world.relevance > 0).astype(np.float64)
     overlap = own.multiply(lists)
-    relevance = (sp.diags((~zero).astype(np.float64)) @ (own + lists - overlap)
-                 + sp.diags(zero.astype(np.float64)) @ (own - overlap))
+    relevance = sp.diags((~zero).astype(np.float64)) @ (own + lists - overlap) + sp.diags(zero.astype(np.float64)) @ (
+        own - overlap
+    )
     relevance = sp.csr_matrix(relevance)
     relevance.eliminate_zeros()
     return world.replace(relevance=relevance)
@@ -92,5 +94,6 @@ class RelabelledWorlds:
     def __call__(self, *, zero_relevance, pairing="random", random_state=None):
         if pairing != "random" and self._jaccard is None:
             self._jaccard = self.world.similarity("jaccard")  # once, not per sweep point
-        return artificial_relevance(self.world, zero_relevance, pairing=pairing,
-                                    similarity=self._jaccard, random_state=random_state)
+        return artificial_relevance(
+            self.world, zero_relevance, pairing=pairing, similarity=self._jaccard, random_state=random_state
+        )

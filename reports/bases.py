@@ -76,16 +76,20 @@ class Base:
 
             object.__setattr__(self, "gamma", declared_gamma("uf"))
         check_unit_scalar(self.gamma, name="gamma")
-        if self.skewness is not None and (isinstance(self.skewness, bool) or not isinstance(
-                self.skewness, numbers.Real) or not np.isfinite(self.skewness)):
+        if self.skewness is not None and (
+            isinstance(self.skewness, bool)
+            or not isinstance(self.skewness, numbers.Real)
+            or not np.isfinite(self.skewness)
+        ):
             raise ValueError(f"skewness must be a finite number or None, got {self.skewness!r}")
         if self.worlds is not None and not callable(self.worlds):
             raise ValueError(f"worlds must be None or a callable world source, got {self.worlds!r}")
         # A Base keys the world cache, so its settings must hash: pairs in a tuple, not a dict.
-        if not (isinstance(self.world_options, tuple)
-                and all(isinstance(o, tuple) and len(o) == 2 for o in self.world_options)):
-            raise ValueError("world_options must be a tuple of (name, value) pairs, got "
-                             f"{self.world_options!r}")
+        if not (
+            isinstance(self.world_options, tuple)
+            and all(isinstance(o, tuple) and len(o) == 2 for o in self.world_options)
+        ):
+            raise ValueError(f"world_options must be a tuple of (name, value) pairs, got {self.world_options!r}")
         if self.pairing not in ("random", "most_fair", "most_unfair"):
             raise ValueError(f"pairing must be one of 'random', 'most_fair', 'most_unfair', got {self.pairing!r}")
         if self.skewness_mean not in ("fixed", "free"):
@@ -115,8 +119,16 @@ class Base:
         if self.worlds is not None:
             return self.worlds(zero_relevance=zero_relevance, pairing=pairing, random_state=random_state)
         from puf import synthetic
-        return synthetic.world(self.n_users, self.n_items, k=self.k, zero_relevance=zero_relevance,
-                               pairing=pairing, random_state=random_state, **dict(self.world_options))
+
+        return synthetic.world(
+            self.n_users,
+            self.n_items,
+            k=self.k,
+            zero_relevance=zero_relevance,
+            pairing=pairing,
+            random_state=random_state,
+            **dict(self.world_options),
+        )
 
 
 def point_world(base, seed, cache):
@@ -146,9 +158,13 @@ def point_world(base, seed, cache):
 
 
 def _same_but_relevance(a, b):
-    return (a.histories.shape == b.histories.shape and (a.histories != b.histories).nnz == 0
-            and all(np.array_equal(getattr(a, name), getattr(b, name))
-                    for name in ("rankings", "item_features", "item_vectors")))
+    return (
+        a.histories.shape == b.histories.shape
+        and (a.histories != b.histories).nnz == 0
+        and all(
+            np.array_equal(getattr(a, name), getattr(b, name)) for name in ("rankings", "item_features", "item_vectors")
+        )
+    )
 
 
 def _reshaping(base, seed):
@@ -161,9 +177,11 @@ def _reshaping(base, seed):
 
     def reshape(similarity, name):
         if name not in reshaped:
-            reshaped[name] = (synthetic.power_skewness(similarity, skewness=base.skewness)
-                              if base.skewness_mean == "free" else synthetic.reshape_skewness(
-                                  similarity, skewness=base.skewness, random_state=seed))
+            reshaped[name] = (
+                synthetic.power_skewness(similarity, skewness=base.skewness)
+                if base.skewness_mean == "free"
+                else synthetic.reshape_skewness(similarity, skewness=base.skewness, random_state=seed)
+            )
         return reshaped[name]
 
     return reshape
@@ -194,11 +212,11 @@ def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
     2.0
     """
     similarity = base.similarity if similarity is None else similarity
-    population = point_world(base, seed, cache).population(metric=metric, k=base.k, similarity=similarity,
-                                                           gamma=base.gamma)
+    population = point_world(base, seed, cache).population(
+        metric=metric, k=base.k, similarity=similarity, gamma=base.gamma
+    )
     reshape = _reshaping(base, seed)
-    return population if reshape is None else population.replace(
-        similarity=reshape(population.similarity, similarity))
+    return population if reshape is None else population.replace(similarity=reshape(population.similarity, similarity))
 
 
 def point_scores(base, seed, chosen, cache, *, where=""):
@@ -217,8 +235,15 @@ def point_scores(base, seed, chosen, cache, *, where=""):
     """
     from puf.evaluation import score_variants
 
-    return score_variants(point_world(base, seed, cache), chosen, k=base.k, similarity=base.similarity,
-                          gamma=base.gamma, adjust=_reshaping(base, seed), where=where)
+    return score_variants(
+        point_world(base, seed, cache),
+        chosen,
+        k=base.k,
+        similarity=base.similarity,
+        gamma=base.gamma,
+        adjust=_reshaping(base, seed),
+        where=where,
+    )
 
 
 def observed_skewness(base, seeds, cache=None, *, similarity="jaccard"):

@@ -30,8 +30,11 @@ _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 # Lines that coincide stay visible: each dash shows the one below.
 _STYLES = ("-", "--", "-.", ":")
 # One look per pairing in every figure (colour, marker, dash): fair green, unfair vermillion.
-LEVEL_STYLE = {"random": ("#000000", "o", "-"), "most_fair": ("#009E73", "^", "-."),
-               "most_unfair": ("#D55E00", "s", "--")}
+LEVEL_STYLE = {
+    "random": ("#000000", "o", "-"),
+    "most_fair": ("#009E73", "^", "-."),
+    "most_unfair": ("#D55E00", "s", "--"),
+}
 _LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
 
 
@@ -60,10 +63,15 @@ def _panels(table, families, hue, default):
             panels[label] = [(label, sub, 0, False)]
             continue
         levels = list(dict.fromkeys(table[hue]))
-        panels[label] = [(_level_name(hue, level, default), frame,
-                          level if level in LEVEL_STYLE else levels.index(level),
-                          default is not None and level == default)
-                         for level, frame in sub.groupby(hue, sort=False)]
+        panels[label] = [
+            (
+                _level_name(hue, level, default),
+                frame,
+                level if level in LEVEL_STYLE else levels.index(level),
+                default is not None and level == default,
+            )
+            for level, frame in sub.groupby(hue, sort=False)
+        ]
     return panels
 
 
@@ -77,8 +85,11 @@ def _look(key):
         return LEVEL_STYLE[key]
     index = key if isinstance(key, int) else 0
     n = len(_LINE_COLOURS)
-    return (_LINE_COLOURS[index % n], _MARKERS[(index + index // n) % len(_MARKERS)],
-            _STYLES[index % len(_STYLES)])  # levels that coincide stay visible: each dash shows the one below
+    return (
+        _LINE_COLOURS[index % n],
+        _MARKERS[(index + index // n) % len(_MARKERS)],
+        _STYLES[index % len(_STYLES)],
+    )  # levels that coincide stay visible: each dash shows the one below
 
 
 def _line(ax, frame, label, look, *, bold=False):
@@ -86,12 +97,21 @@ def _line(ax, frame, label, look, *, bold=False):
     stats = _summary(frame, [])
     x, mean = stats["value"].to_numpy(float), stats["mean"].to_numpy(float)
     colour, marker, dash = look
-    ax.plot(x, mean, color=colour, marker=marker, markersize=3.5, linewidth=2.6 if bold else 1.5,
-            linestyle=dash, label=label)
+    ax.plot(
+        x,
+        mean,
+        color=colour,
+        marker=marker,
+        markersize=3.5,
+        linewidth=2.6 if bold else 1.5,
+        linestyle=dash,
+        label=label,
+    )
     if (stats["n"] > 1).any():
         ax.fill_between(x, stats["low"], stats["high"], color=colour, alpha=0.18, linewidth=0)
-    finite = np.concatenate([a[np.isfinite(a)] for a in (mean, stats["low"].to_numpy(float),
-                                                         stats["high"].to_numpy(float))])
+    finite = np.concatenate(
+        [a[np.isfinite(a)] for a in (mean, stats["low"].to_numpy(float), stats["high"].to_numpy(float))]
+    )
     return x[~np.isfinite(mean)], finite
 
 
@@ -124,8 +144,13 @@ def _marker_for(marker, name):
 
 
 def _unit(name, log):
-    unit = ("mean effectiveness" if _is_effectiveness(name) else "ratio to random pairing"
-            if name.endswith("÷ random pairing") else "")
+    unit = (
+        "mean effectiveness"
+        if _is_effectiveness(name)
+        else "ratio to random pairing"
+        if name.endswith("÷ random pairing")
+        else ""
+    )
     return unit + (", log" if log and unit else "log scale" if log else "")
 
 
@@ -148,16 +173,28 @@ def _panel(ax, name, lines, *, x_values, marker, marker_label, logy, width):
     log = _limits(ax, finite, logy)
     mark_undefined(ax, x_values, np.concatenate(missing))
     if finite.size == 0:  # nothing to scale: say so instead of an axis of meaningless numbers
-        ax.text(0.5, 0.5, "undefined\nat every point", transform=ax.transAxes, ha="center",
-                va="center", fontsize="small", color="0.3")
+        ax.text(
+            0.5,
+            0.5,
+            "undefined\nat every point",
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            fontsize="small",
+            color="0.3",
+        )
         ax.set_yticks([])
     at, text = _marker_for(marker, name) if isinstance(marker, dict) else (marker, marker_label)
     at = None if at is None else float(at)
     if at is not None and np.isfinite(at):  # a per-panel marker (a dict) is dotted
-        ax.axvline(at, color="0.35", linestyle="--" if not isinstance(marker, dict) or name not in marker
-                   else ":", linewidth=1.1, label=text)
-    ax.set_title(fit_title(name, width), fontsize="small",
-                 fontweight="bold" if is_paper(name) else "normal")
+        ax.axvline(
+            at,
+            color="0.35",
+            linestyle="--" if not isinstance(marker, dict) or name not in marker else ":",
+            linewidth=1.1,
+            label=text,
+        )
+    ax.set_title(fit_title(name, width), fontsize="small", fontweight="bold" if is_paper(name) else "normal")
     unit = _unit(name, log)
     if unit:
         ax.set_ylabel(unit, fontsize="x-small")
@@ -167,8 +204,20 @@ def _panel(ax, name, lines, *, x_values, marker, marker_label, logy, width):
     ax.grid(True, color="0.9", linewidth=0.6)
 
 
-def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
-               marker=None, marker_label=None, ncols=None, default=None, logy=False):
+def plot_sweep(
+    table,
+    *,
+    title,
+    xlabel,
+    families=None,
+    hue=None,
+    percent=False,
+    marker=None,
+    marker_label=None,
+    ncols=None,
+    default=None,
+    logy=False,
+):
     """Draw a sweep table as small multiples, one panel per measure.
 
     Parameters
@@ -219,21 +268,23 @@ def plot_sweep(table, *, title, xlabel, families=None, hue=None, percent=False,
     x_values = np.unique(table["value"].to_numpy(float))
     chars = int(width / ncols * 11)  # characters of a small title across one panel
     for ax, (name, lines) in zip(axes, panels.items()):
-        _panel(ax, name, lines, x_values=x_values, marker=marker, marker_label=marker_label,
-               logy=logy, width=chars)
+        _panel(ax, name, lines, x_values=x_values, marker=marker, marker_label=marker_label, logy=logy, width=chars)
         if percent:
             ax.xaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
-    for ax in axes[len(panels):]:
+    for ax in axes[len(panels) :]:
         ax.set_visible(False)
-    for ax in axes[max(0, len(panels) - ncols):len(panels)]:
+    for ax in axes[max(0, len(panels) - ncols) : len(panels)]:
         ax.tick_params(labelbottom=True)
         ax.set_xlabel(fit_title(xlabel, chars), fontsize="x-small")
     fig.supylabel("score (lower = fairer) unless the panel says otherwise", fontsize="small")
-    figure_legend(fig, axes[:len(panels)], crossed=hue is not None)
+    figure_legend(fig, axes[: len(panels)], crossed=hue is not None)
     n_seeds = table["seed"].nunique()
-    fig.suptitle(f"{title}\nmean over {n_seeds} seed{'s' * (n_seeds != 1)}"
-                 f"{', band = min to max over seeds' if n_seeds > 1 else ''}; "
-                 "bold titles: the PUF paper's measures", fontsize="medium")
+    fig.suptitle(
+        f"{title}\nmean over {n_seeds} seed{'s' * (n_seeds != 1)}"
+        f"{', band = min to max over seeds' if n_seeds > 1 else ''}; "
+        "bold titles: the PUF paper's measures",
+        fontsize="medium",
+    )
     return fig
 
 
@@ -269,8 +320,15 @@ def plot_heatmap(matrix, *, title, label="Kendall's τ", vmin=-1.0, vmax=1.0):
     ax.set_yticks(range(values.shape[0]), [str(i) for i in matrix.index])
     for (i, j), v in np.ndenumerate(values):
         text = "n/a" if not np.isfinite(v) else f"{v:.2f}"
-        ax.text(j, i, text, ha="center", va="center", fontsize="small",
-                color="white" if np.isfinite(v) and abs(v) > 0.6 else "black")
+        ax.text(
+            j,
+            i,
+            text,
+            ha="center",
+            va="center",
+            fontsize="small",
+            color="white" if np.isfinite(v) and abs(v) > 0.6 else "black",
+        )
     fig.colorbar(image, ax=ax, label=label)
     ax.set_title(title)
     return fig

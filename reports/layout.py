@@ -8,8 +8,7 @@ the panel's width; :func:`mark_undefined` shades, with a hatch, the x range of
 every undefined point of a panel, so a NaN reads as "no value here", never as 0.
 """
 
-__all__ = ["PAPER", "is_paper", "panel_order", "fit_title", "mark_undefined", "figure_legend",
-           "UNDEFINED_STYLE"]
+__all__ = ["PAPER", "is_paper", "panel_order", "fit_title", "mark_undefined", "figure_legend", "UNDEFINED_STYLE"]
 
 import textwrap
 
@@ -23,7 +22,7 @@ UNDEFINED_STYLE = {"facecolor": "0.92", "edgecolor": "0.6", "hatch": "///", "lin
 
 
 def _stem(label):
-    """"PUF-P = PUF-NDCG" -> "puf"; "P@k = NDCG@k" -> "p@k"."""
+    """ "PUF-P = PUF-NDCG" -> "puf"; "P@k = NDCG@k" -> "p@k"."""
     first = label.split(" = ")[0].split(" ÷ ")[0].split(" (")[0]
     for suffix in ("-P", "-NDCG"):
         if first.endswith(suffix):
@@ -95,8 +94,9 @@ def fit_title(text, width):
         else:
             current = candidate
     lines.append(current)
-    return "\n".join(wrapped for line in lines
-                     for wrapped in (textwrap.wrap(line, width, break_long_words=False) or [""]))
+    return "\n".join(
+        wrapped for line in lines for wrapped in (textwrap.wrap(line, width, break_long_words=False) or [""])
+    )
 
 
 def mark_undefined(ax, x_values, missing):
@@ -154,5 +154,11 @@ def figure_legend(fig, axes, *, crossed):
     if any(patch.get_hatch() for ax in axes for patch in ax.patches):
         handles["undefined (NaN): no value"] = Patch(**UNDEFINED_STYLE)
     if handles:
-        fig.legend(handles.values(), handles.keys(), loc="outside lower center", frameon=False,
-                   ncols=min(4, len(handles)), fontsize="small")
+        fig.legend(
+            handles.values(),
+            handles.keys(),
+            loc="outside lower center",
+            frameon=False,
+            ncols=min(4, len(handles)),
+            fontsize="small",
+        )

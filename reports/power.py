@@ -80,12 +80,24 @@ def plot_power(detection, alarms, budgets):
         row = detection.loc[name]
         if name != "overall":
             ax.plot(overall.index, 100 * overall.values, color="0.7", linewidth=1, label="overall")
-        ax.plot(row.index, 100 * row.values, color="#0072B2", linewidth=2, marker="o",
-                markersize=3, label="planted flaws found")
+        ax.plot(
+            row.index,
+            100 * row.values,
+            color="#0072B2",
+            linewidth=2,
+            marker="o",
+            markersize=3,
+            label="planted flaws found",
+        )
         if name == "overall" and alarms:
             xs = sorted(int(b) for b in alarms)
-            ax.plot(xs, [100 * alarms[str(b)] for b in xs], color="#D55E00", marker="x",
-                    label="false alarms on sound controls")
+            ax.plot(
+                xs,
+                [100 * alarms[str(b)] for b in xs],
+                color="#D55E00",
+                marker="x",
+                label="false alarms on sound controls",
+            )
         for budget in budgets:
             ax.axvline(budget, color="#009E73", linestyle="--", linewidth=1, label="this report's budget")
         ax.set_title(fit_title(name, 24), fontsize="small", fontweight="bold" * (name == "overall") or None)
@@ -100,17 +112,23 @@ def plot_power(detection, alarms, budgets):
     ticks = sorted({int(b) for b in detection.columns} | {int(b) for b in budgets})
     axes[0].set_xticks(ticks, [f"{t:,}" for t in ticks])
     axes[0].xaxis.set_minor_locator(NullLocator())
-    for ax in axes[len(names):]:
+    for ax in axes[len(names) :]:
         ax.set_visible(False)
-    for ax in axes[max(0, len(names) - ncols):len(names)]:
+    for ax in axes[max(0, len(names) - ncols) : len(names)]:
         ax.tick_params(labelbottom=True)
         ax.set_xlabel("examples per property", fontsize="x-small")
     handles = {}
-    for ax in axes[:len(names)]:
+    for ax in axes[: len(names)]:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
-    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncols=len(handles),
-               frameon=False, fontsize="small")
+    fig.legend(
+        handles.values(),
+        handles.keys(),
+        loc="outside lower center",
+        ncols=len(handles),
+        frameon=False,
+        fontsize="small",
+    )
     fig.supylabel("share of planted cells found", fontsize="small")
     fig.suptitle("Search power per property on the flaw corpus", fontsize="medium")
     return fig
@@ -153,13 +171,15 @@ def power_section(out, *, budgets=()):
     table.index.name = "property"
     table = table.reset_index()
     used = ", ".join(str(b) for b in budgets) or "the budget used"
-    text = (f"A holds verdict means no counterexample was found, not that none exists. The flaw "
-            f"corpus (properties.corpus: measures with planted flaws on every property, and sound "
-            f"controls) measures how often the search finds a flaw that is there: the share of "
-            f"planted cells detected, overall (first panel) and per property (blue, with the overall rate in grey), over "
-            f"{stored.get('seeds', '?')} seeds, against the example budget; dashed: this report's "
-            f"budget ({used}). The search alone is measured; the verdicts also replay the stored "
-            f"counterexamples of properties/known first, which finds every known flaw of the "
-            f"built-in measures at any budget. Each holds verdict quotes its property's rate."
-            f"{_provenance(stored)}")
+    text = (
+        f"A holds verdict means no counterexample was found, not that none exists. The flaw "
+        f"corpus (properties.corpus: measures with planted flaws on every property, and sound "
+        f"controls) measures how often the search finds a flaw that is there: the share of "
+        f"planted cells detected, overall (first panel) and per property (blue, with the overall rate in grey), over "
+        f"{stored.get('seeds', '?')} seeds, against the example budget; dashed: this report's "
+        f"budget ({used}). The search alone is measured; the verdicts also replay the stored "
+        f"counterexamples of properties/known first, which finds every known flaw of the "
+        f"built-in measures at any budget. Each holds verdict quotes its property's rate."
+        f"{_provenance(stored)}"
+    )
     return Section("power", "How much is a holds worth", text, figure, table, ["power_table.json"])

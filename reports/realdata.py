@@ -36,8 +36,7 @@ def agreement_rankers(scores):
 
     if set(PAPER_RANKERS) <= set(scores.index):
         return list(PAPER_RANKERS), "the PUF paper's seven rankers"
-    return list(scores.index), (f"all {len(scores)} rankers (the PUF paper's seven need the "
-                                "neural extra)")
+    return list(scores.index), (f"all {len(scores)} rankers (the PUF paper's seven need the neural extra)")
 
 
 def plot_measures_per_ranker(scores, *, title, ncols=4):
@@ -64,8 +63,7 @@ def plot_measures_per_ranker(scores, *, title, ncols=4):
     ['P@10 (higher is better)', 'SD-P (lower is fairer)']
     """
     if scores.empty or scores.shape[1] == 0:
-        raise ValueError("scores must have at least one ranker and one measure, got "
-                         f"shape {scores.shape}")
+        raise ValueError(f"scores must have at least one ranker and one measure, got shape {scores.shape}")
     measures, rankers = list(scores.columns), [str(r) for r in scores.index]
     ncols = min(ncols, len(measures))
     nrows = math.ceil(len(measures) / ncols)
@@ -78,15 +76,13 @@ def plot_measures_per_ranker(scores, *, title, ncols=4):
         defined = np.isfinite(values)
         ax.bar(x[defined], values[defined], color=[c for c, d in zip(colours, defined) if d])
         if (~defined).any():
-            ax.plot(x[~defined], np.zeros((~defined).sum()), "x", color="black", markersize=8,
-                    label="undefined")
+            ax.plot(x[~defined], np.zeros((~defined).sum()), "x", color="black", markersize=8, label="undefined")
         effectiveness = measure.startswith(("P@", "NDCG@"))
-        ax.set_title(f"{measure} ({'higher is better' if effectiveness else 'lower is fairer'})",
-                     fontsize=9)
+        ax.set_title(f"{measure} ({'higher is better' if effectiveness else 'lower is fairer'})", fontsize=9)
         ax.set_xticks(x, rankers, rotation=60, fontsize=7)
         ax.tick_params(axis="y", labelsize=7)
         ax.grid(axis="y", alpha=0.3)
-    for ax in axes[len(measures):]:
+    for ax in axes[len(measures) :]:
         ax.set_visible(False)
     figure.suptitle(title)
     return figure
@@ -110,8 +106,10 @@ def dense_similarity_beyond_memory(spec, m):
     needs = dense_bytes(m, 1)
     if needs <= DEFAULT_MEMORY:
         return ""
-    return (f"the sweep reshapes (or pairs users on) the m x m similarity matrix, which needs "
-            f"{format_bytes(needs)} (memory limit {format_bytes(DEFAULT_MEMORY)})")
+    return (
+        f"the sweep reshapes (or pairs users on) the m x m similarity matrix, which needs "
+        f"{format_bytes(needs)} (memory limit {format_bytes(DEFAULT_MEMORY)})"
+    )
 
 
 def skipped_text(scores):

@@ -21,8 +21,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from .report_parts import (LABEL_STYLE, VERDICT_STYLE, Section, cell_look, cell_text, example_lines,
-                           flagged_cells, legend_items, verdict_pivot)
+from .report_parts import (
+    LABEL_STYLE,
+    VERDICT_STYLE,
+    Section,
+    cell_look,
+    cell_text,
+    example_lines,
+    flagged_cells,
+    legend_items,
+    verdict_pivot,
+)
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:2em auto;
@@ -72,9 +81,11 @@ def _td(column, value):
 
 def _html_table(frame):
     head = "".join(f"<th>{_esc(c)}</th>" for c in frame.columns)
-    body = "".join("<tr>" + "".join(_td(c, v) for c, v in zip(frame.columns, row)) + "</tr>"
-                   for row in frame.itertuples(index=False))
-    return f'<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    body = "".join(
+        "<tr>" + "".join(_td(c, v) for c, v in zip(frame.columns, row)) + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
+    return f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def _hover(row):
@@ -91,14 +102,14 @@ def _html_verdicts(verdicts, statements):
     measures, properties, _ = verdict_pivot(verdicts)
     rows = {(r.measure, r.property): r for r in verdicts.itertuples()}
     head = "<th>measure</th>" + "".join(
-        f'<th title="{_plain(p)}: {_plain(statements.get(p, ""))}"><span>{_esc(p)}</span></th>'
-        for p in properties)
+        f'<th title="{_plain(p)}: {_plain(statements.get(p, ""))}"><span>{_esc(p)}</span></th>' for p in properties
+    )
     families = dict(zip(verdicts["measure"], verdicts["family"])) if "family" in verdicts else {}
     body, shown = [], None
     for m in measures:
         if families.get(m, shown) != shown:  # a group row where the family changes
             shown = families[m]
-            body.append(f'<tr><td class=family colspan={len(properties) + 1}>{_esc(shown)}</td></tr>')
+            body.append(f"<tr><td class=family colspan={len(properties) + 1}>{_esc(shown)}</td></tr>")
         tds = []
         for p in properties:
             row = rows.get((m, p))
@@ -106,19 +117,32 @@ def _html_verdicts(verdicts, statements):
                 tds.append("<td></td>")
                 continue
             colour, symbol, name = cell_look(row)
-            tds.append(f'<td style="background:{colour}" title="{_plain(_hover(row))}">'
-                       f'{symbol}<span class=sr> {_esc(name)}</span></td>')
+            tds.append(
+                f'<td style="background:{colour}" title="{_plain(_hover(row))}">'
+                f"{symbol}<span class=sr> {_esc(name)}</span></td>"
+            )
         body.append(f"<tr><th>{_esc(m)}</th>{''.join(tds)}</tr>")
-    legend = " ".join(f'<span style="background:{c};padding:0 .4em;border:1px solid #bbb">{s} {v}</span>'
-                      for c, s, v in legend_items())
-    violations = [f"<li><b>{_esc(r.measure)}</b> / {_esc(r.property)} ({_esc(cell_look(r)[2])}): "
-                  f"{_text(reason)}" + (f"<pre>{_esc(chr(10).join(example_lines(r)))}</pre>"
-                                         if example_lines(r) else "") + "</li>"
-                  for r, reason in flagged_cells(verdicts)]
-    return (f'<div class="scroll" id=verdict-matrix><table class="verdicts"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div><p class=note>{legend}</p>"
-            + (f"<details><summary>Every violated or undefined cell, one line each</summary>"
-               f"<ul>{''.join(violations)}</ul></details>" if violations else ""))
+    legend = " ".join(
+        f'<span style="background:{c};padding:0 .4em;border:1px solid #bbb">{s} {v}</span>'
+        for c, s, v in legend_items()
+    )
+    violations = [
+        f"<li><b>{_esc(r.measure)}</b> / {_esc(r.property)} ({_esc(cell_look(r)[2])}): "
+        f"{_text(reason)}"
+        + (f"<pre>{_esc(chr(10).join(example_lines(r)))}</pre>" if example_lines(r) else "")
+        + "</li>"
+        for r, reason in flagged_cells(verdicts)
+    ]
+    return (
+        f'<div class="scroll" id=verdict-matrix><table class="verdicts"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div><p class=note>{legend}</p>"
+        + (
+            f"<details><summary>Every violated or undefined cell, one line each</summary>"
+            f"<ul>{''.join(violations)}</ul></details>"
+            if violations
+            else ""
+        )
+    )
 
 
 def _data_uri(path, kind="image/png"):
@@ -127,13 +151,21 @@ def _data_uri(path, kind="image/png"):
 
 def _file_links(files, folder):
     if folder is None:
-        return ("<p class=note>Data (next to this file): "
-                + ", ".join(f'<a href="{_esc(f)}">{_esc(f)}</a>' for f in files) + "</p>")
+        return (
+            "<p class=note>Data (next to this file): "
+            + ", ".join(f'<a href="{_esc(f)}">{_esc(f)}</a>' for f in files)
+            + "</p>"
+        )
     kinds = {".csv": "text/csv", ".json": "application/json"}
-    links = ", ".join(f'<a href="{_data_uri(Path(folder) / f, kinds.get(Path(f).suffix, "text/plain"))}" '
-                      f'download="{_esc(f)}">{_esc(f)}</a>' for f in files)
-    return (f"<p class=note>Data: {links} (embedded in this page, so the links work when index.html "
-            "is copied alone; the same files are written next to it).</p>")
+    links = ", ".join(
+        f'<a href="{_data_uri(Path(folder) / f, kinds.get(Path(f).suffix, "text/plain"))}" '
+        f'download="{_esc(f)}">{_esc(f)}</a>'
+        for f in files
+    )
+    return (
+        f"<p class=note>Data: {links} (embedded in this page, so the links work when index.html "
+        "is copied alone; the same files are written next to it).</p>"
+    )
 
 
 def _html_section(s, folder):
@@ -149,8 +181,19 @@ def _html_section(s, folder):
     return "\n".join(parts)
 
 
-def render_html(*, title, provenance, sections, verdicts=None, verdict_note="", notes=(),
-                statements=None, caveat="", after_verdicts=(), folder=None):
+def render_html(
+    *,
+    title,
+    provenance,
+    sections,
+    verdicts=None,
+    verdict_note="",
+    notes=(),
+    statements=None,
+    caveat="",
+    after_verdicts=(),
+    folder=None,
+):
     """Return the self-contained HTML report as a string.
 
     Parameters
@@ -189,21 +232,27 @@ def render_html(*, title, provenance, sections, verdicts=None, verdict_note="", 
     (True, False)
     """
     statements = statements or {}
-    parts = [f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
-             f"<meta name=viewport content='width=device-width,initial-scale=1'>"
-             f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body><h1>{_esc(title)}</h1>"]
+    parts = [
+        f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+        f"<meta name=viewport content='width=device-width,initial-scale=1'>"
+        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body><h1>{_esc(title)}</h1>"
+    ]
     if caveat:
         parts.append(f"<p class=caveat>{_text(caveat)}</p>")
-    toc = ("<li><a href=#verdicts>Property verdicts</a></li>" if verdicts is not None else "")
-    toc += "".join(f'<li><a href="#{_esc(s.key)}">{_esc(s.title)}</a></li>'
-                   for s in list(after_verdicts) + list(sections))
+    toc = "<li><a href=#verdicts>Property verdicts</a></li>" if verdicts is not None else ""
+    toc += "".join(
+        f'<li><a href="#{_esc(s.key)}">{_esc(s.title)}</a></li>' for s in list(after_verdicts) + list(sections)
+    )
     parts.append(f"<ul>{toc}<li><a href=#provenance>How this report was made</a></li></ul>")
     if verdicts is not None:
-        parts.append(f"<h2 id=verdicts>Property verdicts</h2><p>{_text(verdict_note)}</p>"
-                     + _html_verdicts(verdicts, statements))
+        parts.append(
+            f"<h2 id=verdicts>Property verdicts</h2><p>{_text(verdict_note)}</p>" + _html_verdicts(verdicts, statements)
+        )
     parts.extend(_html_section(s, folder) for s in list(after_verdicts) + list(sections))
-    parts += ["<h2 id=provenance>How this report was made</h2>",
-              _html_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"]))]
+    parts += [
+        "<h2 id=provenance>How this report was made</h2>",
+        _html_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"])),
+    ]
     parts.extend(f"<p class=note>{_text(n)}</p>" for n in notes)
     parts.append("</body></html>\n")
     return "\n".join(parts)
@@ -214,14 +263,23 @@ def _md_cell(value):
 
 
 def _md_table(frame):
-    lines = ["| " + " | ".join(_md_cell(c) for c in frame.columns) + " |",
-             "|" + "---|" * len(frame.columns)]
+    lines = ["| " + " | ".join(_md_cell(c) for c in frame.columns) + " |", "|" + "---|" * len(frame.columns)]
     lines += ["| " + " | ".join(_md_cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join(lines)
 
 
-def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note="", notes=(),
-                    statements=None, caveat="", after_verdicts=()):
+def render_markdown(
+    *,
+    title,
+    provenance,
+    sections,
+    verdicts=None,
+    verdict_note="",
+    notes=(),
+    statements=None,
+    caveat="",
+    after_verdicts=(),
+):
     """Return the Markdown report (figures and data linked as the files beside it).
 
     Parameters are those of :func:`render_html`; ``statements`` are listed under the matrix.
@@ -236,11 +294,17 @@ def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note=
     if verdicts is not None:
         measures, properties, _ = verdict_pivot(verdicts)
         looks = {(r.measure, r.property): cell_look(r) for r in verdicts.itertuples()}
-        rows = [[m] + [" ".join(looks[m, p][1:]) if (m, p) in looks else "" for p in properties]
-                for m in measures]
-        out += ["## Property verdicts", "", verdict_note, "",
-                _md_table(pd.DataFrame(rows, columns=["measure"] + properties)), "",
-                "Legend: " + "; ".join(f"{s} {v}" for _, s, v in legend_items()), ""]
+        rows = [[m] + [" ".join(looks[m, p][1:]) if (m, p) in looks else "" for p in properties] for m in measures]
+        out += [
+            "## Property verdicts",
+            "",
+            verdict_note,
+            "",
+            _md_table(pd.DataFrame(rows, columns=["measure"] + properties)),
+            "",
+            "Legend: " + "; ".join(f"{s} {v}" for _, s, v in legend_items()),
+            "",
+        ]
         if statements:
             out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
         for r, reason in flagged_cells(verdicts):
@@ -258,7 +322,11 @@ def render_markdown(*, title, provenance, sections, verdicts=None, verdict_note=
             out += [_md_table(s.table), ""]
         if s.files:
             out += ["Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
-    out += ["## How this report was made", "",
-            _md_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"])), ""]
+    out += [
+        "## How this report was made",
+        "",
+        _md_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"])),
+        "",
+    ]
     out += [n + "\n" for n in notes]
     return "\n".join(out).rstrip() + "\n"

@@ -22,8 +22,7 @@ SETTINGS = {
 }
 
 
-def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progress=False,
-                 command="puf report"):
+def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progress=False, command="puf report"):
     """Run everything and write the report into the existing directory ``out``.
 
     Parameters
@@ -81,21 +80,24 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     with _stage(progress, stage, n_stages, "sweeps", worlds, "world") as bar:
         for spec in SWEEPS.values():
             bar.set_postfix_str(spec.name)
-            table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick,
-                             cache=cache, progress=bar)
+            table = spec.run(
+                seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick, cache=cache, progress=bar
+            )
             sections.append(sweep_section(out, spec, table, base, seeds, cache, labels))
         if real is not None:
             sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache)
     checks = len(measures) * len(properties.CATALOG)
     with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
-        found = properties.all_verdicts(measures, n_jobs=_cores(), progress=bar,
-                                        max_examples=setting["max_examples"], random_state=random_state)
+        found = properties.all_verdicts(
+            measures, n_jobs=_cores(), progress=bar, max_examples=setting["max_examples"], random_state=random_state
+        )
         records = [verdict_record(v) for v in found]
     note = _verdict_note(setting["max_examples"], random_state, quick)
     all_labels = pd.concat(labels, ignore_index=True)
     all_labels.to_csv(out / "responses.csv", index=False)
-    (out / "properties.json").write_text(json.dumps(
-        verdict_document(records, note), indent=2, ensure_ascii=False) + "\n")
+    (out / "properties.json").write_text(
+        json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
+    )
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
     verdicts = _verdict_table(records, measures)
@@ -103,11 +105,17 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     from puf.reports.power import power_section
 
     after_verdicts = [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s]
-    pages = dict(title="puf-harness sensitivity report", provenance=provenance, sections=sections,
-                 verdicts=verdicts, verdict_note=note, notes=[RESPONSE_NOTE],
-                 statements={name: p.statement for name, p in properties.CATALOG.items()},
-                 caveat=_QUICK_CAVEAT.format(n=setting["max_examples"]) if quick else "",
-                 after_verdicts=after_verdicts)
+    pages = dict(
+        title="puf-harness sensitivity report",
+        provenance=provenance,
+        sections=sections,
+        verdicts=verdicts,
+        verdict_note=note,
+        notes=[RESPONSE_NOTE],
+        statements={name: p.statement for name, p in properties.CATALOG.items()},
+        caveat=_QUICK_CAVEAT.format(n=setting["max_examples"]) if quick else "",
+        after_verdicts=after_verdicts,
+    )
     (out / "index.html").write_text(render_html(**pages, folder=out), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(**pages), encoding="utf-8")
     return out / "index.html"
@@ -124,12 +132,21 @@ def _verdict_table(records, measures):
     reasons = plain_reasons(records)
     # A user's measure has no known file with a plain reason per cell: its cells show the
     # counterexample itself (hover and report.md), as the built-ins' reasons describe theirs.
-    verdicts = pd.DataFrame([{"measure": r["measure"], "family": _family(r["measure"]),
-                              "property": r["property"], "verdict": r["status"],
-                              "reason": reasons[r["measure"], r["property"]], "detail": r["reason"],
-                              "informational": properties.CATALOG[r["property"]].informational,
-                              "example": None if r["measure"] in puf.MEASURES else r.get("example")}
-                             for r in records])
+    verdicts = pd.DataFrame(
+        [
+            {
+                "measure": r["measure"],
+                "family": _family(r["measure"]),
+                "property": r["property"],
+                "verdict": r["status"],
+                "reason": reasons[r["measure"], r["property"]],
+                "detail": r["reason"],
+                "informational": properties.CATALOG[r["property"]].informational,
+                "example": None if r["measure"] in puf.MEASURES else r.get("example"),
+            }
+            for r in records
+        ]
+    )
     rank = {m.name: i for i, m in enumerate(measures)}
     return verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
 
@@ -145,8 +162,7 @@ def _stage(progress, number, count, name, total, unit):
 
     # smoothing=0: the rate is the average since the stage began (its checks are shuffled, so
     # that average holds), not the last few steps, which jump between cheap and costly checks.
-    return tqdm(total=total, desc=f"[{number}/{count}] {name}", unit=unit, disable=not progress,
-                smoothing=0)
+    return tqdm(total=total, desc=f"[{number}/{count}] {name}", unit=unit, disable=not progress, smoothing=0)
 
 
 def sweep_extra(spec, extra=()):
@@ -173,16 +189,20 @@ def sweep_extra(spec, extra=()):
 
 
 def _verdict_note(max_examples, random_state, quick):
-    return (f"Verdicts of the property catalog (properties.verdicts, as in `puf check --all`): up to "
-            f"{max_examples} Hypothesis examples per property, random_state={random_state}"
-            f"{' (--quick: a small search)' if quick else ''}. Hover a property for its statement "
-            "and a cell for its reason in plain language; properties.json holds every counterexample.")
+    return (
+        f"Verdicts of the property catalog (properties.verdicts, as in `puf check --all`): up to "
+        f"{max_examples} Hypothesis examples per property, random_state={random_state}"
+        f"{' (--quick: a small search)' if quick else ''}. Hover a property for its statement "
+        "and a cell for its reason in plain language; properties.json holds every counterexample."
+    )
 
 
-_QUICK_CAVEAT = ("Made with --quick: smaller worlds, 2 seeds and a small property search (up to {n} "
-                 "examples per property). A violated cell is shown by its counterexample whatever "
-                 "the search size; a holds cell means only that {n} examples found none. Run "
-                 "`puf report` without --quick for the full search.")
+_QUICK_CAVEAT = (
+    "Made with --quick: smaller worlds, 2 seeds and a small property search (up to {n} "
+    "examples per property). A violated cell is shown by its counterexample whatever "
+    "the search size; a holds cell means only that {n} examples found none. Run "
+    "`puf report` without --quick for the full search."
+)
 
 
 _REAL_SWEEPS = ("zero_relevance", "skewness")
@@ -212,21 +232,28 @@ def _provenance(quick, setting, seeds, random_state, base, extra, data, command)
     user = ", ".join(f"{m.name} (reads {', '.join(m.reads)})" for m in extra) or "none"
     return {
         "command": command,
-        "data": (f"synthetic worlds: synthetic.world(n_users={base.n_users}, n_items={base.n_items}, "
-                 f"k={base.k}, zero_relevance=p, random_state=seed), one per sweep point and seed"
-                 + (f"; real data: {data} (see its sections)" if data else "")),
+        "data": (
+            f"synthetic worlds: synthetic.world(n_users={base.n_users}, n_items={base.n_items}, "
+            f"k={base.k}, zero_relevance=p, random_state=seed), one per sweep point and seed"
+            + (f"; real data: {data} (see its sections)" if data else "")
+        ),
         "mode": ("quick (--quick): small worlds and a small property search" if quick else "full"),
         "seeds": f"{', '.join(map(str, seeds))} (--random-state {random_state})",
-        "fixed settings": (f"k = {base.k}; zero-relevance share {base.zero_relevance:.0%} where not swept; "
-                           f"UF reads sim_UF with γ = {base.gamma}; PUF and other measures read Jaccard "
-                           "(sim_UF(γ) in the γ sweep)"),
+        "fixed settings": (
+            f"k = {base.k}; zero-relevance share {base.zero_relevance:.0%} where not swept; "
+            f"UF reads sim_UF with γ = {base.gamma}; PUF and other measures read Jaccard "
+            "(sim_UF(γ) in the γ sweep)"
+        ),
         "your measures": user,
-        "property search": f"up to {setting['max_examples']} examples per property, "
-                           f"random_state={random_state}",
-        "versions": (f"puf-harness {puf.__version__}, numpy {np.__version__}, pandas {pd.__version__}, "
-                     f"matplotlib {matplotlib.__version__}, hypothesis {hypothesis.__version__}"),
-        "reproduce": ("the same command writes byte-identical CSV files, and the same verdicts "
-                      "unless a property search stops at its time budget (said in its reason)"),
+        "property search": f"up to {setting['max_examples']} examples per property, random_state={random_state}",
+        "versions": (
+            f"puf-harness {puf.__version__}, numpy {np.__version__}, pandas {pd.__version__}, "
+            f"matplotlib {matplotlib.__version__}, hypothesis {hypothesis.__version__}"
+        ),
+        "reproduce": (
+            "the same command writes byte-identical CSV files, and the same verdicts "
+            "unless a property search stops at its time budget (said in its reason)"
+        ),
     }
 
 
@@ -243,14 +270,19 @@ def _real_data(name, *, random_state):
     from puf.reports.realdata import agreement_rankers
 
     dataset = load(name)
-    runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state,
-                       cache=cache_dir() / "runs")
+    runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state, cache=cache_dir() / "runs")
     scores = evaluate_runs(dataset, runs, k=10)
     rankers, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
-    return {"name": dataset.name, "dataset": dataset, "scores": scores,
-            "agreement": measure_agreement(scores.loc[rankers]), "agreement_over": note,
-            "ranker": ranker, "worlds": RelabelledWorlds(to_world(dataset, runs[ranker]))}
+    return {
+        "name": dataset.name,
+        "dataset": dataset,
+        "scores": scores,
+        "agreement": measure_agreement(scores.loc[rankers]),
+        "agreement_over": note,
+        "ranker": ranker,
+        "worlds": RelabelledWorlds(to_world(dataset, runs[ranker])),
+    }
 
 
 def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
@@ -264,40 +296,69 @@ def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
     stem = name.replace("-", "_")
     real["scores"].to_csv(out / f"{stem}_rankers.csv")
     real["agreement"].to_csv(out / f"{stem}_agreement.csv", index_label="measure")
-    figure = save_figure(plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"),
-                         out / f"{stem}_agreement.png")
+    figure = save_figure(
+        plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"), out / f"{stem}_agreement.png"
+    )
     from puf.reports.realdata import dense_similarity_beyond_memory, plot_measures_per_ranker, skipped_text
 
-    bars = save_figure(plot_measures_per_ranker(real["scores"], title=f"Measures per ranker, {name}"),
-                       out / f"{stem}_measures.png")
-    sections = [Section(f"{stem}_measures", f"Measures per ranker on {name}",
-                        f"P@10, NDCG@10 and every fairness measure of the top-10 lists of "
-                        f"{len(real['scores'])} rankers (the PUF paper's real-data study; lists "
-                        "cached by dataset, ranker, seed and settings)." + skipped_text(real["scores"]),
-                        bars,
-                        real["scores"].reset_index().round(4), [f"{stem}_rankers.csv"])]
-    sections += [Section(f"{stem}_agreement", f"Measure agreement on {name}",
-                        f"Kendall's τ between every pair of measures over the scores of "
-                        f"{real['agreement_over']} (the PUF paper's Figure 1); raw values "
-                        "are compared, so effectiveness (higher is better) and fairness (lower is "
-                        "fairer) point in opposite directions.", figure,
-                        real["agreement"].round(3).reset_index(names="measure"),
-                        [f"{stem}_rankers.csv", f"{stem}_agreement.csv"])]
-    base = Base(n_users=world.m, n_items=world.n_items, k=10, worlds=real["worlds"],
-                name=f"{name} ({real['ranker']} lists)")
+    bars = save_figure(
+        plot_measures_per_ranker(real["scores"], title=f"Measures per ranker, {name}"), out / f"{stem}_measures.png"
+    )
+    sections = [
+        Section(
+            f"{stem}_measures",
+            f"Measures per ranker on {name}",
+            f"P@10, NDCG@10 and every fairness measure of the top-10 lists of "
+            f"{len(real['scores'])} rankers (the PUF paper's real-data study; lists "
+            "cached by dataset, ranker, seed and settings)." + skipped_text(real["scores"]),
+            bars,
+            real["scores"].reset_index().round(4),
+            [f"{stem}_rankers.csv"],
+        )
+    ]
+    sections += [
+        Section(
+            f"{stem}_agreement",
+            f"Measure agreement on {name}",
+            f"Kendall's τ between every pair of measures over the scores of "
+            f"{real['agreement_over']} (the PUF paper's Figure 1); raw values "
+            "are compared, so effectiveness (higher is better) and fairness (lower is "
+            "fairer) point in opposite directions.",
+            figure,
+            real["agreement"].round(3).reset_index(names="measure"),
+            [f"{stem}_rankers.csv", f"{stem}_agreement.csv"],
+        )
+    ]
+    base = Base(
+        n_users=world.m, n_items=world.n_items, k=10, worlds=real["worlds"], name=f"{name} ({real['ranker']} lists)"
+    )
     for key in _REAL_SWEEPS:
         spec = SWEEPS[key]
         bar.set_postfix_str(f"{name}: {key}")
         too_big = dense_similarity_beyond_memory(spec, world.m)
         if too_big:
             bar.update(spec.n_worlds(quick=quick, n_seeds=len(seeds)))
-            sections.append(Section(f"{stem}_{key}", f"{spec.title}: {name}",
-                                    f"Skipped at {world.m} users: {too_big}."))
+            sections.append(
+                Section(f"{stem}_{key}", f"{spec.title}: {name}", f"Skipped at {world.m} users: {too_big}.")
+            )
             continue
-        table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick,
-                         cache=cache, progress=bar)
-        text = (f"{name}'s training histories (real Jaccard similarities) and the {real['ranker']} "
-                f"ranker's top-10 lists, with artificial relevance: {TEXT[key]}")
-        sections.append(sweep_section(out, spec, table, base, seeds, cache, labels, key=f"{stem}_{key}",
-                                       title=f"{spec.title}: {name}", text=text))
+        table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick, cache=cache, progress=bar)
+        text = (
+            f"{name}'s training histories (real Jaccard similarities) and the {real['ranker']} "
+            f"ranker's top-10 lists, with artificial relevance: {TEXT[key]}"
+        )
+        sections.append(
+            sweep_section(
+                out,
+                spec,
+                table,
+                base,
+                seeds,
+                cache,
+                labels,
+                key=f"{stem}_{key}",
+                title=f"{spec.title}: {name}",
+                text=text,
+            )
+        )
     return sections

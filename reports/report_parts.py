@@ -3,8 +3,18 @@
 :mod:`reports.render` re-exports :class:`Section`, :data:`VERDICT_STYLE` and :data:`LABEL_STYLE`.
 """
 
-__all__ = ["Section", "VERDICT_STYLE", "INFORMATIONAL", "LABEL_STYLE", "cell_text", "verdict_pivot",
-           "flagged_cells", "cell_look", "legend_items", "example_lines"]
+__all__ = [
+    "Section",
+    "VERDICT_STYLE",
+    "INFORMATIONAL",
+    "LABEL_STYLE",
+    "cell_text",
+    "verdict_pivot",
+    "flagged_cells",
+    "cell_look",
+    "legend_items",
+    "example_lines",
+]
 
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +32,7 @@ VERDICT_STYLE = {
 # A violated informational property (scale, translation invariance) describes the measure
 # (absolute or relative): its own colour and symbol, so it never reads as a defect.
 INFORMATIONAL = ("#fdf3c4", "i", "violated (informational)")
-LABEL_STYLE = {"responds": "#cfeee3", "flat": "#d9d9d9", "wrong direction": "#f7c9ad",
-               "non-monotone": "#fbe3a6"}
+LABEL_STYLE = {"responds": "#cfeee3", "flat": "#d9d9d9", "wrong direction": "#f7c9ad", "non-monotone": "#fbe3a6"}
 
 
 @dataclass
@@ -141,8 +150,11 @@ def flagged_cells(verdicts):
     >>> [(row.measure, reason) for row, reason in flagged_cells(long)]
     [('gini', 'NaN at S = 0')]
     """
-    return [(r, getattr(r, "reason", "") or r.detail) for r in verdicts.itertuples()
-            if r.verdict not in ("holds", "not-applicable") and r.detail]
+    return [
+        (r, getattr(r, "reason", "") or r.detail)
+        for r in verdicts.itertuples()
+        if r.verdict not in ("holds", "not-applicable") and r.detail
+    ]
 
 
 def example_lines(row):
@@ -164,6 +176,9 @@ def example_lines(row):
     example = getattr(row, "example", None)
     if not isinstance(example, dict) or not example.get("before"):
         return []
-    numbers = {k: float(v) if isinstance(v, str) else v for k, v in example.items()
-               if k in ("value_before", "value_after", "violation")}
+    numbers = {
+        k: float(v) if isinstance(v, str) else v
+        for k, v in example.items()
+        if k in ("value_before", "value_after", "violation")
+    }
     return format_example({**example, **numbers}, status=row.verdict, indent=0).splitlines()

@@ -7,14 +7,26 @@ contrast are defined in :mod:`reports.curves` and re-exported here;
 table, and :func:`condition` writes a crossed setting's level as tables show it.
 """
 
-__all__ = ["ATOL", "RTOL", "RHO_MIN", "LABELS", "Response", "response", "shape", "contrast", "label_table",
-           "sweep_responses", "condition"]
+__all__ = [
+    "ATOL",
+    "RTOL",
+    "RHO_MIN",
+    "LABELS",
+    "Response",
+    "response",
+    "shape",
+    "contrast",
+    "label_table",
+    "sweep_responses",
+    "condition",
+]
 
 from .curves import ATOL, LABELS, RHO_MIN, RTOL, Response, contrast, response, shape
 
 
-def label_table(table, *, driver, expected=1, by=("measure",), skip=(), atol=ATOL, rtol=RTOL,
-                rho_min=RHO_MIN, x_format="{:g}"):
+def label_table(
+    table, *, driver, expected=1, by=("measure",), skip=(), atol=ATOL, rtol=RTOL, rho_min=RHO_MIN, x_format="{:g}"
+):
     """Label every curve of a tidy sweep table.
 
     Parameters
@@ -57,8 +69,7 @@ def label_table(table, *, driver, expected=1, by=("measure",), skip=(), atol=ATO
             continue
         means = curve.groupby("value", sort=True)["score"].mean()
         x = means.index.to_numpy(dtype=float)
-        got = response(driver(x), means.to_numpy(), expected=expected, atol=atol, rtol=rtol,
-                       rho_min=rho_min)
+        got = response(driver(x), means.to_numpy(), expected=expected, atol=atol, rtol=rtol, rho_min=rho_min)
         words = shape(x, means.to_numpy(), atol=atol, rtol=rtol, fmt=x_format)
         rows.append(key + (words, got.label, got.rho, got.change, got.tolerance))
     return pd.DataFrame(rows, columns=list(by) + ["shape", "label", "rho", "change", "tolerance"])
@@ -101,8 +112,7 @@ def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
 
     by = ("measure",) if spec.cross is None else ("measure", spec.cross)
     x_format = "{:.0%}" if spec.parameter == "zero_relevance" else "{:g}"
-    labels = label_table(table, driver=spec.driver_values, expected=spec.expected, by=by, skip=skip,
-                         x_format=x_format)
+    labels = label_table(table, driver=spec.driver_values, expected=spec.expected, by=by, skip=skip, x_format=x_format)
     labels["condition"] = "" if spec.cross is None else [condition(spec.cross, v) for v in labels[spec.cross]]
     labels["driver"] = spec.driver
     frames = [labels]
@@ -111,10 +121,23 @@ def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
         for measure, curve in table.groupby("measure", sort=False):
             means = curve.groupby(["pairing", "value"])["score"].mean()
             got = contrast(means["most_fair"].to_numpy(), means["most_unfair"].to_numpy())
-            rows.append((measure, "unfair − fair", "", "most_unfair above most_fair",
-                         got.label, got.rho, got.change, got.tolerance))
-        frames.append(pd.DataFrame(rows, columns=["measure", "condition", "shape", "driver", "label",
-                                                  "rho", "change", "tolerance"]))
+            rows.append(
+                (
+                    measure,
+                    "unfair − fair",
+                    "",
+                    "most_unfair above most_fair",
+                    got.label,
+                    got.rho,
+                    got.change,
+                    got.tolerance,
+                )
+            )
+        frames.append(
+            pd.DataFrame(
+                rows, columns=["measure", "condition", "shape", "driver", "label", "rho", "change", "tolerance"]
+            )
+        )
     out = pd.concat(frames, ignore_index=True)
     out.insert(0, "sweep", spec.name)
     return out[["sweep", "measure", "condition", "shape", "driver", "label", "rho", "change", "tolerance"]]

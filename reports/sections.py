@@ -12,40 +12,39 @@ __all__ = ["TEXT", "RESPONSE_NOTE", "family", "sweep_figure", "sweep_section"]
 
 TEXT = {
     "zero_relevance": "A share p of users gets lists with no relevant item, the rest fully relevant "
-                      "lists. Known values: SD = √(p(1 − p)), Gini = p (undefined at p = 100%), "
-                      "PUF = 0 at p = 0 and 1.",
+    "lists. Known values: SD = √(p(1 − p)), Gini = p (undefined at p = 100%), "
+    "PUF = 0 at p = 0 and 1.",
     "skewness": "Skewness at a FIXED mean: the base world's similarities (Jaccard for PUF, sim_UF "
-                "for UF) are mapped by rank onto distributions of growing skewness at their observed "
-                "mean (synthetic.reshape_skewness); effectiveness and lists stay fixed. Which users "
-                "have zero relevance (half of them) is random, or chosen so that similar users have "
-                "equal (most_fair) or unequal (most_unfair) effectiveness. The dashed line is the base "
-                "worlds' own skewness of what the panel reads (Jaccard, or sim_UF in the UF panel). "
-                "Under random pairing PUF is flat here, and should be: "
-                "when effectiveness is assigned independently of similarity, E[PUF] = mean(sim) · "
-                "E|S(u) − S(v)|, which a reshaping at a fixed mean leaves unchanged; PUF moves only "
-                "where effectiveness follows similarity (most_fair, most_unfair). The free-mean "
-                "skewness sweep (synthetic worlds) lets the mean move.",
+    "for UF) are mapped by rank onto distributions of growing skewness at their observed "
+    "mean (synthetic.reshape_skewness); effectiveness and lists stay fixed. Which users "
+    "have zero relevance (half of them) is random, or chosen so that similar users have "
+    "equal (most_fair) or unequal (most_unfair) effectiveness. The dashed line is the base "
+    "worlds' own skewness of what the panel reads (Jaccard, or sim_UF in the UF panel). "
+    "Under random pairing PUF is flat here, and should be: "
+    "when effectiveness is assigned independently of similarity, E[PUF] = mean(sim) · "
+    "E|S(u) − S(v)|, which a reshaping at a fixed mean leaves unchanged; PUF moves only "
+    "where effectiveness follows similarity (most_fair, most_unfair). The free-mean "
+    "skewness sweep (synthetic worlds) lets the mean move.",
     "skewness_free_mean": "Skewness with the mean FREE: the same similarities raised to a power, "
-                          "sim' = sim ** α, α > 0 solved so that the off-diagonal skewness hits each "
-                          "value (synthetic.power_skewness): the order of the pairs is kept, 0 and 1 "
-                          "stay fixed, and the mean falls as the skewness rises (most pairs become "
-                          "less similar). Here PUF falls as the skewness rises under every pairing, "
-                          "random included, where E[PUF] = mean(sim) · E|S(u) − S(v)| falls with the "
-                          "mean; SD reads no similarity and stays flat. Panels whose values span a "
-                          "factor of 10 or more have a log scale, so the pairings stay apart as PUF "
-                          "falls towards 0. The sweep starts at skewness 0: powers of sparse "
-                          "similarities cannot reliably reach negative skewness (the lower limit is "
-                          "the skewness of a 0/1 sample). The dashed line is the base worlds' own "
-                          "skewness of what the panel reads.",
+    "sim' = sim ** α, α > 0 solved so that the off-diagonal skewness hits each "
+    "value (synthetic.power_skewness): the order of the pairs is kept, 0 and 1 "
+    "stay fixed, and the mean falls as the skewness rises (most pairs become "
+    "less similar). Here PUF falls as the skewness rises under every pairing, "
+    "random included, where E[PUF] = mean(sim) · E|S(u) − S(v)| falls with the "
+    "mean; SD reads no similarity and stays flat. Panels whose values span a "
+    "factor of 10 or more have a log scale, so the pairings stay apart as PUF "
+    "falls towards 0. The sweep starts at skewness 0: powers of sparse "
+    "similarities cannot reliably reach negative skewness (the lower limit is "
+    "the skewness of a 0/1 sample). The dashed line is the base worlds' own "
+    "skewness of what the panel reads.",
     "pairing": "The zero-relevance users chosen most fairly (similar users get equal "
-               "effectiveness) and most unfairly (similar users get unequal effectiveness), by "
-               "synthetic.pair on Jaccard, across the zero-relevance share.",
+    "effectiveness) and most unfairly (similar users get unequal effectiveness), by "
+    "synthetic.pair on Jaccard, across the zero-relevance share.",
     "gamma": "sim_UF = γ·Jaccard + (1 − γ)·sim_JS(item features), read by UF and (here) by PUF, "
-             "across the zero-relevance share. The bold line is the default γ = 0.5 used everywhere "
-             "else in this report (the CSV names the column gamma).",
+    "across the zero-relevance share. The bold line is the default γ = 0.5 used everywhere "
+    "else in this report (the CSV names the column gamma).",
 }
-_EXPECTED = {1: "a measure should rise with it", -1: "a measure should fall with it",
-             0: "either direction counts"}
+_EXPECTED = {1: "a measure should rise with it", -1: "a measure should fall with it", 0: "either direction counts"}
 RESPONSE_NOTE = (
     "How the tables read. shape: the mean curve over seeds against the x axis, in words (rises, falls, "
     "peaks at, V-shaped, flat, irregular; a step within the flatness tolerance is no step). label: "
@@ -57,7 +56,8 @@ RESPONSE_NOTE = (
     "disparity p(1 − p) for a zero-relevance share (expected to rise with it), the skewness itself "
     "(either direction). In sweeps crossed with the pairing, the row 'unfair − fair' compares the two "
     "pairings: change is the mean of most_unfair − most_fair and ρ the share of points where "
-    "most_unfair is higher.")
+    "most_unfair is higher."
+)
 
 
 def family(label):
@@ -101,8 +101,10 @@ def _skewness_markers(spec, base, seeds, cache):
     from puf.reports.bases import observed_skewness
 
     j, b = (observed_skewness(base, seeds, cache, similarity=name) for name in ("jaccard", "uf"))
-    return {"UF": (b, f"observed sim_UF skewness ({b:.2f}), UF panel"),
-            "*": (j, f"observed Jaccard skewness ({j:.2f})")}
+    return {
+        "UF": (b, f"observed sim_UF skewness ({b:.2f}), UF panel"),
+        "*": (j, f"observed Jaccard skewness ({j:.2f})"),
+    }
 
 
 def _jaccard_mean(base, seeds, cache):
@@ -123,21 +125,25 @@ def _fixed_mean_text(table, base, seeds, cache):
 
     mu = _jaccard_mean(base, seeds, cache)
     bound = (1 - 2 * mu) / np.sqrt(mu * (1 - mu))
-    text = (f" The most_fair and most_unfair PUF curves turn (V-shaped, or peaked) near skewness "
-            f"{bound:.1f}: that is the skewness of a 0/1 sample with the Jaccard mean μ = {mu:.3f}, "
-            f"(1 − 2μ)/√(μ(1 − μ)), where a reshaping at this mean puts a few pairs at 1 and every "
-            "other pair at 0. Up to there, more skewness moves similarity onto the most similar "
-            "pairs, which the pairing made equal (most_fair) or unequal (most_unfair); past it, a "
-            "higher skewness can only come from a thinner top tail, with every other pair lifted "
-            "towards the mean, so similarity follows the pairing less and both curves return "
-            "towards the random one.")
+    text = (
+        f" The most_fair and most_unfair PUF curves turn (V-shaped, or peaked) near skewness "
+        f"{bound:.1f}: that is the skewness of a 0/1 sample with the Jaccard mean μ = {mu:.3f}, "
+        f"(1 − 2μ)/√(μ(1 − μ)), where a reshaping at this mean puts a few pairs at 1 and every "
+        "other pair at 0. Up to there, more skewness moves similarity onto the most similar "
+        "pairs, which the pairing made equal (most_fair) or unequal (most_unfair); past it, a "
+        "higher skewness can only come from a thinner top tail, with every other pair lifted "
+        "towards the mean, so similarity follows the pairing less and both curves return "
+        "towards the random one."
+    )
     uf = table[table["measure"] == "UF"].groupby("value")["score"].mean()
     undefined = [f"{x:g}" for x, v in uf.items() if not np.isfinite(v)]
     if undefined:
-        text += (f" UF is undefined (NaN, the cross in its panel) at skewness {', '.join(undefined)}: "
-                 "a left-skewed sample has a short upper tail, and no pair reaches UF's threshold "
-                 "mean + SD of sim_UF, so its pair set U* is empty; UF's label is read over its "
-                 "defined points only.")
+        text += (
+            f" UF is undefined (NaN, the cross in its panel) at skewness {', '.join(undefined)}: "
+            "a left-skewed sample has a short upper tail, and no pair reaches UF's threshold "
+            "mean + SD of sim_UF, so its pair set U* is empty; UF's label is read over its "
+            "defined points only."
+        )
     return text
 
 
@@ -155,12 +161,21 @@ def sweep_figure(spec, drawn, base, seeds, cache, *, title=None):
     from puf.reports.figures import plot_sweep
 
     marker = _skewness_markers(spec, base, seeds, cache) if spec.parameter == "skewness" else None
-    xlabel = {"zero_relevance": "share of users with zero relevance",
-              "skewness": "skewness of the similarity distribution"}[spec.parameter]
-    return plot_sweep(drawn, title=title or spec.title, xlabel=xlabel, families=_families(drawn),
-                      hue=spec.cross, percent=spec.parameter == "zero_relevance", marker=marker,
-                      default=base.gamma if spec.cross == "gamma" else None,
-                      logy=spec.name == "skewness_free_mean")
+    xlabel = {
+        "zero_relevance": "share of users with zero relevance",
+        "skewness": "skewness of the similarity distribution",
+    }[spec.parameter]
+    return plot_sweep(
+        drawn,
+        title=title or spec.title,
+        xlabel=xlabel,
+        families=_families(drawn),
+        hue=spec.cross,
+        percent=spec.parameter == "zero_relevance",
+        marker=marker,
+        default=base.gamma if spec.cross == "gamma" else None,
+        logy=spec.name == "skewness_free_mean",
+    )
 
 
 def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, title=None, text=None):
@@ -213,32 +228,42 @@ def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, tit
     if spec.name == "skewness_free_mean":
         drawn, relative = relative_to_random(drawn)
         if relative:
-            text += (f" The panels {', '.join(relative)} divide each pairing's value by the random "
-                     "pairing's at the same skewness and seed, so the pairings stay apart however "
-                     "small the values become.")
+            text += (
+                f" The panels {', '.join(relative)} divide each pairing's value by the random "
+                "pairing's at the same skewness and seed, so the pairings stay apart however "
+                "small the values become."
+            )
     if merged:
-        text += (f" P and NDCG coincide here ({', '.join(merged)}: one line, one table row): every "
-                 "list is fully relevant or holds no relevant item, so each user's P@k and NDCG@k "
-                 "are both 1 or both 0.")
+        text += (
+            f" P and NDCG coincide here ({', '.join(merged)}: one line, one table row): every "
+            "list is fully relevant or holds no relevant item, so each user's P@k and NDCG@k "
+            "are both 1 or both 0."
+        )
     if coinciding:
-        text += (f" These measures coincide on this sweep's populations: {'; '.join(coinciding)} "
-                 "(equal at every point and seed, to 1e-12; one line and one table row each). Every "
-                 "user's effectiveness is 0 or 1 here, so every gap |S(u) − S(v)| is 0 or 1, and "
-                 "measures that differ only in how they weigh a gap (|gap|, gap², "
-                 "max(0, |gap| − (1 − sim))) take the same value on such gaps; on graded "
-                 "effectiveness they need not agree.")
+        text += (
+            f" These measures coincide on this sweep's populations: {'; '.join(coinciding)} "
+            "(equal at every point and seed, to 1e-12; one line and one table row each). Every "
+            "user's effectiveness is 0 or 1 here, so every gap |S(u) − S(v)| is 0 or 1, and "
+            "measures that differ only in how they weigh a gap (|gap|, gap², "
+            "max(0, |gap| − (1 − sim))) take the same value on such gaps; on graded "
+            "effectiveness they need not agree."
+        )
     if spec.name == "skewness":
         text += _fixed_mean_text(table, base, seeds, cache)
     if spec.parameter == "skewness":
-        text += (" Measures that read no similarity are here for contrast: they can only be flat "
-                 "along this axis (their level may differ by pairing).")
+        text += (
+            " Measures that read no similarity are here for contrast: they can only be flat "
+            "along this axis (their level may differ by pairing)."
+        )
     figure = save_figure(sweep_figure(spec, drawn, base, seeds, cache, title=title), out / f"{key}.png")
     columns = ["measure"] + (["condition"] if spec.cross else []) + ["shape", "label", "rho", "change"]
     shown = merged_rows(responses, merged + coinciding)[columns].round({"rho": 3, "change": 4})
     order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}  # a measure's rows together
     shown = shown.sort_values("measure", key=lambda c: c.map(order), kind="stable")
     shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver", "rho": "ρ"})
-    driver = (f"Driver of the labels: {spec.driver} ({_EXPECTED[spec.expected]})"
-              + ("; the row unfair − fair compares the two pairings" if spec.cross == "pairing" else "")
-              + ". The column curve against x describes the plot itself.")
+    driver = (
+        f"Driver of the labels: {spec.driver} ({_EXPECTED[spec.expected]})"
+        + ("; the row unfair − fair compares the two pairings" if spec.cross == "pairing" else "")
+        + ". The column curve against x describes the plot itself."
+    )
     return Section(key, title or spec.title, text, figure, shown, [f"{key}.csv"], table_note=driver)

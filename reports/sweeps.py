@@ -224,8 +224,15 @@ class BuiltinSweep:
             point = base if self.cross is None else base.replace(**{self.cross: level})
             if self.cross == "gamma":
                 point = point.replace(similarity="uf")  # PUF reads sim_UF(gamma) here too
-            frame = sweep(self.measures + tuple(extra), parameter=self.parameter, values=values,
-                          seeds=seeds, base=point, cache=cache, progress=progress)
+            frame = sweep(
+                self.measures + tuple(extra),
+                parameter=self.parameter,
+                values=values,
+                seeds=seeds,
+                base=point,
+                cache=cache,
+                progress=progress,
+            )
             if self.cross is not None:
                 frame.insert(2, self.cross, level)
             frames.append(frame)
@@ -237,30 +244,76 @@ _SIMILARITY_AWARE = ("similarity-aware",)
 # SD on every study metric: a reference that ignores similarity, flat when only similarity moves.
 _SD = tuple(v.label for v in variants(MEASURES["sd"]))
 
-SWEEPS = {s.name: s for s in (
-    BuiltinSweep(
-        "zero_relevance", "Share of users with zero relevance", "zero_relevance", _SHARES, _SHARES,
-        _EVERY, "planted effectiveness disparity p(1 − p)", 1),
-    BuiltinSweep(
-        "skewness", "Skewness of the similarity distribution at a fixed mean, by pairing", "skewness",
-        (-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0), (-1.0, 0.0, 2.0, 4.0, 8.0),
-        _SIMILARITY_AWARE, "similarity skewness (mean fixed)", 0,
-        cross="pairing", levels=_PAIRINGS, quick_levels=_PAIRINGS, setting=(("skewness_mean", "fixed"),),
-        controls=_SD),
-    # Powers of sparse similarities reach no negative skewness reliably (the lower end is the
-    # skewness of a 0/1 sample, see synthetic.power_skewness): this sweep starts at 0.
-    BuiltinSweep(
-        "skewness_free_mean", "Skewness of the similarity distribution with the mean free "
-        "(sim ** α), by pairing", "skewness", (0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0), (0.0, 2.0, 4.0, 8.0),
-        _SIMILARITY_AWARE, "similarity skewness (mean free)", 0,
-        cross="pairing", levels=_PAIRINGS, quick_levels=_PAIRINGS, setting=(("skewness_mean", "free"),),
-        controls=_SD),
-    BuiltinSweep(
-        "pairing", "Most fair versus most unfair pairing", "zero_relevance", _SHARES, _QUARTERS,
-        _SIMILARITY_AWARE, "planted effectiveness disparity p(1 − p)", 1,
-        cross="pairing", levels=("most_fair", "most_unfair"), quick_levels=("most_fair", "most_unfair")),
-    BuiltinSweep(
-        "gamma", "sim_UF's weight γ, crossed with the zero-relevance share", "zero_relevance",
-        _SHARES, _QUARTERS, _SIMILARITY_AWARE, "planted effectiveness disparity p(1 − p)", 1,
-        cross="gamma", levels=(0.0, 0.25, 0.5, 0.75, 1.0), quick_levels=(0.0, 0.5, 1.0)),
-)}
+SWEEPS = {
+    s.name: s
+    for s in (
+        BuiltinSweep(
+            "zero_relevance",
+            "Share of users with zero relevance",
+            "zero_relevance",
+            _SHARES,
+            _SHARES,
+            _EVERY,
+            "planted effectiveness disparity p(1 − p)",
+            1,
+        ),
+        BuiltinSweep(
+            "skewness",
+            "Skewness of the similarity distribution at a fixed mean, by pairing",
+            "skewness",
+            (-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0),
+            (-1.0, 0.0, 2.0, 4.0, 8.0),
+            _SIMILARITY_AWARE,
+            "similarity skewness (mean fixed)",
+            0,
+            cross="pairing",
+            levels=_PAIRINGS,
+            quick_levels=_PAIRINGS,
+            setting=(("skewness_mean", "fixed"),),
+            controls=_SD,
+        ),
+        # Powers of sparse similarities reach no negative skewness reliably (the lower end is the
+        # skewness of a 0/1 sample, see synthetic.power_skewness): this sweep starts at 0.
+        BuiltinSweep(
+            "skewness_free_mean",
+            "Skewness of the similarity distribution with the mean free (sim ** α), by pairing",
+            "skewness",
+            (0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0),
+            (0.0, 2.0, 4.0, 8.0),
+            _SIMILARITY_AWARE,
+            "similarity skewness (mean free)",
+            0,
+            cross="pairing",
+            levels=_PAIRINGS,
+            quick_levels=_PAIRINGS,
+            setting=(("skewness_mean", "free"),),
+            controls=_SD,
+        ),
+        BuiltinSweep(
+            "pairing",
+            "Most fair versus most unfair pairing",
+            "zero_relevance",
+            _SHARES,
+            _QUARTERS,
+            _SIMILARITY_AWARE,
+            "planted effectiveness disparity p(1 − p)",
+            1,
+            cross="pairing",
+            levels=("most_fair", "most_unfair"),
+            quick_levels=("most_fair", "most_unfair"),
+        ),
+        BuiltinSweep(
+            "gamma",
+            "sim_UF's weight γ, crossed with the zero-relevance share",
+            "zero_relevance",
+            _SHARES,
+            _QUARTERS,
+            _SIMILARITY_AWARE,
+            "planted effectiveness disparity p(1 − p)",
+            1,
+            cross="gamma",
+            levels=(0.0, 0.25, 0.5, 0.75, 1.0),
+            quick_levels=(0.0, 0.5, 1.0),
+        ),
+    )
+}

@@ -106,10 +106,14 @@ def merge_coinciding(table, *, atol=1e-12):
         finite = score[np.isfinite(score)]
         if label in taken or finite.size < 2 or np.ptp(finite) <= atol:
             continue
-        group = [label] + [other for other in labels[i + 1:] if other not in taken
-                           and curves[other][1].shape == score.shape
-                           and curves[other][0].equals(keys)
-                           and np.allclose(curves[other][1], score, rtol=0, atol=atol, equal_nan=True)]
+        group = [label] + [
+            other
+            for other in labels[i + 1 :]
+            if other not in taken
+            and curves[other][1].shape == score.shape
+            and curves[other][0].equals(keys)
+            and np.allclose(curves[other][1], score, rtol=0, atol=atol, equal_nan=True)
+        ]
         if len(group) > 1:
             groups.append(group)
             taken.update(group)
@@ -123,7 +127,7 @@ def merge_coinciding(table, *, atol=1e-12):
 
 
 def _group_name(group):
-    """"A-P = A-NDCG" and "B-P = B-NDCG" -> "A = B (P and NDCG)"; otherwise "A = B"."""
+    """ "A-P = A-NDCG" and "B-P = B-NDCG" -> "A = B (P and NDCG)"; otherwise "A = B"."""
     pairs = [label.split(" = ") for label in group]
     if all(len(p) == 2 and p[0].endswith("-P") and p[1] == p[0][:-2] + "-NDCG" for p in pairs):
         return " = ".join(p[0][:-2] for p in pairs) + _BOTH
@@ -141,8 +145,7 @@ def members(label):
     (['SD-P', 'SD-NDCG'], ['UF'])
     """
     if label.endswith(_BOTH):
-        return [f"{stem}-{metric}" for stem in label[: -len(_BOTH)].split(" = ")
-                for metric in ("P", "NDCG")]
+        return [f"{stem}-{metric}" for stem in label[: -len(_BOTH)].split(" = ") for metric in ("P", "NDCG")]
     return label.split(" = ")
 
 
@@ -177,8 +180,9 @@ def relative_to_random(table):
         if not (means > 0).all() or means.max() / means.min() < 10:
             continue
         ratio = sub.copy()
-        ratio["score"] = sub["score"].to_numpy() / random.reindex(
-            pd.MultiIndex.from_frame(sub[["value", "seed"]])).to_numpy()
+        ratio["score"] = (
+            sub["score"].to_numpy() / random.reindex(pd.MultiIndex.from_frame(sub[["value", "seed"]])).to_numpy()
+        )
         ratio["measure"] = f"{measure} ÷ random pairing"
         frames.append(ratio.replace([np.inf, -np.inf], np.nan))
         names.append(ratio["measure"].iloc[0])

@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 from puf import properties
+
 KNOWN_DIR = Path(properties.__file__).parent / "known"
 
 
@@ -35,8 +36,7 @@ def verdict_record(verdict):
     >>> record["measure"], record["property"], record["status"], "seconds" in record
     ('sd', 'range', 'proven', False)
     """
-    return {k: v for k, v in verdict.to_dict().items()
-            if k not in ("seconds", "max_examples", "random_state")}
+    return {k: v for k, v in verdict.to_dict().items() if k not in ("seconds", "max_examples", "random_state")}
 
 
 def verdict_document(records, note):
@@ -121,4 +121,3 @@ def example_reason(record):
     else:
         happened = f"moves the value {_value(example.get('value_before'))} → {_value(example.get('value_after'))}"
     return f"Expected: {statement}. Here: {change} (m = {m}) {happened} ({record['reason']})."
-

@@ -108,8 +108,7 @@ def power_skewness(similarity, *, skewness):
     from scipy.optimize import brentq
 
     similarity = check_similarity(similarity)
-    if (isinstance(skewness, bool) or not isinstance(skewness, numbers.Real)
-            or not np.isfinite(skewness)):
+    if isinstance(skewness, bool) or not isinstance(skewness, numbers.Real) or not np.isfinite(skewness):
         raise ValueError(f"skewness must be a finite real number, got {skewness!r}")
     skewness = float(skewness)
     observed = off_diagonal(similarity)
@@ -126,7 +125,8 @@ def power_skewness(similarity, *, skewness):
         raise ValueError(
             f"skewness {skewness!r} is unreachable by a power transform of this matrix: the "
             f"achievable interval is [{at_low + skewness:.6g}, {at_high + skewness:.6g}] "
-            f"(sim ** alpha for alpha in [{_ALPHA_RANGE[0]:g}, {_ALPHA_RANGE[1]:g}])")
+            f"(sim ** alpha for alpha in [{_ALPHA_RANGE[0]:g}, {_ALPHA_RANGE[1]:g}])"
+        )
     if at_low >= 0:
         log_alpha = low
     elif at_high <= 0:

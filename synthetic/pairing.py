@@ -149,8 +149,7 @@ def _local_search(values, similarity, sign, max_rounds=None):
     return a
 
 
-def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None,
-               method="search"):
+def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None, method="search"):
     """The permutation behind :func:`pair`: user u receives ``effectiveness[order[u]]``.
 
     Parameters
@@ -188,8 +187,7 @@ def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=Non
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     exact = method == "exact" or (method == "auto" and e.shape[0] <= _EXACT_UP_TO)
     if exact and e.shape[0] > _EXACT_AT_MOST:
-        raise ValueError(f"method='exact' enumerates every order: at most {_EXACT_AT_MOST} users, "
-                         f"got {e.shape[0]}")
+        raise ValueError(f"method='exact' enumerates every order: at most {_EXACT_AT_MOST} users, got {e.shape[0]}")
     if exact and mode != "random":
         return _exact_order(e, s, 1.0 if mode == "most_fair" else -1.0)
     rng = check_random_state(random_state)
@@ -281,7 +279,5 @@ def pair(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, ran
     (0.066667, 0.333333)
     """
     e = check_effectiveness(effectiveness, min_users=2)
-    order = pair_order(
-        e, similarity, mode=mode, restarts=restarts, max_rounds=max_rounds, random_state=random_state
-    )
+    order = pair_order(e, similarity, mode=mode, restarts=restarts, max_rounds=max_rounds, random_state=random_state)
     return e[order]

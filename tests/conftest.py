@@ -41,5 +41,4 @@ def ml100k_runs(ml100k):
     from puf.rankers import available_rankers
 
     trained = {"nmf", "multvae", "ngcf", "ncl"}
-    return run_rankers(ml100k, [n for n in available_rankers() if n not in trained], k=10,
-                       random_state=0)
+    return run_rankers(ml100k, [n for n in available_rankers() if n not in trained], k=10, random_state=0)

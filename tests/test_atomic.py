@@ -29,8 +29,13 @@ def test_each_type_gets_its_dtype(tmp_path):
     assert frame["rating"].tolist() == [4.0, 2.5]
     assert frame["tags"].tolist() == [("a", "b"), ()]
     assert frame["vec"].tolist() == [(0.5, 1.0), ()]
-    assert frame.attrs["types"] == {"user_id": "token", "item_id": "token", "rating": "float",
-                                    "tags": "token_seq", "vec": "float_seq"}
+    assert frame.attrs["types"] == {
+        "user_id": "token",
+        "item_id": "token",
+        "rating": "float",
+        "tags": "token_seq",
+        "vec": "float_seq",
+    }
     assert frame.attrs["path"] == str(path)
 
 
@@ -50,8 +55,7 @@ def test_empty_float_is_nan_and_nan_spelling_is_allowed(tmp_path):
 
 def test_crlf_reads_like_lf(tmp_path):
     lf = read_atomic(write(tmp_path, HEADER + "\nu1\ti1\t4\ta\t1\n", "lf.inter"))
-    crlf = read_atomic(write(tmp_path, (HEADER + "\nu1\ti1\t4\ta\t1\n").replace("\n", "\r\n"),
-                             "crlf.inter"))
+    crlf = read_atomic(write(tmp_path, (HEADER + "\nu1\ti1\t4\ta\t1\n").replace("\n", "\r\n"), "crlf.inter"))
     pd.testing.assert_frame_equal(lf, crlf)
 
 
@@ -117,24 +121,23 @@ def test_unknown_type_message_lists_known_types(tmp_path):
         read_atomic(write(tmp_path, "a:str\nx\n"))
 
 
-tokens = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")),
-                 min_size=1, max_size=8)
+tokens = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), min_size=1, max_size=8)
 floats = st.floats(allow_nan=False, allow_infinity=False, width=64)
 
 
 @settings(deadline=None)
-@given(rows=st.lists(st.tuples(tokens, floats, st.lists(tokens, max_size=3),
-                               st.lists(floats, max_size=3)), max_size=6))
+@given(rows=st.lists(st.tuples(tokens, floats, st.lists(tokens, max_size=3), st.lists(floats, max_size=3)), max_size=6))
 def test_write_then_read_round_trips(tmp_path_factory, rows):
     path = tmp_path_factory.mktemp("rt") / "rt.item"
-    frame = pd.DataFrame({
-        "id": pd.Series([r[0] for r in rows], dtype=object),
-        "x": pd.Series([r[1] for r in rows], dtype=np.float64),
-        "tags": pd.Series([tuple(r[2]) for r in rows], dtype=object),
-        "vec": pd.Series([tuple(r[3]) for r in rows], dtype=object),
-    })
-    write_atomic(frame, path, types={"id": "token", "x": "float", "tags": "token_seq",
-                                     "vec": "float_seq"})
+    frame = pd.DataFrame(
+        {
+            "id": pd.Series([r[0] for r in rows], dtype=object),
+            "x": pd.Series([r[1] for r in rows], dtype=np.float64),
+            "tags": pd.Series([tuple(r[2]) for r in rows], dtype=object),
+            "vec": pd.Series([tuple(r[3]) for r in rows], dtype=object),
+        }
+    )
+    write_atomic(frame, path, types={"id": "token", "x": "float", "tags": "token_seq", "vec": "float_seq"})
     back = read_atomic(path)
     assert back["id"].tolist() == frame["id"].tolist()
     assert back["x"].tolist() == frame["x"].tolist()

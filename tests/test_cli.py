@@ -30,8 +30,7 @@ def test_measures_table_lists_every_registered_measure(capsys):
     names = [line.split()[0] for line in out[2:]]
     assert names == list(puf.MEASURES)
     assert len(names) == 24  # the PUF paper's nine and the field's fifteen
-    assert all(any(f in line for f in ("similarity-aware", "inequality indices", "envy"))
-               for line in out[2:])
+    assert all(any(f in line for f in ("similarity-aware", "inequality indices", "envy")) for line in out[2:])
     assert any("∞" in line for line in out if line.startswith("uf "))
     # Declared and attainable range, as the README's table lists them.
     rows = {line.split()[0]: line for line in out[2:]}
@@ -42,21 +41,28 @@ def test_measures_table_lists_every_registered_measure(capsys):
 def test_console_script_runs_as_module():
     result = subprocess.run(
         [sys.executable, "-m", "puf.cli", "measures", "--format", "names"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert result.stdout.split() == list(puf.MEASURES)
 
 
-@pytest.mark.parametrize("error, code, message", [
-    (DownloadError("pip download failed"), 1, "puf measures: pip download failed\n"),
-    (ValueError("k must be >= 1\nsecond line"), 2, "puf measures: k must be >= 1\n"),
-    (FileNotFoundError(2, "No such file or directory", "x.csv"), 2,
-     "puf measures: x.csv: No such file or directory\n"),
-    (ZeroDivisionError("boom"), 70, "puf measures: internal error: ZeroDivisionError: boom (rerun"),
-    (KeyboardInterrupt(), 130, "puf measures: interrupted\n"),
-])
-def test_every_failure_is_one_line_and_the_code_of_the_one_map(monkeypatch, capsys, error, code,
-                                                                message):
+@pytest.mark.parametrize(
+    "error, code, message",
+    [
+        (DownloadError("pip download failed"), 1, "puf measures: pip download failed\n"),
+        (ValueError("k must be >= 1\nsecond line"), 2, "puf measures: k must be >= 1\n"),
+        (
+            FileNotFoundError(2, "No such file or directory", "x.csv"),
+            2,
+            "puf measures: x.csv: No such file or directory\n",
+        ),
+        (ZeroDivisionError("boom"), 70, "puf measures: internal error: ZeroDivisionError: boom (rerun"),
+        (KeyboardInterrupt(), 130, "puf measures: interrupted\n"),
+    ],
+)
+def test_every_failure_is_one_line_and_the_code_of_the_one_map(monkeypatch, capsys, error, code, message):
     from puf.cli.commands import measures
 
     def fail(args):
@@ -74,31 +80,36 @@ def test_no_command_spells_an_exit_code():
     spelled = []
     for path in sorted((ROOT / "cli" / "commands").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Return) and isinstance(node.value, ast.Constant)
-                    and type(node.value.value) is int):
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and type(node.value.value) is int:
                 spelled.append(f"{path.name}:{node.lineno} return {node.value.value}")
     assert spelled == []
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["check", "sd", "--jobs", "0"], "--jobs must be >= 1, got 0"),
-    (["check", "--all", "--jobs", "-1"], "--jobs must be >= 1, got -1"),
-    (["check", "sd", "--random-state", "-1"], "--random-state must be >= 0, got -1"),
-    (["power", "--jobs", "0"], "--jobs must be >= 1, got 0"),
-    (["bench", "--size", "small", "--timeout", "0"], "--timeout must be a number of seconds > 0"),
-    (["bench", "--size", "small", "--seed", "-1"], "--seed must be >= 0, got -1"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["check", "sd", "--jobs", "0"], "--jobs must be >= 1, got 0"),
+        (["check", "--all", "--jobs", "-1"], "--jobs must be >= 1, got -1"),
+        (["check", "sd", "--random-state", "-1"], "--random-state must be >= 0, got -1"),
+        (["power", "--jobs", "0"], "--jobs must be >= 1, got 0"),
+        (["bench", "--size", "small", "--timeout", "0"], "--timeout must be a number of seconds > 0"),
+        (["bench", "--size", "small", "--seed", "-1"], "--seed must be >= 0, got -1"),
+    ],
+)
 def test_a_worker_count_or_time_limit_below_1_is_refused(capsys, argv, fragment):
     # --jobs 0 or -1 ran with one worker, silently
     assert main(argv) == 2
     assert fragment in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [
-    ["check", "sd", "--known", "{missing}/known.json"],
-    ["power", "--csv", "{missing}/runs.csv"],
-    ["bench", "--size", "small", "--output", "{missing}/bench.md"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "sd", "--known", "{missing}/known.json"],
+        ["power", "--csv", "{missing}/runs.csv"],
+        ["bench", "--size", "small", "--output", "{missing}/bench.md"],
+    ],
+)
 def test_output_files_are_checked_before_the_work(tmp_path, capsys, monkeypatch, argv):
     import puf.properties
     from puf.properties import power

@@ -23,7 +23,8 @@ def test_readme_matrix_is_current():
     tables = _tables()
     text = README.read_text(encoding="utf-8")
     assert tables.readme_matrix() in text, (
-        "the README's verdict matrix is stale: run python docs/_ext/registry_tables.py --readme")
+        "the README's verdict matrix is stale: run python docs/_ext/registry_tables.py --readme"
+    )
 
 
 def test_readme_is_a_front_page():

@@ -47,15 +47,14 @@ def worlds(draw, max_users=40, max_items=25):
     effectiveness = rng.random(m)
     if draw(st.booleans()):
         effectiveness = np.round(effectiveness * 3) / 3  # ties
-    histories = random_histories(seed, m, n, density, weighted=draw(st.booleans()),
-                                 empty_rows=draw(st.integers(0, 2)))
+    histories = random_histories(seed, m, n, density, weighted=draw(st.booleans()), empty_rows=draw(st.integers(0, 2)))
     return effectiveness, histories
 
 
 # --- exact engines = dense form ------------------------------------------------------------
 
-@given(worlds(), st.integers(1, 9), st.integers(1, 30), st.sampled_from([0.0, 0.05, 2.0]),
-       st.sampled_from([1, 2]))
+
+@given(worlds(), st.integers(1, 9), st.integers(1, 30), st.sampled_from([0.0, 0.05, 2.0]), st.sampled_from([1, 2]))
 def test_jaccard_engine_equals_dense(world, block_size, width, dense_fraction, n_jobs):
     # dense_fraction 0: every item in the GEMM part; 2.0: every item in the sparse part.
     effectiveness, histories = world
@@ -112,8 +111,10 @@ def test_dispatch_from_puf_from_histories():
     s = np.random.default_rng(3).random(50)
     dense = puf.pairwise_user_unfairness(s, puf.jaccard_similarity(histories))
     assert close(puf_from_histories(s, histories), dense)
-    assert close(puf_from_histories(s, histories, similarity="cosine"),
-                 puf.pairwise_user_unfairness(s, puf.cosine_similarity(histories)))
+    assert close(
+        puf_from_histories(s, histories, similarity="cosine"),
+        puf.pairwise_user_unfairness(s, puf.cosine_similarity(histories)),
+    )
 
 
 def test_dataframe_histories_and_degenerate_cases():
@@ -140,6 +141,7 @@ def test_tiles_cover_the_upper_triangle_once():
 
 # --- sampling ------------------------------------------------------------------------------
 
+
 def test_sample_ci_coverage_over_200_seeds():
     histories = random_histories(11, 150, 40, 0.12)
     s = np.random.default_rng(11).random(150)
@@ -157,10 +159,17 @@ def test_sample_ci_coverage_over_200_seeds():
 def test_sample_cosine_and_reproducibility():
     histories = random_histories(5, 80, 30, 0.2, weighted=True)
     s = np.random.default_rng(5).random(80)
-    a = puf_from_histories(s, histories, similarity="cosine", method="sample", sample_size=3000,
-                           random_state=42)
-    b = puf_from_histories(s, histories, similarity="cosine", method="sample", sample_size=3000,
-                           random_state=np.random.default_rng(42), n_jobs=1, block_size=500)
+    a = puf_from_histories(s, histories, similarity="cosine", method="sample", sample_size=3000, random_state=42)
+    b = puf_from_histories(
+        s,
+        histories,
+        similarity="cosine",
+        method="sample",
+        sample_size=3000,
+        random_state=np.random.default_rng(42),
+        n_jobs=1,
+        block_size=500,
+    )
     assert a == b and isinstance(a, PairEstimate) and a.n_pairs == 3000
     assert float(a) == a.value and a.ci_low <= a.value <= a.ci_high
     assert abs(a.value - cosine_puf(s, histories)) <= 5 * a.standard_error

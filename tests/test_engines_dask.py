@@ -17,8 +17,9 @@ HISTORIES = sp.random(120, 40, density=0.15, random_state=np.random.default_rng(
 @pytest.fixture(scope="module")
 def client():
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(processes=False, n_workers=2, threads_per_worker=1,
-                                  dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
         with distributed.Client(cluster, set_as_default=False) as c:
             yield c
 
@@ -38,8 +39,10 @@ def test_dask_equals_local(client, similarity, method):
 
 def test_dask_by_address_and_streaming_measures(client):
     address = client.scheduler.address
-    assert abs(puf_from_histories(S, HISTORIES, engine="dask", scheduler=address)
-               - puf_from_histories(S, HISTORIES)) <= 1e-10
+    assert (
+        abs(puf_from_histories(S, HISTORIES, engine="dask", scheduler=address) - puf_from_histories(S, HISTORIES))
+        <= 1e-10
+    )
     rng = np.random.default_rng(2)
     rankings = np.array([rng.permutation(40)[:5] for _ in range(120)])
     relevance = sp.random(120, 40, density=0.2, random_state=rng, format="csr")
@@ -48,8 +51,9 @@ def test_dask_by_address_and_streaming_measures(client):
     assert all(abs(remote[key] - local[key]) <= 1e-10 for key in local)
     features = np.eye(40)[:, :4] + 0.1
     local_uf = uf_streaming(HISTORIES, features, rankings, features, gamma=0.5, block_size=32)
-    remote_uf = uf_streaming(HISTORIES, features, rankings, features, gamma=0.5, block_size=32,
-                             engine="dask", scheduler=client)
+    remote_uf = uf_streaming(
+        HISTORIES, features, rankings, features, gamma=0.5, block_size=32, engine="dask", scheduler=client
+    )
     assert abs(remote_uf - local_uf) <= 1e-10
 
 

@@ -26,8 +26,11 @@ def crowded_worlds(draw):
         rankings[:, 1:][rng.random((m, width - 1)) < 0.3] = -1
     grades = draw(st.sampled_from(["binary", "integer", "real"]))
     dense = rng.random((m, n)) < draw(st.sampled_from([0.1, 0.4, 0.8]))
-    values = {"binary": np.ones((m, n)), "integer": rng.integers(1, 4, (m, n)).astype(float),
-              "real": rng.random((m, n)) + 0.01}[grades]
+    values = {
+        "binary": np.ones((m, n)),
+        "integer": rng.integers(1, 4, (m, n)).astype(float),
+        "real": rng.random((m, n)) + 0.01,
+    }[grades]
     relevance = dense * values
     relevance[rng.random(m) < 0.2] = 0.0  # users with no relevant item
     if draw(st.booleans()):  # users whose own list holds none of their relevant items
@@ -41,20 +44,27 @@ def dense_envy(rankings, relevance, k, epsilon):
     utility = puf.utility_matrix(rankings, relevance, k=k)
     envy = np.maximum(utility - np.diag(utility)[:, None], 0.0)
     np.fill_diagonal(envy, 0.0)
-    return (puf.mean_envy(utility), puf.mean_max_envy(utility),
-            float(np.mean(envy.max(axis=1) > epsilon + ENVY_TOLERANCE)))
+    return (
+        puf.mean_envy(utility),
+        puf.mean_max_envy(utility),
+        float(np.mean(envy.max(axis=1) > epsilon + ENVY_TOLERANCE)),
+    )
 
 
 @pytest.mark.parametrize("join_below", [0, 3, 10**9])  # product only, mixed, pair join only
-@given(crowded_worlds(), st.sampled_from([None, 2]), st.sampled_from([0.0, 0.05, 0.3]),
-       st.sampled_from([None, 1, 4]), st.sampled_from([1, 2]))
+@given(
+    crowded_worlds(),
+    st.sampled_from([None, 2]),
+    st.sampled_from([0.0, 0.05, 0.3]),
+    st.sampled_from([None, 1, 4]),
+    st.sampled_from([1, 2]),
+)
 def test_every_path_equals_dense(join_below, world, k, epsilon, block_size, n_jobs):
     rankings, relevance = world
     k = None if k is None or k > rankings.shape[1] else k
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(envy_engine, "_PAIR_JOIN_MAX_ITEMS", join_below)
-        got = envy_measures(rankings, relevance, k=k, epsilon=epsilon, block_size=block_size,
-                            n_jobs=n_jobs)
+        got = envy_measures(rankings, relevance, k=k, epsilon=epsilon, block_size=block_size, n_jobs=n_jobs)
     me, mme, peu = dense_envy(rankings, relevance, k, epsilon)
     assert abs(got["me"] - me) <= 1e-12
     assert abs(got["mme"] - mme) <= 1e-12
@@ -70,8 +80,7 @@ def test_pair_join_hand_computed(monkeypatch):
     for join_below in (0, 10**9):
         monkeypatch.setattr(envy_engine, "_PAIR_JOIN_MAX_ITEMS", join_below)
         got = envy_measures(rankings, relevance, epsilon=0.5)
-        assert got == pytest.approx({"me": 25 / 15 / 12, "mme": 10 / 15 / 4, "peu": 1 / 4},
-                                    abs=1e-15)
+        assert got == pytest.approx({"me": 25 / 15 / 12, "mme": 10 / 15 / 4, "peu": 1 / 4}, abs=1e-15)
 
 
 def test_list_pair_index_lists_every_pair_once():

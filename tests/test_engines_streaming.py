@@ -32,10 +32,8 @@ def list_worlds(draw, max_users=30, max_items=20):
     rankings = np.array([rng.permutation(n)[:width] for _ in range(m)])
     if width > 1 and draw(st.booleans()):
         rankings[:, 1:][rng.random((m, width - 1)) < 0.3] = -1  # padding, first slot kept
-    histories = sp.random(m, n, density=draw(st.sampled_from([0.0, 0.1, 0.4, 0.9])),
-                          random_state=rng, format="csr")
-    relevance = sp.random(m, n, density=draw(st.sampled_from([0.0, 0.2, 0.6])),
-                          random_state=rng, format="csr")
+    histories = sp.random(m, n, density=draw(st.sampled_from([0.0, 0.1, 0.4, 0.9])), random_state=rng, format="csr")
+    relevance = sp.random(m, n, density=draw(st.sampled_from([0.0, 0.2, 0.6])), random_state=rng, format="csr")
     relevance.data = np.ceil(relevance.data * 4)  # grades 1..4
     features = (rng.random((n, f)) < 0.5).astype(float)
     features[np.arange(n), rng.integers(0, f, n)] = 1.0
@@ -43,14 +41,12 @@ def list_worlds(draw, max_users=30, max_items=20):
     return rankings, relevance, histories, features, vectors
 
 
-@given(list_worlds(), st.integers(1, 8), st.sampled_from([0.0, 0.05, 0.3]),
-       st.sampled_from([1, 2]), st.booleans())
+@given(list_worlds(), st.integers(1, 8), st.sampled_from([0.0, 0.05, 0.3]), st.sampled_from([1, 2]), st.booleans())
 def test_envy_measures_equal_dense(world, block_size, epsilon, n_jobs, cut):
     rankings, relevance, *_ = world
     k = 1 if cut else None
     utility = puf.utility_matrix(rankings, relevance, k=k)
-    got = envy_measures(rankings, relevance, k=k, epsilon=epsilon, block_size=block_size,
-                        n_jobs=n_jobs)
+    got = envy_measures(rankings, relevance, k=k, epsilon=epsilon, block_size=block_size, n_jobs=n_jobs)
     assert close(got["me"], puf.mean_envy(utility))
     assert close(got["mme"], puf.mean_max_envy(utility))
     # PEU counts max envy > ε + ENVY_TOLERANCE (an envy of exactly ε is not envious).
@@ -64,8 +60,7 @@ def test_peu_does_not_count_envy_of_exactly_epsilon():
     # list 4 (item 1): envy 4/20 − 3/20,
     # exactly 0.05 but 0.05000000000000002 in floats. Not envious at ε = 0.05.
     rankings = np.array([[0, 5, 6, 7, 8], [1, 5, 6, 7, 8]])
-    relevance = sp.csr_matrix(np.array([[3.0, 4, 4, 4, 4, 0, 0, 0, 0, 4],
-                                        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]))
+    relevance = sp.csr_matrix(np.array([[3.0, 4, 4, 4, 4, 0, 0, 0, 0, 4], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]))
     got = envy_measures(rankings, relevance, epsilon=0.05)
     assert got["peu"] == 0.0 and got["mme"] == pytest.approx(0.05 / 2)  # user 1 envies no one
 
@@ -75,11 +70,19 @@ def test_uf_streaming_equals_dense(world, block_size, gamma, n_jobs):
     rankings, _, histories, features, vectors = world
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
-        expected = puf.uf(puf.uf_similarity(histories, features, gamma=gamma),
-                          puf.list_distance(rankings, features if vectors is None else vectors))
-        got = uf_streaming(histories, features, rankings,
-                           features if vectors is None else vectors, gamma=gamma,
-                           block_size=block_size, n_jobs=n_jobs)
+        expected = puf.uf(
+            puf.uf_similarity(histories, features, gamma=gamma),
+            puf.list_distance(rankings, features if vectors is None else vectors),
+        )
+        got = uf_streaming(
+            histories,
+            features,
+            rankings,
+            features if vectors is None else vectors,
+            gamma=gamma,
+            block_size=block_size,
+            n_jobs=n_jobs,
+        )
     assert close(got, expected)
 
 
@@ -101,10 +104,8 @@ def test_uf_hand_computed():
     # UF = ln(1 · (1 − 1/4)) = ln 0.75; in base 2: log2 0.75.
     histories = sp.csr_matrix([[1.0, 1, 0], [1, 1, 0], [0, 0, 1]])
     rankings = np.array([[0, 2], [1, 2], [0, 1]])
-    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), math.log(0.75),
-                        rel_tol=1e-14)
-    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3), base=2), math.log2(0.75),
-                        rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), math.log(0.75), rel_tol=1e-14)
+    assert math.isclose(uf_streaming(histories, np.eye(3), rankings, np.eye(3), base=2), math.log2(0.75), rel_tol=1e-14)
 
 
 def test_uf_all_equal_similarities_keep_every_pair():
@@ -122,22 +123,28 @@ def test_uf_undefined_when_the_sum_is_zero():
         assert math.isnan(uf_streaming(histories, np.eye(2), rankings, np.eye(2)))
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, -1], [0, 1]])), "non-negative"),
-    (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), block_size=0), "block_size"),
-    (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), epsilon=-1), "epsilon"),
-    (lambda: envy_measures([[0]], sp.csr_matrix([[1.0]])), "at least 2"),
-    (lambda: envy_measures([[0], [1]], sp.csr_matrix(np.ones((3, 2)))), "3 users"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]], np.eye(2)), "user counts"),
-    (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]], np.eye(2)), "finite"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), gamma=2),
-     "gamma"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), block_size=-1),
-     "block_size"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]], np.eye(2)), "no item"),
-    (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(3)),
-     "item_vectors has 3 rows"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, -1], [0, 1]])), "non-negative"),
+        (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), block_size=0), "block_size"),
+        (lambda: envy_measures([[0], [1]], sp.csr_matrix([[1.0, 0], [0, 1]]), epsilon=-1), "epsilon"),
+        (lambda: envy_measures([[0]], sp.csr_matrix([[1.0]])), "at least 2"),
+        (lambda: envy_measures([[0], [1]], sp.csr_matrix(np.ones((3, 2)))), "3 users"),
+        (lambda: uf_streaming(sp.csr_matrix(np.ones((3, 2))), np.eye(2), [[0], [1]], np.eye(2)), "user counts"),
+        (lambda: uf_streaming(sp.csr_matrix([[np.nan, 1], [1, 1]]), np.eye(2), [[0], [1]], np.eye(2)), "finite"),
+        (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), gamma=2), "gamma"),
+        (
+            lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2), block_size=-1),
+            "block_size",
+        ),
+        (lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [-1]], np.eye(2)), "no item"),
+        (
+            lambda: uf_streaming(sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(3)),
+            "item_vectors has 3 rows",
+        ),
+    ],
+)
 def test_streaming_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()

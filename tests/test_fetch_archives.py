@@ -20,12 +20,25 @@ from puf.cli import main
 from puf.data import DATASETS, DownloadError, fetch, load, read_atomic
 
 USERS, ITEMS = 12, 15
-RATINGS = [(u, i, (3.0, 3.5, 4.0, 4.5, 5.0, 1.0, 2.5)[(u + i) % 7], 838985046 + 97 * u + 13 * i)
-           for u in range(1, USERS + 1) for i in range(1, ITEMS + 1)]
-TITLES = {1: "Toy Story (1995)", 2: "Jumanji (1995)", 3: "American President, The (1995)",
-          4: "Misérables, Les (1995)", 5: 'Seven (a.k.a. "Se7en") (1995)'}
-GENRES = {1: "Adventure|Animation|Children|Comedy|Fantasy", 2: "Adventure|Children|Fantasy",
-          3: "Comedy|Drama|Romance", 4: "Drama|War", 5: "(no genres listed)"}
+RATINGS = [
+    (u, i, (3.0, 3.5, 4.0, 4.5, 5.0, 1.0, 2.5)[(u + i) % 7], 838985046 + 97 * u + 13 * i)
+    for u in range(1, USERS + 1)
+    for i in range(1, ITEMS + 1)
+]
+TITLES = {
+    1: "Toy Story (1995)",
+    2: "Jumanji (1995)",
+    3: "American President, The (1995)",
+    4: "Misérables, Les (1995)",
+    5: 'Seven (a.k.a. "Se7en") (1995)',
+}
+GENRES = {
+    1: "Adventure|Animation|Children|Comedy|Fantasy",
+    2: "Adventure|Children|Fantasy",
+    3: "Comedy|Drama|Romance",
+    4: "Drama|War",
+    5: "(no genres listed)",
+}
 
 
 def title(i):
@@ -41,47 +54,84 @@ def zipped(members):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():
-            archive.writestr(zipfile.ZipInfo(name, date_time=(2011, 9, 1, 0, 0, 0)), data,
-                             compress_type=zipfile.ZIP_DEFLATED)
+            archive.writestr(
+                zipfile.ZipInfo(name, date_time=(2011, 9, 1, 0, 0, 0)), data, compress_type=zipfile.ZIP_DEFLATED
+            )
     return buffer.getvalue()
 
 
 def ml10m_archive():
     ratings = "".join(f"{u}::{i}::{r:g}::{t}\n" for u, i, r, t in RATINGS)
     movies = "".join(f"{i}::{title(i)}::{genres(i)}\n" for i in range(1, ITEMS + 1))
-    return zipped({"ml-10M100K/ratings.dat": ratings, "ml-10M100K/movies.dat": movies.encode(),
-                   "ml-10M100K/tags.dat": "15::4973::excellent!::1215184630\n",
-                   "ml-10M100K/README.html": "<html></html>\n"})
+    return zipped(
+        {
+            "ml-10M100K/ratings.dat": ratings,
+            "ml-10M100K/movies.dat": movies.encode(),
+            "ml-10M100K/tags.dat": "15::4973::excellent!::1215184630\n",
+            "ml-10M100K/README.html": "<html></html>\n",
+        }
+    )
 
 
 def ml20m_archive():
-    ratings = "userId,movieId,rating,timestamp\n" + "".join(
-        f"{u},{i},{r:.1f},{t}\n" for u, i, r, t in RATINGS)
+    ratings = "userId,movieId,rating,timestamp\n" + "".join(f"{u},{i},{r:.1f},{t}\n" for u, i, r, t in RATINGS)
 
     def quoted(text):
         return f'"{text}"'.replace('"Se7en"', '""Se7en""') if ("," in text or '"' in text) else text
-    movies = "movieId,title,genres\n" + "".join(
-        f"{i},{quoted(title(i))},{genres(i)}\n" for i in range(1, ITEMS + 1))
-    return zipped({"ml-20m/ratings.csv": ratings, "ml-20m/movies.csv": movies.encode(),
-                   "ml-20m/links.csv": "movieId,imdbId,tmdbId\n1,0114709,862\n",
-                   "ml-20m/README.txt": "Summary\n"})
+
+    movies = "movieId,title,genres\n" + "".join(f"{i},{quoted(title(i))},{genres(i)}\n" for i in range(1, ITEMS + 1))
+    return zipped(
+        {
+            "ml-20m/ratings.csv": ratings,
+            "ml-20m/movies.csv": movies.encode(),
+            "ml-20m/links.csv": "movieId,imdbId,tmdbId\n1,0114709,862\n",
+            "ml-20m/README.txt": "Summary\n",
+        }
+    )
 
 
 def lastfm_archive():
     crlf = "\r\n"
-    plays = "userID\tartistID\tweight" + crlf + "".join(
-        f"{u + 1}\t{50 + i}\t{1000 * u + 7 * i + 1}{crlf}" for u, i, _, _ in RATINGS)
-    artists = "id\tname\turl\tpictureURL" + crlf + "".join(
-        f"{50 + i}\tArtist \"{i}\"\thttp://www.last.fm/music/{i}\thttp://userserve/{i}.jpg{crlf}"
-        for i in range(1, ITEMS + 1))
-    tags = ("tagID\ttagValue" + crlf + "1\tmetal" + crlf + "2\tnew wave" + crlf
-            + "3\tmúsica latina" + crlf + "4\tpop" + crlf)
-    tagged = "userID\tartistID\ttagID\tday\tmonth\tyear" + crlf + "".join(
-        f"{u}\t{51}\t{t}\t1\t4\t2009{crlf}" for u, t in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4)])
-    return zipped({"user_artists.dat": plays, "artists.dat": artists.encode("utf-8"),
-                   "tags.dat": tags.encode("latin-1"), "user_taggedartists.dat": tagged,
-                   "user_friends.dat": "userID\tfriendID" + crlf + "2\t275" + crlf,
-                   "readme.txt": "HetRec 2011" + crlf})
+    plays = (
+        "userID\tartistID\tweight"
+        + crlf
+        + "".join(f"{u + 1}\t{50 + i}\t{1000 * u + 7 * i + 1}{crlf}" for u, i, _, _ in RATINGS)
+    )
+    artists = (
+        "id\tname\turl\tpictureURL"
+        + crlf
+        + "".join(
+            f'{50 + i}\tArtist "{i}"\thttp://www.last.fm/music/{i}\thttp://userserve/{i}.jpg{crlf}'
+            for i in range(1, ITEMS + 1)
+        )
+    )
+    tags = (
+        "tagID\ttagValue"
+        + crlf
+        + "1\tmetal"
+        + crlf
+        + "2\tnew wave"
+        + crlf
+        + "3\tmúsica latina"
+        + crlf
+        + "4\tpop"
+        + crlf
+    )
+    tagged = (
+        "userID\tartistID\ttagID\tday\tmonth\tyear"
+        + crlf
+        + "".join(f"{u}\t{51}\t{t}\t1\t4\t2009{crlf}" for u, t in [(2, 1), (3, 1), (4, 2), (5, 3), (6, 4)])
+    )
+    return zipped(
+        {
+            "user_artists.dat": plays,
+            "artists.dat": artists.encode("utf-8"),
+            "tags.dat": tags.encode("latin-1"),
+            "user_taggedartists.dat": tagged,
+            "user_friends.dat": "userID\tfriendID" + crlf + "2\t275" + crlf,
+            "readme.txt": "HetRec 2011" + crlf,
+        }
+    )
 
 
 ARCHIVES = {"ml-10m": ml10m_archive, "ml-20m": ml20m_archive, "lastfm": lastfm_archive}
@@ -122,7 +172,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         body = data[start:]
         if server.break_after is not None:
-            body, server.break_after = body[:server.break_after], None
+            body, server.break_after = body[: server.break_after], None
             self.wfile.write(body)
             self.wfile.flush()
             self.close_connection = True
@@ -144,14 +194,17 @@ def server():
 @pytest.fixture
 def serve(server, monkeypatch):
     """Serve the miniature archive of ``name``; pin its MD5 where the publisher publishes one."""
+
     def serve(name, data=None):
         data = ARCHIVES[name]() if data is None else data
         source = DATASETS[name]
         server.files[source.archive] = data
         if source.md5 is not None:
-            monkeypatch.setitem(DATASETS, name, dataclasses.replace(
-                source, md5=hashlib.md5(ARCHIVES[name]()).hexdigest()))
+            monkeypatch.setitem(
+                DATASETS, name, dataclasses.replace(source, md5=hashlib.md5(ARCHIVES[name]()).hexdigest())
+            )
         return server.url(source.archive)
+
     return serve
 
 
@@ -164,8 +217,17 @@ def test_movielens_fetch_converts_the_raw_files_exactly(name, serve, tmp_path):
     folder = fetch(name, cache=tmp_path, url=serve(name), progress=False)
     inter = read_atomic(folder / f"{name}.inter")
     assert list(inter.columns) == ["user_id", "item_id", "rating", "timestamp"]
-    assert list(zip(inter["user_id"].astype(int), inter["item_id"].astype(int), inter["rating"],
-                    inter["timestamp"].astype(int))) == RATINGS
+    assert (
+        list(
+            zip(
+                inter["user_id"].astype(int),
+                inter["item_id"].astype(int),
+                inter["rating"],
+                inter["timestamp"].astype(int),
+            )
+        )
+        == RATINGS
+    )
     items = read_atomic(folder / f"{name}.item")
     assert dict(zip(items["item_id"], items["movie_title"]))["4"] == "Misérables, Les (1995)"
     assert dict(zip(items["item_id"], items["movie_title"]))["5"] == 'Seven (a.k.a. "Se7en") (1995)'
@@ -207,8 +269,7 @@ def test_lastfm_conversion_reads_latin1_tags_and_keeps_play_counts(serve, tmp_pa
     assert dict(zip(items["item_id"], items["artist_name"]))["53"] == 'Artist "3"'
 
 
-def test_lastfm_checksum_is_recorded_at_the_first_download_and_checked_after(
-        serve, server, tmp_path):
+def test_lastfm_checksum_is_recorded_at_the_first_download_and_checked_after(serve, server, tmp_path):
     url = serve("lastfm")
     folder = fetch("lastfm", cache=tmp_path, url=url, progress=False)
     record = json.loads((tmp_path / "archives.json").read_text())["lastfm"]
@@ -252,13 +313,12 @@ def test_a_server_that_ignores_the_range_sends_the_whole_file_again(serve, serve
 
 @pytest.mark.parametrize("name", ["ml-10m", "ml-20m", "lastfm"])
 @pytest.mark.parametrize("damage", ["flipped byte", "truncated"])
-def test_a_damaged_or_truncated_archive_is_refused_and_nothing_is_cached(
-        name, damage, serve, tmp_path):
+def test_a_damaged_or_truncated_archive_is_refused_and_nothing_is_cached(name, damage, serve, tmp_path):
     data = bytearray(ARCHIVES[name]())
     if damage == "flipped byte":
         data[len(data) // 3] ^= 0xFF
     else:
-        data = data[:len(data) * 2 // 3]
+        data = data[: len(data) * 2 // 3]
     url = serve(name, bytes(data))
     with pytest.raises(ValueError, match="damaged|not a readable zip"):
         fetch(name, cache=tmp_path, url=url, progress=False)
@@ -285,8 +345,7 @@ def test_url_is_refused_for_datasets_shipped_in_wheels(tmp_path):
 
 def test_cli_fetch_prints_the_folder(serve, tmp_path, capsys):
     url = serve("ml-10m")
-    assert main(["data", "fetch", "ml-10m", "--cache", str(tmp_path), "--url", url,
-                 "--no-progress"]) == 0
+    assert main(["data", "fetch", "ml-10m", "--cache", str(tmp_path), "--url", url, "--no-progress"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "ml-10m")
     assert main(["data", "list", "--cache", str(tmp_path)]) == 0
     row = capsys.readouterr().out.splitlines()[1].split()
@@ -297,8 +356,7 @@ def test_cli_convert_an_archive_downloaded_by_hand(tmp_path, capsys):
     archive = tmp_path / "ml-20m.zip"
     archive.write_bytes(ml20m_archive())
     out = tmp_path / "atomic"
-    assert main(["data", "convert", "ml-20m", str(archive), "--out", str(out),
-                 "--no-progress"]) == 0
+    assert main(["data", "convert", "ml-20m", str(archive), "--out", str(out), "--no-progress"]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["ml-20m.inter", "ml-20m.item"]
     before = (out / "ml-20m.inter").read_bytes()
     assert main(["data", "convert", "ml-20m", str(archive), "--out", str(out)]) == 2
@@ -308,13 +366,11 @@ def test_cli_convert_an_archive_downloaded_by_hand(tmp_path, capsys):
 
 def test_cli_convert_qk_video_keeps_clicks_in_file_order(tmp_path, capsys):
     rows = ["user_id,item_id,click,follow,like,share,video_category,watching_times,gender,age"]
-    rows += [f"{u},{i},{int((u * i) % 3 != 0)},0,0,0,{i % 4},1,1,3"
-             for u in range(1, 13) for i in range(1, 16)]
+    rows += [f"{u},{i},{int((u * i) % 3 != 0)},0,0,0,{i % 4},1,1,3" for u in range(1, 13) for i in range(1, 16)]
     csv = tmp_path / "QK-video.csv"
     csv.write_text("\n".join(rows) + "\n")
     out = tmp_path / "qk"
-    assert main(["data", "convert", "qk-video", str(csv), "--out", str(out),
-                 "--no-progress"]) == 0
+    assert main(["data", "convert", "qk-video", str(csv), "--out", str(out), "--no-progress"]) == 0
     inter = read_atomic(out / "qk-video.inter")
     clicked = [(r.split(",")[0], r.split(",")[1]) for r in rows[1:] if r.split(",")[2] == "1"]
     assert list(zip(inter["user_id"], inter["item_id"])) == clicked
@@ -329,7 +385,8 @@ def test_cli_convert_names_a_bad_file(tmp_path, capsys):
     assert main(["data", "convert", "ml-10m", str(bad), "--out", str(tmp_path / "o")]) == 2
     assert "not a readable zip archive" in capsys.readouterr().err
     wrong = tmp_path / "wrong.zip"
-    wrong.write_bytes(zipped({"ml-10M100K/ratings.dat": "1::2::x::3\n",
-                              "ml-10M100K/movies.dat": "2::T (1999)::Drama\n"}))
+    wrong.write_bytes(
+        zipped({"ml-10M100K/ratings.dat": "1::2::x::3\n", "ml-10M100K/movies.dat": "2::T (1999)::Drama\n"})
+    )
     assert main(["data", "convert", "ml-10m", str(wrong), "--out", str(tmp_path / "o")]) == 2
     assert "ratings.dat" in capsys.readouterr().err

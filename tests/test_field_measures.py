@@ -21,6 +21,7 @@ TOL = 1e-12
 
 # ---- plain-loop references --------------------------------------------------------------
 
+
 def ref_ge(s, alpha):
     m, mu = len(s), sum(s) / len(s)
     if alpha == 0:
@@ -141,17 +142,18 @@ def test_inconsistency_matches_loop(pop, n):
         with pytest.warns(UndefinedMeasureWarning):
             assert math.isnan(puf.inconsistency(s, sim, n_neighbors=n))
         return
-    assert puf.inconsistency(s, sim, n_neighbors=n) == pytest.approx(
-        ref_inconsistency(s, sim.tolist(), n), abs=TOL)
+    assert puf.inconsistency(s, sim, n_neighbors=n) == pytest.approx(ref_inconsistency(s, sim.tolist(), n), abs=TOL)
 
 
 @given(populations(), st.sampled_from([0.0, 0.5, 1.0, 2.0]))
 def test_lipschitz_measures_match_loops(pop, L):
     s, sim = pop
     assert puf.lipschitz_violation(s, sim, lipschitz_constant=L) == pytest.approx(
-        ref_lipschitz(s, sim.tolist(), L, excess=False), abs=TOL)
+        ref_lipschitz(s, sim.tolist(), L, excess=False), abs=TOL
+    )
     assert puf.lipschitz_excess(s, sim, lipschitz_constant=L) == pytest.approx(
-        ref_lipschitz(s, sim.tolist(), L, excess=True), abs=TOL)
+        ref_lipschitz(s, sim.tolist(), L, excess=True), abs=TOL
+    )
 
 
 def test_block_boundaries_do_not_change_pair_measures(monkeypatch):
@@ -170,20 +172,19 @@ def test_block_boundaries_do_not_change_pair_measures(monkeypatch):
 
 # ---- hand-computed cases ------------------------------------------------------------------
 
+
 def test_hand_computed_values():
     s = [0.25, 0.5, 0.75, 1.0]  # μ = 0.625, S/μ = 0.4, 0.8, 1.2, 1.6
     r = [0.4, 0.8, 1.2, 1.6]
-    assert puf.generalized_entropy(s, alpha=2) == pytest.approx(
-        (0.16 + 0.64 + 1.44 + 2.56 - 4) / 8, abs=TOL)                      # 0.1
-    assert puf.generalized_entropy(s, alpha=0) == pytest.approx(
-        -sum(math.log(x) for x in r) / 4, abs=TOL)
+    assert puf.generalized_entropy(s, alpha=2) == pytest.approx((0.16 + 0.64 + 1.44 + 2.56 - 4) / 8, abs=TOL)  # 0.1
+    assert puf.generalized_entropy(s, alpha=0) == pytest.approx(-sum(math.log(x) for x in r) / 4, abs=TOL)
     assert puf.coefficient_of_variation(s) == pytest.approx(math.sqrt(0.078125) / 0.625, abs=TOL)
-    assert puf.variance(s) == pytest.approx(0.078125, abs=TOL)              # 5/64
+    assert puf.variance(s) == pytest.approx(0.078125, abs=TOL)  # 5/64
     assert puf.hoover(s) == pytest.approx(0.5 * (0.375 + 0.125 + 0.125 + 0.375) / 2.5, abs=TOL)  # 0.2
-    assert puf.jain_unfairness(s) == pytest.approx(1 - 2.5 ** 2 / (4 * 1.875), abs=TOL)        # 1/6
+    assert puf.jain_unfairness(s) == pytest.approx(1 - 2.5**2 / (4 * 1.875), abs=TOL)  # 1/6
     assert puf.mean_difference(s) == pytest.approx(2 * (0.25 * 3 + 0.5 * 2 + 0.75) / 12, abs=TOL)
     assert puf.max_min(s) == 0.75
-    assert puf.atkinson([0.25, 1.0], epsilon=0.5) == pytest.approx(1 - ((0.4 ** .5 + 1.6 ** .5) / 2) ** 2, abs=TOL)
+    assert puf.atkinson([0.25, 1.0], epsilon=0.5) == pytest.approx(1 - ((0.4**0.5 + 1.6**0.5) / 2) ** 2, abs=TOL)
 
 
 def test_one_user_has_everything_reaches_the_stated_maxima():
@@ -210,19 +211,22 @@ def test_aif360_ge0_difference_documented():
     assert round(ours, 4) == 0.2027 and round(ours / benefits.mean(), 4) == 0.0676
 
 
-@pytest.mark.parametrize("function, s", [
-    (lambda s: puf.generalized_entropy(s, alpha=0), [0.0, 0.5]),
-    (lambda s: puf.generalized_entropy(s, alpha=-1), [0.0, 0.5]),
-    (lambda s: puf.atkinson(s, epsilon=1), [0.0, 0.5]),
-    (lambda s: puf.atkinson(s, epsilon=2), [0.0, 0.5]),
-    (lambda s: puf.generalized_entropy(s, alpha=1), [0.0, 0.0]),
-    (lambda s: puf.generalized_entropy(s, alpha=2), [0.0, 0.0]),
-    (lambda s: puf.atkinson(s, epsilon=0.5), [0.0, 0.0]),
-    (puf.coefficient_of_variation, [0.0, 0.0]),
-    (puf.jain_unfairness, [0.0, 0.0]),
-    (puf.hoover, [0.0, 0.0]),
-    (puf.max_min, [0.0, 0.0]),
-])
+@pytest.mark.parametrize(
+    "function, s",
+    [
+        (lambda s: puf.generalized_entropy(s, alpha=0), [0.0, 0.5]),
+        (lambda s: puf.generalized_entropy(s, alpha=-1), [0.0, 0.5]),
+        (lambda s: puf.atkinson(s, epsilon=1), [0.0, 0.5]),
+        (lambda s: puf.atkinson(s, epsilon=2), [0.0, 0.5]),
+        (lambda s: puf.generalized_entropy(s, alpha=1), [0.0, 0.0]),
+        (lambda s: puf.generalized_entropy(s, alpha=2), [0.0, 0.0]),
+        (lambda s: puf.atkinson(s, epsilon=0.5), [0.0, 0.0]),
+        (puf.coefficient_of_variation, [0.0, 0.0]),
+        (puf.jain_unfairness, [0.0, 0.0]),
+        (puf.hoover, [0.0, 0.0]),
+        (puf.max_min, [0.0, 0.0]),
+    ],
+)
 def test_undefined_cases_warn_and_return_nan(function, s):
     with pytest.warns(UndefinedMeasureWarning, match="undefined"):
         assert math.isnan(function(s))
@@ -240,22 +244,33 @@ def test_defined_with_zeros_where_the_definition_allows():
 def test_equality_gives_exactly_zero():
     for c in (0.1, 1 / 3, 0.7, 1.0):
         s = [c] * 7
-        for f in (puf.generalized_entropy, puf.atkinson, puf.coefficient_of_variation,
-                  puf.jain_unfairness, puf.hoover, puf.variance, puf.mean_difference, puf.max_min):
+        for f in (
+            puf.generalized_entropy,
+            puf.atkinson,
+            puf.coefficient_of_variation,
+            puf.jain_unfairness,
+            puf.hoover,
+            puf.variance,
+            puf.mean_difference,
+            puf.max_min,
+        ):
             assert f(s) == pytest.approx(0.0, abs=1e-15) and f(s) >= 0.0
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: puf.generalized_entropy([0.5], alpha=float("nan")), "alpha must be a finite real"),
-    (lambda: puf.generalized_entropy([0.5], alpha="2"), "alpha must be a finite real"),
-    (lambda: puf.atkinson([0.5], epsilon=-0.5), "epsilon must be >= 0"),
-    (lambda: puf.hoover([0.5, 1.5]), "effectiveness"),
-    (lambda: puf.mean_difference([0.5]), "at least 2 users"),
-    (lambda: puf.inconsistency([0.5] * 6, np.eye(6), n_neighbors=0), "n_neighbors must be a positive"),
-    (lambda: puf.inconsistency([0.5] * 6, np.eye(6), n_neighbors=2.5), "n_neighbors must be a positive"),
-    (lambda: puf.lipschitz_violation([0.5, 1.0], np.eye(2), lipschitz_constant=-1), "lipschitz_constant"),
-    (lambda: puf.lipschitz_excess([0.5, 1.0], np.eye(3)), "similarity"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: puf.generalized_entropy([0.5], alpha=float("nan")), "alpha must be a finite real"),
+        (lambda: puf.generalized_entropy([0.5], alpha="2"), "alpha must be a finite real"),
+        (lambda: puf.atkinson([0.5], epsilon=-0.5), "epsilon must be >= 0"),
+        (lambda: puf.hoover([0.5, 1.5]), "effectiveness"),
+        (lambda: puf.mean_difference([0.5]), "at least 2 users"),
+        (lambda: puf.inconsistency([0.5] * 6, np.eye(6), n_neighbors=0), "n_neighbors must be a positive"),
+        (lambda: puf.inconsistency([0.5] * 6, np.eye(6), n_neighbors=2.5), "n_neighbors must be a positive"),
+        (lambda: puf.lipschitz_violation([0.5, 1.0], np.eye(2), lipschitz_constant=-1), "lipschitz_constant"),
+        (lambda: puf.lipschitz_excess([0.5, 1.0], np.eye(3)), "similarity"),
+    ],
+)
 def test_bad_input_raises_naming_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
@@ -277,9 +292,9 @@ def test_registry_defaults_and_families():
     assert values["lipschitz-excess"] == puf.lipschitz_excess(s, sim, lipschitz_constant=1.0)
     families = {name: puf.MEASURES[name].family for name in FIELD}
     assert {n for n, f in families.items() if f == "similarity-aware"} == {
-        n for n in FIELD if "similarity" in puf.MEASURES[n].reads}
-    assert {families[n] for n in ("inconsistency", "lipschitz-violation", "lipschitz-excess")} == {
-        "similarity-aware"}
+        n for n in FIELD if "similarity" in puf.MEASURES[n].reads
+    }
+    assert {families[n] for n in ("inconsistency", "lipschitz-violation", "lipschitz-excess")} == {"similarity-aware"}
     assert puf.MEASURES["variance"].range == (0.0, 0.25)
     assert puf.MEASURES["ge-1"].range == (0.0, math.inf)
 
@@ -304,6 +319,7 @@ def test_a_registered_parameter_value_appears_everywhere():
 
 
 # ---- a well-kept library: PySAL's inequality package (in the test extra) -----------------
+
 
 @given(unit.filter(lambda s: sum(s) > 0))
 def test_pysal_inequality_agrees_on_gini_theil_atkinson(s):

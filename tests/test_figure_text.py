@@ -55,8 +55,12 @@ def _texts(fig):
     found = []
     for text in fig.findobj(Text):
         axes = text.axes
-        if (not text.get_visible() or not text.get_text().strip() or id(text) in hidden
-                or (axes is not None and not axes.get_visible())):
+        if (
+            not text.get_visible()
+            or not text.get_text().strip()
+            or id(text) in hidden
+            or (axes is not None and not axes.get_visible())
+        ):
             continue
         if any(not parent.get_visible() for parent in _parents(text)):
             continue
@@ -72,12 +76,15 @@ def _parents(text):
 def assert_readable(fig, name):
     texts, frame = _texts(fig)
     for text, box in texts:
-        assert (box.x0 >= frame.x0 - 1 and box.y0 >= frame.y0 - 1 and box.x1 <= frame.x1 + 1
-                and box.y1 <= frame.y1 + 1), f"{name}: {text!r} leaves the figure"
+        assert (
+            box.x0 >= frame.x0 - 1 and box.y0 >= frame.y0 - 1 and box.x1 <= frame.x1 + 1 and box.y1 <= frame.y1 + 1
+        ), f"{name}: {text!r} leaves the figure"
     for i, (a, box_a) in enumerate(texts):
-        for b, box_b in texts[i + 1:]:
-            overlap = (min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0),
-                       min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0))
+        for b, box_b in texts[i + 1 :]:
+            overlap = (
+                min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0),
+                min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0),
+            )
             assert min(overlap) <= 1, f"{name}: {a!r} and {b!r} overlap"
 
 
@@ -85,8 +92,7 @@ def assert_readable(fig, name):
 def user_measures(tmp_path_factory):
     folder = tmp_path_factory.mktemp("mine")
     (folder / "mymeasure.py").write_text(textwrap.dedent(USER), encoding="utf-8")
-    return tuple(load_measure(f"{folder / 'mymeasure.py'}:{name}")
-                 for name in ("squared_gap", "widest_similar_gap"))
+    return tuple(load_measure(f"{folder / 'mymeasure.py'}:{name}") for name in ("squared_gap", "widest_similar_gap"))
 
 
 @pytest.mark.parametrize("with_user", [False, True], ids=["builtins", "with --measure"])

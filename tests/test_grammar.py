@@ -9,8 +9,16 @@ import numpy as np
 import pytest
 
 import puf
-from puf.grammar import (BUILTIN_FORMS, DEFAULT_GRAMMAR, IndexForm, PairForm, builtin_form,
-                         enumerate_forms, grammar_measure, load_grammar)
+from puf.grammar import (
+    BUILTIN_FORMS,
+    DEFAULT_GRAMMAR,
+    IndexForm,
+    PairForm,
+    builtin_form,
+    enumerate_forms,
+    grammar_measure,
+    load_grammar,
+)
 
 
 def _populations(count, seed, *, max_users=9):
@@ -47,19 +55,26 @@ def test_each_builtin_equals_its_form_to_1e_12(name):
 def _plain_pair_loop(form, s, sim):
     """The pair form by its definition, one pair at a time."""
     m = len(s)
-    weight = {"1": lambda x: 1.0, "sim": lambda x: x, "sim^2": lambda x: x * x,
-              "sim>=t": lambda x: float(x >= form.threshold)}[form.weight]
-    gap = {"abs": lambda a, b, x: abs(a - b), "square": lambda a, b, x: (a - b) ** 2,
-           "excess": lambda a, b, x: max(0.0, abs(a - b) - form.lipschitz * (1 - x)),
-           "violation": lambda a, b, x: float(abs(a - b) > form.lipschitz * (1 - x))}[form.gap]
-    term = {(u, v): weight(sim[u][v]) * gap(s[u], s[v], sim[u][v]) for u in range(m) for v in range(m)
-            if u != v}
+    weight = {
+        "1": lambda x: 1.0,
+        "sim": lambda x: x,
+        "sim^2": lambda x: x * x,
+        "sim>=t": lambda x: float(x >= form.threshold),
+    }[form.weight]
+    gap = {
+        "abs": lambda a, b, x: abs(a - b),
+        "square": lambda a, b, x: (a - b) ** 2,
+        "excess": lambda a, b, x: max(0.0, abs(a - b) - form.lipschitz * (1 - x)),
+        "violation": lambda a, b, x: float(abs(a - b) > form.lipschitz * (1 - x)),
+    }[form.gap]
+    term = {(u, v): weight(sim[u][v]) * gap(s[u], s[v], sim[u][v]) for u in range(m) for v in range(m) if u != v}
     pairs = [(u, v) for u in range(m) for v in range(u + 1, m)]
-    value = {"pairs": sum(term[p] for p in pairs) / len(pairs),
-             "all-pairs": sum(term.values()) / m ** 2,
-             "max": max(term[p] for p in pairs),
-             "user-max": sum(max(term[(u, v)] for v in range(m) if v != u) for u in range(m)) / m,
-             }[form.aggregation]
+    value = {
+        "pairs": sum(term[p] for p in pairs) / len(pairs),
+        "all-pairs": sum(term.values()) / m**2,
+        "max": max(term[p] for p in pairs),
+        "user-max": sum(max(term[(u, v)] for v in range(m) if v != u) for u in range(m)) / m,
+    }[form.aggregation]
     if form.normalisation == "mean":
         value /= (sum(s) / m) ** (1 if form.gap == "abs" else 2)
     if form.normalisation == "weights":  # a weighted mean over the pairs, whichever mean
@@ -102,8 +117,10 @@ def test_a_grammar_measure_is_an_ordinary_measure(tmp_path):
         puf.MEASURES.pop(registered.name)
     assert pickle.loads(pickle.dumps(made))([0.0, 1.0], np.ones((2, 2))) == made([0.0, 1.0], np.ones((2, 2)))
     path = tmp_path / "mine.py"
-    path.write_text("from puf.grammar import IndexForm, grammar_measure\n"
-                    "theil = grammar_measure(IndexForm('ge', 1.0), name='theil')\n")
+    path.write_text(
+        "from puf.grammar import IndexForm, grammar_measure\n"
+        "theil = grammar_measure(IndexForm('ge', 1.0), name='theil')\n"
+    )
     loaded = puf.load_measure(f"{path}:theil")
     assert loaded.name == "theil" and loaded.reads == ("effectiveness",)
     assert loaded(effectiveness=[0.0, 1.0]) == pytest.approx(math.log(2))
@@ -123,8 +140,7 @@ def test_bad_forms_name_the_argument_and_undefined_values_warn():
     with pytest.warns(puf.UndefinedMeasureWarning):
         assert math.isnan(grammar_measure(IndexForm("ge", 0.0))([0.0, 1.0]))
     with pytest.warns(puf.UndefinedMeasureWarning):
-        assert math.isnan(grammar_measure(PairForm(weight="sim", normalisation="weights"))(
-            [0.0, 1.0], np.eye(2)))
+        assert math.isnan(grammar_measure(PairForm(weight="sim", normalisation="weights"))([0.0, 1.0], np.eye(2)))
 
 
 def test_grammar_files_are_read_and_checked(tmp_path):

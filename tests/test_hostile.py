@@ -24,7 +24,7 @@ from puf.cli import main
 
 HEADER = "user_id:token\titem_id:token\trating:float\ttimestamp:float\n"
 
-HOSTILE = '''
+HOSTILE = """
 import itertools, sys, time
 import numpy as np
 
@@ -48,7 +48,7 @@ def vandal(effectiveness):
 
 def spread(effectiveness):
     return float(np.ptp(effectiveness))
-'''
+"""
 
 
 @pytest.fixture()
@@ -75,16 +75,28 @@ def _toy_inter(folder, n_users=8, n_items=10):
     path = folder / "toy.inter"
     path.write_text(HEADER + "\n".join(rows) + "\n")
     (folder / "toy.item").write_text(
-        "item_id:token\tgenre:token_seq\n" + "\n".join(f"i{i}\tG{i % 3}" for i in range(n_items)))
+        "item_id:token\tgenre:token_seq\n" + "\n".join(f"i{i}\tG{i % 3}" for i in range(n_items))
+    )
     return path
 
 
 # ---- 1. evaluate --out: no silent replacement, no stale files ----------------------------------
 
+
 def test_1_evaluate_refuses_a_non_empty_out_and_force_removes_stale_files(tmp_path, capsys):
     inter, out = _toy_inter(tmp_path), tmp_path / "out"
-    base = ["evaluate", "--inter", str(inter), "--item", str(inter.with_suffix(".item")),
-            "--out", str(out), "-q", "--format", "csv"]
+    base = [
+        "evaluate",
+        "--inter",
+        str(inter),
+        "--item",
+        str(inter.with_suffix(".item")),
+        "--out",
+        str(out),
+        "-q",
+        "--format",
+        "csv",
+    ]
     assert main(base + ["--rankers", "mostpop,random"]) == 0
     assert {p.name for p in out.iterdir()} >= {"scores.csv", "agreement.csv", "timings.csv"}
     capsys.readouterr()
@@ -96,6 +108,7 @@ def test_1_evaluate_refuses_a_non_empty_out_and_force_removes_stale_files(tmp_pa
 
 
 # ---- 2. item ids near the int64 limit ----------------------------------------------------------
+
 
 def test_2_item_ids_near_the_int64_limit():
     relevance = pd.DataFrame({"u": [0, 1, 2, 3], "i": [5] * 4, "r": [1.0] * 4})
@@ -121,15 +134,23 @@ def test_2_big_ids_give_the_numbers_of_small_ids():
 
 # ---- 3. text and complex are not numbers ------------------------------------------------------
 
-@pytest.mark.parametrize("value, word", [(np.array(["0.1", "0.5"]), "text"), (["0.1", "0.5"], "text"),
-                                         (np.array([0.1 + 1j, 0.5]), "complex"),
-                                         ([0.1, 0.5 + 0j], "complex")])
+
+@pytest.mark.parametrize(
+    "value, word",
+    [
+        (np.array(["0.1", "0.5"]), "text"),
+        (["0.1", "0.5"], "text"),
+        (np.array([0.1 + 1j, 0.5]), "complex"),
+        ([0.1, 0.5 + 0j], "complex"),
+    ],
+)
 def test_3_text_and_complex_are_refused(value, word):
     with pytest.raises(ValueError, match=f"effectiveness must be numeric \\(real numbers, not {word}\\)"):
         puf.sd(value)
 
 
 # ---- 4. two measures with one name ------------------------------------------------------------
+
 
 def test_4_evaluate_refuses_two_measures_with_one_name():
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
@@ -138,6 +159,7 @@ def test_4_evaluate_refuses_two_measures_with_one_name():
 
 
 # ---- 5. a measure that edits its input -------------------------------------------------------
+
 
 def test_5_a_measure_cannot_edit_the_population_it_is_given(hostile):
     vandal = puf.load_measure(f"{hostile}:vandal")
@@ -158,6 +180,7 @@ def test_5_without_fork_each_call_still_gets_its_own_copy(hostile, monkeypatch):
 
 # ---- 6. PEU at exactly epsilon ---------------------------------------------------------------
 
+
 def test_6_peu_does_not_count_an_envy_of_exactly_epsilon():
     relevance = np.zeros((2, 12))
     relevance[0, :6] = [4, 3, 5, 5, 3, 0]  # z_0 = 20: envy 4/20 - 3/20 = 0.05 exactly
@@ -171,6 +194,7 @@ def test_6_peu_does_not_count_an_envy_of_exactly_epsilon():
 
 
 # ---- 7. KNN neighbourhoods do not depend on how ties fall -------------------------------------
+
 
 @pytest.mark.parametrize("axis", [0, 1])
 def test_7_the_neighbour_cut_breaks_ties_by_index(axis):
@@ -197,10 +221,12 @@ def test_7_knn_lists_are_identical_under_a_relabelling_that_keeps_the_ties_order
 
 # ---- 8. hangs: killed at the limit, reported, and the run goes on ------------------------------
 
+
 @pytest.mark.parametrize("name", ["stuck", "stubborn"])
 def test_8_a_hanging_measure_is_timed_out_and_the_run_goes_on(hostile, name):
-    results = verdicts(puf.load_measure(f"{hostile}:{name}"), properties=["range", "anonymity"],
-                       max_examples=3, time_limit=0.2)
+    results = verdicts(
+        puf.load_measure(f"{hostile}:{name}"), properties=["range", "anonymity"], max_examples=3, time_limit=0.2
+    )
     assert [(v.status, v.reason) for v in results] == [("undefined", "timed out after 0.2 s")] * 2
     assert isolation.live_workers() == 0  # the worker was killed, none is left running
 
@@ -214,14 +240,16 @@ def test_8_report_sweeps_bound_each_call_of_a_user_measure(hostile):
     isolation.release_workers()
 
 
-@pytest.mark.parametrize("option", [{"time_limit": 0}, {"time_limit": -1},
-                                    {"time_limit": float("inf")}, {"time_budget": 0}])
+@pytest.mark.parametrize(
+    "option", [{"time_limit": 0}, {"time_limit": -1}, {"time_limit": float("inf")}, {"time_budget": 0}]
+)
 def test_8_a_limit_cannot_be_switched_off(option):
     with pytest.raises(ValueError, match=f"{next(iter(option))} must be a finite number of seconds > 0"):
         verdicts("sd", properties=["range"], **option)
 
 
 # ---- 9. output paths and input files checked before the work, one line each ---------------------
+
 
 def test_9_unusable_paths_give_one_line_and_exit_2(tmp_path, capsys):
     afile = tmp_path / "afile.txt"
@@ -256,6 +284,7 @@ def test_9_an_unwritable_parent_is_refused_before_the_work(capsys):
 
 # ---- 10. sys.exit in a measure ---------------------------------------------------------------
 
+
 def test_10_a_measure_calling_sys_exit_does_not_end_puf_check(hostile, capsys):
     assert main(["check", f"{hostile}:quits", "--property", "range", "--max-examples", "2"]) == 0
     out = capsys.readouterr().out
@@ -263,6 +292,7 @@ def test_10_a_measure_calling_sys_exit_does_not_end_puf_check(hostile, capsys):
 
 
 # ---- 11. messages that name the argument -------------------------------------------------------
+
 
 def test_11_messages_name_the_argument():
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
@@ -298,25 +328,27 @@ def _plugin_args():
 
 
 def test_11_pytest_refuses_zero_examples(pytester):
-    result = pytester.runpytest_subprocess(*_plugin_args(), "--measure", "sd",
-                                           "--measure-max-examples", "0", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(), "--measure", "sd", "--measure-max-examples", "0", "-p", "no:cacheprovider"
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--measure-max-examples must be an integer >= 1, got 0*"])
 
 
 # ---- 12. a measure given twice -----------------------------------------------------------------
 
+
 def test_12_report_refuses_a_measure_given_twice_in_any_spelling(hostile, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(hostile.parent.parent)
     out = tmp_path / "report"
     relative = f"{hostile.parent.name}/mine.py:spread"
-    assert main(["report", "--out", str(out), "--measure", relative,
-                 "--measure", f"{hostile}:spread"]) == 2
+    assert main(["report", "--out", str(out), "--measure", relative, "--measure", f"{hostile}:spread"]) == 2
     assert "is given twice" in _one_line_error(capsys)
     assert not out.exists()
 
 
 # ---- 13. preprocessing that leaves nothing, and undecodable bytes ------------------------------
+
 
 def test_13_empty_after_preprocessing_and_bad_bytes_are_named(tmp_path, capsys):
     header_only = tmp_path / "header.inter"
@@ -327,16 +359,19 @@ def test_13_empty_after_preprocessing_and_bad_bytes_are_named(tmp_path, capsys):
     low.write_text(HEADER + "u1\ti1\t1\t1\n")
     latin = tmp_path / "latin.inter"
     latin.write_bytes((HEADER + "u1\ti1\t4\t1\n").encode() + b"u\xfc2\ti1\t4\t1\n")
-    cases = [(header_only, "holds no interaction"),
-             (one_row, "no user survived the preprocessing: the 5-core filter"),
-             (low, "no user survived the preprocessing: the rating threshold (rating >= 3)"),
-             (latin, "latin.inter: line 3: byte 0xfc at column 2 is not valid UTF-8")]
+    cases = [
+        (header_only, "holds no interaction"),
+        (one_row, "no user survived the preprocessing: the 5-core filter"),
+        (low, "no user survived the preprocessing: the rating threshold (rating >= 3)"),
+        (latin, "latin.inter: line 3: byte 0xfc at column 2 is not valid UTF-8"),
+    ]
     for path, fragment in cases:
         assert main(["evaluate", "--inter", str(path), "-q"]) == 2
         assert fragment in _one_line_error(capsys), path
 
 
 # ---- 14. damaged cache, no empty folder, arguments before downloads ----------------------------
+
 
 def test_14_data_list_shows_a_damaged_entry(tmp_path, capsys, monkeypatch):
     import importlib
@@ -349,7 +384,8 @@ def test_14_data_list_shows_a_damaged_entry(tmp_path, capsys, monkeypatch):
     for name in source.files:
         (entry / name).write_text("not the real file\n")
     (entry / fetch_module.MANIFEST).write_text(
-        '{"dataset": "ml-100k", "source": "test", "fetched": "now", "files": {}}')
+        '{"dataset": "ml-100k", "source": "test", "fetched": "now", "files": {}}'
+    )
     assert main(["data", "list", "--cache", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert "damaged: ml-100k.inter checksum mismatch" in captured.out
@@ -358,8 +394,12 @@ def test_14_data_list_shows_a_damaged_entry(tmp_path, capsys, monkeypatch):
 
 def test_14_a_failed_report_leaves_no_folder(hostile, tmp_path, capsys):
     out = tmp_path / "new" / "report"
-    assert main(["report", "--quick", "--quiet", "--out", str(out), "--measure",
-                 f"{hostile}:stuck", "--time-limit", "0.2"]) == 2
+    assert (
+        main(
+            ["report", "--quick", "--quiet", "--out", str(out), "--measure", f"{hostile}:stuck", "--time-limit", "0.2"]
+        )
+        == 2
+    )
     assert "timed out after 0.2 s" in _one_line_error(capsys)
     assert not (tmp_path / "new").exists()
 
@@ -378,6 +418,7 @@ def test_14_rankers_are_checked_before_any_download(monkeypatch, capsys):
 
 # ---- one loader for every entry point ----------------------------------------------------------
 
+
 def test_loader_takes_three_spellings_from_any_folder(hostile, tmp_path, monkeypatch):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -393,8 +434,7 @@ def test_loader_takes_three_spellings_from_any_folder(hostile, tmp_path, monkeyp
         puf.load_measure(f"{hostile}:nope")
 
 
-def test_loader_prefers_the_current_folder_over_earlier_measure_folders(hostile, tmp_path,
-                                                                         monkeypatch):
+def test_loader_prefers_the_current_folder_over_earlier_measure_folders(hostile, tmp_path, monkeypatch):
     other = tmp_path / "other"
     other.mkdir()
     (other / "mine.py").write_text("def close_gap(effectiveness):\n    return 0.0\n")
@@ -415,8 +455,7 @@ def test_loader_reports_a_module_that_exits_at_import(tmp_path):
 
 def test_puf_check_loads_a_file_from_another_folder(hostile, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main(["check", f"{os.path.relpath(hostile)}:spread", "--property", "anonymity",
-                 "--max-examples", "3"]) == 0
+    assert main(["check", f"{os.path.relpath(hostile)}:spread", "--property", "anonymity", "--max-examples", "3"]) == 0
     assert "anonymity  holds" in capsys.readouterr().out
 
 
@@ -424,26 +463,44 @@ def test_puf_report_loads_both_spellings(hostile, tmp_path, monkeypatch, capsys)
     monkeypatch.chdir(hostile.parent)
     for spec in ("mine:stuck", f"{hostile}:stuck"):
         # Loaded (or the message would be about importing); then stopped at the first call.
-        assert main(["report", "--quick", "--quiet", "--out", str(tmp_path / "r"), "--measure",
-                     spec, "--time-limit", "0.2"]) == 2
+        assert (
+            main(
+                ["report", "--quick", "--quiet", "--out", str(tmp_path / "r"), "--measure", spec, "--time-limit", "0.2"]
+            )
+            == 2
+        )
         assert "measure 'stuck' timed out" in _one_line_error(capsys)
 
 
 def test_pytest_measure_loads_a_file_from_another_folder(hostile, pytester):
     result = pytester.runpytest_inprocess(
-        *_plugin_args(), "--measure", f"{hostile}:spread", "--measure", f"{hostile}:spread",
-        "--measure-max-examples", "3", "-k", "anonymity", "-p", "no:cacheprovider")
+        *_plugin_args(),
+        "--measure",
+        f"{hostile}:spread",
+        "--measure",
+        f"{hostile}:spread",
+        "--measure-max-examples",
+        "3",
+        "-k",
+        "anonymity",
+        "-p",
+        "no:cacheprovider",
+    )
     result.assert_outcomes(passed=1)  # given twice, checked once
 
 
 # ---- the exit-code map -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("error, code, fragment", [
-    (RuntimeError("a bug"), 70, "internal error: RuntimeError: a bug (rerun with PUF_DEBUG=1"),
-    (KeyboardInterrupt(), 130, "interrupted"),
-    (ValueError("bad value\nsecond line"), 2, "bad value"),
-    (PermissionError(13, "Permission denied", "/x"), 2, "/x: Permission denied"),
-])
+
+@pytest.mark.parametrize(
+    "error, code, fragment",
+    [
+        (RuntimeError("a bug"), 70, "internal error: RuntimeError: a bug (rerun with PUF_DEBUG=1"),
+        (KeyboardInterrupt(), 130, "interrupted"),
+        (ValueError("bad value\nsecond line"), 2, "bad value"),
+        (PermissionError(13, "Permission denied", "/x"), 2, "/x: Permission denied"),
+    ],
+)
 def test_every_failure_is_one_line_and_a_mapped_exit_code(monkeypatch, capsys, error, code, fragment):
     from puf.cli.commands import measures
 
@@ -457,14 +514,18 @@ def test_every_failure_is_one_line_and_a_mapped_exit_code(monkeypatch, capsys, e
     assert line.startswith("puf measures: ") and fragment in line
 
 
-@pytest.mark.parametrize("option, value, fragment", [
-    ("--gamma", "2", "--gamma must lie in [0, 1], got 2.0"),
-    ("--epsilon", "-1", "--epsilon must be >= 0, got -1.0"),
-    ("--epsilon", "nan", "--epsilon must be a finite real number >= 0, got nan"),
-    ("--seed", "-3", "--seed must be >= 0, got -3"),
-])
-def test_9_evaluate_options_are_checked_before_the_data_is_loaded(tmp_path, capsys, monkeypatch,
-                                                                    option, value, fragment):
+@pytest.mark.parametrize(
+    "option, value, fragment",
+    [
+        ("--gamma", "2", "--gamma must lie in [0, 1], got 2.0"),
+        ("--epsilon", "-1", "--epsilon must be >= 0, got -1.0"),
+        ("--epsilon", "nan", "--epsilon must be a finite real number >= 0, got nan"),
+        ("--seed", "-3", "--seed must be >= 0, got -3"),
+    ],
+)
+def test_9_evaluate_options_are_checked_before_the_data_is_loaded(
+    tmp_path, capsys, monkeypatch, option, value, fragment
+):
     from puf.cli.commands import evaluate
 
     def no_load(args):
@@ -479,7 +540,7 @@ def test_9_evaluate_options_are_checked_before_the_data_is_loaded(tmp_path, caps
 
 # ---- 15. a user's module runs in a worker process, never in the harness ------------------------
 
-AT_IMPORT = '''
+AT_IMPORT = """
 import os, signal, threading, time
 import numpy
 import puf.paper_score_measures
@@ -520,7 +581,7 @@ def speaks(effectiveness):
         if isinstance(thing, Connection) and not thing.closed:
             thing.send_bytes(pickle.dumps((10**6, os.getpid(), Payload())))
     return 0.5
-'''
+"""
 
 
 @pytest.fixture()
@@ -555,8 +616,21 @@ def test_15_import_time_code_changes_nothing_in_the_harness(at_import, tmp_path,
     assert threading.active_count() == threads
     pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
     assert puf.evaluate_measures(pop, ["sd", "puf"]) == {"sd": 0.5, "puf": 0.5}
-    assert main(["check", f"{at_import.name}:spread", "--property", "anonymity",
-                 "--max-examples", "3", "--json", "rel.json"]) == 0
+    assert (
+        main(
+            [
+                "check",
+                f"{at_import.name}:spread",
+                "--property",
+                "anonymity",
+                "--max-examples",
+                "3",
+                "--json",
+                "rel.json",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.count("anonymity  holds") == 1  # one table: the fork at import printed none
     assert (tmp_path / "rel.json").is_file() and not (tmp_path / "elsewhere" / "rel.json").exists()
@@ -571,8 +645,9 @@ def test_15_a_measure_that_forks_gets_the_verdicts_of_its_twin(at_import):
 
 @pytest.mark.parametrize("name, signal_name", [("signals", "SIGTERM"), ("kills", "SIGKILL")])
 def test_15_a_measure_that_signals_its_parent_fails_and_the_run_goes_on(at_import, name, signal_name):
-    results = verdicts(isolation.load_isolated(f"{at_import}:{name}"), properties=["range"],
-                       max_examples=2, time_limit=10.0)
+    results = verdicts(
+        isolation.load_isolated(f"{at_import}:{name}"), properties=["range"], max_examples=2, time_limit=10.0
+    )
     assert [v.status for v in results] == ["undefined"]
     assert all(f"the measure's process ended (killed by {signal_name})" in v.reason for v in results)
 
@@ -606,14 +681,16 @@ def test_15_the_workers_end_with_the_harness_even_on_sigkill(hostile, tmp_path):
     import time
 
     script = tmp_path / "harness.py"
-    script.write_text(textwrap.dedent(f'''
+    script.write_text(
+        textwrap.dedent(f"""
         import sys
         from puf.properties import isolation
         worker = isolation.MeasureWorker({str(hostile) + ":stuck"!r})
         worker.start()
         print(worker._channel.group, worker._channel.worker_pid, flush=True)
         worker.call({{"effectiveness": [0.0, 1.0]}}, 600.0)
-    '''))
+    """)
+    )
     harness = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         pids = [int(p) for p in harness.stdout.readline().split()]
@@ -637,15 +714,21 @@ def test_15_fresh_outcomes_start_a_new_interpreter_each_time(hostile):
     spread = isolation.load_isolated(f"{hostile}:spread")
     fields = [{"effectiveness": np.array([0.0, 0.5])}, {"effectiveness": np.array([1.0])}]
     assert isolation.fresh_outcomes(spread, fields, time_limit=10.0) == [
-        isolation.Outcome(0.5, "float", None), isolation.Outcome(0.0, "float", None)]
+        isolation.Outcome(0.5, "float", None),
+        isolation.Outcome(0.0, "float", None),
+    ]
     quits = isolation.load_isolated(f"{hostile}:quits")
     assert isolation.fresh_outcomes(quits, fields[:1], time_limit=10.0) == [
-        isolation.Outcome(None, "", "SystemExit: 3")]
-    assert isolation.fresh_outcomes(puf.as_measure(lambda effectiveness: 2.0), fields[:1],
-                                    time_limit=10.0)[0].number == 2.0  # a lambda: forked
+        isolation.Outcome(None, "", "SystemExit: 3")
+    ]
+    assert (
+        isolation.fresh_outcomes(puf.as_measure(lambda effectiveness: 2.0), fields[:1], time_limit=10.0)[0].number
+        == 2.0
+    )  # a lambda: forked
 
 
 # ---- 16. SIGTERM is Ctrl-C: clean exit, folder as it was, no process left ---------------------
+
 
 def _children(pid):
     """The live processes whose parent is ``pid``."""
@@ -681,8 +764,14 @@ def _puf(*argv, cwd=None):
     import subprocess
     import sys
 
-    process = subprocess.Popen([sys.executable, "-m", "puf.cli", *argv], cwd=cwd, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "puf.cli", *argv],
+        cwd=cwd,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         yield process
     finally:
@@ -715,8 +804,18 @@ def test_16_sigterm_in_the_sweeps_restores_the_older_report_and_ends_the_worker(
     older = {"index.html": "older report", "gamma.csv": "a,b\n1,2\n", "notes.txt": "mine"}
     for name, text in older.items():
         (out / name).write_text(text)
-    with _puf("report", "--quick", "--quiet", "--force", "--out", str(out), "--measure",
-              f"{hostile}:stuck", "--time-limit", "600") as process:
+    with _puf(
+        "report",
+        "--quick",
+        "--quiet",
+        "--force",
+        "--out",
+        str(out),
+        "--measure",
+        f"{hostile}:stuck",
+        "--time-limit",
+        "600",
+    ) as process:
         # the measure's keeper and worker run: the report is inside its sweeps
         descendants = _wait_for(lambda: len(_descendants(process.pid)) >= 2 and _descendants(process.pid))
         code, err = _sigterm_and_collect(process, descendants)
@@ -741,6 +840,7 @@ def test_16_sigterm_ends_a_worker_spinning_in_a_measure(hostile):
 
 # ---- 17. two runs, one folder; a full disk; a FIFO --------------------------------------------
 
+
 def test_17_a_second_run_on_a_folder_in_use_is_refused_or_waits(tmp_path, capsys):
     import threading
 
@@ -748,15 +848,27 @@ def test_17_a_second_run_on_a_folder_in_use_is_refused_or_waits(tmp_path, capsys
     from puf.files import hold_lock
 
     inter, out = _toy_inter(tmp_path), tmp_path / "out"
-    argv = ["evaluate", "--inter", str(inter), "--item", str(inter.with_suffix(".item")),
-            "--out", str(out), "-q", "--format", "csv", "--run", f"mine={tmp_path / 'run.csv'}"]
-    (tmp_path / "run.csv").write_text("user,item,rank\n" + "".join(
-        f"u{u},i{j},{j + 1}\n" for u in range(8) for j in range(3)))
+    argv = [
+        "evaluate",
+        "--inter",
+        str(inter),
+        "--item",
+        str(inter.with_suffix(".item")),
+        "--out",
+        str(out),
+        "-q",
+        "--format",
+        "csv",
+        "--run",
+        f"mine={tmp_path / 'run.csv'}",
+    ]
+    (tmp_path / "run.csv").write_text(
+        "user,item,rank\n" + "".join(f"u{u},i{j},{j + 1}\n" for u in range(8) for j in range(3))
+    )
     released = threading.Event()
     with hold_lock(folder_lock(out), what="output folder", command="puf evaluate --out out"):
         assert main(argv) == 2
-        assert (f"output folder {out} is in use by pid {os.getpid()} (puf evaluate --out out)"
-                in _one_line_error(capsys))
+        assert f"output folder {out} is in use by pid {os.getpid()} (puf evaluate --out out)" in _one_line_error(capsys)
         assert main(["report", "--out", str(out)]) == 2
         assert f"is in use by pid {os.getpid()}" in _one_line_error(capsys)
         threading.Timer(0.5, released.set).start()
@@ -805,8 +917,7 @@ def test_17_a_full_disk_leaves_the_earlier_json_intact(tmp_path, capsys, monkeyp
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(puf.files.os, "fsync", full)
-    assert main(["check", "gini", "--property", "range", "--max-examples", "3",
-                 "--json", str(target)]) == 2
+    assert main(["check", "gini", "--property", "range", "--max-examples", "3", "--json", str(target)]) == 2
     assert "No space left on device" in _one_line_error(capsys)
     assert target.read_text() == earlier and [p.name for p in tmp_path.iterdir()] == ["v.json"]
 
@@ -831,7 +942,10 @@ def test_17_a_failed_build_keeps_the_older_folder_and_stale_files_go(tmp_path):
             (staging / "scores.csv").write_text("new")
             raise RuntimeError("the work failed")
     assert {p.name: p.read_text() for p in out.iterdir()} == {
-        "scores.csv": "old", "agreement.csv": "old", "notes.txt": "mine"}
+        "scores.csv": "old",
+        "agreement.csv": "old",
+        "notes.txt": "mine",
+    }
     with staged_folder(out, stale=["agreement.csv"]) as staging:
         (staging / "scores.csv").write_text("new")
     assert {p.name: p.read_text() for p in out.iterdir()} == {"scores.csv": "new", "notes.txt": "mine"}
@@ -840,12 +954,15 @@ def test_17_a_failed_build_keeps_the_older_folder_and_stale_files_go(tmp_path):
 
 # ---- 18. data and cache -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("header, cell, fragment", [
-    ("rating:token", "good", "line 4: field 'rating' (token) holds 'good', not a number"),
-    ("rating:float_seq", "4 5", "line 4: field 'rating' (float_seq) holds a sequence '4.0 5.0'"),
-])
-def test_18_a_rating_that_is_not_one_number_names_file_line_and_field(tmp_path, capsys, header, cell,
-                                                                      fragment):
+
+@pytest.mark.parametrize(
+    "header, cell, fragment",
+    [
+        ("rating:token", "good", "line 4: field 'rating' (token) holds 'good', not a number"),
+        ("rating:float_seq", "4 5", "line 4: field 'rating' (float_seq) holds a sequence '4.0 5.0'"),
+    ],
+)
+def test_18_a_rating_that_is_not_one_number_names_file_line_and_field(tmp_path, capsys, header, cell, fragment):
     rows = [f"u{u}\ti{j}\t{cell if (u, j) == (0, 2) else '4'}\t{j}" for u in range(6) for j in range(6)]
     inter = tmp_path / "bad.inter"
     inter.write_text(f"user_id:token\titem_id:token\t{header}\ttimestamp:float\n" + "\n".join(rows))
@@ -858,13 +975,44 @@ def test_18_an_item_listed_twice_with_different_values_is_refused(tmp_path, caps
     inter = _toy_inter(tmp_path)
     item = inter.with_suffix(".item")
     item.write_text(item.read_text() + "\ni3\tG0\ni1\tG1")  # i3 is G0 already; i1 was G1
-    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop",
-                 "-q", "--out", str(tmp_path / "out")]) == 0  # the same line twice: read once
+    assert (
+        main(
+            [
+                "evaluate",
+                "--inter",
+                str(inter),
+                "--item",
+                str(item),
+                "--rankers",
+                "mostpop",
+                "-q",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )  # the same line twice: read once
     item.write_text(item.read_text() + "\ni4\tG2")  # i4 was G1
-    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop",
-                 "-q", "--out", str(tmp_path / "out2")]) == 2
-    assert (f"{item}: line 14: item 'i4' is listed twice with different values (first at line 6)"
-            in _one_line_error(capsys))
+    assert (
+        main(
+            [
+                "evaluate",
+                "--inter",
+                str(inter),
+                "--item",
+                str(item),
+                "--rankers",
+                "mostpop",
+                "-q",
+                "--out",
+                str(tmp_path / "out2"),
+            ]
+        )
+        == 2
+    )
+    assert f"{item}: line 14: item 'i4' is listed twice with different values (first at line 6)" in _one_line_error(
+        capsys
+    )
 
 
 def test_18_fetch_repairs_an_entry_whose_manifest_is_not_json(tmp_path, capsys, monkeypatch):
@@ -875,9 +1023,13 @@ def test_18_fetch_repairs_an_entry_whose_manifest_is_not_json(tmp_path, capsys, 
     content = {"toy.inter": b"user_id:token\titem_id:token\nu\ti\n"}
     import hashlib
 
-    source = puf.data.DatasetSource(package="toypkg", version="1.0", module="toypkg_not_installed",
-                                    folder="toypkg/toy",
-                                    files={n: hashlib.sha256(d).hexdigest() for n, d in content.items()})
+    source = puf.data.DatasetSource(
+        package="toypkg",
+        version="1.0",
+        module="toypkg_not_installed",
+        folder="toypkg/toy",
+        files={n: hashlib.sha256(d).hexdigest() for n, d in content.items()},
+    )
     monkeypatch.setitem(puf.data.DATASETS, "toy", source)
     downloads = []
 
@@ -936,8 +1088,9 @@ def test_18_work_that_cannot_fit_in_memory_is_refused_before_it_starts(tmp_path,
 
 
 def test_16_a_module_with_a_thread_and_a_fork_at_import_lets_puf_check_end(at_import, tmp_path):
-    with _puf("check", f"{at_import}:spread", "--property", "anonymity", "--max-examples", "3",
-              cwd=tmp_path) as process:
+    with _puf(
+        "check", f"{at_import}:spread", "--property", "anonymity", "--max-examples", "3", cwd=tmp_path
+    ) as process:
         out, err = process.communicate(timeout=300)
     assert process.returncode == 0, err
     assert out.count("anonymity  holds") == 1

@@ -24,6 +24,8 @@ from puf import MEASURES, Population, UndefinedMeasureWarning, as_measure
 KNOWN = Path(__file__).resolve().parent.parent / "properties" / "known"
 FIELD = [name for name, m in MEASURES.items() if "PUF paper" not in m.reference]  # not the PUF paper's
 ONE_POPULATION = {name for name, p in CATALOG.items() if p.single_population}
+
+
 def load(name):
     with open(KNOWN / f"{name}.json", encoding="utf-8") as handle:
         return json.load(handle)
@@ -45,15 +47,18 @@ def replay(name, property_name, example):
         old, new = before.fields(), after.fields()
         if before.m == after.m:  # replication changes the size: no δ to speak of
             delta = max(float(np.max(np.abs(new[f] - old[f]))) for f in old) or math.inf
-        strict = (weighted_gap_sum(after.effectiveness, after.similarity)
-                  - weighted_gap_sum(before.effectiveness, before.similarity)) > 1e-9
+        strict = (
+            weighted_gap_sum(after.effectiveness, after.similarity)
+            - weighted_gap_sum(before.effectiveness, before.similarity)
+        ) > 1e-9
     case = Case(before, after, example["change"], strict=strict, delta=delta)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         if prop.derived is not None:  # the subgroups or candidate extremes the judge reads
-            case = dataclasses.replace(case, values={
-                key: float(measure(**population.fields()))
-                for key, population in prop.derived(case).items()})
+            case = dataclasses.replace(
+                case,
+                values={key: float(measure(**population.fields())) for key, population in prop.derived(case).items()},
+            )
         value_before = float(measure(**before.fields()))
         value_after = None if after is None else float(measure(**after.fields()))
     if property_name == "defined":
@@ -86,4 +91,3 @@ def test_stored_examples_back_their_verdicts(name):
         assert excess > 0, (name, prop, before, after, excess)
         if isinstance(example.get("value_before"), float):
             assert before == pytest.approx(example["value_before"], abs=1e-12)
-

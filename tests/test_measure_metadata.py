@@ -15,13 +15,32 @@ from puf.metadata import FIELDS, Measure, measure, signature_reads
 
 BUILTINS = list(puf.MEASURES)  # every registered measure at import: the built-ins
 # The display labels tables and figures have always shown: pinned, so that none changes unseen.
-LABELS = {"sd": "SD", "gini": "Gini", "puf": "PUF", "puf-as-printed": "PUF-as-printed",
-          "me": "ME", "me-as-printed": "ME-as-printed", "mme": "MME", "peu": "PEU", "uf": "UF",
-          "ge-0": "GE-0", "ge-1": "GE-1", "ge-2": "GE-2", "atkinson-0.5": "Atkinson-0.5",
-          "atkinson-1": "Atkinson-1", "atkinson-2": "Atkinson-2", "cv": "CV", "jain": "Jain",
-          "hoover": "Hoover", "variance": "Variance", "mean-difference": "MD",
-          "max-min": "Max-min", "inconsistency": "Inconsistency",
-          "lipschitz-violation": "Lipschitz-violation", "lipschitz-excess": "Lipschitz-excess"}
+LABELS = {
+    "sd": "SD",
+    "gini": "Gini",
+    "puf": "PUF",
+    "puf-as-printed": "PUF-as-printed",
+    "me": "ME",
+    "me-as-printed": "ME-as-printed",
+    "mme": "MME",
+    "peu": "PEU",
+    "uf": "UF",
+    "ge-0": "GE-0",
+    "ge-1": "GE-1",
+    "ge-2": "GE-2",
+    "atkinson-0.5": "Atkinson-0.5",
+    "atkinson-1": "Atkinson-1",
+    "atkinson-2": "Atkinson-2",
+    "cv": "CV",
+    "jain": "Jain",
+    "hoover": "Hoover",
+    "variance": "Variance",
+    "mean-difference": "MD",
+    "max-min": "Max-min",
+    "inconsistency": "Inconsistency",
+    "lipschitz-violation": "Lipschitz-violation",
+    "lipschitz-excess": "Lipschitz-excess",
+}
 
 
 def fields_in_signature(function):
@@ -43,8 +62,11 @@ def plain_builtin_order():
     names = []
     for module_name in registry.BUILTIN_MODULES:
         module = sys.modules.get(f"puf.{module_name}") or importlib.import_module(f"puf.{module_name}")
-        functions = [f for f in vars(module).values() if callable(f) and hasattr(f, "__puf_measure__")
-                     and getattr(f, "__module__", None) == module.__name__]
+        functions = [
+            f
+            for f in vars(module).values()
+            if callable(f) and hasattr(f, "__puf_measure__") and getattr(f, "__module__", None) == module.__name__
+        ]
         for f in sorted(set(functions), key=lambda f: inspect.getsourcelines(f)[1]):
             names += [m.name for m in (f.__puf_instances__ or (f.__puf_measure__,))]
     return names
@@ -94,15 +116,18 @@ def test_handwritten_reads_is_checked_against_the_signature():
     assert signature_reads(functools.partial(gap, similarity=None)) == ("similarity", "effectiveness")
 
 
-@pytest.mark.parametrize("metadata, match", [
-    (dict(colour="red"), "unknown metadata"),
-    (dict(similarity="euclid"), "unknown similarity 'euclid'"),
-    (dict(similarity="uf"), "takes gamma: declare gamma in"),
-    (dict(similarity="uf", gamma=1.5), "takes gamma"),
-    (dict(gamma=0.5), "gamma must be None"),
-    (dict(label=3), "label must be a string"),
-    (dict(instances=[{"name": "x"}]), "'name' and 'options'"),
-])
+@pytest.mark.parametrize(
+    "metadata, match",
+    [
+        (dict(colour="red"), "unknown metadata"),
+        (dict(similarity="euclid"), "unknown similarity 'euclid'"),
+        (dict(similarity="uf"), "takes gamma: declare gamma in"),
+        (dict(similarity="uf", gamma=1.5), "takes gamma"),
+        (dict(gamma=0.5), "gamma must be None"),
+        (dict(label=3), "label must be a string"),
+        (dict(instances=[{"name": "x"}]), "'name' and 'options'"),
+    ],
+)
 def test_decorator_rejects_bad_metadata_where_it_is_written(metadata, match):
     with pytest.raises(ValueError, match=match):
         measure(**metadata)
@@ -122,8 +147,7 @@ def test_a_new_builtin_is_one_decorated_function(monkeypatch):
     monkeypatch.setattr(registry, "BUILTIN_MODULES", registry.BUILTIN_MODULES + ("_throwaway_measures",))
     found = registry.builtin_measures()
     assert [m.name for m in found] == BUILTINS + ["spread"]
-    assert (found[-1].label, found[-1].reads, found[-1].definition) == ("Spread", ("effectiveness",),
-                                                                          "Max minus min.")
+    assert (found[-1].label, found[-1].reads, found[-1].definition) == ("Spread", ("effectiveness",), "Max minus min.")
 
 
 def test_labels_and_panels_shape_the_variants():
@@ -161,14 +185,20 @@ def test_variants_carry_their_similarity_as_data():
 
 
 def test_a_variant_on_the_population_it_names_matches_the_function():
-    world = puf.World(np.array([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 0, 1]]),
-                      np.array([[0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 1, 0]]),
-                      [[2, 3], [0, 2], [1, 3]], np.array([[1.0, 0], [0, 1], [1, 1], [1, 0]]))
+    world = puf.World(
+        np.array([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 0, 1]]),
+        np.array([[0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 1, 0]]),
+        [[2, 3], [0, 2], [1, 3]],
+        np.array([[1.0, 0], [0, 1], [1, 1], [1, 0]]),
+    )
     for spec in ("UF", "PUF-NDCG"):
         (v,) = puf.variants(spec)
         pop = world.population(metric="ndcg", similarity=v.similarity, gamma=v.gamma)
-        expected = (puf.uf(world.similarity("uf", gamma=0.5), pop.list_distance) if spec == "UF"
-                    else puf.puf(pop.effectiveness, world.similarity("jaccard")))
+        expected = (
+            puf.uf(world.similarity("uf", gamma=0.5), pop.list_distance)
+            if spec == "UF"
+            else puf.puf(pop.effectiveness, world.similarity("jaccard"))
+        )
         assert v(pop.fields()) == pytest.approx(expected, abs=1e-12)
 
 
@@ -187,8 +217,9 @@ def test_one_similarity_dispatch():
     world = puf.World(histories, np.eye(3), [[0], [1], [2]], features)
     assert similarity_parameters("js") == ("item_features",)
     np.testing.assert_array_equal(world.similarity("js"), puf.js_similarity(histories, features))
-    np.testing.assert_array_equal(world.similarity("uf", gamma=0.25),
-                                  puf.uf_similarity(histories, features, gamma=0.25))
+    np.testing.assert_array_equal(
+        world.similarity("uf", gamma=0.25), puf.uf_similarity(histories, features, gamma=0.25)
+    )
     np.testing.assert_array_equal(world.similarity("cosine"), puf.cosine_similarity(histories))
     with pytest.raises(ValueError, match="needs item_features"):
         compute_similarity("js", histories)
@@ -200,13 +231,11 @@ def test_gamma_has_one_default_the_one_uf_declares():
     import dataclasses
     from puf.reports.bases import Base
 
-    world = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]), [[0], [1]],
-                      np.eye(3))
+    world = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]), [[0], [1]], np.eye(3))
     gamma = puf.MEASURES["uf"].gamma
     assert puf.declared_gamma("uf") == gamma and puf.declared_gamma("jaccard") is None
     np.testing.assert_array_equal(world.similarity("uf"), world.similarity("uf", gamma=gamma))
-    np.testing.assert_array_equal(world.population(similarity="uf").similarity,
-                                  world.similarity("uf", gamma=gamma))
+    np.testing.assert_array_equal(world.population(similarity="uf").similarity, world.similarity("uf", gamma=gamma))
     assert Base().gamma == gamma
     uf = puf.MEASURES["uf"]
     puf.MEASURES["uf"] = dataclasses.replace(uf, gamma=0.25)
@@ -226,15 +255,17 @@ def test_study_options_reach_every_measure_declaring_them():
     def my_envy(utility, *, epsilon=0.05):
         return float(puf.proportion_envious_users(utility, epsilon=epsilon))
 
-    frame = pd.DataFrame({"user_id": list("aabbcc"), "item_id": list("xyyxxz"),
-                          "rating": [5.0] * 6, "timestamp": [1, 2] * 3})
-    data = dataclasses.replace(preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1),
-                               item_features=np.eye(3))
+    frame = pd.DataFrame(
+        {"user_id": list("aabbcc"), "item_id": list("xyyxxz"), "rating": [5.0] * 6, "timestamp": [1, 2] * 3}
+    )
+    data = dataclasses.replace(preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1), item_features=np.eye(3))
     runs = {"mine": [[1], [1], [0]]}
     for epsilon in (0.0, 1.0, None):
         table = evaluate_runs(data, runs, k=1, epsilon=epsilon, measures=["peu", my_envy])
         assert table.loc["mine", "My-envy"] == table.loc["mine", "PEU"]
-    assert evaluate_runs(data, runs, k=1, epsilon=0.0, measures=["peu"]).loc["mine", "PEU"] != \
-        evaluate_runs(data, runs, k=1, epsilon=1.0, measures=["peu"]).loc["mine", "PEU"]
+    assert (
+        evaluate_runs(data, runs, k=1, epsilon=0.0, measures=["peu"]).loc["mine", "PEU"]
+        != evaluate_runs(data, runs, k=1, epsilon=1.0, measures=["peu"]).loc["mine", "PEU"]
+    )
     with pytest.raises(ValueError, match="not options of"):
         measure(study_options=("eps",))(lambda utility, *, epsilon=0.05: 0.0)

@@ -30,6 +30,7 @@ def score_populations(draw, min_users=2, max_users=9):
 
 # --- plain reference loops, written straight from docs/design.md ---------------------------
 
+
 def reference_puf(s, sim):
     m = len(s)
     total = sum(sim[u][v] * abs(s[u] - s[v]) for u in range(m) for v in range(u + 1, m))
@@ -127,6 +128,7 @@ def test_uf_matches_reference_loop(population):
 
 # --- hand-computed cases -----------------------------------------------------------------
 
+
 def test_puf_hand_computed():
     s = [0.9, 0.5, 0.1]
     sim = [[1, 0.5, 0.2], [0.5, 1, 0.8], [0.2, 0.8, 1]]
@@ -152,8 +154,8 @@ def test_envy_hand_computed():
 
 
 def test_uf_hand_computed_with_base():
-    sim = np.array([[1, .9, .1], [.9, 1, .1], [.1, .1, 1]])
-    dist = np.array([[0, .5, 1], [.5, 0, 1], [1, 1, 0]])
+    sim = np.array([[1, 0.9, 0.1], [0.9, 1, 0.1], [0.1, 0.1, 1]])
+    dist = np.array([[0, 0.5, 1], [0.5, 0, 1], [1, 1, 0]])
     # mean .3667 + SD .3771 = .7438: only (0,1) qualifies; .9 * .5 = .45
     assert puf.uf(sim, dist) == pytest.approx(math.log(0.45), abs=1e-12)
     assert puf.uf(sim, dist, base=10) == pytest.approx(math.log10(0.45), abs=1e-12)
@@ -167,6 +169,7 @@ def test_uf_keeps_all_pairs_when_similarities_are_equal():
 
 
 # --- the paper's identities ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize("m", [10, 20, 40])
 def test_sd_and_gini_identities_for_zero_relevance_share(m):
@@ -186,6 +189,7 @@ def test_puf_is_zero_without_similarity_or_without_disparity(population):
 
 
 # --- undefined cases ----------------------------------------------------------------------
+
 
 def test_gini_all_zero_is_nan_with_warning():
     with pytest.warns(UndefinedMeasureWarning, match="gini"):
@@ -213,14 +217,14 @@ def test_defined_measures_do_not_warn():
 
 @pytest.mark.parametrize("base", [math.inf, 1, 0.5, -2, float("nan"), "e", True])
 def test_uf_refuses_a_base_that_is_not_a_finite_number_above_1(base):
-    sim = np.array([[1, .9, .1], [.9, 1, .1], [.1, .1, 1]])
-    dist = np.array([[0, .5, 1], [.5, 0, 1], [1, 1, 0]])
+    sim = np.array([[1, 0.9, 0.1], [0.9, 1, 0.1], [0.1, 0.1, 1]])
+    dist = np.array([[0, 0.5, 1], [0.5, 0, 1], [1, 1, 0]])
     # base = inf used to give log(total)/inf = -0.0, a silent wrong number
     with pytest.raises(ValueError, match=r"base must be a finite number > 1, got"):
         puf.uf(sim, dist, base=base)
 
 
 def test_uf_takes_a_numpy_base():
-    sim = np.array([[1, .9, .1], [.9, 1, .1], [.1, .1, 1]])
-    dist = np.array([[0, .5, 1], [.5, 0, 1], [1, 1, 0]])
+    sim = np.array([[1, 0.9, 0.1], [0.9, 1, 0.1], [0.1, 0.1, 1]])
+    dist = np.array([[0, 0.5, 1], [0.5, 0, 1], [1, 1, 0]])
     assert puf.uf(sim, dist, base=np.int64(2)) == pytest.approx(math.log2(0.45), abs=1e-12)

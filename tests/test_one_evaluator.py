@@ -44,18 +44,39 @@ def throwaway():
 def write_dataset(folder):
     """20 users with 10 interactions each over 16 items in 4 genres (RecBole atomic files)."""
     rows = [f"u{u}\ti{(3 * u + j) % 16}\t5\t{j}" for u in range(20) for j in range(10)]
-    (folder / "toy.inter").write_text("user_id:token\titem_id:token\trating:float\ttimestamp:float\n"
-                                      + "\n".join(rows) + "\n")
+    (folder / "toy.inter").write_text(
+        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n"
+    )
     genres = ("Drama", "Noir Drama", "War", "Comedy")
-    (folder / "toy.item").write_text("item_id:token\tgenre:token_seq\n"
-                                     + "\n".join(f"i{i}\t{genres[i % 4]}" for i in range(16)) + "\n")
+    (folder / "toy.item").write_text(
+        "item_id:token\tgenre:token_seq\n" + "\n".join(f"i{i}\t{genres[i % 4]}" for i in range(16)) + "\n"
+    )
     return folder / "toy.inter", folder / "toy.item"
 
 
 def test_a_registered_measure_reaches_puf_evaluate_and_its_agreement(throwaway, tmp_path, capsys):
     inter, item = write_dataset(tmp_path)
-    assert main(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop,random",
-                 "--k", "3", "--out", str(tmp_path / "out"), "--format", "json", "-q"]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--inter",
+                str(inter),
+                "--item",
+                str(item),
+                "--rankers",
+                "mostpop,random",
+                "--k",
+                "3",
+                "--out",
+                str(tmp_path / "out"),
+                "--format",
+                "json",
+                "-q",
+            ]
+        )
+        == 0
+    )
     printed = json.loads(capsys.readouterr().out)
     assert {f"{NAME}-P", f"{NAME}-NDCG"} <= set(printed["mostpop"])
     scores = pd.read_csv(tmp_path / "out" / "scores.csv", index_col="ranker")
@@ -82,13 +103,11 @@ def test_a_registered_measure_joins_the_sweeps_of_its_family(throwaway):
     zero = SWEEPS["zero_relevance"].run(seeds=[0], base=SMALL, quick=True)
     got = zero[(zero.measure == f"{NAME}-P") & (zero.value == 0.5)].score.item()
     population = SMALL.world(zero_relevance=0.5, random_state=0).population(metric="precision")
-    assert got == pytest.approx(widest_similar_gap(population.effectiveness, population.similarity),
-                                abs=1e-12)
+    assert got == pytest.approx(widest_similar_gap(population.effectiveness, population.similarity), abs=1e-12)
 
 
 def test_a_registered_measure_gets_a_row_of_the_verdict_matrix(throwaway, capsys):
-    assert main(["check", "--all", "--property", "range", "--max-examples", "3", "--jobs", "1",
-                 "--quiet"]) == 0
+    assert main(["check", "--all", "--property", "range", "--max-examples", "3", "--jobs", "1", "--quiet"]) == 0
     header, row = capsys.readouterr().out.splitlines()[:2]
     assert NAME in header.split() and row.split()[0] == "range"
 
@@ -100,15 +119,24 @@ def test_every_variant_reads_the_population_of_its_metric_and_similarity():
     precision = world.population(metric="precision")
     with_uf = world.population(similarity="uf", gamma=0.5)
     # The engines (pair pass, UF, envy) add in another order than the dense measures: 1e-12.
-    assert got == pytest.approx([puf.puf(precision.effectiveness, precision.similarity),
-                                 puf.uf(with_uf.similarity, with_uf.list_distance),
-                                 puf.mean_envy(precision.utility), float(np.mean(with_uf.effectiveness))],
-                                rel=1e-12, abs=1e-12)
+    assert got == pytest.approx(
+        [
+            puf.puf(precision.effectiveness, precision.similarity),
+            puf.uf(with_uf.similarity, with_uf.list_distance),
+            puf.mean_envy(precision.utility),
+            float(np.mean(with_uf.effectiveness)),
+        ],
+        rel=1e-12,
+        abs=1e-12,
+    )
     # The study's similarity replaces Jaccard, never what a variant declares as its own.
     assert [study_similarity(v, "cosine") for v in chosen[:2]] == ["cosine", "uf"]
     assert point_scores(SMALL.replace(zero_relevance=0.3, similarity="uf"), 2, chosen[:1], {}) == [
-        pytest.approx(puf.puf(world.population(metric="precision", similarity="uf", gamma=0.5)
-                              .effectiveness, with_uf.similarity), rel=1e-12)]
+        pytest.approx(
+            puf.puf(world.population(metric="precision", similarity="uf", gamma=0.5).effectiveness, with_uf.similarity),
+            rel=1e-12,
+        )
+    ]
 
 
 def test_a_failing_measure_names_itself_and_the_run():
@@ -146,8 +174,11 @@ def test_world_memoises_its_pieces_once_per_world(monkeypatch):
 def test_a_similarity_that_takes_no_gamma_is_one_piece_for_every_gamma(monkeypatch):
     calls = []
     original = puf.World.similarity
-    monkeypatch.setattr(puf.World, "similarity", lambda self, name="jaccard", **kw:
-                        calls.append((name, kw["gamma"])) or original(self, name, **kw))
+    monkeypatch.setattr(
+        puf.World,
+        "similarity",
+        lambda self, name="jaccard", **kw: calls.append((name, kw["gamma"])) or original(self, name, **kw),
+    )
     world = SMALL.world(zero_relevance=0.5, random_state=0)
     jaccard = [world.population(similarity="jaccard", gamma=g).similarity for g in (1.0, 0.5)]
     uf = [world.population(similarity="uf", gamma=g).similarity for g in (1.0, 0.5)]
@@ -161,8 +192,9 @@ def test_a_seeds_worlds_share_their_similarities_along_a_sweep(monkeypatch):
     streams sim_UF, and its value is kept while the histories and lists are)."""
     calls = []
     original = puf.World.similarity
-    monkeypatch.setattr(puf.World, "similarity",
-                        lambda self, name="jaccard", **kw: calls.append(name) or original(self, name, **kw))
+    monkeypatch.setattr(
+        puf.World, "similarity", lambda self, name="jaccard", **kw: calls.append(name) or original(self, name, **kw)
+    )
     table = SWEEPS["zero_relevance"].run(seeds=[0, 1], base=SMALL, quick=True)
     assert table.value.nunique() == 11
     assert sorted(calls) == ["jaccard", "jaccard"]

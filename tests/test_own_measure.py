@@ -33,9 +33,13 @@ def _plugin_args():
 
 def _pin(folder):
     """`puf check mymeasure.py:gap --known mymeasure.known.json` in ``folder``; the file's content."""
-    done = subprocess.run([sys.executable, "-m", "puf.cli", "check", "mymeasure.py:gap", "--known",
-                           "mymeasure.known.json", "--quiet"], cwd=folder, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "puf.cli", "check", "mymeasure.py:gap", "--known", "mymeasure.known.json", "--quiet"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads((folder / "mymeasure.known.json").read_text(encoding="utf-8"))
 
@@ -57,23 +61,36 @@ def test_the_pinned_verdicts_pass_and_the_header_counts_them(pytester, pinned_fo
     _, data = pinned_folder
     assert "violated" in data["verdicts"].values()  # pigou-dalton and scale-invariance at least
     _copy(pytester, pinned_folder)
-    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
-                                           "mymeasure.py:gap", "--known", "mymeasure.known.json")
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "--known", "mymeasure.known.json"
+    )
     result.assert_outcomes(passed=len(data["verdicts"]))
-    result.stdout.fnmatch_lines([f"puf-harness: mymeasure.py:gap x {len(data['verdicts'])} "
-                                 "properties, verdicts pinned in mymeasure.known.json",
-                                 f"collected {len(data['verdicts'])} items"])
+    result.stdout.fnmatch_lines(
+        [
+            f"puf-harness: mymeasure.py:gap x {len(data['verdicts'])} "
+            "properties, verdicts pinned in mymeasure.known.json",
+            f"collected {len(data['verdicts'])} items",
+        ]
+    )
 
 
 def test_a_changed_verdict_fails_naming_its_cell(pytester, pinned_folder):
     _copy(pytester, pinned_folder, measure=TRIPLED)
-    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
-                                           "mymeasure.py:gap", "--known", "mymeasure.known.json",
-                                           "-k", "(range and not arrangement and not attainable) "
-                                                 "or pigou or scale")
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        "--measure",
+        "mymeasure.py:gap",
+        "--known",
+        "mymeasure.known.json",
+        "-k",
+        "(range and not arrangement and not attainable) or pigou or scale",
+    )
     result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines(["*gap / range: pinned holds in mymeasure.known.json, now violated*",
-                                 "*counterexample (m = 2)*"])
+    result.stdout.fnmatch_lines(
+        ["*gap / range: pinned holds in mymeasure.known.json, now violated*", "*counterexample (m = 2)*"]
+    )
 
 
 def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytester, pinned_folder):
@@ -84,47 +101,78 @@ def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytest
     example["before"]["effectiveness"] = [0.5] * len(example["before"]["effectiveness"])
     example["after"]["effectiveness"] = [0.5] * len(example["after"]["effectiveness"])
     _copy(pytester, pinned_folder, known=stale)
-    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
-                                           "mymeasure.py:gap", "--known", "mymeasure.known.json",
-                                           "-k", "pigou")
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        "--measure",
+        "mymeasure.py:gap",
+        "--known",
+        "mymeasure.known.json",
+        "-k",
+        "pigou",
+    )
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*gap / pigou-dalton: pinned violated in mymeasure.known.json*"
-                                 "stored counterexample no longer shows it*"])
+    result.stdout.fnmatch_lines(
+        ["*gap / pigou-dalton: pinned violated in mymeasure.known.json*stored counterexample no longer shows it*"]
+    )
 
 
 def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder):
     _, data = pinned_folder
     _copy(pytester, pinned_folder)
-    pytester.makefile(".ini", pytest="[pytest]\npuf_measures = mymeasure.py:gap\n"
-                                     "puf_known = mymeasure.known.json\n")
+    pytester.makefile(".ini", pytest="[pytest]\npuf_measures = mymeasure.py:gap\npuf_known = mymeasure.known.json\n")
     sub = pytester.mkdir("sub")  # paths are relative to the ini file, not to the working folder
-    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider",
-                                           "--rootdir", str(pytester.path), str(sub),
-                                           "-k", "pigou or scale or continuity")
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(pytester.path),
+        str(sub),
+        "-k",
+        "pigou or scale or continuity",
+    )
     result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(["*verdicts pinned in *mymeasure.known.json"])
 
 
 def test_without_known_informational_properties_never_fail(pytester):
     pytester.makepyfile(mymeasure=MEASURE)
-    result = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
-                                           "mymeasure.py:gap", "-k", "scale or pigou")
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "-k", "scale or pigou"
+    )
     result.assert_outcomes(passed=1, failed=1)  # scale-invariance passes, pigou-dalton fails
-    result.stdout.fnmatch_lines(["*property 'pigou-dalton' is violated*",
-                                 "*informational findings*",
-                                 "mymeasure.py:gap / scale-invariance: violated (informational)*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*property 'pigou-dalton' is violated*",
+            "*informational findings*",
+            "mymeasure.py:gap / scale-invariance: violated (informational)*",
+        ]
+    )
 
 
 def test_known_files_that_do_not_pair_are_usage_errors(pytester, pinned_folder):
     _copy(pytester, pinned_folder)
-    two = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure", "sd",
-                                        "--measure", "mymeasure.py:gap", "--known", "mymeasure.known.json")
+    two = pytester.runpytest_subprocess(
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        "--measure",
+        "sd",
+        "--measure",
+        "mymeasure.py:gap",
+        "--known",
+        "mymeasure.known.json",
+    )
     two.stderr.fnmatch_lines(["*--known: give one file per --measure, in order (2 measures, 1 known file)*"])
-    missing = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure",
-                                            "mymeasure.py:gap", "--known", "other.json")
+    missing = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "--known", "other.json"
+    )
     missing.stderr.fnmatch_lines(["*--known other.json: no such file*"])
-    other = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider", "--measure", "sd",
-                                          "--known", "mymeasure.known.json", "-k", "range")
+    other = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "sd", "--known", "mymeasure.known.json", "-k", "range"
+    )
     other.stdout.fnmatch_lines(["*pins measure 'gap', not 'sd'*"])
 
 
@@ -133,6 +181,9 @@ def test_pinning_again_keeps_the_stored_examples(pinned_folder):
     again = _pin(folder)
     assert again["verdicts"] == first["verdicts"]
     assert {p: (e["before"], e["after"]) for p, e in again["examples"].items()} == {
-        p: (e["before"], e["after"]) for p, e in first["examples"].items()}
-    assert all(e["change"].startswith("known example (pinned): ") and e["change"].count("known example") == 1
-               for e in again["examples"].values())
+        p: (e["before"], e["after"]) for p, e in first["examples"].items()
+    }
+    assert all(
+        e["change"].startswith("known example (pinned): ") and e["change"].count("known example") == 1
+        for e in again["examples"].values()
+    )

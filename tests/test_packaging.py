@@ -9,8 +9,13 @@ import tomllib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FOLDERS = {"puf": "puf", "puf.synthetic": "synthetic", "puf.properties": "properties",
-           "puf.reports": "reports", "puf.cli": "cli"}
+FOLDERS = {
+    "puf": "puf",
+    "puf.synthetic": "synthetic",
+    "puf.properties": "properties",
+    "puf.reports": "reports",
+    "puf.cli": "cli",
+}
 
 
 def test_every_package_folder_is_installed_under_puf():
@@ -29,29 +34,45 @@ def shadowing_folder(tmp_path):
     """A researcher's folder holding its own synthetic.py, properties.py, reports.py and cli.py."""
     for name in ("synthetic", "properties", "reports", "cli"):
         (tmp_path / f"{name}.py").write_text(f"raise ImportError('the user\\'s own {name}.py')\n")
-    (tmp_path / "mine.py").write_text(textwrap.dedent('''
+    (tmp_path / "mine.py").write_text(
+        textwrap.dedent("""
         import numpy as np
 
         def gap(effectiveness):
             return float(np.max(effectiveness) - np.min(effectiveness))
-        '''))
+        """)
+    )
     return tmp_path
 
 
 def _run(args, cwd):
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
 def test_puf_check_ignores_the_users_own_modules(shadowing_folder):
-    result = _run(["-m", "puf.cli", "check", "mine:gap", "--max-examples", "3",
-                   "--property", "range"], shadowing_folder)
+    result = _run(
+        ["-m", "puf.cli", "check", "mine:gap", "--max-examples", "3", "--property", "range"], shadowing_folder
+    )
     assert result.returncode == 0, result.stderr
     assert "range" in result.stdout
 
 
 def test_pytest_measure_ignores_the_users_own_modules(shadowing_folder):
-    result = _run(["-m", "pytest", "-p", "no:cacheprovider", "--measure", "mine:gap",
-                   "--measure-max-examples", "3", "-k", "range and not arrangement and not attainable", "-q"], shadowing_folder)
+    result = _run(
+        [
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--measure",
+            "mine:gap",
+            "--measure-max-examples",
+            "3",
+            "-k",
+            "range and not arrangement and not attainable",
+            "-q",
+        ],
+        shadowing_folder,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "passed" in result.stdout

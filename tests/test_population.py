@@ -23,7 +23,7 @@ def test_population_is_read_only_float64_copy():
 def test_permute_moves_every_field_consistently():
     pop = Population(
         [0.1, 0.2, 0.3],
-        [[1, .1, .2], [.1, 1, .3], [.2, .3, 1]],
+        [[1, 0.1, 0.2], [0.1, 1, 0.3], [0.2, 0.3, 1]],
         utility=np.arange(9).reshape(3, 3) / 10,
         list_distance=[[0, 1, 2], [1, 0, 3], [2, 3, 0]],
     )
@@ -38,9 +38,9 @@ def test_permute_moves_every_field_consistently():
 
 
 def test_population_equality():
-    a = Population([0.0, 1.0], [[1, .5], [.5, 1]])
-    assert a == Population([0.0, 1.0], [[1, .5], [.5, 1]])
-    assert a != Population([0.0, 1.0], [[1, .4], [.4, 1]])
+    a = Population([0.0, 1.0], [[1, 0.5], [0.5, 1]])
+    assert a == Population([0.0, 1.0], [[1, 0.5], [0.5, 1]])
+    assert a != Population([0.0, 1.0], [[1, 0.4], [0.4, 1]])
 
 
 def small_world():

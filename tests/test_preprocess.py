@@ -44,11 +44,21 @@ def test_kcore_needs_repetition():
     assert kcore(frame, core=2)["user_id"].tolist() == list("aabb")
 
 
-@pytest.mark.parametrize("n, expected", [
-    # RecBole: valid = floor(0.2 n), test = floor(0.2 n); a share below one item still gets one
-    (1, (1, 0, 0)), (2, (1, 0, 1)), (3, (1, 1, 1)), (4, (2, 1, 1)), (5, (3, 1, 1)),
-    (7, (5, 1, 1)), (10, (6, 2, 2)), (14, (10, 2, 2)), (15, (9, 3, 3)),
-])
+@pytest.mark.parametrize(
+    "n, expected",
+    [
+        # RecBole: valid = floor(0.2 n), test = floor(0.2 n); a share below one item still gets one
+        (1, (1, 0, 0)),
+        (2, (1, 0, 1)),
+        (3, (1, 1, 1)),
+        (4, (2, 1, 1)),
+        (5, (3, 1, 1)),
+        (7, (5, 1, 1)),
+        (10, (6, 2, 2)),
+        (14, (10, 2, 2)),
+        (15, (9, 3, 3)),
+    ],
+)
 def test_split_sizes_follow_recbole(n, expected):
     frame = pd.DataFrame({"user_id": ["u"] * n, "timestamp": np.arange(n)[::-1]})
     labels = split_by_time(frame)
@@ -70,12 +80,14 @@ def test_split_rejects_bad_ratios(ratios):
 
 def random_interactions(seed, users=40, items=30, size=900):
     rng = np.random.default_rng(seed)
-    frame = pd.DataFrame({
-        "user_id": rng.integers(0, users, size).astype(str),
-        "item_id": rng.integers(0, items, size).astype(str),
-        "rating": rng.integers(1, 6, size).astype(float),
-        "timestamp": rng.integers(0, 50, size).astype(float),
-    })
+    frame = pd.DataFrame(
+        {
+            "user_id": rng.integers(0, users, size).astype(str),
+            "item_id": rng.integers(0, items, size).astype(str),
+            "rating": rng.integers(1, 6, size).astype(float),
+            "timestamp": rng.integers(0, 50, size).astype(float),
+        }
+    )
     return frame.drop_duplicates(["user_id", "item_id"], ignore_index=True)
 
 
@@ -90,8 +102,7 @@ def test_preprocess_invariants(seed):
     assert (everything["rating"] >= 3).all()
     # the k-core held before users were dropped for short training histories
     kept = kcore(raw[raw["rating"] >= 3], core=5)
-    assert set(zip(everything["user_id"], everything["item_id"])) <= set(
-        zip(kept["user_id"], kept["item_id"]))
+    assert set(zip(everything["user_id"], everything["item_id"])) <= set(zip(kept["user_id"], kept["item_id"]))
     # every kept user has >= 5 training interactions and a test interaction
     if data.n_users:
         assert data.train.groupby("user").size().min() >= 5
@@ -113,10 +124,15 @@ def test_preprocess_invariants(seed):
 def test_preprocess_hand_example():
     # user a: 8 items rated >= 3 (one rated 2 is dropped) -> 6 / 1 / 1 by time;
     # user b: 6 items -> 4 / 1 / 1, fewer than 5 training items -> b dropped everywhere.
-    a = pd.DataFrame({"user_id": "a", "item_id": [f"i{j}" for j in range(9)],
-                      "rating": [5, 4, 3, 5, 4, 3, 5, 4, 2.0], "timestamp": range(9, 0, -1)})
-    b = pd.DataFrame({"user_id": "b", "item_id": [f"i{j}" for j in range(6)],
-                      "rating": 5.0, "timestamp": range(6)})
+    a = pd.DataFrame(
+        {
+            "user_id": "a",
+            "item_id": [f"i{j}" for j in range(9)],
+            "rating": [5, 4, 3, 5, 4, 3, 5, 4, 2.0],
+            "timestamp": range(9, 0, -1),
+        }
+    )
+    b = pd.DataFrame({"user_id": "b", "item_id": [f"i{j}" for j in range(6)], "rating": 5.0, "timestamp": range(6)})
     data = preprocess(pd.concat([a, b]), core=1)
     assert data.users.tolist() == ["a"]
     assert data.test["item_id"].tolist() == ["i0"]  # latest
@@ -126,9 +142,14 @@ def test_preprocess_hand_example():
 
 
 def test_numeric_ids_sort_naturally_and_matrix_is_binary():
-    frame = pd.DataFrame({"user_id": ["10", "10", "9", "9", "10"],
-                          "item_id": ["2", "11", "2", "11", "2"],
-                          "rating": 5.0, "timestamp": [1, 2, 1, 2, 3]})
+    frame = pd.DataFrame(
+        {
+            "user_id": ["10", "10", "9", "9", "10"],
+            "item_id": ["2", "11", "2", "11", "2"],
+            "rating": 5.0,
+            "timestamp": [1, 2, 1, 2, 3],
+        }
+    )
     data = preprocess(frame, core=1, ratios=(1, 0, 0), min_train=1)
     assert data.users.tolist() == ["9", "10"] and data.items.tolist() == ["2", "11"]
     train = data.matrix("train")
@@ -153,8 +174,7 @@ def test_missing_column_is_named():
 def test_load_atomic_attaches_genres(tmp_path):
     inter = tmp_path / "toy.inter"
     rows = [f"u{u}\ti{i}\t4\t{i}" for u in range(2) for i in range(8)]
-    inter.write_text("user_id:token\titem_id:token\trating:float\ttimestamp:float\n"
-                     + "\n".join(rows) + "\n")
+    inter.write_text("user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n")
     item = tmp_path / "toy.item"
     item.write_text("item_id:token\tgenre:token_seq\ni0\tDrama War\ni1\tDrama\n")
     data = load_atomic(inter, item, core=2)

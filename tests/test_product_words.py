@@ -16,18 +16,30 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 PATTERNS = (
     # people who made it
-    r"\bengineers?\b", r"\bdevelopers?\b", r"\breviewers?\b", r"\bcoordinators?\b",
-    r"\bcolleagues?\b", r"\bby us\b",
+    r"\bengineers?\b",
+    r"\bdevelopers?\b",
+    r"\breviewers?\b",
+    r"\bcoordinators?\b",
+    r"\bcolleagues?\b",
+    r"\bby us\b",
     # how it was made
-    r"\bworktrees?\b", r"\btickets?\b", r"\bissues?\s*#\d+", r"\bissue \d+", r"\bthe issue(?:'s)?\b",
+    r"\bworktrees?\b",
+    r"\btickets?\b",
+    r"\bissues?\s*#\d+",
+    r"\bissue \d+",
+    r"\bthe issue(?:'s)?\b",
     r"\bissues? (?:lists?|names?|asks?|asked|says?|suggest\w*)\b",
-    r"\b(?:feature|pull) requests?\b", r"\brequests? (?:asked|suggested)\b",
-    r"\b(?:earlier|previous|last|this|next) (?:sessions?|rounds?)\b", r"\brounds? of work\b",
+    r"\b(?:feature|pull) requests?\b",
+    r"\brequests? (?:asked|suggested)\b",
+    r"\b(?:earlier|previous|last|this|next) (?:sessions?|rounds?)\b",
+    r"\brounds? of work\b",
     # "session" in prose: not a quoted string, an attribute, a path, a call or an argument
     r"(?<![\w\"'=./{(\[-])sessions?\b(?![\w\"'(/}\]]|\s*[=,)])",
     # who else used the machine
-    r"\bwho else\b", r"\bother (?:engineers?|people|jobs?|users of the machine)\b",
-    r"\bshared with (?:\w+ )?other (?:engineers?|people|jobs?|work|users)\b", r"\bbeside other work\b",
+    r"\bwho else\b",
+    r"\bother (?:engineers?|people|jobs?|users of the machine)\b",
+    r"\bshared with (?:\w+ )?other (?:engineers?|people|jobs?|work|users)\b",
+    r"\bbeside other work\b",
     r"\bthe machine shared\b",
 )
 PROCESS_WORDS = re.compile("|".join(f"(?:{p})" for p in PATTERNS), re.IGNORECASE)
@@ -43,14 +55,20 @@ def process_words(text):
     >>> process_words('@pytest.fixture(scope="session")\\ndef f(session, config): ...')
     []
     """
-    return [(n, m.group(0), line.strip()) for n, line in enumerate(text.splitlines(), 1)
-            for m in PROCESS_WORDS.finditer(line)]
+    return [
+        (n, m.group(0), line.strip())
+        for n, line in enumerate(text.splitlines(), 1)
+        for m in PROCESS_WORDS.finditer(line)
+    ]
 
 
 def _tracked_text_files():
     try:
-        listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                                check=True).stdout.decode().split("\0")
+        listed = (
+            subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+            .stdout.decode()
+            .split("\0")
+        )
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("not a git checkout: no list of tracked files")
     for name in filter(None, listed):
@@ -63,25 +81,31 @@ def _tracked_text_files():
             continue  # a binary file (an image, a checkpoint)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("Measured on this project's machine, shared with five other engineers' jobs", 1),
-    ("UserKNN this run; BPR at load 11–21 (an earlier session)", 1),
-    ("Targets (issue 16 and before)", 1),
-    ("the shortcut the issue suggested was not built", 1),
-    ("built once per session and checked", 1),
-    ('@pytest.fixture(scope="session")', 0),
-    ("def pytest_collection_modifyitems(session, config, items):", 0),
-    ('session = _webdriver(port, "POST", "/session", {})', 0),
-    ("import urllib.request; request = urllib.request.Request(url)", 0),
-    ("Machine: 2-core x86-64, 24 GB. Date: 2026-11-30. Command: puf report.", 0),
-    ("2026-12-01, the machine shared with other jobs, load average 15–19", 2),
-    ("The value of a variant whose road needs no pass shared with others.", 0),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Measured on this project's machine, shared with five other engineers' jobs", 1),
+        ("UserKNN this run; BPR at load 11–21 (an earlier session)", 1),
+        ("Targets (issue 16 and before)", 1),
+        ("the shortcut the issue suggested was not built", 1),
+        ("built once per session and checked", 1),
+        ('@pytest.fixture(scope="session")', 0),
+        ("def pytest_collection_modifyitems(session, config, items):", 0),
+        ('session = _webdriver(port, "POST", "/session", {})', 0),
+        ("import urllib.request; request = urllib.request.Request(url)", 0),
+        ("Machine: 2-core x86-64, 24 GB. Date: 2026-11-30. Command: puf report.", 0),
+        ("2026-12-01, the machine shared with other jobs, load average 15–19", 2),
+        ("The value of a variant whose road needs no pass shared with others.", 0),
+    ],
+)
 def test_patterns_are_precise(text, expected):
     assert len(process_words(text)) == expected
 
 
 def test_tracked_files_speak_of_the_product():
-    found = [f"{name}:{n}: {match!r} in {line[:120]}"
-             for name, text in _tracked_text_files() for n, match, line in process_words(text)]
+    found = [
+        f"{name}:{n}: {match!r} in {line[:120]}"
+        for name, text in _tracked_text_files()
+        for n, match, line in process_words(text)
+    ]
     assert not found, "process words in tracked files:\n" + "\n".join(found)

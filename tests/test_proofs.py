@@ -47,8 +47,9 @@ def test_a_proven_verdict_carries_its_scope_and_never_replaces_a_counterexample(
     assert v.to_dict()["scope"] == v.scope
     (plain,) = verdicts("puf", properties=["anonymity"], max_examples=10, proofs="none")
     assert plain.status == "holds" and plain.scope is None
-    status, reason, _, scope = combine("violated", "counterexample", {"violation": 1.0},
-                                       Proof("proven", "for every m, by x"))
+    status, reason, _, scope = combine(
+        "violated", "counterexample", {"violation": 1.0}, Proof("proven", "for every m, by x")
+    )
     assert status == "violated" and "contradicts the proof" in reason and scope is None
     with pytest.raises(ValueError, match="proofs must be one of none, rules, smt, got 'all'"):
         verdicts("puf", properties=["anonymity"], proofs="all")
@@ -56,11 +57,11 @@ def test_a_proven_verdict_carries_its_scope_and_never_replaces_a_counterexample(
 
 def test_a_users_grammar_measure_gets_rule_proofs_and_a_plain_function_none():
     mine = grammar_measure(PairForm(weight="sim^2", gap="square", aggregation="user-max"), name="mine")
-    results = {v.property: v.status for v in verdicts(mine, properties=["anonymity", "similarity-zero",
-                                                                       "translation-invariance"],
-                                                     max_examples=10)}
-    assert results == {"anonymity": "proven", "similarity-zero": "proven",
-                       "translation-invariance": "proven"}
+    results = {
+        v.property: v.status
+        for v in verdicts(mine, properties=["anonymity", "similarity-zero", "translation-invariance"], max_examples=10)
+    }
+    assert results == {"anonymity": "proven", "similarity-zero": "proven", "translation-invariance": "proven"}
     assert prove(puf.as_measure(lambda effectiveness: 0.0), "anonymity") is None
 
 
@@ -104,8 +105,9 @@ def test_the_recorded_smt_scopes_are_reproduced():
 
 @needs_z3
 def test_logarithms_leave_the_search_verdict_standing_and_say_so():
-    (v,) = verdicts(grammar_measure(IndexForm("ge", 1.0)), properties=["disparity-monotone"],
-                    max_examples=10, proofs="smt")
+    (v,) = verdicts(
+        grammar_measure(IndexForm("ge", 1.0)), properties=["disparity-monotone"], max_examples=10, proofs="smt"
+    )
     assert v.status == "violated" or "not encodable" in v.reason
 
 
@@ -113,7 +115,8 @@ def test_logarithms_leave_the_search_verdict_standing_and_say_so():
 @pytest.mark.parametrize("name", list(BUILTIN_FORMS))
 def test_every_proven_cell_survives_a_large_budget_search(name):
     cells = list(load_known(name).get("proofs", {}))
-    found = verdicts(name, properties=cells, max_examples=int(os.environ["PUF_PROOF_BUDGET"]),
-                     proofs="none", known=False)
+    found = verdicts(
+        name, properties=cells, max_examples=int(os.environ["PUF_PROOF_BUDGET"]), proofs="none", known=False
+    )
     assert [(v.property, v.status) for v in found if v.status != "holds"] == []
     assert not any(math.isnan(v.n_examples) for v in found) and np.all([v.n_examples > 0 for v in found])

@@ -8,12 +8,16 @@ from puf import Population, as_measure
 from puf.properties import CATALOG
 from puf.properties.cases import Case
 from puf.properties.extreme_cases import candidates
-from puf.properties.subgroup_cases import (changed_group, decomposition_parts, groups_of,
-                                           subgroup_cases)
+from puf.properties.subgroup_cases import changed_group, decomposition_parts, groups_of, subgroup_cases
 from puf.properties.transfer_cases import composite_transfer, strict_transfer_cases
 
-AXIOMS = ["strict-transfer", "transfer-sensitivity", "subgroup-decomposability",
-          "subgroup-consistency", "attainable-range"]
+AXIOMS = [
+    "strict-transfer",
+    "transfer-sensitivity",
+    "subgroup-decomposability",
+    "subgroup-consistency",
+    "attainable-range",
+]
 
 
 def test_the_five_axioms_are_in_the_catalog_with_a_source():
@@ -41,8 +45,10 @@ def test_a_strict_transfer_keeps_the_pairs_order_and_the_mean(case):
             assert after.mean() == pytest.approx(before.mean(), abs=1e-12)
             moved = np.flatnonzero(after != before)
             # A share of 1/2 meets in the middle (weakly order-keeping), up to rounding.
-            assert len(moved) == 2 and (np.sign(np.diff(before[moved])) == np.sign(np.diff(after[moved]))
-                                        or abs(after[moved[0]] - after[moved[1]]) <= 1e-12)
+            assert len(moved) == 2 and (
+                np.sign(np.diff(before[moved])) == np.sign(np.diff(after[moved]))
+                or abs(after[moved[0]] - after[moved[1]]) <= 1e-12
+            )
 
 
 @settings(max_examples=50, deadline=None)
@@ -54,7 +60,8 @@ def test_a_subgroup_case_changes_one_block_at_its_size_and_mean(case):
     assert index is not None and len(groups) >= 2
     members = groups[index]
     assert case.after.effectiveness[members].mean() == pytest.approx(
-        case.before.effectiveness[members].mean(), abs=1e-12)
+        case.before.effectiveness[members].mean(), abs=1e-12
+    )
     outside = np.ones(case.before.m, bool)
     outside[members] = False
     assert np.array_equal(case.after.effectiveness[outside], case.before.effectiveness[outside])
@@ -68,8 +75,10 @@ def test_the_generalised_entropy_decomposes_exactly_as_shorrocks_says(alpha):
     s = rng.uniform(0.1, 1.0, 6)
     whole = ge(effectiveness=s, similarity=sim)
     mu = s.mean()
-    within = sum(3 / 6 * (s[g].mean() / mu) ** alpha * ge(effectiveness=s[g], similarity=np.ones((3, 3)))
-                 for g in (slice(0, 3), slice(3, 6)))
+    within = sum(
+        3 / 6 * (s[g].mean() / mu) ** alpha * ge(effectiveness=s[g], similarity=np.ones((3, 3)))
+        for g in (slice(0, 3), slice(3, 6))
+    )
     between = ge(effectiveness=np.repeat([s[:3].mean(), s[3:].mean()], 3), similarity=sim)
     assert whole == pytest.approx(within + between, rel=1e-12)
 

@@ -24,12 +24,24 @@ from puf import MEASURES
 PINNED = {name: (load_known(name) or {}).get("verdicts") for name in MEASURES}
 
 PAPER_FINDINGS = {
-    **{(m, p): "violated" for m in ("sd", "gini", "me", "mme", "peu")
-       for p in ("similarity-sensitive", "similarity-zero")},
+    **{
+        (m, p): "violated"
+        for m in ("sd", "gini", "me", "mme", "peu")
+        for p in ("similarity-sensitive", "similarity-zero")
+    },
     ("uf", "effectiveness-sensitive"): "violated",
-    **{("puf", p): "holds" for p in ("similarity-sensitive", "effectiveness-sensitive",
-                                     "similarity-monotone", "disparity-monotone", "rearrangement",
-                                     "anonymity", "range")},
+    **{
+        ("puf", p): "holds"
+        for p in (
+            "similarity-sensitive",
+            "effectiveness-sensitive",
+            "similarity-monotone",
+            "disparity-monotone",
+            "rearrangement",
+            "anonymity",
+            "range",
+        )
+    },
     ("gini", "defined"): "violated",
     ("puf-as-printed", "range"): "violated",
     ("me-as-printed", "range"): "violated",

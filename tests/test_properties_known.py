@@ -18,9 +18,12 @@ from puf.properties.known import (
 )
 from puf.cli import main
 
-BACKED = [(name, prop) for name in known_measures()
-          for prop, status in load_known(name)["verdicts"].items()
-          if prop in load_known(name)["examples"]]
+BACKED = [
+    (name, prop)
+    for name in known_measures()
+    for prop, status in load_known(name)["verdicts"].items()
+    if prop in load_known(name)["examples"]
+]
 
 
 @pytest.mark.parametrize("name", known_measures())
@@ -31,7 +34,8 @@ def test_every_known_file_is_well_formed_and_explains_every_cell(name):
     for prop, status in data["verdicts"].items():
         assert data["reasons"][prop].strip(), (name, prop)
         backed = (status in ("violated", "undefined") and CATALOG[prop].kind == "universal") or (
-            status == "holds" and CATALOG[prop].kind == "existential")
+            status == "holds" and CATALOG[prop].kind == "existential"
+        )
         assert (prop in data["examples"]) == backed, (name, prop, status)
 
 
@@ -47,10 +51,11 @@ def test_a_users_measure_gets_every_files_examples():
     def spread(effectiveness):
         return float(np.std(effectiveness))  # SD under another name: no file of its own
 
-    found = {v.property: v for v in verdicts(spread, properties=["similarity-zero", "rearrangement"],
-                                             max_examples=1, random_state=0)}
-    assert {p: v.status for p, v in found.items()} == {"similarity-zero": "violated",
-                                                       "rearrangement": "violated"}
+    found = {
+        v.property: v
+        for v in verdicts(spread, properties=["similarity-zero", "rearrangement"], max_examples=1, random_state=0)
+    }
+    assert {p: v.status for p, v in found.items()} == {"similarity-zero": "violated", "rearrangement": "violated"}
     assert all(v.example["change"].startswith("known example") for v in found.values())
 
 
@@ -103,7 +108,8 @@ def test_every_pinned_verdict_agrees_with_its_literature_citation(name, prop):
     data = load_known(name)
     cite = data["literature"][prop]
     assert cite["verdict"] == data["verdicts"][prop] or cite.get("differs", "").strip(), (
-        f"{name} / {prop}: pinned {data['verdicts'][prop]}, {cite['source']} says {cite['says']}")
+        f"{name} / {prop}: pinned {data['verdicts'][prop]}, {cite['source']} says {cite['says']}"
+    )
 
 
 def test_a_literature_citation_needs_a_source_and_a_known_verdict():

@@ -31,8 +31,12 @@ def test_the_corpus_covers_every_property_with_enough_flaws_and_controls():
 def test_every_corpus_measure_returns_a_number_on_a_plain_population(name):
     entry = get_entry(name)
     if {"utility", "list_distance"} & set(entry["measure"].reads):
-        pop = Population([0.2, 0.6, 0.9], np.full((3, 3), 0.3), utility=np.full((3, 3), 0.4),
-                         list_distance=np.ones((3, 3)) - np.eye(3))
+        pop = Population(
+            [0.2, 0.6, 0.9],
+            np.full((3, 3), 0.3),
+            utility=np.full((3, 3), 0.4),
+            list_distance=np.ones((3, 3)) - np.eye(3),
+        )
     else:
         pop = Population([0.2, 0.6, 0.9], [[1, 0.3, 0.6], [0.3, 1, 0.2], [0.6, 0.2, 1]])
     value = entry["measure"](**pop.fields())
@@ -41,9 +45,19 @@ def test_every_corpus_measure_returns_a_number_on_a_plain_population(name):
 
 # One planted flaw per family and hard kind (threshold, m >= 5, special value, large gaps),
 # and two controls: run in CI at a small budget.
-SUBSET = ["puf-over-m", "puf-similarity-cutoff", "puf-gap-outliers", "puf-nan-at-seven-users",
-          "deviation-from-first-four", "puf-duplicates-dropped", "half-minus-sd",
-          "sd-ddof1", "gini-epsilon", "mean-pair-gap", "puf-sorted-effectiveness"]
+SUBSET = [
+    "puf-over-m",
+    "puf-similarity-cutoff",
+    "puf-gap-outliers",
+    "puf-nan-at-seven-users",
+    "deviation-from-first-four",
+    "puf-duplicates-dropped",
+    "half-minus-sd",
+    "sd-ddof1",
+    "gini-epsilon",
+    "mean-pair-gap",
+    "puf-sorted-effectiveness",
+]
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +111,25 @@ def test_a_holds_verdict_says_sizes_and_examples():
 
 
 def test_puf_power_prints_the_table(capsys):
-    assert main(["power", "--budgets", "5", "--seeds", "1", "--measure", "sd-times-three",
-                 "--measure", "sd-by-hand", "--quiet", "--jobs", "1"]) == 0
+    assert (
+        main(
+            [
+                "power",
+                "--budgets",
+                "5",
+                "--seeds",
+                "1",
+                "--measure",
+                "sd-times-three",
+                "--measure",
+                "sd-by-hand",
+                "--quiet",
+                "--jobs",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "range" in out and "false alarms" in out and "overall" in out
 
@@ -111,10 +142,16 @@ def test_puf_power_rejects_bad_options(capsys):
 
 def test_power_runs_skips_done_runs_and_reports_each_run_as_it_finishes():
     seen = []
-    runs = power_runs(plan=[("sd-times-three", 3, 0), ("sd-times-three", 3, 1), ("puf-over-m", 3, 0)],
-                      skip=[("sd-times-three", 3, 1)], on_run=seen.append, properties=["range"])
+    runs = power_runs(
+        plan=[("sd-times-three", 3, 0), ("sd-times-three", 3, 1), ("puf-over-m", 3, 0)],
+        skip=[("sd-times-three", 3, 1)],
+        on_run=seen.append,
+        properties=["range"],
+    )
     assert sorted({(r["measure"], r["seed"]) for rows in seen for r in rows}) == [
-        ("puf-over-m", 0), ("sd-times-three", 0)]
+        ("puf-over-m", 0),
+        ("sd-times-three", 0),
+    ]
     assert set(runs["property"]) == {"range"} and len(runs) == sum(len(rows) for rows in seen)
 
 
@@ -127,8 +164,19 @@ def test_the_benchmark_appends_runs_and_resumes_without_repeating_them(tmp_path,
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     out = tmp_path / "runs.csv"
-    argv = ["--budgets", "3", "--seeds", "2", "--jobs", "1", "--names", "sd-times-three,puf-over-m",
-            "--csv", str(out), "--quiet"]
+    argv = [
+        "--budgets",
+        "3",
+        "--seeds",
+        "2",
+        "--jobs",
+        "1",
+        "--names",
+        "sd-times-three,puf-over-m",
+        "--csv",
+        str(out),
+        "--quiet",
+    ]
     bench.main(argv)
     first = out.read_text()
     bench.main(argv)  # everything already there: nothing runs, nothing is appended
@@ -141,8 +189,9 @@ def test_the_benchmark_appends_runs_and_resumes_without_repeating_them(tmp_path,
 def test_a_pairing_blind_measure_fails_rearrangement_on_the_first_example():
     for name in ["mean-pair-gap", "sd-times-mean-similarity", "puf-sorted-effectiveness"]:
         for seed in range(3):
-            (v,) = verdicts(get_entry(name)["measure"], properties=["rearrangement"], max_examples=1,
-                            random_state=seed, known=False)
+            (v,) = verdicts(
+                get_entry(name)["measure"], properties=["rearrangement"], max_examples=1, random_state=seed, known=False
+            )
             assert v.status == "violated", (name, seed, v.reason)
     (v,) = verdicts("puf", properties=["rearrangement"], max_examples=5, known=False)
     assert v.status == "holds"
@@ -150,6 +199,11 @@ def test_a_pairing_blind_measure_fails_rearrangement_on_the_first_example():
 
 def test_a_threshold_count_of_envy_gets_its_effectiveness_witness():
     # Seed 3 drew no witness for PEU's control in 60 examples before the regraded alternatives.
-    (v,) = verdicts(get_entry("envious-share")["measure"], properties=["effectiveness-sensitive"],
-                    max_examples=60, random_state=3, known=False)
+    (v,) = verdicts(
+        get_entry("envious-share")["measure"],
+        properties=["effectiveness-sensitive"],
+        max_examples=60,
+        random_state=3,
+        known=False,
+    )
     assert v.status == "holds", v.reason

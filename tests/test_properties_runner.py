@@ -52,8 +52,12 @@ def _by_property(results):
 
 @pytest.fixture(scope="module")
 def ignoring():
-    return _by_property(verdicts(ignores_similarity, properties=[
-        "similarity-sensitive", "similarity-zero", "anonymity", "effectiveness-sensitive"]))
+    return _by_property(
+        verdicts(
+            ignores_similarity,
+            properties=["similarity-sensitive", "similarity-zero", "anonymity", "effectiveness-sensitive"],
+        )
+    )
 
 
 def test_a_measure_ignoring_similarity_violates_the_similarity_properties(ignoring):
@@ -77,8 +81,12 @@ def test_counterexamples_are_minimal(ignoring):
 
 
 def test_a_measure_rewarding_disparity():
-    found = _by_property(verdicts(rewards_disparity, properties=[
-        "disparity-monotone", "pigou-dalton", "zero-at-equality", "range", "similarity-monotone"]))
+    found = _by_property(
+        verdicts(
+            rewards_disparity,
+            properties=["disparity-monotone", "pigou-dalton", "zero-at-equality", "range", "similarity-monotone"],
+        )
+    )
     assert {p: v.status for p, v in found.items()} == {
         "disparity-monotone": "violated",
         "pigou-dalton": "violated",
@@ -93,8 +101,7 @@ def test_a_measure_rewarding_disparity():
 
 
 def test_a_raising_measure_is_undefined_and_defined_is_violated():
-    found = _by_property(verdicts(raises_on_ties, properties=["defined", "anonymity"],
-                                  max_examples=30))
+    found = _by_property(verdicts(raises_on_ties, properties=["defined", "anonymity"], max_examples=30))
     assert found["defined"].status == "violated"
     assert found["anonymity"].status == "undefined"
     assert "ZeroDivisionError" in found["anonymity"].reason
@@ -116,10 +123,12 @@ def test_bad_interfaces_raise_value_error():
 
 
 def test_same_random_state_same_verdicts():
-    first = [v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"],
-                                           max_examples=20, random_state=3)]
-    second = [v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"],
-                                            max_examples=20, random_state=3)]
+    first = [
+        v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"], max_examples=20, random_state=3)
+    ]
+    second = [
+        v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"], max_examples=20, random_state=3)
+    ]
     for a, b in zip(first, second):
         a.pop("seconds"), b.pop("seconds")
     assert first == second
@@ -145,6 +154,7 @@ def test_catalog_documents_every_property():
 
 # --- puf check --------------------------------------------------------------------------------
 
+
 def test_check_exit_codes(tmp_path, capsys):
     this = "tests.test_properties_runner"
     assert main(["check", "no_such_module_xyz:f"]) == 2
@@ -155,8 +165,18 @@ def test_check_exit_codes(tmp_path, capsys):
     assert "does not return a number" in capsys.readouterr().err
     assert main(["check", f"{this}:nothing_here"]) == 2
     out = tmp_path / "v.json"
-    code = main(["check", f"{this}:ignores_similarity", "--property", "similarity-zero",
-                 "--max-examples", "10", "--json", str(out)])
+    code = main(
+        [
+            "check",
+            f"{this}:ignores_similarity",
+            "--property",
+            "similarity-zero",
+            "--max-examples",
+            "10",
+            "--json",
+            str(out),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "similarity-zero" in printed and "VIOLATED" in printed
@@ -168,6 +188,7 @@ def test_check_exit_codes(tmp_path, capsys):
 
 # --- the pytest plugin -------------------------------------------------------------------------
 
+
 def _plugin_args():
     """Load the plugin explicitly unless the installed entry point already does."""
     names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
@@ -175,28 +196,39 @@ def _plugin_args():
 
 
 def test_plugin_is_inert_without_measure():
-    code = ("import sys, puf.properties.plugin; "
-            "print(sorted(m for m in sys.modules if m.startswith(('properties.', 'hypothesis', "
-            "'numpy', 'puf'))))")
+    code = (
+        "import sys, puf.properties.plugin; "
+        "print(sorted(m for m in sys.modules if m.startswith(('properties.', 'hypothesis', "
+        "'numpy', 'puf'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     # The plugin's own package is imported with it; puf's public names load on first use.
     assert out.stdout.strip() == "['puf', 'puf.properties', 'puf.properties.plugin']"
 
 
 def test_plugin_runs_each_property_as_a_test(pytester):
-    pytester.makepyfile(planted="""
+    pytester.makepyfile(
+        planted="""
         import numpy as np
 
         def ignores_similarity(effectiveness, similarity):
             return float(np.ptp(effectiveness))
-    """)
+    """
+    )
     pytester.syspathinsert()
     result = pytester.runpytest_subprocess(
-        *_plugin_args(), "--measure", "planted:ignores_similarity", "--measure-max-examples", "10",
-        "-k", "similarity-zero or anonymity", "-p", "no:cacheprovider")
+        *_plugin_args(),
+        "--measure",
+        "planted:ignores_similarity",
+        "--measure-max-examples",
+        "10",
+        "-k",
+        "similarity-zero or anonymity",
+        "-p",
+        "no:cacheprovider",
+    )
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*planted:ignores_similarity::similarity-zero*",
-                                 "*counterexample (m = 2)*"])
+    result.stdout.fnmatch_lines(["*planted:ignores_similarity::similarity-zero*", "*counterexample (m = 2)*"])
     empty = pytester.runpytest_subprocess(*_plugin_args(), "-p", "no:cacheprovider")
     empty.assert_outcomes()
 
@@ -212,17 +244,34 @@ def test_a_property_outside_the_catalog_runs_through_the_same_runner():
         return Case(pop, pop.replace(effectiveness=pop.effectiveness / 2), "every S halved")
 
     halving = Property(
-        name="halving-invariance", statement="halving every S leaves the value unchanged",
-        formal="∀ P: f(P[S := S/2]) = f(P)", source="this test", kind="universal",
-        meant_for="relative inequality indices", needs=("effectiveness",), world="-",
-        cases=halved_cases, judge=judges.unchanged)
+        name="halving-invariance",
+        statement="halving every S leaves the value unchanged",
+        formal="∀ P: f(P[S := S/2]) = f(P)",
+        source="this test",
+        kind="universal",
+        meant_for="relative inequality indices",
+        needs=("effectiveness",),
+        world="-",
+        cases=halved_cases,
+        judge=judges.unchanged,
+    )
     found = {m: verdicts(m, properties=halving, max_examples=20)[0] for m in ("sd", "gini")}
     assert found["sd"].property == "halving-invariance" and found["sd"].status == "violated"
     assert found["sd"].reason.startswith("counterexample, violation")
     assert found["gini"].status == "holds"
     with pytest.raises(ValueError, match="kind must be 'universal' or 'existential'"):
-        Property(name="x", statement="", formal="", source="", kind="sometimes", meant_for="",
-                 needs=(), world="", cases=halved_cases, judge=judges.unchanged)
+        Property(
+            name="x",
+            statement="",
+            formal="",
+            source="",
+            kind="sometimes",
+            meant_for="",
+            needs=(),
+            world="",
+            cases=halved_cases,
+            judge=judges.unchanged,
+        )
     with pytest.raises(ValueError, match="level must be one of"):
         halved_cases("interaction", "sd")
 

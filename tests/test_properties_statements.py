@@ -144,8 +144,9 @@ def _rearrangement(case, level, measure):
     before, after = case.before, case.after
     np.testing.assert_array_equal(np.sort(before.effectiveness), np.sort(after.effectiveness))
     _same(before, after, ["similarity"])
-    gap = (weighted_gap_sum(after.effectiveness, after.similarity)
-           - weighted_gap_sum(before.effectiveness, before.similarity))
+    gap = weighted_gap_sum(after.effectiveness, after.similarity) - weighted_gap_sum(
+        before.effectiveness, before.similarity
+    )
     assert gap >= -TOL and case.strict == (gap > TOL)
 
 
@@ -205,7 +206,7 @@ def _moments_kept(case, level, measure):
     before, after = case.before.effectiveness, case.after.effectiveness
     assert len(np.flatnonzero(np.abs(after - before) > 1e-15)) == 4
     assert abs(after.sum() - before.sum()) < 1e-9
-    assert abs((after ** 2).sum() - (before ** 2).sum()) < 1e-9
+    assert abs((after**2).sum() - (before**2).sum()) < 1e-9
 
 
 def _one_group_redistributed(case, level, measure):
@@ -223,16 +224,27 @@ def _deterministic(case, level, measure):
 
 
 CHECKS = {
-    "range": _single, "defined": _single, "anonymity": _anonymity,
-    "zero-at-equality": _zero_at_equality, "disparity-monotone": _disparity,
-    "pigou-dalton": _transfer, "similarity-monotone": _similarity_raise,
-    "similarity-sensitive": _similarity_change, "effectiveness-sensitive": _effectiveness_change,
-    "similarity-zero": _similarity_zero, "rearrangement": _rearrangement,
-    "replication-invariance": _replication, "scale-invariance": _scale,
-    "translation-invariance": _translation, "continuity": _continuity,
-    "deterministic": _deterministic, "strict-transfer": _strict_transfer,
-    "transfer-sensitivity": _moments_kept, "subgroup-decomposability": _one_group_redistributed,
-    "subgroup-consistency": _one_group_redistributed, "attainable-range": _single,
+    "range": _single,
+    "defined": _single,
+    "anonymity": _anonymity,
+    "zero-at-equality": _zero_at_equality,
+    "disparity-monotone": _disparity,
+    "pigou-dalton": _transfer,
+    "similarity-monotone": _similarity_raise,
+    "similarity-sensitive": _similarity_change,
+    "effectiveness-sensitive": _effectiveness_change,
+    "similarity-zero": _similarity_zero,
+    "rearrangement": _rearrangement,
+    "replication-invariance": _replication,
+    "scale-invariance": _scale,
+    "translation-invariance": _translation,
+    "continuity": _continuity,
+    "deterministic": _deterministic,
+    "strict-transfer": _strict_transfer,
+    "transfer-sensitivity": _moments_kept,
+    "subgroup-decomposability": _one_group_redistributed,
+    "subgroup-consistency": _one_group_redistributed,
+    "attainable-range": _single,
 }
 
 
@@ -261,8 +273,7 @@ def test_explicit_cases_meet_the_statement(name, level):
 @pytest.mark.parametrize("level,measure", [(lv, m) for lv, ms in MEASURES.items() for m in ms])
 @pytest.mark.parametrize("name", list(CATALOG))
 def test_drawn_cases_meet_the_statement(name, level, measure):
-    @settings(max_examples=25, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=25, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(CATALOG[name].cases(level, measure))
     def check(case):
         _check_all(name, case, level, measure)

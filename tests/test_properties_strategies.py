@@ -7,15 +7,18 @@ from hypothesis import given, settings
 from puf.properties.strategies import effectiveness_vectors, populations, similarity_matrices, worlds
 
 
-@pytest.mark.parametrize("build, kwargs, message", [
-    (effectiveness_vectors, {"m": 1}, "m must be >= 2"),
-    (effectiveness_vectors, {"min_users": 5, "max_users": 3}, "max_users must be >= 5"),
-    (similarity_matrices, {"m": 2.5}, "m must be an integer"),
-    (populations, {"min_users": 0}, "min_users must be >= 2"),
-    (worlds, {"max_k": 0}, "max_k must be >= 1"),
-    (worlds, {"max_k": 5, "max_items": 3}, "max_items must be >= 5"),
-    (worlds, {"max_grade": True}, "max_grade must be an integer"),
-])
+@pytest.mark.parametrize(
+    "build, kwargs, message",
+    [
+        (effectiveness_vectors, {"m": 1}, "m must be >= 2"),
+        (effectiveness_vectors, {"min_users": 5, "max_users": 3}, "max_users must be >= 5"),
+        (similarity_matrices, {"m": 2.5}, "m must be an integer"),
+        (populations, {"min_users": 0}, "min_users must be >= 2"),
+        (worlds, {"max_k": 0}, "max_k must be >= 1"),
+        (worlds, {"max_k": 5, "max_items": 3}, "max_items must be >= 5"),
+        (worlds, {"max_grade": True}, "max_grade must be an integer"),
+    ],
+)
 def test_arguments_are_checked_when_the_strategy_is_built(build, kwargs, message):
     with pytest.raises(ValueError, match=message):
         build(**kwargs)  # no draw: the error comes from the call itself
@@ -55,15 +58,25 @@ def test_edge_cases_are_drawn():
     def collect(pop):
         s, sim = pop.effectiveness, pop.similarity
         off = sim[~np.eye(pop.m, dtype=bool)]
-        seen.update(name for name, hit in [
-            ("two users", pop.m == 2),
-            ("all-equal", np.all(s == s[0]) and s[0] > 0),
-            ("all-zero effectiveness", not s.any()),
-            ("all-zero similarity", not off.any()),
-            ("identical users", s[0] == s[1] and sim[0, 1] == 1.0),
-            ("one far", pop.m > 2 and (~sim.astype(bool)).sum(axis=1).max() == pop.m - 1),
-        ] if hit)
+        seen.update(
+            name
+            for name, hit in [
+                ("two users", pop.m == 2),
+                ("all-equal", np.all(s == s[0]) and s[0] > 0),
+                ("all-zero effectiveness", not s.any()),
+                ("all-zero similarity", not off.any()),
+                ("identical users", s[0] == s[1] and sim[0, 1] == 1.0),
+                ("one far", pop.m > 2 and (~sim.astype(bool)).sum(axis=1).max() == pop.m - 1),
+            ]
+            if hit
+        )
 
     collect()
-    assert seen == {"two users", "all-equal", "all-zero effectiveness", "all-zero similarity",
-                    "identical users", "one far"}
+    assert seen == {
+        "two users",
+        "all-equal",
+        "all-zero effectiveness",
+        "all-zero similarity",
+        "identical users",
+        "one far",
+    }

@@ -8,15 +8,27 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puf.rankers import (EASE, RANKERS, ItemKNN, MostPop, Random, UserKNN, available_rankers,
-                         implicit_available, make_ranker)
+from puf.rankers import (
+    EASE,
+    RANKERS,
+    ItemKNN,
+    MostPop,
+    Random,
+    UserKNN,
+    available_rankers,
+    implicit_available,
+    make_ranker,
+)
 
-FAST = {"als": {"factors": 4, "iterations": 3}, "bpr": {"factors": 4, "iterations": 3},
-        "nmf": {"n_components": 4},
-        # Two epochs: these tests check the lists' form; tests/test_rankers_neural.py their quality.
-        "multvae": {"hidden_size": 16, "latent_size": 8, "max_epochs": 2},
-        "ngcf": {"embedding_size": 8, "layers": (8,), "max_epochs": 2},
-        "ncl": {"embedding_size": 8, "num_clusters": 4, "warm_up": 1, "max_epochs": 2}}
+FAST = {
+    "als": {"factors": 4, "iterations": 3},
+    "bpr": {"factors": 4, "iterations": 3},
+    "nmf": {"n_components": 4},
+    # Two epochs: these tests check the lists' form; tests/test_rankers_neural.py their quality.
+    "multvae": {"hidden_size": 16, "latent_size": 8, "max_epochs": 2},
+    "ngcf": {"embedding_size": 8, "layers": (8,), "max_epochs": 2},
+    "ncl": {"embedding_size": 8, "num_clusters": 4, "warm_up": 1, "max_epochs": 2},
+}
 
 
 def random_train(seed, m=12, n=15, density=0.3):
@@ -34,10 +46,10 @@ def test_lists_are_unseen_distinct_and_padded(name, seed, k):
     dense = train.toarray() > 0
     for u, row in enumerate(lists):
         real = row[row >= 0]
-        assert len(set(real)) == len(real)                   # distinct
-        assert not dense[u, real].any()                      # never a training item
-        assert len(real) == min(k, (~dense[u]).sum())        # full unless too few unseen
-        assert (row[len(real):] == -1).all()                 # padding only at the end
+        assert len(set(real)) == len(real)  # distinct
+        assert not dense[u, real].any()  # never a training item
+        assert len(real) == min(k, (~dense[u]).sum())  # full unless too few unseen
+        assert (row[len(real) :] == -1).all()  # padding only at the end
 
 
 @pytest.mark.parametrize("name", available_rankers())
@@ -48,8 +60,7 @@ def test_same_random_state_same_lists(name):
     second = make_ranker(name, random_state=3, **params).fit(train).recommend(k=5)
     assert np.array_equal(first, second)
     # asking for a subset of users, in small batches, gives those users' rows
-    subset = make_ranker(name, random_state=3, **params).fit(train).recommend(
-        [5, 0, 9], k=5, batch_size=2)
+    subset = make_ranker(name, random_state=3, **params).fit(train).recommend([5, 0, 9], k=5, batch_size=2)
     assert np.array_equal(subset, first[[5, 0, 9]])
 
 
@@ -72,8 +83,7 @@ def test_ease_hand_computed():
     # G = XᵀX + I = [[3,1,0],[1,2,0],[0,0,1]]; P = G⁻¹ has block [[2,-1],[-1,3]]/5, P22 = 1
     # B_ij = -P_ij / P_jj: B01 = (1/5)/(3/5) = 1/3, B10 = (1/5)/(2/5) = 1/2, diagonal 0
     ranker = EASE(l2=1.0).fit(np.array([[1, 1, 0], [1, 0, 0]]))
-    np.testing.assert_allclose(ranker.weights_, [[0, 1 / 3, 0], [1 / 2, 0, 0], [0, 0, 0]],
-                               atol=1e-12)
+    np.testing.assert_allclose(ranker.weights_, [[0, 1 / 3, 0], [1 / 2, 0, 0], [0, 0, 0]], atol=1e-12)
     np.testing.assert_allclose(ranker.scores([1]), [[0, 1 / 3, 0]], atol=1e-12)
 
 
@@ -81,8 +91,7 @@ def test_itemknn_hand_computed():
     # items 0: users {0,1,2}, 1: {0,1}, 2: {2}; cos(0,1) = 2/(√3·√2), cos(0,2) = 1/√3, cos(1,2) = 0
     train = np.array([[1, 1, 0], [1, 1, 0], [1, 0, 1]])
     ranker = ItemKNN(neighbors=None).fit(train)
-    expected = [[0, 2 / np.sqrt(6), 1 / np.sqrt(3)], [2 / np.sqrt(6), 0, 0],
-                [1 / np.sqrt(3), 0, 0]]
+    expected = [[0, 2 / np.sqrt(6), 1 / np.sqrt(3)], [2 / np.sqrt(6), 0, 0], [1 / np.sqrt(3), 0, 0]]
     assert sp.issparse(ranker.similarity_)  # sparse neighbourhoods: no n x n dense matrix
     np.testing.assert_allclose(ranker.similarity_.toarray(), expected, atol=1e-12)
     # with one neighbour per item, item 0's column keeps only its best (item 1)
@@ -108,13 +117,23 @@ def test_exclude_masks_more_items():
 
 
 def test_registry_and_errors():
-    assert list(RANKERS) == ["random", "mostpop", "userknn", "itemknn", "ease", "als", "bpr",
-                             "nmf", "multvae", "ngcf", "ncl"]
+    assert list(RANKERS) == [
+        "random",
+        "mostpop",
+        "userknn",
+        "itemknn",
+        "ease",
+        "als",
+        "bpr",
+        "nmf",
+        "multvae",
+        "ngcf",
+        "ncl",
+    ]
     assert isinstance(make_ranker("EASE"), EASE)
     with pytest.raises(ValueError, match="unknown ranker 'svd'; known rankers: random, mostpop"):
         make_ranker("svd")
-    with pytest.raises(ValueError, match="itemknn takes no parameter 'k'; it takes neighbors, "
-                                         "shrink, random_state"):
+    with pytest.raises(ValueError, match="itemknn takes no parameter 'k'; it takes neighbors, shrink, random_state"):
         make_ranker("itemknn", k=20)  # was a TypeError from the constructor
     with pytest.raises(ValueError, match="MostPop is not fitted"):
         MostPop().recommend()

@@ -18,6 +18,5 @@ def test_damaged_entry_counts_as_absent(tmp_path, damage):
     save_run(tmp_path, "x.npz", np.arange(200).reshape(20, 10), {"seconds": 1.0})
     path = tmp_path / "x.npz"
     whole = path.read_bytes()
-    path.write_bytes({"truncated": whole[: len(whole) // 2], "garbage": b"not a zip at all",
-                      "empty": b""}[damage])
+    path.write_bytes({"truncated": whole[: len(whole) // 2], "garbage": b"not a zip at all", "empty": b""}[damage])
     assert load_run(tmp_path, "x.npz") is None

@@ -20,10 +20,11 @@ from puf.rankers.neural._training import hold_out
 from puf.rankers.nmf import sklearn_available
 
 needs_torch = pytest.mark.skipif(
-    not torch_available(),
-    reason="torch is not installed: pip install torch==2.13.0 'puf-harness[neural]'")
+    not torch_available(), reason="torch is not installed: pip install torch==2.13.0 'puf-harness[neural]'"
+)
 needs_sklearn = pytest.mark.skipif(
-    not sklearn_available(), reason="scikit-learn is not installed: pip install 'puf-harness[neural]'")
+    not sklearn_available(), reason="scikit-learn is not installed: pip install 'puf-harness[neural]'"
+)
 
 # Small layers for a small world (80 users, 60 items), and batches of 64 interactions for the
 # graph models: the world has ~700 training interactions, so their batch sizes (1024, 4096)
@@ -35,8 +36,12 @@ SMALL = {
     "nmf": dict(n_components=8),
 }
 FITTED = {}
-MODELS = [pytest.param("multvae", marks=needs_torch), pytest.param("ngcf", marks=needs_torch),
-          pytest.param("ncl", marks=needs_torch), pytest.param("nmf", marks=needs_sklearn)]
+MODELS = [
+    pytest.param("multvae", marks=needs_torch),
+    pytest.param("ngcf", marks=needs_torch),
+    pytest.param("ncl", marks=needs_torch),
+    pytest.param("nmf", marks=needs_sklearn),
+]
 
 
 @pytest.fixture(scope="module")
@@ -87,8 +92,11 @@ def test_early_stopping_record(name, world):
         assert ranker.epochs_ - ranker.best_epoch_ == ranker.patience
 
 
-RESUMABLE = {"multvae": SMALL["multvae"], "ngcf": SMALL["ngcf"],
-             "ncl": dict(SMALL["ncl"], warm_up=1, num_clusters=5)}  # prototypes on by the stop
+RESUMABLE = {
+    "multvae": SMALL["multvae"],
+    "ngcf": SMALL["ngcf"],
+    "ncl": dict(SMALL["ncl"], warm_up=1, num_clusters=5),
+}  # prototypes on by the stop
 
 
 def stopped_after(name, world, epoch, checkpoint, monkeypatch, **settings):
@@ -117,8 +125,7 @@ def test_a_resumed_run_ends_as_an_uninterrupted_one(name, world, tmp_path, monke
     checkpoint = tmp_path / "run.pt"
     stopped_after(name, world, 2, checkpoint, monkeypatch, **settings)
     assert checkpoint.exists()
-    resumed = make_ranker(name, random_state=0, **settings).fit(train, valid=valid,
-                                                                checkpoint=checkpoint)
+    resumed = make_ranker(name, random_state=0, **settings).fit(train, valid=valid, checkpoint=checkpoint)
     assert whole.resumed_from_ is None and resumed.resumed_from_ == 2
     assert resumed.history_ == whole.history_ and resumed.best_epoch_ == whole.best_epoch_
     assert np.array_equal(resumed.scores(), whole.scores())  # to the bit
@@ -175,15 +182,15 @@ def test_without_torch_the_error_says_how_to_install(monkeypatch, world):
     with pytest.raises(ImportError, match=r"needs the optional 'torch' library: pip install torch"):
         MultVAE().fit(world[0])
     assert missing_requirement("ngcf") == (
-        "ngcf needs the optional library torch: pip install torch==2.13.0 'puf-harness[neural]'")
+        "ngcf needs the optional library torch: pip install torch==2.13.0 'puf-harness[neural]'"
+    )
 
 
 def tiny_dataset():
     from puf.data import preprocess
 
     rng = np.random.default_rng(0)
-    rows = [(f"u{u}", f"i{(u % 3) * 6 + j}", 5.0, t)
-            for u in range(24) for t, j in enumerate(rng.permutation(6))]
+    rows = [(f"u{u}", f"i{(u % 3) * 6 + j}", 5.0, t) for u in range(24) for t, j in enumerate(rng.permutation(6))]
     frame = pd.DataFrame(rows, columns=["user_id", "item_id", "rating", "timestamp"])
     return preprocess(frame, core=1, ratios=(0.5, 0.17, 0.33), min_train=1, name="tiny")
 
@@ -202,13 +209,13 @@ def test_run_cache_reads_back_the_same_lists(tmp_path):
     for name in first:
         assert np.array_equal(first[name], second[name])
     retrained = {}
-    third = run_rankers(data, "multvae", k=3, params=params, cache=tmp_path, retrain=True,
-                        facts=retrained)
+    third = run_rankers(data, "multvae", k=3, params=params, cache=tmp_path, retrain=True, facts=retrained)
     assert not retrained["multvae"]["cached"] and np.array_equal(third["multvae"], first["multvae"])
     # Other settings are another entry: trained, not read.
     other = {}
-    run_rankers(data, "multvae", k=3, params={"multvae": {"batch_size": 4, "max_epochs": 5}},
-                cache=tmp_path, facts=other)
+    run_rankers(
+        data, "multvae", k=3, params={"multvae": {"batch_size": 4, "max_epochs": 5}}, cache=tmp_path, facts=other
+    )
     assert not other["multvae"]["cached"]
     assert len(list(tmp_path.glob("tiny-multvae-seed0-k3-test-*.npz"))) == 2
 
@@ -242,8 +249,7 @@ def test_run_cache_resumes_a_stopped_training(tmp_path, monkeypatch):
 @needs_sklearn
 def test_nmf_scores_are_its_factor_product(world):
     ranker = NMF(n_components=5, random_state=0).fit(world[0])
-    np.testing.assert_allclose(ranker.scores([0, 1]),
-                               ranker.user_factors_[[0, 1]] @ ranker.item_factors_)
+    np.testing.assert_allclose(ranker.scores([0, 1]), ranker.user_factors_[[0, 1]] @ ranker.item_factors_)
     assert (ranker.user_factors_ >= 0).all() and (ranker.item_factors_ >= 0).all()
 
 

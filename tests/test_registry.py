@@ -14,9 +14,9 @@ BUILTINS = list(MEASURES)  # every registered measure at import: the built-ins
 def population_with_everything():
     return Population(
         effectiveness=[0.0, 0.5, 1.0],
-        similarity=[[1, .2, .4], [.2, 1, .6], [.4, .6, 1]],
-        utility=[[.1, .5, .2], [.3, .3, .9], [0, 0, 1]],
-        list_distance=[[0, .5, 1], [.5, 0, .2], [1, .2, 0]],
+        similarity=[[1, 0.2, 0.4], [0.2, 1, 0.6], [0.4, 0.6, 1]],
+        utility=[[0.1, 0.5, 0.2], [0.3, 0.3, 0.9], [0, 0, 1]],
+        list_distance=[[0, 0.5, 1], [0.5, 0, 0.2], [1, 0.2, 0]],
     )
 
 
@@ -42,10 +42,11 @@ def test_evaluate_passes_fields_by_name():
 
 
 def test_evaluate_skips_measures_whose_fields_are_absent_by_default():
-    pop = Population([0.0, 1.0], [[1, .5], [.5, 1]])
+    pop = Population([0.0, 1.0], [[1, 0.5], [0.5, 1]])
     with pytest.warns(puf.UndefinedMeasureWarning):
-        assert list(evaluate_measures(pop)) == [n for n, m in MEASURES.items()
-                                       if set(m.reads) <= {"effectiveness", "similarity"}]
+        assert list(evaluate_measures(pop)) == [
+            n for n, m in MEASURES.items() if set(m.reads) <= {"effectiveness", "similarity"}
+        ]
         assert {"puf", "sd", "gini", "ge-0"} <= set(evaluate_measures(pop)) and "me" not in evaluate_measures(pop)
     with pytest.raises(ValueError, match="utility"):
         evaluate_measures(pop, ["me"])
@@ -103,13 +104,19 @@ def test_register_checks_options_where_they_are_given():
     with pytest.raises(ValueError, match=r"options must be a dict of keyword options, got \[3\]"):
         puf.register(puf.generalized_entropy, name="ge-x", options=[3])
     # a misspelt option was refused as "cannot read the signature of measure functools.partial"
-    with pytest.raises(ValueError, match=r"options \['alpah'\] are not options of "
-                                         r"'generalized_entropy'; it takes \['alpha'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"options \['alpah'\] are not options of "
+        r"'generalized_entropy'; it takes \['alpha'\]",
+    ):
         puf.register(puf.generalized_entropy, name="ge-x", options={"alpah": 3})
     assert "ge-x" not in puf.MEASURES
 
 
 def test_a_measure_called_without_a_field_it_reads_names_it():
-    with pytest.raises(ValueError, match=r"measure 'puf' reads \['similarity'\] but was given "
-                                         r"only \['effectiveness'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"measure 'puf' reads \['similarity'\] but was given "
+        r"only \['effectiveness'\]",
+    ):
         puf.as_measure("puf")(effectiveness=[0.0, 1.0])  # was a bare KeyError

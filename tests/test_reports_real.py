@@ -22,10 +22,14 @@ def toy(tmp_path_factory):
     """40 users x 20 of 60 items, all rated 5: every user keeps 12 training items (60%)."""
     rng = np.random.default_rng(0)
     folder = tmp_path_factory.mktemp("toy")
-    rows = [f"u{u}\ti{i}\t5\t{t}" for u in range(N_USERS)
-            for t, i in enumerate(rng.choice(N_ITEMS, PER_USER, replace=False))]
+    rows = [
+        f"u{u}\ti{i}\t5\t{t}"
+        for u in range(N_USERS)
+        for t, i in enumerate(rng.choice(N_ITEMS, PER_USER, replace=False))
+    ]
     (folder / "toy.inter").write_text(
-        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n")
+        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n"
+    )
     genres = ["Drama", "Comedy", "War", "Noir"]
     items = [f"i{i}\t{genres[i % 4]} {genres[(i // 4) % 4]}" for i in range(N_ITEMS)]
     (folder / "toy.item").write_text("item_id:token\tgenre:token_seq\n" + "\n".join(items) + "\n")
@@ -52,9 +56,17 @@ def report(toy, tmp_path_factory):
 
 
 def test_real_data_files(report):
-    for name in ("toy_rankers.csv", "toy_agreement.csv", "toy_agreement.png", "toy_measures.png",
-                 "toy_zero_relevance.csv", "toy_zero_relevance.png", "toy_skewness.csv",
-                 "toy_skewness.png", "zero_relevance.csv"):
+    for name in (
+        "toy_rankers.csv",
+        "toy_agreement.csv",
+        "toy_agreement.png",
+        "toy_measures.png",
+        "toy_zero_relevance.csv",
+        "toy_zero_relevance.png",
+        "toy_skewness.csv",
+        "toy_skewness.png",
+        "zero_relevance.csv",
+    ):
         assert (report / name).is_file(), name
     page = (report / "index.html").read_text(encoding="utf-8")
     assert page.count("<img ") == 5 + 4 + 1  # synthetic sweeps; measures, agreement, 2 real sweeps; power

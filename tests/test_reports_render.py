@@ -22,8 +22,7 @@ def _table():
 
 
 def test_one_panel_per_measure_paper_first_and_undefined_points_are_bands():
-    fig = plot_sweep(_table(), title="T", xlabel="share", families={"Gini-P": "Gini", "SD-P": "SD"},
-                     percent=True)
+    fig = plot_sweep(_table(), title="T", xlabel="share", families={"Gini-P": "Gini", "SD-P": "SD"}, percent=True)
     sd, gini = fig.axes[:2]
     assert (sd.get_title(), gini.get_title()) == ("SD-P", "Gini-P")  # the paper's order: SD, Gini
     # The mean line of Gini has a gap (NaN) at 100%, over a hatched band, never a point at 0.
@@ -55,13 +54,14 @@ def test_heatmap_writes_values():
 def _pages(tmp_path):
     fig = plot_sweep(_table(), title="T", xlabel="x")
     png = save_figure(fig, tmp_path / "sweep.png")
-    verdicts = pd.DataFrame([("sd", "range", "holds", ""), ("sd", "similarity-sensitive", "violated",
-                                                               "ignores similarity <b>")],
-                            columns=["measure", "property", "verdict", "detail"])
-    section = Section("sweep", "Sweep & co", "text", png, pd.DataFrame({"measure": ["SD-P"], "label": ["flat"]}),
-                      ["sweep.csv"])
-    kwargs = dict(title="R", provenance={"seeds": "0, 1"}, sections=[section], verdicts=verdicts,
-                  verdict_note="note")
+    verdicts = pd.DataFrame(
+        [("sd", "range", "holds", ""), ("sd", "similarity-sensitive", "violated", "ignores similarity <b>")],
+        columns=["measure", "property", "verdict", "detail"],
+    )
+    section = Section(
+        "sweep", "Sweep & co", "text", png, pd.DataFrame({"measure": ["SD-P"], "label": ["flat"]}), ["sweep.csv"]
+    )
+    kwargs = dict(title="R", provenance={"seeds": "0, 1"}, sections=[section], verdicts=verdicts, verdict_note="note")
     return render_html(**kwargs), render_markdown(**kwargs), png
 
 
@@ -84,8 +84,12 @@ def test_markdown_links_the_png_and_tabulates_verdicts(tmp_path):
 
 
 def _pairing_table(levels):
-    rows = [("PUF-P", level, x, seed, x + 0.1 * i + 0.01 * seed)
-            for i, level in enumerate(levels) for x in (0.0, 1.0, 2.0) for seed in (0, 1)]
+    rows = [
+        ("PUF-P", level, x, seed, x + 0.1 * i + 0.01 * seed)
+        for i, level in enumerate(levels)
+        for x in (0.0, 1.0, 2.0)
+        for seed in (0, 1)
+    ]
     return pd.DataFrame(rows, columns=["measure", "pairing", "value", "seed", "score"])
 
 
@@ -109,7 +113,7 @@ def test_default_gamma_is_bold_and_named():
 
 
 def test_log_scale_where_a_curve_spans_decades():
-    rows = [("PUF-P", x, 0, 10.0 ** -x) for x in range(5)] + [("SD-P", x, 0, 0.5) for x in range(5)]
+    rows = [("PUF-P", x, 0, 10.0**-x) for x in range(5)] + [("SD-P", x, 0, 0.5) for x in range(5)]
     table = pd.DataFrame(rows, columns=["measure", "value", "seed", "score"])
     fig = plot_sweep(table, title="T", xlabel="x", logy=True)
     scales = {ax.get_title(): ax.get_yscale() for ax in fig.axes if ax.get_visible()}
@@ -129,11 +133,11 @@ def test_identical_p_and_ndcg_variants_become_one_line():
 def test_twenty_two_measures_get_their_own_panels_and_scales():
     """One panel per measure (its own y scale), five columns, a user's measures last."""
     names = [f"M{i}" for i in range(22)]
-    family = {n: ("inequality indices", "your measures", "similarity-aware")[i % 3]
-              for i, n in enumerate(names)}
+    family = {n: ("inequality indices", "your measures", "similarity-aware")[i % 3] for i, n in enumerate(names)}
     rows = [(n, x, 0, (i + 1) * x) for i, n in enumerate(names) for x in (0.0, 0.5, 1.0)]
-    fig = plot_sweep(pd.DataFrame(rows, columns=["measure", "value", "seed", "score"]), title="T",
-                     xlabel="x", families=family)
+    fig = plot_sweep(
+        pd.DataFrame(rows, columns=["measure", "value", "seed", "score"]), title="T", xlabel="x", families=family
+    )
     panels = [ax for ax in fig.axes if ax.get_visible()]
     assert len(panels) == 22 and all(len(ax.get_lines()) == 1 for ax in panels)
     titles = [ax.get_title() for ax in panels]
@@ -162,33 +166,50 @@ def test_cell_reasons_come_from_the_known_file_when_it_pins_the_verdict(tmp_path
     from puf.reports import verdicts as report_verdicts
 
     monkeypatch.setattr(report_verdicts, "KNOWN_DIR", tmp_path)
-    (tmp_path / "sd.json").write_text(json.dumps({
-        "measure": "sd", "verdicts": {"range": "holds", "similarity-sensitive": "violated"},
-        "reasons": {"range": "SD of values in [0, 1] is at most 0.5",
-                    "similarity-sensitive": "SD reads no similarity: no change of it moves SD"}}))
-    records = [{"measure": "sd", "property": "range", "status": "holds", "reason": "no counterexample"},
-               {"measure": "sd", "property": "similarity-sensitive", "status": "holds",
-                "reason": "a witness"},
-               {"measure": "mine", "property": "range", "status": "violated", "reason": "value 2 > 1"}]
+    (tmp_path / "sd.json").write_text(
+        json.dumps(
+            {
+                "measure": "sd",
+                "verdicts": {"range": "holds", "similarity-sensitive": "violated"},
+                "reasons": {
+                    "range": "SD of values in [0, 1] is at most 0.5",
+                    "similarity-sensitive": "SD reads no similarity: no change of it moves SD",
+                },
+            }
+        )
+    )
+    records = [
+        {"measure": "sd", "property": "range", "status": "holds", "reason": "no counterexample"},
+        {"measure": "sd", "property": "similarity-sensitive", "status": "holds", "reason": "a witness"},
+        {"measure": "mine", "property": "range", "status": "violated", "reason": "value 2 > 1"},
+    ]
     reasons = report_verdicts.plain_reasons(records)
     assert reasons["sd", "range"] == "SD of values in [0, 1] is at most 0.5"
     assert reasons["sd", "similarity-sensitive"] == "a witness"  # the file pins another verdict
     assert reasons["mine", "range"] == "value 2 > 1"  # a user's measure has no file
-    verdicts = pd.DataFrame([("sd", "range", "holds", reasons["sd", "range"], "no counterexample")],
-                            columns=["measure", "property", "verdict", "reason", "detail"])
-    page = render_html(title="R", provenance={}, sections=[], verdicts=verdicts,
-                       statements={"range": "the value lies in the declared range"})
-    assert ('title="holds: SD of values in [0, 1] is at most 0.5 (this run: no counterexample)"'
-            in page)
+    verdicts = pd.DataFrame(
+        [("sd", "range", "holds", reasons["sd", "range"], "no counterexample")],
+        columns=["measure", "property", "verdict", "reason", "detail"],
+    )
+    page = render_html(
+        title="R",
+        provenance={},
+        sections=[],
+        verdicts=verdicts,
+        statements={"range": "the value lies in the declared range"},
+    )
+    assert 'title="holds: SD of values in [0, 1] is at most 0.5 (this run: no counterexample)"' in page
     assert '<th title="range: the value lies in the declared range">' in page
 
 
 def test_free_mean_ratio_panel_tells_the_pairings_apart():
     from puf.reports.tables import relative_to_random
 
-    rows = [("PUF-P", pairing, x, 0, factor * 10.0 ** -x)
-            for pairing, factor in (("random", 1.0), ("most_fair", 0.5), ("most_unfair", 1.2))
-            for x in range(4)]
+    rows = [
+        ("PUF-P", pairing, x, 0, factor * 10.0**-x)
+        for pairing, factor in (("random", 1.0), ("most_fair", 0.5), ("most_unfair", 1.2))
+        for x in range(4)
+    ]
     rows += [("SD-P", pairing, x, 0, 0.5) for pairing in ("random", "most_fair") for x in range(4)]
     table = pd.DataFrame(rows, columns=["measure", "pairing", "value", "seed", "score"])
     out, names = relative_to_random(table)

@@ -37,8 +37,19 @@ def report(tmp_path_factory):
     home = tmp_path_factory.mktemp("user")
     (home / "my_measures.py").write_text(textwrap.dedent(USER_MEASURE))
     out = tmp_path_factory.mktemp("report") / "out"
-    code = main(["report", "--quick", "--quiet", "--out", str(out),
-                 "--measure", f"{home / 'my_measures.py'}:widest_gap", "--random-state", "0"])
+    code = main(
+        [
+            "report",
+            "--quick",
+            "--quiet",
+            "--out",
+            str(out),
+            "--measure",
+            f"{home / 'my_measures.py'}:widest_gap",
+            "--random-state",
+            "0",
+        ]
+    )
     assert code == 0
     return out
 
@@ -76,8 +87,7 @@ def test_tidy_columns(report):
     assert list(table.columns) == ["measure", "parameter", "value", "seed", "score"]
     assert set(table["parameter"]) == {"zero_relevance"}
     assert sorted(table["seed"].unique()) == [0, 1]
-    assert list(_table(report, "pairing").columns) == ["measure", "parameter", "pairing", "value",
-                                                       "seed", "score"]
+    assert list(_table(report, "pairing").columns) == ["measure", "parameter", "pairing", "value", "seed", "score"]
 
 
 def _labels(report):
@@ -115,8 +125,11 @@ def test_pinned_free_mean_skewness_labels(report):
         assert labels["skewness", f"PUF-{metric}", "pairing = random"] == "flat"
         assert labels["skewness_free_mean", f"PUF-{metric}", "pairing = random"] == "responds"
         assert labels["skewness_free_mean", f"SD-{metric}", "pairing = random"] == "flat"
-    rho = pd.read_csv(report / "responses.csv").query(
-        "sweep == 'skewness_free_mean' and condition == 'pairing = random' and measure == 'PUF-P'").rho
+    rho = (
+        pd.read_csv(report / "responses.csv")
+        .query("sweep == 'skewness_free_mean' and condition == 'pairing = random' and measure == 'PUF-P'")
+        .rho
+    )
     assert float(rho.iloc[0]) < 0  # PUF falls as the skewness rises and the mean falls
     for gamma in ("0", "0.5", "1"):  # written γ, never gamma
         assert labels["gamma", "UF", f"γ = {gamma}"] == "flat"
@@ -190,8 +203,7 @@ def test_same_random_state_same_csv_bytes(report, tmp_path):
     base = Base(n_users=quick["n_users"], n_items=quick["n_items"])
     cache = {}
     for name, spec in SWEEPS.items():
-        table = spec.run(seeds=[0, 1], base=base, quick=True, extra=sweep_extra(spec, [_widest_gap()]),
-                         cache=cache)
+        table = spec.run(seeds=[0, 1], base=base, quick=True, extra=sweep_extra(spec, [_widest_gap()]), cache=cache)
         table.to_csv(tmp_path / f"{name}.csv", index=False)
         assert (tmp_path / f"{name}.csv").read_bytes() == (report / f"{name}.csv").read_bytes(), name
 
@@ -199,6 +211,7 @@ def test_same_random_state_same_csv_bytes(report, tmp_path):
 def _widest_gap():
     def widest_gap(effectiveness):
         return float(np.ptp(effectiveness))
+
     return widest_gap
 
 
@@ -221,7 +234,8 @@ def test_shape_words_sit_beside_the_driver_label_and_exact_functions_get_rho_one
         assert rows[measure].shape == "rises"
     assert rows["UF"].shape == "flat" and rows["PUF-P"].shape == "peaks at 50%"
     fixed = pd.read_csv(report / "responses.csv", keep_default_na=False).query(
-        "sweep == 'skewness' and measure == 'UF' and condition == 'pairing = random'")
+        "sweep == 'skewness' and measure == 'UF' and condition == 'pairing = random'"
+    )
     assert fixed["shape"].iloc[0].endswith("undefined at -1")  # NaN there: said beside its label
     page = (report / "index.html").read_text(encoding="utf-8")
     assert "Driver of the labels: planted effectiveness disparity p(1 − p)" in page
@@ -231,17 +245,18 @@ def test_shape_words_sit_beside_the_driver_label_and_exact_functions_get_rho_one
 
 def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat(report):
     from puf import properties
+
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert page.index("<h2 id=verdicts>") < page.index('<h2 id="zero_relevance">') < page.index(
-        "<h2 id=provenance>")
+    assert page.index("<h2 id=verdicts>") < page.index('<h2 id="zero_relevance">') < page.index("<h2 id=provenance>")
     assert "Made with --quick" in page and "(--quick: a small search)" in page
     for name, prop in properties.CATALOG.items():  # every header states its property on hover
         assert f'<th title="{html.escape(name)}: {html.escape(prop.statement)}">' in page
     cells = re.findall(r'<td style="background:[^"]+" title="([^"]*)">', page)
     verdicts = json.loads((report / "properties.json").read_text())["verdicts"]
     assert len(cells) == len(verdicts)
-    assert all(re.match(r"(proven|holds|violated|violated \(informational\)|undefined|not-applicable): .+", c)
-               for c in cells)
+    assert all(
+        re.match(r"(proven|holds|violated|violated \(informational\)|undefined|not-applicable): .+", c) for c in cells
+    )
     assert "`" not in page  # Markdown backticks become <code>
     assert "<code>puf check --all</code>" in page
 
@@ -250,9 +265,9 @@ def test_verdict_matrix_rows_are_grouped_by_family(report):
     import puf
 
     page = (report / "index.html").read_text(encoding="utf-8")
-    matrix = page[page.index("id=verdict-matrix"):page.index("</table>", page.index("id=verdict-matrix"))]
+    matrix = page[page.index("id=verdict-matrix") : page.index("</table>", page.index("id=verdict-matrix"))]
     groups = re.findall(r"<td class=family colspan=\d+>([^<]+)</td>", matrix)
-    rows = re.findall(r"<tr><th>([^<]+)</th>", matrix[matrix.index("<tbody>"):])
+    rows = re.findall(r"<tr><th>([^<]+)</th>", matrix[matrix.index("<tbody>") :])
     order = list(puf.FAMILIES) + ["your measures"]  # a user's --measure rows come last
     families = [puf.MEASURES[m].family if m in puf.MEASURES else "your measures" for m in rows]
     assert families == sorted(families, key=order.index)
@@ -262,10 +277,15 @@ def test_verdict_matrix_rows_are_grouped_by_family(report):
 
 def test_data_links_work_when_the_page_is_copied_alone(report):
     page = (report / "index.html").read_text(encoding="utf-8")
-    links = dict((name, data) for data, name in re.findall(
-        r'<a href="data:(?:text/csv|application/json);base64,([^"]+)" download="([^"]+)">', page))
-    assert set(links) == {f"{s}.csv" for s in ("zero_relevance", "skewness", "skewness_free_mean",
-                                                "pairing", "gamma")} | {"power_table.json"}
+    links = dict(
+        (name, data)
+        for data, name in re.findall(
+            r'<a href="data:(?:text/csv|application/json);base64,([^"]+)" download="([^"]+)">', page
+        )
+    )
+    assert set(links) == {
+        f"{s}.csv" for s in ("zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma")
+    } | {"power_table.json"}
     for name, data in links.items():
         assert base64.b64decode(data) == (report / name).read_bytes()
 
@@ -273,8 +293,22 @@ def test_data_links_work_when_the_page_is_copied_alone(report):
 def test_properties_json_has_the_schema_of_check_json(report, tmp_path):
     document = json.loads((report / "properties.json").read_text())
     assert set(document) == {"note", "verdicts"}
-    assert main(["check", "--all", "--quiet", "--property", "range", "--max-examples", "2",
-                 "--json", str(tmp_path / "v.json")]) == 0
+    assert (
+        main(
+            [
+                "check",
+                "--all",
+                "--quiet",
+                "--property",
+                "range",
+                "--max-examples",
+                "2",
+                "--json",
+                str(tmp_path / "v.json"),
+            ]
+        )
+        == 0
+    )
     checked = json.loads((tmp_path / "v.json").read_text())
     assert set(checked) == {"note", "verdicts"}
     assert set(checked["verdicts"][0]) == set(document["verdicts"][0])
@@ -290,8 +324,9 @@ def _webdriver(port, method, path, body=None):
     import urllib.request
 
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())["value"]
 
@@ -310,8 +345,7 @@ def _in_chromium(page, script, *, widths=(1280,)):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = {}
     try:
         for _ in range(100):
@@ -321,10 +355,22 @@ def _in_chromium(page, script, *, widths=(1280,)):
             except OSError:
                 time.sleep(0.1)
         for width in widths:
-            options = {"binary": browser, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                                   "--disable-dev-shm-usage", f"--window-size={width},1000"]}
-            session = _webdriver(port, "POST", "/session", {"capabilities": {"alwaysMatch": {
-                "browserName": "chrome", "goog:chromeOptions": options}}})["sessionId"]
+            options = {
+                "binary": browser,
+                "args": [
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-dev-shm-usage",
+                    f"--window-size={width},1000",
+                ],
+            }
+            session = _webdriver(
+                port,
+                "POST",
+                "/session",
+                {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}},
+            )["sessionId"]
             try:
                 _webdriver(port, "POST", f"/session/{session}/url", {"url": page.resolve().as_uri()})
                 # The page is several MB (embedded images and data); on a loaded machine navigation
@@ -333,8 +379,9 @@ def _in_chromium(page, script, *, widths=(1280,)):
                     if _webdriver(port, "POST", f"/session/{session}/execute/sync", {"script": _READY, "args": []}):
                         break
                     time.sleep(0.1)
-                results[width] = _webdriver(port, "POST", f"/session/{session}/execute/sync",
-                                            {"script": script, "args": []})
+                results[width] = _webdriver(
+                    port, "POST", f"/session/{session}/execute/sync", {"script": script, "args": []}
+                )
             finally:
                 _webdriver(port, "DELETE", f"/session/{session}")
     finally:
@@ -343,8 +390,7 @@ def _in_chromium(page, script, *, widths=(1280,)):
     return results
 
 
-_READY = ("return document.readyState === 'complete' && "
-          "Array.from(document.images).every(i => i.complete);")
+_READY = "return document.readyState === 'complete' && Array.from(document.images).every(i => i.complete);"
 
 _LAYOUT = """
 const wrap = document.getElementById('verdict-matrix');
@@ -366,8 +412,9 @@ def test_index_html_in_headless_chromium_at_800_1400_1920_px(report):
     """
     for width, got in _in_chromium(report / "index.html", _LAYOUT, widths=(800, 1400, 1920)).items():
         assert len(got["images"]) == 5 + 1, width  # the sweeps and the search-power plot
-        assert all(complete and natural > 0 and shown <= got["inner"]
-                   for complete, natural, shown in got["images"]), width
+        assert all(complete and natural > 0 and shown <= got["inner"] for complete, natural, shown in got["images"]), (
+            width
+        )
         assert got["page"] <= got["inner"], width  # no sideways scrolling of the page
         client, scroll = got["matrix"]
         assert got["sticky"] == "sticky", width
@@ -398,8 +445,7 @@ def test_sweep_extra_follows_the_tables_metadata_not_the_name():
 
 def test_a_user_measures_cells_carry_their_counterexample_and_informational_cells_stand_out(report):
     markdown = (report / "report.md").read_text(encoding="utf-8")
-    line = next(l for l in markdown.splitlines()
-                if l.startswith("- **widest_gap** / scale-invariance"))
+    line = next(l for l in markdown.splitlines() if l.startswith("- **widest_gap** / scale-invariance"))
     assert "(violated (informational))" in line and "Expected: multiplying all effectiveness" in line
     block = markdown.split(line, 1)[1].split("```")[1]
     assert "counterexample (m = " in block and "effectiveness (before)" in block
@@ -407,13 +453,16 @@ def test_a_user_measures_cells_carry_their_counterexample_and_informational_cell
     page = (report / "index.html").read_text(encoding="utf-8")
     hover = re.search(r'title="(violated \(informational\): Expected: multiplying[^"]*)"', page)
     assert hover and "counterexample (m = " in html.unescape(hover.group(1))
-    assert '<span class=sr> violated (informational)</span>' in page
+    assert "<span class=sr> violated (informational)</span>" in page
 
 
 def test_the_report_speaks_of_the_product(report):
     from test_product_words import process_words
 
-    found = [f"{path.name}:{n}: {match!r}" for path in sorted(report.iterdir())
-             if path.suffix in (".html", ".md", ".json", ".csv")
-             for n, match, _ in process_words(path.read_text(encoding="utf-8"))]
+    found = [
+        f"{path.name}:{n}: {match!r}"
+        for path in sorted(report.iterdir())
+        if path.suffix in (".html", ".md", ".json", ".csv")
+        for n, match, _ in process_words(path.read_text(encoding="utf-8"))
+    ]
     assert not found, found

@@ -13,25 +13,31 @@ from puf.reports.sweeps import COLUMNS, SWEEPS, sweep
 SMALL = Base(n_users=20, n_items=120, k=5)
 
 
-@pytest.mark.parametrize("spec, label, metric, panel, name", [
-    ("SD-NDCG", "SD-NDCG", "NDCG", "SD", "sd"),
-    ("sd-ndcg", "SD-NDCG", "NDCG", "SD", "sd"),
-    ("Gini-P", "Gini-P", "P", "Gini", "gini"),
-    ("PUF-as-printed-P", "PUF-as-printed-P", "P", "PUF-as-printed", "puf-as-printed"),
-    ("uf", "UF", None, "UF", "uf"),
-    ("MME", "MME", None, "Envy", "mme"),
-    ("NDCG@k", "NDCG@k", "NDCG", "Effectiveness", "mean effectiveness"),
-])
+@pytest.mark.parametrize(
+    "spec, label, metric, panel, name",
+    [
+        ("SD-NDCG", "SD-NDCG", "NDCG", "SD", "sd"),
+        ("sd-ndcg", "SD-NDCG", "NDCG", "SD", "sd"),
+        ("Gini-P", "Gini-P", "P", "Gini", "gini"),
+        ("PUF-as-printed-P", "PUF-as-printed-P", "P", "PUF-as-printed", "puf-as-printed"),
+        ("uf", "UF", None, "UF", "uf"),
+        ("MME", "MME", None, "Envy", "mme"),
+        ("NDCG@k", "NDCG@k", "NDCG", "Effectiveness", "mean effectiveness"),
+    ],
+)
 def test_variant_labels(spec, label, metric, panel, name):
     (v,) = variants(spec)
     assert (v.label, v.metric, v.panel, v.measure.name) == (label, metric, panel, name)
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("SD", "reads effectiveness: name a metric"),
-    ("UF-P", "reads no effectiveness"),
-    ("nope-P", "unknown measure 'nope'"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("SD", "reads effectiveness: name a metric"),
+        ("UF-P", "reads no effectiveness"),
+        ("nope-P", "unknown measure 'nope'"),
+    ],
+)
 def test_bad_variant_labels(spec, message):
     with pytest.raises(ValueError, match=message):
         variants(spec)
@@ -53,7 +59,11 @@ def test_sweep_is_tidy_and_ordered():
     assert list(table.columns) == COLUMNS
     assert len(table) == 2 * 2 * 2
     assert table[["value", "seed", "measure"]].values.tolist()[:4] == [
-        [0.0, 3, "SD-P"], [0.0, 3, "UF"], [0.0, 4, "SD-P"], [0.0, 4, "UF"]]
+        [0.0, 3, "SD-P"],
+        [0.0, 3, "UF"],
+        [0.0, 4, "SD-P"],
+        [0.0, 4, "UF"],
+    ]
     # SD reads no similarity: gamma leaves it alone.
     sd = table[table.measure == "SD-P"].pivot(index="seed", columns="value", values="score")
     np.testing.assert_array_equal(sd[0.0], sd[1.0])
@@ -115,17 +125,20 @@ def test_a_failing_measure_names_itself_and_the_point():
         sweep([broken], parameter="zero_relevance", values=[0.5], seeds=[0], base=SMALL)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(pairing="best"), "pairing must be one of"),
-    (dict(gamma=2.0), "gamma must lie in"),
-    (dict(similarity="cosine"), "similarity must be"),
-    (dict(n_users=0), "n_users must be >= 1"),
-    # these were a numpy TypeError, accepted (True as skewness 1), or a TypeError at the cache
-    (dict(skewness="a"), "skewness must be a finite number or None, got 'a'"),
-    (dict(skewness=True), "skewness must be a finite number or None, got True"),
-    (dict(worlds=5), "worlds must be None or a callable"),
-    (dict(world_options={"sigma": 1.0}), r"world_options must be a tuple of \(name, value\) pairs"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(pairing="best"), "pairing must be one of"),
+        (dict(gamma=2.0), "gamma must lie in"),
+        (dict(similarity="cosine"), "similarity must be"),
+        (dict(n_users=0), "n_users must be >= 1"),
+        # these were a numpy TypeError, accepted (True as skewness 1), or a TypeError at the cache
+        (dict(skewness="a"), "skewness must be a finite number or None, got 'a'"),
+        (dict(skewness=True), "skewness must be a finite number or None, got True"),
+        (dict(worlds=5), "worlds must be None or a callable"),
+        (dict(world_options={"sigma": 1.0}), r"world_options must be a tuple of \(name, value\) pairs"),
+    ],
+)
 def test_base_validation(kwargs, message):
     with pytest.raises(ValueError, match=message):
         Base(**kwargs)
@@ -168,8 +181,19 @@ def test_builtin_sweeps_cover_the_issue():
     assert list(SWEEPS) == ["zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma"]
     assert SWEEPS["zero_relevance"].values == tuple(i / 10 for i in range(11))
     assert set(SWEEPS["zero_relevance"].measures) >= {
-        "P@k", "NDCG@k", "SD-P", "SD-NDCG", "Gini-P", "Gini-NDCG", "ME", "MME", "PEU", "UF",
-        "PUF-P", "PUF-NDCG"}
+        "P@k",
+        "NDCG@k",
+        "SD-P",
+        "SD-NDCG",
+        "Gini-P",
+        "Gini-NDCG",
+        "ME",
+        "MME",
+        "PEU",
+        "UF",
+        "PUF-P",
+        "PUF-NDCG",
+    }
     # Registry-driven: the zero-relevance sweep shows every study variant.
     assert SWEEPS["zero_relevance"].measures == tuple(v.label for v in variants())
     assert min(SWEEPS["skewness"].values) == -1.0 and max(SWEEPS["skewness"].values) == 8.0

@@ -87,8 +87,9 @@ def test_uf_hand_blend():
 
 
 def test_dataframe_histories():
-    frame = pd.DataFrame({"user": [0, 0, 1, 1, 2, 2, 2, 2], "item": [0, 1, 1, 2, 0, 1, 2, 3],
-                          "weight": [1.0, 1, 2, 1, 1, 1, 1, 1]})
+    frame = pd.DataFrame(
+        {"user": [0, 0, 1, 1, 2, 2, 2, 2], "item": [0, 1, 1, 2, 0, 1, 2, 3], "weight": [1.0, 1, 2, 1, 1, 1, 1, 1]}
+    )
     # The frame cannot say that a 4th user exists, so compare the first 3 users.
     np.testing.assert_array_equal(cosine_similarity(frame), cosine_similarity(HISTORIES[:3]))
     np.testing.assert_array_equal(js_similarity(frame, FEATURES), js_similarity(HISTORIES[:3], FEATURES))
@@ -153,8 +154,12 @@ def worlds(draw):
     return weights, features
 
 
-@given(case=worlds(), name=st.sampled_from(sorted(SIMILARITIES)), gamma=st.sampled_from([0.0, 0.3, 1.0]),
-       block=st.sampled_from([1, 7, 10**9]))
+@given(
+    case=worlds(),
+    name=st.sampled_from(sorted(SIMILARITIES)),
+    gamma=st.sampled_from([0.0, 0.3, 1.0]),
+    block=st.sampled_from([1, 7, 10**9]),
+)
 def test_matches_reference_loop(case, name, gamma, block):
     weights, features = case
     histories = sp.csr_matrix(np.array(weights))

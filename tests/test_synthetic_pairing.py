@@ -57,8 +57,10 @@ def test_brute_force_ratio_default(record_property):
     fair, unfair = ratios(restarts=None)
     record_property("most_fair_worst_ratio", float(fair.max()))
     record_property("most_unfair_worst_ratio", float(unfair.min()))
-    print(f"default: most_fair heuristic/optimum worst {fair.max():.6f}, mean {fair.mean():.6f}; "
-          f"most_unfair worst {unfair.min():.6f}, mean {unfair.mean():.6f}")
+    print(
+        f"default: most_fair heuristic/optimum worst {fair.max():.6f}, mean {fair.mean():.6f}; "
+        f"most_unfair worst {unfair.min():.6f}, mean {unfair.mean():.6f}"
+    )
     assert fair.max() <= 1.01 and np.mean(fair < 1 + 1e-9) >= 0.95
     assert unfair.min() >= 0.995 and np.mean(unfair > 1 - 1e-9) >= 0.95
 
@@ -69,8 +71,10 @@ def test_brute_force_ratio_without_restarts(record_property):
     fair, unfair = ratios(restarts=0)
     record_property("most_fair_worst_ratio_no_restarts", float(fair.max()))
     record_property("most_unfair_worst_ratio_no_restarts", float(unfair.min()))
-    print(f"no restarts: most_fair worst {fair.max():.6f} ({np.mean(fair < 1 + 1e-9):.0%} optimal); "
-          f"most_unfair worst {unfair.min():.6f} ({np.mean(unfair > 1 - 1e-9):.0%} optimal)")
+    print(
+        f"no restarts: most_fair worst {fair.max():.6f} ({np.mean(fair < 1 + 1e-9):.0%} optimal); "
+        f"most_unfair worst {unfair.min():.6f} ({np.mean(unfair > 1 - 1e-9):.0%} optimal)"
+    )
     assert fair.max() <= 1.05 and unfair.min() >= 0.97
 
 
@@ -100,7 +104,7 @@ def test_hand_example():
     # Two tight pairs (0, 1) and (2, 3) with sim 0.9, cross pairs 0.1.
     # Fair: equal values inside the tight pairs; cross gaps 4 x 0.1 x 1 = 0.4.
     # Unfair: a 1 and a 0 inside each tight pair: 2 x 0.9 + 2 x 0.1 = 2.0.
-    s = np.array([[1, .9, .1, .1], [.9, 1, .1, .1], [.1, .1, 1, .9], [.1, .1, .9, 1]])
+    s = np.array([[1, 0.9, 0.1, 0.1], [0.9, 1, 0.1, 0.1], [0.1, 0.1, 1, 0.9], [0.1, 0.1, 0.9, 1]])
     e = np.array([0.0, 1.0, 0.0, 1.0])
     assert weighted_gap_sum(pair(e, s, mode="most_fair", random_state=0), s) == pytest.approx(0.4)
     assert weighted_gap_sum(pair(e, s, mode="most_unfair", random_state=0), s) == pytest.approx(2.0)
@@ -121,11 +125,14 @@ def test_larger_population_improves_on_random():
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: pair([0.0, 1.0], np.eye(2), mode="fair"), "unknown mode 'fair'; known: random, most_fair, most_unfair"),
+        (
+            lambda: pair([0.0, 1.0], np.eye(2), mode="fair"),
+            "unknown mode 'fair'; known: random, most_fair, most_unfair",
+        ),
         (lambda: pair([0.0, 1.0, 0.5], np.eye(2), mode="random"), "users but effectiveness has 3"),
         (lambda: pair([0.0, 2.0], np.eye(2), mode="random"), r"effectiveness must lie in \[0, 1\]"),
         (lambda: pair([0.0], np.eye(1), mode="random"), "at least 2 users"),
-        (lambda: pair([0.0, 1.0], [[1, .2], [.3, 1]], mode="random"), "symmetric"),
+        (lambda: pair([0.0, 1.0], [[1, 0.2], [0.3, 1]], mode="random"), "symmetric"),
         (lambda: pair([0.0, 1.0], np.eye(2), mode="most_fair", restarts=-1), "restarts must be >= 0"),
         (lambda: pair([0.0, 1.0], np.eye(2), mode="most_fair", max_rounds=0), "max_rounds must be >= 1"),
     ],

@@ -189,12 +189,16 @@ def test_power_moves_the_mean_and_is_deterministic():
         (lambda: power_skewness(np.eye(4), skewness=float("nan")), "skewness must be a finite"),
         (lambda: power_skewness(np.eye(4), skewness="2"), "skewness must be a finite"),
         # Constant off-diagonal values: every power is constant, skewness 0 only.
-        (lambda: power_skewness(np.full((4, 4), 0.5), skewness=1.0),
-         r"unreachable by a power transform of this matrix: the achievable interval is \[0, 0\]"),
+        (
+            lambda: power_skewness(np.full((4, 4), 0.5), skewness=1.0),
+            r"unreachable by a power transform of this matrix: the achievable interval is \[0, 0\]",
+        ),
         # 4 of 6 pairs zero: the alpha -> 0 end is a 0/1 sample with q = 1/3 ones, skewness
         # (1 - 2/3)/sqrt(2/9) = 0.707, so a negative target is out of reach.
-        (lambda: power_skewness([[1, .2, .5, 0], [.2, 1, 0, 0], [.5, 0, 1, 0], [0, 0, 0, 1]],
-                                skewness=-1.0), "unreachable by a power transform"),
+        (
+            lambda: power_skewness([[1, 0.2, 0.5, 0], [0.2, 1, 0, 0], [0.5, 0, 1, 0], [0, 0, 0, 1]], skewness=-1.0),
+            "unreachable by a power transform",
+        ),
     ],
 )
 def test_bad_input(call, message):

@@ -26,8 +26,11 @@ from puf.synthetic import (
 def small_worlds(draw):
     k = draw(st.integers(1, 4))
     return world(
-        draw(st.integers(2, 10)), draw(st.integers(k + 2, 40)), k=k,
-        zero_relevance=draw(st.floats(0, 1)), concentration=draw(st.floats(0, 1)),
+        draw(st.integers(2, 10)),
+        draw(st.integers(k + 2, 40)),
+        k=k,
+        zero_relevance=draw(st.floats(0, 1)),
+        concentration=draw(st.floats(0, 1)),
         random_state=draw(st.integers(0, 2**32 - 1)),
     )
 

@@ -52,8 +52,17 @@ def test_generator_guarantees(options):
 
 
 def _arrays(w):
-    return [w.histories.data, w.histories.indices, w.histories.indptr, w.relevance.data,
-            w.relevance.indices, w.relevance.indptr, w.rankings, w.item_features, w.item_vectors]
+    return [
+        w.histories.data,
+        w.histories.indices,
+        w.histories.indptr,
+        w.relevance.data,
+        w.relevance.indices,
+        w.relevance.indptr,
+        w.rankings,
+        w.item_features,
+        w.item_vectors,
+    ]
 
 
 def test_same_random_state_is_byte_identical():
@@ -95,8 +104,10 @@ def test_concentration_moves_similarity_skewness():
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 1000), p=st.sampled_from([0.1, 0.3, 0.5, 0.7]))
 def test_pairing_order_and_uf_unchanged(seed, p):
-    pops = {mode: world(40, 200, k=5, zero_relevance=p, pairing=mode, random_state=seed).population(metric="precision")
-            for mode in ("most_fair", "random", "most_unfair")}
+    pops = {
+        mode: world(40, 200, k=5, zero_relevance=p, pairing=mode, random_state=seed).population(metric="precision")
+        for mode in ("most_fair", "random", "most_unfair")
+    }
     values = {mode: puf(pop.effectiveness, pop.similarity) for mode, pop in pops.items()}
     assert values["most_fair"] <= values["random"] + 1e-12 <= values["most_unfair"] + 2e-12
     ufs = {mode: uf(pop.similarity, pop.list_distance) for mode, pop in pops.items()}

@@ -12,8 +12,13 @@ from puf.synthetic import world
 @st.composite
 def small_worlds(draw):
     k = draw(st.integers(1, 3))
-    return world(draw(st.integers(2, 8)), draw(st.integers(k + 2, 30)), k=k,
-                 zero_relevance=draw(st.floats(0, 1)), random_state=draw(st.integers(0, 2**32 - 1)))
+    return world(
+        draw(st.integers(2, 8)),
+        draw(st.integers(k + 2, 30)),
+        k=k,
+        zero_relevance=draw(st.floats(0, 1)),
+        random_state=draw(st.integers(0, 2**32 - 1)),
+    )
 
 
 def arrays(w):
@@ -48,9 +53,14 @@ def test_set_relevance_changes_one_grade_and_guards_the_history():
     inside = w.set_relevance(0, 0, 2.0, allow_history=True)
     assert inside.relevance.toarray()[0].tolist() == [2.0, 0.0, 0.0]
     assert inside.set_relevance(0, 0, 0.0, allow_history=True).relevance.nnz == 0
-    for args, message in [((2, 0, 1.0), "user must be < 2"), ((0, 3, 1.0), "item must be < 3"),
-                          ((-1, 0, 1.0), "user must be >= 0"), ((0.5, 0, 1.0), "user must be an integer"),
-                          ((0, 1, -1.0), "grade must be >= 0"), ((0, 1, np.nan), "grade must be a finite")]:
+    for args, message in [
+        ((2, 0, 1.0), "user must be < 2"),
+        ((0, 3, 1.0), "item must be < 3"),
+        ((-1, 0, 1.0), "user must be >= 0"),
+        ((0.5, 0, 1.0), "user must be an integer"),
+        ((0, 1, -1.0), "grade must be >= 0"),
+        ((0, 1, np.nan), "grade must be a finite"),
+    ]:
         with pytest.raises(ValueError, match=message):
             w.set_relevance(*args)
 

@@ -21,16 +21,28 @@ def format_table(table, fmt):
     b,
     """
     if fmt == "json":
-        clean = {name: {c: (None if math.isnan(v) else float(v)) for c, v in row.items()}
-                 for name, row in table.to_dict(orient="index").items()}
+        clean = {
+            name: {c: (None if math.isnan(v) else float(v)) for c, v in row.items()}
+            for name, row in table.to_dict(orient="index").items()
+        }
         return json.dumps(clean)
     if fmt == "csv":
         return table.to_csv().rstrip("\n")
     return table.to_string(float_format=lambda v: f"{v:.4f}", na_rep="undefined")
 
 
-_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "KB": 10**3,
+    "MB": 10**6,
+    "GB": 10**9,
+    "TB": 10**12,
+    "KIB": 2**10,
+    "MIB": 2**20,
+    "GIB": 2**30,
+    "TIB": 2**40,
+}
 
 
 def parse_memory(text):
@@ -89,5 +101,8 @@ def device_params(names, device):
     from puf.rankers.neural import TorchRanker
 
     chosen = RANKERS if names == "all" else names
-    return {name: {"device": device} for name in chosen
-            if issubclass(RANKERS[name.lower()], TorchRanker) and device != "cpu"}
+    return {
+        name: {"device": device}
+        for name in chosen
+        if issubclass(RANKERS[name.lower()], TorchRanker) and device != "cpu"
+    }

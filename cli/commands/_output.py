@@ -7,8 +7,7 @@ folder through :func:`claimed_folder`: locked for the run, built beside and
 moved into place at the end (:mod:`puf.files`).
 """
 
-__all__ = ["check_writable_file", "check_output_folder", "output_folder", "claimed_folder",
-           "folder_lock"]
+__all__ = ["check_writable_file", "check_output_folder", "output_folder", "claimed_folder", "folder_lock"]
 
 import contextlib
 import os
@@ -53,8 +52,9 @@ def check_writable_file(path, *, option):
         raise ValueError(f"{option} {path}: is a folder, not a file")
     with contextlib.suppress(OSError):
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO nobody reads would block for ever
-            raise ValueError(f"{option} {path}: is not a regular file (a FIFO, a socket or a "
-                             "device); give the path of a file")
+            raise ValueError(
+                f"{option} {path}: is not a regular file (a FIFO, a socket or a device); give the path of a file"
+            )
     if not path.parent.absolute().is_dir():
         ancestor = _existing_ancestor(path)
         reason = "is a file" if ancestor.exists() and not ancestor.is_dir() else "does not exist"
@@ -91,8 +91,9 @@ def check_output_folder(path, *, option="--out", force=False):
         if not path.is_dir():
             raise ValueError(f"{option} {path}: exists and is not a folder")
         if not force and any(path.iterdir()):
-            raise ValueError(f"output folder {path} exists and is not empty; pass --force to "
-                             "write into it, or choose another --out")
+            raise ValueError(
+                f"output folder {path} exists and is not empty; pass --force to write into it, or choose another --out"
+            )
         reason = _probe_folder(path)
         if reason:
             raise ValueError(f"{option} {path}: cannot write in it ({reason})")

@@ -28,17 +28,20 @@ def add_arguments(parser, *, default_sizes=("ml1m",)):
     """
     from puf.cli.benchmark import CASES, SIZES
 
-    parser.add_argument("--size", nargs="+", choices=tuple(SIZES), default=list(default_sizes),
-                        help=f"data sizes to run (default: {' '.join(default_sizes)})")
-    parser.add_argument("--cases", nargs="+", choices=CASES, default=None,
-                        help="measures to time (default: all)")
-    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
-                        help="skip the dense baselines")
-    parser.add_argument("--timeout", type=float, default=1800.0, metavar="SECONDS",
-                        help="per-case time limit (default 1800)")
+    parser.add_argument(
+        "--size",
+        nargs="+",
+        choices=tuple(SIZES),
+        default=list(default_sizes),
+        help=f"data sizes to run (default: {' '.join(default_sizes)})",
+    )
+    parser.add_argument("--cases", nargs="+", choices=CASES, default=None, help="measures to time (default: all)")
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the dense baselines")
+    parser.add_argument(
+        "--timeout", type=float, default=1800.0, metavar="SECONDS", help="per-case time limit (default 1800)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
-    parser.add_argument("--output", metavar="FILE", default=None,
-                        help="also write the Markdown table to FILE")
+    parser.add_argument("--output", metavar="FILE", default=None, help="also write the Markdown table to FILE")
     parser.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
@@ -54,9 +57,11 @@ def register(subparsers):
     ['small']
     """
     parser = subparsers.add_parser(
-        "bench", help="benchmark the scale engines (PUF, ME/MME/PEU, UF) on synthetic data",
+        "bench",
+        help="benchmark the scale engines (PUF, ME/MME/PEU, UF) on synthetic data",
         description="Time each engine and its dense baseline on synthetic MovieLens-sized data; "
-                    "print wall time, peak memory and the speed-up.")
+        "print wall time, peak memory and the speed-up.",
+    )
     add_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -98,8 +103,7 @@ def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=N
     """
     import tempfile
 
-    from puf.cli.benchmark import (BASELINES, DEFAULT_CASES, baseline_bytes, make_bundle,
-                                       save_bundle)
+    from puf.cli.benchmark import BASELINES, DEFAULT_CASES, baseline_bytes, make_bundle, save_bundle
 
     log = log or (lambda message: None)
     rows = []
@@ -114,8 +118,14 @@ def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=N
             del bundle
             for case in cases or DEFAULT_CASES[size]:
                 log(f"[{size}] {case}: engine")
-                row = {"size": size, "users": m, "interactions": interactions, "case": case,
-                       "engine": _subprocess(case, path, False, timeout), "dense": None}
+                row = {
+                    "size": size,
+                    "users": m,
+                    "interactions": interactions,
+                    "case": case,
+                    "engine": _subprocess(case, path, False, timeout),
+                    "dense": None,
+                }
                 if baseline and case in BASELINES:
                     need = baseline_bytes(case, m)
                     if need < 0.5 * _available_bytes():
@@ -130,8 +140,7 @@ def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=N
 def _value_text(value):
     if isinstance(value, dict) and "ci_low" in value:
         half = (value["ci_high"] - value["ci_low"]) / 2
-        return (f"{value['value']:.6g} ± {half:.2g} "
-                f"(±{100 * half / max(abs(value['value']), 1e-300):.2f}%)")
+        return f"{value['value']:.6g} ± {half:.2g} (±{100 * half / max(abs(value['value']), 1e-300):.2f}%)"
     if isinstance(value, dict):
         return ", ".join(f"{k}={v:.4g}" for k, v in value.items())
     return f"{value:.6g}"
@@ -154,8 +163,20 @@ def format_table(rows):
     >>> print(format_table([row]).splitlines()[-1])
     | small | 3,000 | 167,856 | envy | timeout after 1 s |  |  |  |  |  |  |  |
     """
-    header = ("size", "users", "interactions", "measure", "engine s", "engine CPU s", "engine peak MB",
-              "dense s", "dense peak MB", "speed-up", "value", "check")
+    header = (
+        "size",
+        "users",
+        "interactions",
+        "measure",
+        "engine s",
+        "engine CPU s",
+        "engine peak MB",
+        "dense s",
+        "dense peak MB",
+        "speed-up",
+        "value",
+        "check",
+    )
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     from puf.cli.benchmark import SAMPLED
 
@@ -166,11 +187,13 @@ def format_table(rows):
         if "error" in engine:
             cells += [engine["error"], "", "", "", "", "", "", ""]
         else:
-            cells += [f"{engine['seconds']:.2f}", f"{engine['cpu_seconds']:.1f}",
-                      f"{engine['peak_mb']:.0f}"]
+            cells += [f"{engine['seconds']:.2f}", f"{engine['cpu_seconds']:.1f}", f"{engine['peak_mb']:.0f}"]
             if dense and "error" not in dense:
-                cells += [f"{dense['seconds']:.2f}", f"{dense['peak_mb']:.0f}",
-                          f"{dense['seconds'] / engine['seconds']:.1f}x"]
+                cells += [
+                    f"{dense['seconds']:.2f}",
+                    f"{dense['peak_mb']:.0f}",
+                    f"{dense['seconds'] / engine['seconds']:.1f}x",
+                ]
                 check = f"max abs diff {_gap(engine, dense):.1e}"
             else:
                 cells += [dense["error"] if dense else "n/a", "", ""]
@@ -181,9 +204,11 @@ def format_table(rows):
                 inside = value["ci_low"] <= truth <= value["ci_high"]
                 se = value["standard_error"]
                 z = (value["value"] - truth) / se if se else 0.0
-                check = (f"exact {truth:.6g}: error "
-                         f"{100 * abs(value['value'] - truth) / max(abs(truth), 1e-300):.2f}% "
-                         f"(z = {z:+.2f}, {'inside' if inside else 'outside'} the 95% CI)")
+                check = (
+                    f"exact {truth:.6g}: error "
+                    f"{100 * abs(value['value'] - truth) / max(abs(truth), 1e-300):.2f}% "
+                    f"(z = {z:+.2f}, {'inside' if inside else 'outside'} the 95% CI)"
+                )
             cells += [_value_text(value), check]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -210,8 +235,7 @@ def run(args):
 
         check_writable_file(args.output, option="--output")  # before the runs, not after
     log = None if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
-    rows = run_benchmarks(args.size, args.cases, baseline=args.baseline, timeout=args.timeout,
-                          seed=args.seed, log=log)
+    rows = run_benchmarks(args.size, args.cases, baseline=args.baseline, timeout=args.timeout, seed=args.seed, log=log)
     table = format_table(rows)
     print(table)
     if args.output:

@@ -25,34 +25,59 @@ def register(subparsers):
     True
     """
     parser = subparsers.add_parser(
-        "check", help="check a fairness measure against every property",
+        "check",
+        help="check a fairness measure against every property",
         description="Put MODULE:FUNCTION (a function whose parameters are Population field "
-                    "names) through the property catalog, or --all built-in measures.",
+        "names) through the property catalog, or --all built-in measures.",
     )
-    parser.add_argument("measure", nargs="?", metavar="MODULE:FUNCTION",
-                        help="the measure to check: MODULE:FUNCTION, FILE.py:FUNCTION or a "
-                             "registered name")
-    parser.add_argument("--all", action="store_true",
-                        help="print the measure x property matrix of every built-in measure")
-    parser.add_argument("--property", action="append", dest="properties", metavar="NAME",
-                        help="check only this property (repeatable)")
-    parser.add_argument("--max-examples", type=int, default=None, metavar="N",
-                        help="example budget per property (default: the shared default, properties.budget)")
-    parser.add_argument("--proofs", choices=("rules", "smt", "none"), default="rules",
-                        help="prove cells of grammar measures: composition rules (default), also "
-                             "z3 for m <= 4 (smt, the extra 'proofs'), or none")
-    parser.add_argument("--random-state", type=int, default=0, metavar="N",
-                        help="seed; the same seed gives the same verdicts (default 0)")
-    parser.add_argument("--jobs", type=int, default=2, metavar="N",
-                        help="worker processes for --all (default 2)")
+    parser.add_argument(
+        "measure",
+        nargs="?",
+        metavar="MODULE:FUNCTION",
+        help="the measure to check: MODULE:FUNCTION, FILE.py:FUNCTION or a registered name",
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="print the measure x property matrix of every built-in measure"
+    )
+    parser.add_argument(
+        "--property", action="append", dest="properties", metavar="NAME", help="check only this property (repeatable)"
+    )
+    parser.add_argument(
+        "--max-examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="example budget per property (default: the shared default, properties.budget)",
+    )
+    parser.add_argument(
+        "--proofs",
+        choices=("rules", "smt", "none"),
+        default="rules",
+        help="prove cells of grammar measures: composition rules (default), also "
+        "z3 for m <= 4 (smt, the extra 'proofs'), or none",
+    )
+    parser.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed; the same seed gives the same verdicts (default 0)",
+    )
+    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes for --all (default 2)")
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
-    parser.add_argument("--known", metavar="FILE",
-                        help="also write the verdicts and their examples as a known file "
-                             "(the format of properties/known/README.md; one measure only)")
-    parser.add_argument("--update-known", action="store_true",
-                        help="with --all: write the verdicts and examples of the properties "
-                             "checked into every built-in's known file (other cells kept; new or "
-                             "changed cells get the runner's reason, to be rewritten)")
+    parser.add_argument(
+        "--known",
+        metavar="FILE",
+        help="also write the verdicts and their examples as a known file "
+        "(the format of properties/known/README.md; one measure only)",
+    )
+    parser.add_argument(
+        "--update-known",
+        action="store_true",
+        help="with --all: write the verdicts and examples of the properties "
+        "checked into every built-in's known file (other cells kept; new or "
+        "changed cells get the runner's reason, to be rewritten)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -120,8 +145,7 @@ def run(args):
     unknown = [p for p in args.properties or () if p not in CATALOG]
     if unknown:
         return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
-    options = {"properties": args.properties, "random_state": args.random_state,
-               "proofs": args.proofs}
+    options = {"properties": args.properties, "random_state": args.random_state, "proofs": args.proofs}
     try:
         options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
     except ValueError as exc:
@@ -158,8 +182,10 @@ def run(args):
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
         from puf.reports.verdicts import verdict_document, verdict_record
 
-        note = (f"puf check {'--all' if args.all else args.measure}: example budget "
-                f"{results[0].max_examples} per property, random_state={results[0].random_state}")
+        note = (
+            f"puf check {'--all' if args.all else args.measure}: example budget "
+            f"{results[0].max_examples} per property, random_state={results[0].random_state}"
+        )
         document = verdict_document([verdict_record(v) for v in results], note)
         try:
             with atomic_file(args.json) as handle:

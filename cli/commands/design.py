@@ -25,21 +25,33 @@ def register(subparsers):
     'anonymity,range'
     """
     parser = subparsers.add_parser(
-        "design", help="find the grammar's measures that meet chosen properties",
+        "design",
+        help="find the grammar's measures that meet chosen properties",
         description="Enumerate the grammar of measures (puf.grammar), decide each candidate's cells "
-                    "(proof where possible, search otherwise) and list those meeting --require "
-                    "(and violating --forbid), ranked by how much is proven.")
-    parser.add_argument("--require", required=True, metavar="P,Q,...",
-                        help="comma-separated properties that must hold")
-    parser.add_argument("--forbid", default="", metavar="P,Q,...",
-                        help="comma-separated properties that must be violated")
+        "(proof where possible, search otherwise) and list those meeting --require "
+        "(and violating --forbid), ranked by how much is proven.",
+    )
+    parser.add_argument("--require", required=True, metavar="P,Q,...", help="comma-separated properties that must hold")
+    parser.add_argument(
+        "--forbid", default="", metavar="P,Q,...", help="comma-separated properties that must be violated"
+    )
     parser.add_argument("--grammar", metavar="FILE", help="a JSON grammar (default: the built-in grid)")
-    parser.add_argument("--inequality", action="store_true",
-                        help="only the inequality forms (candidates that read effectiveness alone)")
-    parser.add_argument("--proofs", choices=("smt", "rules", "none"), default="smt",
-                        help="how cells are proven before searching (default smt: rules, then z3)")
-    parser.add_argument("--max-examples", type=int, default=None, metavar="N",
-                        help="search budget per undecided cell (default: the shared default)")
+    parser.add_argument(
+        "--inequality", action="store_true", help="only the inequality forms (candidates that read effectiveness alone)"
+    )
+    parser.add_argument(
+        "--proofs",
+        choices=("smt", "rules", "none"),
+        default="smt",
+        help="how cells are proven before searching (default smt: rules, then z3)",
+    )
+    parser.add_argument(
+        "--max-examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="search budget per undecided cell (default: the shared default)",
+    )
     parser.add_argument("--random-state", type=int, default=0, metavar="N", help="seed (default 0)")
     parser.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes (default 2)")
     parser.add_argument("--json", metavar="FILE", help="also write the result as JSON")
@@ -77,8 +89,11 @@ def run(args):
     require, forbid = _names(args.require), _names(args.forbid)
     unknown = [p for p in require + forbid if p not in CATALOG]
     if unknown or not require:
-        return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}" if unknown
-                     else "--require needs at least one property")
+        return _fail(
+            f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}"
+            if unknown
+            else "--require needs at least one property"
+        )
     if args.jobs < 1 or args.random_state < 0:
         return _fail(f"--jobs must be >= 1 and --random-state >= 0, got {args.jobs} and {args.random_state}")
     try:
@@ -89,20 +104,29 @@ def run(args):
                 check_writable_file(path, option=option)
     except ValueError as exc:
         return _fail(str(exc))
-    accepted, rejected = design(require, forbid, grammar=grammar,
-                                kinds=INEQUALITY if args.inequality else ("pair", "index"),
-                                proofs=args.proofs, max_examples=max_examples,
-                                random_state=args.random_state, n_jobs=args.jobs,
-                                progress=not args.quiet)
+    accepted, rejected = design(
+        require,
+        forbid,
+        grammar=grammar,
+        kinds=INEQUALITY if args.inequality else ("pair", "index"),
+        proofs=args.proofs,
+        max_examples=max_examples,
+        random_state=args.random_state,
+        n_jobs=args.jobs,
+        progress=not args.quiet,
+    )
     options = dict(require=require, forbid=forbid)
     print(format_design(accepted, rejected, **options))
-    note = (f"puf design --require {','.join(require)}" + (f" --forbid {','.join(forbid)}" if forbid else "")
-            + (f" --grammar {args.grammar}" if args.grammar else "") + (" --inequality" if args.inequality else "")
-            + f": proofs {args.proofs}, example budget {max_examples}, random_state={args.random_state}")
+    note = (
+        f"puf design --require {','.join(require)}"
+        + (f" --forbid {','.join(forbid)}" if forbid else "")
+        + (f" --grammar {args.grammar}" if args.grammar else "")
+        + (" --inequality" if args.inequality else "")
+        + f": proofs {args.proofs}, example budget {max_examples}, random_state={args.random_state}"
+    )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(design_document(accepted, rejected, note=note, **options), handle, indent=1,
-                      ensure_ascii=False)
+            json.dump(design_document(accepted, rejected, note=note, **options), handle, indent=1, ensure_ascii=False)
             handle.write("\n")
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as handle:

@@ -21,61 +21,107 @@ def register(subparsers):
     ('ml-100k', ['a=run.csv'], 10)
     """
     parser = subparsers.add_parser(
-        "evaluate", help="P@k, NDCG@k and every fairness measure of rankers on real data",
+        "evaluate",
+        help="P@k, NDCG@k and every fairness measure of rankers on real data",
         description="Fit baseline rankers (or read your runs) on a dataset, print P@k, NDCG@k, "
-                    "and every registered fairness measure (puf measures) per ranker, and write per-user "
-                    "effectiveness, the table and the measures' Kendall-tau agreement to --out.",
+        "and every registered fairness measure (puf measures) per ranker, and write per-user "
+        "effectiveness, the table and the measures' Kendall-tau agreement to --out.",
     )
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--data", metavar="NAME|PATH",
-                        help="ml-100k, ml-1m (fetched on first use), or a folder/.inter file")
+    source.add_argument(
+        "--data", metavar="NAME|PATH", help="ml-100k, ml-1m (fetched on first use), or a folder/.inter file"
+    )
     source.add_argument("--inter", metavar="FILE", help="your RecBole .inter file")
     parser.add_argument("--item", metavar="FILE", help=".item file with genres (with --inter)")
-    parser.add_argument("--rankers", default=None,
-                        help="comma-separated rankers, 'paper' (the PUF paper's seven: userknn, "
-                             "itemknn, bpr, nmf, multvae, ngcf, ncl) or 'all' (every installed "
-                             "one; default unless --run given)")
-    parser.add_argument("--retrain", action="store_true",
-                        help="train again even if lists for this dataset, ranker, seed and "
-                             "settings are cached (CACHE/runs), and cache the new lists")
-    parser.add_argument("--run", dest="runs", action="append", default=[], metavar="NAME=FILE",
-                        help="your run: CSV/TSV of user,item,rank|score (repeatable)")
+    parser.add_argument(
+        "--rankers",
+        default=None,
+        help="comma-separated rankers, 'paper' (the PUF paper's seven: userknn, "
+        "itemknn, bpr, nmf, multvae, ngcf, ncl) or 'all' (every installed "
+        "one; default unless --run given)",
+    )
+    parser.add_argument(
+        "--retrain",
+        action="store_true",
+        help="train again even if lists for this dataset, ranker, seed and "
+        "settings are cached (CACHE/runs), and cache the new lists",
+    )
+    parser.add_argument(
+        "--run",
+        dest="runs",
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="your run: CSV/TSV of user,item,rank|score (repeatable)",
+    )
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
-    parser.add_argument("--gamma", type=float, default=None,
-                        help="Jaccard weight in UF's similarity (default: the γ each measure "
-                             "declares, UF's 0.5)")
-    parser.add_argument("--epsilon", type=float, default=None,
-                        help="envy threshold of the measures taking one (default: each one's "
-                             "own, PEU's 0.05)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="random_state of the rankers and of the --sample pairs")
-    parser.add_argument("--measure", dest="measures", action="append", default=[],
-                        metavar="MODULE:FUNCTION",
-                        help="also evaluate your measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
-                             "registered name; repeatable); a pair kernel declared with "
-                             "puf.pair_kernel lets it run at any size")
-    parser.add_argument("--sample", type=int, default=None, metavar="N",
-                        help="estimate every pair measure (PUF, MD, Lipschitz, UF, yours) from N "
-                             "sampled user pairs, with a 95%% interval (estimates.csv)")
-    parser.add_argument("--memory", default="4GB", metavar="SIZE",
-                        help="memory the dense m x m pieces may take, e.g. 4GB or 500MB (default "
-                             "4GB); measures beyond it run on the engines or are listed as "
-                             "skipped with the memory they need")
-    parser.add_argument("--jobs", type=int, default=None, metavar="N",
-                        help="threads of the engines (default: every usable core)")
-    parser.add_argument("--device", default="cpu", metavar="DEVICE",
-                        help="torch device of the neural rankers, e.g. cuda (default cpu)")
-    parser.add_argument("--out", metavar="DIR", default=None,
-                        help="output folder (default: ./puf-evaluate-<dataset>); refused if it "
-                             "exists and is not empty, unless --force")
-    parser.add_argument("--force", action="store_true",
-                        help="write into an existing, non-empty --out (the files of a previous "
-                             "evaluate there are replaced or removed)")
-    parser.add_argument("--wait", action="store_true",
-                        help="if another run is writing --out or using the run cache, wait for it "
-                             "to finish instead of refusing")
-    parser.add_argument("--format", choices=("table", "json", "csv"), default="table",
-                        help="how to print the per-ranker table (default table)")
+    parser.add_argument(
+        "--gamma",
+        type=float,
+        default=None,
+        help="Jaccard weight in UF's similarity (default: the γ each measure declares, UF's 0.5)",
+    )
+    parser.add_argument(
+        "--epsilon",
+        type=float,
+        default=None,
+        help="envy threshold of the measures taking one (default: each one's own, PEU's 0.05)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="random_state of the rankers and of the --sample pairs")
+    parser.add_argument(
+        "--measure",
+        dest="measures",
+        action="append",
+        default=[],
+        metavar="MODULE:FUNCTION",
+        help="also evaluate your measure (MODULE:FUNCTION, FILE.py:FUNCTION or a "
+        "registered name; repeatable); a pair kernel declared with "
+        "puf.pair_kernel lets it run at any size",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        metavar="N",
+        help="estimate every pair measure (PUF, MD, Lipschitz, UF, yours) from N "
+        "sampled user pairs, with a 95%% interval (estimates.csv)",
+    )
+    parser.add_argument(
+        "--memory",
+        default="4GB",
+        metavar="SIZE",
+        help="memory the dense m x m pieces may take, e.g. 4GB or 500MB (default "
+        "4GB); measures beyond it run on the engines or are listed as "
+        "skipped with the memory they need",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=None, metavar="N", help="threads of the engines (default: every usable core)"
+    )
+    parser.add_argument(
+        "--device", default="cpu", metavar="DEVICE", help="torch device of the neural rankers, e.g. cuda (default cpu)"
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="output folder (default: ./puf-evaluate-<dataset>); refused if it exists and is not empty, unless --force",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write into an existing, non-empty --out (the files of a previous evaluate there are replaced or removed)",
+    )
+    parser.add_argument(
+        "--wait",
+        action="store_true",
+        help="if another run is writing --out or using the run cache, wait for it to finish instead of refusing",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("table", "json", "csv"),
+        default="table",
+        help="how to print the per-ranker table (default table)",
+    )
     parser.add_argument("--cache", metavar="DIR", default=None, help="dataset cache folder")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     parser.set_defaults(func=run)
@@ -150,32 +196,59 @@ def run(args):
         runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
         timings, facts = {}, {}
         if names is not None:
-            runs.update(run_rankers(dataset, names, k=args.k, random_state=args.seed,
-                                    timings=timings, progress=show, facts=facts,
-                                    cache=_run_cache(args.cache), retrain=args.retrain,
-                                    params=device_params(names, args.device)))
-        table = evaluate_runs(dataset, runs, k=args.k, gamma=args.gamma, epsilon=args.epsilon,
-                              progress=show, measures=measures, memory=parse_memory(args.memory),
-                              sample=args.sample, random_state=args.seed, n_jobs=args.jobs)
+            runs.update(
+                run_rankers(
+                    dataset,
+                    names,
+                    k=args.k,
+                    random_state=args.seed,
+                    timings=timings,
+                    progress=show,
+                    facts=facts,
+                    cache=_run_cache(args.cache),
+                    retrain=args.retrain,
+                    params=device_params(names, args.device),
+                )
+            )
+        table = evaluate_runs(
+            dataset,
+            runs,
+            k=args.k,
+            gamma=args.gamma,
+            epsilon=args.epsilon,
+            progress=show,
+            measures=measures,
+            memory=parse_memory(args.memory),
+            sample=args.sample,
+            random_state=args.seed,
+            n_jobs=args.jobs,
+        )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
     if show:
         for name, seconds in timings.items():
-            epochs = (f", {facts[name]['epochs']} epochs (best {facts[name]['best_epoch']})"
-                      if "epochs" in facts[name] else "")
+            epochs = (
+                f", {facts[name]['epochs']} epochs (best {facts[name]['best_epoch']})"
+                if "epochs" in facts[name]
+                else ""
+            )
             if facts[name].get("resumed_from"):
                 epochs += f", resumed after epoch {facts[name]['resumed_from']}"
-            print(f"{name}: fit + recommend {seconds:.2f} s{epochs}"
-                  + (" (cached lists)" if facts[name]["cached"] else ""), file=sys.stderr)
-        print(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; "
-              f"wrote {out}/" + ", ".join(written), file=sys.stderr)
+            print(
+                f"{name}: fit + recommend {seconds:.2f} s{epochs}"
+                + (" (cached lists)" if facts[name]["cached"] else ""),
+                file=sys.stderr,
+            )
+        print(
+            f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; wrote {out}/" + ", ".join(written),
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
-_OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipped.csv",
-            "estimates.csv")
+_OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipped.csv", "estimates.csv")
 
 
 @contextlib.contextmanager
@@ -185,16 +258,22 @@ def _claim(args, out, *, cache):
 
     from ._output import claimed_folder
 
-    command = " ".join(["puf evaluate", *(f"--{key} {value}" for key, value in (
-        ("data", args.data), ("inter", args.inter), ("out", out)) if value)])
+    command = " ".join(
+        [
+            "puf evaluate",
+            *(f"--{key} {value}" for key, value in (("data", args.data), ("inter", args.inter), ("out", out)) if value),
+        ]
+    )
     with contextlib.ExitStack() as claim:
-        staging = claim.enter_context(claimed_folder(out, force=args.force, wait=args.wait,
-                                                     command=command, stale=_OUTPUTS))
+        staging = claim.enter_context(
+            claimed_folder(out, force=args.force, wait=args.wait, command=command, stale=_OUTPUTS)
+        )
         if cache:
             folder = _run_cache(args.cache)
             folder.mkdir(parents=True, exist_ok=True)
-            claim.enter_context(hold_lock(folder / ".puf-lock", what=f"run cache {folder}",
-                                          wait=args.wait, command=command))
+            claim.enter_context(
+                hold_lock(folder / ".puf-lock", what=f"run cache {folder}", wait=args.wait, command=command)
+            )
         yield staging
 
 
@@ -255,8 +334,7 @@ def _check_arguments(args):
         if names != "all":
             unknown = [n for n in names if n.lower() not in RANKERS]
             if unknown:
-                raise ValueError(f"unknown ranker {unknown[0]!r}; known rankers: "
-                                 f"{', '.join(RANKERS)}")
+                raise ValueError(f"unknown ranker {unknown[0]!r}; known rankers: {', '.join(RANKERS)}")
             if not names:
                 raise ValueError("--rankers names no ranker")
             clash = set(files) & set(names)
@@ -294,9 +372,9 @@ def _write(out, dataset, runs, table, timings, facts, k):
         measure_agreement(table).to_csv(out / "agreement.csv", index_label="measure")
         written.append("agreement.csv")
     if table.attrs["skipped"]:
-        pd.DataFrame({"measure": list(table.attrs["skipped"]),
-                      "reason": list(table.attrs["skipped"].values())}).to_csv(
-            out / "skipped.csv", index=False)
+        pd.DataFrame({"measure": list(table.attrs["skipped"]), "reason": list(table.attrs["skipped"].values())}).to_csv(
+            out / "skipped.csv", index=False
+        )
         written.append("skipped.csv")
     if table.attrs["estimates"]:
         pd.DataFrame(table.attrs["estimates"]).to_csv(out / "estimates.csv", index=False)
@@ -304,8 +382,10 @@ def _write(out, dataset, runs, table, timings, facts, k):
     if timings:
         with open(out / "timings.csv", "w", encoding="utf-8") as handle:
             handle.write("ranker,seconds,cached,epochs,best_epoch\n")
-            handle.writelines(f"{n},{s:.3f},{facts[n]['cached']},{facts[n].get('epochs', '')},"
-                              f"{facts[n].get('best_epoch', '')}\n" for n, s in timings.items())
+            handle.writelines(
+                f"{n},{s:.3f},{facts[n]['cached']},{facts[n].get('epochs', '')},{facts[n].get('best_epoch', '')}\n"
+                for n, s in timings.items()
+            )
         written.append("timings.csv")
     for stale in set(_OUTPUTS) - set(written):
         (out / stale).unlink(missing_ok=True)  # a stale file beside new scores would mislead

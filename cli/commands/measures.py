@@ -62,7 +62,9 @@ def register(subparsers):
     """
     parser = subparsers.add_parser("measures", help="list every registered fairness measure")
     parser.add_argument(
-        "--format", choices=("table", "names"), default="table",
+        "--format",
+        choices=("table", "names"),
+        default="table",
         help="a table (default) or the bare names, one a line",
     )
     parser.set_defaults(func=run)

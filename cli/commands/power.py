@@ -25,18 +25,26 @@ def register(subparsers):
     '10,60'
     """
     parser = subparsers.add_parser(
-        "power", help="measure how often the harness finds planted flaws",
+        "power",
+        help="measure how often the harness finds planted flaws",
         description="Run the flaw corpus (planted flaws and sound controls) and print the "
-                    "detection rate per property, the false alarms and the seconds, per budget.",
+        "detection rate per property, the false alarms and the seconds, per budget.",
     )
-    parser.add_argument("--budgets", default="10,30,60", metavar="N,N,...",
-                        help="example budgets (default 10,30,60; the benchmark also runs 100,300,1000)")
+    parser.add_argument(
+        "--budgets",
+        default="10,30,60",
+        metavar="N,N,...",
+        help="example budgets (default 10,30,60; the benchmark also runs 100,300,1000)",
+    )
     parser.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds 0..N-1 (default 5)")
-    parser.add_argument("--measure", action="append", dest="names", metavar="NAME",
-                        help="only this corpus entry (repeatable)")
-    parser.add_argument("--known", action="store_true",
-                        help="let the runner try the stored examples of properties/known first "
-                             "(default: the search alone)")
+    parser.add_argument(
+        "--measure", action="append", dest="names", metavar="NAME", help="only this corpus entry (repeatable)"
+    )
+    parser.add_argument(
+        "--known",
+        action="store_true",
+        help="let the runner try the stored examples of properties/known first (default: the search alone)",
+    )
     parser.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes (default 2)")
     parser.add_argument("--csv", metavar="FILE", help="also write every run as CSV")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -80,8 +88,14 @@ def run(args):
     unknown = [n for n in args.names or () if n not in CORPUS]
     if unknown:
         return _fail(f"unknown corpus entry {unknown[0]!r}; see properties.corpus.CORPUS")
-    runs = power_runs(budgets=budgets, seeds=range(args.seeds), names=args.names, known=args.known,
-                      n_jobs=args.jobs, progress=not args.quiet)
+    runs = power_runs(
+        budgets=budgets,
+        seeds=range(args.seeds),
+        names=args.names,
+        known=args.known,
+        n_jobs=args.jobs,
+        progress=not args.quiet,
+    )
     if args.csv:
         runs.to_csv(args.csv, index=False)
     print(format_power(power_summary(runs)))

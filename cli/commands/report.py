@@ -18,32 +18,52 @@ def register(subparsers):
     ('puf-report', True, ['m:f', 'n:g'], 0, False)
     """
     parser = subparsers.add_parser(
-        "report", help="write the sensitivity report (HTML, Markdown, PNG figures, CSV data)",
+        "report",
+        help="write the sensitivity report (HTML, Markdown, PNG figures, CSV data)",
         description="Run the sensitivity sweeps and the property verdicts and write a "
-                    "self-contained report: DIR/index.html, DIR/report.md, one PNG per figure, "
-                    "one CSV per sweep, properties.json.")
-    parser.add_argument("--out", default="puf-report", metavar="DIR",
-                        help="output directory (default: ./puf-report)")
-    parser.add_argument("--quick", action="store_true",
-                        help="smaller worlds, fewer seeds and property examples (the fast check)")
-    parser.add_argument("--measure", action="append", default=[], metavar="MODULE:FUNCTION",
-                        help="add your measure (MODULE:FUNCTION, FILE.py:FUNCTION or a registered "
-                             "name) to every sweep and to the verdict matrix (repeatable)")
-    parser.add_argument("--random-state", type=int, default=0, metavar="N",
-                        help="seed of everything random; seeds N, N+1, ... are used (default 0)")
-    parser.add_argument("--data", default=None, metavar="NAME",
-                        help="also report on real data: ml-100k, ml-1m (fetched on first use) or a "
-                             "folder of RecBole atomic files; adds the rankers' measure agreement "
-                             "and the zero-relevance and skewness sweeps on its histories and lists")
+        "self-contained report: DIR/index.html, DIR/report.md, one PNG per figure, "
+        "one CSV per sweep, properties.json.",
+    )
+    parser.add_argument("--out", default="puf-report", metavar="DIR", help="output directory (default: ./puf-report)")
+    parser.add_argument(
+        "--quick", action="store_true", help="smaller worlds, fewer seeds and property examples (the fast check)"
+    )
+    parser.add_argument(
+        "--measure",
+        action="append",
+        default=[],
+        metavar="MODULE:FUNCTION",
+        help="add your measure (MODULE:FUNCTION, FILE.py:FUNCTION or a registered "
+        "name) to every sweep and to the verdict matrix (repeatable)",
+    )
+    parser.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of everything random; seeds N, N+1, ... are used (default 0)",
+    )
+    parser.add_argument(
+        "--data",
+        default=None,
+        metavar="NAME",
+        help="also report on real data: ml-100k, ml-1m (fetched on first use) or a "
+        "folder of RecBole atomic files; adds the rankers' measure agreement "
+        "and the zero-relevance and skewness sweeps on its histories and lists",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
-    parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
-                        help="seconds allowed per call of a --measure in the sweeps (default 10); "
-                             "a call over it stops the report with a one-line message")
-    parser.add_argument("--force", action="store_true",
-                        help="write into DIR even if it exists and is not empty")
-    parser.add_argument("--wait", action="store_true",
-                        help="if another run is writing DIR, wait for it to finish instead of "
-                             "refusing")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds allowed per call of a --measure in the sweeps (default 10); "
+        "a call over it stops the report with a one-line message",
+    )
+    parser.add_argument("--force", action="store_true", help="write into DIR even if it exists and is not empty")
+    parser.add_argument(
+        "--wait", action="store_true", help="if another run is writing DIR, wait for it to finish instead of refusing"
+    )
     parser.set_defaults(func=run)
 
 
@@ -86,8 +106,9 @@ def _check_data(data):
     from puf.data import DATASETS
 
     if data not in DATASETS and not Path(data).exists():
-        raise ValueError(f"unknown dataset {data!r}: neither a known name ({', '.join(DATASETS)}) "
-                         "nor an existing file or folder")  # the words of puf.data.load
+        raise ValueError(
+            f"unknown dataset {data!r}: neither a known name ({', '.join(DATASETS)}) nor an existing file or folder"
+        )  # the words of puf.data.load
 
 
 def _command(args):
@@ -140,8 +161,15 @@ def run(args):
     start = time.perf_counter()
     try:
         with claimed_folder(out, force=args.force, wait=args.wait, command=_command(args)) as staging:
-            build_report(staging, quick=args.quick, extra=extra, random_state=args.random_state,
-                         data=args.data, progress=not args.quiet, command=_command(args))
+            build_report(
+                staging,
+                quick=args.quick,
+                extra=extra,
+                random_state=args.random_state,
+                data=args.data,
+                progress=not args.quiet,
+                command=_command(args),
+            )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:
         print(f"puf report: {str(exc).splitlines()[0]}", file=sys.stderr)

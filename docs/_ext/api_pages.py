@@ -70,14 +70,19 @@ def public_names():
 
 def _page(package, sections):
     title = f"``{package}``"
-    lines = [title, "=" * len(title), "", f".. automodule:: {package}", "   :no-members:",
-             "   :no-index:", ""]
+    lines = [title, "=" * len(title), "", f".. automodule:: {package}", "   :no-members:", "   :no-index:", ""]
     for module, names in sections:
         if module != package:
             heading = f"``{module}``"
             lines += [heading, "-" * len(heading), ""]
-        lines += [f".. currentmodule:: {module}", "", ".. autosummary::", "   :toctree: generated",
-                  "   :nosignatures:", ""]
+        lines += [
+            f".. currentmodule:: {module}",
+            "",
+            ".. autosummary::",
+            "   :toctree: generated",
+            "   :nosignatures:",
+            "",
+        ]
         lines += [f"   {name}" for name in names] + [""]
     return "\n".join(lines)
 
@@ -92,8 +97,7 @@ def write_pages(folder):
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
     # A page left from a name that was moved or removed would be an orphan: remove it.
-    current = {f"{module}.{name}" for sections in names.values() for module, listed in sections
-               for name in listed}
+    current = {f"{module}.{name}" for sections in names.values() for module, listed in sections for name in listed}
     for page in (folder / "generated").glob("*.rst"):
         if page.stem not in current:
             page.unlink()
@@ -119,8 +123,7 @@ def _escape_bars(app, what, name, obj, options, lines):
 def _generate(app):
     write_pages(Path(app.srcdir) / "api")
     # autosummary reads the pages it generates from after this handler (priority below 500).
-    app.config.autosummary_generate = sorted(
-        str(Path("api") / f"{package}.rst") for package in PACKAGES)
+    app.config.autosummary_generate = sorted(str(Path("api") / f"{package}.rst") for package in PACKAGES)
 
 
 def setup(app):

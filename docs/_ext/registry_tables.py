@@ -11,8 +11,15 @@ and the README's verdict matrix is rewritten between its markers by::
 ``tests/test_docs.py`` checks that the README's copy is current.
 """
 
-__all__ = ["measure_table", "property_list", "verdict_matrix", "power_table", "readme_matrix",
-           "write_all", "update_readme"]
+__all__ = [
+    "measure_table",
+    "property_list",
+    "verdict_matrix",
+    "power_table",
+    "readme_matrix",
+    "write_all",
+    "update_readme",
+]
 
 import json
 import sys
@@ -56,10 +63,22 @@ def measure_table():
     """The registry, one row per measure in ``puf.MEASURES`` order."""
     from puf import MEASURES
 
-    rows = [(m.family, f"`{m.name}`", ", ".join(m.reads), _interval(*m.range), _attainable(m),
-             m.direction, m.definition, m.reference or "") for m in MEASURES.values()]
-    return _table(("family", "name", "reads", "declared range", "attainable values", "fairer",
-                   "definition", "reference"), rows)
+    rows = [
+        (
+            m.family,
+            f"`{m.name}`",
+            ", ".join(m.reads),
+            _interval(*m.range),
+            _attainable(m),
+            m.direction,
+            m.definition,
+            m.reference or "",
+        )
+        for m in MEASURES.values()
+    ]
+    return _table(
+        ("family", "name", "reads", "declared range", "attainable values", "fairer", "definition", "reference"), rows
+    )
 
 
 def property_list():
@@ -67,8 +86,9 @@ def property_list():
     from puf.properties import catalog_frame
 
     frame = catalog_frame()
-    rows = [(f"`{name}`", row["kind"], row["statement"], row["formal"], row["source"])
-            for name, row in frame.iterrows()]
+    rows = [
+        (f"`{name}`", row["kind"], row["statement"], row["formal"], row["source"]) for name, row in frame.iterrows()
+    ]
     return _table(("property", "kind", "statement", "formal statement", "source"), rows)
 
 
@@ -94,12 +114,12 @@ def verdict_matrix():
 
     properties, cells = _known()
     header = ("family", "measure", *(str(i) for i in range(1, len(properties) + 1)))
-    rows = [(MEASURES[name].family, f"`{name}`",
-             *(SYMBOL.get(verdicts.get(p, ""), " ") for p in properties))
-            for name, verdicts in cells.items()]
+    rows = [
+        (MEASURES[name].family, f"`{name}`", *(SYMBOL.get(verdicts.get(p, ""), " ") for p in properties))
+        for name, verdicts in cells.items()
+    ]
     legend = ", ".join(f"{i} {p}" for i, p in enumerate(properties, 1))
-    return (_table(header, rows) + f"\n✓ holds, ✗ violated, ? undefined, – not applicable. "
-            f"Columns: {legend}.\n")
+    return _table(header, rows) + f"\n✓ holds, ✗ violated, ? undefined, – not applicable. Columns: {legend}.\n"
 
 
 def readme_matrix():
@@ -114,28 +134,32 @@ def power_table():
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
     budgets = sorted(stored["detection"], key=int)
     names = list(stored["detection"][budgets[0]])
-    rows = [(p, *(f"{100 * stored['detection'][b].get(p, float('nan')):.0f}%" for b in budgets))
-            for p in names]
+    rows = [(p, *(f"{100 * stored['detection'][b].get(p, float('nan')):.0f}%" for b in budgets)) for p in names]
     alarms = stored.get("false_alarms", {})
-    rows.append(("false alarms on the controls", *(f"{100 * alarms[b]:.1f}%" if b in alarms else ""
-                                                   for b in budgets)))
+    rows.append(("false alarms on the controls", *(f"{100 * alarms[b]:.1f}%" if b in alarms else "" for b in budgets)))
     seconds = stored.get("seconds", {})
-    rows.append(("seconds (one corpus pass)", *(f"{seconds[b]:,.0f}" if b in seconds else ""
-                                                for b in budgets)))
+    rows.append(("seconds (one corpus pass)", *(f"{seconds[b]:,.0f}" if b in seconds else "" for b in budgets)))
     coverage = stored.get("coverage", {})
-    rows.append(("seeds (planted / controls)",
-                 *(f"{len(coverage[b]['seeds'])} / {len(coverage[b]['control_seeds'])}"
-                   if b in coverage else "" for b in budgets)))
+    rows.append(
+        (
+            "seeds (planted / controls)",
+            *(
+                f"{len(coverage[b]['seeds'])} / {len(coverage[b]['control_seeds'])}" if b in coverage else ""
+                for b in budgets
+            ),
+        )
+    )
     text = _table(("property", *budgets), rows)
-    facts = [f"machine: {stored['machine']}" if stored.get("machine") else "",
-             f"date: {stored['date']}" if stored.get("date") else "",
-             f"command: `{stored['command']}`" if stored.get("command") else ""]
+    facts = [
+        f"machine: {stored['machine']}" if stored.get("machine") else "",
+        f"date: {stored['date']}" if stored.get("date") else "",
+        f"command: `{stored['command']}`" if stored.get("command") else "",
+    ]
     facts = [fact for fact in facts if fact]
     return text + ("\n" + "; ".join(facts) + ".\n" if facts else "")
 
 
-TABLES = {"measures": measure_table, "properties": property_list, "verdicts": verdict_matrix,
-          "power": power_table}
+TABLES = {"measures": measure_table, "properties": property_list, "verdicts": verdict_matrix, "power": power_table}
 
 
 def write_all(folder):

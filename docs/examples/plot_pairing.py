@@ -21,8 +21,9 @@ pairings = {
     "most fair": synthetic.pair(scores, similarity, mode="most_fair", random_state=0),
     "most unfair": synthetic.pair(scores, similarity, mode="most_unfair", random_state=0),
 }
-values = {name: puf.evaluate_measures(puf.Population(s, similarity), ["puf", "sd", "gini"])
-          for name, s in pairings.items()}
+values = {
+    name: puf.evaluate_measures(puf.Population(s, similarity), ["puf", "sd", "gini"]) for name, s in pairings.items()
+}
 for name, row in values.items():
     print(f"{name:12s}", {k: round(v, 4) for k, v in row.items()})
 
@@ -30,8 +31,7 @@ for name, row in values.items():
 # SD and Gini are the same for the three pairings; PUF orders them.
 fig, axes = plt.subplots(1, 3, figsize=(9, 3), sharey=False)
 for ax, measure in zip(axes, ["puf", "sd", "gini"]):
-    ax.bar(list(values), [values[name][measure] for name in values],
-           color=["0.3", "#009E73", "#D55E00"])
+    ax.bar(list(values), [values[name][measure] for name in values], color=["0.3", "#009E73", "#D55E00"])
     ax.set_title(measure.upper())
     ax.tick_params(axis="x", labelrotation=20)
 fig.tight_layout()

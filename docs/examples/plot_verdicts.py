@@ -23,8 +23,7 @@ print(matrix.T)
 codes = {"holds": 0, "violated": 1}
 grid = np.array([[codes.get(s, 2) for s in row] for row in matrix.T.to_numpy()])
 fig, ax = plt.subplots(figsize=(4, 6))
-ax.imshow(grid, cmap=plt.matplotlib.colors.ListedColormap(["#009E73", "#D55E00", "0.7"]),
-          vmin=0, vmax=2, aspect="auto")
+ax.imshow(grid, cmap=plt.matplotlib.colors.ListedColormap(["#009E73", "#D55E00", "0.7"]), vmin=0, vmax=2, aspect="auto")
 ax.set_xticks(range(matrix.shape[0]), matrix.index)
 ax.set_yticks(range(matrix.shape[1]), matrix.columns)
 fig.tight_layout()

@@ -16,8 +16,15 @@ __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 from . import axioms, inequality, normalisation, reach, special, thresholds, weighting
 from .controls import CONTROLS
 
-FLAWED = [*normalisation.FLAWS, *thresholds.FLAWS, *weighting.FLAWS, *special.FLAWS,
-          *inequality.FLAWS, *axioms.FLAWS, *reach.FLAWS]
+FLAWED = [
+    *normalisation.FLAWS,
+    *thresholds.FLAWS,
+    *weighting.FLAWS,
+    *special.FLAWS,
+    *inequality.FLAWS,
+    *axioms.FLAWS,
+    *reach.FLAWS,
+]
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
 
 

@@ -72,26 +72,53 @@ _HOOVER_LIKE = ("strict-transfer", "subgroup-consistency")
 
 
 CONTROLS = [
-    planted(_puf_double_loop, family="control", expected=_row("puf"), control=True,
-            flaw="PUF as a double loop over pairs"),
-    planted(_puf_ordered_pairs, family="control", expected=_row("puf"), control=True,
-            flaw="PUF over ordered pairs, halved"),
-    planted(_half_puf, family="control", expected=_row("puf"), control=True,
-            flaw="PUF / 2 (a harmless rescaling)"),
-    planted(_sd_by_hand, family="control", expected=_row("sd"), control=True,
-            flaw="SD as the root mean squared deviation"),
-    planted(_variance, family="control", expected={**_row("sd"), "subgroup-decomposability": "holds"},
-            control=True, flaw="variance of S (the verdicts of SD, but additively decomposable)"),
-    planted(_mean_absolute_deviation, family="control", control=True,
-            expected={**_row("sd"), **{p: "violated" for p in _HOOVER_LIKE}},
-            flaw="mean absolute deviation from the mean (the verdicts of SD, but blind to transfers "
-                 "on one side of the mean and not consistent by subgroups, as Hoover)"),
-    planted(_gini_mean_difference, family="control", expected=_row("gini"), control=True,
-            flaw="Gini as the mean absolute difference over twice the mean"),
-    planted(_mean_envy_loop, family="control", expected=_row("me"), control=True,
-            flaw="ME as a loop over ordered pairs"),
-    planted(_mean_max_envy_by_rows, family="control", expected=_row("mme"), control=True,
-            flaw="MME as the mean of row maxima"),
-    planted(_envious_share, family="control", expected=_row("peu"), control=True,
-            flaw="PEU as a share of rows whose max envy exceeds 0.05"),
+    planted(
+        _puf_double_loop, family="control", expected=_row("puf"), control=True, flaw="PUF as a double loop over pairs"
+    ),
+    planted(
+        _puf_ordered_pairs, family="control", expected=_row("puf"), control=True, flaw="PUF over ordered pairs, halved"
+    ),
+    planted(_half_puf, family="control", expected=_row("puf"), control=True, flaw="PUF / 2 (a harmless rescaling)"),
+    planted(
+        _sd_by_hand, family="control", expected=_row("sd"), control=True, flaw="SD as the root mean squared deviation"
+    ),
+    planted(
+        _variance,
+        family="control",
+        expected={**_row("sd"), "subgroup-decomposability": "holds"},
+        control=True,
+        flaw="variance of S (the verdicts of SD, but additively decomposable)",
+    ),
+    planted(
+        _mean_absolute_deviation,
+        family="control",
+        control=True,
+        expected={**_row("sd"), **{p: "violated" for p in _HOOVER_LIKE}},
+        flaw="mean absolute deviation from the mean (the verdicts of SD, but blind to transfers "
+        "on one side of the mean and not consistent by subgroups, as Hoover)",
+    ),
+    planted(
+        _gini_mean_difference,
+        family="control",
+        expected=_row("gini"),
+        control=True,
+        flaw="Gini as the mean absolute difference over twice the mean",
+    ),
+    planted(
+        _mean_envy_loop, family="control", expected=_row("me"), control=True, flaw="ME as a loop over ordered pairs"
+    ),
+    planted(
+        _mean_max_envy_by_rows,
+        family="control",
+        expected=_row("mme"),
+        control=True,
+        flaw="MME as the mean of row maxima",
+    ),
+    planted(
+        _envious_share,
+        family="control",
+        expected=_row("peu"),
+        control=True,
+        flaw="PEU as a share of rows whose max envy exceeds 0.05",
+    ),
 ]

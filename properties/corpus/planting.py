@@ -40,8 +40,7 @@ def puf_of(effectiveness, weights):
     """
     m = len(effectiveness)
     rows, cols = upper_pairs(m)
-    return float(2.0 * np.sum(np.asarray(weights)[rows, cols] * pair_gaps(effectiveness)[rows, cols])
-                 / (m * (m - 1)))
+    return float(2.0 * np.sum(np.asarray(weights)[rows, cols] * pair_gaps(effectiveness)[rows, cols]) / (m * (m - 1)))
 
 
 def envy(utility):
@@ -71,6 +70,11 @@ def planted(function, *, family, flaw, expected, range=(0.0, 1.0), control=False
     ('doubled-sd', 'doubled-sd')
     """
     name = function.__name__.lstrip("_").replace("_", "-")
-    return {"measure": as_measure(measure(function, name=name, range=range, definition=flaw)),
-            "name": name, "family": family, "flaw": flaw, "expected": dict(expected),
-            "control": control}
+    return {
+        "measure": as_measure(measure(function, name=name, range=range, definition=flaw)),
+        "name": name,
+        "family": family,
+        "flaw": flaw,
+        "expected": dict(expected),
+        "control": control,
+    }

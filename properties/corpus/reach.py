@@ -79,29 +79,51 @@ def _gini_cached_by_mean(effectiveness):
     key = (len(s), round(float(s.mean()), 6))
     if key not in _CACHE:
         mean = s.mean()
-        _CACHE[key] = (float(np.abs(s[:, None] - s[None, :]).mean() / (2 * mean))
-                       if mean > 0 else float("nan"))
+        _CACHE[key] = float(np.abs(s[:, None] - s[None, :]).mean() / (2 * mean)) if mean > 0 else float("nan")
     return _CACHE[key]
 
 
 FLAWS = [
-    planted(_puf_sampled_pairs_above_fifty, family="large or varied populations",
-            expected={"anonymity": V},
-            flaw="PUF, estimated from 200 pairs sampled by user index when m > 50"),
-    planted(_puf_twenty_nearest, family="large or varied populations",
-            expected={"similarity-monotone": V, "continuity": V},
-            flaw="PUF over each user's 20 most similar users (differs from PUF only for m ≥ 22)"),
-    planted(_gini_normalised_by_table, family="large or varied populations",
-            expected={"range": V},
-            flaw="Gini × m/(m − 1), the factor tabulated for m ≤ 12 and its last entry used above"),
-    planted(_sd_binned_when_varied, family="large or varied populations",
-            expected={"continuity": V},
-            flaw="SD of values snapped to 20 bins when there are more than 10 distinct values"),
-    planted(_puf_ranked_by_table, family="large or varied populations",
-            expected={"defined": V},
-            flaw="PUF that raises (a table of 20 levels) when S has more than 20 distinct values"),
-    planted(_sd_over_running_max, family="state between calls", expected={"deterministic": V},
-            flaw="SD divided by the largest SD seen so far in the process (a running normaliser)"),
-    planted(_gini_cached_by_mean, family="state between calls", expected={"deterministic": V},
-            flaw="Gini cached by (m, mean): a population sharing both gets the cached value"),
+    planted(
+        _puf_sampled_pairs_above_fifty,
+        family="large or varied populations",
+        expected={"anonymity": V},
+        flaw="PUF, estimated from 200 pairs sampled by user index when m > 50",
+    ),
+    planted(
+        _puf_twenty_nearest,
+        family="large or varied populations",
+        expected={"similarity-monotone": V, "continuity": V},
+        flaw="PUF over each user's 20 most similar users (differs from PUF only for m ≥ 22)",
+    ),
+    planted(
+        _gini_normalised_by_table,
+        family="large or varied populations",
+        expected={"range": V},
+        flaw="Gini × m/(m − 1), the factor tabulated for m ≤ 12 and its last entry used above",
+    ),
+    planted(
+        _sd_binned_when_varied,
+        family="large or varied populations",
+        expected={"continuity": V},
+        flaw="SD of values snapped to 20 bins when there are more than 10 distinct values",
+    ),
+    planted(
+        _puf_ranked_by_table,
+        family="large or varied populations",
+        expected={"defined": V},
+        flaw="PUF that raises (a table of 20 levels) when S has more than 20 distinct values",
+    ),
+    planted(
+        _sd_over_running_max,
+        family="state between calls",
+        expected={"deterministic": V},
+        flaw="SD divided by the largest SD seen so far in the process (a running normaliser)",
+    ),
+    planted(
+        _gini_cached_by_mean,
+        family="state between calls",
+        expected={"deterministic": V},
+        flaw="Gini cached by (m, mean): a population sharing both gets the cached value",
+    ),
 ]

@@ -190,8 +190,9 @@ def _check_literature(where, literature, statuses):
     for prop, cite in literature.items():
         if prop not in CATALOG:
             _fail(where, f"literature for unknown property {prop!r}")
-        if not isinstance(cite, dict) or not all(isinstance(cite.get(k), str) and cite[k].strip()
-                                                 for k in ("source", "says", "verdict")):
+        if not isinstance(cite, dict) or not all(
+            isinstance(cite.get(k), str) and cite[k].strip() for k in ("source", "says", "verdict")
+        ):
             _fail(where, f"literature of {prop!r} needs non-empty 'source', 'says' and 'verdict'")
         if cite["verdict"] not in statuses:
             _fail(where, f"literature verdict of {prop!r} must be one of {', '.join(statuses)}")
@@ -220,14 +221,14 @@ def example_case(property_name, example, *, source=""):
     delta, strict = 0.0, False
     if after is not None and after.m == before.m:  # replication changes m: no δ, no pairing
         delta = distance(before, after)
-        gap = (weighted_gap_sum(after.effectiveness, after.similarity)
-               - weighted_gap_sum(before.effectiveness, before.similarity))
+        gap = weighted_gap_sum(after.effectiveness, after.similarity) - weighted_gap_sum(
+            before.effectiveness, before.similarity
+        )
         strict = gap > 1e-9
     label = f"known example ({source})" if source else "known example"
     # A change stored from a replayed example keeps one label, not one per replay.
     change = re.sub(r"^known example( \([^)]*\))?: ", "", example.get("change", ""))
-    return Case(before, after, f"{label}: {change}".rstrip(": "),
-                strict=strict, delta=delta if delta > 0 else math.inf)
+    return Case(before, after, f"{label}: {change}".rstrip(": "), strict=strict, delta=delta if delta > 0 else math.inf)
 
 
 def _check_proofs(where, data):
@@ -241,11 +242,12 @@ def _check_proofs(where, data):
         if prop not in CATALOG:
             _fail(where, f"proof for unknown property {prop!r}")
         if not isinstance(scope, str) or not scope.startswith("for "):
-            _fail(where, f"proof scope of {prop!r} must read 'for every m, by <rule>' or "
-                         f"'for m ≤ N, by SMT', got {scope!r}")
+            _fail(
+                where,
+                f"proof scope of {prop!r} must read 'for every m, by <rule>' or 'for m ≤ N, by SMT', got {scope!r}",
+            )
         if data["verdicts"].get(prop) != "holds":
-            _fail(where, f"proof of {prop!r} on a cell whose verdict is {data['verdicts'].get(prop)!r}, "
-                         "not 'holds'")
+            _fail(where, f"proof of {prop!r} on a cell whose verdict is {data['verdicts'].get(prop)!r}, not 'holds'")
 
 
 def _json_number(value):
@@ -277,7 +279,8 @@ def known_from_verdicts(measure, results):
         data["verdicts"][v.property] = "holds" if v.status == "proven" else v.status
         data["reasons"][v.property] = v.reason
         keep = (v.status in ("violated", "undefined") and v.kind == "universal") or (
-            v.status == "holds" and v.kind == "existential")
+            v.status == "holds" and v.kind == "existential"
+        )
         if keep and v.example and v.example.get("before"):
             example = {k: v.example[k] for k in ("change", "before", "after")}
             example["value_before"] = _json_number(v.example.get("value_before"))

@@ -1,7 +1,15 @@
 """What the converters share: reading archive members and text, writing large atomic files."""
 
-__all__ = ["ROWS_PER_WRITE", "decoded", "genre_tokens", "member_bytes", "numeric_table",
-           "tab_table", "token_text", "write_interactions"]
+__all__ = [
+    "ROWS_PER_WRITE",
+    "decoded",
+    "genre_tokens",
+    "member_bytes",
+    "numeric_table",
+    "tab_table",
+    "token_text",
+    "write_interactions",
+]
 
 import io
 import zipfile
@@ -41,17 +49,25 @@ def write_interactions(frame, path, types, progress):
     """Write a large numeric table fast: the header, then blocks through pandas' C writer."""
     with open(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write("\t".join(f"{c}:{types[c]}" for c in frame.columns) + "\n")
-        for begin in tqdm(range(0, len(frame), ROWS_PER_WRITE), desc=path.name, leave=False,
-                          disable=not progress, unit="Mrows"):
-            frame.iloc[begin:begin + ROWS_PER_WRITE].to_csv(
-                handle, sep="\t", header=False, index=False, lineterminator="\n")
+        for begin in tqdm(
+            range(0, len(frame), ROWS_PER_WRITE), desc=path.name, leave=False, disable=not progress, unit="Mrows"
+        ):
+            frame.iloc[begin : begin + ROWS_PER_WRITE].to_csv(
+                handle, sep="\t", header=False, index=False, lineterminator="\n"
+            )
 
 
 def numeric_table(data, columns, separator, path):
     """A headerless table of numbers; a non-numeric or missing value names its line."""
     try:
-        frame = pd.read_csv(io.BytesIO(data), sep=separator, header=None, names=columns,
-                            engine="c", dtype=np.float64 if "rating" in columns else None)
+        frame = pd.read_csv(
+            io.BytesIO(data),
+            sep=separator,
+            header=None,
+            names=columns,
+            engine="c",
+            dtype=np.float64 if "rating" in columns else None,
+        )
     except (ValueError, pd.errors.ParserError) as exc:
         raise ValueError(f"{path}: not in the expected format ({exc})") from None
     if frame.isna().any().any():
@@ -64,20 +80,24 @@ def tab_table(archive, file_name, columns):
     """A tab-separated member with a header starting with ``columns``, as text cells."""
     text = decoded(member_bytes(archive, file_name))
     try:
-        frame = pd.read_csv(io.StringIO(text), sep="\t", dtype=str, keep_default_na=False,
-                            quoting=3)  # csv.QUOTE_NONE: HetRec's names hold bare quotes
+        frame = pd.read_csv(
+            io.StringIO(text), sep="\t", dtype=str, keep_default_na=False, quoting=3
+        )  # csv.QUOTE_NONE: HetRec's names hold bare quotes
     except (ValueError, pd.errors.ParserError) as exc:
         raise ValueError(f"{file_name}: not in the expected format ({exc})") from None
-    if list(frame.columns[:len(columns)]) != columns:
-        raise ValueError(f"{file_name}: line 1: expected the header {' '.join(columns)!r}, got "
-                         f"{' '.join(frame.columns)!r}")
+    if list(frame.columns[: len(columns)]) != columns:
+        raise ValueError(
+            f"{file_name}: line 1: expected the header {' '.join(columns)!r}, got {' '.join(frame.columns)!r}"
+        )
     return frame
 
 
 def genre_tokens(values, separator):
     """``"A|B"`` -> ``("A", "B")``; none for MovieLens' ``(no genres listed)``."""
+
     def split(text):
         if not isinstance(text, str) or text.strip() in ("", "(no genres listed)"):
             return ()
         return tuple(g.strip().replace(" ", "_") for g in text.split(separator) if g.strip())
+
     return values.map(split)

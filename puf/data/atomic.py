@@ -57,14 +57,13 @@ def _bad_float(path, name, cells, lines, numbers):
     bad = [i for i in bad if cells[i].strip().lower() not in ("nan", "+nan", "-nan")]
     if bad:
         i = bad[0]
-        raise ValueError(
-            f"{path}: line {lines[i]}: field {name!r} (float) holds non-numeric value {cells[i]!r}"
-        )
+        raise ValueError(f"{path}: line {lines[i]}: field {name!r} (float) holds non-numeric value {cells[i]!r}")
 
 
 def _float_column(path, name, cells, lines):
-    numbers = pd.to_numeric(pd.Series(cells, dtype=object).str.strip().replace("", np.nan),
-                            errors="coerce").to_numpy(dtype=np.float64)
+    numbers = pd.to_numeric(pd.Series(cells, dtype=object).str.strip().replace("", np.nan), errors="coerce").to_numpy(
+        dtype=np.float64
+    )
     _bad_float(path, name, cells, lines, numbers)
     return numbers
 
@@ -77,8 +76,7 @@ def _float_seq_column(path, name, cells, lines):
         except ValueError:
             bad = next(x for x in cell.split() if not _is_float(x))
             raise ValueError(
-                f"{path}: line {lines[i]}: field {name!r} (float_seq) holds non-numeric "
-                f"value {bad!r}"
+                f"{path}: line {lines[i]}: field {name!r} (float_seq) holds non-numeric value {bad!r}"
             ) from None
     return out
 
@@ -147,8 +145,10 @@ def read_atomic(path, *, columns=None, encoding="utf-8-sig"):
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ValueError(f"{path}: line {line}: byte 0x{raw[exc.start]:02x} at column {column} is "
-                         f"not valid {exc.encoding.upper()} text; save the file as UTF-8") from None
+        raise ValueError(
+            f"{path}: line {line}: byte 0x{raw[exc.start]:02x} at column {column} is "
+            f"not valid {exc.encoding.upper()} text; save the file as UTF-8"
+        ) from None
     except LookupError:
         raise ValueError(f"encoding must be a text encoding Python knows, got {encoding!r}") from None
     header = text.split("\n", 1)[0].removesuffix("\r")
@@ -161,17 +161,14 @@ def read_atomic(path, *, columns=None, encoding="utf-8-sig"):
     if wrong.size:
         i = int(wrong[0])
         raise ValueError(
-            f"{path}: line {lines[i]}: expected {width} tab-separated cells "
-            f"(one per header field), got {counts[i]}"
+            f"{path}: line {lines[i]}: expected {width} tab-separated cells (one per header field), got {counts[i]}"
         )
     if columns is None:
         keep = list(range(width))
     else:
         unknown = [c for c in columns if c not in names]
         if unknown:
-            raise ValueError(
-                f"{path}: columns {unknown} are not fields of this file; fields: {names}"
-            )
+            raise ValueError(f"{path}: columns {unknown} are not fields of this file; fields: {names}")
         keep = [names.index(c) for c in columns]
     table = _fast_table(text, types, keep, lines.size)
     if table is None:
@@ -186,8 +183,7 @@ def read_atomic(path, *, columns=None, encoding="utf-8-sig"):
         elif types[j] == "token_seq":
             data[names[j]] = pd.Series(_token_seq_column(column), dtype=object)
         else:
-            data[names[j]] = pd.Series(_float_seq_column(path, names[j], column, lines),
-                                       dtype=object)
+            data[names[j]] = pd.Series(_float_seq_column(path, names[j], column, lines), dtype=object)
     frame = pd.DataFrame(data, index=pd.RangeIndex(lines.size))
     frame.attrs["types"] = {names[j]: types[j] for j in keep}
     frame.attrs["path"] = path
@@ -215,10 +211,17 @@ def _fast_table(text, types, keep, n_rows):
     floats = [j for j in keep if types[j] == "float"]
     try:
         frame = pd.read_csv(
-            io.StringIO(text), sep="\t", header=None, skiprows=1, usecols=keep,
+            io.StringIO(text),
+            sep="\t",
+            header=None,
+            skiprows=1,
+            usecols=keep,
             dtype={j: (np.float64 if j in floats else str) for j in keep},
-            quoting=csv.QUOTE_NONE, keep_default_na=False, na_values={j: [""] for j in floats},
-            skip_blank_lines=True, engine="c",
+            quoting=csv.QUOTE_NONE,
+            keep_default_na=False,
+            na_values={j: [""] for j in floats},
+            skip_blank_lines=True,
+            engine="c",
         )
     except (ValueError, pd.errors.ParserError):
         return None

@@ -27,6 +27,7 @@ from .sources import DATASETS, ArchiveSource
 MANIFEST = "MANIFEST.json"
 ARCHIVES = "archives.json"  # SHA-256 of the first download of archives without a published one
 
+
 def cache_dir(cache=None):
     """Return the cache folder: ``cache``, ``$PUF_HARNESS_CACHE``, XDG, or ``~/.cache``.
 
@@ -117,8 +118,7 @@ def verify(folder, name):
         actual = sha256(path)
         if actual != expected:
             raise ValueError(
-                f"{path}: checksum mismatch for dataset {name!r}: "
-                f"expected sha256 {expected}, got {actual}"
+                f"{path}: checksum mismatch for dataset {name!r}: expected sha256 {expected}, got {actual}"
             )
         found[file_name] = actual
     return found
@@ -184,9 +184,15 @@ def list_cached(cache=None, *, check=False):
         except (OSError, ValueError, TypeError, AttributeError):
             if not check:
                 continue
-            entry = {"dataset": manifest.parent.name, "path": str(manifest.parent), "source": "",
-                     "fetched": "", "bytes": 0, "files": {},
-                     "status": f"damaged: unreadable {MANIFEST}"}
+            entry = {
+                "dataset": manifest.parent.name,
+                "path": str(manifest.parent),
+                "source": "",
+                "fetched": "",
+                "bytes": 0,
+                "files": {},
+                "status": f"damaged: unreadable {MANIFEST}",
+            }
         if check and "status" not in entry:
             entry["status"] = _entry_status(manifest.parent, entry["dataset"])
         entries.append(entry)

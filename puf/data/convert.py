@@ -42,6 +42,7 @@ from ._raw import tab_table, token_text, write_interactions
 from .atomic import write_atomic
 from .movielens import movielens_10m, movielens_20m
 
+
 def lastfm(archive, folder, *, progress=True):
     """Convert ``hetrec2011-lastfm-2k.zip`` (tab-separated, with headers) to atomic files.
 
@@ -76,26 +77,36 @@ def lastfm(archive, folder, *, progress=True):
     except ValueError as exc:
         raise ValueError(f"user_artists.dat: a weight is not a number ({exc})") from None
     order = np.random.default_rng(0).permutation(len(plays)).astype(np.float64)
-    interactions = pd.DataFrame({"user_id": plays["userID"], "item_id": plays["artistID"],
-                                 "weight": weight, "timestamp": order})
-    write_interactions(interactions, folder / "lastfm.inter",
-                        {"user_id": "token", "item_id": "token", "weight": "float",
-                         "timestamp": "float"}, progress)
+    interactions = pd.DataFrame(
+        {"user_id": plays["userID"], "item_id": plays["artistID"], "weight": weight, "timestamp": order}
+    )
+    write_interactions(
+        interactions,
+        folder / "lastfm.inter",
+        {"user_id": "token", "item_id": "token", "weight": "float", "timestamp": "float"},
+        progress,
+    )
     artists = tab_table(archive, "artists.dat", ["id", "name"])
     tags = tab_table(archive, "tags.dat", ["tagID", "tagValue"])
     tagged = tab_table(archive, "user_taggedartists.dat", ["userID", "artistID", "tagID"])
-    names = dict(zip(tags["tagID"], tags["tagValue"].str.strip().str.replace(r"\s+", "_",
-                                                                             regex=True)))
+    names = dict(zip(tags["tagID"], tags["tagValue"].str.strip().str.replace(r"\s+", "_", regex=True)))
     counts = tagged.groupby(["artistID", "tagID"]).size().reset_index(name="n")
     counts["tag_number"] = pd.to_numeric(counts["tagID"], errors="coerce")
     counts = counts.sort_values(["artistID", "n", "tag_number"], ascending=[True, False, True])
-    top = counts.groupby("artistID").head(3).groupby("artistID")["tagID"].agg(
-        lambda ids: tuple(names.get(t, t) for t in ids))
-    items = pd.DataFrame({"item_id": artists["id"], "artist_name": token_text(artists["name"]),
-                          "tags": artists["id"].map(top).map(
-                              lambda v: v if isinstance(v, tuple) else ())})
-    write_atomic(items, folder / "lastfm.item",
-                 types={"item_id": "token", "artist_name": "token", "tags": "token_seq"})
+    top = (
+        counts.groupby("artistID")
+        .head(3)
+        .groupby("artistID")["tagID"]
+        .agg(lambda ids: tuple(names.get(t, t) for t in ids))
+    )
+    items = pd.DataFrame(
+        {
+            "item_id": artists["id"],
+            "artist_name": token_text(artists["name"]),
+            "tags": artists["id"].map(top).map(lambda v: v if isinstance(v, tuple) else ()),
+        }
+    )
+    write_atomic(items, folder / "lastfm.item", types={"item_id": "token", "artist_name": "token", "tags": "token_seq"})
 
 
 def qk_video(path, folder, *, name="qk-video", progress=True):
@@ -133,17 +144,24 @@ def qk_video(path, folder, *, name="qk-video", progress=True):
         raise ValueError(f"{path}: cannot be read as CSV ({exc})") from None
     missing = [c for c in ("user_id", "item_id", "click", "video_category") if c not in frame]
     if missing:
-        raise ValueError(f"{path}: line 1: no column {missing[0]!r}; columns: "
-                         f"{list(frame.columns)}")
+        raise ValueError(f"{path}: line 1: no column {missing[0]!r}; columns: {list(frame.columns)}")
     clicked = frame[frame["click"].str.strip() == "1"]
-    interactions = pd.DataFrame({"user_id": clicked["user_id"], "item_id": clicked["item_id"],
-                                 "timestamp": np.flatnonzero((frame["click"].str.strip()
-                                                              == "1").to_numpy())})
-    write_interactions(interactions, folder / f"{name}.inter",
-                        {"user_id": "token", "item_id": "token", "timestamp": "float"}, progress)
+    interactions = pd.DataFrame(
+        {
+            "user_id": clicked["user_id"],
+            "item_id": clicked["item_id"],
+            "timestamp": np.flatnonzero((frame["click"].str.strip() == "1").to_numpy()),
+        }
+    )
+    write_interactions(
+        interactions, folder / f"{name}.inter", {"user_id": "token", "item_id": "token", "timestamp": "float"}, progress
+    )
     items = frame.drop_duplicates("item_id")[["item_id", "video_category"]]
-    write_atomic(items.rename(columns={"video_category": "category"}), folder / f"{name}.item",
-                 types={"item_id": "token", "category": "token"})
+    write_atomic(
+        items.rename(columns={"video_category": "category"}),
+        folder / f"{name}.item",
+        types={"item_id": "token", "category": "token"},
+    )
 
 
 CONVERTERS = {"ml-10m": movielens_10m, "ml-20m": movielens_20m, "lastfm": lastfm}

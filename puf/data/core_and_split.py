@@ -91,8 +91,7 @@ def split_by_time(interactions, *, ratios=(0.6, 0.2, 0.2), user="user_id", time=
     if len(ratios) != 3 or min(ratios) < 0 or sum(ratios) <= 0 or ratios[0] <= 0:
         raise ValueError(f"ratios must be three non-negative numbers with train > 0, got {ratios}")
     codes = pd.factorize(interactions[user])[0]
-    stamps = (interactions[time].to_numpy(dtype=np.float64) if time in interactions
-              else np.zeros(len(interactions)))
+    stamps = interactions[time].to_numpy(dtype=np.float64) if time in interactions else np.zeros(len(interactions))
     order = np.lexsort((np.arange(len(codes)), stamps, codes))
     sorted_codes = codes[order]
     sizes = np.bincount(codes, minlength=codes.max() + 1 if codes.size else 0)

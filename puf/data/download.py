@@ -73,8 +73,7 @@ def _open(url, start, timeout):
         raise DownloadError(f"{url}: the server answered {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise DownloadError(f"{url}: cannot be reached ({reason}); is there a network "
-                            "connection?") from None
+        raise DownloadError(f"{url}: cannot be reached ({reason}); is there a network connection?") from None
 
 
 def _total(response, start):
@@ -132,26 +131,36 @@ def download(url, destination, *, md5=None, progress=True, timeout=60.0):
     digests = file_digests(part)
     if md5 is not None and digests[0] != md5.lower():
         part.unlink()
-        raise ValueError(f"{url}: damaged download: expected md5 {md5}, got {digests[0]} "
-                         "(deleted; run the same command again to download it anew)")
+        raise ValueError(
+            f"{url}: damaged download: expected md5 {md5}, got {digests[0]} "
+            "(deleted; run the same command again to download it anew)"
+        )
     os.replace(part, destination)
     return digests
 
 
 def _receive(url, response, part, start, total, progress):
     received = start
-    bar = tqdm(total=total, initial=start, unit="B", unit_scale=True, unit_divisor=1024,
-               desc=url.rsplit("/", 1)[-1], disable=not progress, leave=False)
+    bar = tqdm(
+        total=total,
+        initial=start,
+        unit="B",
+        unit_scale=True,
+        unit_divisor=1024,
+        desc=url.rsplit("/", 1)[-1],
+        disable=not progress,
+        leave=False,
+    )
     try:
         with open(part, "ab" if start else "wb") as handle:
             while True:
                 try:
                     block = response.read(CHUNK)
-                except (http.client.IncompleteRead, ConnectionError, socket.timeout,
-                        TimeoutError) as exc:
+                except (http.client.IncompleteRead, ConnectionError, socket.timeout, TimeoutError) as exc:
                     raise DownloadError(
                         f"{url}: the transfer broke after {received:,} bytes ({exc!r}); run "
-                        "the same command again to resume it") from None
+                        "the same command again to resume it"
+                    ) from None
                 if not block:
                     break
                 handle.write(block)
@@ -160,5 +169,6 @@ def _receive(url, response, part, start, total, progress):
     finally:
         bar.close()
     if total is not None and received < total:
-        raise DownloadError(f"{url}: the transfer ended after {received:,} of {total:,} bytes; "
-                            "run the same command again to resume it")
+        raise DownloadError(
+            f"{url}: the transfer ended after {received:,} of {total:,} bytes; run the same command again to resume it"
+        )

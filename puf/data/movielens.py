@@ -7,22 +7,29 @@ import io
 import numpy as np
 import pandas as pd
 
-from ._raw import (decoded, genre_tokens, member_bytes, numeric_table, token_text,
-                   write_interactions)
+from ._raw import decoded, genre_tokens, member_bytes, numeric_table, token_text, write_interactions
 from .atomic import write_atomic
 
 
 def _movielens(archive, folder, name, ratings, movies, progress):
     interactions = ratings.rename(columns={"userId": "user_id", "movieId": "item_id"})
     interactions = interactions[["user_id", "item_id", "rating", "timestamp"]]
-    write_interactions(interactions, folder / f"{name}.inter",
-                        {"user_id": "token", "item_id": "token", "rating": "float",
-                         "timestamp": "float"}, progress)
-    items = pd.DataFrame({"item_id": movies["movieId"].astype(str),
-                          "movie_title": token_text(movies["title"]),
-                          "genre": genre_tokens(movies["genres"], "|")})
-    write_atomic(items, folder / f"{name}.item",
-                 types={"item_id": "token", "movie_title": "token", "genre": "token_seq"})
+    write_interactions(
+        interactions,
+        folder / f"{name}.inter",
+        {"user_id": "token", "item_id": "token", "rating": "float", "timestamp": "float"},
+        progress,
+    )
+    items = pd.DataFrame(
+        {
+            "item_id": movies["movieId"].astype(str),
+            "movie_title": token_text(movies["title"]),
+            "genre": genre_tokens(movies["genres"], "|"),
+        }
+    )
+    write_atomic(
+        items, folder / f"{name}.item", types={"item_id": "token", "movie_title": "token", "genre": "token_seq"}
+    )
 
 
 def movielens_10m(archive, folder, *, progress=True):
@@ -51,11 +58,9 @@ def movielens_10m(archive, folder, *, progress=True):
     '1\\t122\\t5.0\\t838985046.0'
     """
     columns = ["userId", "movieId", "rating", "timestamp"]
-    ratings = numeric_table(member_bytes(archive, "ratings.dat").replace(b"::", b"\t"), columns, "\t",
-                       "ratings.dat")
+    ratings = numeric_table(member_bytes(archive, "ratings.dat").replace(b"::", b"\t"), columns, "\t", "ratings.dat")
     ratings = ratings.astype({"userId": np.int64, "movieId": np.int64})
-    rows = [line.split("::", 2) for line in decoded(member_bytes(archive, "movies.dat")).splitlines()
-            if line.strip()]
+    rows = [line.split("::", 2) for line in decoded(member_bytes(archive, "movies.dat")).splitlines() if line.strip()]
     if any(len(r) != 3 for r in rows):
         bad = next(i for i, r in enumerate(rows) if len(r) != 3)
         raise ValueError(f"movies.dat: line {bad + 1}: expected MovieID::Title::Genres")
@@ -91,16 +96,17 @@ def movielens_20m(archive, folder, *, progress=True):
     header, _, body = member_bytes(archive, "ratings.csv").partition(b"\n")
     header = decoded(header).strip()
     if header.split(",") != ["userId", "movieId", "rating", "timestamp"]:
-        raise ValueError(f"ratings.csv: line 1: expected the header "
-                         f"userId,movieId,rating,timestamp, got {header!r}")
+        raise ValueError(f"ratings.csv: line 1: expected the header userId,movieId,rating,timestamp, got {header!r}")
     ratings = numeric_table(body, ["userId", "movieId", "rating", "timestamp"], ",", "ratings.csv")
     ratings = ratings.astype({"userId": np.int64, "movieId": np.int64})
     try:
-        movies = pd.read_csv(io.StringIO(decoded(member_bytes(archive, "movies.csv"))), dtype=str,
-                             keep_default_na=False)
+        movies = pd.read_csv(
+            io.StringIO(decoded(member_bytes(archive, "movies.csv"))), dtype=str, keep_default_na=False
+        )
     except (ValueError, pd.errors.ParserError) as exc:
         raise ValueError(f"movies.csv: not in the expected format ({exc})") from None
     if list(movies.columns) != ["movieId", "title", "genres"]:
-        raise ValueError(f"movies.csv: line 1: expected the header movieId,title,genres, got "
-                         f"{','.join(movies.columns)!r}")
+        raise ValueError(
+            f"movies.csv: line 1: expected the header movieId,title,genres, got {','.join(movies.columns)!r}"
+        )
     _movielens(archive, folder, "ml-20m", ratings, movies, progress)

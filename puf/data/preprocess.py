@@ -133,11 +133,11 @@ class SplitDataset:
         [[4.0, 5.0], [0.0, 3.0]]
         """
         frame = self.split(split)
-        data = (np.ones(len(frame)) if values is None
-                else frame[values].to_numpy(dtype=np.float64))
+        data = np.ones(len(frame)) if values is None else frame[values].to_numpy(dtype=np.float64)
         matrix = sp.csr_matrix(
             (data, (frame["user"].to_numpy(), frame["item"].to_numpy())),
-            shape=(self.n_users, self.n_items), dtype=np.float64,
+            shape=(self.n_users, self.n_items),
+            dtype=np.float64,
         )
         matrix.sum_duplicates()
         if values is None:
@@ -146,23 +146,33 @@ class SplitDataset:
 
 
 def _natural_order(ids):
-    as_text = pd.Series(pd.unique(pd.Series(ids).astype(str).to_numpy(dtype=object)),
-                        dtype=object)
+    as_text = pd.Series(pd.unique(pd.Series(ids).astype(str).to_numpy(dtype=object)), dtype=object)
     if len(as_text) and as_text.str.fullmatch(r"\d+").all():
-        return pd.Index(as_text.iloc[np.argsort(as_text.astype(np.int64), kind="stable")],
-                        dtype=object)
+        return pd.Index(as_text.iloc[np.argsort(as_text.astype(np.int64), kind="stable")], dtype=object)
     return pd.Index(np.sort(as_text.to_numpy(dtype=object)), dtype=object)
 
 
 def _survivors(frame, user, source, before, step):
     """Raise a ValueError naming the step when it left no user."""
     if len(frame) == 0:
-        raise ValueError(f"{source}: no user survived the preprocessing: {step} removed all "
-                         f"{before} remaining interactions")
+        raise ValueError(
+            f"{source}: no user survived the preprocessing: {step} removed all {before} remaining interactions"
+        )
 
 
-def preprocess(interactions, *, threshold=3.0, core=5, ratios=(0.6, 0.2, 0.2), min_train=5,
-               user="user_id", item="item_id", rating="rating", time="timestamp", name=""):
+def preprocess(
+    interactions,
+    *,
+    threshold=3.0,
+    core=5,
+    ratios=(0.6, 0.2, 0.2),
+    min_train=5,
+    user="user_id",
+    item="item_id",
+    rating="rating",
+    time="timestamp",
+    name="",
+):
     """Filter, k-core and split interactions into a :class:`SplitDataset`.
 
     Parameters
@@ -204,31 +214,33 @@ def preprocess(interactions, *, threshold=3.0, core=5, ratios=(0.6, 0.2, 0.2), m
     """
     for column in (user, item):
         if column not in interactions:
-            raise ValueError(f"interactions has no column {column!r}; columns: "
-                             f"{list(interactions.columns)}")
+            raise ValueError(f"interactions has no column {column!r}; columns: {list(interactions.columns)}")
     source = interactions.attrs.get("path") or "interactions"
     if len(interactions) == 0:
         raise ValueError(f"{source}: holds no interaction (a header and no rows)")
     # numbers, whatever the header declares (a token "good" or a float_seq is named here)
-    frame = interactions.assign(**{c: numeric_field(interactions, c) for c in (rating, time)
-                                   if c in interactions and interactions[c].dtype.kind not in "fiub"})
+    frame = interactions.assign(
+        **{
+            c: numeric_field(interactions, c)
+            for c in (rating, time)
+            if c in interactions and interactions[c].dtype.kind not in "fiub"
+        }
+    )
     if threshold is not None and rating in frame:
         frame = frame[frame[rating].to_numpy(dtype=np.float64) >= threshold]
-        _survivors(frame, user, source, len(interactions),
-                   f"the rating threshold ({rating} >= {threshold:g})")
+        _survivors(frame, user, source, len(interactions), f"the rating threshold ({rating} >= {threshold:g})")
     before = len(frame)
     frame = kcore(frame, core=int(core), user=user, item=item)
-    _survivors(frame, user, source, before,
-               f"the {int(core)}-core filter (every user and item needs {int(core)} "
-               "interactions)")
+    _survivors(
+        frame, user, source, before, f"the {int(core)}-core filter (every user and item needs {int(core)} interactions)"
+    )
     labels = split_by_time(frame, ratios=ratios, user=user, time=time)
     train_counts = frame[user][labels == "train"].value_counts()
     kept_users = train_counts.index[train_counts.to_numpy() >= min_train]
     keep = frame[user].isin(kept_users).to_numpy()
     before = len(frame)
     frame, labels = frame[keep], labels[keep]
-    _survivors(frame, user, source, before,
-               f"min_train={min_train} (users need {min_train} training interactions)")
+    _survivors(frame, user, source, before, f"min_train={min_train} (users need {min_train} training interactions)")
     users = _natural_order(frame[user])
     items = _natural_order(frame[item])
     frame = frame.assign(
@@ -236,8 +248,6 @@ def preprocess(interactions, *, threshold=3.0, core=5, ratios=(0.6, 0.2, 0.2), m
         item=items.get_indexer(frame[item].astype(str).astype(object)).astype(np.int64),
     )
     ordered = ["user", "item"] + [c for c in frame.columns if c not in ("user", "item")]
-    parts = {s: frame.loc[(labels == s).to_numpy(), ordered].reset_index(drop=True)
-             for s in SPLITS}
-    params = {"threshold": threshold, "core": int(core), "ratios": tuple(ratios),
-              "min_train": int(min_train)}
+    parts = {s: frame.loc[(labels == s).to_numpy(), ordered].reset_index(drop=True) for s in SPLITS}
+    params = {"threshold": threshold, "core": int(core), "ratios": tuple(ratios), "min_train": int(min_train)}
     return SplitDataset(**parts, users=users, items=items, name=name, params=params)

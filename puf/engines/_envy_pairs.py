@@ -39,7 +39,7 @@ def list_pair_index(rankings, n_items):
     owners = owners[real]
     order = np.lexsort((owners, keys))
     keys, owners = keys[order], owners[order]
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))[:keys.size]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))[: keys.size]
     indptr = np.append(starts, keys.size).astype(np.int64)
     return keys[starts], indptr, owners
 

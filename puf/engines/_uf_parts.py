@@ -19,9 +19,18 @@ sizes here can even represent. So the shortcut is exact to rounding, and costs
 3 numpy passes per feature (add, log, multiply-add) instead of 6.
 """
 
-__all__ = ["check_uf_inputs", "prepare_uf", "similarity_tile",
-           "pair_jaccard", "pair_js", "blend", "pair_similarity", "pair_distance",
-           "list_distance_of", "THRESHOLD_TOLERANCE"]
+__all__ = [
+    "check_uf_inputs",
+    "prepare_uf",
+    "similarity_tile",
+    "pair_jaccard",
+    "pair_js",
+    "blend",
+    "pair_similarity",
+    "pair_distance",
+    "list_distance_of",
+    "THRESHOLD_TOLERANCE",
+]
 
 import math
 
@@ -53,33 +62,41 @@ def check_uf_inputs(histories, item_features, rankings, item_vectors, *, gamma, 
     gamma = check_unit_scalar(gamma, name="gamma")
     base = check_log_base(base)
     if item_vectors is None:
-        raise ValueError("item_vectors is required (the vectors d_L is measured with; pass "
-                         "item_features again to measure d_L over the features)")
+        raise ValueError(
+            "item_vectors is required (the vectors d_L is measured with; pass "
+            "item_features again to measure d_L over the features)"
+        )
     centroids = list_centroids(rankings, item_vectors, k=k)
     n_items = np.shape(item_vectors)[0]
     m = centroids.shape[0]
     check_min_users(m, "rankings")
     histories = check_user_matrix(histories, m, other="rankings")
     if n_items != histories.shape[1]:
-        raise ValueError(
-            f"item_vectors has {n_items} rows but histories has {histories.shape[1]} items")
+        raise ValueError(f"item_vectors has {n_items} rows but histories has {histories.shape[1]} items")
     features = check_item_features(item_features, n_items=histories.shape[1])
     return gamma, base, histories, features, centroids
 
 
 def prepare_uf(histories, features, centroids, *, gamma, segments=None):
     """Per-user arrays every tile or pair reads (``segments``: the tile plan, for Jaccard tiles)."""
-    binary = sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr),
-                           shape=histories.shape)
+    binary = sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr), shape=histories.shape)
     sizes = np.diff(binary.indptr).astype(np.float64)
     dist = np.asarray(binary @ (features / features.sum(axis=1, keepdims=True)))
     dist /= np.maximum(sizes, 1.0)[:, None]
     entropy = entr(dist).sum(axis=1) / _LN2
     positive = np.where(dist > 0.0, dist, np.finfo(np.float64).tiny)
     shared = {} if gamma == 0.0 or segments is None else prepare_pattern(histories, segments=segments)
-    shared.update(gamma=gamma, segments=segments, binary=binary, sizes=sizes, dist=positive,
-                  dist_t=np.ascontiguousarray(positive.T), entropy=entropy,
-                  nonempty=(sizes > 0).astype(np.float64), centroids=centroids)
+    shared.update(
+        gamma=gamma,
+        segments=segments,
+        binary=binary,
+        sizes=sizes,
+        dist=positive,
+        dist_t=np.ascontiguousarray(positive.T),
+        entropy=entropy,
+        nonempty=(sizes > 0).astype(np.float64),
+        centroids=centroids,
+    )
     return shared
 
 
@@ -114,7 +131,7 @@ def similarity_tile(shared, r0, r1, j):
         b = min(a + _JS_ROWS, r1)
         for c in range(c0, c1, _JS_COLUMNS):
             d = min(c + _JS_COLUMNS, c1)
-            _js_block(shared, a, b, c, d, js[a - r0:b - r0, c - c0:d - c0])
+            _js_block(shared, a, b, c, d, js[a - r0 : b - r0, c - c0 : d - c0])
     if gamma == 0.0:
         return js
     js *= 1.0 - gamma

@@ -62,13 +62,13 @@ def _pair_sum(effectiveness, vectors, *, block_size, executor, progress):
     shared = _sorted_columns(effectiveness, vectors)
     n = vectors.shape[1]
     tasks = [(c0, min(c0 + block_size, n)) for c0 in range(0, n, block_size)]
-    partials = executor.map(_column_block_kernel, shared, tasks, progress=progress,
-                            desc="PUF (inner product)")
+    partials = executor.map(_column_block_kernel, shared, tasks, progress=progress, desc="PUF (inner product)")
     return float(np.sum(partials))
 
 
-def inner_product_puf_checked(effectiveness, vectors, *, block_size=None, n_jobs=None,
-                              engine="local", scheduler=None, progress=False):
+def inner_product_puf_checked(
+    effectiveness, vectors, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
+):
     """:func:`inner_product_puf` on validated (m,) float64 and (m, n) CSR inputs.
 
     For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
@@ -84,13 +84,13 @@ def inner_product_puf_checked(effectiveness, vectors, *, block_size=None, n_jobs
     block_size = check_block_size(block_size, default=DEFAULT_ITEMS_PER_TASK)
     m = effectiveness.shape[0]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
-        total = _pair_sum(effectiveness, vectors, block_size=block_size, executor=executor,
-                          progress=progress)
+        total = _pair_sum(effectiveness, vectors, block_size=block_size, executor=executor, progress=progress)
     return 2.0 * total / (m * (m - 1))
 
 
-def inner_product_puf(effectiveness, vectors, *, block_size=None, n_jobs=None, engine="local",
-                      scheduler=None, progress=False):
+def inner_product_puf(
+    effectiveness, vectors, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
+):
     """PUF for the similarity sim(u, v) = x_u · x_v, exactly, in O(nnz + m log m).
 
     Parameters
@@ -149,8 +149,15 @@ def inner_product_puf(effectiveness, vectors, *, block_size=None, n_jobs=None, e
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     vectors = check_user_matrix(vectors, effectiveness.shape[0], name="vectors")
-    return inner_product_puf_checked(effectiveness, vectors, block_size=block_size, n_jobs=n_jobs,
-                                     engine=engine, scheduler=scheduler, progress=progress)
+    return inner_product_puf_checked(
+        effectiveness,
+        vectors,
+        block_size=block_size,
+        n_jobs=n_jobs,
+        engine=engine,
+        scheduler=scheduler,
+        progress=progress,
+    )
 
 
 def normalized_rows(histories):
@@ -179,8 +186,9 @@ def normalized_rows(histories):
     return unit
 
 
-def cosine_puf(effectiveness, histories, *, block_size=None, n_jobs=None, engine="local",
-               scheduler=None, progress=False):
+def cosine_puf(
+    effectiveness, histories, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
+):
     """PUF with cosine similarity of history vectors, exactly, without an m x m matrix.
 
     Parameters
@@ -214,6 +222,12 @@ def cosine_puf(effectiveness, histories, *, block_size=None, n_jobs=None, engine
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    return inner_product_puf_checked(effectiveness, normalized_rows(histories),
-                                     block_size=block_size, n_jobs=n_jobs, engine=engine,
-                                     scheduler=scheduler, progress=progress)
+    return inner_product_puf_checked(
+        effectiveness,
+        normalized_rows(histories),
+        block_size=block_size,
+        n_jobs=n_jobs,
+        engine=engine,
+        scheduler=scheduler,
+        progress=progress,
+    )

@@ -82,9 +82,7 @@ class DaskExecutor:
                 ) from None
             self._owned = True
         else:
-            raise ValueError(
-                f"scheduler must be an address string, a distributed.Client or None, got {scheduler!r}"
-            )
+            raise ValueError(f"scheduler must be an address string, a distributed.Client or None, got {scheduler!r}")
         if self.client.status not in ("running", "connecting", "newly-created"):
             raise ValueError(f"the dask client is not running (status {self.client.status!r})")
 
@@ -96,9 +94,7 @@ class DaskExecutor:
             return []
         # A one-element list scatters the whole mapping as a single future.
         (shared_future,) = self.client.scatter([shared], broadcast=True, hash=False)
-        futures = self.client.map(
-            _run_task, tasks, kernel=kernel, shared=shared_future, pure=False
-        )
+        futures = self.client.map(_run_task, tasks, kernel=kernel, shared=shared_future, pure=False)
         try:
             with progress_bar(len(tasks), desc, progress) as bar:
                 for _ in distributed.as_completed(futures, loop=self.client.loop):

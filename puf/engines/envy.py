@@ -48,15 +48,23 @@ def _product_rows(shared, users):
         indptr = np.empty(block.shape[0] + 1, dtype=index)
         data = np.empty(bound)
         try:
-            kernel(block.shape[0], lists_t.shape[1],
-                   block.indptr.astype(index, copy=False), block.indices.astype(index, copy=False),
-                   block.data, lists_t.indptr.astype(index, copy=False),
-                   lists_t.indices.astype(index, copy=False), lists_t.data,
-                   indptr, np.empty(bound, dtype=index), data)
+            kernel(
+                block.shape[0],
+                lists_t.shape[1],
+                block.indptr.astype(index, copy=False),
+                block.indices.astype(index, copy=False),
+                block.data,
+                lists_t.indptr.astype(index, copy=False),
+                lists_t.indices.astype(index, copy=False),
+                lists_t.data,
+                indptr,
+                np.empty(bound, dtype=index),
+                data,
+            )
         except (TypeError, ValueError):
             pass
         else:
-            return indptr, data[:indptr[-1]]
+            return indptr, data[: indptr[-1]]
     gained = block @ lists_t
     return gained.indptr, gained.data
 
@@ -131,8 +139,18 @@ def _clustered_lists(rankings, list_counts):
     return np.lexsort(ranks.T[::-1])
 
 
-def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None, n_jobs=None,
-                  engine="local", scheduler=None, progress=False):
+def envy_measures(
+    rankings,
+    relevance,
+    *,
+    k=None,
+    epsilon=0.05,
+    block_size=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    progress=False,
+):
     """ME, MME and PEU(ε) in one streaming pass over blocks of users.
 
     Parameters
@@ -237,12 +255,14 @@ def envy_measures(rankings, relevance, *, k=None, epsilon=0.05, block_size=None,
             "pair_lists": pair_lists,
             "n_lists": m,
         }
-        tasks = ([("full", r0, min(r0 + block_size, envied.size))
-                  for r0 in range(0, envied.size, block_size)]
-                 + [("product", r0, min(r0 + block_size, product_users.size))
-                    for r0 in range(0, product_users.size, block_size)]
-                 + [("pairs", r0, min(r0 + pair_block, join_users.size))
-                    for r0 in range(0, join_users.size, pair_block)])
+        tasks = (
+            [("full", r0, min(r0 + block_size, envied.size)) for r0 in range(0, envied.size, block_size)]
+            + [
+                ("product", r0, min(r0 + block_size, product_users.size))
+                for r0 in range(0, product_users.size, block_size)
+            ]
+            + [("pairs", r0, min(r0 + pair_block, join_users.size)) for r0 in range(0, join_users.size, pair_block)]
+        )
         parts = executor.map(_task, shared, tasks, progress=progress, desc="ME/MME/PEU")
     n_full = -(-envied.size // block_size)
     total = float(np.sum([p[0] for p in parts[:n_full]])) + closed_sum

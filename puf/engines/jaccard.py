@@ -16,8 +16,7 @@ thread pool, each thread with a single-threaded BLAS (two threads over a
 two-thread BLAS were 1.9x slower).
 """
 
-__all__ = ["jaccard_puf", "jaccard_puf_checked", "prepare_pattern", "jaccard_tile", "keep_upper",
-           "DENSE_FRACTION"]
+__all__ = ["jaccard_puf", "jaccard_puf_checked", "prepare_pattern", "jaccard_tile", "keep_upper", "DENSE_FRACTION"]
 
 import numpy as np
 import scipy.sparse as sp
@@ -72,16 +71,16 @@ def prepare_pattern(histories, order=None, *, segments):
     ([2.0, 1.0], (2, 2))
     """
     pattern = histories if order is None else histories[order]
-    pattern = sp.csr_matrix((np.ones(pattern.nnz, np.float32), pattern.indices, pattern.indptr),
-                            shape=pattern.shape)
+    pattern = sp.csr_matrix((np.ones(pattern.nnz, np.float32), pattern.indices, pattern.indptr), shape=pattern.shape)
     m, n = pattern.shape
     sizes = np.diff(pattern.indptr)
     # Counts are exact in float32 below 2**24; beyond that use float64.
     dtype = np.float32 if sizes.max(initial=0) < 2**24 else np.float64
     counts = np.bincount(pattern.indices, minlength=n)
     by_popularity = np.argsort(-counts, kind="stable")
-    n_dense = int(min(MAX_DENSE_ITEMS, DENSE_BYTES // (4 * max(m, 1)),
-                      np.count_nonzero(counts >= max(DENSE_FRACTION * m, 1))))
+    n_dense = int(
+        min(MAX_DENSE_ITEMS, DENSE_BYTES // (4 * max(m, 1)), np.count_nonzero(counts >= max(DENSE_FRACTION * m, 1)))
+    )
     head_items = np.sort(by_popularity[:n_dense])
     is_head = np.zeros(n, dtype=bool)
     is_head[head_items] = True
@@ -166,8 +165,9 @@ def _puf_tile(shared, task):
     return float(sums[:, 0].sum() - shared["gains"][r0:r1] @ sums[:, 1])
 
 
-def jaccard_puf_checked(effectiveness, histories, *, block_size=None, n_jobs=None,
-                        engine="local", scheduler=None, progress=False):
+def jaccard_puf_checked(
+    effectiveness, histories, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
+):
     """:func:`jaccard_puf` on validated (m,) float64 and (m, n) CSR inputs.
 
     For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
@@ -193,8 +193,9 @@ def jaccard_puf_checked(effectiveness, histories, *, block_size=None, n_jobs=Non
     return 2.0 * float(np.sum(partials)) / (m * (m - 1))
 
 
-def jaccard_puf(effectiveness, histories, *, block_size=None, n_jobs=None, engine="local",
-                scheduler=None, progress=False):
+def jaccard_puf(
+    effectiveness, histories, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
+):
     """PUF with Jaccard similarity, exactly, in tiles: memory O(block_size · 4096).
 
     Parameters
@@ -239,5 +240,12 @@ def jaccard_puf(effectiveness, histories, *, block_size=None, n_jobs=None, engin
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    return jaccard_puf_checked(effectiveness, histories, block_size=block_size, n_jobs=n_jobs,
-                               engine=engine, scheduler=scheduler, progress=progress)
+    return jaccard_puf_checked(
+        effectiveness,
+        histories,
+        block_size=block_size,
+        n_jobs=n_jobs,
+        engine=engine,
+        scheduler=scheduler,
+        progress=progress,
+    )

@@ -23,7 +23,7 @@ DEFAULT_BLOCK_SIZE = 256
 
 def _best(values, n):
     """Boolean mask of each row's n largest values, ties to the earlier position."""
-    nth = -np.partition(-values, n - 1, axis=1)[:, n - 1:n]
+    nth = -np.partition(-values, n - 1, axis=1)[:, n - 1 : n]
     chosen = values > nth
     places = n - chosen.sum(axis=1, keepdims=True)
     tied = values == nth
@@ -44,8 +44,7 @@ def _row_kernel(shared, task):
         inside = (rows >= c0) & (rows < c1)
         values[np.flatnonzero(inside), rows[inside] - c0] = -np.inf  # not one's own neighbour
         values = np.concatenate([best_values, values], axis=1)
-        users = np.concatenate([best_users, np.broadcast_to(np.arange(c0, c1), (r1 - r0, c1 - c0))],
-                               axis=1)
+        users = np.concatenate([best_users, np.broadcast_to(np.arange(c0, c1), (r1 - r0, c1 - c0))], axis=1)
         keep = min(n, values.shape[1])
         mask = _best(values, keep)
         best_values = values[mask].reshape(r1 - r0, keep)
@@ -53,8 +52,19 @@ def _row_kernel(shared, task):
     return best_users
 
 
-def nearest_neighbors(m, n, *, similarity, inputs, block_size=None, width=None, n_jobs=None,
-                      engine="local", scheduler=None, progress=False):
+def nearest_neighbors(
+    m,
+    n,
+    *,
+    similarity,
+    inputs,
+    block_size=None,
+    width=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    progress=False,
+):
     """The (m, n) indices of each user's n most similar other users (ties: lower index).
 
     Parameters

@@ -50,8 +50,7 @@ class PairJob:
 
 
 def _binary(histories):
-    return sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr),
-                         shape=histories.shape)
+    return sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr), shape=histories.shape)
 
 
 def _prepare_jaccard(inputs, segments):
@@ -62,8 +61,7 @@ def _prepare_jaccard(inputs, segments):
 
 
 def _prepare_uf(inputs, segments):
-    return prepare_uf(inputs["histories"], inputs["item_features"], None, gamma=inputs["gamma"],
-                      segments=segments)
+    return prepare_uf(inputs["histories"], inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
 
 
 def _prepare_matrix(inputs, segments):
@@ -116,8 +114,9 @@ def _sub_tile_sums(shared, block, r0, c0, sums):
     shape = (r1 - r0, c1 - c0)
     sim = similarity[rows, columns] if similarity is not None else None
     for index, job in enumerate(shared["jobs"]):
-        terms = _job_terms(shared, job, lambda s: (s[r0:r1, None], s[None, c0:c1]), sim,
-                           lambda lists: distances(lists)[rows, columns])
+        terms = _job_terms(
+            shared, job, lambda s: (s[r0:r1, None], s[None, c0:c1]), sim, lambda lists: distances(lists)[rows, columns]
+        )
         terms = np.broadcast_to(np.asarray(terms, dtype=np.float64), shape)
         sums[index] += float(terms.sum() if keep is None else terms[keep].sum())
 
@@ -154,8 +153,20 @@ def _source(similarity, inputs, segments, jobs):
     return prepare(inputs, segments), tile, pairs
 
 
-def pair_sums(jobs, *, m, similarity=None, inputs=None, centroids=(), block_size=None, width=None,
-              n_jobs=None, engine="local", scheduler=None, progress=False):
+def pair_sums(
+    jobs,
+    *,
+    m,
+    similarity=None,
+    inputs=None,
+    centroids=(),
+    block_size=None,
+    width=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    progress=False,
+):
     """Σ_{u<v} of every job's terms, in one pass over tiles of user pairs.
 
     Parameters
@@ -199,8 +210,7 @@ def pair_sums(jobs, *, m, similarity=None, inputs=None, centroids=(), block_size
     segments, tasks = tile_tasks(m, block_size, width=width)
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         source, tile, _ = _source(similarity, inputs or {}, segments, jobs)
-        shared = {"source": source, "tile": tile, "segments": segments, "jobs": jobs,
-                  "centroids": list(centroids)}
+        shared = {"source": source, "tile": tile, "segments": segments, "jobs": jobs, "centroids": list(centroids)}
         parts = executor.map(_tile_kernel, shared, tasks, progress=progress, desc="pair measures")
     return [math.fsum(part[index] for part in parts) for index in range(len(jobs))]
 
@@ -213,9 +223,13 @@ def _sample_kernel(shared, task):
     centroids = shared["centroids"]
     moments = []
     for job in shared["jobs"]:
-        terms = _job_terms(shared, job, lambda s: (s[u], s[v]), similarity,
-                           lambda index: list_distance_of(
-                               np.einsum("ij,ij->i", centroids[index][u], centroids[index][v])))
+        terms = _job_terms(
+            shared,
+            job,
+            lambda s: (s[u], s[v]),
+            similarity,
+            lambda index: list_distance_of(np.einsum("ij,ij->i", centroids[index][u], centroids[index][v])),
+        )
         terms = np.broadcast_to(np.asarray(terms, dtype=np.float64), u.shape)
         mean = float(terms.mean())
         moments.append((terms.size, mean, float(((terms - mean) ** 2).sum())))
@@ -242,9 +256,21 @@ def sample_chunks(m, sample_size, random_state, block_size=None):
     return pair_tasks(u, v, chunk)
 
 
-def sampled_pair_means(jobs, *, m, sample_size=None, similarity=None, inputs=None, centroids=(),
-                       random_state=None, block_size=None, n_jobs=None, engine="local",
-                       scheduler=None, progress=False):
+def sampled_pair_means(
+    jobs,
+    *,
+    m,
+    sample_size=None,
+    similarity=None,
+    inputs=None,
+    centroids=(),
+    random_state=None,
+    block_size=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    progress=False,
+):
     """Every job's mean term over ``sample_size`` uniformly drawn pairs, with its standard error.
 
     The pairs are drawn as in :func:`puf.engines.sample_puf` (independent,
@@ -273,8 +299,7 @@ def sampled_pair_means(jobs, *, m, sample_size=None, similarity=None, inputs=Non
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         source, _, pairs = _source(similarity, inputs or {}, None, jobs)
         shared = {"source": source, "pairs": pairs, "jobs": jobs, "centroids": list(centroids)}
-        parts = executor.map(_sample_kernel, shared, tasks, progress=progress,
-                             desc="pair measures (sample)")
+        parts = executor.map(_sample_kernel, shared, tasks, progress=progress, desc="pair measures (sample)")
     estimates = []
     for index in range(len(jobs)):
         count, mean, m2 = _merged(part[index] for part in parts)

@@ -26,9 +26,20 @@ EXACT_ENGINES = {"jaccard": jaccard_puf_checked, "cosine": _exact_cosine}
 METHODS = ("exact", "sample")
 
 
-def puf_from_histories(effectiveness, histories, *, similarity="jaccard", method="exact",
-                       block_size=None, n_jobs=None, sample_size=None, engine="local",
-                       scheduler=None, random_state=None, progress=False):
+def puf_from_histories(
+    effectiveness,
+    histories,
+    *,
+    similarity="jaccard",
+    method="exact",
+    block_size=None,
+    n_jobs=None,
+    sample_size=None,
+    engine="local",
+    scheduler=None,
+    random_state=None,
+    progress=False,
+):
     """Pairwise User unFairness computed from histories, without an m x m matrix.
 
     Parameters
@@ -105,9 +116,20 @@ def puf_from_histories(effectiveness, histories, *, similarity="jaccard", method
         raise ValueError(f"sample_size is only used with method='sample', got {sample_size!r}")
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    options = {"block_size": block_size, "n_jobs": n_jobs, "engine": engine,
-               "scheduler": scheduler, "progress": progress}
+    options = {
+        "block_size": block_size,
+        "n_jobs": n_jobs,
+        "engine": engine,
+        "scheduler": scheduler,
+        "progress": progress,
+    }
     if method == "sample":
-        return sample_puf_checked(effectiveness, histories, similarity=similarity,
-                                  sample_size=sample_size, random_state=random_state, **options)
+        return sample_puf_checked(
+            effectiveness,
+            histories,
+            similarity=similarity,
+            sample_size=sample_size,
+            random_state=random_state,
+            **options,
+        )
     return EXACT_ENGINES[similarity](effectiveness, histories, **options)

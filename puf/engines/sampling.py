@@ -1,7 +1,16 @@
 """PUF estimated from uniformly sampled user pairs, with a standard error and a 95% CI."""
 
-__all__ = ["PairEstimate", "sample_puf", "sample_puf_checked", "draw_pairs", "pair_tasks",
-           "check_sample_size", "DEFAULT_SAMPLE_SIZE", "DEFAULT_CHUNK", "Z95"]
+__all__ = [
+    "PairEstimate",
+    "sample_puf",
+    "sample_puf_checked",
+    "draw_pairs",
+    "pair_tasks",
+    "check_sample_size",
+    "DEFAULT_SAMPLE_SIZE",
+    "DEFAULT_CHUNK",
+    "Z95",
+]
 
 import math
 import numbers
@@ -104,7 +113,7 @@ def pair_tasks(u, v, chunk):
     >>> [task_u.size for task_u, task_v in pair_tasks(u, v, 2)]
     [2, 2, 1]
     """
-    return [(u[i:i + chunk], v[i:i + chunk]) for i in range(0, u.size, chunk)]
+    return [(u[i : i + chunk], v[i : i + chunk]) for i in range(0, u.size, chunk)]
 
 
 def _row_products(rows, u, v):
@@ -127,15 +136,24 @@ def _sample_kernel(shared, task):
 
 def _rows_for(similarity, histories):
     if similarity == "jaccard":
-        pattern = sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr),
-                                shape=histories.shape)
+        pattern = sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr), shape=histories.shape)
         return pattern, np.diff(pattern.indptr).astype(np.float64)
     return normalized_rows(histories), None
 
 
-def sample_puf_checked(effectiveness, histories, *, similarity="jaccard", sample_size=None,
-                       block_size=None, n_jobs=None, engine="local", scheduler=None,
-                       random_state=None, progress=False):
+def sample_puf_checked(
+    effectiveness,
+    histories,
+    *,
+    similarity="jaccard",
+    sample_size=None,
+    block_size=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    random_state=None,
+    progress=False,
+):
     """:func:`sample_puf` on validated (m,) float64 and (m, n) CSR inputs.
 
     For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
@@ -158,20 +176,36 @@ def sample_puf_checked(effectiveness, histories, *, similarity="jaccard", sample
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         u, v = draw_pairs(rng, m, n_pairs)
         rows, sizes = _rows_for(similarity, histories)
-        shared = {"rows": rows, "sizes": sizes, "effectiveness": effectiveness,
-                  "similarity": similarity}
-        terms = np.concatenate(executor.map(_sample_kernel, shared, pair_tasks(u, v, chunk),
-                                            progress=progress,
-                                            desc=f"PUF sample ({similarity})"))
+        shared = {"rows": rows, "sizes": sizes, "effectiveness": effectiveness, "similarity": similarity}
+        terms = np.concatenate(
+            executor.map(
+                _sample_kernel, shared, pair_tasks(u, v, chunk), progress=progress, desc=f"PUF sample ({similarity})"
+            )
+        )
     value = float(terms.mean())
     se = float(terms.std(ddof=1) / math.sqrt(n_pairs))
-    return PairEstimate(value=value, standard_error=se, ci_low=max(0.0, value - Z95 * se),
-                        ci_high=min(1.0, value + Z95 * se), n_pairs=n_pairs)
+    return PairEstimate(
+        value=value,
+        standard_error=se,
+        ci_low=max(0.0, value - Z95 * se),
+        ci_high=min(1.0, value + Z95 * se),
+        n_pairs=n_pairs,
+    )
 
 
-def sample_puf(effectiveness, histories, *, similarity="jaccard", sample_size=None,
-               block_size=None, n_jobs=None, engine="local", scheduler=None, random_state=None,
-               progress=False):
+def sample_puf(
+    effectiveness,
+    histories,
+    *,
+    similarity="jaccard",
+    sample_size=None,
+    block_size=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    random_state=None,
+    progress=False,
+):
     """Unbiased estimate of PUF from uniformly sampled pairs, with SE and a 95% CI.
 
     Parameters
@@ -218,7 +252,15 @@ def sample_puf(effectiveness, histories, *, similarity="jaccard", sample_size=No
     """
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    return sample_puf_checked(effectiveness, histories, similarity=similarity,
-                              sample_size=sample_size, block_size=block_size, n_jobs=n_jobs,
-                              engine=engine, scheduler=scheduler, random_state=random_state,
-                              progress=progress)
+    return sample_puf_checked(
+        effectiveness,
+        histories,
+        similarity=similarity,
+        sample_size=sample_size,
+        block_size=block_size,
+        n_jobs=n_jobs,
+        engine=engine,
+        scheduler=scheduler,
+        random_state=random_state,
+        progress=progress,
+    )

@@ -103,8 +103,7 @@ def _pass_kernel(shared, task):
     products = _upper_pairs(centroids[r0:r1] @ centroids[c0:c1].T, keep)
     sure_sum = float(values[sure] @ list_distance_of(products[sure]))
     window = values[inside]
-    return (moments, int(np.count_nonzero(sure)), sure_sum, window,
-            window * list_distance_of(products[inside]))
+    return (moments, int(np.count_nonzero(sure)), sure_sum, window, window * list_distance_of(products[inside]))
 
 
 def _bounded_sum_kernel(shared, task):
@@ -138,9 +137,21 @@ def _bounded_sum_kernel(shared, task):
     return int(chosen.sum()), float(sim[chosen] @ pair_distance(shared, u[chosen], v[chosen]))
 
 
-def uf_streaming(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=None,
-                 base=math.e, block_size=None, n_jobs=None, engine="local", scheduler=None,
-                 progress=False):
+def uf_streaming(
+    histories,
+    item_features,
+    rankings,
+    item_vectors,
+    *,
+    gamma=1.0,
+    k=None,
+    base=math.e,
+    block_size=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    progress=False,
+):
     """UF(γ) exactly, without m x m matrices: one pass over tiles of user pairs.
 
     Parameters
@@ -191,7 +202,8 @@ def uf_streaming(histories, item_features, rankings, item_vectors, *, gamma=1.0,
     -0.287682
     """
     gamma, base, histories, features, centroids = check_uf_inputs(
-        histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base)
+        histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base
+    )
     block_size = check_block_size(block_size, default=DEFAULT_BLOCK_SIZE)
     m = centroids.shape[0]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
@@ -212,8 +224,7 @@ def uf_streaming(histories, item_features, rankings, item_vectors, *, gamma=1.0,
         else:
             del parts
             shared.update(cut=cut, squares=np.einsum("ij,ij->i", shared["dist"], shared["dist"]))
-            sums = executor.map(_bounded_sum_kernel, shared, tasks, progress=progress,
-                                desc="UF (second pass)")
+            sums = executor.map(_bounded_sum_kernel, shared, tasks, progress=progress, desc="UF (second pass)")
             count, total = sum(s[0] for s in sums), math.fsum(s[1] for s in sums)
     if count == 0:
         return undefined("uf is undefined: no pair reaches the mean + SD similarity threshold")

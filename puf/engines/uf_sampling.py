@@ -48,8 +48,7 @@ def _estimate(sims, weighted, n_all, base, groups):
         rest_var = (sq_all - float(centred_sq[a:b].sum())) / rest - (rest_mean - mean) ** 2
         rest_cut = rest_mean + math.sqrt(max(rest_var, 0.0)) - THRESHOLD_TOLERANCE
         group = sims[a:b] >= rest_cut
-        rest_tail = (above[np.searchsorted(sorted_sims, rest_cut, side="left")]
-                     - float(weighted[a:b][group].sum()))
+        rest_tail = above[np.searchsorted(sorted_sims, rest_cut, side="left")] - float(weighted[a:b][group].sum())
         if not rest_tail > 0:
             return value, math.inf
         replicates[g] = math.log(n_all * rest_tail / rest) / math.log(base)
@@ -57,9 +56,23 @@ def _estimate(sims, weighted, n_all, base, groups):
     return value, math.sqrt((groups - 1) / groups * spread)
 
 
-def sample_uf(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=None, base=math.e,
-              sample_size=None, block_size=None, n_jobs=None, engine="local", scheduler=None,
-              random_state=None, progress=False):
+def sample_uf(
+    histories,
+    item_features,
+    rankings,
+    item_vectors,
+    *,
+    gamma=1.0,
+    k=None,
+    base=math.e,
+    sample_size=None,
+    block_size=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    random_state=None,
+    progress=False,
+):
     """UF(γ) estimated from uniformly sampled pairs, with a standard error and a 95% CI.
 
     Parameters
@@ -111,7 +124,8 @@ def sample_uf(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=
     True
     """
     gamma, base, histories, features, centroids = check_uf_inputs(
-        histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base)
+        histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base
+    )
     n_pairs = check_sample_size(sample_size)
     chunk = check_block_size(block_size, default=DEFAULT_CHUNK)
     rng = check_random_state(random_state)
@@ -119,14 +133,17 @@ def sample_uf(histories, item_features, rankings, item_vectors, *, gamma=1.0, k=
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         u, v = draw_pairs(rng, m, n_pairs)
         shared = prepare_uf(histories, features, centroids, gamma=gamma)
-        parts = executor.map(_sample_kernel, shared, pair_tasks(u, v, chunk), progress=progress,
-                             desc="UF sample")
+        parts = executor.map(_sample_kernel, shared, pair_tasks(u, v, chunk), progress=progress, desc="UF sample")
     sims = np.concatenate([p[0] for p in parts])
     weighted = np.concatenate([p[1] for p in parts])
     value, se = _estimate(sims, weighted, m * (m - 1) / 2, base, min(JACKKNIFE_GROUPS, n_pairs))
     if math.isnan(value):
-        warnings.warn("uf is undefined on this sample: no sampled pair above the threshold has "
-                      "a positive list distance", UndefinedMeasureWarning, stacklevel=2)
+        warnings.warn(
+            "uf is undefined on this sample: no sampled pair above the threshold has a positive list distance",
+            UndefinedMeasureWarning,
+            stacklevel=2,
+        )
         return PairEstimate(math.nan, math.nan, math.nan, math.nan, n_pairs)
-    return PairEstimate(value=value, standard_error=se, ci_low=value - Z95 * se,
-                        ci_high=value + Z95 * se, n_pairs=n_pairs)
+    return PairEstimate(
+        value=value, standard_error=se, ci_low=value - Z95 * se, ci_high=value + Z95 * se, n_pairs=n_pairs
+    )

@@ -39,12 +39,10 @@ def measure_agreement(scores_table, *, columns=None):
     from scipy.stats import kendalltau
 
     if columns is None:
-        columns = [c for c in scores_table.columns
-                   if pd.api.types.is_numeric_dtype(scores_table[c])]
+        columns = [c for c in scores_table.columns if pd.api.types.is_numeric_dtype(scores_table[c])]
     missing = [c for c in columns if c not in scores_table]
     if missing:
-        raise ValueError(f"scores_table has no columns {missing}; it has "
-                         f"{list(scores_table.columns)}")
+        raise ValueError(f"scores_table has no columns {missing}; it has {list(scores_table.columns)}")
     values = scores_table[list(columns)].to_numpy(dtype=np.float64)
     size = len(columns)
     tau = np.full((size, size), np.nan)

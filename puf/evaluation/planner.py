@@ -17,8 +17,17 @@
 - ``"skipped"``: with the reason and the memory it would need.
 """
 
-__all__ = ["DEFAULT_SIMILARITY", "study_similarity", "DEFAULT_MEMORY", "Road", "plan_roads", "unbound", "dense_bytes", "format_bytes",
-           "GENRE_FREE"]
+__all__ = [
+    "DEFAULT_SIMILARITY",
+    "study_similarity",
+    "DEFAULT_MEMORY",
+    "Road",
+    "plan_roads",
+    "unbound",
+    "dense_bytes",
+    "format_bytes",
+    "GENRE_FREE",
+]
 
 import functools
 from dataclasses import dataclass
@@ -68,8 +77,14 @@ GENRE_FREE = ("jaccard", "cosine")
 #: Similarities the pair pass computes tile by tile from the histories.
 TILED = ("jaccard", "uf")
 #: Built-ins with a streaming engine: function -> road.
-ENGINE_ROADS = {mean_envy: "envy", mean_envy_as_printed: "envy", mean_max_envy: "envy",
-                proportion_envious_users: "envy", uf: "uf", inconsistency: "neighbours"}
+ENGINE_ROADS = {
+    mean_envy: "envy",
+    mean_envy_as_printed: "envy",
+    mean_max_envy: "envy",
+    proportion_envious_users: "envy",
+    uf: "uf",
+    inconsistency: "neighbours",
+}
 _PAIR_MATRICES = ("similarity", "utility", "list_distance")
 
 
@@ -152,12 +167,15 @@ def _sourced_road(kind, name, m, memory):
     if name in TILED:
         return Road(kind, similarity=name, source=name)
     needs = dense_bytes(m, 1)
-    return _skip(f"its similarity {name!r} has no tiled engine, and its m x m matrix needs "
-                 f"{format_bytes(needs)} (memory limit {format_bytes(memory)})", needs, name)
+    return _skip(
+        f"its similarity {name!r} has no tiled engine, and its m x m matrix needs "
+        f"{format_bytes(needs)} (memory limit {format_bytes(memory)})",
+        needs,
+        name,
+    )
 
 
-def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jaccard",
-               features_from=None):
+def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jaccard", features_from=None):
     """The :class:`Road` of each variant for ``m`` users within ``memory`` bytes.
 
     Parameters
@@ -197,12 +215,10 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
         function, _ = unbound(variant.measure.function)
         genres = ("similarity" in reads and name not in GENRE_FREE) or "list_distance" in reads
         if genres and features_from is not None:
-            roads.append(_skip(f"it needs item features (genres), which {features_from} supplies",
-                               similarity=name))
+            roads.append(_skip(f"it needs item features (genres), which {features_from} supplies", similarity=name))
         elif pair_kernel_of(variant.measure.function) is not None and (sample or reads != ("effectiveness",)):
             kind = "sample" if sample else "pairs"
-            roads.append(_sourced_road(kind, name, m, memory) if "similarity" in reads
-                         else Road(kind, similarity=name))
+            roads.append(_sourced_road(kind, name, m, memory) if "similarity" in reads else Road(kind, similarity=name))
         elif ENGINE_ROADS.get(function) == "neighbours":
             roads.append(_sourced_road("neighbours", name, m, memory))
         elif function in ENGINE_ROADS:
@@ -214,7 +230,14 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
             matrices = sum(1 for f in _PAIR_MATRICES if f in reads or f == "similarity")
             needs = dense_bytes(m, matrices)
             read = " and ".join(f for f in _PAIR_MATRICES if f in reads)
-            roads.append(Road("dense", similarity=name, needs=needs) if needs <= memory else _skip(
-                f"it reads the m x m {read} and has no streamed form; the dense road needs "
-                f"{format_bytes(needs)} (memory limit {format_bytes(memory)})", needs, name))
+            roads.append(
+                Road("dense", similarity=name, needs=needs)
+                if needs <= memory
+                else _skip(
+                    f"it reads the m x m {read} and has no streamed form; the dense road needs "
+                    f"{format_bytes(needs)} (memory limit {format_bytes(memory)})",
+                    needs,
+                    name,
+                )
+            )
     return roads

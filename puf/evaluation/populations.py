@@ -13,8 +13,9 @@ __all__ = ["score_variants"]
 from .planner import DEFAULT_SIMILARITY, study_similarity
 
 
-def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=None,
-                   adjust=None, where="", memory=None):
+def score_variants(
+    world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=None, adjust=None, where="", memory=None
+):
     """Each variant's value on ``world``, through :meth:`puf.World.population`.
 
     Parameters
@@ -72,8 +73,14 @@ def score_variants(world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamm
         name = study_similarity(variant, similarity)
         own = study_gamma(variant, gamma, name)
         if (name, own) not in overrides and ("similarity" in variant.measure.reads):
-            overrides[name, own] = check_similarity(
-                adjust(world.shared_similarity(name, gamma=own), name), m=world.m)
-    return score_worlds({"world": world}, chosen, k=k, similarity=similarity, gamma=gamma,
-                        memory=DEFAULT_MEMORY if memory is None else memory, where=where,
-                        similarities=overrides).values["world"]
+            overrides[name, own] = check_similarity(adjust(world.shared_similarity(name, gamma=own), name), m=world.m)
+    return score_worlds(
+        {"world": world},
+        chosen,
+        k=k,
+        similarity=similarity,
+        gamma=gamma,
+        memory=DEFAULT_MEMORY if memory is None else memory,
+        where=where,
+        similarities=overrides,
+    ).values["world"]

@@ -79,8 +79,7 @@ def _wrapped(variant, where, compute):
 
 
 def _centroids(world, k):
-    return world.memo("lists", ("centroids", k), lambda: list_centroids(world.rankings[:, :k],
-                                                                         world.item_vectors))
+    return world.memo("lists", ("centroids", k), lambda: list_centroids(world.rankings[:, :k], world.item_vectors))
 
 
 def _source_inputs(world, road, gamma, overrides=None):
@@ -91,8 +90,7 @@ def _source_inputs(world, road, gamma, overrides=None):
     return {"histories": world.histories, "item_features": world.item_features, "gamma": gamma}
 
 
-def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=None,
-                overrides=None):
+def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=None, overrides=None):
     """One pass (or one sample) for every (world, variant) of a group of one similarity."""
     from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
 
@@ -107,10 +105,10 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
             s = worlds[name].effectiveness(METRICS[variant.metric], k) if variant.metric else None
             jobs.append(PairJob(form, bound, s, r if "list_distance" in form.reads else None))
             slots.append((name, index, form))
-    centroids = ([_centroids(worlds[name], k) for name in runs]
-                 if any(j.lists is not None for j in jobs) else ())
-    common = dict(m=m, similarity=road.source, inputs=_source_inputs(first, road, own, overrides),
-                  centroids=centroids, **options)
+    centroids = [_centroids(worlds[name], k) for name in runs] if any(j.lists is not None for j in jobs) else ()
+    common = dict(
+        m=m, similarity=road.source, inputs=_source_inputs(first, road, own, overrides), centroids=centroids, **options
+    )
     n_all = m * (m - 1) / 2
     labels = ", ".join(chosen[index].label for index, _ in group)
     try:
@@ -135,7 +133,8 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
         low, high = chosen[index].measure.range
         scores.values[name][index] = value
         scores.estimates[name][chosen[index].label] = PairEstimate(
-            value, error, max(low, value - Z95 * error), min(high, value + Z95 * error), sample)
+            value, error, max(low, value - Z95 * error), min(high, value + Z95 * error), sample
+        )
 
 
 def _envy(world, variant, k):
@@ -144,10 +143,17 @@ def _envy(world, variant, k):
     import inspect
 
     function, bound = unbound(variant.measure.function)
-    epsilon = bound.get("epsilon", inspect.signature(function).parameters["epsilon"].default
-                        if function is proportion_envious_users else None)
-    parts = world.memo("judged", ("envy", k, epsilon), lambda: np.array(list(envy_measures(
-        world.rankings[:, :k], world.relevance, k=k, epsilon=epsilon or 0.0).values())))
+    epsilon = bound.get(
+        "epsilon",
+        inspect.signature(function).parameters["epsilon"].default if function is proportion_envious_users else None,
+    )
+    parts = world.memo(
+        "judged",
+        ("envy", k, epsilon),
+        lambda: np.array(
+            list(envy_measures(world.rankings[:, :k], world.relevance, k=k, epsilon=epsilon or 0.0).values())
+        ),
+    )
     index, scale = _ENVY_PARTS[function.__puf_measure__.name]
     return scale * float(parts[index])
 
@@ -159,10 +165,12 @@ def _uf(world, variant, k, gamma, sample, random_state, options):
     base = bound.get("base", math.e)
     inputs = (world.histories, world.item_features, world.rankings[:, :k], world.item_vectors)
     if sample:
-        return sample_uf(*inputs, gamma=gamma, base=base, sample_size=sample,
-                         random_state=random_state, **options)
-    return float(world.memo("users_lists", ("uf", k, gamma, base), lambda: uf_streaming(
-        *inputs, gamma=gamma, base=base, **options)))
+        return sample_uf(*inputs, gamma=gamma, base=base, sample_size=sample, random_state=random_state, **options)
+    return float(
+        world.memo(
+            "users_lists", ("uf", k, gamma, base), lambda: uf_streaming(*inputs, gamma=gamma, base=base, **options)
+        )
+    )
 
 
 def _neighbours(world, variant, road, k, gamma, options, overrides):
@@ -173,15 +181,19 @@ def _neighbours(world, variant, road, k, gamma, options, overrides):
     _, bound = unbound(variant.measure.function)
     n = check_k(bound.get("n_neighbors", 5), name="n_neighbors")
     if world.m < n + 1:
-        return undefined(f"inconsistency with n_neighbors={n} is undefined for m = {world.m} < "
-                         f"{n + 1} users")
+        return undefined(f"inconsistency with n_neighbors={n} is undefined for m = {world.m} < {n + 1} users")
+
     def compute():
-        return nearest_neighbors(world.m, n, similarity=road.source,
-                                 inputs=_source_inputs(world, road, gamma, overrides), **options)
+        return nearest_neighbors(
+            world.m, n, similarity=road.source, inputs=_source_inputs(world, road, gamma, overrides), **options
+        )
 
     overridden = overrides and (road.similarity, gamma) in overrides
-    neighbors = compute() if overridden else world.memo(
-        "users", ("neighbours", road.similarity, road.source, gamma, n), compute)
+    neighbors = (
+        compute()
+        if overridden
+        else world.memo("users", ("neighbours", road.similarity, road.source, gamma, n), compute)
+    )
     return inconsistency_from_neighbors(world.effectiveness(METRICS[variant.metric], k), neighbors)
 
 
@@ -198,9 +210,13 @@ def _single(world, variant, road, k, gamma, sample, random_state, options, estim
         if sample:
             estimate.append(value)
         return float(value)
-    population = world.population(metric=METRICS[variant.metric or "NDCG"], k=k,
-                                  similarity=road.similarity, gamma=_gamma(variant, gamma, road),
-                                  fields=variant.measure.reads)
+    population = world.population(
+        metric=METRICS[variant.metric or "NDCG"],
+        k=k,
+        similarity=road.similarity,
+        gamma=_gamma(variant, gamma, road),
+        fields=variant.measure.reads,
+    )
     own = (road.similarity, _gamma(variant, gamma, road))
     if overrides and own in overrides:
         population = population.replace(similarity=overrides[own])
@@ -220,9 +236,24 @@ def _overridden(roads, chosen, gamma, overrides):
     return changed
 
 
-def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, memory=DEFAULT_MEMORY,
-                 sample=None, random_state=0, features_from=None, n_jobs=None, engine="local",
-                 scheduler=None, progress=False, where="", similarities=None):
+def score_worlds(
+    worlds,
+    chosen,
+    *,
+    k=None,
+    similarity="jaccard",
+    gamma=None,
+    memory=DEFAULT_MEMORY,
+    sample=None,
+    random_state=0,
+    features_from=None,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+    progress=False,
+    where="",
+    similarities=None,
+):
     """Each variant's value on each world, every measure on the road its size allows.
 
     Parameters
@@ -264,12 +295,12 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
     """
     first = next(iter(worlds.values()))
     k = first.k if k is None else k
-    roads = plan_roads(chosen, m=first.m, memory=memory, sample=sample, similarity=similarity,
-                       features_from=features_from)
+    roads = plan_roads(
+        chosen, m=first.m, memory=memory, sample=sample, similarity=similarity, features_from=features_from
+    )
     overrides = similarities or {}
     roads = _overridden(roads, chosen, gamma, overrides) if overrides else roads
-    scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds},
-                         {name: {} for name in worlds}, roads)
+    scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds}, {name: {} for name in worlds}, roads)
     options = dict(n_jobs=n_jobs, engine=engine, scheduler=scheduler, progress=progress)
     groups = {}
     for index, (variant, road) in enumerate(zip(chosen, roads)):
@@ -278,16 +309,18 @@ def score_worlds(worlds, chosen, *, k=None, similarity="jaccard", gamma=None, me
             groups.setdefault(key, []).append((index, road))
     for group in groups.values():
         extra = {"random_state": random_state} if sample else {}
-        _pair_group(worlds, group, chosen, k, gamma, dict(options, **extra), scores, where, sample,
-                    overrides)
+        _pair_group(worlds, group, chosen, k, gamma, dict(options, **extra), scores, where, sample, overrides)
     for name, world in worlds.items():
         here = f"{where} on run {name!r}" if len(worlds) > 1 and not where else where
         for index, (variant, road) in enumerate(zip(chosen, roads)):
             if road.kind in ("pairs", "sample", "skipped"):
                 continue
             estimate = []
-            value = _wrapped(variant, here, lambda: _single(world, variant, road, k, gamma, sample,
-                                                            random_state, options, estimate, overrides))
+            value = _wrapped(
+                variant,
+                here,
+                lambda: _single(world, variant, road, k, gamma, sample, random_state, options, estimate, overrides),
+            )
             if estimate:
                 scores.estimates[name][variant.label] = estimate[0]
             scores.values[name][index] = value

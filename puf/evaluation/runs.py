@@ -19,8 +19,20 @@ from ..rankers.nmf import NMF
 _TRAINED = (ALS, BPR, NMF, TorchRanker)  # rankers whose lists are worth a disk cache
 
 
-def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, params=None,
-                timings=None, progress=False, cache=None, retrain=False, facts=None):
+def run_rankers(
+    dataset,
+    names=None,
+    *,
+    k=10,
+    split="test",
+    random_state=0,
+    params=None,
+    timings=None,
+    progress=False,
+    cache=None,
+    retrain=False,
+    facts=None,
+):
     """Fit each named baseline on the training split and rank every user's top k.
 
     Parameters
@@ -129,9 +141,13 @@ def run_rankers(dataset, names=None, *, k=10, split="test", random_state=0, para
 def _training_facts(ranker):
     if not isinstance(ranker, TorchRanker):
         return {}
-    return {"epochs": ranker.epochs_, "best_epoch": ranker.best_epoch_,
-            "best_valid_ndcg": ranker.best_valid_ndcg_, "stopped_early": ranker.stopped_early_,
-            "resumed_from": ranker.resumed_from_}
+    return {
+        "epochs": ranker.epochs_,
+        "best_epoch": ranker.best_epoch_,
+        "best_valid_ndcg": ranker.best_valid_ndcg_,
+        "stopped_early": ranker.stopped_early_,
+        "resumed_from": ranker.resumed_from_,
+    }
 
 
 def _run_header(path, header):
@@ -241,24 +257,29 @@ def _run_entries(path, rows, dataset, split):
         try:
             value = float(row[o_col])
         except ValueError:
-            raise ValueError(f"{path}: line {number}: {order} {row[o_col]!r} is not a number") \
-                from None
+            raise ValueError(f"{path}: line {number}: {order} {row[o_col]!r} is not a number") from None
         if not np.isfinite(value):
             raise ValueError(f"{path}: line {number}: {order} {row[o_col]!r} is not finite")
         user = user_index.get_indexer([user_id])[0]
         if user < 0:
-            raise ValueError(f"{path}: line {number}: user {user_id!r} is not in dataset "
-                             f"{dataset.name!r} (after preprocessing)")
+            raise ValueError(
+                f"{path}: line {number}: user {user_id!r} is not in dataset {dataset.name!r} (after preprocessing)"
+            )
         item = item_index.get_indexer([item_id])[0]
         if item < 0:
-            raise ValueError(f"{path}: line {number}: item {item_id!r} is not in dataset "
-                             f"{dataset.name!r} (after preprocessing)")
+            raise ValueError(
+                f"{path}: line {number}: item {item_id!r} is not in dataset {dataset.name!r} (after preprocessing)"
+            )
         if empty[user]:
-            raise ValueError(f"{path}: line {number}: user {user_id!r} has an empty {split} set "
-                             f"in dataset {dataset.name!r}; the run cannot be judged for it")
+            raise ValueError(
+                f"{path}: line {number}: user {user_id!r} has an empty {split} set "
+                f"in dataset {dataset.name!r}; the run cannot be judged for it"
+            )
         if (user, item) in seen:
-            raise ValueError(f"{path}: line {number}: item {item_id!r} is listed twice for user "
-                             f"{user_id!r} (first on line {seen[user, item]})")
+            raise ValueError(
+                f"{path}: line {number}: item {item_id!r} is listed twice for user "
+                f"{user_id!r} (first on line {seen[user, item]})"
+            )
         seen[user, item] = number
         entries.append((user, item, value if order == "rank" else -value, number))
     return entries

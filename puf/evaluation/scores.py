@@ -58,8 +58,9 @@ def _check_runs(dataset, runs, k):
     for name, rankings in runs.items():
         array = check_rankings(rankings, n_items=dataset.n_items, name=f"runs[{name!r}]")
         if array.shape[0] != dataset.n_users:
-            raise ValueError(f"runs[{name!r}] has {array.shape[0]} rows but dataset "
-                             f"{dataset.name!r} has {dataset.n_users} users")
+            raise ValueError(
+                f"runs[{name!r}] has {array.shape[0]} rows but dataset {dataset.name!r} has {dataset.n_users} users"
+            )
         if array.shape[1] < k:  # short lists: the missing slots are misses
             array = np.pad(array, ((0, 0), (0, k - array.shape[1])), constant_values=-1)
         checked[str(name)] = array[:, :k]
@@ -110,17 +111,36 @@ def per_user_effectiveness(dataset, runs, *, k=10, split="test"):
     relevance = _relevance(dataset, split)
     frames = []
     for name, rankings in _check_runs(dataset, runs, k).items():
-        frames.append(pd.DataFrame({
-            "ranker": name, "user_id": np.asarray(dataset.users, dtype=object),
-            f"P@{k}": precision_at_k(rankings, relevance, k=k),
-            f"NDCG@{k}": ndcg_at_k(rankings, relevance, k=k),
-        }))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "ranker": name,
+                    "user_id": np.asarray(dataset.users, dtype=object),
+                    f"P@{k}": precision_at_k(rankings, relevance, k=k),
+                    f"NDCG@{k}": ndcg_at_k(rankings, relevance, k=k),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
-def evaluate_runs(dataset, runs, *, k=10, gamma=None, epsilon=None, split="test", measures=None,
-                  progress=False, memory=None, sample=None, random_state=0, n_jobs=None,
-                  engine="local", scheduler=None):
+def evaluate_runs(
+    dataset,
+    runs,
+    *,
+    k=10,
+    gamma=None,
+    epsilon=None,
+    split="test",
+    measures=None,
+    progress=False,
+    memory=None,
+    sample=None,
+    random_state=0,
+    n_jobs=None,
+    engine="local",
+    scheduler=None,
+):
     """Effectiveness and every fairness measure of each run on a dataset.
 
     Parameters
@@ -198,29 +218,59 @@ def evaluate_runs(dataset, runs, *, k=10, gamma=None, epsilon=None, split="test"
     world, features_from = _world(dataset, _relevance(dataset, split), next(iter(runs.values())))
     # One world per run, sharing the first's histories: the similarities are computed once.
     worlds = {name: world.replace(rankings=rankings) for name, rankings in runs.items()}
-    scores = score_worlds(worlds, chosen, k=k, gamma=gamma, memory=memory, sample=sample,
-                          random_state=random_state, features_from=features_from, n_jobs=n_jobs,
-                          engine=engine, scheduler=scheduler, progress=progress)
+    scores = score_worlds(
+        worlds,
+        chosen,
+        k=k,
+        gamma=gamma,
+        memory=memory,
+        sample=sample,
+        random_state=random_state,
+        features_from=features_from,
+        n_jobs=n_jobs,
+        engine=engine,
+        scheduler=scheduler,
+        progress=progress,
+    )
     kept = [i for i, road in enumerate(scores.roads) if road.kind != "skipped"]
     columns = _columns(chosen, k)
-    table = pd.DataFrame.from_dict({name: [values[i] for i in kept] for name, values in
-                                    scores.values.items()}, orient="index",
-                                   columns=[columns[i] for i in kept], dtype=np.float64)
+    table = pd.DataFrame.from_dict(
+        {name: [values[i] for i in kept] for name, values in scores.values.items()},
+        orient="index",
+        columns=[columns[i] for i in kept],
+        dtype=np.float64,
+    )
     table.index.name = "ranker"
-    table.attrs.update({"dataset": dataset.name, "k": k, "gamma": gamma, "epsilon": epsilon,
-                        "split": split, "users": dataset.n_users,
-                        "skipped": {columns[i]: road.reason for i, road in enumerate(scores.roads)
-                                    if road.kind == "skipped"},
-                        "estimates": _estimate_rows(scores.estimates, chosen, columns)})
+    table.attrs.update(
+        {
+            "dataset": dataset.name,
+            "k": k,
+            "gamma": gamma,
+            "epsilon": epsilon,
+            "split": split,
+            "users": dataset.n_users,
+            "skipped": {columns[i]: road.reason for i, road in enumerate(scores.roads) if road.kind == "skipped"},
+            "estimates": _estimate_rows(scores.estimates, chosen, columns),
+        }
+    )
     return table
 
 
 def _estimate_rows(estimates, chosen, columns):
     labels = {v.label: column for v, column in zip(chosen, columns)}
-    return [{"ranker": name, "measure": labels[label], "value": e.value,
-             "standard_error": e.standard_error, "ci_low": e.ci_low, "ci_high": e.ci_high,
-             "pairs": e.n_pairs}
-            for name, found in estimates.items() for label, e in found.items()]
+    return [
+        {
+            "ranker": name,
+            "measure": labels[label],
+            "value": e.value,
+            "standard_error": e.standard_error,
+            "ci_low": e.ci_low,
+            "ci_high": e.ci_high,
+            "pairs": e.n_pairs,
+        }
+        for name, found in estimates.items()
+        for label, e in found.items()
+    ]
 
 
 def _world(dataset, relevance, rankings):
@@ -232,8 +282,9 @@ def _world(dataset, relevance, rankings):
         # Every item alike, a placeholder: the measures reading features are skipped.
         features = np.ones((dataset.n_items, 1))
         features_from = f"an .item file with genres for dataset {dataset.name!r} (--item)"
-    return World(histories=dataset.matrix("train"), relevance=relevance, rankings=rankings,
-                 item_features=features), features_from
+    return World(
+        histories=dataset.matrix("train"), relevance=relevance, rankings=rankings, item_features=features
+    ), features_from
 
 
 def _with_options(chosen, options):

@@ -10,9 +10,25 @@ reads its structure to prove properties, and ``puf design`` searches the
 grammar (:func:`enumerate_forms`) for the forms that meet chosen properties.
 """
 
-__all__ = ["PairForm", "IndexForm", "INDEX_FORMS", "WEIGHTS", "GAPS", "AGGREGATIONS",
-           "NORMALISATIONS", "TERMS", "OUTERS", "BUILTIN_FORMS", "DEFAULT_GRAMMAR", "grammar_measure",
-           "form_of", "builtin_form", "enumerate_forms", "load_grammar", "Expr"]
+__all__ = [
+    "PairForm",
+    "IndexForm",
+    "INDEX_FORMS",
+    "WEIGHTS",
+    "GAPS",
+    "AGGREGATIONS",
+    "NORMALISATIONS",
+    "TERMS",
+    "OUTERS",
+    "BUILTIN_FORMS",
+    "DEFAULT_GRAMMAR",
+    "grammar_measure",
+    "form_of",
+    "builtin_form",
+    "enumerate_forms",
+    "load_grammar",
+    "Expr",
+]
 
 from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS
 from .builtins import BUILTIN_FORMS, builtin_form

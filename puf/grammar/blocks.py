@@ -61,17 +61,40 @@ def lookup_block(table, name, *, what):
 
 # --- pair weights w(sim) ------------------------------------------------------------------
 _WEIGHT_FACTS = dict(nondecreasing_in_similarity=True, bounds=(0.0, 1.0))
-WEIGHTS = {b.name: b for b in (
-    Block("1", "1", lambda sim, t: np.ones_like(sim), lambda w, t: ex.const(1),
-          dict(_WEIGHT_FACTS, reads_similarity=False, zero_at_no_similarity=False, bounds=(1.0, 1.0))),
-    Block("sim", "sim(u,v)", lambda sim, t: sim, lambda w, t: w,
-          dict(_WEIGHT_FACTS, reads_similarity=True, zero_at_no_similarity=True)),
-    Block("sim^2", "sim(u,v)²", lambda sim, t: sim * sim, lambda w, t: w * w,
-          dict(_WEIGHT_FACTS, reads_similarity=True, zero_at_no_similarity=True)),
-    Block("sim>=t", "1{sim(u,v) ≥ t}", lambda sim, t: (sim >= t).astype(np.float64),
-          lambda w, t: ex.ge(w, t),
-          dict(_WEIGHT_FACTS, reads_similarity=True, zero_at_no_similarity="t > 0"), parameter="t"),
-)}
+WEIGHTS = {
+    b.name: b
+    for b in (
+        Block(
+            "1",
+            "1",
+            lambda sim, t: np.ones_like(sim),
+            lambda w, t: ex.const(1),
+            dict(_WEIGHT_FACTS, reads_similarity=False, zero_at_no_similarity=False, bounds=(1.0, 1.0)),
+        ),
+        Block(
+            "sim",
+            "sim(u,v)",
+            lambda sim, t: sim,
+            lambda w, t: w,
+            dict(_WEIGHT_FACTS, reads_similarity=True, zero_at_no_similarity=True),
+        ),
+        Block(
+            "sim^2",
+            "sim(u,v)²",
+            lambda sim, t: sim * sim,
+            lambda w, t: w * w,
+            dict(_WEIGHT_FACTS, reads_similarity=True, zero_at_no_similarity=True),
+        ),
+        Block(
+            "sim>=t",
+            "1{sim(u,v) ≥ t}",
+            lambda sim, t: (sim >= t).astype(np.float64),
+            lambda w, t: ex.ge(w, t),
+            dict(_WEIGHT_FACTS, reads_similarity=True, zero_at_no_similarity="t > 0"),
+            parameter="t",
+        ),
+    )
+}
 
 # --- gaps g(S_u, S_v, sim) --------------------------------------------------------------------
 _GAP_FACTS = dict(zero_at_equality=True, nondecreasing_in_gap=True, bounds=(0.0, 1.0))
@@ -85,26 +108,73 @@ def _violation(su, sv, sim, lipschitz):
     return (np.abs(su - sv) > lipschitz * (1.0 - sim)).astype(np.float64)
 
 
-GAPS = {b.name: b for b in (
-    Block("abs", "|S(u) − S(v)|", lambda su, sv, sim, L: np.abs(su - sv),
-          lambda su, sv, w, L: ex.abs_(su - sv),
-          dict(_GAP_FACTS, degree=1, differences_only=True, reads_similarity=False,
-               convex_even=True, nondecreasing_in_similarity=True, zero_at_no_similarity=False)),
-    Block("square", "(S(u) − S(v))²", lambda su, sv, sim, L: (su - sv) ** 2,
-          lambda su, sv, w, L: (su - sv) * (su - sv),
-          dict(_GAP_FACTS, degree=2, differences_only=True, reads_similarity=False,
-               convex_even=True, nondecreasing_in_similarity=True, zero_at_no_similarity=False)),
-    Block("excess", "max(0, |S(u) − S(v)| − L·(1 − sim(u,v)))", _excess,
-          lambda su, sv, w, L: ex.max_(0, ex.abs_(su - sv) - ex.const(L) * (1 - w)),
-          dict(_GAP_FACTS, degree=None, differences_only=True, reads_similarity=True,
-               convex_even=False, nondecreasing_in_similarity=True, zero_at_no_similarity="L >= 1"),
-          parameter="L"),
-    Block("violation", "1{|S(u) − S(v)| > L·(1 − sim(u,v))}", _violation,
-          lambda su, sv, w, L: ex.gt(ex.abs_(su - sv), ex.const(L) * (1 - w)),
-          dict(_GAP_FACTS, degree=None, differences_only=True, reads_similarity=True,
-               convex_even=False, nondecreasing_in_similarity=True, zero_at_no_similarity="L >= 1"),
-          parameter="L"),
-)}
+GAPS = {
+    b.name: b
+    for b in (
+        Block(
+            "abs",
+            "|S(u) − S(v)|",
+            lambda su, sv, sim, L: np.abs(su - sv),
+            lambda su, sv, w, L: ex.abs_(su - sv),
+            dict(
+                _GAP_FACTS,
+                degree=1,
+                differences_only=True,
+                reads_similarity=False,
+                convex_even=True,
+                nondecreasing_in_similarity=True,
+                zero_at_no_similarity=False,
+            ),
+        ),
+        Block(
+            "square",
+            "(S(u) − S(v))²",
+            lambda su, sv, sim, L: (su - sv) ** 2,
+            lambda su, sv, w, L: (su - sv) * (su - sv),
+            dict(
+                _GAP_FACTS,
+                degree=2,
+                differences_only=True,
+                reads_similarity=False,
+                convex_even=True,
+                nondecreasing_in_similarity=True,
+                zero_at_no_similarity=False,
+            ),
+        ),
+        Block(
+            "excess",
+            "max(0, |S(u) − S(v)| − L·(1 − sim(u,v)))",
+            _excess,
+            lambda su, sv, w, L: ex.max_(0, ex.abs_(su - sv) - ex.const(L) * (1 - w)),
+            dict(
+                _GAP_FACTS,
+                degree=None,
+                differences_only=True,
+                reads_similarity=True,
+                convex_even=False,
+                nondecreasing_in_similarity=True,
+                zero_at_no_similarity="L >= 1",
+            ),
+            parameter="L",
+        ),
+        Block(
+            "violation",
+            "1{|S(u) − S(v)| > L·(1 − sim(u,v))}",
+            _violation,
+            lambda su, sv, w, L: ex.gt(ex.abs_(su - sv), ex.const(L) * (1 - w)),
+            dict(
+                _GAP_FACTS,
+                degree=None,
+                differences_only=True,
+                reads_similarity=True,
+                convex_even=False,
+                nondecreasing_in_similarity=True,
+                zero_at_no_similarity="L >= 1",
+            ),
+            parameter="L",
+        ),
+    )
+}
 
 
 # --- aggregations of the pair terms T[u, v] -----------------------------------------------------
@@ -122,22 +192,39 @@ def _symbolic_pairs(terms, m):
     return [terms[u][v] for u in range(m) for v in range(u + 1, m)]
 
 
-AGGREGATIONS = {b.name: b for b in (
-    Block("pairs", "2/(m(m−1)) Σ_{u<v}", lambda terms: float(_upper(terms).mean()),
-          lambda terms, m: ex.mean(_symbolic_pairs(terms, m)),
-          dict(replication_invariant=False, linear=True)),
-    Block("all-pairs", "1/m² Σ_{u,v} (the m zero terms u = v included)",
-          lambda terms: 2.0 * float(_upper(terms).sum()) / terms.shape[0] ** 2,
-          lambda terms, m: ex.total(_symbolic_pairs(terms, m)) * ex.const(Fraction(2, m * m)),
-          dict(replication_invariant=True, linear=True)),
-    Block("max", "max_{u<v}", lambda terms: float(_upper(terms).max()),
-          lambda terms, m: ex.max_(*_symbolic_pairs(terms, m)),
-          dict(replication_invariant=True, linear=False)),
-    Block("user-max", "1/m Σ_u max_{v≠u}", _user_max,
-          lambda terms, m: ex.mean([ex.max_(*(terms[u][v] for v in range(m) if v != u))
-                                     for u in range(m)]),
-          dict(replication_invariant=True, linear=False)),
-)}
+AGGREGATIONS = {
+    b.name: b
+    for b in (
+        Block(
+            "pairs",
+            "2/(m(m−1)) Σ_{u<v}",
+            lambda terms: float(_upper(terms).mean()),
+            lambda terms, m: ex.mean(_symbolic_pairs(terms, m)),
+            dict(replication_invariant=False, linear=True),
+        ),
+        Block(
+            "all-pairs",
+            "1/m² Σ_{u,v} (the m zero terms u = v included)",
+            lambda terms: 2.0 * float(_upper(terms).sum()) / terms.shape[0] ** 2,
+            lambda terms, m: ex.total(_symbolic_pairs(terms, m)) * ex.const(Fraction(2, m * m)),
+            dict(replication_invariant=True, linear=True),
+        ),
+        Block(
+            "max",
+            "max_{u<v}",
+            lambda terms: float(_upper(terms).max()),
+            lambda terms, m: ex.max_(*_symbolic_pairs(terms, m)),
+            dict(replication_invariant=True, linear=False),
+        ),
+        Block(
+            "user-max",
+            "1/m Σ_u max_{v≠u}",
+            _user_max,
+            lambda terms, m: ex.mean([ex.max_(*(terms[u][v] for v in range(m) if v != u)) for u in range(m)]),
+            dict(replication_invariant=True, linear=False),
+        ),
+    )
+}
 
 NORMALISATIONS = {
     "none": "no normalisation",
@@ -154,7 +241,7 @@ def _entropy(x, alpha):
     if alpha == 1.0:
         safe = np.where(x > 0.0, x, 1.0)
         return np.where(x > 0.0, x * np.log(safe), 0.0)
-    return (x ** alpha - 1.0) / (alpha * (alpha - 1.0))
+    return (x**alpha - 1.0) / (alpha * (alpha - 1.0))
 
 
 def _entropy_symbolic(x, alpha):
@@ -173,16 +260,41 @@ def _power_symbolic(x, epsilon):
     return ex.log(x) if epsilon == 1.0 else ex.power(x, 1.0 - epsilon)
 
 
-TERMS = {b.name: b for b in (
-    Block("entropy", "((S/μ)^α − 1)/(α(α−1)); α = 1: (S/μ)·ln(S/μ); α = 0: −ln(S/μ)",
-          _entropy, _entropy_symbolic, dict(convex=True), parameter="alpha"),
-    Block("power", "(S/μ)^(1−ε); ε = 1: ln(S/μ)", _power, _power_symbolic,
-          dict(convex="concave for ε ≤ 1, convex for ε > 1"), parameter="epsilon"),
-    Block("absolute-deviation", "|S/μ − 1|", lambda x, p: np.abs(x - 1.0),
-          lambda x, p: ex.abs_(x - 1), dict(convex=True)),
-    Block("squared-deviation", "(S/μ − 1)²", lambda x, p: (x - 1.0) ** 2,
-          lambda x, p: (x - 1) * (x - 1), dict(convex=True)),
-)}
+TERMS = {
+    b.name: b
+    for b in (
+        Block(
+            "entropy",
+            "((S/μ)^α − 1)/(α(α−1)); α = 1: (S/μ)·ln(S/μ); α = 0: −ln(S/μ)",
+            _entropy,
+            _entropy_symbolic,
+            dict(convex=True),
+            parameter="alpha",
+        ),
+        Block(
+            "power",
+            "(S/μ)^(1−ε); ε = 1: ln(S/μ)",
+            _power,
+            _power_symbolic,
+            dict(convex="concave for ε ≤ 1, convex for ε > 1"),
+            parameter="epsilon",
+        ),
+        Block(
+            "absolute-deviation",
+            "|S/μ − 1|",
+            lambda x, p: np.abs(x - 1.0),
+            lambda x, p: ex.abs_(x - 1),
+            dict(convex=True),
+        ),
+        Block(
+            "squared-deviation",
+            "(S/μ − 1)²",
+            lambda x, p: (x - 1.0) ** 2,
+            lambda x, p: (x - 1) * (x - 1),
+            dict(convex=True),
+        ),
+    )
+}
 
 
 def _atkinson(t, epsilon):
@@ -193,14 +305,20 @@ def _atkinson_symbolic(t, epsilon):
     return 1 - ex.exp(t) if epsilon == 1.0 else 1 - ex.power(t, 1.0 / (1.0 - epsilon))
 
 
-OUTERS = {b.name: b for b in (
-    Block("identity", "t", lambda t, p: t, lambda t, p: t, dict(increasing=True)),
-    Block("half", "t/2", lambda t, p: 0.5 * t, lambda t, p: t * ex.const(Fraction(1, 2)),
-          dict(increasing=True)),
-    Block("sqrt", "√t", lambda t, p: np.sqrt(t), lambda t, p: ex.sqrt(t), dict(increasing=True)),
-    Block("share", "t/(1 + t)", lambda t, p: t / (t + 1.0), lambda t, p: t / (t + 1),
-          dict(increasing=True)),
-    Block("atkinson", "1 − t^(1/(1−ε)); ε = 1: 1 − exp(t)", _atkinson, _atkinson_symbolic,
-          dict(increasing="decreasing for ε < 1 (and ε = 1), increasing for ε > 1"),
-          parameter="epsilon"),
-)}
+OUTERS = {
+    b.name: b
+    for b in (
+        Block("identity", "t", lambda t, p: t, lambda t, p: t, dict(increasing=True)),
+        Block("half", "t/2", lambda t, p: 0.5 * t, lambda t, p: t * ex.const(Fraction(1, 2)), dict(increasing=True)),
+        Block("sqrt", "√t", lambda t, p: np.sqrt(t), lambda t, p: ex.sqrt(t), dict(increasing=True)),
+        Block("share", "t/(1 + t)", lambda t, p: t / (t + 1.0), lambda t, p: t / (t + 1), dict(increasing=True)),
+        Block(
+            "atkinson",
+            "1 − t^(1/(1−ε)); ε = 1: 1 − exp(t)",
+            _atkinson,
+            _atkinson_symbolic,
+            dict(increasing="decreasing for ε < 1 (and ε = 1), increasing for ε > 1"),
+            parameter="epsilon",
+        ),
+    )
+}

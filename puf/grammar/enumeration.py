@@ -15,16 +15,25 @@ import json
 from .forms import INDEX_FORMS, IndexForm, PairForm
 
 DEFAULT_GRAMMAR = {
-    "pair": {"weight": ["1", "sim", "sim^2", "sim>=t"], "gap": ["abs", "square", "excess", "violation"],
-             "aggregation": ["pairs", "all-pairs", "max", "user-max"],
-             "normalisation": ["none", "mean", "weights"], "threshold": [0.5], "lipschitz": [1.0]},
-    "index": {"ge": [-1.0, 0.0, 0.5, 1.0, 2.0, 3.0], "atkinson": [0.5, 1.0, 2.0], "cv": [None],
-              "jain": [None], "hoover": [None]},
+    "pair": {
+        "weight": ["1", "sim", "sim^2", "sim>=t"],
+        "gap": ["abs", "square", "excess", "violation"],
+        "aggregation": ["pairs", "all-pairs", "max", "user-max"],
+        "normalisation": ["none", "mean", "weights"],
+        "threshold": [0.5],
+        "lipschitz": [1.0],
+    },
+    "index": {
+        "ge": [-1.0, 0.0, 0.5, 1.0, 2.0, 3.0],
+        "atkinson": [0.5, 1.0, 2.0],
+        "cv": [None],
+        "jain": [None],
+        "hoover": [None],
+    },
 }
 """The default grid: 128 pair forms and 12 index forms."""
 
-_PAIR_OPTIONS = ("weight", "gap", "aggregation", "normalisation", "coefficient", "root", "threshold",
-                 "lipschitz")
+_PAIR_OPTIONS = ("weight", "gap", "aggregation", "normalisation", "coefficient", "root", "threshold", "lipschitz")
 
 
 def enumerate_forms(grammar=None, *, kinds=("pair", "index")):
@@ -74,12 +83,16 @@ def check_grammar(grammar):
         raise ValueError(f"a grammar must be a dict with keys 'pair' and/or 'index', got {grammar!r}")
     for name, values in grammar.get("pair", {}).items():
         if name not in _PAIR_OPTIONS or not isinstance(values, list) or not values:
-            raise ValueError(f"grammar 'pair' entry {name!r} must be one of {', '.join(_PAIR_OPTIONS)} "
-                             f"with a non-empty list of values, got {values!r}")
+            raise ValueError(
+                f"grammar 'pair' entry {name!r} must be one of {', '.join(_PAIR_OPTIONS)} "
+                f"with a non-empty list of values, got {values!r}"
+            )
     for name, values in grammar.get("index", {}).items():
         if name not in INDEX_FORMS or not isinstance(values, list) or not values:
-            raise ValueError(f"grammar 'index' entry {name!r} must be one of {', '.join(INDEX_FORMS)} "
-                             f"with a non-empty list of parameters, got {values!r}")
+            raise ValueError(
+                f"grammar 'index' entry {name!r} must be one of {', '.join(INDEX_FORMS)} "
+                f"with a non-empty list of parameters, got {values!r}"
+            )
 
 
 def load_grammar(path):

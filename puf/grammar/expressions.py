@@ -10,8 +10,23 @@ what :mod:`puf.properties.smt` translates for the solver. Equal trees are equal
 and hash alike, so a shared subexpression (the mean μ) is encoded once.
 """
 
-__all__ = ["Expr", "const", "effectiveness_symbol", "similarity_symbol", "abs_", "max_", "ge", "gt",
-           "sqrt", "log", "xlogx", "exp", "power", "total", "mean"]
+__all__ = [
+    "Expr",
+    "const",
+    "effectiveness_symbol",
+    "similarity_symbol",
+    "abs_",
+    "max_",
+    "ge",
+    "gt",
+    "sqrt",
+    "log",
+    "xlogx",
+    "exp",
+    "power",
+    "total",
+    "mean",
+]
 
 import math
 from dataclasses import dataclass
@@ -92,8 +107,7 @@ class Expr:
         if op == "w":
             return f"w{args[0]}{args[1]}"
         if op in _PRINTED:
-            return "(" * (op in ("add", "sub")) + _PRINTED[op].join(map(str, args)) + ")" * (
-                op in ("add", "sub"))
+            return "(" * (op in ("add", "sub")) + _PRINTED[op].join(map(str, args)) + ")" * (op in ("add", "sub"))
         if op == "abs":
             return f"|{args[0]}|"
         if op == "pow":
@@ -221,9 +235,17 @@ def _div(a, b):
 
 
 _APPLY = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "div": _div, "abs": abs, "max": max, "ge": lambda a, b: float(a >= b),
-    "gt": lambda a, b: float(a > b), "sqrt": lambda x: math.sqrt(x) if x >= 0 else math.nan,
-    "log": lambda x: math.log(x) if x > 0 else math.nan, "exp": math.exp, "pow": _pow,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": _div,
+    "abs": abs,
+    "max": max,
+    "ge": lambda a, b: float(a >= b),
+    "gt": lambda a, b: float(a > b),
+    "sqrt": lambda x: math.sqrt(x) if x >= 0 else math.nan,
+    "log": lambda x: math.log(x) if x > 0 else math.nan,
+    "exp": math.exp,
+    "pow": _pow,
     "xlogx": lambda x: x * math.log(x) if x > 0 else (0.0 if x == 0 else math.nan),
 }

@@ -24,8 +24,7 @@ from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS, 
 
 
 def _number(value, *, name, low=-math.inf):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value < low:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < low:
         raise ValueError(f"{name} must be a finite number >= {low:g}, got {value!r}")
     return float(value)
 
@@ -116,7 +115,7 @@ class PairForm:
             mu = float(s.mean())
             if mu == 0.0:
                 return undefined(f"{self.name()} is undefined when every effectiveness value is 0")
-            total /= mu ** self.degree_of_gap
+            total /= mu**self.degree_of_gap
         elif self.normalisation == "weights":
             norm = aggregate(weights)
             if norm == 0.0:
@@ -130,17 +129,24 @@ class PairForm:
         s = [ex.effectiveness_symbol(i) for i in range(m)]
         t, lipschitz = self._parameters()
         weight, gap = WEIGHTS[self.weight], GAPS[self.gap]
-        sim = [[ex.similarity_symbol(u, v) if u != v else ex.const(1) for v in range(m)]
-               for u in range(m)]
-        terms = [[weight.symbolic(sim[u][v], t) * gap.symbolic(s[u], s[v], sim[u][v], lipschitz)
-                  if u != v else ex.const(0) for v in range(m)] for u in range(m)]
+        sim = [[ex.similarity_symbol(u, v) if u != v else ex.const(1) for v in range(m)] for u in range(m)]
+        terms = [
+            [
+                weight.symbolic(sim[u][v], t) * gap.symbolic(s[u], s[v], sim[u][v], lipschitz)
+                if u != v
+                else ex.const(0)
+                for v in range(m)
+            ]
+            for u in range(m)
+        ]
         aggregate = AGGREGATIONS[self.aggregation].symbolic
         total = aggregate(terms, m)
         if self.normalisation == "mean":
             total = total / ex.power(ex.mean(s), self.degree_of_gap)
         elif self.normalisation == "weights":
-            total = total / aggregate([[weight.symbolic(sim[u][v], t) if u != v else ex.const(0)
-                                        for v in range(m)] for u in range(m)], m)
+            total = total / aggregate(
+                [[weight.symbolic(sim[u][v], t) if u != v else ex.const(0) for v in range(m)] for u in range(m)], m
+            )
         total = total * ex.const(self.coefficient)
         return ex.sqrt(total) if self.root else total
 
@@ -171,8 +177,7 @@ class PairForm:
 
     def formula(self):
         """The form as a formula in words."""
-        text = (f"{AGGREGATIONS[self.aggregation].formula} {WEIGHTS[self.weight].formula}·"
-                f"{GAPS[self.gap].formula}")
+        text = f"{AGGREGATIONS[self.aggregation].formula} {WEIGHTS[self.weight].formula}·{GAPS[self.gap].formula}"
         if self.normalisation != "none":
             text = f"[{text}], {NORMALISATIONS[self.normalisation]}"
         if self.coefficient != 1.0:

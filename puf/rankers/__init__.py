@@ -63,8 +63,7 @@ _REQUIRES = {  # optional ranker -> (library, is it importable, how to install i
     "als": ("implicit", implicit_available, "pip install 'puf-harness[rankers]'"),
     "bpr": ("implicit", implicit_available, "pip install 'puf-harness[rankers]'"),
     "nmf": ("scikit-learn", sklearn_available, "pip install 'puf-harness[neural]'"),
-    "multvae": ("torch", torch_available,
-                "pip install torch==2.13.0 'puf-harness[neural]'"),
+    "multvae": ("torch", torch_available, "pip install torch==2.13.0 'puf-harness[neural]'"),
     "ngcf": ("torch", torch_available, "pip install torch==2.13.0 'puf-harness[neural]'"),
     "ncl": ("torch", torch_available, "pip install torch==2.13.0 'puf-harness[neural]'"),
 }

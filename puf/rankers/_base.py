@@ -162,12 +162,11 @@ class Ranker:
         batch_size = check_k(batch_size, name="batch_size")
         masked = self.train_
         if exclude is not None:
-            masked = masked + check_histories(exclude, n_users=self.n_users_,
-                                              n_items=self.n_items_, name="exclude")
+            masked = masked + check_histories(exclude, n_users=self.n_users_, n_items=self.n_items_, name="exclude")
         out = np.full((users.size, k), -1, dtype=np.int64)
         width = min(k, self.n_items_)
         for start in range(0, users.size, batch_size):
-            batch = users[start:start + batch_size]
+            batch = users[start : start + batch_size]
             scores = np.array(self._score(batch), dtype=np.float64)
             if not np.isfinite(scores).all():
                 raise ValueError(f"{type(self).__name__} produced non-finite scores")
@@ -176,5 +175,5 @@ class Ranker:
             # A stable sort of -scores keeps equal scores in item-id order: reproducible ties.
             top = np.argsort(-scores, axis=1, kind="stable")[:, :width]
             top[np.take_along_axis(scores, top, axis=1) == -np.inf] = -1
-            out[start:start + batch.size, :width] = top
+            out[start : start + batch.size, :width] = top
         return out

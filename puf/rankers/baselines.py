@@ -30,8 +30,11 @@ class Random(Ranker):
         self.seed_ = int(self.rng_.integers(2**63 - 1))
 
     def _score(self, users):
-        return np.stack([np.random.default_rng([self.seed_, int(u)]).random(self.n_items_)
-                         for u in users]) if len(users) else np.zeros((0, self.n_items_))
+        return (
+            np.stack([np.random.default_rng([self.seed_, int(u)]).random(self.n_items_) for u in users])
+            if len(users)
+            else np.zeros((0, self.n_items_))
+        )
 
 
 class MostPop(Ranker):
@@ -116,8 +119,10 @@ def sparse_neighbourhoods(vectors, neighbors, shrink):
     size = vectors.shape[0]
     norms = np.sqrt(np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel())
     step = max(1, _BLOCK_ENTRIES // max(size, 1))
-    blocks = [_top_neighbours(vectors[r0:r0 + step], vectors, norms[r0:r0 + step], norms, shrink,
-                              neighbors, r0) for r0 in range(0, size, step)]
+    blocks = [
+        _top_neighbours(vectors[r0 : r0 + step], vectors, norms[r0 : r0 + step], norms, shrink, neighbors, r0)
+        for r0 in range(0, size, step)
+    ]
     return sp.vstack(blocks, format="csr") if blocks else sp.csr_matrix((0, 0))
 
 
@@ -191,8 +196,7 @@ class UserKNN(Ranker):
         self.shrink = shrink
 
     def _fit(self, train):
-        self.neighbors_ = None if self.neighbors is None else check_k(self.neighbors,
-                                                                        name="neighbors")
+        self.neighbors_ = None if self.neighbors is None else check_k(self.neighbors, name="neighbors")
         self.shrink_ = check_nonnegative_scalar(self.shrink, name="shrink")
         self.similarity_ = sparse_neighbourhoods(train, self.neighbors_, self.shrink_)
 
@@ -234,8 +238,10 @@ class EASE(Ranker):
                 precision = scipy.linalg.inv(gram, overwrite_a=True, check_finite=False)
         except np.linalg.LinAlgError:
             # Only l2 = 0 can get here: with l2 > 0, XᵀX + λI is positive definite.
-            raise ValueError(f"l2={l2:g} leaves XᵀX + l2·I singular (an item nobody has, or two "
-                             "items with the same users); use l2 > 0") from None
+            raise ValueError(
+                f"l2={l2:g} leaves XᵀX + l2·I singular (an item nobody has, or two "
+                "items with the same users); use l2 > 0"
+            ) from None
         weights = precision / (-np.diag(precision))
         np.fill_diagonal(weights, 0.0)
         self.weights_ = weights

@@ -46,8 +46,14 @@ def run_key(dataset, ranker, *, seed, k, split):
     """
     from .. import __version__
 
-    settings = {"data": _digest(dataset), "ranker": repr(ranker), "seed": seed, "k": k,
-                "split": split, "puf-harness": __version__}
+    settings = {
+        "data": _digest(dataset),
+        "ranker": repr(ranker),
+        "seed": seed,
+        "k": k,
+        "split": split,
+        "puf-harness": __version__,
+    }
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
     name = str(dataset.name).replace(os.sep, "_")
     return f"{name}-{ranker.name}-seed{seed}-k{k}-{split}-{digest}.npz"
@@ -107,5 +113,6 @@ def save_run(folder, key, rankings, facts):
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     with atomic_file(folder / key, "wb") as handle:
-        np.savez(handle, rankings=np.asarray(rankings, dtype=np.int64), facts=json.dumps(facts),
-                 key=pathlib.Path(key).name)
+        np.savez(
+            handle, rankings=np.asarray(rankings, dtype=np.int64), facts=json.dumps(facts), key=pathlib.Path(key).name
+        )

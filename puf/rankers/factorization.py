@@ -78,8 +78,7 @@ class ALS(_Factorization):
 
     name = "als"
 
-    def __init__(self, *, factors=32, regularization=0.05, alpha=1.0, iterations=15,
-                 random_state=None):
+    def __init__(self, *, factors=32, regularization=0.05, alpha=1.0, iterations=15, random_state=None):
         super().__init__(random_state=random_state)
         self.factors = factors
         self.regularization = regularization
@@ -92,7 +91,8 @@ class ALS(_Factorization):
             regularization=check_nonnegative_scalar(self.regularization, name="regularization"),
             alpha=check_nonnegative_scalar(self.alpha, name="alpha"),
             iterations=check_k(self.iterations, name="iterations"),
-            num_threads=1, random_state=seed,
+            num_threads=1,
+            random_state=seed,
         )
 
 
@@ -115,8 +115,7 @@ class BPR(_Factorization):
 
     name = "bpr"
 
-    def __init__(self, *, factors=64, learning_rate=0.01, regularization=0.01, iterations=100,
-                 random_state=None):
+    def __init__(self, *, factors=64, learning_rate=0.01, regularization=0.01, iterations=100, random_state=None):
         super().__init__(random_state=random_state)
         self.factors = factors
         self.learning_rate = learning_rate
@@ -129,5 +128,6 @@ class BPR(_Factorization):
             learning_rate=check_nonnegative_scalar(self.learning_rate, name="learning_rate"),
             regularization=check_nonnegative_scalar(self.regularization, name="regularization"),
             iterations=check_k(self.iterations, name="iterations"),
-            num_threads=1, random_state=seed,
+            num_threads=1,
+            random_state=seed,
         )

@@ -59,16 +59,19 @@ class NMF(Ranker):
         try:
             from sklearn.decomposition import NMF as SklearnNMF
         except ImportError as exc:
-            raise ImportError("the NMF ranker needs the optional 'scikit-learn' library: "
-                              "pip install scikit-learn  (or pip install 'puf-harness[neural]')"
-                              ) from exc
+            raise ImportError(
+                "the NMF ranker needs the optional 'scikit-learn' library: "
+                "pip install scikit-learn  (or pip install 'puf-harness[neural]')"
+            ) from exc
         from ._base import single_threaded_blas
 
         components = min(check_k(self.n_components, name="n_components"), *train.shape)
-        model = SklearnNMF(n_components=components,
-                           alpha_W=check_nonnegative_scalar(self.alpha, name="alpha"),
-                           max_iter=check_k(self.max_iter, name="max_iter"),
-                           random_state=int(self.rng_.integers(2**31 - 1)))
+        model = SklearnNMF(
+            n_components=components,
+            alpha_W=check_nonnegative_scalar(self.alpha, name="alpha"),
+            max_iter=check_k(self.max_iter, name="max_iter"),
+            random_state=int(self.rng_.integers(2**31 - 1)),
+        )
         with single_threaded_blas():
             self.user_factors_ = model.fit_transform(train)
         self.item_factors_ = np.asarray(model.components_, dtype=np.float64)

@@ -32,6 +32,7 @@ from ...validation import check_histories, check_k
 from ...effectiveness import ndcg_at_k
 from .._base import Ranker
 from .checkpoint import load_checkpoint, save_checkpoint, training_fingerprint
+
 # Re-exported: the graph rankers import these from here.
 from .graph_inputs import interaction_keys, normalized_adjacency, sample_negatives, symmetric_propagation  # noqa: F401
 
@@ -131,8 +132,7 @@ class TorchRanker(Ranker):
 
     _carried: tuple[str, ...] = ()
 
-    def __init__(self, *, learning_rate, batch_size, max_epochs=300, patience=10,
-                 random_state=None, device="cpu"):
+    def __init__(self, *, learning_rate, batch_size, max_epochs=300, patience=10, random_state=None, device="cpu"):
         super().__init__(random_state=random_state)
         self.device = device
         self.learning_rate = learning_rate
@@ -174,18 +174,20 @@ class TorchRanker(Ranker):
         try:
             torch.device(self.device)
         except (RuntimeError, TypeError):
-            raise ValueError(f"device must be a torch device such as 'cpu' or 'cuda', got "
-                             f"{self.device!r}") from None
+            raise ValueError(f"device must be a torch device such as 'cpu' or 'cuda', got {self.device!r}") from None
         super().fit(train)  # validates, binarises, sets train_, rng_, calls _fit
         train = self.train_
         if valid is None:
             train, valid = hold_out(train, self.rng_)
         else:
-            valid = check_histories(valid, n_users=self.n_users_, n_items=self.n_items_,
-                                    name="valid").astype(np.float64)
+            valid = check_histories(valid, n_users=self.n_users_, n_items=self.n_items_, name="valid").astype(
+                np.float64
+            )
         if valid.nnz == 0:
-            raise ValueError("valid holds no interaction (without valid: no user has 3 or more "
-                             "training interactions to hold one out); early stopping needs some")
+            raise ValueError(
+                "valid holds no interaction (without valid: no user has 3 or more "
+                "training interactions to hold one out); early stopping needs some"
+            )
         seed = int(self.rng_.integers(2**31 - 1))
         with _one_thread_seeded(torch, seed):
             self._train(torch, train, valid, progress, checkpoint)
@@ -202,16 +204,23 @@ class TorchRanker(Ranker):
         judged = np.flatnonzero(np.diff(valid.indptr) > 0)
         fingerprint = None if checkpoint is None else training_fingerprint(self, train, valid)
         loop = self._start(torch, model, checkpoint, fingerprint)
-        bar = tqdm(total=self.max_epochs, initial=loop["epoch"], desc=self.name, unit="epoch",
-                   disable=not progress, leave=False)
+        bar = tqdm(
+            total=self.max_epochs,
+            initial=loop["epoch"],
+            desc=self.name,
+            unit="epoch",
+            disable=not progress,
+            leave=False,
+        )
         started = time.perf_counter()
         while loop["epoch"] < self.max_epochs and loop["waited"] < self.patience:
             epoch = loop["epoch"] = loop["epoch"] + 1
             model.train()
             loss = float(self._train_epoch(torch, model, epoch))
             if not np.isfinite(loss):
-                raise ValueError(f"{type(self).__name__}: the training loss became {loss} at epoch "
-                                 f"{epoch}; lower learning_rate")
+                raise ValueError(
+                    f"{type(self).__name__}: the training loss became {loss} at epoch {epoch}; lower learning_rate"
+                )
             ndcg = self._valid_ndcg(torch, model, train, valid, judged)
             self._record(loop, model, epoch, loss, ndcg)
             bar.update(1)
@@ -244,12 +253,10 @@ class TorchRanker(Ranker):
 
     def _start(self, torch, model, checkpoint, fingerprint):
         """A fresh early-stopping record, or the one ``checkpoint`` holds, with its state restored."""
-        self.history_, self.learning_from_, self.resumed_from_, self.resumed_seconds_ = \
-            [], None, None, 0.0
+        self.history_, self.learning_from_, self.resumed_from_, self.resumed_seconds_ = [], None, None, 0.0
         state = None if checkpoint is None else load_checkpoint(checkpoint, fingerprint)
         if state is None:
-            return {"epoch": 0, "best": -1.0, "best_state": None, "waited": 0, "first_loss": None,
-                    "seconds": 0.0}
+            return {"epoch": 0, "best": -1.0, "best_state": None, "waited": 0, "first_loss": None, "seconds": 0.0}
         model.load_state_dict(state["model"])
         self.optimizer_.load_state_dict(state["optimizer"])
         torch.set_rng_state(state["torch_rng"])
@@ -264,13 +271,21 @@ class TorchRanker(Ranker):
 
     def _save(self, torch, model, loop, checkpoint, fingerprint, started):
         loop = {**loop, "seconds": self.resumed_seconds_ + time.perf_counter() - started}
-        save_checkpoint(checkpoint, {
-            "fingerprint": fingerprint, "loop": loop, "model": model.state_dict(),
-            "optimizer": self.optimizer_.state_dict(), "torch_rng": torch.get_rng_state(),
-            "numpy_rng": json.dumps(self.rng_.bit_generator.state, default=np.ndarray.tolist),
-            "carried": {name: getattr(self, name) for name in self._carried},
-            "history": self.history_, "learning_from": self.learning_from_,
-            "best_epoch": self.best_epoch_})
+        save_checkpoint(
+            checkpoint,
+            {
+                "fingerprint": fingerprint,
+                "loop": loop,
+                "model": model.state_dict(),
+                "optimizer": self.optimizer_.state_dict(),
+                "torch_rng": torch.get_rng_state(),
+                "numpy_rng": json.dumps(self.rng_.bit_generator.state, default=np.ndarray.tolist),
+                "carried": {name: getattr(self, name) for name in self._carried},
+                "history": self.history_,
+                "learning_from": self.learning_from_,
+                "best_epoch": self.best_epoch_,
+            },
+        )
 
     def _valid_ndcg(self, torch, model, train, valid, judged):
         model.eval()
@@ -280,10 +295,10 @@ class TorchRanker(Ranker):
             for batch in np.array_split(judged, max(1, judged.size // 2048)):
                 scores = score(batch)
                 seen = train[batch].tocoo()
-                scores[torch.from_numpy(seen.row).to(scores.device),
-                       torch.from_numpy(seen.col).to(scores.device)] = -torch.inf
-                rankings.append(torch.topk(scores, min(VALID_K, self.n_items_), dim=1)
-                                .indices.cpu().numpy())
+                scores[
+                    torch.from_numpy(seen.row).to(scores.device), torch.from_numpy(seen.col).to(scores.device)
+                ] = -torch.inf
+                rankings.append(torch.topk(scores, min(VALID_K, self.n_items_), dim=1).indices.cpu().numpy())
         return float(ndcg_at_k(np.vstack(rankings), valid[judged], k=VALID_K).mean())
 
     def _score(self, users):

@@ -89,9 +89,9 @@ def load_checkpoint(path, fingerprint):
     try:
         state = torch.load(path, weights_only=True)  # plain tensors and Python values only
     except Exception as exc:  # torch raises many kinds (pickle, zip, runtime) for a bad file
-        raise ValueError(f"checkpoint {path}: unreadable ({exc}); delete it to train from "
-                         "the start") from exc
+        raise ValueError(f"checkpoint {path}: unreadable ({exc}); delete it to train from the start") from exc
     if not isinstance(state, dict) or state.get("fingerprint") != fingerprint:
-        raise ValueError(f"checkpoint {path}: written for other ranker settings or data; "
-                         "delete it to train from the start")
+        raise ValueError(
+            f"checkpoint {path}: written for other ranker settings or data; delete it to train from the start"
+        )
     return state

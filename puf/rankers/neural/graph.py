@@ -10,16 +10,21 @@ __all__ = ["NCL", "NGCF"]
 
 import numpy as np
 
-from ._training import (TorchRanker, interaction_keys, normalized_adjacency, sample_negatives,
-                        symmetric_propagation)
+from ._training import TorchRanker, interaction_keys, normalized_adjacency, sample_negatives, symmetric_propagation
 
 
 class _BPRGraph(TorchRanker):
-    def __init__(self, *, embedding_size, reg_weight, learning_rate, batch_size, max_epochs,
-                 patience, random_state, device):
-        super().__init__(learning_rate=learning_rate, batch_size=batch_size,
-                         max_epochs=max_epochs, patience=patience, random_state=random_state,
-                         device=device)
+    def __init__(
+        self, *, embedding_size, reg_weight, learning_rate, batch_size, max_epochs, patience, random_state, device
+    ):
+        super().__init__(
+            learning_rate=learning_rate,
+            batch_size=batch_size,
+            max_epochs=max_epochs,
+            patience=patience,
+            random_state=random_state,
+            device=device,
+        )
         self.embedding_size = embedding_size
         self.reg_weight = reg_weight
 
@@ -50,7 +55,7 @@ class _BPRGraph(TorchRanker):
         order = self.rng_.permutation(users.size)
         total, batches = 0.0, 0
         for start in range(0, order.size, self.batch_size):
-            batch = order[start:start + self.batch_size]
+            batch = order[start : start + self.batch_size]
             u, i = users[batch], items[batch]
             j = sample_negatives(self.keys_, self.n_items_, u, self.rng_)
             u, i, j = (torch.from_numpy(a).to(self.device) for a in (u, i, j))
@@ -59,8 +64,11 @@ class _BPRGraph(TorchRanker):
             negative = (user_all[u] * item_all[j]).sum(dim=1)
             bpr = -F.logsigmoid(positive - negative).mean()
             # RecBole's EmbLoss: the norms of the batch's ego embeddings over the batch size.
-            reg = (model["user_embedding"].weight[u].norm() + model["item_embedding"].weight[i].norm()
-                   + model["item_embedding"].weight[j].norm()) / u.numel()
+            reg = (
+                model["user_embedding"].weight[u].norm()
+                + model["item_embedding"].weight[i].norm()
+                + model["item_embedding"].weight[j].norm()
+            ) / u.numel()
             loss = bpr + self.reg_weight * reg + self._extra_loss(torch, model, extra, u, i, epoch)
             self.optimizer_.zero_grad()
             loss.backward()
@@ -108,22 +116,42 @@ class NGCF(_BPRGraph):
 
     name = "ngcf"
 
-    def __init__(self, *, embedding_size=64, layers=(64, 64, 64), message_dropout=0.1,
-                 reg_weight=1e-5, learning_rate=1e-3, batch_size=1024, max_epochs=300, patience=10,
-                 random_state=None, device="cpu"):
-        super().__init__(embedding_size=embedding_size, reg_weight=reg_weight,
-                         learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
-                         patience=patience, random_state=random_state, device=device)
+    def __init__(
+        self,
+        *,
+        embedding_size=64,
+        layers=(64, 64, 64),
+        message_dropout=0.1,
+        reg_weight=1e-5,
+        learning_rate=1e-3,
+        batch_size=1024,
+        max_epochs=300,
+        patience=10,
+        random_state=None,
+        device="cpu",
+    ):
+        super().__init__(
+            embedding_size=embedding_size,
+            reg_weight=reg_weight,
+            learning_rate=learning_rate,
+            batch_size=batch_size,
+            max_epochs=max_epochs,
+            patience=patience,
+            random_state=random_state,
+            device=device,
+        )
         self.layers = tuple(layers)
         self.message_dropout = message_dropout
 
     def _layers(self, torch):
         nn = torch.nn
         sizes = (self.embedding_size,) + self.layers
-        return nn.ModuleDict({
-            "sum": nn.ModuleList([nn.Linear(a, b) for a, b in zip(sizes, sizes[1:])]),
-            "product": nn.ModuleList([nn.Linear(a, b) for a, b in zip(sizes, sizes[1:])]),
-        })
+        return nn.ModuleDict(
+            {
+                "sum": nn.ModuleList([nn.Linear(a, b) for a, b in zip(sizes, sizes[1:])]),
+                "product": nn.ModuleList([nn.Linear(a, b) for a, b in zip(sizes, sizes[1:])]),
+            }
+        )
 
     def _propagate(self, torch, model):
         F = torch.nn.functional
@@ -131,12 +159,13 @@ class NGCF(_BPRGraph):
         outputs = [embeddings]
         for linear_sum, linear_product in zip(model["sum"], model["product"]):
             side = self.propagate_(self.adjacency_, embeddings)
-            embeddings = F.leaky_relu(linear_sum(side + embeddings)
-                                      + linear_product(side * embeddings), negative_slope=0.2)
+            embeddings = F.leaky_relu(
+                linear_sum(side + embeddings) + linear_product(side * embeddings), negative_slope=0.2
+            )
             embeddings = F.dropout(embeddings, p=self.message_dropout, training=model.training)
             outputs.append(F.normalize(embeddings, dim=1))
         final = torch.cat(outputs, dim=1)
-        return final[:self.n_users_], final[self.n_users_:], None
+        return final[: self.n_users_], final[self.n_users_ :], None
 
 
 def kmeans(torch, points, k, *, iterations=25):
@@ -208,13 +237,35 @@ class NCL(_BPRGraph):
 
     name = "ncl"
 
-    def __init__(self, *, embedding_size=64, n_layers=3, reg_weight=1e-4, ssl_temp=0.1,
-                 ssl_reg=1e-7, alpha=1.0, proto_reg=8e-8, num_clusters=1000, warm_up=20,
-                 learning_rate=1e-3, batch_size=4096, max_epochs=300, patience=10,
-                 random_state=None, device="cpu"):
-        super().__init__(embedding_size=embedding_size, reg_weight=reg_weight,
-                         learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
-                         patience=patience, random_state=random_state, device=device)
+    def __init__(
+        self,
+        *,
+        embedding_size=64,
+        n_layers=3,
+        reg_weight=1e-4,
+        ssl_temp=0.1,
+        ssl_reg=1e-7,
+        alpha=1.0,
+        proto_reg=8e-8,
+        num_clusters=1000,
+        warm_up=20,
+        learning_rate=1e-3,
+        batch_size=4096,
+        max_epochs=300,
+        patience=10,
+        random_state=None,
+        device="cpu",
+    ):
+        super().__init__(
+            embedding_size=embedding_size,
+            reg_weight=reg_weight,
+            learning_rate=learning_rate,
+            batch_size=batch_size,
+            max_epochs=max_epochs,
+            patience=patience,
+            random_state=random_state,
+            device=device,
+        )
         self.n_layers = n_layers
         self.ssl_temp = ssl_temp
         self.ssl_reg = ssl_reg
@@ -231,8 +282,8 @@ class NCL(_BPRGraph):
         layers = [embeddings]
         for _ in range(max(self.n_layers, 2)):  # 2 = hyper_layers * 2: the structural contrast
             layers.append(self.propagate_(self.adjacency_, layers[-1]))
-        final = torch.stack(layers[:self.n_layers + 1], dim=1).mean(dim=1)
-        return final[:self.n_users_], final[self.n_users_:], layers
+        final = torch.stack(layers[: self.n_layers + 1], dim=1).mean(dim=1)
+        return final[: self.n_users_], final[self.n_users_ :], layers
 
     def _train_epoch(self, torch, model, epoch):
         if epoch > self.warm_up:  # RecBole's E-step: cluster the current ego embeddings
@@ -262,15 +313,14 @@ class NCL(_BPRGraph):
         u, u_count = torch.unique(u, return_counts=True)
         i, i_count = torch.unique(i, return_counts=True)
         u_count, i_count = u_count.to(center.dtype), i_count.to(center.dtype)
-        structural = (self._info_nce(torch, context[:m][u], users_all[u], users_all, u_count)
-                      + self.alpha * self._info_nce(torch, context[m:][i], items_all[i], items_all,
-                                                    i_count))
+        structural = self._info_nce(
+            torch, context[:m][u], users_all[u], users_all, u_count
+        ) + self.alpha * self._info_nce(torch, context[m:][i], items_all[i], items_all, i_count)
         loss = self.ssl_reg * structural
         if epoch > self.warm_up:
             (user_centroids, user_labels), (item_centroids, item_labels) = self.prototypes_
-            prototype = (self._info_nce(torch, center[:m][u], user_centroids[user_labels[u]],
-                                        user_centroids, u_count)
-                         + self._info_nce(torch, center[m:][i], item_centroids[item_labels[i]],
-                                          item_centroids, i_count))
+            prototype = self._info_nce(
+                torch, center[:m][u], user_centroids[user_labels[u]], user_centroids, u_count
+            ) + self._info_nce(torch, center[m:][i], item_centroids[item_labels[i]], item_centroids, i_count)
             loss = loss + self.proto_reg * prototype
         return loss

@@ -49,7 +49,7 @@ def normalized_adjacency(torch, train):
     cols = np.concatenate([coo.col + m, coo.row])
     adjacency = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(m + n, m + n))
     degree = np.asarray(adjacency.sum(axis=1)).ravel() + 1e-7  # RecBole's epsilon: no 0-division
-    scale = sp.diags(degree ** -0.5)
+    scale = sp.diags(degree**-0.5)
     laplacian = sp.csr_matrix(scale @ adjacency @ scale)
     laplacian.sort_indices()
     with warnings.catch_warnings():  # CSR is "beta" in torch; its CPU matmul is all we use
@@ -57,8 +57,10 @@ def normalized_adjacency(torch, train):
         return torch.sparse_csr_tensor(
             torch.from_numpy(laplacian.indptr.astype(np.int64)),
             torch.from_numpy(laplacian.indices.astype(np.int64)),
-            torch.from_numpy(laplacian.data.astype(np.float32)), laplacian.shape,
-            check_invariants=False)  # scipy built it sorted and in range
+            torch.from_numpy(laplacian.data.astype(np.float32)),
+            laplacian.shape,
+            check_invariants=False,
+        )  # scipy built it sorted and in range
 
 
 def symmetric_propagation(torch):

@@ -43,12 +43,29 @@ class MultVAE(TorchRanker):
     name = "multvae"
     _carried = ("updates_",)  # the KL annealing's step count
 
-    def __init__(self, *, hidden_size=600, latent_size=200, dropout=0.5, anneal_cap=0.2,
-                 total_anneal_steps=200000, learning_rate=1e-3, batch_size=500, max_epochs=300,
-                 patience=10, random_state=None, device="cpu"):
-        super().__init__(learning_rate=learning_rate, batch_size=batch_size,
-                         max_epochs=max_epochs, patience=patience, random_state=random_state,
-                         device=device)
+    def __init__(
+        self,
+        *,
+        hidden_size=600,
+        latent_size=200,
+        dropout=0.5,
+        anneal_cap=0.2,
+        total_anneal_steps=200000,
+        learning_rate=1e-3,
+        batch_size=500,
+        max_epochs=300,
+        patience=10,
+        random_state=None,
+        device="cpu",
+    ):
+        super().__init__(
+            learning_rate=learning_rate,
+            batch_size=batch_size,
+            max_epochs=max_epochs,
+            patience=patience,
+            random_state=random_state,
+            device=device,
+        )
         self.hidden_size = hidden_size
         self.latent_size = latent_size
         self.dropout = dropout
@@ -65,12 +82,12 @@ class MultVAE(TorchRanker):
             nn.init.normal_(layer.bias, std=0.001)
             return layer
 
-        model = nn.ModuleDict({
-            "encoder": nn.ModuleList([linear(n, self.hidden_size),
-                                      linear(self.hidden_size, 2 * self.latent_size)]),
-            "decoder": nn.ModuleList([linear(self.latent_size, self.hidden_size),
-                                      linear(self.hidden_size, n)]),
-        })
+        model = nn.ModuleDict(
+            {
+                "encoder": nn.ModuleList([linear(n, self.hidden_size), linear(self.hidden_size, 2 * self.latent_size)]),
+                "decoder": nn.ModuleList([linear(self.latent_size, self.hidden_size), linear(self.hidden_size, n)]),
+            }
+        )
         self.optimizer_ = torch.optim.Adam(model.parameters(), lr=self.learning_rate)
         self.updates_ = 0
         return model
@@ -91,7 +108,7 @@ class MultVAE(TorchRanker):
         order = self.rng_.permutation(self.n_users_)
         total, batches = 0.0, 0
         for start in range(0, order.size, self.batch_size):
-            rows = self._rows(torch, self.fit_train_, order[start:start + self.batch_size])
+            rows = self._rows(torch, self.fit_train_, order[start : start + self.batch_size])
             logits, mu, logvar = self._forward(torch, model, rows)
             self.updates_ += 1
             beta = min(self.anneal_cap, self.updates_ / self.total_anneal_steps)
