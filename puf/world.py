@@ -63,8 +63,8 @@ class World(Derivations):
     (array([1. , 0.5]), np.float64(0.3333333333333333))
     """
 
-    histories: MatrixLike
-    relevance: MatrixLike
+    histories: sp.csr_matrix
+    relevance: sp.csr_matrix
     rankings: np.ndarray
     item_features: np.ndarray
     item_vectors: np.ndarray | None = None
