@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from puf.validation import check_random_state
+from puf.validation import check_histories, check_random_state
 
 from .blocks import check_block_size, check_choice, tile_tasks
 from .executors import open_executor
@@ -54,14 +54,16 @@ def _binary(histories):
 
 
 def _prepare_jaccard(inputs, segments):
-    shared = prepare_pattern(inputs["histories"], segments=segments) if segments else {}
-    binary = _binary(inputs["histories"])
+    histories = check_histories(inputs["histories"])  # CSR without stored zeros: a stored 0 is no interaction
+    shared = prepare_pattern(histories, segments=segments) if segments else {}
+    binary = _binary(histories)
     shared.update(binary=binary, sizes=np.diff(binary.indptr).astype(np.float64))
     return shared
 
 
 def _prepare_uf(inputs, segments):
-    return prepare_uf(inputs["histories"], inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
+    histories = check_histories(inputs["histories"])
+    return prepare_uf(histories, inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
 
 
 def _prepare_matrix(inputs, segments):
