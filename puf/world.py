@@ -11,7 +11,6 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
-from .arrays import MatrixLike
 from .validation import (
     check_histories,
     check_index,
