@@ -148,7 +148,7 @@ def _inside(path):
     return Path(path).resolve().is_relative_to(ROOT)
 
 
-def command_line(argv):
+def command_line(argv: list[str]) -> str:
     """The command as a reader reruns it from the repository's root: file paths relative to it.
 
     Examples

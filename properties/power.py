@@ -21,8 +21,12 @@ __all__ = [
 ]
 
 import time
+from typing import TYPE_CHECKING
 
 from .measured import POWER_TABLE, measured_power
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BUDGETS = (10, 30, 60, 100, 300, 1000)
 
@@ -210,7 +214,7 @@ def power_summary(runs):
     return pd.DataFrame(table)
 
 
-def false_alarms_by_property(runs):
+def false_alarms_by_property(runs: "pd.DataFrame") -> "pd.DataFrame":
     """Return the false alarms per property: the share of the controls' cells whose true verdict
     is ``holds`` that were reported otherwise, one row per property, one column per budget.
 

@@ -14,13 +14,17 @@ __all__ = ["merge_verdicts", "update_known", "searched_reason"]
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 from . import check_known, known_from_verdicts, known_path, write_known
+
+if TYPE_CHECKING:
+    from ..verdict import Verdict
 
 _SEARCHED = re.compile(r"; the search found no counterexample in \d+ examples up to m = \d+ \([^)]*\)$")
 
 
-def searched_reason(reason, verdict):
+def searched_reason(reason: str, verdict: "Verdict") -> str:
     """``reason`` ending with what ``verdict``'s search covered, for a universal ``holds``
     (or proven) cell: "; the search found no counterexample in N examples up to m = M
     (budget B, seed S)". An earlier such clause is replaced; other cells' reasons are
