@@ -184,7 +184,6 @@ def power_table():
         f"date: {stored['date']}" if stored.get("date") else "",
         f"command: `{stored['command']}`" if stored.get("command") else "",
     ]
-    facts += [f"runs: `{command}`" for command in stored.get("runs", [])]
     facts = [fact for fact in facts if fact]
     return text + ("\n" + "; ".join(facts) + ".\n" if facts else "")
 
