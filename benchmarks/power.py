@@ -288,7 +288,11 @@ def _report(runs, args, *, elapsed, argv=None):
             "detection": {
                 str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v} for b in table.columns
             },
-            "false_alarms": {str(b): round(float(table.loc["false alarms", b]), 4) for b in table.columns},
+            "false_alarms": {  # the budgets whose controls ran
+                str(b): round(float(table.loc["false alarms", b]), 4)
+                for b in table.columns
+                if table.loc["false alarms", b] == table.loc["false alarms", b]
+            },
             "seconds": {str(b): round(float(table.loc["seconds", b]), 1) for b in table.columns},
         }
         if len(by_property):  # which properties the controls' false alarms (if any) came from

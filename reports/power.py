@@ -53,6 +53,17 @@ def _provenance(stored):
     return " " + "; ".join(parts) + "." + (f" Measured on {where}{how}." if where else "")
 
 
+def _count_seeds(seeds):
+    """ "1 seed", "3 seeds" ("? seeds" when unknown).
+
+    Examples
+    --------
+    >>> _count_seeds(1), _count_seeds(3)
+    ('1 seed', '3 seeds')
+    """
+    return f"{seeds if seeds is not None else '?'} seed{'' if seeds == 1 else 's'}"
+
+
 def _table(stored, detection):
     """The section's table: per budget the search alone, then where measured with the stored
     examples tried first and the false alarms per property on the controls (percentages).
@@ -203,7 +214,7 @@ def power_section(out, *, budgets=()):
         f"corpus (properties.corpus: measures with planted flaws on every property, and sound "
         f"controls) measures how often the search finds a flaw that is there: the share of "
         f"planted cells detected, overall (first panel) and per property (blue, with the overall rate in grey), over "
-        f"{stored.get('seeds', '?')} seeds, against the example budget; dashed: this report's "
+        f"{_count_seeds(stored.get('seeds'))}, against the example budget; dashed: this report's "
         f"budget ({used}). The plot shows the search alone; the verdicts also replay the stored "
         f"counterexamples of properties/known first, which finds every known flaw of the "
         f"built-in measures at any budget (the table's 'with stored examples' columns, where "
