@@ -173,3 +173,26 @@ def test_the_pair_pass_and_the_neighbours_read_stored_zeros_as_no_interaction():
         assert abs(mean - puf.puf(s, want)) <= 5 * se
     found = nearest_neighbors(m, 3, similarity="jaccard", inputs={"histories": histories})
     assert inconsistency_from_neighbors(s, found) == pytest.approx(puf.inconsistency(s, matrix, n_neighbors=3))
+
+
+def test_the_neighbours_road_breaks_ties_of_sim_uf_as_the_dense_measure():
+    # Users whose sim_UF ties in exact arithmetic get values a few ulps apart from the tiles'
+    # arithmetic and the dense one's: both read them as tied, and take the lower index.
+    from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
+
+    m = 40
+    histories = sp.csr_matrix(np.random.default_rng(7).integers(0, 4, (m, 12)).astype(float))
+    s = np.random.default_rng(8).random(m)
+    inputs = {"histories": histories, "item_features": np.eye(12), "gamma": 0.5}
+    found = nearest_neighbors(m, 3, similarity="uf", inputs=inputs)
+    want = puf.inconsistency(s, puf.uf_similarity(histories, np.eye(12), gamma=0.5), n_neighbors=3)
+    assert inconsistency_from_neighbors(s, found) == pytest.approx(want, abs=1e-12)
+
+
+def test_inconsistency_reads_similarities_a_few_ulps_apart_as_tied():
+    s = np.array([0.0, 1.0, 0.0, 0.5])
+    sim = np.full((4, 4), 0.8)
+    np.fill_diagonal(sim, 1.0)
+    nudged = sim.copy()
+    nudged[0, 3] = nudged[3, 0] = np.nextafter(0.8, 1.0)  # 0.8 in other arithmetic
+    assert puf.inconsistency(s, nudged, n_neighbors=1) == puf.inconsistency(s, sim, n_neighbors=1)
