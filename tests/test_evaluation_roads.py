@@ -196,3 +196,19 @@ def test_inconsistency_reads_similarities_a_few_ulps_apart_as_tied():
     nudged = sim.copy()
     nudged[0, 3] = nudged[3, 0] = np.nextafter(0.8, 1.0)  # 0.8 in other arithmetic
     assert puf.inconsistency(s, nudged, n_neighbors=1) == puf.inconsistency(s, sim, n_neighbors=1)
+
+
+def test_sampled_pairs_are_read_as_u_below_v_as_the_tiles_read_them():
+    # A kernel need not be symmetric: the measure is its mean over the pairs u < v.
+    from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
+    from puf.pair_kernels import PairKernel
+
+    def rise(effectiveness):
+        s_u, s_v = effectiveness
+        return s_v - s_u
+
+    m, s = 50, np.linspace(0.0, 1.0, 50)
+    job = PairJob(PairKernel(rise), {}, s)
+    (total,) = pair_sums([job], m=m)
+    ((mean, se),) = sampled_pair_means([job], m=m, sample_size=20_000, random_state=0)
+    assert abs(mean - total / (m * (m - 1) / 2)) <= 5 * se + 1e-12
