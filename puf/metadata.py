@@ -326,7 +326,7 @@ def measure(
     reads: tuple[str, ...] | None = None,
     instances: Sequence[Mapping[str, Any]] = (),
     **metadata: Any,
-) -> Any:
+) -> Callable[..., Any]:
     """Decorator declaring a measure's metadata where it is defined; the function is unchanged.
 
     Parameters
