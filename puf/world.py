@@ -11,7 +11,6 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
-from .arrays import MatrixLike
 from .validation import (
     check_histories,
     check_index,
@@ -63,8 +62,8 @@ class World(Derivations):
     (array([1. , 0.5]), np.float64(0.3333333333333333))
     """
 
-    histories: MatrixLike
-    relevance: MatrixLike
+    histories: sp.csr_matrix
+    relevance: sp.csr_matrix
     rankings: np.ndarray
     item_features: np.ndarray
     item_vectors: np.ndarray | None = None

@@ -17,6 +17,7 @@ import io
 import pathlib
 import zipfile
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -61,22 +62,27 @@ def write_interactions(frame: pd.DataFrame, path: pathlib.Path, types: Mapping[s
             )
 
 
-def numeric_table(data: bytes, columns: Sequence[str], separator: str, path: str | pathlib.Path) -> pd.DataFrame:
-    """A headerless table of numbers; a non-numeric or missing value names its line."""
+def numeric_table(
+    data: bytes, columns: Sequence[str], separator: str, path: str | pathlib.Path, *, first_line: int = 1
+) -> pd.DataFrame:
+    """A headerless table of numbers; a non-numeric or missing value names its line
+    (``first_line``: the file's line number of the first row of ``data``)."""
+
+    def read(dtype: Any) -> pd.DataFrame:
+        return pd.read_csv(io.BytesIO(data), sep=separator, header=None, names=columns, engine="c", dtype=dtype)
+
     try:
-        frame = pd.read_csv(
-            io.BytesIO(data),
-            sep=separator,
-            header=None,
-            names=columns,
-            engine="c",
-            dtype=np.float64 if "rating" in columns else None,
-        )
+        try:
+            frame = read(np.float64 if "rating" in columns else None)
+        except ValueError:  # a cell that is not a number: read again as text to find its line
+            frame = read(None).apply(pd.to_numeric, errors="coerce")
+            if not frame.isna().any().any():
+                raise
     except (ValueError, pd.errors.ParserError) as exc:
         raise ValueError(f"{path}: not in the expected format ({exc})") from None
     if frame.isna().any().any():
         row = int(np.flatnonzero(frame.isna().any(axis=1).to_numpy())[0])
-        raise ValueError(f"{path}: line {row + 1}: a missing or non-numeric value")
+        raise ValueError(f"{path}: line {row + first_line}: a missing or non-numeric value")
     return frame
 
 

@@ -101,7 +101,7 @@ def movielens_20m(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: b
     header = decoded(first).strip()
     if header.split(",") != ["userId", "movieId", "rating", "timestamp"]:
         raise ValueError(f"ratings.csv: line 1: expected the header userId,movieId,rating,timestamp, got {header!r}")
-    ratings = numeric_table(body, ["userId", "movieId", "rating", "timestamp"], ",", "ratings.csv")
+    ratings = numeric_table(body, ["userId", "movieId", "rating", "timestamp"], ",", "ratings.csv", first_line=2)
     ratings = ratings.astype({"userId": np.int64, "movieId": np.int64})
     try:
         movies = pd.read_csv(

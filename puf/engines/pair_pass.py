@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from puf.validation import check_random_state
+from puf.validation import check_histories, check_random_state
 
 from ._uf_parts import list_distance_of, pair_jaccard, pair_similarity, prepare_uf, similarity_tile
 from .blocks import Scheduler, check_block_size, check_choice, tile_tasks
@@ -59,14 +59,16 @@ def _binary(histories):
 
 
 def _prepare_jaccard(inputs, segments):
-    shared = prepare_pattern(inputs["histories"], segments=segments) if segments else {}
-    binary = _binary(inputs["histories"])
+    histories = check_histories(inputs["histories"])  # CSR without stored zeros: a stored 0 is no interaction
+    shared = prepare_pattern(histories, segments=segments) if segments else {}
+    binary = _binary(histories)
     shared.update(binary=binary, sizes=np.diff(binary.indptr).astype(np.float64))
     return shared
 
 
 def _prepare_uf(inputs, segments):
-    return prepare_uf(inputs["histories"], inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
+    histories = check_histories(inputs["histories"])
+    return prepare_uf(histories, inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
 
 
 def _prepare_matrix(inputs, segments):
