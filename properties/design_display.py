@@ -1,13 +1,20 @@
 """The designer's output: a plain-text table, a JSON document and a Markdown report section."""
 
+from __future__ import annotations
+
 __all__ = ["format_design", "design_document", "design_markdown"]
 
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 import numpy as np
+
+if TYPE_CHECKING:
+    from .design import Candidate, Cell
 
 _SHORT = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undef", "not-applicable": "n/a"}
 
 
-def _counterexample(cell):
+def _counterexample(cell: Cell) -> str:
     example = cell.example or {}
     before, after = example.get("before") or {}, example.get("after") or {}
     if "effectiveness" not in before:
@@ -18,11 +25,13 @@ def _counterexample(cell):
     return text
 
 
-def _row(candidate):
+def _row(candidate: Candidate) -> str:
     return ", ".join(f"{c.property} {_SHORT.get(c.status, c.status)}" for c in candidate.cells)
 
 
-def format_design(accepted, rejected, *, require, forbid=()):
+def format_design(
+    accepted: Sequence[Candidate], rejected: Sequence[Candidate], *, require: Sequence[str], forbid: Sequence[str] = ()
+) -> str:
     """The accepted candidates ranked (each with its row), then every rejected one's first failing cell.
 
     Examples
@@ -48,6 +57,8 @@ def format_design(accepted, rejected, *, require, forbid=()):
         width = max(len(c.name) for c in rejected)
         for c in rejected:
             cell = c.failed
+            if cell is None:  # every rejected candidate has its failing cell
+                continue
             lines.append(
                 f"  {c.name.ljust(width)}  {cell.property}: {_SHORT.get(cell.status, cell.status)} "
                 f"by {cell.by}" + (f"; {_counterexample(cell)}" if _counterexample(cell) else "")
@@ -55,7 +66,14 @@ def format_design(accepted, rejected, *, require, forbid=()):
     return "\n".join(lines)
 
 
-def design_document(accepted, rejected, *, require, forbid=(), note=""):
+def design_document(
+    accepted: Sequence[Candidate],
+    rejected: Sequence[Candidate],
+    *,
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    note: str = "",
+) -> dict[str, Any]:
     """The designer's result as a JSON-ready dict."""
     return {
         "note": note,
@@ -66,7 +84,14 @@ def design_document(accepted, rejected, *, require, forbid=(), note=""):
     }
 
 
-def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
+def design_markdown(
+    accepted: Sequence[Candidate],
+    rejected: Sequence[Candidate],
+    *,
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    note: str = "",
+) -> str:
     """The designer's result as a Markdown section of a report."""
     out = [
         "## Measure design",
@@ -89,8 +114,8 @@ def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
     if rejected:
         out += ["", "| rejected form | first failing cell | decided by | counterexample |", "|---|---|---|---|"]
         out += [
-            f"| `{c.name}` | {c.failed.property}: {c.failed.status} | {c.failed.by} | "
-            f"{_counterexample(c.failed) or '—'} |"
+            f"| `{c.name}` | {cell.property}: {cell.status} | {cell.by} | {_counterexample(cell) or '—'} |"
             for c in rejected
+            if (cell := c.failed) is not None
         ]
     return "\n".join(out) + "\n"

@@ -1,7 +1,10 @@
 """The verdict of one property on one measure, and the statuses it can have."""
 
+from __future__ import annotations
+
 __all__ = ["STATUSES", "Verdict"]
 
+from typing import Any
 import math
 from dataclasses import asdict, dataclass
 
@@ -75,7 +78,7 @@ class Verdict:
     random_state: int | None = None
     scope: str | None = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").
 
         Examples
@@ -88,7 +91,7 @@ class Verdict:
         return _json_ready(asdict(self))
 
 
-def _json_ready(value):
+def _json_ready(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

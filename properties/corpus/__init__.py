@@ -11,8 +11,11 @@ Families: :mod:`~properties.corpus.normalisation`, :mod:`~properties.corpus.thre
 ``puf power`` runs them (:mod:`properties.power`).
 """
 
+from __future__ import annotations
+
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
+from typing import Any
 from . import axioms, inequality, normalisation, reach, special, thresholds, weighting
 from .controls import CONTROLS
 
@@ -28,7 +31,7 @@ FLAWED = [
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
 
 
-def get_entry(name):
+def get_entry(name: str) -> dict[str, Any]:
     """Return the corpus entry called ``name``.
 
     Examples

@@ -7,14 +7,20 @@ cell gets the runner's reason, for a person to rewrite into the argument or the
 counterexample behind it. Literature citations and the other cells are left as they were.
 """
 
+from __future__ import annotations
+
 __all__ = ["merge_verdicts", "update_known"]
 
+from pathlib import Path
+from collections.abc import Iterable, Mapping
+from typing import Any
 import json
 
 from . import check_known, known_from_verdicts, known_path, write_known
+from ..verdict import Verdict
 
 
-def merge_verdicts(data, results):
+def merge_verdicts(data: Mapping[str, Any], results: Iterable[Verdict]) -> dict[str, Any]:
     """Return ``data`` (a parsed known file, possibly missing properties) with ``results``
     (one measure's verdicts) merged in, every present property in catalog order.
 
@@ -55,7 +61,7 @@ def merge_verdicts(data, results):
     return merged
 
 
-def update_known(results):
+def update_known(results: Iterable[Verdict]) -> list[Path]:
     """Merge ``results`` (verdicts of any measures) into their known files; return the paths
     written. Measures without a known file are left out.
 
