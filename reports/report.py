@@ -8,11 +8,26 @@ skewness sweeps and the measure-agreement study on a real dataset with
 ``settings.json``, and ``index.html`` / ``report.md``.
 """
 
+from __future__ import annotations
+
 __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
+from pathlib import Path
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 import os
 
 from puf.properties.budget import example_budget
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from puf.metadata import Measure
+    from puf.world import World
+
+    from .bases import Base
+    from .report_parts import Section
+    from .sweeps import BuiltinSweep
 
 SETTINGS = {
     # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
@@ -22,7 +37,16 @@ SETTINGS = {
 }
 
 
-def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progress=False, command="puf report"):
+def build_report(
+    out: Path,
+    *,
+    quick: bool = False,
+    extra: Sequence[Measure] = (),
+    random_state: int = 0,
+    data: str | None = None,
+    progress: bool = False,
+    command: str = "puf report",
+) -> Path:
     """Run everything and write the report into the existing directory ``out``.
 
     Parameters
@@ -121,7 +145,7 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     return out / "index.html"
 
 
-def _verdict_table(records, measures):
+def _verdict_table(records: Sequence[Mapping[str, Any]], measures: Sequence[Measure]) -> pd.DataFrame:
     """The matrix's long table: one row per cell, the rows in the matrix's family order."""
     import pandas as pd
 
@@ -151,12 +175,12 @@ def _verdict_table(records, measures):
     return verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
 
 
-def _cores():
+def _cores() -> int:
     """The cores this process may use (the verdicts run one worker per core)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _stage(progress, number, count, name, total, unit):
+def _stage(progress: bool, number: int, count: int, name: str, total: int, unit: str) -> Any:
     """The tqdm bar of one stage, ``[number/count] name``: each stage has its own honest ETA."""
     from tqdm.auto import tqdm
 
@@ -165,7 +189,7 @@ def _stage(progress, number, count, name, total, unit):
     return tqdm(total=total, desc=f"[{number}/{count}] {name}", unit=unit, disable=not progress, smoothing=0)
 
 
-def sweep_extra(spec, extra=()):
+def sweep_extra(spec: BuiltinSweep, extra: Sequence[Measure] = ()) -> tuple[Measure, ...]:
     """Measures added to a built-in sweep: registered measures it does not list, then ``extra``.
 
     The zero-relevance and both skewness sweeps run every registered measure (a new
@@ -188,7 +212,7 @@ def sweep_extra(spec, extra=()):
     return tuple(missing) + tuple(extra)
 
 
-def _verdict_note(max_examples, random_state, quick):
+def _verdict_note(max_examples: int, random_state: int, quick: bool) -> str:
     return (
         f"Verdicts of the property catalog (properties.verdicts, as in `puf check --all`): up to "
         f"{max_examples} Hypothesis examples per property, random_state={random_state}"
@@ -208,20 +232,29 @@ _QUICK_CAVEAT = (
 _REAL_SWEEPS = ("zero_relevance", "skewness")
 
 
-def _matrix_measures(extra):
+def _matrix_measures(extra: Sequence[Measure]) -> list[Measure]:
     """The matrix's rows: the built-ins grouped by family (``puf.FAMILIES`` order), then ``extra``."""
     from puf import FAMILIES, MEASURES
 
     return sorted(MEASURES.values(), key=lambda m: FAMILIES.index(m.family)) + list(extra)
 
 
-def _family(name):
+def _family(name: str) -> str:
     from puf import MEASURES
 
     return MEASURES[name].family if name in MEASURES else "your measures"
 
 
-def _provenance(quick, setting, seeds, random_state, base, extra, data, command):
+def _provenance(
+    quick: bool,
+    setting: Mapping[str, Any],
+    seeds: Sequence[int],
+    random_state: int,
+    base: Base,
+    extra: Sequence[Measure],
+    data: str | None,
+    command: str,
+) -> dict[str, str]:
     import hypothesis
     import matplotlib
     import numpy as np
@@ -229,7 +262,7 @@ def _provenance(quick, setting, seeds, random_state, base, extra, data, command)
 
     import puf
 
-    user = ", ".join(f"{m.name} (reads {', '.join(m.reads)})" for m in extra) or "none"
+    user = ", ".join(f"{m.name} (reads {', '.join(m.reads or ())})" for m in extra) or "none"
     return {
         "command": command,
         "data": (
@@ -261,7 +294,7 @@ REAL_RANKERS = "all"
 """Rankers of the real-data sections: every installed one (the paper's seven with the extra)."""
 
 
-def _real_data(name, *, random_state):
+def _real_data(name: str, *, random_state: int) -> dict[str, Any]:
     """Load a dataset, run the rankers (cached lists), evaluate them; lists of the best ranker for sweeps."""
     from puf.data import load, to_world
     from puf.data.fetch import cache_dir
@@ -285,7 +318,16 @@ def _real_data(name, *, random_state):
     }
 
 
-def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
+def _real_sections(
+    out: Path,
+    real: Mapping[str, Any],
+    seeds: Sequence[int],
+    extra: Sequence[Measure],
+    quick: bool,
+    bar: Any,
+    labels: list[pd.DataFrame],
+    cache: dict[Any, World],
+) -> list[Section]:
     from puf.reports.bases import Base
     from puf.reports.figures import plot_heatmap, save_figure
     from puf.reports.render import Section
