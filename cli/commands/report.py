@@ -1,11 +1,20 @@
 """``puf report``: sensitivity sweeps, figures, property verdicts, as HTML + Markdown + data."""
 
+from __future__ import annotations
+
 __all__ = ["register", "run"]
+
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
+import argparse
 
 from ..exitcodes import EXIT_OK, exit_code
 
+if TYPE_CHECKING:
+    from puf.metadata import Measure
 
-def register(subparsers):
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``report`` to the ``puf`` parser.
 
     Examples
@@ -67,7 +76,7 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def _user_measures(specs, time_limit):
+def _user_measures(specs: Iterable[str], time_limit: float) -> list[Measure]:
     """Load --measure specs; a name taken by a built-in (or twice) is replaced by its spec.
 
     The same measure given twice (by any spelling) is refused. Each is imported
@@ -97,7 +106,7 @@ def _user_measures(specs, time_limit):
     return loaded
 
 
-def _check_data(data):
+def _check_data(data: str | None) -> None:
     """Refuse a --data that is neither a known dataset nor an existing path (before any work)."""
     if data is None:
         return
@@ -111,13 +120,13 @@ def _check_data(data):
         )  # the words of puf.data.load
 
 
-def _command(args):
+def _command(args: argparse.Namespace) -> str:
     parts = ["puf report", f"--out {args.out}"] + (["--quick"] if args.quick else [])
     parts += [f"--measure {m}" for m in args.measure] + [f"--random-state {args.random_state}"]
     return " ".join(parts + ([f"--data {args.data}"] if args.data else []))
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Run ``puf report``; return 0, 2 (bad input) or 1 (a dataset download failed).
 
     Refuses an existing non-empty output directory unless ``--force`` (then
