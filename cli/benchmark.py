@@ -233,6 +233,7 @@ def _baseline_cases() -> dict[str, Callable[[Mapping[str, Any]], Any]]:
     }
 
 
+#: Every benchmark case: an engine (and, where one exists, its dense baseline).
 CASES = ("cosine-puf", "jaccard-puf", "jaccard-puf-sample", "envy", "uf", "uf-sample")
 #: Cases run by default per size: all of them.
 DEFAULT_CASES = {"small": CASES, "ml1m": CASES, "ml20m": CASES}

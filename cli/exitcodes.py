@@ -42,6 +42,7 @@ import signal
 import threading
 from types import FrameType
 
+#: The exit codes: done, download failed, bad input, internal error, interrupted.
 EXIT_OK, EXIT_DOWNLOAD, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 
 

@@ -61,15 +61,19 @@ LARGEST_LARGE = 300
 """Users in the largest population of the large share at score level."""
 LARGEST_LARGE_WORLD = 200
 """Users in the largest world of the large share."""
-# P@k moves by exactly 1/k when one list item changes relevance, so world-level
-# disparity and transfer cases change effectiveness by a known, exact amount.
+#: The effectiveness metric a world-level case derives: P@k, which one list item moves by exactly
+#: 1/k, so world-level disparity and transfer cases change effectiveness by a known amount.
 METRIC = "precision"
+#: The similarity a world-level case derives from the histories.
 SIMILARITY = "jaccard"
 
-# Fractions in (0, 1), kept >= 1e-3 so that a scaling by 1/fraction never under- or overflows.
+#: Strategy of fractions in (0, 1), at least 1e-3 (a scaling by 1/fraction never under- or overflows).
 FRACTIONS = st.one_of(st.integers(1, 9).map(lambda i: i / 10), st.floats(1e-3, 0.999))
+#: Strategy of :data:`FRACTIONS` or 1.
 FRACTIONS_OR_ONE = st.one_of(st.just(1.0), FRACTIONS)
+#: Strategy of :data:`FRACTIONS` or 0.
 FRACTIONS_OR_ZERO = st.one_of(st.just(0.0), FRACTIONS)
+#: Strategy of shares in (0, ½]: ½, or half a :data:`FRACTIONS` value.
 HALVES_OR_LESS = st.one_of(st.just(0.5), FRACTIONS.map(lambda t: t / 2))
 
 
@@ -113,7 +117,9 @@ class Case:
         printer.text(repr(self))
 
 
-def case_strategy(definition: Callable[..., Case]) -> Callable[[str, Any], st.SearchStrategy[Case]]:
+def case_strategy(
+    definition: Callable[..., Case],
+) -> Callable[[str, str | Callable[..., Any]], st.SearchStrategy[Case]]:
     """Declare a strategy of cases: ``definition(draw, level, measure)`` becomes
     ``definition(level, measure)``, a strategy whose arguments are checked when it is built.
 
@@ -133,7 +139,7 @@ def case_strategy(definition: Callable[..., Case]) -> Callable[[str, Any], st.Se
     strategy = st.composite(definition)
 
     @functools.wraps(strategy)
-    def build(level: str, measure: Any) -> st.SearchStrategy[Case]:
+    def build(level: str, measure: str | Callable[..., Any]) -> st.SearchStrategy[Case]:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
         return strategy(level, as_measure(measure))

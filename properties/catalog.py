@@ -15,7 +15,7 @@ from __future__ import annotations
 
 __all__ = ["FORMAL_CONVENTIONS", "Property", "CATALOG", "get_property", "catalog_frame"]
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 from dataclasses import dataclass
 
 from . import judges
@@ -33,9 +33,7 @@ from .user_cases import (
     single_cases,
 )
 from .cases import Case
-
-if TYPE_CHECKING:
-    import pandas as pd
+import pandas as pd
 
 
 def _no_examples(level: str) -> list[Case]:
@@ -161,6 +159,7 @@ _ALL = ("effectiveness", "similarity", "utility", "list_distance")
 _OUT = ("effectiveness", "utility")
 _INEQ = "inequality axioms (Atkinson 1970; Cowell, Measuring Inequality)"
 _PUF = "the PUF paper's sensitivity claims (Rampisela et al., ECIR 2026)"
+#: Every property by name, in the order verdicts and tables list them.
 CATALOG = {
     p.name: p
     for p in (

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 __all__ = ["format_design", "design_document", "design_markdown"]
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from collections.abc import Sequence
 import numpy as np
+from .design import Candidate, Cell
 
-if TYPE_CHECKING:
-    from .design import Candidate, Cell
 
 _SHORT = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undef", "not-applicable": "n/a"}
 

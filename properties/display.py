@@ -4,14 +4,13 @@ from __future__ import annotations
 
 __all__ = ["format_example", "format_verdicts", "format_matrix"]
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 from .verdict import Verdict
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 _LABEL = {
     "proven": "proven",

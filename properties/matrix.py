@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = ["all_verdicts", "verdict_frame", "verdict_matrix"]
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from collections.abc import Iterable, Mapping, Sequence
 import contextlib
 from contextlib import AbstractContextManager
@@ -17,9 +17,7 @@ from puf.processes import worker_pool
 from .catalog import CATALOG, Property
 from .runner import verdicts
 from .verdict import Verdict
-
-if TYPE_CHECKING:
-    import pandas as pd
+import pandas as pd
 
 
 def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 __all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power", "measured_power", "POWER_TABLE"]
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 from collections.abc import Callable, Iterable
 import time
 
 from .measured import POWER_TABLE, measured_power
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
 
 T = TypeVar("T")
 
+#: The example budgets the power table is measured at (``python benchmarks/power.py``).
 BUDGETS = (10, 30, 60, 100, 300, 1000)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 __all__ = ["Found", "OutOfBudget", "PropertySearch", "narrow_jump"]
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import Any, NoReturn, cast
 import dataclasses
 import math
 import time
@@ -34,9 +34,8 @@ from .cases import distance
 from .known import example_case, known_examples
 from .pinned import PINNED_SOURCE
 from .cases import Case
+from .catalog import Property
 
-if TYPE_CHECKING:
-    from .catalog import Property
 
 _WORLD_FIELDS = {"utility", "list_distance"}
 

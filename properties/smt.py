@@ -17,7 +17,7 @@ from __future__ import annotations
 __all__ = ["SMT_PROPERTIES", "SmtResult", "smt_decide"]
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 import math
 import time
 from dataclasses import dataclass
@@ -28,9 +28,8 @@ import numpy as np
 from puf.metadata import Measure
 
 from .smt_encoding import INSTALL, Encoder, NotEncodable, z3_module
+from .cases import Case
 
-if TYPE_CHECKING:
-    from .cases import Case
 
 _MARGIN = 1e-6
 

@@ -40,9 +40,13 @@ import numpy as np
 from scipy.stats import spearmanr
 from numpy.typing import ArrayLike, NDArray
 
+#: Absolute flatness tolerance of a curve's total change.
 ATOL = 1e-9
+#: Relative flatness tolerance: a share of the curve's largest magnitude.
 RTOL = 0.02
+#: Smallest ``|rho|`` counted as monotone.
 RHO_MIN = 0.8
+#: The response labels a curve can get.
 LABELS = ("responds", "flat", "wrong direction", "non-monotone", "undefined")
 
 

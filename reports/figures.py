@@ -21,7 +21,7 @@ from __future__ import annotations
 __all__ = ["OKABE_ITO", "LEVEL_STYLE", "plot_sweep", "plot_heatmap", "save_figure"]
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 import math
 import os
 
@@ -29,19 +29,18 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 from numpy.typing import NDArray
+import pandas as pd
+from matplotlib.axes import Axes
 
-if TYPE_CHECKING:
-    import pandas as pd
-    from matplotlib.axes import Axes
 
 P = TypeVar("P", bound="str | os.PathLike[str]")  # a figure's path, returned as given
 
-# Okabe & Ito (2008), in an order that keeps the low-contrast yellow for last.
+#: Okabe & Ito (2008), in an order that keeps the low-contrast yellow for last.
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 # Lines that coincide stay visible: each dash shows the one below.
 _STYLES = ("-", "--", "-.", ":")
-# One look per pairing in every figure (colour, marker, dash): fair green, unfair vermillion.
+#: One look per pairing in every figure (colour, marker, dash): fair green, unfair vermillion.
 LEVEL_STYLE = {
     "random": ("#000000", "o", "-"),
     "most_fair": ("#009E73", "^", "-."),

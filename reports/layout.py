@@ -12,16 +12,15 @@ from __future__ import annotations
 
 __all__ = ["PAPER", "is_paper", "panel_order", "fit_title", "mark_undefined", "figure_legend", "UNDEFINED_STYLE"]
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from collections.abc import Iterable, Mapping, Sequence
 import textwrap
 
 import numpy as np
 from numpy.typing import ArrayLike
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
 PAPER = ("p@k", "ndcg@k", "puf", "sd", "gini", "uf", "me", "mme", "peu")
 """The PUF paper's comparison, in the order its panels come first (lower-case label stems)."""

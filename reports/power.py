@@ -14,15 +14,13 @@ __all__ = ["plot_power", "power_section"]
 
 from pathlib import Path
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 import json
 import shutil
+import pandas as pd
+from matplotlib.figure import Figure
 
-if TYPE_CHECKING:
-    import pandas as pd
-    from matplotlib.figure import Figure
-
-    from .report_parts import Section
+from .report_parts import Section
 
 
 def _frame(stored: Mapping[str, Any]) -> pd.DataFrame:

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 __all__ = ["agreement_rankers", "plot_measures_per_ranker", "dense_similarity_beyond_memory", "skipped_text"]
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 import math
 
 import numpy as np
 from matplotlib.figure import Figure
 
 from puf.reports.figures import OKABE_ITO
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from .sweeps import BuiltinSweep
+from .sweeps import BuiltinSweep
 
 
 def agreement_rankers(scores: pd.DataFrame) -> tuple[list[Any], str]:

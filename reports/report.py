@@ -14,21 +14,21 @@ __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
 from pathlib import Path
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 import os
 
 from puf.properties.budget import example_budget
+import pandas as pd
 
-if TYPE_CHECKING:
-    import pandas as pd
+from puf.metadata import Measure
+from puf.world import World
 
-    from puf.metadata import Measure
-    from puf.world import World
+from .bases import Base
+from .report_parts import Section
+from .sweeps import BuiltinSweep
 
-    from .bases import Base
-    from .report_parts import Section
-    from .sweeps import BuiltinSweep
 
+#: The report's sizes, seeds and example budgets, ``quick`` and ``full``.
 SETTINGS = {
     # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
     # property budgets are the ones shared with puf check (properties/budget.py).

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-# Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
+#: Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
 VERDICT_STYLE = {
     "proven": ("#9fdcc6", "✓✓"),
     "holds": ("#cfeee3", "✓"),
@@ -32,9 +32,10 @@ VERDICT_STYLE = {
     "undefined": ("#d9d9d9", "?"),
     "not-applicable": ("#ffffff", "–"),
 }
-# A violated informational property (scale, translation invariance) describes the measure
-# (absolute or relative): its own colour and symbol, so it never reads as a defect.
+#: A violated informational property (scale, translation invariance) describes the measure
+#: (absolute or relative): its own colour and symbol, so it never reads as a defect.
 INFORMATIONAL = ("#fdf3c4", "i", "violated (informational)")
+#: The background colour of each response label in the report's tables.
 LABEL_STYLE = {"responds": "#cfeee3", "flat": "#d9d9d9", "wrong direction": "#f7c9ad", "non-monotone": "#fbe3a6"}
 
 

@@ -23,17 +23,14 @@ __all__ = [
     "condition",
 ]
 
-from typing import TYPE_CHECKING
 from collections.abc import Callable, Collection, Sequence
 
 from .curves import ATOL, LABELS, RHO_MIN, RTOL, Response, contrast, response, shape
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
 
-if TYPE_CHECKING:
-    import numpy as np
-    import pandas as pd
-    from numpy.typing import ArrayLike, NDArray
-
-    from .sweeps import BuiltinSweep
+from .sweeps import BuiltinSweep
 
 
 def label_table(

@@ -15,19 +15,18 @@ __all__ = ["TEXT", "RESPONSE_NOTE", "family", "sweep_figure", "sweep_section"]
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+import pandas as pd
+from matplotlib.figure import Figure
 
-if TYPE_CHECKING:
-    import pandas as pd
-    from matplotlib.figure import Figure
+from puf.world import World
 
-    from puf.world import World
-
-    from .bases import Base
-    from .report_parts import Section
-    from .sweeps import BuiltinSweep
+from .bases import Base
+from .report_parts import Section
+from .sweeps import BuiltinSweep
 
 
+#: What each built-in sweep varies, as its section says.
 TEXT = {
     "zero_relevance": "A share p of users gets lists with no relevant item, the rest fully relevant "
     "lists. Known values: SD = √(p(1 − p)), Gini = p (undefined at p = 100%), "
@@ -63,6 +62,7 @@ TEXT = {
     "else in this report (the CSV names the column gamma).",
 }
 _EXPECTED = {1: "a measure should rise with it", -1: "a measure should fall with it", 0: "either direction counts"}
+#: How the response tables read, said once at the end of the report.
 RESPONSE_NOTE = (
     "How the tables read. shape: the mean curve over seeds against the x axis, in words (rises, falls, "
     "peaks at, V-shaped, flat, irregular; a step within the flatness tolerance is no step). label: "

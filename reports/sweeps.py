@@ -46,7 +46,9 @@ from puf.world import World
 
 from .bases import Base, point_scores
 
+#: The parameters a sweep can vary.
 PARAMETERS = ("zero_relevance", "skewness", "gamma", "pairing")
+#: The columns of a sweep's tidy table.
 COLUMNS = ["measure", "parameter", "value", "seed", "score"]
 
 
@@ -268,6 +270,7 @@ _SIMILARITY_AWARE = ("similarity-aware",)
 # SD on every study metric: a reference that ignores similarity, flat when only similarity moves.
 _SD = tuple(v.label for v in variants(MEASURES["sd"]))
 
+#: The report's built-in sweeps by name.
 SWEEPS = {
     s.name: s
     for s in (

@@ -25,6 +25,7 @@ from pathlib import Path
 from puf import properties
 from puf.properties.verdict import Verdict
 
+#: The folder of the known files (``properties/known/<measure>.json``).
 KNOWN_DIR = Path(properties.__file__).parent / "known"
 
 

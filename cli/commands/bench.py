@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, default_sizes: Sequence[st
     parser.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``bench`` to the ``puf`` parser.
 
     Examples

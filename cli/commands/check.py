@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from puf.properties.verdict import Verdict
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``check`` subcommand to ``subparsers``.
 
     Examples

@@ -8,7 +8,7 @@ import argparse
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK, exit_code
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``data`` with its ``fetch`` and ``list`` actions to the ``puf`` parser.
 
     Examples

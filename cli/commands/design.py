@@ -16,7 +16,7 @@ import sys
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``design`` subcommand to ``subparsers``.
 
     Examples

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from puf.data.preprocess import SplitDataset
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``evaluate`` to the ``puf`` parser.
 
     Examples

@@ -52,7 +52,7 @@ def measures_table() -> list[dict[str, str]]:
     ]
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``measures`` to the ``puf`` parser.
 
     Examples

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from puf.metadata import Measure
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``report`` to the ``puf`` parser.
 
     Examples

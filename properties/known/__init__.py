@@ -24,7 +24,7 @@ __all__ = [
     "example_case",
 ]
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 from collections.abc import Iterable, Mapping, Sequence
 import os
 import functools
@@ -37,10 +37,9 @@ import numpy as np
 
 from puf.metadata import FIELDS
 from puf.population import Population
+from ..cases import Case
+from ..verdict import Verdict
 
-if TYPE_CHECKING:
-    from ..cases import Case
-    from ..verdict import Verdict
 
 _HOME = Path(__file__).resolve().parent
 
