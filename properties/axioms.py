@@ -34,6 +34,7 @@ _SUBGROUP_SEARCH = dict(
     explicit=subgroup_examples,
 )
 
+#: The keyword arguments of the catalog's axiom properties, one dict each (``Property(**entry)``).
 AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
         name="strict-transfer",

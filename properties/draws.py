@@ -160,7 +160,9 @@ def draw_user_row(
 
 GRID_VALUES = st.integers(0, 100).map(lambda i: i / 100)
 """Strategy of one score in [0, 1] on the 0.01 grid."""
+#: The kinds of effectiveness vector :func:`draw_effectiveness` draws, the general case first.
 EFFECTIVENESS_KINDS = ("general", "all-equal", "all-zero", "one-far", "two-valued", "continuous")
+#: The kinds of similarity matrix :func:`draw_similarity` draws, the general case first.
 SIMILARITY_KINDS = ("general", "all-zero", "all-one", "all-equal", "one-far", "continuous")
 
 

@@ -70,6 +70,7 @@ from .workers import (
     worker_of,
 )
 
+#: True where a user's measure can run in a worker process (``os.fork`` and socket pairs).
 CAN_ISOLATE = hasattr(os, "fork") and hasattr(socket, "socketpair")
 
 

@@ -36,7 +36,9 @@ from .draws import check_users
 LARGE_SHARE = 4
 """A drawn byte ≡ LARGE_SHARE − 1 (mod LARGE_SHARE) makes a case's population a large one:
 about one draw in eight (Hypothesis draws many zero bytes, which select the small share)."""
+#: The kinds of effectiveness :func:`large_populations` draws.
 LARGE_EFFECTIVENESS_KINDS = ("uniform", "beta", "clusters", "grid-and-ends", "one-high", "two-valued")
+#: The kinds of similarity :func:`large_populations` draws.
 LARGE_SIMILARITY_KINDS = ("uniform", "groups", "sparse", "levels", "all-one")
 _SEEDS = st.integers(0, 2**32 - 1)
 _SALT = st.binary(min_size=4, max_size=4)

@@ -8,6 +8,7 @@ from typing import Any
 import math
 from dataclasses import asdict, dataclass
 
+#: The statuses a :class:`Verdict` can have, strongest first.
 STATUSES = ("proven", "holds", "violated", "undefined", "not-applicable")
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from . import axioms, inequality, normalisation, reach, special, thresholds, weighting
 from .controls import CONTROLS
 
+#: The corpus entries with planted flaws, family by family.
 FLAWED = [
     *normalisation.FLAWS,
     *thresholds.FLAWS,
@@ -28,6 +29,7 @@ FLAWED = [
     *axioms.FLAWS,
     *reach.FLAWS,
 ]
+#: Every corpus entry (planted flaws and sound controls) by name.
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
 
 

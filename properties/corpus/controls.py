@@ -77,6 +77,7 @@ def _row(name: str) -> dict[str, str]:
 _HOOVER_LIKE = ("strict-transfer", "subgroup-consistency")
 
 
+#: The sound controls: measures whose true verdicts are known, for the false-alarm rate.
 CONTROLS = [
     planted(
         _puf_double_loop, family="control", expected=_row("puf"), control=True, flaw="PUF as a double loop over pairs"
