@@ -317,6 +317,8 @@ def summary(
         from puf.registry import declared_gamma
 
         gamma = declared_gamma("uf")
+        if gamma is None:  # UF declares it; a registry without UF has no default to use
+            raise ValueError("gamma is None and no registered measure declares the UF similarity's gamma")
     blend = off_diagonal(uf_similarity(histories, world.item_features, gamma=gamma))
     sizes = np.diff(world.histories.indptr)
     return {
