@@ -30,6 +30,7 @@ from .sources import DATASETS
 if TYPE_CHECKING:
     from ..world import World
 
+#: Item fields read as genres (the item features), first match wins.
 GENRE_FIELDS = ("genre", "genres", "class", "category", "categories", "tags")
 NO_FEATURE = "(none)"
 
