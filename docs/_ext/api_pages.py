@@ -126,7 +126,7 @@ def _attribute_doc(name, value):
     """The documentation of constant ``name`` where it is assigned (a ``#:`` comment or a string after
     it): a package that re-exports it (``puf.FIELDS`` of ``puf.metadata``) has none of its own."""
     from sphinx.pycode import ModuleAnalyzer
-    from sphinx.pycode.parser import PycodeError
+    from sphinx.errors import PycodeError
 
     for module_name, module in sorted(sys.modules.items()):
         if module_name.split(".")[0] != "puf" or vars(module).get(name) is not value:
@@ -165,6 +165,6 @@ def _generate(app):
 
 def setup(app):
     app.connect("builder-inited", _generate, priority=100)
-    app.connect("autodoc-process-docstring", _constant_docs)
+    app.connect("autodoc-process-docstring", _constant_docs, priority=400)  # before numpydoc rewrites it
     app.connect("autodoc-process-docstring", _escape_bars)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
