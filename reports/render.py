@@ -176,6 +176,8 @@ def _html_section(s, folder):
         parts.append(f"<p class=note>{_text(s.table_note)}</p>")
     if s.table is not None and len(s.table):
         parts.append(_html_table(s.table))
+    for note, table in s.more_tables:
+        parts += [f"<p class=note>{_text(note)}</p>" if note else "", _html_table(table) if len(table) else ""]
     if s.files:
         parts.append(_file_links(s.files, folder))
     return "\n".join(parts)
@@ -320,6 +322,8 @@ def render_markdown(
             out += [s.table_note, ""]
         if s.table is not None and len(s.table):
             out += [_md_table(s.table), ""]
+        for note, table in s.more_tables:
+            out += ([note, ""] if note else []) + ([_md_table(table), ""] if len(table) else [])
         if s.files:
             out += ["Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
     out += [
