@@ -22,6 +22,15 @@ def _row(candidate):
     return ", ".join(f"{c.property} {_SHORT.get(c.status, c.status)}" for c in candidate.cells)
 
 
+def _grouped_row(candidate):
+    """The row grouped by status: "proven: a, b; holds: c; violated: d" (a report's table cell)."""
+    groups = {}
+    for cell in candidate.cells:
+        groups.setdefault(cell.status, []).append(cell.property)
+    order = [s for s in _SHORT if s in groups] + [s for s in groups if s not in _SHORT]
+    return "; ".join(f"{status}: {', '.join(groups[status])}" for status in order)
+
+
 def format_design(accepted, rejected, *, require, forbid=()):
     """The accepted candidates ranked (each with its row), then every rejected one's first failing cell.
 
@@ -93,7 +102,7 @@ def design_frames(accepted, rejected):
                 "form": f"`{c.name}`",
                 "built-in": c.alias or "—",
                 "proven": f"{c.n_proven}/{len(c.cells)}",
-                "row": _row(c),
+                "row": _grouped_row(c),
             }
             for i, c in enumerate(accepted, 1)
         ],

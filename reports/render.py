@@ -54,6 +54,7 @@ text-align:left;padding:.2em .5em}
 .verdicts td.family{text-align:left;font-weight:600;background:#fafafa;cursor:default}
 .caveat{background:#fbe3a6;border:1px solid #d9b44a;padding:.5em .8em}
 code{background:#f4f4f4;padding:0 .2em}
+td code{white-space:nowrap}
 """
 
 
