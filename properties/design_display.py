@@ -1,6 +1,11 @@
 """The designer's output: a plain-text table, a JSON document and a Markdown report section."""
 
+from __future__ import annotations
+
 __all__ = ["format_design", "design_document", "design_frames", "design_markdown", "design_summary"]
+
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -75,7 +80,7 @@ def design_document(accepted, rejected, *, require, forbid=(), note=""):
     }
 
 
-def design_frames(accepted, rejected):
+def design_frames(accepted: list[Any], rejected: list[Any]) -> tuple[Any, Any]:
     """The accepted candidates and the rejected ones as two tables (forms in `backticks`).
 
     Returns
@@ -148,7 +153,9 @@ def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
     return "\n".join(out) + "\n"
 
 
-def design_summary(accepted, rejected, *, require, forbid=()):
+def design_summary(
+    accepted: list[Any], rejected: list[Any], *, require: Sequence[str], forbid: Sequence[str] = ()
+) -> str:
     """One paragraph: what was required (and forbidden), and how many candidates meet it.
 
     Examples

@@ -9,6 +9,8 @@ new work (``MemAvailable``; a cgroup's limit if lower), or ``PUF_MAX_MEMORY`` wh
 that is set (bytes, or with a K, M, G or T suffix).
 """
 
+from __future__ import annotations
+
 __all__ = ["MemoryNeeded", "available_memory", "check_memory", "dense_bytes", "format_bytes"]
 
 import os
@@ -43,7 +45,7 @@ def _read_number(path):
     return int(text) if text.isdigit() else None
 
 
-def available_memory():
+def available_memory() -> int | None:
     """Bytes available to new work, or None when the system does not say.
 
     ``PUF_MAX_MEMORY`` when set; else the kernel's ``MemAvailable``, lowered
@@ -75,7 +77,7 @@ def available_memory():
     return available
 
 
-def format_bytes(nbytes):
+def format_bytes(nbytes: float) -> str:
     """``nbytes`` in words: "12.8 GB", "512 MB", "980 bytes" (decimal units).
 
     Examples
@@ -89,7 +91,7 @@ def format_bytes(nbytes):
     return f"{int(nbytes)} bytes"
 
 
-def dense_bytes(m, *, copies=1):
+def dense_bytes(m: int, *, copies: int = 1) -> int:
     """Bytes of ``copies`` dense float64 m x m arrays.
 
     Examples
@@ -100,7 +102,7 @@ def dense_bytes(m, *, copies=1):
     return int(copies) * 8 * int(m) * int(m)
 
 
-def check_memory(nbytes, *, what):
+def check_memory(nbytes: int, *, what: str) -> None:
     """Raise :class:`MemoryNeeded` when ``nbytes`` is more than the available memory.
 
     Parameters

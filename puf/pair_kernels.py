@@ -24,11 +24,17 @@ a power of the mean effectiveness, a square root) as ``finish``: the grammar's
 pair forms (:mod:`puf.grammar`) declare theirs so.
 """
 
+from __future__ import annotations
+
 __all__ = ["PAIR_FIELDS", "PairKernel", "pair_kernel", "pair_kernel_of"]
 
 import functools
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from numpy.typing import NDArray
 
 from .metadata import function_name, signature_reads
 
@@ -73,11 +79,11 @@ class PairKernel:
     (('effectiveness',), 0.5)
     """
 
-    kernel: object
+    kernel: Callable[..., Any]
     aggregate: str = "mean"
     scale: float = 1.0
-    weights: object = None
-    finish: object = None
+    weights: Callable[..., Any] | None = None
+    finish: Callable[..., float] | None = None
 
     def __post_init__(self):
         for name in ("kernel", "weights", "finish"):
@@ -101,24 +107,31 @@ class PairKernel:
         object.__setattr__(self, "scale", float(self.scale))
 
     @property
-    def reads(self):
+    def reads(self) -> tuple[str, ...]:
         """The fields the kernel reads, in parameter order."""
         return signature_reads(self.kernel)
 
     @property
-    def samplable(self):
+    def samplable(self) -> bool:
         """True when the value is linear in the mean term (no weights, no finish): drawn pairs estimate it."""
         return self.weights is None and self.finish is None
 
-    def terms(self, fields, options=None):
+    def terms(self, fields: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> NDArray[Any]:
         """The kernel's terms for pairs: ``fields`` maps each field read to its pair arrays."""
         return self.kernel(**{name: fields[name] for name in self.reads}, **(options or {}))
 
-    def weight_kernel(self):
+    def weight_kernel(self) -> PairKernel | None:
         """The weights as a kernel of their own (one more total of a pass), or None."""
         return None if self.weights is None else PairKernel(self.weights, aggregate="sum")
 
-    def value(self, *, total, n_pairs, weight_total=None, effectiveness=None):
+    def value(
+        self,
+        *,
+        total: float,
+        n_pairs: float,
+        weight_total: float | None = None,
+        effectiveness: NDArray[Any] | None = None,
+    ) -> float:
         """The measure's value from the sum of the terms over ``n_pairs`` pairs.
 
         ``weight_total`` (the sum of the weights over the same pairs) is needed with
@@ -135,10 +148,17 @@ class PairKernel:
         if self.finish is None:
             return value
         m = int(round((1.0 + math.sqrt(1.0 + 8.0 * n_pairs)) / 2.0))
-        return self.finish(value, m=m, effectiveness=effectiveness)
+        return float(self.finish(value, m=m, effectiveness=effectiveness))
 
 
-def pair_kernel(kernel, *, aggregate="mean", scale=1.0, weights=None, finish=None):
+def pair_kernel(
+    kernel: Callable[..., Any],
+    *,
+    aggregate: str = "mean",
+    scale: float = 1.0,
+    weights: Callable[..., Any] | None = None,
+    finish: Callable[..., float] | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator declaring that a measure is ``scale`` × the mean (or sum) of a pair kernel.
 
     Parameters
@@ -191,7 +211,7 @@ def pair_kernel(kernel, *, aggregate="mean", scale=1.0, weights=None, finish=Non
     return attach
 
 
-def pair_kernel_of(function):
+def pair_kernel_of(function: Callable[..., Any]) -> tuple[PairKernel, dict[str, Any]] | None:
     """The :class:`PairKernel` of a measure function and the options bound to it, or None.
 
     Options bound with :func:`functools.partial` (as :func:`puf.register` and a

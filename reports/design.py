@@ -8,26 +8,31 @@ of their decision is proven, each with its catalog row, then every rejected
 candidate's first failing cell with its counterexample.
 """
 
+from __future__ import annotations
+
 __all__ = ["design_section"]
 
 import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from .report_parts import Section
 
 
 def design_section(
-    out,
+    out: Path,
     *,
-    require,
-    forbid=(),
-    grammar=None,
-    grammar_name="the default grid",
-    max_examples=None,
-    random_state=0,
-    proofs="smt",
-    n_jobs=1,
-    progress=False,
-):
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    grammar: dict[str, Any] | None = None,
+    grammar_name: str = "the default grid",
+    max_examples: int | None = None,
+    random_state: int = 0,
+    proofs: str = "smt",
+    n_jobs: int = 1,
+    progress: bool = False,
+) -> Section:
     """Run the designer and return its report section; ``design.json`` is written into ``out``.
 
     Parameters

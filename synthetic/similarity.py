@@ -7,9 +7,12 @@ fresh (:func:`similarity_matrix`) or imposed by rank on an observed matrix
 (:func:`power_skewness`).
 """
 
+from __future__ import annotations
+
 __all__ = ["similarity_matrix", "reshape_skewness", "power_skewness", "skewness_interval", "off_diagonal"]
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from puf.validation import check_random_state, check_similarity
 
@@ -22,11 +25,11 @@ from .pair_values import off_diagonal, power_skewness
 _BLOCK = 1024  # rows per block when mirroring: a block's cache lines stay resident
 
 
-def _pairs(m):
+def _pairs(m: int) -> int:
     return m * (m - 1) // 2
 
 
-def skewness_interval(m):
+def skewness_interval(m: int) -> tuple[float, float]:
     """The interval of off-diagonal skewness reachable for m users, whatever the mean.
 
     Parameters
@@ -59,7 +62,7 @@ def skewness_interval(m):
     return (0.0 - bound, bound)  # 0.0 - 0.0 is +0.0, unlike -0.0
 
 
-def _symmetric(values, m, diagonal):
+def _symmetric(values: NDArray[np.float64], m: int, diagonal: float | NDArray[np.float64]) -> NDArray[np.float64]:
     """(m, m) matrix with ``values`` in the upper triangle, row by row, mirrored."""
     out = np.empty((m, m))
     offset = 0
@@ -76,7 +79,14 @@ def _symmetric(values, m, diagonal):
     return out
 
 
-def similarity_matrix(m, *, skewness, mean=0.2, family="beta", random_state=None):
+def similarity_matrix(
+    m: int,
+    *,
+    skewness: float,
+    mean: float = 0.2,
+    family: str = "beta",
+    random_state: int | np.random.Generator | None = None,
+) -> NDArray[np.float64]:
     """A random symmetric similarity matrix with exact off-diagonal mean and skewness.
 
     Parameters
@@ -133,7 +143,14 @@ def similarity_matrix(m, *, skewness, mean=0.2, family="beta", random_state=None
     return _symmetric(values, m, 1.0)
 
 
-def reshape_skewness(similarity, *, skewness, mean=None, family="beta", random_state=None):
+def reshape_skewness(
+    similarity: ArrayLike,
+    *,
+    skewness: float,
+    mean: float | None = None,
+    family: str = "beta",
+    random_state: int | np.random.Generator | None = None,
+) -> NDArray[np.float64]:
     """Map an observed similarity matrix, by rank, onto a distribution with a target skewness.
 
     The order of the pairs is kept (the most similar pair stays the most similar), the

@@ -17,6 +17,8 @@
 - ``"skipped"``: with the reason and the memory it would need.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "DEFAULT_SIMILARITY",
     "study_similarity",
@@ -30,18 +32,21 @@ __all__ = [
 ]
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..lipschitz import inconsistency
-from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..pair_kernels import pair_kernel_of
+from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..validation import check_k
+from ..variant import Variant
 
 DEFAULT_SIMILARITY = "jaccard"
 """What a variant reads as similarity unless it declares its own (UF declares sim_UF)."""
 
 
-def study_similarity(variant, default=DEFAULT_SIMILARITY):
+def study_similarity(variant: Variant, default: str = DEFAULT_SIMILARITY) -> str:
     """The similarity name a variant reads in a study whose own default is ``default``.
 
     A variant declaring the study default (Jaccard, or None) reads ``default``
@@ -115,7 +120,7 @@ class Road:
     needs: int = 0
 
 
-def unbound(function):
+def unbound(function: Callable[..., Any]) -> tuple[Callable[..., Any], dict[str, Any]]:
     """(function, options): a measure function with its :func:`functools.partial` options peeled.
 
     Examples
@@ -131,7 +136,7 @@ def unbound(function):
     return function, options
 
 
-def _streamed(variant, reads, m, memory, sample):
+def _streamed(variant: Variant, reads: tuple[str, ...], m: int, memory: int, sample: int | None) -> bool:
     """True when the variant's pair kernel is streamed over pairs (tiles, or drawn pairs).
 
     A kernel reading similarity or lists always is; one reading S alone when pairs are
@@ -148,7 +153,7 @@ def _streamed(variant, reads, m, memory, sample):
     return form_of(unbound(variant.measure.function)[0]) is not None and dense_bytes(m, 2) > memory
 
 
-def dense_bytes(m, matrices):
+def dense_bytes(m: int, matrices: int) -> int:
     """Bytes of the dense road for ``matrices`` m x m float64 pieces: each kept and copied once.
 
     Examples
@@ -159,7 +164,7 @@ def dense_bytes(m, matrices):
     return 8 * m * m * (2 * matrices + 1)
 
 
-def format_bytes(size):
+def format_bytes(size: float) -> str:
     """``size`` bytes as ``"1.2 GB"`` (powers of 1000).
 
     Examples
@@ -192,7 +197,15 @@ def _sourced_road(kind, name, m, memory):
     )
 
 
-def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jaccard", features_from=None):
+def plan_roads(
+    chosen: Sequence[Variant],
+    *,
+    m: int,
+    memory: int = DEFAULT_MEMORY,
+    sample: int | None = None,
+    similarity: str = "jaccard",
+    features_from: str | None = None,
+) -> list[Road]:
     """The :class:`Road` of each variant for ``m`` users within ``memory`` bytes.
 
     Parameters
@@ -234,7 +247,8 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
         if genres and features_from is not None:
             roads.append(_skip(f"it needs item features (genres), which {features_from} supplies", similarity=name))
         elif _streamed(variant, reads, m, memory, sample):
-            kind = "sample" if sample and pair_kernel_of(variant.measure.function)[0].samplable else "pairs"
+            kernel = pair_kernel_of(variant.measure.function)
+            kind = "sample" if sample and kernel is not None and kernel[0].samplable else "pairs"
             roads.append(_sourced_road(kind, name, m, memory) if "similarity" in reads else Road(kind, similarity=name))
         elif ENGINE_ROADS.get(function) == "neighbours":
             roads.append(_sourced_road("neighbours", name, m, memory))

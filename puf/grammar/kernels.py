@@ -10,9 +10,12 @@ any size read as they read a built-in's. ``max`` and ``user-max`` are not sums
 over pairs: they have none.
 """
 
+from __future__ import annotations
+
 __all__ = ["form_kernel"]
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -80,7 +83,7 @@ class _Finish:
         return float(math.sqrt(value) if form.root else value)
 
 
-def form_kernel(form):
+def form_kernel(form: Any) -> PairKernel | None:
     """The :class:`puf.PairKernel` of a pair form, or None (max, user-max, an index form).
 
     Examples
