@@ -85,7 +85,7 @@ class PairKernel:
     weights: Callable[..., Any] | None = None
     finish: Callable[..., float] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("kernel", "weights", "finish"):
             value = getattr(self, name)
             if not callable(value) and (name == "kernel" or value is not None):
