@@ -18,15 +18,12 @@ from typing import Any
 import os
 
 from puf.properties.budget import example_budget
-import pandas as pd
-
 from puf.metadata import Measure
 from puf.world import World
-
+import pandas as pd
 from .bases import Base
 from .report_parts import Section
 from .sweeps import BuiltinSweep
-
 
 #: The report's sizes, seeds and example budgets, ``quick`` and ``full``.
 SETTINGS = {
@@ -44,6 +41,7 @@ def build_report(
     extra: Sequence[Measure] = (),
     random_state: int = 0,
     data: str | None = None,
+    design: Mapping[str, Any] | None = None,
     progress: bool = False,
     command: str = "puf report",
 ) -> Path:
@@ -61,6 +59,10 @@ def build_report(
         Seeds ``random_state, random_state + 1, ...`` and the property search.
     data : str, optional
         A real dataset name (adds the real-data sections).
+    design : dict, optional
+        Adds the "Designed measures" section (:func:`puf.reports.design.design_section`):
+        ``require`` (and optionally ``forbid``, ``grammar``, ``grammar_name``), searched at
+        the report's example budget and seed.
     progress : bool
         One tqdm bar per stage (real data with ``data=``, sweeps, property verdicts),
         each named ``[i/n]`` with its own remaining time.
@@ -117,18 +119,21 @@ def build_report(
         )
         records = [verdict_record(v) for v in found]
     note = _verdict_note(setting["max_examples"], random_state, quick)
+    designed = _designed(out, design, setting["max_examples"], random_state, progress)
     all_labels = pd.concat(labels, ignore_index=True)
     all_labels.to_csv(out / "responses.csv", index=False)
     (out / "properties.json").write_text(
         json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
     )
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
+    if design is not None:
+        provenance["measure design"] = _design_provenance(design, setting["max_examples"], random_state)
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
     verdicts = _verdict_table(records, measures)
     # Shown right after the verdict matrix: what a "holds" of this search is worth.
     from puf.reports.power import power_section
 
-    after_verdicts = [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s]
+    after_verdicts = [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s] + designed
     pages = dict(
         title="puf-harness sensitivity report",
         provenance=provenance,
@@ -143,6 +148,31 @@ def build_report(
     (out / "index.html").write_text(render_html(**pages, folder=out), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(**pages), encoding="utf-8")
     return out / "index.html"
+
+
+def _designed(
+    out: Path, design: Mapping[str, Any] | None, max_examples: int, random_state: int, progress: bool
+) -> list[Section]:
+    """The "Designed measures" section, as a list (empty without ``design``)."""
+    if design is None:
+        return []
+    from puf.reports.design import design_section
+
+    # The designer's own bar follows the stages' bars.
+    section = design_section(
+        out, **design, max_examples=max_examples, random_state=random_state, n_jobs=_cores(), progress=progress
+    )
+    return [section]
+
+
+def _design_provenance(design: Mapping[str, Any], max_examples: int, random_state: int) -> str:
+    forbid = design.get("forbid") or ()
+    return (
+        f"puf design --require {','.join(design['require'])}"
+        + (f" --forbid {','.join(forbid)}" if forbid else "")
+        + f" on {design.get('grammar_name', 'the default grid')}: proofs smt, up to {max_examples} examples, "
+        f"random_state={random_state} (design.json)"
+    )
 
 
 def _verdict_table(records: Sequence[Mapping[str, Any]], measures: Sequence[Measure]) -> pd.DataFrame:
@@ -262,7 +292,7 @@ def _provenance(
 
     import puf
 
-    user = ", ".join(f"{m.name} (reads {', '.join(m.reads or ())})" for m in extra) or "none"
+    user = ", ".join(f"{m.name} (reads {', '.join(m.reads)})" for m in extra) or "none"
     return {
         "command": command,
         "data": (
