@@ -11,7 +11,16 @@ worth" section plots it.
 
 from __future__ import annotations
 
-__all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power", "measured_power", "POWER_TABLE"]
+__all__ = [
+    "BUDGETS",
+    "power_runs",
+    "power_summary",
+    "false_alarms_by_property",
+    "detection_rate",
+    "format_power",
+    "measured_power",
+    "POWER_TABLE",
+]
 
 from typing import Any, TypeVar
 from collections.abc import Callable, Iterable
@@ -206,6 +215,33 @@ def power_summary(runs: pd.DataFrame) -> pd.DataFrame:
     # and averaged over the seeds it ran (the controls may run fewer seeds at large budgets).
     per_seed = runs.groupby(["budget", runs["control"].astype(bool), "seed"])["seconds"].sum()
     table.loc["seconds"] = per_seed.groupby(level=[0, 1]).mean().groupby(level=0).sum()
+    table.columns.name = "budget"
+    return pd.DataFrame(table)
+
+
+def false_alarms_by_property(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return the false alarms per property: the share of the controls' cells whose true verdict
+    is ``holds`` that were reported otherwise, one row per property, one column per budget.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"control": [True, True, True], "property": ["range", "range", "defined"],
+    ...                      "budget": [60, 60, 60], "expected": ["holds", "holds", "holds"],
+    ...                      "found": ["holds", "violated", "holds"]})
+    >>> false_alarms_by_property(runs)[60].to_dict()
+    {'range': 0.5, 'defined': 0.0}
+    """
+    import pandas as pd
+
+    from .catalog import CATALOG
+
+    controls = runs[runs["control"].astype(bool) & (runs["expected"] == "holds")]
+    if controls.empty:
+        return pd.DataFrame()
+    alarms = controls.assign(alarm=(controls["found"] != "holds").astype(float))
+    table = alarms.pivot_table(index="property", columns="budget", values="alarm", aggfunc="mean")
+    table = table.reindex([p for p in CATALOG if p in table.index])
     table.columns.name = "budget"
     return pd.DataFrame(table)
 

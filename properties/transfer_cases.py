@@ -96,10 +96,13 @@ def strict_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case
         return draw(transfer_cases(level, measure))
     pop = rounded_away(draw(sources(level))[0])
     s = pop.effectiveness
-    pairs = [(int(a), int(b)) for a in range(pop.m) for b in range(pop.m) if s[b] - s[a] >= MIN_GAP]
-    if not pairs:
+    # Every ordered pair (a, b) with S_b − S_a ≥ MIN_GAP, a major and b minor (one array
+    # operation: at m = 300 a loop over the 90,000 pairs cost a tenth of a second per example).
+    lows, highs = np.nonzero(s[None, :] - s[:, None] >= MIN_GAP)
+    if not len(lows):
         return trivial_case(pop, f"no two users {MIN_GAP:g} apart")
-    i, j = pairs[draw(st.integers(0, len(pairs) - 1))]
+    pick = draw(st.integers(0, len(lows) - 1))
+    i, j = int(lows[pick]), int(highs[pick])
     tau = draw(_SHARES)
     order = np.argsort(s, kind="stable")
     chosen = {

@@ -53,6 +53,16 @@ def _gini_mean_difference(effectiveness: NDArray[np.float64]) -> float:
     return float(np.abs(s[:, None] - s[None, :]).mean() / (2.0 * s.mean()))
 
 
+def _theil_by_hand(effectiveness):
+    s = np.asarray(effectiveness, dtype=np.float64)
+    mu = s.mean()
+    if mu == 0:
+        return float("nan")
+    x = s / mu
+    terms = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 · ln 0 = 0
+    return max(float(terms.mean()), 0.0)  # ≥ 0 by Jensen; rounding alone dips below at equality
+
+
 def _mean_envy_loop(utility: NDArray[np.float64]) -> float:
     m = len(utility)
     total = sum(max(utility[u][v] - utility[u][u], 0.0) for u in range(m) for v in range(m) if u != v)
@@ -110,6 +120,14 @@ CONTROLS = [
         expected=_row("gini"),
         control=True,
         flaw="Gini as the mean absolute difference over twice the mean",
+    ),
+    planted(
+        _theil_by_hand,
+        family="control",
+        range=(0.0, float("inf")),
+        expected=_row("ge-1"),
+        control=True,
+        flaw="Theil's T as the mean of (S/μ)·ln(S/μ), 0 · ln 0 = 0 (the one control whose transfer-sensitivity holds)",
     ),
     planted(
         _mean_envy_loop, family="control", expected=_row("me"), control=True, flaw="ME as a loop over ordered pairs"
