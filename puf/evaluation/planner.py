@@ -8,6 +8,9 @@
   (:func:`puf.engines.pair_pass.pair_sums`), reading the similarity matrix
   while it fits in ``memory``, else computing the tiles from the histories.
   ``"sample"``: the same kernels on sampled pairs (``sample=N``).
+
+``memory`` defaults to :func:`puf.memory.memory_budget`, the limit the dense
+builders' guard (:func:`puf.memory.check_memory`) applies too.
 - ``"envy"``, ``"uf"`` (``"uf-sample"``), ``"neighbours"``: the built-ins with
   a scale engine (:func:`puf.engines.envy_measures`,
   :func:`puf.engines.uf_streaming`, :func:`puf.engines.sample_uf`, and
@@ -32,7 +35,9 @@ __all__ = [
 import functools
 from dataclasses import dataclass
 
+from .. import memory as _memory
 from ..lipschitz import inconsistency
+from ..memory import memory_budget
 from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..pair_kernels import pair_kernel_of
 from ..validation import check_k
@@ -70,8 +75,8 @@ def study_similarity(variant, default=DEFAULT_SIMILARITY):
     return default if own == DEFAULT_SIMILARITY else own
 
 
-DEFAULT_MEMORY = 4 * 10**9
-"""Bytes the dense m x m pieces of one evaluation may take (``--memory``)."""
+DEFAULT_MEMORY = _memory.DEFAULT_BUDGET
+"""Bytes the dense pieces take at most when no limit is set (:data:`puf.memory.DEFAULT_BUDGET`)."""
 GENRE_FREE = ("jaccard", "cosine")
 """Similarities computed from the histories alone, without the items' features."""
 #: Similarities the pair pass computes tile by tile from the histories.
@@ -139,7 +144,7 @@ def dense_bytes(m, matrices):
     >>> dense_bytes(1000, 2)
     40000000
     """
-    return 8 * m * m * (2 * matrices + 1)
+    return _memory.dense_bytes(m, copies=2 * matrices + 1)
 
 
 def format_bytes(size):
@@ -175,7 +180,7 @@ def _sourced_road(kind, name, m, memory):
     )
 
 
-def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jaccard", features_from=None):
+def plan_roads(chosen, *, m, memory=None, sample=None, similarity="jaccard", features_from=None):
     """The :class:`Road` of each variant for ``m`` users within ``memory`` bytes.
 
     Parameters
@@ -183,8 +188,10 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
     chosen : sequence of puf.Variant
     m : int
         Number of users.
-    memory : int, default :data:`DEFAULT_MEMORY`
-        Bytes the dense pieces may take.
+    memory : int, optional
+        Bytes the dense pieces may take; default :func:`puf.memory.memory_budget`
+        (``--memory`` or ``PUF_MAX_MEMORY``, else 4 GB or what is available if
+        less): the limit the dense builders' guard applies too.
     sample : int, optional
         Pairs to draw: every measure with a pair kernel (and UF) is estimated.
     similarity : str, default "jaccard"
@@ -208,6 +215,7 @@ def plan_roads(chosen, *, m, memory=DEFAULT_MEMORY, sample=None, similarity="jac
     "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.0 GB)"
     """
     m = check_k(m, name="m")
+    memory = memory_budget() if memory is None else memory
     roads = []
     for variant in chosen:
         name = study_similarity(variant, similarity)
