@@ -21,6 +21,16 @@ _GROUPS = (
     "level (utility, list distance) are not applicable"
 )
 
+# What the two subgroup axioms share: the partitions drawn, and where they apply.
+_SUBGROUP_SEARCH = dict(
+    kind="universal",
+    meant_for="inequality indices",
+    needs=("effectiveness", "similarity"),
+    world="not applicable (score level only)",
+    cases=subgroup_cases,
+    explicit=subgroup_examples,
+)
+
 AXIOM_ENTRIES = (
     dict(
         name="strict-transfer",
@@ -70,12 +80,7 @@ AXIOM_ENTRIES = (
         "Together: f(P) = Σ_g w(n_g, μ_g)·f(G_g) + f(between), w ≥ 0. " + _GROUPS,
         source="Shorrocks (1980), additive decomposability: the generalised entropy family "
         "(and the variance, the absolute case) are the decomposable indices",
-        kind="universal",
-        meant_for="inequality indices",
-        needs=("effectiveness", "similarity"),
-        world="not applicable (score level only)",
-        cases=subgroup_cases,
-        explicit=subgroup_examples,
+        **_SUBGROUP_SEARCH,
         derived=decomposition_parts,
         judge=judges.decomposes,
     ),
@@ -87,12 +92,7 @@ AXIOM_ENTRIES = (
         "f(A') ≥ f(A) − t ⇒ f(P') ≥ f(P) − t and f(A') ≤ f(A) + t ⇒ f(P') ≤ f(P) + t, "
         "t = 10⁻⁹·max(1, |values|) (lower fairer). " + _GROUPS,
         source="Shorrocks (1984), subgroup consistency (monotone transforms of the additively decomposable indices)",
-        kind="universal",
-        meant_for="inequality indices",
-        needs=("effectiveness", "similarity"),
-        world="not applicable (score level only)",
-        cases=subgroup_cases,
-        explicit=subgroup_examples,
+        **_SUBGROUP_SEARCH,
         derived=consistency_parts,
         judge=judges.consistent,
     ),

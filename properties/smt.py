@@ -231,8 +231,13 @@ def smt_decide(measure, form, prop, *, max_users=4, timeout=5.0):
                         return SmtResult("violated", f"at m = {m}, by SMT", "", example, time.perf_counter() - start)
                 if answer == "unknown":
                     return _partial(proven_up_to, f"m = {m}: unknown after {timeout:g} s", start)
-                if answer == "sat":  # violations only below the judge's tolerance
-                    return _partial(proven_up_to, f"m = {m}: only violations below {_MARGIN:g}", start)
+                if margin:  # a violation at margin 0 that the judge did not confirm: not a proof
+                    note = (
+                        "violations the judge does not confirm"
+                        if answer == "sat"
+                        else f"only violations below {_MARGIN:g}"
+                    )
+                    return _partial(proven_up_to, f"m = {m}: {note}", start)
             proven_up_to = m
     except NotEncodable as exc:
         return SmtResult("unknown", note=f"not encodable: {exc}", seconds=time.perf_counter() - start)

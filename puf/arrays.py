@@ -5,6 +5,8 @@ the argument and the first offending value (with its index) and never coerces
 text, complex numbers or ragged sequences into numbers.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "as_float_array",
     "as_csr_matrix",
@@ -16,12 +18,20 @@ __all__ = [
 ]
 
 import reprlib
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MatrixLike: TypeAlias = "ArrayLike | sp.spmatrix | pd.DataFrame"
+"""A user × item matrix as given: dense, scipy sparse, or a (user, item, value) DataFrame."""
 
 
-def describe_value(value):
+def describe_value(value: object) -> str:
     """At most 80 characters showing ``value``; never raises (it runs inside error paths).
 
     Examples
@@ -36,7 +46,7 @@ def describe_value(value):
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def as_float_array(name, value):
+def as_float_array(name: str, value: ArrayLike | sp.spmatrix) -> NDArray[np.float64]:
     """``value`` as float64; text, bytes, complex and ragged input are refused, not coerced.
 
     Parameters
@@ -96,7 +106,7 @@ def as_float_array(name, value):
     return array
 
 
-def number_text(value):
+def number_text(value: object) -> str:
     """A numpy scalar as plain text: ``1.5`` rather than ``np.float64(1.5)``.
 
     Examples
@@ -108,7 +118,7 @@ def number_text(value):
     return repr(value.item()) if hasattr(value, "item") else repr(value)
 
 
-def raise_first(message, array, flagged, **details):
+def raise_first(message: str, array: NDArray[Any], flagged: NDArray[np.bool_], **details: object) -> None:
     """Raise ValueError naming the first flagged entry of ``array``: its value and index.
 
     ``message`` is a :meth:`str.format` template given ``value`` (the entry as
@@ -128,7 +138,7 @@ def raise_first(message, array, flagged, **details):
     raise ValueError(message.format(value=number_text(array[where]), where=where, **details))
 
 
-def check_finite(name, array):
+def check_finite(name: str, array: NDArray[Any]) -> None:
     """Raise ValueError naming the first NaN or infinite entry of ``array`` and its index.
 
     Examples
@@ -144,7 +154,7 @@ def check_finite(name, array):
         raise_first("{name} must be finite, got {value} at index {where}", array, bad, name=name)
 
 
-def check_unit_interval(name, array):
+def check_unit_interval(name: str, array: NDArray[Any]) -> None:
     """Raise ValueError naming the first entry of ``array`` outside [0, 1] and its index.
 
     Examples
@@ -160,7 +170,7 @@ def check_unit_interval(name, array):
         raise_first("{name} must lie in [0, 1], got {value} at index {where}", array, outside, name=name)
 
 
-def as_csr_matrix(name, matrix, n_users, n_items):
+def as_csr_matrix(name: str, matrix: MatrixLike, n_users: int | None, n_items: int | None) -> sp.csr_matrix:
     """An (m, n) float64 CSR copy of scipy sparse, dense 2-D, or a (user, item, value) DataFrame.
 
     Duplicates are summed and every stored value checked finite; ``n_users`` and ``n_items``

@@ -5,8 +5,17 @@ several metrics, similarities or measures of one world compute each piece once,
 and a world from :meth:`World.replace` keeps the pieces whose inputs it keeps.
 """
 
+from __future__ import annotations
+
 __all__ = ["Derivations"]
 
+from collections.abc import Callable, Collection, Hashable
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .pieces import Pieces
 from .population import Population
 from .validation import check_k
 
@@ -14,7 +23,15 @@ from .validation import check_k
 class Derivations:
     """The derived pieces of a :class:`~puf.World` (its base class; not used alone)."""
 
-    def similarity(self, name="jaccard", *, gamma=None):
+    # The World fields these methods read, declared for the type checker (World defines them).
+    histories: Any
+    relevance: Any
+    rankings: Any
+    item_features: Any
+    item_vectors: Any
+    _pieces: Pieces
+
+    def similarity(self, name: str = "jaccard", *, gamma: float | None = None) -> NDArray[np.float64]:
         """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.
 
         ``gamma`` (sim_UF's weight of history overlap) defaults to the γ the
@@ -34,7 +51,7 @@ class Derivations:
         gamma = declared_gamma(name) if gamma is None else gamma
         return compute_similarity(name, self.histories, item_features=self.item_features, gamma=gamma)
 
-    def memo(self, group, key, compute):
+    def memo(self, group: str, key: Hashable, compute: Callable[[], ArrayLike]) -> NDArray[Any]:
         """A value derived from this world, computed once and shared with worlds that keep its inputs.
 
         Parameters
@@ -66,7 +83,7 @@ class Derivations:
         """
         return self._pieces.get(group, key, compute)
 
-    def effectiveness(self, metric="ndcg", k=None):
+    def effectiveness(self, metric: str = "ndcg", k: int | None = None) -> NDArray[np.float64]:
         """Per-user effectiveness (m,) of the lists for ``metric`` at cut-off ``k``, memoised.
 
         Examples
@@ -84,7 +101,7 @@ class Derivations:
             "judged", ("effectiveness", metric, k), lambda: effectiveness(self.rankings[:, :k], self.relevance, k=k)
         )
 
-    def shared_similarity(self, name="jaccard", *, gamma=None):
+    def shared_similarity(self, name: str = "jaccard", *, gamma: float | None = None) -> NDArray[np.float64]:
         """The (m, m) similarity ``name``, memoised (read-only; see :meth:`similarity`).
 
         Examples
@@ -113,8 +130,14 @@ class Derivations:
         return k
 
     def population(
-        self, metric="ndcg", k=None, similarity="jaccard", gamma=None, *, fields=("utility", "list_distance")
-    ):
+        self,
+        metric: str = "ndcg",
+        k: int | None = None,
+        similarity: str = "jaccard",
+        gamma: float | None = None,
+        *,
+        fields: Collection[str] = ("utility", "list_distance"),
+    ) -> Population:
         """Derive the Population a measure reads.
 
         Each m x m piece (a similarity per name, and per gamma if it takes

@@ -7,9 +7,12 @@ compares the extremes as a ratio: unchanged when every S is multiplied by the
 same factor, undefined when every S is 0.
 """
 
+from __future__ import annotations
+
 __all__ = ["variance", "mean_difference", "max_min", "absolute_gaps"]
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .metadata import FAMILIES, measure
 from .pair_kernels import pair_kernel
@@ -26,7 +29,7 @@ _INEQUALITY = FAMILIES[0]
     definition="(1/m) Σ (S − μ)² (Rastegarpanah et al. 2019)",
     attainable="[0, 0.25]",
 )
-def variance(effectiveness):
+def variance(effectiveness: ArrayLike) -> float:
     """Population variance (ddof = 0) of per-user effectiveness.
 
     The individual unfairness of Rastegarpanah, Gummadi and Crovella (WSDM 2019).
@@ -55,7 +58,7 @@ def variance(effectiveness):
     return float(np.var(check_effectiveness(effectiveness), ddof=0))
 
 
-def absolute_gaps(effectiveness):
+def absolute_gaps(effectiveness: tuple[NDArray[np.float64], NDArray[np.float64]]) -> NDArray[np.float64]:
     """The mean difference's pair term |S(u) − S(v)|, for arrays of pairs."""
     s_u, s_v = effectiveness
     return np.abs(s_u - s_v)
@@ -70,7 +73,7 @@ def absolute_gaps(effectiveness):
     definition="1/(m(m−1)) Σ_{u≠v} |S(u)−S(v)| (PUF with every similarity 1)",
     attainable="[0, 1]",
 )
-def mean_difference(effectiveness):
+def mean_difference(effectiveness: ArrayLike) -> float:
     """Gini mean difference: the mean absolute gap over ordered pairs of distinct users.
 
     Parameters
@@ -114,7 +117,7 @@ def mean_difference(effectiveness):
     definition="1 − min S / max S; undefined when max S = 0",
     attainable="[0, 1]",
 )
-def max_min(effectiveness):
+def max_min(effectiveness: ArrayLike) -> float:
     """One minus the ratio of the worst-off to the best-off user's effectiveness.
 
     Parameters

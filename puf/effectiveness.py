@@ -8,6 +8,8 @@ position and counts as a non-relevant item); ``relevance`` is a scipy sparse
 An item is *relevant* to u when r_ui > 0; ``k=None`` means ``k = k'``.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "EFFECTIVENESS",
     "get_effectiveness",
@@ -19,8 +21,12 @@ __all__ = [
     "average_precision_at_k",
 ]
 
-import numpy as np
+from collections.abc import Callable
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from puf.arrays import MatrixLike
 from puf.ranking import ideal_grades, listed_grades, prepare_lists
 from puf.validation import lookup
 
@@ -34,7 +40,7 @@ def _safe_divide(numerator, denominator):
     return np.divide(numerator, denominator, out=out, where=denominator > 0)
 
 
-def precision_at_k(rankings, relevance, *, k=None):
+def precision_at_k(rankings: ArrayLike, relevance: MatrixLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Precision@k: the fraction of the k slots holding a relevant item.
 
     Parameters
@@ -68,7 +74,7 @@ def precision_at_k(rankings, relevance, *, k=None):
     return (listed_grades(rankings, relevance) > 0).sum(axis=1) / float(k)
 
 
-def recall_at_k(rankings, relevance, *, k=None):
+def recall_at_k(rankings: ArrayLike, relevance: MatrixLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Recall@k: the fraction of u's relevant items found in the top k.
 
     Parameters
@@ -106,7 +112,9 @@ _GAINS = {
 }
 
 
-def ndcg_at_k(rankings, relevance, *, k=None, gain="linear"):
+def ndcg_at_k(
+    rankings: ArrayLike, relevance: MatrixLike, *, k: int | None = None, gain: str = "linear"
+) -> NDArray[np.float64]:
     """Normalised discounted cumulative gain NDCG@k.
 
     Parameters
@@ -153,7 +161,7 @@ def ndcg_at_k(rankings, relevance, *, k=None, gain="linear"):
     return np.minimum(_safe_divide(dcg, idcg), 1.0)
 
 
-def hit_rate_at_k(rankings, relevance, *, k=None):
+def hit_rate_at_k(rankings: ArrayLike, relevance: MatrixLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Hit rate@k: 1 if any of the top k items is relevant, else 0.
 
     Parameters
@@ -183,7 +191,7 @@ def hit_rate_at_k(rankings, relevance, *, k=None):
     return (listed_grades(rankings, relevance) > 0).any(axis=1).astype(np.float64)
 
 
-def reciprocal_rank_at_k(rankings, relevance, *, k=None):
+def reciprocal_rank_at_k(rankings: ArrayLike, relevance: MatrixLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Reciprocal rank@k: 1 / (position of the first relevant item in the top k).
 
     Parameters
@@ -215,7 +223,7 @@ def reciprocal_rank_at_k(rankings, relevance, *, k=None):
     return np.where(relevant.any(axis=1), 1.0 / first, 0.0)
 
 
-def average_precision_at_k(rankings, relevance, *, k=None):
+def average_precision_at_k(rankings: ArrayLike, relevance: MatrixLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Average precision@k, normalised by min(k, |Rel_u|).
 
     Parameters
@@ -260,7 +268,7 @@ EFFECTIVENESS = {
 }
 
 
-def get_effectiveness(name):
+def get_effectiveness(name: str) -> Callable[..., NDArray[np.float64]]:
     """Return the effectiveness metric registered under ``name``.
 
     Parameters

@@ -10,6 +10,8 @@ or waits. Locks are ``flock`` locks, which the kernel releases when their holder
 however it ends.
 """
 
+from __future__ import annotations
+
 __all__ = ["atomic_file", "staged_folder", "hold_lock", "Locked"]
 
 import contextlib
@@ -19,7 +21,9 @@ import signal
 import sys
 import tempfile
 import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 try:
     import fcntl
@@ -38,7 +42,7 @@ def _umask():
 
 
 @contextlib.contextmanager
-def atomic_file(path, mode="w", *, encoding="utf-8"):
+def atomic_file(path: str | os.PathLike[str], mode: str = "w", *, encoding: str | None = "utf-8") -> Iterator[IO[Any]]:
     """Open a temporary sibling of ``path``; rename it over ``path`` once the body ends.
 
     If the body raises (a full disk, an interruption), the sibling is removed
@@ -66,7 +70,8 @@ def atomic_file(path, mode="w", *, encoding="utf-8"):
         permissions = 0o666 & ~_umask()
     descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     try:
-        with os.fdopen(descriptor, mode, **({} if "b" in mode else {"encoding": encoding})) as handle:
+        options: dict[str, Any] = {} if "b" in mode else {"encoding": encoding}
+        with os.fdopen(descriptor, mode, **options) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -125,7 +130,7 @@ def _move_in(staging, target, stale):
 
 
 @contextlib.contextmanager
-def staged_folder(path, *, stale=()):
+def staged_folder(path: str | os.PathLike[str], *, stale: Iterable[str | os.PathLike[str]] = ()) -> Iterator[Path]:
     """Yield an empty folder beside ``path``; when the body ends, move its files into ``path``.
 
     ``path`` (and missing parents) is created only at the end. Files of
@@ -170,7 +175,9 @@ def _holder(handle):
 
 
 @contextlib.contextmanager
-def hold_lock(path, *, what, wait=False, command=None):
+def hold_lock(
+    path: str | os.PathLike[str], *, what: str, wait: bool = False, command: str | None = None
+) -> Iterator[Path]:
     """Hold an exclusive lock on the file ``path`` for the body's length.
 
     Parameters

@@ -8,6 +8,8 @@ divides by μ (or by a geometric mean) is undefined when that is 0: it returns
 NaN with :class:`~puf.UndefinedMeasureWarning`, as :func:`puf.gini` does.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "generalized_entropy",
     "atkinson",
@@ -19,6 +21,7 @@ __all__ = [
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .metadata import FAMILIES, NONNEGATIVE, measure
 from .validation import check_effectiveness, check_nonnegative_scalar, undefined
@@ -72,7 +75,7 @@ def _check_real(value, *, name):
         ),
     ],
 )
-def generalized_entropy(effectiveness, *, alpha=2.0):
+def generalized_entropy(effectiveness: ArrayLike, *, alpha: float = 2.0) -> float:
     """Generalized entropy index GE(α) of per-user effectiveness (Shorrocks 1980).
 
     Parameters
@@ -166,7 +169,7 @@ def generalized_entropy(effectiveness, *, alpha=2.0):
         ),
     ],
 )
-def atkinson(effectiveness, *, epsilon=0.5):
+def atkinson(effectiveness: ArrayLike, *, epsilon: float = 0.5) -> float:
     """Atkinson index A(ε) of per-user effectiveness (Atkinson 1970).
 
     Parameters
@@ -228,7 +231,7 @@ def atkinson(effectiveness, *, epsilon=0.5):
     definition="σ/μ (ddof=0); undefined when μ = 0",
     attainable="[0, √(m−1)]",
 )
-def coefficient_of_variation(effectiveness):
+def coefficient_of_variation(effectiveness: ArrayLike) -> float:
     """Coefficient of variation σ/μ of per-user effectiveness (σ with ddof = 0).
 
     Parameters
@@ -261,7 +264,7 @@ def coefficient_of_variation(effectiveness):
     definition="1 − (Σ S)² / (m Σ S²), one minus Jain's index; undefined when μ = 0",
     attainable="[0, 1 − 1/m]",
 )
-def jain_unfairness(effectiveness):
+def jain_unfairness(effectiveness: ArrayLike) -> float:
     """One minus Jain's fairness index of per-user effectiveness (Jain, Chiu and Hawe 1984).
 
     Parameters
@@ -307,7 +310,7 @@ def jain_unfairness(effectiveness):
     definition="½ Σ |S − μ| / Σ S; undefined when μ = 0",
     attainable="[0, 1 − 1/m]",
 )
-def hoover(effectiveness):
+def hoover(effectiveness: ArrayLike) -> float:
     """Hoover index (relative mean deviation / 2) of per-user effectiveness (Hoover 1936).
 
     Parameters

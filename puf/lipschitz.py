@@ -6,11 +6,14 @@ measures take 1 − sim(u, v) as the distance between users (Dwork et al., ITCS
 most similar others (Zemel et al., ICML 2013). Lower is fairer.
 """
 
+from __future__ import annotations
+
 __all__ = ["inconsistency", "lipschitz_violation", "lipschitz_excess", "violating_pairs", "excess_gaps"]
 
 import numbers
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .metadata import FAMILIES, measure
 from .pair_kernels import pair_kernel
@@ -39,7 +42,7 @@ def _blocks(m):
     definition="(1/m) Σ_u |S(u) − mean S over the n = 5 most similar others|; undefined when m < 6",
     attainable="[0, 1]",
 )
-def inconsistency(effectiveness, similarity, *, n_neighbors=5):
+def inconsistency(effectiveness: ArrayLike, similarity: ArrayLike, *, n_neighbors: int = 5) -> float:
     """Mean gap between each user's effectiveness and that of its most similar users.
 
     One minus the *consistency* of Zemel et al. (ICML 2013), as AIF360's
@@ -120,13 +123,23 @@ def _pair_excess(effectiveness, similarity, lipschitz_constant):
     return np.abs(s_u - s_v), lipschitz_constant * (1.0 - similarity)
 
 
-def violating_pairs(effectiveness, similarity, *, lipschitz_constant=1.0):
+def violating_pairs(
+    effectiveness: tuple[NDArray[np.float64], NDArray[np.float64]],
+    similarity: NDArray[np.float64],
+    *,
+    lipschitz_constant: float = 1.0,
+) -> NDArray[np.float64]:
     """1 where |S(u) − S(v)| > L·(1 − sim(u, v)), else 0, for arrays of pairs."""
     gaps, allowance = _pair_excess(effectiveness, similarity, lipschitz_constant)
     return (gaps > allowance).astype(np.float64)
 
 
-def excess_gaps(effectiveness, similarity, *, lipschitz_constant=1.0):
+def excess_gaps(
+    effectiveness: tuple[NDArray[np.float64], NDArray[np.float64]],
+    similarity: NDArray[np.float64],
+    *,
+    lipschitz_constant: float = 1.0,
+) -> NDArray[np.float64]:
     """max(0, |S(u) − S(v)| − L·(1 − sim(u, v))), for arrays of pairs."""
     gaps, allowance = _pair_excess(effectiveness, similarity, lipschitz_constant)
     return np.maximum(gaps - allowance, 0.0)
@@ -141,7 +154,7 @@ def excess_gaps(effectiveness, similarity, *, lipschitz_constant=1.0):
     definition="share of pairs u<v with |S(u)−S(v)| > L·(1 − sim(u,v)), L = 1",
     attainable="[0, 1]",
 )
-def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
+def lipschitz_violation(effectiveness: ArrayLike, similarity: ArrayLike, *, lipschitz_constant: float = 1.0) -> float:
     """Share of user pairs whose effectiveness gap exceeds L times their distance 1 − sim.
 
     Parameters
@@ -192,7 +205,7 @@ def lipschitz_violation(effectiveness, similarity, *, lipschitz_constant=1.0):
     definition="2/(m(m−1)) Σ_{u<v} max(0, |S(u)−S(v)| − L·(1 − sim(u,v))), L = 1",
     attainable="[0, 1]",
 )
-def lipschitz_excess(effectiveness, similarity, *, lipschitz_constant=1.0):
+def lipschitz_excess(effectiveness: ArrayLike, similarity: ArrayLike, *, lipschitz_constant: float = 1.0) -> float:
     """Mean over user pairs of how far the effectiveness gap exceeds L·(1 − sim).
 
     Parameters

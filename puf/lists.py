@@ -5,17 +5,20 @@ envy-based measures); ``list_distance`` gives d_L(u, v), the mean pairwise cosin
 distance between the items of u's and v's lists (read by UF).
 """
 
+from __future__ import annotations
+
 __all__ = ["utility_matrix", "list_centroids", "list_distance"]
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from puf.arrays import as_float_array, check_finite
+from puf.arrays import MatrixLike, as_float_array, check_finite
 from puf.memory import check_memory, dense_bytes
 from puf.ranking import ideal_grades, list_indicator, prepare_lists
 from puf.validation import check_k, check_rankings
 
 
-def utility_matrix(rankings, relevance, *, k=None):
+def utility_matrix(rankings: ArrayLike, relevance: MatrixLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Each user's normalised utility of every user's top-k list.
 
     Parameters
@@ -72,7 +75,7 @@ def _check_item_vectors(item_vectors, name="item_vectors"):
     return array, norms
 
 
-def list_centroids(rankings, item_vectors, *, k=None):
+def list_centroids(rankings: ArrayLike, item_vectors: ArrayLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Mean unit item vector ē_u of every user's top-k list (the factor of d_L and UF's engines).
 
     Parameters
@@ -113,7 +116,7 @@ def list_centroids(rankings, item_vectors, *, k=None):
     return centroids
 
 
-def list_distance(rankings, item_vectors, *, k=None):
+def list_distance(rankings: ArrayLike, item_vectors: ArrayLike, *, k: int | None = None) -> NDArray[np.float64]:
     """Mean pairwise cosine distance between the items of two users' lists.
 
     Parameters

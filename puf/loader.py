@@ -5,6 +5,8 @@ measure through :func:`load_measure`, so the three spellings below work the
 same everywhere, from any working directory.
 """
 
+from __future__ import annotations
+
 __all__ = ["load_measure"]
 
 import hashlib
@@ -74,7 +76,7 @@ def _import_module(source):
         raise ValueError(f"cannot import module {source!r}: {_one_line(exc)}") from None
 
 
-def load_measure(spec):
+def load_measure(spec: str) -> Measure:
     """Return the :class:`~puf.Measure` that a command-line spec names.
 
     Parameters

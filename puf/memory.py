@@ -14,6 +14,8 @@ is put on the dense road only when its pieces fit the limit this guard applies, 
 ``puf evaluate --memory`` (:func:`memory_limit`) sets both at once.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "DEFAULT_BUDGET",
     "MemoryNeeded",
@@ -26,6 +28,7 @@ __all__ = [
 ]
 
 import contextlib
+from collections.abc import Iterator
 import os
 import re
 
@@ -63,7 +66,7 @@ def _read_number(path):
 
 
 @contextlib.contextmanager
-def memory_limit(nbytes):
+def memory_limit(nbytes: int) -> Iterator[None]:
     """Within the block, ``nbytes`` is the limit of :func:`available_memory` and :func:`memory_budget`.
 
     Parameters
@@ -91,12 +94,12 @@ def memory_limit(nbytes):
         _LIMITS.pop()
 
 
-def _set_limit():
+def _set_limit() -> int | None:
     """The limit set by :func:`memory_limit`, else by ``PUF_MAX_MEMORY``, else None."""
     return _LIMITS[-1] if _LIMITS else _limit_from_environment()
 
 
-def memory_budget():
+def memory_budget() -> int:
     """Bytes the dense pieces of an evaluation may take: the roads are planned within it.
 
     The limit set by :func:`memory_limit` (``--memory``) or ``PUF_MAX_MEMORY``;
@@ -116,7 +119,7 @@ def memory_budget():
     return DEFAULT_BUDGET if available is None else max(0, min(DEFAULT_BUDGET, available))
 
 
-def available_memory():
+def available_memory() -> int | None:
     """Bytes available to new work, or None when the system does not say.
 
     The limit of :func:`memory_limit` or ``PUF_MAX_MEMORY`` when set; else the
@@ -148,7 +151,7 @@ def available_memory():
     return available
 
 
-def format_bytes(nbytes):
+def format_bytes(nbytes: float) -> str:
     """``nbytes`` in words: "12.8 GB", "512 MB", "980 bytes" (decimal units).
 
     Examples
@@ -162,7 +165,7 @@ def format_bytes(nbytes):
     return f"{int(nbytes)} bytes"
 
 
-def dense_bytes(m, *, copies=1):
+def dense_bytes(m: int, *, copies: int = 1) -> int:
     """Bytes of ``copies`` dense float64 m x m arrays.
 
     Examples
@@ -173,7 +176,7 @@ def dense_bytes(m, *, copies=1):
     return int(copies) * 8 * int(m) * int(m)
 
 
-def check_memory(nbytes, *, what):
+def check_memory(nbytes: int, *, what: str) -> None:
     """Raise :class:`MemoryNeeded` when ``nbytes`` is more than the available memory.
 
     Parameters

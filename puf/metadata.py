@@ -11,6 +11,8 @@ the decorated functions of the measure modules; this module holds no
 registry, so those modules can import it without a cycle.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "FIELDS",
     "FAMILIES",
@@ -27,14 +29,15 @@ __all__ = [
 import functools
 import inspect
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
 """The Population fields a measure may read, by parameter name."""
 
 
-def function_name(function):
+def function_name(function: object) -> str:
     """``function.__name__``, or its repr for a callable without one (a partial, an instance).
 
     Examples
@@ -46,7 +49,7 @@ def function_name(function):
     return getattr(function, "__name__", repr(function))
 
 
-def signature_reads(function):
+def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
     """The Population fields a measure reads: its parameters named after :data:`FIELDS`.
 
     Returns the field-named parameters in parameter order; raises ValueError
@@ -81,7 +84,7 @@ def signature_reads(function):
     return tuple(reads)
 
 
-def first_docstring_line(function):
+def first_docstring_line(function: Callable[..., Any]) -> str:
     """The first line of ``function``'s docstring, or "" (a measure's default definition).
 
     Examples
@@ -97,7 +100,7 @@ def first_docstring_line(function):
     return (inspect.getdoc(function) or "").split("\n")[0]
 
 
-def check_options(function, options):
+def check_options(function: Callable[..., Any], options: Mapping[str, object]) -> None:
     """Raise ValueError unless ``function`` takes every key of ``options`` as a keyword option.
 
     Checked here, not when the measure is first called: a misspelt option
@@ -161,7 +164,8 @@ class Measure:
         Short name, as used in :data:`puf.MEASURES` and on the command line.
     reads : tuple of str, optional
         The Population fields the function reads, in parameter order. Always
-        derived from the signature; a given value must equal it (ValueError).
+        derived from the signature; a given value must equal it (ValueError);
+        empty or None: not given.
     label : str, optional
         Display name in tables and legends (``"SD"``, ``"MD"``); default ``name``.
     range : tuple of float, default (0.0, 1.0)
@@ -212,11 +216,11 @@ class Measure:
     ValueError: measure 'sd' declares reads ('similarity',) but its signature reads ('effectiveness',)
     """
 
-    function: object
+    function: Callable[..., Any]
     name: str
-    reads: tuple | None = None
+    reads: tuple[str, ...] = ()
     label: str | None = None
-    range: tuple = (0.0, 1.0)
+    range: tuple[float, float] = (0.0, 1.0)
     direction: str = "lower"
     definition: str = ""
     family: str | None = None
@@ -226,13 +230,13 @@ class Measure:
     panel: str | None = None
     tables: bool = True
     attainable: str | None = None
-    study_options: tuple = ()
+    study_options: tuple[str, ...] = ()
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
         derived = signature_reads(self.function)
-        if self.reads is not None and tuple(self.reads) != derived:
+        if self.reads and tuple(self.reads) != derived:
             raise ValueError(
                 f"measure {self.name!r} declares reads {tuple(self.reads)!r} but its signature reads {derived!r}"
             )
@@ -252,7 +256,7 @@ class Measure:
         return self.function(**{name: fields[name] for name in self.reads})
 
     @property
-    def fairest(self):
+    def fairest(self) -> float:
         """The fairest value of the declared range (its lower end when lower is fairer).
 
         Examples
@@ -296,7 +300,7 @@ def _checked_metadata(meta):
     return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]), study_options=tuple(options))
 
 
-def check_similarity_choice(similarity, gamma):
+def check_similarity_choice(similarity: str, gamma: object) -> float | None:
     """Return ``gamma`` checked for ``similarity``: in [0, 1] if it takes one, else None.
 
     Examples
@@ -315,7 +319,14 @@ def check_similarity_choice(similarity, gamma):
     return float(gamma)
 
 
-def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
+def measure(
+    function: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    reads: tuple[str, ...] | None = None,
+    instances: Sequence[Mapping[str, Any]] = (),
+    **metadata: Any,
+) -> Any:
     """Decorator declaring a measure's metadata where it is defined; the function is unchanged.
 
     Parameters
@@ -368,7 +379,7 @@ def measure(function=None, *, name=None, reads=None, instances=(), **metadata):
         declared = Measure(
             func,
             name or function_name(func),
-            reads,
+            reads or (),
             **dict(meta, definition=meta["definition"] or first_docstring_line(func)),
         )
         func.__puf_measure__ = declared
@@ -384,7 +395,7 @@ def _instance(declared, entry):
     return bind(declared, name=name, options=options, **entry)
 
 
-def bind(declared, *, name, options=None, **metadata):
+def bind(declared: Measure, *, name: str, options: Mapping[str, Any] | None = None, **metadata: Any) -> Measure:
     """A :class:`Measure` like ``declared`` under ``name``, with ``options`` bound to its function.
 
     The label and the panel are not inherited (a new name is shown as itself
@@ -402,8 +413,9 @@ def bind(declared, *, name, options=None, **metadata):
         raise ValueError(f"options must be a dict of keyword options, got {options!r}")
     if options:
         check_options(function, options)
-        function = functools.partial(function, **options)
-        function.__name__ = function_name(declared.function)  # kept for tracebacks and pickling
+        bound: Any = functools.partial(function, **options)
+        bound.__name__ = function_name(declared.function)  # kept for tracebacks and pickling
+        function = bound
     own = ("label", "panel") + (("attainable",) if options else ())
     inherited = {f: getattr(declared, f) for f in _DEFAULTS if f not in own}
     return Measure(function, name, **dict(inherited, **_known(metadata)))

@@ -19,10 +19,16 @@ row of effectiveness and a block of similarities; a sample passes 1-D arrays),
 plus the measure's keyword options, and returns the terms, elementwise.
 """
 
+from __future__ import annotations
+
 __all__ = ["PAIR_FIELDS", "PairKernel", "pair_kernel", "pair_kernel_of"]
 
 import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from numpy.typing import NDArray
 
 from .metadata import function_name, signature_reads
 
@@ -61,7 +67,7 @@ class PairKernel:
     (('effectiveness',), 0.5)
     """
 
-    kernel: object
+    kernel: Callable[..., Any]
     aggregate: str = "mean"
     scale: float = 1.0
 
@@ -80,20 +86,22 @@ class PairKernel:
         object.__setattr__(self, "scale", float(self.scale))
 
     @property
-    def reads(self):
+    def reads(self) -> tuple[str, ...]:
         """The fields the kernel reads, in parameter order."""
         return signature_reads(self.kernel)
 
-    def terms(self, fields, options=None):
+    def terms(self, fields: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> NDArray[Any]:
         """The kernel's terms for pairs: ``fields`` maps each field read to its pair arrays."""
         return self.kernel(**{name: fields[name] for name in self.reads}, **(options or {}))
 
-    def value(self, *, total, n_pairs):
+    def value(self, *, total: float, n_pairs: int) -> float:
         """The measure's value from the sum of the terms over ``n_pairs`` pairs."""
         return self.scale * (total / n_pairs if self.aggregate == "mean" else total)
 
 
-def pair_kernel(kernel, *, aggregate="mean", scale=1.0):
+def pair_kernel(
+    kernel: Callable[..., Any], *, aggregate: str = "mean", scale: float = 1.0
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator declaring that a measure is ``scale`` × the mean (or sum) of a pair kernel.
 
     Parameters
@@ -144,7 +152,7 @@ def pair_kernel(kernel, *, aggregate="mean", scale=1.0):
     return attach
 
 
-def pair_kernel_of(function):
+def pair_kernel_of(function: Callable[..., Any]) -> tuple[PairKernel, dict[str, Any]] | None:
     """The :class:`PairKernel` of a measure function and the options bound to it, or None.
 
     Options bound with :func:`functools.partial` (as :func:`puf.register` and a

@@ -7,6 +7,8 @@ similar users are. Lower is fairer for every one. Each measure's metadata is
 declared with :func:`puf.measure` on the function.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "mean_envy",
     "mean_envy_as_printed",
@@ -18,6 +20,7 @@ __all__ = [
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .metadata import FAMILIES, UNBOUNDED, measure
 from .validation import (
@@ -50,7 +53,7 @@ def _envy(utility):
     definition="1/(m(m−1)) Σ_{u≠v} max(φ_u(L_v) − φ_u(L_u), 0)",
     attainable="[0, 1]",
 )
-def mean_envy(utility):
+def mean_envy(utility: ArrayLike) -> float:
     """Mean envy (ME) over ordered pairs of distinct users.
 
     Parameters
@@ -89,7 +92,7 @@ def mean_envy(utility):
     definition="2/(m(m−1)) Σ_{u≠v} envy(u,v) (the appendix's printed form, 2×ME)",
     attainable="[0, 2]",
 )
-def mean_envy_as_printed(utility):
+def mean_envy_as_printed(utility: ArrayLike) -> float:
     """ME as printed in the paper's appendix, 2/(m(m−1))·Σ_{u≠v}: twice :func:`mean_envy`.
 
     Parameters
@@ -119,7 +122,7 @@ def mean_envy_as_printed(utility):
     definition="(1/m) Σ_u max_{v≠u} envy(u,v)",
     attainable="[0, 1]",
 )
-def mean_max_envy(utility):
+def mean_max_envy(utility: ArrayLike) -> float:
     """Mean over users of each user's largest envy (MME).
 
     Parameters
@@ -154,7 +157,7 @@ def mean_max_envy(utility):
     attainable="[0, 1]",
     study_options=("epsilon",),
 )
-def proportion_envious_users(utility, *, epsilon=0.05):
+def proportion_envious_users(utility: ArrayLike, *, epsilon: float = 0.05) -> float:
     """Proportion of users whose largest envy exceeds ``epsilon`` (PEU).
 
     Parameters
@@ -196,7 +199,7 @@ def proportion_envious_users(utility, *, epsilon=0.05):
     definition="ln Σ_{sim ≥ mean+SD} sim(u,v)·d_L(u,v)",
     attainable="(−∞, ∞)",
 )
-def uf(similarity, list_distance, *, base=math.e):
+def uf(similarity: ArrayLike, list_distance: ArrayLike, *, base: float = math.e) -> float:
     """User fairness (UF): log of the similarity-weighted list distance of the most similar pairs.
 
     Parameters

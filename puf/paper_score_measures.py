@@ -8,6 +8,8 @@ metadata (label, family, range, definition, reference) is declared with
 users' lists, are in :mod:`puf.paper_list_measures`. Lower is fairer for every one.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "pairwise_user_unfairness",
     "puf",
@@ -18,6 +20,7 @@ __all__ = [
 ]
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .metadata import FAMILIES, measure
 from .pair_kernels import pair_kernel
@@ -44,7 +47,9 @@ def _pair_weighted_gap_sum(effectiveness, similarity):
     return total
 
 
-def weighted_gaps(effectiveness, similarity):
+def weighted_gaps(
+    effectiveness: tuple[NDArray[np.float64], NDArray[np.float64]], similarity: NDArray[np.float64]
+) -> NDArray[np.float64]:
     """PUF's pair term sim(u, v)·|S(u) − S(v)|, for arrays of pairs (:mod:`puf.pair_kernels`)."""
     s_u, s_v = effectiveness
     return similarity * np.abs(s_u - s_v)
@@ -59,7 +64,7 @@ def weighted_gaps(effectiveness, similarity):
     definition="2/(m(m−1)) Σ_{u<v} sim(u,v)·|S(u)−S(v)|",
     attainable="[0, 1]",
 )
-def pairwise_user_unfairness(effectiveness, similarity):
+def pairwise_user_unfairness(effectiveness: ArrayLike, similarity: ArrayLike) -> float:
     """Pairwise User unFairness (PUF): similarity-weighted mean effectiveness gap.
 
     Parameters
@@ -114,7 +119,7 @@ puf = pairwise_user_unfairness
     definition="2/(m(m−1)) Σ_{u≠v} sim(u,v)·|S(u)−S(v)| (the paper's printed form, 2×PUF)",
     attainable="[0, 2]",
 )
-def puf_as_printed(effectiveness, similarity):
+def puf_as_printed(effectiveness: ArrayLike, similarity: ArrayLike) -> float:
     """PUF as printed in the paper: the ordered-pair double sum, twice :func:`puf`.
 
     Parameters
@@ -149,7 +154,7 @@ def puf_as_printed(effectiveness, similarity):
     definition="standard deviation (ddof=0) of S",
     attainable="[0, 0.5]",
 )
-def sd(effectiveness):
+def sd(effectiveness: ArrayLike) -> float:
     """Population standard deviation (ddof=0) of per-user effectiveness.
 
     Parameters
@@ -182,7 +187,7 @@ def sd(effectiveness):
     definition="Σ_j (2j−m−1)·S_(j) / (m·Σ S); undefined when Σ S = 0",
     attainable="[0, (m−1)/m]",
 )
-def gini(effectiveness):
+def gini(effectiveness: ArrayLike) -> float:
     """Gini coefficient of per-user effectiveness.
 
     Parameters

@@ -8,9 +8,15 @@ not data: it is outside a World's equality, hash and repr, and a pickled or
 copied World starts with an empty one.
 """
 
+from __future__ import annotations
+
 __all__ = ["PIECE_INPUTS", "Pieces"]
 
+from collections.abc import Callable, Collection, Hashable
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 PIECE_INPUTS = {
     "users": ("histories", "item_features"),  # similarities
@@ -35,10 +41,10 @@ class Pieces:
     [1.0, 0.5]
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.groups = {group: {} for group in PIECE_INPUTS}
 
-    def get(self, group, key, compute):
+    def get(self, group: str, key: Hashable, compute: Callable[[], ArrayLike]) -> NDArray[Any]:
         """The piece ``key`` of ``group``, computed once (read-only: worlds may share it)."""
         pieces = self.groups[group]
         if key not in pieces:
@@ -48,7 +54,7 @@ class Pieces:
         return pieces[key]
 
     @classmethod
-    def kept_from(cls, old, *, changed):
+    def kept_from(cls, old: Pieces, *, changed: Collection[str]) -> Pieces:
         """A memo holding the groups of ``old`` whose inputs are not among the ``changed`` fields."""
         new = cls()
         for group, inputs in PIECE_INPUTS.items():

@@ -1,10 +1,14 @@
 """The score-level data model: the per-user arrays a fairness measure reads."""
 
+from __future__ import annotations
+
 __all__ = ["Population"]
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .validation import check_effectiveness, check_pair_matrix, check_permutation, check_similarity
 
@@ -75,11 +79,11 @@ class Population:
             object.__setattr__(self, name, _frozen(value))
 
     @property
-    def m(self):
+    def m(self) -> int:
         """Number of users."""
         return self.effectiveness.shape[0]
 
-    def fields(self):
+    def fields(self) -> dict[str, NDArray[np.float64]]:
         """Return the fields that are present, as a dict of name to array.
 
         Examples
@@ -89,7 +93,7 @@ class Population:
         """
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> Population:
         """Return a validated copy with some fields replaced.
 
         Examples
@@ -100,7 +104,7 @@ class Population:
         """
         return replace(self, **changes)
 
-    def permute(self, order):
+    def permute(self, order: ArrayLike) -> Population:
         """Relabel users: user ``i`` of the result is user ``order[i]`` of this one.
 
         Every per-user field moves consistently (rows and columns of the

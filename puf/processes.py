@@ -7,6 +7,8 @@ kernel sees to it: :func:`die_with_parent` asks for SIGKILL when the parent ends
 between bytecodes, so a process stuck in C code is ended by its parent's cleanup instead.
 """
 
+from __future__ import annotations
+
 __all__ = ["die_with_parent", "worker_pool", "kill_pool"]
 
 import contextlib
@@ -16,6 +18,11 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _PR_SET_PDEATHSIG = 1
 
@@ -70,7 +77,7 @@ def _pool_worker_start(parent_pid):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def kill_pool(pool) -> None:
+def kill_pool(pool: ProcessPoolExecutor) -> None:
     """Kill the processes of a :class:`concurrent.futures.ProcessPoolExecutor` and reap them.
 
     Examples
@@ -90,7 +97,7 @@ def kill_pool(pool) -> None:
 
 
 @contextlib.contextmanager
-def worker_pool(max_workers: int, *, start_method: str | None = None):
+def worker_pool(max_workers: int, *, start_method: str | None = None) -> Iterator[ProcessPoolExecutor]:
     """A process pool whose workers die with this process and are killed if the body fails.
 
     The workers ignore Ctrl-C (the terminal sends it to the whole group: the

@@ -6,16 +6,22 @@ read every user's list at once: the grades of the listed items, each user's
 ideal grades, and the list indicator matrix.
 """
 
+from __future__ import annotations
+
 __all__ = ["prepare_lists", "listed_grades", "ideal_grades", "list_indicator"]
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
 
+from puf.arrays import MatrixLike
 from puf.validation import check_k, check_rankings, check_relevance
 
 
-def prepare_lists(rankings, relevance, k):
+def prepare_lists(
+    rankings: ArrayLike, relevance: MatrixLike, k: int | None
+) -> tuple[NDArray[np.int64], sp.csr_matrix, int]:
     """Validate top-k lists and their relevance, in the form every kernel here reads.
 
     Parameters
@@ -88,7 +94,7 @@ def _compact_items(rankings, relevance):
     return renumbered, compact
 
 
-def listed_grades(rankings, relevance):
+def listed_grades(rankings: NDArray[np.int64], relevance: sp.csr_matrix) -> NDArray[np.float64]:
     """(m, k) grades r_{u, L_u[j]}: 0 for padding and for items u has no grade for.
 
     ``rankings`` and ``relevance`` as returned by :func:`prepare_lists`.
@@ -118,7 +124,7 @@ def listed_grades(rankings, relevance):
     return grades
 
 
-def ideal_grades(relevance, k):
+def ideal_grades(relevance: sp.csr_matrix, k: int) -> NDArray[np.float64]:
     """(m, k) each user's grades sorted descending, zero-padded: the grades of R_u^k.
 
     ``relevance`` as returned by :func:`prepare_lists` (sorted CSR, no explicit zero).
@@ -141,7 +147,7 @@ def ideal_grades(relevance, k):
     return ideal
 
 
-def list_indicator(rankings, n_items, weights=None):
+def list_indicator(rankings: NDArray[np.int64], n_items: int, weights: ArrayLike | None = None) -> sp.csr_matrix:
     """(m, n) CSR whose row u holds ``weights[u]`` (default 1) at the items of L_u.
 
     Examples

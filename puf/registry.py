@@ -11,6 +11,8 @@ functions of the measure modules (:data:`BUILTIN_MODULES`), in the order they
 are defined there: adding one is one decorated function.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "MEASURES",
     "BUILTIN_MODULES",
@@ -23,15 +25,19 @@ __all__ = [
 
 import importlib
 import numbers
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .metadata import Measure, bind, first_docstring_line
+
+if TYPE_CHECKING:
+    from .population import Population
 
 BUILTIN_MODULES = ("paper_score_measures", "paper_list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
 
 
-def as_measure(function):
+def as_measure(function: str | Measure | Callable[..., Any]) -> Measure:
     """Return the :class:`Measure` for a registered name, a Measure, or any function.
 
     Parameters
@@ -65,7 +71,14 @@ def as_measure(function):
     return Measure(function, getattr(function, "__name__", "measure"), definition=first_docstring_line(function))
 
 
-def register(function, *, name, options=None, replace=False, **metadata):
+def register(
+    function: Callable[..., Any] | Measure,
+    *,
+    name: str,
+    options: Mapping[str, Any] | None = None,
+    replace: bool = False,
+    **metadata: Any,
+) -> Measure:
     """Add a measure to :data:`MEASURES`, e.g. a built-in at another parameter value.
 
     Parameters
@@ -110,7 +123,9 @@ def register(function, *, name, options=None, replace=False, **metadata):
     return registered
 
 
-def evaluate_measures(population, names=None):
+def evaluate_measures(
+    population: Population, names: str | Callable[..., Any] | Iterable[str | Callable[..., Any]] | None = None
+) -> dict[str, float]:
     """Evaluate measures on a population, passing its fields by parameter name.
 
     Parameters
@@ -191,7 +206,7 @@ def _shown(value):
     return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
-def builtin_measures():
+def builtin_measures() -> tuple[Measure, ...]:
     """Return the built-in measures: each decorated function of :data:`BUILTIN_MODULES`.
 
     In module order, then in the order the functions are defined; a function
@@ -207,7 +222,7 @@ def builtin_measures():
     >>> [m.name for m in builtin_measures()][:4]
     ['puf', 'puf-as-printed', 'sd', 'gini']
     """
-    found = []
+    found: list[Any] = []
     for module_name in BUILTIN_MODULES:
         module = importlib.import_module(f".{module_name}", __package__)
         for value in vars(module).values():  # definition order; an alias repeats a function
@@ -222,7 +237,7 @@ def builtin_measures():
     return tuple(m for f in found for m in (f.__puf_instances__ or (f.__puf_measure__,)))
 
 
-def declared_gamma(similarity):
+def declared_gamma(similarity: str) -> float | None:
     """Return the γ the registered measures reading ``similarity`` declare; None if it takes none.
 
     The one default of γ: UF declares ``similarity="uf", gamma=0.5``, and

@@ -7,6 +7,8 @@ A user with an empty history is similar to nobody: every similarity in their row
 and column is 0.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "SIMILARITIES",
     "get_similarity",
@@ -20,11 +22,16 @@ __all__ = [
 ]
 
 import inspect
+from collections.abc import Callable
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from puf.arrays import MatrixLike
 from puf.similarity_functions import cosine_similarity, jaccard_similarity, js_similarity, uf_similarity
 from puf.validation import lookup
 
-SIMILARITIES = {
+SIMILARITIES: dict[str, Callable[..., NDArray[np.float64]]] = {
     "jaccard": jaccard_similarity,
     "cosine": cosine_similarity,
     "js": js_similarity,
@@ -32,7 +39,7 @@ SIMILARITIES = {
 }
 
 
-def get_similarity(name):
+def get_similarity(name: str) -> Callable[..., NDArray[np.float64]]:
     """Return the similarity function registered under ``name``.
 
     Parameters
@@ -60,7 +67,7 @@ def get_similarity(name):
     return lookup(SIMILARITIES, name, what="similarity")
 
 
-def similarity_parameters(name):
+def similarity_parameters(name: str) -> tuple[str, ...]:
     """Return the inputs beyond ``histories`` that similarity ``name`` takes, from its signature.
 
     Examples
@@ -73,7 +80,7 @@ def similarity_parameters(name):
     return tuple(p for p in ("item_features", "gamma") if p in parameters)
 
 
-def takes_gamma(name):
+def takes_gamma(name: str) -> bool:
     """Return whether similarity ``name`` takes γ (a ``gamma`` parameter); ValueError for an unknown name.
 
     Examples
@@ -85,7 +92,9 @@ def takes_gamma(name):
     return "gamma" in similarity_parameters(name)
 
 
-def compute_similarity(name, histories, *, item_features=None, gamma=None):
+def compute_similarity(
+    name: str, histories: MatrixLike, *, item_features: ArrayLike | None = None, gamma: float | None = None
+) -> NDArray[np.float64]:
     """Compute similarity ``name``, passing each function only the inputs it takes.
 
     Parameters

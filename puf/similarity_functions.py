@@ -5,11 +5,15 @@ users with a non-empty history and 0 (row and column) for users with an empty on
 them from :mod:`puf.similarity`, which also holds the registry by name.
 """
 
+from __future__ import annotations
+
 __all__ = ["jaccard_similarity", "cosine_similarity", "js_similarity", "uf_similarity"]
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy.special import entr
 
+from puf.arrays import MatrixLike
 from puf.memory import check_memory, dense_bytes
 from puf.validation import check_histories, check_item_features, check_unit_scalar
 
@@ -74,7 +78,7 @@ def _js(histories, item_features):
     return _finish(similarity, nonempty)
 
 
-def jaccard_similarity(histories):
+def jaccard_similarity(histories: MatrixLike) -> NDArray[np.float64]:
     """Jaccard similarity of the users' (binarised) history sets.
 
     Parameters
@@ -103,7 +107,7 @@ def jaccard_similarity(histories):
     return _jaccard(check_histories(histories))
 
 
-def cosine_similarity(histories):
+def cosine_similarity(histories: MatrixLike) -> NDArray[np.float64]:
     """Cosine similarity of the users' history vectors (weights kept, not binarised).
 
     Parameters
@@ -138,7 +142,7 @@ def cosine_similarity(histories):
     return _finish(cosine, norms > 0)
 
 
-def js_similarity(histories, item_features):
+def js_similarity(histories: MatrixLike, item_features: ArrayLike) -> NDArray[np.float64]:
     """One minus the Jensen-Shannon divergence of the users' feature distributions.
 
     Parameters
@@ -175,7 +179,7 @@ def js_similarity(histories, item_features):
     return _js(histories, item_features)
 
 
-def uf_similarity(histories, item_features, *, gamma):
+def uf_similarity(histories: MatrixLike, item_features: ArrayLike, *, gamma: float) -> NDArray[np.float64]:
     """The UF paper's blend of Jaccard and Jensen-Shannon similarity.
 
     Parameters

@@ -6,6 +6,8 @@ canonical float64 / int64 / CSR form the engines expect. The conversions and
 element checks they share are :mod:`puf.arrays`.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "UndefinedMeasureWarning",
     "check_effectiveness",
@@ -31,10 +33,15 @@ import math
 import numbers
 import warnings
 import weakref
+from collections.abc import Mapping
+from typing import TypeVar
 
 import numpy as np
+import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
 
 from puf.arrays import (
+    MatrixLike,
     as_csr_matrix,
     as_float_array,
     check_finite,
@@ -43,6 +50,8 @@ from puf.arrays import (
     number_text,
     raise_first,
 )
+
+V = TypeVar("V")
 
 SYMMETRY_TOLERANCE = 1e-12
 # PEU counts envy > ε only when it exceeds ε by more than this: envy is U[u,v] − U[u,u]
@@ -54,23 +63,27 @@ _CHECK_BLOCK_ELEMENTS = 1 << 22
 # Read-only arrays that own their data and passed a pair-matrix check: id -> (weak reference,
 # the checks passed). An m x m check costs a pass over m² values (seconds at m = 6,000), and a
 # frozen matrix (a Population's, a World's piece) is checked again each time it is handed on.
-_PASSED = {}
+_PASSED: dict[int, tuple[weakref.ref, set[tuple[bool, bool]]]] = {}
 
 
-def _immutable(array):
+def _immutable(array: NDArray[np.float64]) -> bool:
     return not array.flags.writeable and array.base is None
 
 
-def _passed(array, checks):
+def _passed(array: NDArray[np.float64], checks: tuple[bool, bool]) -> bool:
     entry = _PASSED.get(id(array))
     return entry is not None and entry[0]() is array and checks in entry[1]
 
 
-def _remember(array, checks):
+def _remember(array: NDArray[np.float64], checks: tuple[bool, bool]) -> None:
     entry = _PASSED.get(id(array))
     if entry is None or entry[0]() is not array:
         key = id(array)
-        entry = _PASSED[key] = (weakref.ref(array, lambda _, key=key: _PASSED.pop(key, None)), set())
+
+        def forget(_: object, key: int = key) -> None:
+            _PASSED.pop(key, None)
+
+        entry = _PASSED[key] = (weakref.ref(array, forget), set())
     entry[1].add(checks)
 
 
@@ -89,13 +102,13 @@ class UndefinedMeasureWarning(UserWarning):
     """
 
 
-def undefined(reason):
+def undefined(reason: str) -> float:
     """Warn with :class:`UndefinedMeasureWarning` and return NaN."""
     warnings.warn(reason, UndefinedMeasureWarning, stacklevel=3)
     return float("nan")
 
 
-def lookup(registry, name, *, what):
+def lookup(registry: Mapping[str, V], name: str, *, what: str) -> V:
     """Return ``registry[name]``; an unknown name raises ValueError listing the known ones."""
     try:
         return registry[name]
@@ -112,14 +125,16 @@ def _shift_index(message, start):
     return f"{head}at index ({int(row) + start},{rest}"
 
 
-def check_min_users(m, name="effectiveness", minimum=2):
+def check_min_users(m: int, name: str = "effectiveness", minimum: int = 2) -> None:
     """Raise unless there are at least ``minimum`` users (pairwise measures need 2)."""
     if m < minimum:
         purpose = " for a pairwise measure" if minimum >= 2 else ""
         raise ValueError(f"{name} must describe at least {minimum} user{'s' if minimum != 1 else ''}{purpose}, got {m}")
 
 
-def check_effectiveness(effectiveness, *, name="effectiveness", min_users=1):
+def check_effectiveness(
+    effectiveness: ArrayLike, *, name: str = "effectiveness", min_users: int = 1
+) -> NDArray[np.float64]:
     """Return ``effectiveness`` as a finite float64 vector in [0, 1]."""
     array = as_float_array(name, effectiveness)
     if array.ndim != 1:
@@ -130,7 +145,16 @@ def check_effectiveness(effectiveness, *, name="effectiveness", min_users=1):
     return array
 
 
-def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_users=2, against="effectiveness"):
+def check_pair_matrix(
+    matrix: ArrayLike,
+    *,
+    name: str,
+    m: int | None = None,
+    symmetric: bool = False,
+    unit: bool = True,
+    min_users: int = 2,
+    against: str = "effectiveness",
+) -> NDArray[np.float64]:
     """Return an (m, m) finite float64 matrix, optionally symmetric and in [0, 1]; m from ``against``."""
     array = as_float_array(name, matrix)
     if array.ndim != 2 or array.shape[0] != array.shape[1]:
@@ -148,7 +172,7 @@ def check_pair_matrix(matrix, *, name, m=None, symmetric=False, unit=True, min_u
     return array
 
 
-def _check_blocks(array, name, symmetric, unit):
+def _check_blocks(array: NDArray[np.float64], name: str, symmetric: bool, unit: bool) -> None:
     """Finite, in [0, 1] (or non-negative) and symmetric, in row blocks."""
     # Row blocks keep the checks' temporaries at O(block * m): a measure such as PUF promises
     # no m x m array beyond the one it is given.
@@ -174,19 +198,21 @@ def _check_blocks(array, name, symmetric, unit):
                 )
 
 
-def check_log_base(base, *, name="base"):
+def check_log_base(base: float, *, name: str = "base") -> float:
     """Return ``base``, a finite real > 1 (an infinite base would make every log 0, silently)."""
     if isinstance(base, bool) or not isinstance(base, numbers.Real) or not 1 < base < math.inf:
         raise ValueError(f"{name} must be a finite number > 1, got {base!r}")
     return base
 
 
-def check_similarity(similarity, *, m=None, name="similarity", min_users=2):
+def check_similarity(
+    similarity: ArrayLike, *, m: int | None = None, name: str = "similarity", min_users: int = 2
+) -> NDArray[np.float64]:
     """Return a symmetric (m, m) float64 similarity matrix in [0, 1]."""
     return check_pair_matrix(similarity, name=name, m=m, symmetric=True, min_users=min_users)
 
 
-def check_k(k, *, name="k"):
+def check_k(k: object, *, name: str = "k") -> int:
     """Return ``k`` as a positive int."""
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise ValueError(f"{name} must be a positive integer, got {k!r}")
@@ -195,16 +221,16 @@ def check_k(k, *, name="k"):
     return int(k)
 
 
-def check_unit_scalar(value, *, name):
+def check_unit_scalar(value: object, *, name: str) -> float:
     """Return ``value`` as a float in [0, 1]."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
         raise ValueError(f"{name} must be a real number in [0, 1], got {value!r}")
-    if not 0.0 <= value <= 1.0:
+    if not 0.0 <= float(value) <= 1.0:
         raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
     return float(value)
 
 
-def check_nonnegative_scalar(value, *, name):
+def check_nonnegative_scalar(value: object, *, name: str) -> float:
     """Return ``value`` as a finite float >= 0."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
         raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
@@ -213,7 +239,7 @@ def check_nonnegative_scalar(value, *, name):
     return float(value)
 
 
-def check_rankings(rankings, *, n_items=None, name="rankings"):
+def check_rankings(rankings: ArrayLike, *, n_items: int | None = None, name: str = "rankings") -> NDArray[np.int64]:
     """Return (m, k) int64 item ids, ``-1`` for padding, no duplicate in a row."""
     array = np.asarray(rankings)
     if array.ndim != 2:
@@ -261,7 +287,9 @@ def check_rankings(rankings, *, n_items=None, name="rankings"):
     return array
 
 
-def check_relevance(relevance, *, n_users=None, n_items=None, name="relevance"):
+def check_relevance(
+    relevance: MatrixLike, *, n_users: int | None = None, n_items: int | None = None, name: str = "relevance"
+) -> sp.csr_matrix:
     """Return graded relevance as an (m, n) float64 CSR matrix with entries >= 0."""
     csr = as_csr_matrix(name, relevance, n_users, n_items)
     if (csr.data < 0).any():
@@ -270,12 +298,16 @@ def check_relevance(relevance, *, n_users=None, n_items=None, name="relevance"):
     return csr
 
 
-def check_histories(histories, *, n_users=None, n_items=None, name="histories"):
+def check_histories(
+    histories: MatrixLike, *, n_users: int | None = None, n_items: int | None = None, name: str = "histories"
+) -> sp.csr_matrix:
     """Return interaction histories as an (m, n) float64 CSR matrix with entries >= 0."""
     return check_relevance(histories, n_users=n_users, n_items=n_items, name=name)
 
 
-def check_item_features(item_features, *, n_items=None, name="item_features", positive_rows=True):
+def check_item_features(
+    item_features: ArrayLike, *, n_items: int | None = None, name: str = "item_features", positive_rows: bool = True
+) -> NDArray[np.float64]:
     """Return (n, f) non-negative finite item features; rows must not sum to 0."""
     array = as_float_array(name, item_features)
     if array.ndim != 2:
@@ -292,7 +324,7 @@ def check_item_features(item_features, *, n_items=None, name="item_features", po
     return array
 
 
-def check_random_state(random_state):
+def check_random_state(random_state: int | np.random.Generator | None) -> np.random.Generator:
     """Return a :class:`numpy.random.Generator` from None, an int, or a Generator."""
     if random_state is None or isinstance(random_state, (numbers.Integral, np.integer)):
         if isinstance(random_state, bool):
@@ -305,7 +337,7 @@ def check_random_state(random_state):
     raise ValueError(f"random_state must be None, an int or a numpy Generator, got {random_state!r}")
 
 
-def check_index(value, *, name, size, what):
+def check_index(value: object, *, name: str, size: int, what: str) -> int:
     """Return ``value`` as an int in [0, size): a user or item id.
 
     Examples
@@ -319,14 +351,15 @@ def check_index(value, *, name, size, what):
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
-    if value < 0:
+    index = int(value)
+    if index < 0:
         raise ValueError(f"{name} must be >= 0, got {value}")
-    if value >= size:
+    if index >= size:
         raise ValueError(f"{name} must be < {size} (the number of {what}), got {value}")
-    return int(value)
+    return index
 
 
-def check_permutation(order, m, *, name="order"):
+def check_permutation(order: ArrayLike, m: int, *, name: str = "order") -> NDArray[np.int64]:
     """Return ``order`` as an int array, checked to be a permutation of ``range(m)``.
 
     Examples

@@ -10,10 +10,14 @@ registry: ``puf evaluate``'s columns and the report's sweeps both use it, so a
 newly registered measure appears in both with no further code.
 """
 
+from __future__ import annotations
+
 __all__ = ["METRICS", "USER_METRICS", "Variant", "variants"]
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -135,7 +139,9 @@ def _every_variant(metrics):
     return means + tuple(v for m in ordered for v in _expand(m, metrics))
 
 
-def variants(spec=None, *, metrics=USER_METRICS):
+def variants(
+    spec: str | Callable[..., Any] | Measure | Variant | None = None, *, metrics: str | tuple[str, ...] = USER_METRICS
+) -> tuple[Variant, ...]:
     """Return the variants a label, a name or a function stands for; default every study variant.
 
     Parameters

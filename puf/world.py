@@ -1,11 +1,15 @@
 """The interaction-level data model, from which every Population is derived."""
 
+from __future__ import annotations
+
 __all__ = ["World"]
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 
 from .validation import (
     check_histories,
@@ -58,8 +62,8 @@ class World(Derivations):
     (array([1. , 0.5]), np.float64(0.3333333333333333))
     """
 
-    histories: object
-    relevance: object
+    histories: sp.csr_matrix
+    relevance: sp.csr_matrix
     rankings: np.ndarray
     item_features: np.ndarray
     item_vectors: np.ndarray | None = None
@@ -89,21 +93,21 @@ class World(Derivations):
         object.__setattr__(self, "_pieces", Pieces())
 
     @property
-    def m(self):
+    def m(self) -> int:
         """Number of users."""
         return self.histories.shape[0]
 
     @property
-    def n_items(self):
+    def n_items(self) -> int:
         """Number of items."""
         return self.histories.shape[1]
 
     @property
-    def k(self):
+    def k(self) -> int:
         """Length of the ranked lists."""
         return self.rankings.shape[1]
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> World:
         """Return a validated copy with some fields replaced.
 
         Examples
@@ -117,7 +121,7 @@ class World(Derivations):
         object.__setattr__(new, "_pieces", Pieces.kept_from(self._pieces, changed=changes))
         return new
 
-    def permute(self, order):
+    def permute(self, order: ArrayLike) -> World:
         """Relabel users: user ``i`` of the result is user ``order[i]`` of this world.
 
         Histories, relevance and lists move together, so every derived
@@ -145,7 +149,7 @@ class World(Derivations):
             histories=self.histories[order], relevance=self.relevance[order], rankings=self.rankings[order]
         )
 
-    def replicate(self, r):
+    def replicate(self, r: int) -> World:
         """Stack ``r`` copies of the users (Dalton's population principle).
 
         Copy c of user u is user c·m + u. The copies share the items, so a user
@@ -174,7 +178,7 @@ class World(Derivations):
             rankings=np.tile(self.rankings, (r, 1)),
         )
 
-    def set_relevance(self, user, item, grade, *, allow_history=False):
+    def set_relevance(self, user: int, item: int, grade: float, *, allow_history: bool = False) -> World:
         """Set one relevance grade r_ui, everything else fixed.
 
         Parameters

@@ -10,6 +10,8 @@ refined on the whole sample. Skewness is invariant under affine maps, so the fin
 affine map can then set the mean exactly, without touching the skewness.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "FAMILIES",
     "MAX_SKEWNESS",
@@ -22,10 +24,13 @@ __all__ = [
     "sorted_skewed_sample",
 ]
 
+from typing import Any
+from collections.abc import Callable
 import numbers
 
 import numpy as np
 from scipy.optimize import brentq
+from numpy.typing import ArrayLike, NDArray
 
 MAX_SKEWNESS = 10.0
 _SHARE_OF_LIMIT = 0.75  # of (N-2)/sqrt(N-1): stays clear of the one-outlier limit
@@ -35,13 +40,13 @@ _TOLERANCE = 1e-6  # on the achieved sample skewness
 _MAX_THETA = 2.0**40
 
 
-def _draw_beta(rng, n):
+def _draw_beta(rng: np.random.Generator, n: int) -> NDArray[np.float64]:
     # log of a uniform: exp(theta * w) = U**theta ~ Beta(1/theta, 1), a J-shaped law on [0, 1].
     w = rng.standard_exponential(n)
     return np.negative(w, out=w)  # in place: at m = 10,000 a copy is 400 MB
 
 
-def _draw_lognormal(rng, n):
+def _draw_lognormal(rng: np.random.Generator, n: int) -> NDArray[np.float64]:
     return rng.standard_normal(n)
 
 
@@ -50,14 +55,14 @@ def _draw_lognormal(rng, n):
 FAMILIES = {"beta": (_draw_beta, True), "lognormal": (_draw_lognormal, False)}
 
 
-def skewness_bound(n):
+def skewness_bound(n: int) -> float:
     """Half-width of the achievable skewness interval for ``n`` values (0 when n <= 2)."""
     if n <= 2:
         return 0.0
     return float(min(MAX_SKEWNESS, _SHARE_OF_LIMIT * (n - 2) / np.sqrt(n - 1)))
 
 
-def check_family(family):
+def check_family(family: str) -> tuple[Callable[[np.random.Generator, int], NDArray[np.float64]], bool]:
     """Return the registry entry of ``family`` or raise ValueError listing the known ones."""
     try:
         return FAMILIES[family]
@@ -65,7 +70,7 @@ def check_family(family):
         raise ValueError(f"unknown family {family!r}; known: {', '.join(sorted(FAMILIES))}") from None
 
 
-def check_skewness(skewness, n, *, what):
+def check_skewness(skewness: float, n: int, *, what: str) -> float:
     """Return ``skewness`` as a float inside the achievable interval for ``n`` values."""
     if isinstance(skewness, bool) or not isinstance(skewness, numbers.Real) or not np.isfinite(skewness):
         raise ValueError(f"skewness must be a finite real number, got {skewness!r}")
@@ -79,7 +84,7 @@ def check_skewness(skewness, n, *, what):
     return float(skewness)
 
 
-def _transform(theta, w, out, lowest):
+def _transform(theta: float, w: NDArray[np.float64], out: NDArray[np.float64], lowest: float) -> NDArray[np.float64]:
     """Write an increasing affine image of T_theta(w) into ``out``; ``w`` is <= 0 with max 0."""
     if theta > 0:
         np.multiply(w, theta, out=out)
@@ -94,7 +99,9 @@ def _transform(theta, w, out, lowest):
     return out
 
 
-def _moments(theta, w, lowest, keep=None):
+def _moments(
+    theta: float, w: NDArray[np.float64], lowest: float, keep: NDArray[np.float64] | None = None
+) -> tuple[float, float, float, float, float]:
     """(mean, m2, m3, min, max) of T_theta(w) in cache-sized passes; ``keep`` receives the values."""
     n = w.shape[0]
     buffer = np.empty(min(n, _CHUNK))
@@ -118,7 +125,7 @@ def _moments(theta, w, lowest, keep=None):
     return centre + d, max(m2, 0.0), m3, low, high
 
 
-def sample_skewness(values):
+def sample_skewness(values: ArrayLike) -> float:
     """Fisher-Pearson sample skewness m3 / m2**1.5 of all values (0 if they are constant).
 
     Parameters
@@ -146,16 +153,16 @@ def sample_skewness(values):
     return float(m3 / m2**1.5)
 
 
-def _skewness(stats):
+def _skewness(stats: tuple[float, float, float, float, float]) -> float:
     _, m2, m3, _, _ = stats
     return m3 / m2**1.5 if m2 > 0 else 0.0
 
 
-def _skew_of(theta, w, lowest):
+def _skew_of(theta: float, w: NDArray[np.float64], lowest: float) -> float:
     return _skewness(_moments(theta, w, lowest))
 
 
-def _bracket(g, start=0.0):
+def _bracket(g: Callable[[float], float], start: float = 0.0) -> tuple[float, float]:
     """Return (a, b) with g(a) <= 0 <= g(b), expanding geometrically from ``start``."""
     value = g(start)
     if value == 0:
@@ -169,19 +176,21 @@ def _bracket(g, start=0.0):
     raise RuntimeError("sample skewness could not be bracketed; the target is too extreme")
 
 
-def _root(g, a, b):
+def _root(g: Callable[[float], float], a: float, b: float) -> float:
     """Root of g in [a, b]; stops as soon as |g| < tolerance (Brent's method returns at g = 0)."""
     if a == b:
         return a
 
-    def stopping(theta):
+    def stopping(theta: float) -> float:
         value = g(theta)
         return 0.0 if abs(value) < _TOLERANCE else value
 
     return brentq(stopping, a, b, xtol=1e-15, rtol=1e-15, maxiter=200)
 
 
-def _solve(w, target, lowest, keep):
+def _solve(
+    w: NDArray[np.float64], target: float, lowest: float, keep: NDArray[np.float64]
+) -> tuple[float, tuple[float, float, float, float, float]]:
     """theta such that the sample skewness of T_theta(w) equals ``target``.
 
     Returns theta and the moments of T_theta(w), whose values are left in ``keep``.
@@ -190,13 +199,13 @@ def _solve(w, target, lowest, keep):
     # brentq wraps its callable in a reference cycle, which would otherwise keep
     # hundreds of MB alive until the next garbage collection.
     arrays = {"w": w, "keep": keep}
-    last = {}
+    last: dict[str, Any] = {}
 
-    def full(theta):
+    def full(theta: float) -> float:
         last["theta"], last["stats"] = theta, _moments(theta, arrays["w"], lowest, arrays["keep"])
         return _skewness(last["stats"]) - target
 
-    def partial(theta):
+    def partial(theta: float) -> float:
         return _skew_of(theta, arrays["sub"], arrays["sub_lowest"]) - target
 
     try:
@@ -205,7 +214,13 @@ def _solve(w, target, lowest, keep):
         arrays.clear()
 
 
-def _search(n, full, partial, arrays, last):
+def _search(
+    n: int,
+    full: Callable[[float], float],
+    partial: Callable[[float], float],
+    arrays: dict[str, Any],
+    last: dict[str, Any],
+) -> tuple[float, tuple[float, float, float, float, float]]:
     start = 0.0
     if n > 4 * _SUBSAMPLE:
         arrays["sub"] = arrays["w"][:_SUBSAMPLE]  # the draws are iid: a prefix is a random subsample
@@ -233,7 +248,9 @@ def _search(n, full, partial, arrays, last):
     return theta, last["stats"]
 
 
-def skewed_shape(n, skewness, mean, family, rng):
+def skewed_shape(
+    n: int, skewness: float, mean: float, family: str, rng: np.random.Generator
+) -> tuple[float, float, float, float | None] | None:
     """What maps the family's base draw onto :func:`skewed_sample`'s values: (theta, lowest, centre, spread).
 
     Draws the base sample from ``rng`` exactly as :func:`skewed_sample` does and
@@ -251,7 +268,7 @@ def skewed_shape(n, skewness, mean, family, rng):
     return theta, lowest, *_affine(centre, low, high, mirror and skewness < 0, mean)
 
 
-def _affine(centre, low, high, negate, mean):
+def _affine(centre: float, low: float, high: float, negate: bool, mean: float) -> tuple[float, float | None]:
     """(centre, spread) of the final affine map; spread None when every value is the mean."""
     if negate:
         centre, low, high = -centre, -high, -low
@@ -262,7 +279,9 @@ def _affine(centre, low, high, negate, mean):
     return centre, (spread if np.isfinite(spread) else None)
 
 
-def _finish(values, negate, centre, spread, mean):
+def _finish(
+    values: NDArray[np.float64], negate: bool, centre: float, spread: float, mean: float
+) -> NDArray[np.float64]:
     """The affine map (in place) that sets the mean with the widest spread inside [0, 1]."""
     if negate:
         np.negative(values, out=values)
@@ -272,7 +291,13 @@ def _finish(values, negate, centre, spread, mean):
     return np.clip(values, 0.0, 1.0, out=values)
 
 
-def sorted_skewed_sample(ordered, shape, skewness, mean, family):
+def sorted_skewed_sample(
+    ordered: NDArray[np.float64],
+    shape: tuple[float, float, float, float | None] | None,
+    skewness: float,
+    mean: float,
+    family: str,
+) -> NDArray[np.float64]:
     """``np.sort(skewed_sample(...))`` from the base draw sorted once (``ordered``) and its :func:`skewed_shape`.
 
     The map from a base value to its sample value is increasing (decreasing for
@@ -280,9 +305,11 @@ def sorted_skewed_sample(ordered, shape, skewness, mean, family):
     should rounding ever break the order, the values are sorted.
     """
     n = ordered.shape[0]
-    if shape is None or shape[3] is None:
+    if shape is None:
         return np.full(n, mean)
     theta, lowest, centre, spread = shape
+    if spread is None:
+        return np.full(n, mean)
     negate = FAMILIES[family][1] and skewness < 0
     values = _finish(_transform(theta, ordered, np.empty(n), lowest), negate, centre, spread, mean)
     if negate:
@@ -292,7 +319,7 @@ def sorted_skewed_sample(ordered, shape, skewness, mean, family):
     return values
 
 
-def skewed_sample(n, skewness, mean, family, rng):
+def skewed_sample(n: int, skewness: float, mean: float, family: str, rng: np.random.Generator) -> NDArray[np.float64]:
     """n values in [0, 1] with sample mean ``mean`` and sample skewness ``skewness``.
 
     The affine map uses the widest spread that keeps every value in [0, 1], so the

@@ -1,16 +1,21 @@
 """Per-user effectiveness vectors with a controlled disparity."""
 
+from __future__ import annotations
+
 __all__ = ["zero_relevance_effectiveness", "spread_effectiveness", "max_sd"]
 
 import numpy as np
 from scipy.optimize import brentq
+from numpy.typing import NDArray
 
 from puf.validation import check_nonnegative_scalar, check_random_state, check_unit_scalar
 
 from ._checks import check_open_unit, check_users
 
 
-def zero_relevance_effectiveness(m, fraction, *, high=1.0, random_state=None):
+def zero_relevance_effectiveness(
+    m: int, fraction: float, *, high: float = 1.0, random_state: int | np.random.Generator | None = None
+) -> NDArray[np.float64]:
     """Exactly round(fraction * m) users at 0, the others at ``high``.
 
     Parameters
@@ -55,7 +60,7 @@ def zero_relevance_effectiveness(m, fraction, *, high=1.0, random_state=None):
     return effectiveness
 
 
-def max_sd(m, mean):
+def max_sd(m: int, mean: float) -> float:
     """Largest population SD that m values in [0, 1] with the given mean can have.
 
     Parameters
@@ -81,18 +86,18 @@ def max_sd(m, mean):
     return float(np.sqrt(max((ones + fraction**2) / m - mean**2, 0.0)))
 
 
-def _clipped(z, centre, scale):
+def _clipped(z: NDArray[np.float64], centre: float, scale: float) -> NDArray[np.float64]:
     return np.clip(centre + scale * z, 0.0, 1.0)
 
 
-def _fit_clipped(z, mean, sd):
+def _fit_clipped(z: NDArray[np.float64], mean: float, sd: float) -> NDArray[np.float64]:
     """clip(c + s z, 0, 1) with exact mean and SD: c solved inside, s outside."""
 
-    def centre_for(scale):
+    def centre_for(scale: float) -> float:
         spread = scale * np.abs(z).max() + 1.0
         return brentq(lambda c: _clipped(z, c, scale).mean() - mean, -spread, spread + 1.0, xtol=1e-15)
 
-    def excess(scale):
+    def excess(scale: float) -> float:
         return _clipped(z, centre_for(scale), scale).std() - sd
 
     high = sd
@@ -104,7 +109,9 @@ def _fit_clipped(z, mean, sd):
     return _clipped(z, centre_for(scale), scale)
 
 
-def spread_effectiveness(m, *, mean, sd, random_state=None):
+def spread_effectiveness(
+    m: int, *, mean: float, sd: float, random_state: int | np.random.Generator | None = None
+) -> NDArray[np.float64]:
     """Continuous effectiveness in [0, 1] with exact sample mean and SD.
 
     Parameters

@@ -3,24 +3,27 @@
 Each returns a new :class:`puf.World` and leaves its input untouched.
 """
 
+from __future__ import annotations
+
 __all__ = ["add_shared_history", "share_items", "drop_shared_history"]
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import NDArray
 
 from puf.world import World
 
 from ._checks import check_count, check_user
 
 
-def _check_pair(world, u, v, n_items):
+def _check_pair(world: World, u: int, v: int, n_items: int) -> tuple[int, int, int]:
     u, v = check_user(world, u, "u"), check_user(world, v, "v")
     if u == v:
         raise ValueError(f"u and v must be different users, got {u} twice")
     return u, v, check_count(n_items, name="n_items", minimum=1)
 
 
-def drop_shared_history(world):
+def drop_shared_history(world: World) -> World:
     """Keep each history item only for its first holder: every Jaccard between users becomes 0.
 
     Parameters
@@ -45,7 +48,7 @@ def drop_shared_history(world):
     return world.replace(histories=world.histories.multiply(first).tocsr())
 
 
-def share_items(world, u, v, *, n_items=1):
+def share_items(world: World, u: int, v: int, *, n_items: int = 1) -> World:
     """Add to both histories of u and v the first ``n_items`` items not already in both.
 
     Unlike :func:`add_shared_history` this never fails and adds no item: it uses the
@@ -82,14 +85,14 @@ def share_items(world, u, v, *, n_items=1):
     return world.replace(histories=histories.tocsr())
 
 
-def _private(pattern, counts, user, n_items):
+def _private(pattern: sp.csr_matrix, counts: NDArray[np.int64], user: int, n_items: int) -> NDArray[np.int64] | None:
     """The first ``n_items`` items only ``user`` holds, or None if they have fewer."""
     mine = pattern[user].indices
     private = np.sort(mine[counts[mine] == 1])
     return private[:n_items] if private.size >= n_items else None
 
 
-def add_shared_history(world, u, v, *, n_items=1):
+def add_shared_history(world: World, u: int, v: int, *, n_items: int = 1) -> World:
     """Raise Jaccard(u, v) by giving u and v new shared items; every other pair unchanged.
 
     Parameters
@@ -157,6 +160,7 @@ def add_shared_history(world, u, v, *, n_items=1):
                 )
             histories[x, private] = 0.0
     features, vectors = world.item_features, world.item_vectors
+    assert vectors is not None  # a World fills in item_vectors when it is not given
     held = np.union1d(pattern[u].indices, pattern[v].indices)
     share = features / features.sum(axis=1, keepdims=True)
     new_feature = share[held].mean(axis=0) if held.size else np.full(features.shape[1], 1.0 / features.shape[1])

@@ -4,16 +4,19 @@
 mean is free to move); :mod:`synthetic.similarity` re-exports both names.
 """
 
+from __future__ import annotations
+
 __all__ = ["off_diagonal", "power_skewness"]
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from puf.validation import check_similarity
 
 from ._skewness import sample_skewness
 
 
-def off_diagonal(similarity):
+def off_diagonal(similarity: ArrayLike) -> NDArray[np.float64]:
     """The upper-triangle values of a square matrix, each unordered pair once, row by row.
 
     Parameters
@@ -36,7 +39,7 @@ def off_diagonal(similarity):
 _ALPHA_RANGE = (1e-4, 1e4)  # exponents searched by power_skewness
 
 
-def _power_skew(log_positive, zeros, alpha):
+def _power_skew(log_positive: NDArray[np.float64], zeros: int, alpha: float) -> float:
     """Sample skewness of x**alpha, from log x of the positive values and the count of zeros."""
     # Skewness is shift- and scale-free, so x**alpha / max(x)**alpha - 1 (expm1: exact when
     # alpha is tiny and every value is near 1) has the same skewness and cannot overflow.
@@ -44,7 +47,7 @@ def _power_skew(log_positive, zeros, alpha):
     return sample_skewness(np.concatenate([shifted, np.full(zeros, -1.0)]))
 
 
-def power_skewness(similarity, *, skewness):
+def power_skewness(similarity: ArrayLike, *, skewness: float) -> NDArray[np.float64]:
     """Raise every off-diagonal similarity to the power alpha that gives a target skewness.
 
     ``sim' = sim ** alpha`` with one alpha > 0 for the whole matrix: the order of the
@@ -116,7 +119,7 @@ def power_skewness(similarity, *, skewness):
     log_positive = np.log(positive) - np.log(positive.max()) if positive.size else positive
     zeros = observed.size - positive.size
 
-    def gap(log_alpha):
+    def gap(log_alpha: float) -> float:
         return _power_skew(log_positive, zeros, float(np.exp(log_alpha))) - skewness
 
     low, high = np.log(_ALPHA_RANGE[0]), np.log(_ALPHA_RANGE[1])

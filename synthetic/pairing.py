@@ -1,5 +1,7 @@
 """Assign effectiveness values to users so that similar users get close (or far) values."""
 
+from __future__ import annotations
+
 __all__ = ["PAIRINGS", "pair", "pair_order", "weighted_gap_sum"]
 
 import functools
@@ -8,6 +10,7 @@ import itertools
 import numpy as np
 from scipy.linalg import eigh
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+from numpy.typing import ArrayLike, NDArray
 
 from puf.validation import check_effectiveness, check_random_state, check_similarity
 
@@ -23,11 +26,11 @@ METHODS = ("search", "exact", "auto")
 
 
 @functools.lru_cache(maxsize=None)
-def _permutations(m):
+def _permutations(m: int) -> NDArray[np.int64]:
     return np.array(list(itertools.permutations(range(m))))
 
 
-def _exact_order(e, s, sign):
+def _exact_order(e: NDArray[np.float64], s: NDArray[np.float64], sign: float) -> NDArray[np.int64]:
     """The best of every order (the first in lexicographic order among equals)."""
     orders = _permutations(e.shape[0])
     values = e[orders]
@@ -35,7 +38,7 @@ def _exact_order(e, s, sign):
     return orders[int(np.argmin(sign * np.einsum("pij,ij->p", gaps, np.triu(s, k=1))))]
 
 
-def weighted_gap_sum(effectiveness, similarity):
+def weighted_gap_sum(effectiveness: ArrayLike, similarity: ArrayLike) -> float:
     """Σ_{u<v} sim(u, v) |S(u) - S(v)|, the quantity a pairing optimises (PUF times m(m-1)/2).
 
     Parameters
@@ -59,7 +62,7 @@ def weighted_gap_sum(effectiveness, similarity):
     return float(np.einsum("ij,ij->", np.triu(gaps, 1), s))
 
 
-def _spectral_orders(similarity, mode):
+def _spectral_orders(similarity: NDArray[np.float64], mode: str) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """User orders from the Laplacian: Fiedler vector (fair) or top eigenvector (unfair)."""
     m = similarity.shape[0]
     degree = similarity.sum(axis=1)
@@ -88,7 +91,14 @@ _ROWS = 256  # rows of the swap-change matrix computed at a time: a block of cos
 _LOWER = np.tril(np.ones((_ROWS, _ROWS), dtype=bool))
 
 
-def _swap_changes(a, similarity, gaps, cost, sign, out=None):
+def _swap_changes(
+    a: NDArray[np.float64],
+    similarity: NDArray[np.float64],
+    gaps: NDArray[np.float64],
+    cost: NDArray[np.float64],
+    sign: float,
+    out: NDArray[np.float64] | None = None,
+) -> NDArray[np.float64]:
     """sign * (change of Σ sim |gap| when users i and j swap values) for i < j; +inf for i >= j.
 
     With A = |a_u - a_v| and G = S A (G[i, j]: i's weighted gap sum if i held j's value),
@@ -115,7 +125,9 @@ def _swap_changes(a, similarity, gaps, cost, sign, out=None):
     return change
 
 
-def _local_search(values, similarity, sign, max_rounds=None):
+def _local_search(
+    values: NDArray[np.float64], similarity: NDArray[np.float64], sign: float, max_rounds: int | None = None
+) -> NDArray[np.float64]:
     """Pairwise swaps until no swap lowers sign * Σ_{u<v} sim |gap|; returns the assignment.
 
     Each round computes every swap's change in O(m^2), then applies a batch of improving
@@ -153,7 +165,8 @@ def _local_search(values, similarity, sign, max_rounds=None):
                 gain += sign * float(np.einsum("i,i->", weights, h))
             if gain < -tolerance:
                 used[k] = used[l] = True
-                first.append(k), second.append(l)
+                first.append(k)
+                second.append(l)
         # G = S A with A -> P A P (P swaps the batch): S (P A) = G + (S_I - S_J)(A_J - A_I).
         cost += (similarity[:, first] - similarity[:, second]) @ (gaps[second] - gaps[first])
         cost.T[first + second] = cost.T[second + first]
@@ -168,7 +181,16 @@ def _local_search(values, similarity, sign, max_rounds=None):
     return a
 
 
-def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None, method="search"):
+def pair_order(
+    effectiveness: ArrayLike,
+    similarity: ArrayLike,
+    *,
+    mode: str,
+    restarts: int | None = None,
+    max_rounds: int | None = None,
+    random_state: int | np.random.Generator | None = None,
+    method: str = "search",
+) -> NDArray[np.int64]:
     """The permutation behind :func:`pair`: user u receives ``effectiveness[order[u]]``.
 
     Parameters
@@ -233,7 +255,7 @@ def pair_order(effectiveness, similarity, *, mode, restarts=None, max_rounds=Non
     return _indices_for(e, best)
 
 
-def _indices_for(e, assigned):
+def _indices_for(e: NDArray[np.float64], assigned: NDArray[np.float64]) -> NDArray[np.int64]:
     """An order with e[order] == assigned (assigned is a permutation of e's values)."""
     source = np.argsort(e, kind="stable")
     target = np.argsort(assigned, kind="stable")
@@ -242,7 +264,15 @@ def _indices_for(e, assigned):
     return order
 
 
-def pair(effectiveness, similarity, *, mode, restarts=None, max_rounds=None, random_state=None):
+def pair(
+    effectiveness: ArrayLike,
+    similarity: ArrayLike,
+    *,
+    mode: str,
+    restarts: int | None = None,
+    max_rounds: int | None = None,
+    random_state: int | np.random.Generator | None = None,
+) -> NDArray[np.float64]:
     """Permute effectiveness over users: random, most fair or most unfair to similar pairs.
 
     Parameters

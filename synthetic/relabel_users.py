@@ -5,17 +5,25 @@ A World relabels and replicates itself (:meth:`puf.World.permute`,
 :meth:`puf.World.replicate`); these accept either data model.
 """
 
+from __future__ import annotations
+
 __all__ = ["permute_users", "replicate", "move_outcomes"]
 
+from typing import TypeVar
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from puf.population import Population
+from puf.world import World
 from puf.validation import check_permutation
 
 from ._checks import check_count
 
+D = TypeVar("D", World, Population)  # the data model relabelled: a World or a Population
 
-def permute_users(data, order):
+
+def permute_users(data: D, order: ArrayLike) -> D:
     """Relabel users of a World or Population: new user i is old user ``order[i]``.
 
     Parameters
@@ -40,7 +48,7 @@ def permute_users(data, order):
     return data.permute(order)
 
 
-def replicate(data, r):
+def replicate(data: D, r: int) -> D:
     """Stack ``r`` copies of the population (Dalton's population principle).
 
     Parameters
@@ -72,7 +80,7 @@ def replicate(data, r):
     return data.replicate(r)
 
 
-def move_outcomes(world, order):
+def move_outcomes(world: World, order: ArrayLike) -> World:
     """Give user ``i`` the test relevance and list of user ``order[i]``; histories stay.
 
     Effectiveness is permuted over users while similarity is unchanged: the

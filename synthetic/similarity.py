@@ -7,6 +7,8 @@ fresh (:func:`similarity_matrix`) or imposed by rank on an observed matrix
 (:func:`power_skewness`).
 """
 
+from __future__ import annotations
+
 __all__ = [
     "similarity_matrix",
     "reshape_skewness",
@@ -19,6 +21,7 @@ __all__ = [
 import copy
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from puf.validation import check_random_state, check_similarity
 
@@ -39,11 +42,11 @@ from .pair_values import off_diagonal, power_skewness
 _BLOCK = 1024  # rows per block when mirroring: a block's cache lines stay resident
 
 
-def _pairs(m):
+def _pairs(m: int) -> int:
     return m * (m - 1) // 2
 
 
-def skewness_interval(m):
+def skewness_interval(m: int) -> tuple[float, float]:
     """The interval of off-diagonal skewness reachable for m users, whatever the mean.
 
     Parameters
@@ -76,7 +79,7 @@ def skewness_interval(m):
     return (0.0 - bound, bound)  # 0.0 - 0.0 is +0.0, unlike -0.0
 
 
-def _symmetric(values, m, diagonal):
+def _symmetric(values: NDArray[np.float64], m: int, diagonal: float | NDArray[np.float64]) -> NDArray[np.float64]:
     """(m, m) matrix with ``values`` in the upper triangle, row by row, mirrored."""
     out = np.empty((m, m))
     offset = 0
@@ -93,7 +96,14 @@ def _symmetric(values, m, diagonal):
     return out
 
 
-def similarity_matrix(m, *, skewness, mean=0.2, family="beta", random_state=None):
+def similarity_matrix(
+    m: int,
+    *,
+    skewness: float,
+    mean: float = 0.2,
+    family: str = "beta",
+    random_state: int | np.random.Generator | None = None,
+) -> NDArray[np.float64]:
     """A random symmetric similarity matrix with exact off-diagonal mean and skewness.
 
     Parameters
@@ -150,7 +160,14 @@ def similarity_matrix(m, *, skewness, mean=0.2, family="beta", random_state=None
     return _symmetric(values, m, 1.0)
 
 
-def reshape_skewness(similarity, *, skewness, mean=None, family="beta", random_state=None):
+def reshape_skewness(
+    similarity: ArrayLike,
+    *,
+    skewness: float,
+    mean: float | None = None,
+    family: str = "beta",
+    random_state: int | np.random.Generator | None = None,
+) -> NDArray[np.float64]:
     """Map an observed similarity matrix, by rank, onto a distribution with a target skewness.
 
     The order of the pairs is kept (the most similar pair stays the most similar), the
@@ -207,7 +224,9 @@ def reshape_skewness(similarity, *, skewness, mean=None, family="beta", random_s
     return _symmetric(values, m, np.diag(similarity).copy())
 
 
-def _observed(similarity, mean, family):
+def _observed(
+    similarity: ArrayLike, mean: float | None, family: str
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """(checked similarity, its off-diagonal values, the target mean)."""
     similarity = check_similarity(similarity)
     observed = off_diagonal(similarity)
@@ -220,7 +239,7 @@ def _observed(similarity, mean, family):
     return similarity, observed, mean
 
 
-def _rank_order(observed, rng):
+def _rank_order(observed: NDArray[np.float64], rng: np.random.Generator) -> NDArray[np.int64]:
     """Pair indices from the smallest observed value up; ties in the order of a random shuffle."""
     shuffle = rng.permutation(observed.shape[0])  # a stable sort of shuffled values breaks ties at random
     return shuffle[np.argsort(observed[shuffle], kind="stable")]
@@ -253,13 +272,20 @@ class SkewnessReshaper:
     True
     """
 
-    def __init__(self, similarity, *, mean=None, family="beta", random_state=None):
+    def __init__(
+        self,
+        similarity: ArrayLike,
+        *,
+        mean: float | None = None,
+        family: str = "beta",
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
         self._similarity, observed, self._mean = _observed(similarity, mean, family)
         self._family, self._n = family, observed.shape[0]
         self._state = copy.deepcopy(check_random_state(random_state))
         self._ranks, self._ordered, self._shapes = None, None, {}
 
-    def _prepare(self):
+    def _prepare(self) -> None:
         """The ranks of the pairs as an (m, m) index matrix, and the base draw sorted."""
         m, n = self._similarity.shape[0], self._n
         rng = copy.deepcopy(self._state)
@@ -276,7 +302,7 @@ class SkewnessReshaper:
         ranks.T[upper] = rank
         self._ranks, self._ordered = ranks, base
 
-    def __call__(self, skewness):
+    def __call__(self, skewness: float) -> NDArray[np.float64]:
         """The similarity reshaped to ``skewness`` (a new (m, m) array)."""
         m = self._similarity.shape[0]
         skewness = check_skewness(skewness, self._n, what=f"a {m} x {m} matrix")

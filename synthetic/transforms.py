@@ -6,21 +6,26 @@ The history transformations live in :mod:`puf.synthetic.histories`
 (``add_shared_history`` is re-exported here).
 """
 
+from __future__ import annotations
+
 __all__ = ["more_relevant", "less_relevant", "set_relevance", "relevance_from_lists", "add_shared_history"]
 
 import numpy as np
+from numpy.typing import NDArray
+
+from puf.world import World
 
 from ._checks import check_user
 from .histories import add_shared_history
 
 
-def _with_row(world, user, grades):
+def _with_row(world: World, user: int, grades: NDArray[np.float64]) -> World:
     relevance = world.relevance.tolil(copy=True)
     relevance[user] = grades
     return world.replace(relevance=relevance.tocsr())
 
 
-def _grade_swap(world, user, more):
+def _grade_swap(world: World, user: int, more: bool) -> World:
     """Swap one in-list grade with one out-of-list grade of ``user`` (see more_relevant)."""
     user = check_user(world, user)
     grades = world.relevance[user].toarray().ravel()
@@ -48,7 +53,7 @@ def _grade_swap(world, user, more):
     return _with_row(world, user, grades)
 
 
-def more_relevant(world, user):
+def more_relevant(world: World, user: int) -> World:
     """Make one user's list more relevant, everything else fixed.
 
     The lowest grade in u's list (first position among ties) is swapped with the highest
@@ -90,7 +95,7 @@ def more_relevant(world, user):
     return _grade_swap(world, user, more=True)
 
 
-def less_relevant(world, user):
+def less_relevant(world: World, user: int) -> World:
     """Make one user's list less relevant, everything else fixed.
 
     The highest grade in u's list (first position among ties) is swapped with the lowest
@@ -127,7 +132,7 @@ def less_relevant(world, user):
     return _grade_swap(world, user, more=False)
 
 
-def set_relevance(world, user, item, grade):
+def set_relevance(world: World, user: int, item: int, grade: float) -> World:
     """Set one relevance grade r_ui, everything else fixed.
 
     The validated form of :meth:`puf.World.set_relevance` (``allow_history=False``).
@@ -155,7 +160,7 @@ def set_relevance(world, user, item, grade):
     return world.set_relevance(user, item, grade)
 
 
-def relevance_from_lists(world):
+def relevance_from_lists(world: World) -> World:
     """Make each user's relevant items exactly its own list (grade 1), everything else fixed.
 
     Every user then has P@k = 1 and own utility 1, so nobody envies anyone.

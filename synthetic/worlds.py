@@ -1,12 +1,16 @@
 """Synthetic interaction-level worlds: communities, histories, graded relevance, ranked lists,
 and what a world achieved (:func:`summary`)."""
 
+from __future__ import annotations
+
 __all__ = ["world", "summary"]
 
 import numbers
+from typing import cast
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import NDArray
 
 from puf.effectiveness import ndcg_at_k, precision_at_k
 from puf.validation import check_k, check_random_state, check_unit_scalar
@@ -23,7 +27,7 @@ _EXTRA_GENRE = 0.15  # chance of each secondary genre: multi-label items
 _FLOOR = 1e-12  # global-popularity floor: an exhausted community falls back on popular items
 
 
-def _history_range(history_size, n_items, k):
+def _history_range(history_size: int | tuple[int, int] | None, n_items: int, k: int) -> tuple[int, int]:
     room = n_items - k - 1  # every user needs k list items and one relevant item besides
     if room < 1:
         raise ValueError(
@@ -36,7 +40,7 @@ def _history_range(history_size, n_items, k):
         low = high = check_count(history_size, name="history_size", minimum=1)
     else:
         try:
-            low, high = (check_count(v, name="history_size", minimum=1) for v in history_size)
+            low, high = (check_count(v, name="history_size", minimum=1) for v in cast("tuple[int, int]", history_size))
         except (TypeError, ValueError):
             raise ValueError(
                 f"history_size must be an int or a (low, high) pair of ints >= 1, got {history_size!r}"
@@ -48,7 +52,9 @@ def _history_range(history_size, n_items, k):
     return low, high
 
 
-def _structure(rng, n_items, communities, n_features, n_dimensions):
+def _structure(
+    rng: np.random.Generator, n_items: int, communities: int, n_features: int, n_dimensions: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Item blocks, popularity, multi-hot genres and embeddings."""
     block = rng.permutation(np.arange(n_items) % communities)
     popularity = 1.0 / (1.0 + rng.permutation(n_items)) ** 0.8  # Zipf-like, random ranks
@@ -61,7 +67,9 @@ def _structure(rng, n_items, communities, n_features, n_dimensions):
     return block, popularity, features, vectors
 
 
-def _ordered_items(rng, log_weights, membership, width):
+def _ordered_items(
+    rng: np.random.Generator, log_weights: NDArray[np.float64], membership: NDArray[np.int64], width: int
+) -> NDArray[np.int64]:
     """Each user's first ``width`` items of a weighted sample without replacement (Gumbel top-k)."""
     m, n = membership.shape[0], log_weights.shape[1]
     ordered = np.empty((m, width), dtype=np.int64)
@@ -78,11 +86,19 @@ def _ordered_items(rng, log_weights, membership, width):
     return ordered
 
 
-def _sparse(rows, cols, values, mask, shape):
+def _sparse(
+    rows: NDArray[np.int64],
+    cols: NDArray[np.int64],
+    values: NDArray[np.float64],
+    mask: NDArray[np.bool_],
+    shape: tuple[int, int],
+) -> sp.csr_matrix:
     return sp.csr_matrix((values[mask], (rows[mask], cols[mask])), shape=shape)
 
 
-def _log_weights(block, popularity, communities, concentration):
+def _log_weights(
+    block: NDArray[np.int64], popularity: NDArray[np.float64], communities: int, concentration: float
+) -> NDArray[np.float64]:
     """Log item weights per community: its own items' popularity blended with the global one."""
     in_block = block[None, :] == np.arange(communities)[:, None]
     community_taste = np.where(in_block, popularity, 0.0)
@@ -92,7 +108,13 @@ def _log_weights(block, popularity, communities, concentration):
     return np.log(concentration * community_taste + (1.0 - concentration + _FLOOR) * popularity)
 
 
-def _zero_users(histories, zero_relevance, pairing, zero_rng, pair_rng):
+def _zero_users(
+    histories: sp.csr_matrix,
+    zero_relevance: float,
+    pairing: str,
+    zero_rng: np.random.Generator,
+    pair_rng: np.random.Generator,
+) -> NDArray[np.bool_]:
     """Which users get no relevant item in their list: a random share, then paired by Jaccard."""
     m = histories.shape[0]
     n_zero = int(round(zero_relevance * m))
@@ -111,20 +133,20 @@ def _zero_users(histories, zero_relevance, pairing, zero_rng, pair_rng):
 
 
 def world(
-    n_users,
-    n_items,
+    n_users: int,
+    n_items: int,
     *,
-    k=10,
-    communities=8,
-    concentration=0.5,
-    zero_relevance=0.0,
-    n_features=12,
-    n_dimensions=16,
-    history_size=None,
-    grades=5,
-    pairing="random",
-    random_state=None,
-):
+    k: int = 10,
+    communities: int = 8,
+    concentration: float = 0.5,
+    zero_relevance: float = 0.0,
+    n_features: int = 12,
+    n_dimensions: int = 16,
+    history_size: int | tuple[int, int] | None = None,
+    grades: int = 5,
+    pairing: str = "random",
+    random_state: int | np.random.Generator | None = None,
+) -> World:
     """A synthetic World: community histories, graded relevance and top-k lists.
 
     Parameters
@@ -245,7 +267,9 @@ def world(
     return World(histories, relevance, rankings, features, vectors)
 
 
-def summary(world, *, k=None, gamma=None, max_users=2000):
+def summary(
+    world: World, *, k: int | None = None, gamma: float | None = None, max_users: int | None = 2000
+) -> dict[str, int | float]:
     """What a World achieved: similarity and effectiveness distributions, history sizes.
 
     Parameters
@@ -293,6 +317,8 @@ def summary(world, *, k=None, gamma=None, max_users=2000):
         from puf.registry import declared_gamma
 
         gamma = declared_gamma("uf")
+        if gamma is None:  # UF declares it; a registry without UF has no default to use
+            raise ValueError("gamma is None and no registered measure declares the UF similarity's gamma")
     blend = off_diagonal(uf_similarity(histories, world.item_features, gamma=gamma))
     sizes = np.diff(world.histories.indptr)
     return {

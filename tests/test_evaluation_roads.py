@@ -145,3 +145,31 @@ def test_the_pair_pass_visits_each_pair_once(width):
     matrix = puf.jaccard_similarity(histories)
     want = [puf.mean_difference(s), puf.puf(s, matrix), puf.lipschitz_violation(s, matrix)]
     assert [f.value(total=t, n_pairs=n_pairs) for (f, _), t in zip(forms, totals)] == pytest.approx(want, abs=1e-12)
+
+
+def test_the_pair_pass_and_the_neighbours_read_stored_zeros_as_no_interaction():
+    from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
+    from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
+    from puf.pair_kernels import pair_kernel_of
+
+    m = 40
+    histories = sp.csr_matrix(np.random.default_rng(7).integers(0, 4, (m, 12)).astype(float))
+    histories.data[::3] = 0.0  # stored zeros: no interaction, as puf.jaccard_similarity reads them
+    s = np.random.default_rng(8).random(m)
+    matrix = puf.jaccard_similarity(histories)
+    form, options = pair_kernel_of(puf.pairwise_user_unfairness)
+    features = np.eye(12)
+    for similarity, inputs, want in (
+        ("jaccard", {"histories": histories}, matrix),
+        ("uf", {"histories": histories, "item_features": features, "gamma": 0.5}, None),
+    ):
+        if want is None:
+            want = puf.uf_similarity(histories, features, gamma=0.5)
+        (total,) = pair_sums([PairJob(form, options, s)], m=m, similarity=similarity, inputs=inputs)
+        assert form.value(total=total, n_pairs=m * (m - 1) / 2) == pytest.approx(puf.puf(s, want), abs=1e-12)
+        ((mean, se),) = sampled_pair_means(
+            [PairJob(form, options, s)], m=m, sample_size=20_000, similarity=similarity, inputs=inputs, random_state=0
+        )
+        assert abs(mean - puf.puf(s, want)) <= 5 * se
+    found = nearest_neighbors(m, 3, similarity="jaccard", inputs={"histories": histories})
+    assert inconsistency_from_neighbors(s, found) == pytest.approx(puf.inconsistency(s, matrix, n_neighbors=3))

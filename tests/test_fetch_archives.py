@@ -390,3 +390,29 @@ def test_cli_convert_names_a_bad_file(tmp_path, capsys):
     )
     assert main(["data", "convert", "ml-10m", str(wrong), "--out", str(tmp_path / "o")]) == 2
     assert "ratings.dat" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "name, members, where",
+    [
+        (
+            "ml-20m",
+            {"ml-20m/ratings.csv": "userId,movieId,rating,timestamp\n1,2,3.5,11\n1,3,4.0\n"},
+            "ratings.csv: line 3:",
+        ),
+        ("ml-20m", {"ml-20m/ratings.csv": "userId,movieId,rating,timestamp\n1,2,3.5,11\n1,3,good,12\n"}, "line 3:"),
+        ("ml-10m", {"ml-10M100K/ratings.dat": "1::2::3::4\n1::3::x::5\n"}, "ratings.dat: line 2:"),
+    ],
+)
+def test_a_bad_rating_row_names_its_line_in_the_file(name, members, where, tmp_path):
+    from puf.data.convert import convert
+
+    movies = {
+        "ml-20m": ("ml-20m/movies.csv", "movieId,title,genres\n2,A,Drama\n"),
+        "ml-10m": ("ml-10M100K/movies.dat", "2::A::Drama\n"),
+    }
+    member, text = movies[name]
+    archive = tmp_path / f"{name}.zip"
+    archive.write_bytes(zipped({**members, member: text}))
+    with pytest.raises(ValueError, match=where):
+        convert(name, archive, tmp_path, progress=False)

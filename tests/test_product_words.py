@@ -2,8 +2,8 @@
 ``tests/test_reports_report.py``) speaks of the people or the process that made it.
 
 The patterns are precise so that code passes: pytest's ``scope="session"``, a
-``session`` variable or an HTTP ``urllib.request`` are not prose; "the issue",
-"other engineers' jobs", "an earlier session" and "issue 16" are.
+``session`` variable or an HTTP ``urllib.request`` are not prose. The samples in
+``test_patterns_are_precise`` are bare fragments, one per pattern family, not sentences.
 """
 
 import pathlib
@@ -50,7 +50,7 @@ def process_words(text):
 
     Examples
     --------
-    >>> [m for _, m, _ in process_words('measured while other engineers ran jobs')]
+    >>> [m for _, m, _ in process_words('x, other engineers, y')]
     ['other engineers']
     >>> process_words('@pytest.fixture(scope="session")\\ndef f(session, config): ...')
     []
@@ -84,17 +84,17 @@ def _tracked_text_files():
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("Measured on this project's machine, shared with five other engineers' jobs", 1),
-        ("UserKNN this run; BPR at load 11–21 (an earlier session)", 1),
-        ("Targets (issue 16 and before)", 1),
-        ("the shortcut the issue suggested was not built", 1),
-        ("built once per session and checked", 1),
+        ("x, other engineers' y", 1),
+        ("x (an earlier session) y", 1),
+        ("x (issue 16) y", 1),
+        ("x the issue suggested y", 1),
+        ("x once per session y", 1),
         ('@pytest.fixture(scope="session")', 0),
         ("def pytest_collection_modifyitems(session, config, items):", 0),
         ('session = _webdriver(port, "POST", "/session", {})', 0),
         ("import urllib.request; request = urllib.request.Request(url)", 0),
         ("Machine: 2-core x86-64, 24 GB. Date: 2026-11-30. Command: puf report.", 0),
-        ("2026-12-01, the machine shared with other jobs, load average 15–19", 2),
+        ("x, the machine shared with other jobs, y", 2),
         ("The value of a variant whose road needs no pass shared with others.", 0),
     ],
 )

@@ -104,6 +104,15 @@ def test_the_recorded_smt_scopes_are_reproduced():
 
 
 @needs_z3
+def test_violations_below_the_margin_are_not_a_proof():
+    # x 1e-10: translating S changes the value by less than the judge's tolerance and the
+    # solver's margin, but it changes it: the solver has found a violation, not proven none.
+    tiny = grammar_measure(PairForm(gap="abs", aggregation="all-pairs", normalisation="mean", coefficient=1e-10))
+    proof = prove(puf.as_measure(tiny), "translation-invariance", mode="smt", max_users=2)
+    assert proof.status == "unknown" and "only violations below 1e-06" in proof.argument, proof
+
+
+@needs_z3
 def test_logarithms_leave_the_search_verdict_standing_and_say_so():
     (v,) = verdicts(
         grammar_measure(IndexForm("ge", 1.0)), properties=["disparity-monotone"], max_examples=10, proofs="smt"

@@ -16,6 +16,7 @@ __all__ = [
     "property_list",
     "verdict_matrix",
     "power_table",
+    "performance_table",
     "readme_matrix",
     "write_all",
     "update_readme",
@@ -159,7 +160,32 @@ def power_table():
     return text + ("\n" + "; ".join(facts) + ".\n" if facts else "")
 
 
-TABLES = {"measures": measure_table, "properties": property_list, "verdicts": verdict_matrix, "power": power_table}
+def performance_table():
+    """The everyday jobs' measured times (``benchmarks/performance.json``), with their provenance."""
+    stored = json.loads((ROOT / "benchmarks" / "performance.json").read_text(encoding="utf-8"))
+    rows = [
+        (
+            job["what"],
+            f"`{job['command']}`",
+            f"{job['wall']:,.1f} s",
+            f"{job['cpu']:,.1f} s",
+            f"{job['peak_mb']:,} MB",
+            f"{job['load'][0]:g} → {job['load'][1]:g}",
+            f"{job['date']}, `{job['commit']}`",
+        )
+        for job in stored["jobs"].values()
+    ]
+    header = ("job", "command", "wall", "CPU", "peak memory", "load (start → end)", "measured (date, commit)")
+    return _table(header, rows) + f"\nMachine: {stored['machine']}. Command: `python benchmarks/performance.py`.\n"
+
+
+TABLES = {
+    "measures": measure_table,
+    "properties": property_list,
+    "verdicts": verdict_matrix,
+    "power": power_table,
+    "performance": performance_table,
+}
 
 
 def write_all(folder):

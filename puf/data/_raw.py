@@ -1,5 +1,7 @@
 """What the converters share: reading archive members and text, writing large atomic files."""
 
+from __future__ import annotations
+
 __all__ = [
     "ROWS_PER_WRITE",
     "decoded",
@@ -12,7 +14,10 @@ __all__ = [
 ]
 
 import io
+import pathlib
 import zipfile
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,7 +26,7 @@ from tqdm.auto import tqdm
 ROWS_PER_WRITE = 1_000_000
 
 
-def decoded(data):
+def decoded(data: bytes) -> str:
     """Bytes as text: UTF-8 (a byte-order mark dropped), else Latin-1."""
     try:
         return data.decode("utf-8-sig")
@@ -29,7 +34,7 @@ def decoded(data):
         return data.decode("latin-1")
 
 
-def member_bytes(archive, file_name):
+def member_bytes(archive: zipfile.ZipFile, file_name: str) -> bytes:
     """The bytes of the member whose base name is ``file_name`` (the one folder level varies)."""
     names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == file_name]
     if not names:
@@ -40,12 +45,12 @@ def member_bytes(archive, file_name):
         raise ValueError(f"{archive.filename}: {names[0]} is damaged ({exc})") from None
 
 
-def token_text(values):
+def token_text(values: pd.Series) -> pd.Series:
     """Token text: tabs and line breaks (which would split atomic cells) become spaces."""
     return values.astype(str).str.replace(r"[\t\r\n]", " ", regex=True)
 
 
-def write_interactions(frame, path, types, progress):
+def write_interactions(frame: pd.DataFrame, path: pathlib.Path, types: Mapping[str, str], progress: bool) -> None:
     """Write a large numeric table fast: the header, then blocks through pandas' C writer."""
     with open(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write("\t".join(f"{c}:{types[c]}" for c in frame.columns) + "\n")
@@ -57,26 +62,31 @@ def write_interactions(frame, path, types, progress):
             )
 
 
-def numeric_table(data, columns, separator, path):
-    """A headerless table of numbers; a non-numeric or missing value names its line."""
+def numeric_table(
+    data: bytes, columns: Sequence[str], separator: str, path: str | pathlib.Path, *, first_line: int = 1
+) -> pd.DataFrame:
+    """A headerless table of numbers; a non-numeric or missing value names its line
+    (``first_line``: the file's line number of the first row of ``data``)."""
+
+    def read(dtype: Any) -> pd.DataFrame:
+        return pd.read_csv(io.BytesIO(data), sep=separator, header=None, names=columns, engine="c", dtype=dtype)
+
     try:
-        frame = pd.read_csv(
-            io.BytesIO(data),
-            sep=separator,
-            header=None,
-            names=columns,
-            engine="c",
-            dtype=np.float64 if "rating" in columns else None,
-        )
+        try:
+            frame = read(np.float64 if "rating" in columns else None)
+        except ValueError:  # a cell that is not a number: read again as text to find its line
+            frame = read(None).apply(pd.to_numeric, errors="coerce")
+            if not frame.isna().any().any():
+                raise
     except (ValueError, pd.errors.ParserError) as exc:
         raise ValueError(f"{path}: not in the expected format ({exc})") from None
     if frame.isna().any().any():
         row = int(np.flatnonzero(frame.isna().any(axis=1).to_numpy())[0])
-        raise ValueError(f"{path}: line {row + 1}: a missing or non-numeric value")
+        raise ValueError(f"{path}: line {row + first_line}: a missing or non-numeric value")
     return frame
 
 
-def tab_table(archive, file_name, columns):
+def tab_table(archive: zipfile.ZipFile, file_name: str, columns: list[str]) -> pd.DataFrame:
     """A tab-separated member with a header starting with ``columns``, as text cells."""
     text = decoded(member_bytes(archive, file_name))
     try:
@@ -92,7 +102,7 @@ def tab_table(archive, file_name, columns):
     return frame
 
 
-def genre_tokens(values, separator):
+def genre_tokens(values: pd.Series, separator: str) -> pd.Series:
     """``"A|B"`` -> ``("A", "B")``; none for MovieLens' ``(no genres listed)``."""
 
     def split(text):

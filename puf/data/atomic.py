@@ -18,11 +18,14 @@ RecBole's own loader does. Every problem is reported as ``ValueError`` naming
 the file, the 1-based line number (the header is line 1) and the problem.
 """
 
+from __future__ import annotations
+
 __all__ = ["ATOMIC_TYPES", "read_atomic", "write_atomic"]
 
 import csv
 import io
 import os
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -95,7 +98,9 @@ def _token_seq_column(cells):
     return out
 
 
-def read_atomic(path, *, columns=None, encoding="utf-8-sig"):
+def read_atomic(
+    path: str | os.PathLike[str], *, columns: Sequence[str] | None = None, encoding: str = "utf-8-sig"
+) -> pd.DataFrame:
     """Read one RecBole atomic file into a DataFrame with proper dtypes.
 
     Parameters
@@ -252,7 +257,7 @@ def _format_cell(value, kind):
     return " ".join(repr(float(v)) for v in value)
 
 
-def write_atomic(frame, path, *, types=None):
+def write_atomic(frame: pd.DataFrame, path: str | os.PathLike[str], *, types: Mapping[str, str] | None = None) -> None:
     """Write a DataFrame as a RecBole atomic file (the inverse of :func:`read_atomic`).
 
     Parameters

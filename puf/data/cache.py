@@ -6,6 +6,8 @@ with its atomic files next to a ``MANIFEST.json`` that records their checksums;
 :mod:`puf.data.fetch` fills it and re-exports these names.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "ARCHIVES",
     "MANIFEST",
@@ -21,14 +23,15 @@ import hashlib
 import json
 import os
 import pathlib
+from typing import Any
 
-from .sources import DATASETS, ArchiveSource
+from .sources import DATASETS, ArchiveSource, DatasetSource
 
 MANIFEST = "MANIFEST.json"
 ARCHIVES = "archives.json"  # SHA-256 of the first download of archives without a published one
 
 
-def cache_dir(cache=None):
+def cache_dir(cache: str | os.PathLike[str] | None = None) -> pathlib.Path:
     """Return the cache folder: ``cache``, ``$PUF_HARNESS_CACHE``, XDG, or ``~/.cache``.
 
     Parameters
@@ -54,14 +57,14 @@ def cache_dir(cache=None):
     return pathlib.Path(base) / "puf-harness"
 
 
-def dataset_source(name):
+def dataset_source(name: str) -> DatasetSource | ArchiveSource:
     """The pinned source of dataset ``name``; a ValueError listing the known ones if unknown."""
     if name not in DATASETS:
         raise ValueError(f"unknown dataset {name!r}; known datasets: {', '.join(DATASETS)}")
     return DATASETS[name]
 
 
-def sha256(path):
+def sha256(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of a file, as lowercase hex.
 
     Examples
@@ -79,7 +82,7 @@ def sha256(path):
     return digest.hexdigest()
 
 
-def verify(folder, name):
+def verify(folder: str | os.PathLike[str], name: str) -> dict[str, str]:
     """Check every file of dataset ``name`` in ``folder`` against its pinned SHA-256.
 
     Parameters
@@ -136,7 +139,7 @@ def _expected_checksums(folder, name, source):
         raise ValueError(f"{path}: missing file or unreadable record of dataset {name!r}") from None
 
 
-def list_cached(cache=None, *, check=False):
+def list_cached(cache: str | os.PathLike[str] | None = None, *, check: bool = False) -> list[dict[str, Any]]:
     """List the datasets in the cache with their source and files.
 
     Parameters
@@ -199,7 +202,7 @@ def list_cached(cache=None, *, check=False):
     return entries
 
 
-def read_manifest(folder):
+def read_manifest(folder: str | os.PathLike[str]) -> dict[str, Any]:
     """Return the manifest of the cache entry ``folder`` as a dict; ValueError if unreadable.
 
     Examples

@@ -30,8 +30,11 @@ either; their order in the file is used. Its ``click == 1`` rows are the interac
 Text files that are not valid UTF-8 are read as Latin-1 (HetRec's files mix the two).
 """
 
+from __future__ import annotations
+
 __all__ = ["CONVERTERS", "convert"]
 
+import os
 import pathlib
 import zipfile
 
@@ -43,7 +46,7 @@ from .atomic import write_atomic
 from .movielens import movielens_10m, movielens_20m
 
 
-def lastfm(archive, folder, *, progress=True):
+def lastfm(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: bool = True) -> None:
     """Convert ``hetrec2011-lastfm-2k.zip`` (tab-separated, with headers) to atomic files.
 
     Parameters
@@ -109,7 +112,9 @@ def lastfm(archive, folder, *, progress=True):
     write_atomic(items, folder / "lastfm.item", types={"item_id": "token", "artist_name": "token", "tags": "token_seq"})
 
 
-def qk_video(path, folder, *, name="qk-video", progress=True):
+def qk_video(
+    path: str | os.PathLike[str], folder: pathlib.Path, *, name: str = "qk-video", progress: bool = True
+) -> None:
     """Convert Tenrec's ``QK-video.csv`` (CSV with a header) to atomic files.
 
     Tenrec is distributed after its licence form is accepted, so it is not fetched: download
@@ -167,7 +172,9 @@ def qk_video(path, folder, *, name="qk-video", progress=True):
 CONVERTERS = {"ml-10m": movielens_10m, "ml-20m": movielens_20m, "lastfm": lastfm}
 
 
-def convert(source, archive_path, folder, *, progress=True):
+def convert(
+    source: str, archive_path: str | os.PathLike[str], folder: str | os.PathLike[str], *, progress: bool = True
+) -> list[pathlib.Path]:
     """Convert a downloaded archive of a known source into atomic files in ``folder``.
 
     Parameters

@@ -4,7 +4,11 @@
 re-exports both, and :data:`SPLITS` names the parts in order.
 """
 
+from __future__ import annotations
+
 __all__ = ["SPLITS", "kcore", "split_by_time"]
+
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -12,7 +16,7 @@ import pandas as pd
 SPLITS = ("train", "valid", "test")
 
 
-def kcore(interactions, *, core=5, user="user_id", item="item_id"):
+def kcore(interactions: pd.DataFrame, *, core: int = 5, user: str = "user_id", item: str = "item_id") -> pd.DataFrame:
     """Repeatedly drop users and items with fewer than ``core`` interactions.
 
     Parameters
@@ -63,7 +67,13 @@ def _split_sizes(n, ratios):
     return counts
 
 
-def split_by_time(interactions, *, ratios=(0.6, 0.2, 0.2), user="user_id", time="timestamp"):
+def split_by_time(
+    interactions: pd.DataFrame,
+    *,
+    ratios: Sequence[float] = (0.6, 0.2, 0.2),
+    user: str = "user_id",
+    time: str = "timestamp",
+) -> pd.Series:
     """Label each interaction train / valid / test, per user in time order.
 
     Parameters

@@ -7,6 +7,8 @@ checksum matches is renamed to ``destination``; a complete file whose MD5 differ
 published one is deleted (it would never become right by resuming).
 """
 
+from __future__ import annotations
+
 __all__ = ["DownloadError", "download", "file_digests"]
 
 import hashlib
@@ -32,7 +34,7 @@ class DownloadError(ConnectionError):
     """
 
 
-def file_digests(path):
+def file_digests(path: str | os.PathLike[str]) -> tuple[str, str]:
     """The MD5 and SHA-256 of a file, read once in 1 MiB blocks.
 
     Parameters
@@ -81,7 +83,14 @@ def _total(response, start):
     return int(length) + start if length is not None and length.isdigit() else None
 
 
-def download(url, destination, *, md5=None, progress=True, timeout=60.0):
+def download(
+    url: str,
+    destination: str | os.PathLike[str],
+    *,
+    md5: str | None = None,
+    progress: bool = True,
+    timeout: float = 60.0,
+) -> tuple[str, str]:
     """Download ``url`` to ``destination``, resuming a broken earlier transfer.
 
     Parameters

@@ -21,6 +21,8 @@ The cache is ``cache=`` if given, else ``$PUF_HARNESS_CACHE``, else
 ``$XDG_CACHE_HOME/puf-harness``, else ``~/.cache/puf-harness``.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "DownloadError",
     "cache_dir",
@@ -116,7 +118,14 @@ def _umask():
     return mask
 
 
-def fetch(name, *, cache=None, use_installed=True, url=None, progress=True):
+def fetch(
+    name: str,
+    *,
+    cache: str | os.PathLike[str] | None = None,
+    use_installed: bool = True,
+    url: str | None = None,
+    progress: bool = True,
+) -> pathlib.Path:
     """Return a folder holding dataset ``name``'s verified atomic files, fetching if needed.
 
     Parameters

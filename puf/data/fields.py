@@ -6,10 +6,13 @@ declared type, and an ``.item`` file gives one value per item. A breach is a
 ``ValueError`` naming the file, the line and the field, as the reader's own are.
 """
 
+from __future__ import annotations
+
 __all__ = ["numeric_field", "one_row_per_key"]
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 
 def _line_of(frame, row):
@@ -22,7 +25,7 @@ def _line_of(frame, row):
     return f"{path}: line {numbers[row]}" if row < len(numbers) else f"{path}: row {row + 1}"
 
 
-def numeric_field(frame, name):
+def numeric_field(frame: pd.DataFrame, name: str) -> NDArray[np.float64]:
     """Return field ``name`` of an atomic table as float64; ValueError unless it holds numbers.
 
     A ``float`` field is returned as it is; a ``token`` field is accepted when
@@ -62,7 +65,7 @@ def numeric_field(frame, name):
     return numbers
 
 
-def one_row_per_key(frame, key, *, what):
+def one_row_per_key(frame: pd.DataFrame, key: str, *, what: str) -> pd.DataFrame:
     """Return ``frame`` with one row per ``key``; ValueError when a key's rows disagree.
 
     The same row listed twice is read once; two rows for one key that differ

@@ -7,26 +7,36 @@ ranked lists as a :class:`puf.World`, from which everything a measure reads is
 derived (:meth:`puf.World.population`).
 """
 
+from __future__ import annotations
+
 __all__ = ["GENRE_FIELDS", "genre_features", "load", "load_atomic", "to_world"]
 
 import dataclasses
 import os
 import pathlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike, NDArray
 
 from .atomic import read_atomic
 from .fields import one_row_per_key
 from .fetch import fetch
-from .preprocess import preprocess
+from .preprocess import SplitDataset, preprocess
 from .sources import DATASETS
+
+if TYPE_CHECKING:
+    from ..world import World
 
 GENRE_FIELDS = ("genre", "genres", "class", "category", "categories", "tags")
 NO_FEATURE = "(none)"
 
 
-def genre_features(items, item_table, *, field=None, item="item_id"):
+def genre_features(
+    items: Sequence[str], item_table: pd.DataFrame, *, field: str | None = None, item: str = "item_id"
+) -> tuple[NDArray[np.float64], tuple[str, ...]]:
     """Multi-hot genre matrix for ``items`` from an ``.item`` table.
 
     Parameters
@@ -83,7 +93,14 @@ def genre_features(items, item_table, *, field=None, item="item_id"):
     return features, tuple(names)
 
 
-def load_atomic(inter, item=None, *, name=None, genre_field=None, **options):
+def load_atomic(
+    inter: str | os.PathLike[str],
+    item: str | os.PathLike[str] | None = None,
+    *,
+    name: str | None = None,
+    genre_field: str | None = None,
+    **options: Any,
+) -> SplitDataset:
     """Read an ``.inter`` file (and optionally an ``.item`` file) and preprocess it.
 
     Parameters
@@ -122,7 +139,13 @@ def load_atomic(inter, item=None, *, name=None, genre_field=None, **options):
     return dataclasses.replace(data, item_features=features, feature_names=names)
 
 
-def load(name_or_path, *, cache=None, genre_field=None, **options):
+def load(
+    name_or_path: str | os.PathLike[str],
+    *,
+    cache: str | os.PathLike[str] | None = None,
+    genre_field: str | None = None,
+    **options: Any,
+) -> SplitDataset:
     """Load a known dataset by name, or atomic files by path, preprocessed.
 
     Parameters
@@ -177,7 +200,7 @@ def load(name_or_path, *, cache=None, genre_field=None, **options):
     )
 
 
-def to_world(dataset, rankings, *, split="test"):
+def to_world(dataset: SplitDataset, rankings: ArrayLike, *, split: str = "test") -> World:
     """Wrap a dataset and ranked lists as a :class:`puf.World`.
 
     Parameters

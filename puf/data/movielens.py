@@ -1,8 +1,12 @@
 """MovieLens 10M and 20M archives (GroupLens' raw formats) -> atomic files."""
 
+from __future__ import annotations
+
 __all__ = ["movielens_10m", "movielens_20m"]
 
 import io
+import pathlib
+import zipfile
 
 import numpy as np
 import pandas as pd
@@ -32,7 +36,7 @@ def _movielens(archive, folder, name, ratings, movies, progress):
     )
 
 
-def movielens_10m(archive, folder, *, progress=True):
+def movielens_10m(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: bool = True) -> None:
     """Convert ``ml-10m.zip`` (``UserID::MovieID::Rating::Timestamp``) to atomic files.
 
     Parameters
@@ -68,7 +72,7 @@ def movielens_10m(archive, folder, *, progress=True):
     _movielens(archive, folder, "ml-10m", ratings, movies, progress)
 
 
-def movielens_20m(archive, folder, *, progress=True):
+def movielens_20m(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: bool = True) -> None:
     """Convert ``ml-20m.zip`` (``ratings.csv`` and ``movies.csv``, with headers) to atomic files.
 
     Parameters
@@ -93,11 +97,11 @@ def movielens_20m(archive, folder, *, progress=True):
     >>> (folder / "ml-20m.item").read_text().splitlines()[1]
     '2\\tJumanji, The (1995)\\tAdventure Children Fantasy'
     """
-    header, _, body = member_bytes(archive, "ratings.csv").partition(b"\n")
-    header = decoded(header).strip()
+    first, _, body = member_bytes(archive, "ratings.csv").partition(b"\n")
+    header = decoded(first).strip()
     if header.split(",") != ["userId", "movieId", "rating", "timestamp"]:
         raise ValueError(f"ratings.csv: line 1: expected the header userId,movieId,rating,timestamp, got {header!r}")
-    ratings = numeric_table(body, ["userId", "movieId", "rating", "timestamp"], ",", "ratings.csv")
+    ratings = numeric_table(body, ["userId", "movieId", "rating", "timestamp"], ",", "ratings.csv", first_line=2)
     ratings = ratings.astype({"userId": np.int64, "movieId": np.int64})
     try:
         movies = pd.read_csv(

@@ -14,9 +14,12 @@ Defaults (each a keyword of :func:`preprocess`):
    from every split (items are not re-filtered afterwards).
 """
 
+from __future__ import annotations
+
 __all__ = ["SplitDataset", "kcore", "preprocess", "split_by_time"]
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -68,7 +71,7 @@ class SplitDataset:
     params: dict = dataclasses.field(default_factory=dict)
 
     @property
-    def n_users(self):
+    def n_users(self) -> int:
         """Number of users m.
 
         Examples
@@ -81,7 +84,7 @@ class SplitDataset:
         return len(self.users)
 
     @property
-    def n_items(self):
+    def n_items(self) -> int:
         """Number of items n.
 
         Examples
@@ -93,7 +96,7 @@ class SplitDataset:
         """
         return len(self.items)
 
-    def split(self, name):
+    def split(self, name: str) -> pd.DataFrame:
         """Return the interaction frame of split ``name`` ("train", "valid" or "test").
 
         Examples
@@ -108,7 +111,7 @@ class SplitDataset:
             raise ValueError(f"split must be one of {SPLITS}, got {name!r}")
         return getattr(self, name)
 
-    def matrix(self, split="train", *, values=None):
+    def matrix(self, split: str = "train", *, values: str | None = None) -> sp.csr_matrix:
         """Return split ``split`` as an (n_users, n_items) float64 CSR matrix.
 
         Parameters
@@ -161,18 +164,18 @@ def _survivors(frame, user, source, before, step):
 
 
 def preprocess(
-    interactions,
+    interactions: pd.DataFrame,
     *,
-    threshold=3.0,
-    core=5,
-    ratios=(0.6, 0.2, 0.2),
-    min_train=5,
-    user="user_id",
-    item="item_id",
-    rating="rating",
-    time="timestamp",
-    name="",
-):
+    threshold: float | None = 3.0,
+    core: int = 5,
+    ratios: Sequence[float] = (0.6, 0.2, 0.2),
+    min_train: int = 5,
+    user: str = "user_id",
+    item: str = "item_id",
+    rating: str = "rating",
+    time: str = "timestamp",
+    name: str = "",
+) -> SplitDataset:
     """Filter, k-core and split interactions into a :class:`SplitDataset`.
 
     Parameters

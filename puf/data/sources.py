@@ -12,6 +12,8 @@ Two kinds of source:
   download (``archives.json`` in the cache) and every later download is verified against it.
 """
 
+from __future__ import annotations
+
 __all__ = ["ArchiveSource", "DATASETS", "DatasetSource"]
 
 import dataclasses
@@ -47,7 +49,7 @@ class DatasetSource:
     files: dict
 
     @property
-    def requirement(self):
+    def requirement(self) -> str:
         """The pip requirement string.
 
         Examples
@@ -94,7 +96,7 @@ class ArchiveSource:
     citation: str = ""
 
     @property
-    def archive(self):
+    def archive(self) -> str:
         """The archive's file name, the last part of its address.
 
         Examples
@@ -110,7 +112,7 @@ _MOVIELENS = (
     "and Context. ACM TiiS 5, 4, Article 19."
 )
 
-DATASETS = {
+DATASETS: dict[str, DatasetSource | ArchiveSource] = {
     "ml-100k": DatasetSource(
         package="recbole",
         version="1.2.1",

@@ -18,12 +18,19 @@ sharing an item with u (most share exactly one), so the join is much cheaper
 than the full product.
 """
 
+from __future__ import annotations
+
 __all__ = ["list_pair_index", "max_gain_kernel"]
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 
-def list_pair_index(rankings, n_items):
+def list_pair_index(
+    rankings: NDArray[np.int64], n_items: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """Sorted unique item-pair keys i·n + j (i < j) of the lists, and the lists holding each.
 
     Returns ``(keys, indptr, lists)``: lists ``lists[indptr[p]:indptr[p + 1]]`` hold pair
@@ -51,7 +58,7 @@ def _ragged_arange(counts):
     return np.arange(total, dtype=np.int64) - starts
 
 
-def max_gain_kernel(shared, task):
+def max_gain_kernel(shared: dict[str, Any], task: tuple[int, int]) -> NDArray[np.float64]:
     """max_v G[u, v] for the users ``shared["join_users"][r0:r1]`` (own gain 0 each)."""
     r0, r1 = task
     users = shared["join_users"][r0:r1]

@@ -19,6 +19,8 @@ sizes here can even represent. So the shortcut is exact to rounding, and costs
 3 numpy passes per feature (add, log, multiply-add) instead of 6.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "check_uf_inputs",
     "prepare_uf",
@@ -33,18 +35,22 @@ __all__ = [
 ]
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
 from scipy.special import entr
 
+from puf.arrays import MatrixLike
+from puf.lists import list_centroids
 from puf.validation import (
     check_item_features,
     check_log_base,
     check_min_users,
     check_unit_scalar,
 )
-from puf.lists import list_centroids
 
 from .blocks import check_user_matrix
 from .jaccard import jaccard_tile, prepare_pattern
@@ -57,7 +63,16 @@ THRESHOLD_TOLERANCE = 1e-12
 _JS_ROWS, _JS_COLUMNS = 64, 256
 
 
-def check_uf_inputs(histories, item_features, rankings, item_vectors, *, gamma, k, base):
+def check_uf_inputs(
+    histories: MatrixLike,
+    item_features: ArrayLike,
+    rankings: ArrayLike,
+    item_vectors: ArrayLike,
+    *,
+    gamma: float,
+    k: int | None,
+    base: float,
+) -> tuple[float, float, sp.csr_matrix, NDArray[np.float64], NDArray[np.float64]]:
     """Validate UF's inputs; return (gamma, base, histories CSR, features, centroids)."""
     gamma = check_unit_scalar(gamma, name="gamma")
     base = check_log_base(base)
@@ -77,7 +92,14 @@ def check_uf_inputs(histories, item_features, rankings, item_vectors, *, gamma, 
     return gamma, base, histories, features, centroids
 
 
-def prepare_uf(histories, features, centroids, *, gamma, segments=None):
+def prepare_uf(
+    histories: sp.csr_matrix,
+    features: NDArray[np.float64],
+    centroids: NDArray[np.float64] | None,
+    *,
+    gamma: float,
+    segments: Sequence[tuple[int, int]] | None = None,
+) -> dict[str, Any]:
     """Per-user arrays every tile or pair reads (``segments``: the tile plan, for Jaccard tiles)."""
     binary = sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr), shape=histories.shape)
     sizes = np.diff(binary.indptr).astype(np.float64)
@@ -119,7 +141,7 @@ def _js_block(shared, r0, r1, c0, c1, out):
     out *= shared["nonempty"][None, c0:c1]
 
 
-def similarity_tile(shared, r0, r1, j):
+def similarity_tile(shared: dict[str, Any], r0: int, r1: int, j: int) -> NDArray[np.float64]:
     """sim_UF for rows [r0, r1) and column segment j, float64, as :func:`puf.uf_similarity`."""
     c0, c1 = shared["segments"][j]
     gamma = shared["gamma"]
@@ -140,7 +162,7 @@ def similarity_tile(shared, r0, r1, j):
     return np.clip(js, 0.0, 1.0, out=js)
 
 
-def pair_jaccard(shared, u, v):
+def pair_jaccard(shared: dict[str, Any], u: NDArray[np.int64], v: NDArray[np.int64]) -> NDArray[np.float64]:
     """J(u[i], v[i]) for index arrays (u != v), float64."""
     binary = shared["binary"]
     overlap = np.asarray(binary[u].multiply(binary[v]).sum(axis=1)).ravel()
@@ -148,7 +170,7 @@ def pair_jaccard(shared, u, v):
     return np.divide(overlap, union, out=np.zeros_like(overlap), where=union > 0)
 
 
-def pair_js(shared, u, v):
+def pair_js(shared: dict[str, Any], u: NDArray[np.int64], v: NDArray[np.int64]) -> NDArray[np.float64]:
     """sim_JS(u[i], v[i]) for index arrays, float64 (see the module docstring)."""
     s = shared["dist"][u] + shared["dist"][v]
     js = np.einsum("ij,ij->i", s, np.log(s)) * (0.5 / _LN2)
@@ -158,7 +180,7 @@ def pair_js(shared, u, v):
     return js
 
 
-def blend(gamma, jac, js):
+def blend(gamma: float, jac: NDArray[np.float64], js: NDArray[np.float64]) -> NDArray[np.float64]:
     """clip(γ·J + (1−γ)·sim_JS, 0, 1), skipping the term with weight 0 (as the dense form)."""
     if gamma == 1.0:
         return jac
@@ -167,7 +189,7 @@ def blend(gamma, jac, js):
     return np.clip(gamma * jac + (1.0 - gamma) * js, 0.0, 1.0)
 
 
-def pair_similarity(shared, u, v):
+def pair_similarity(shared: dict[str, Any], u: NDArray[np.int64], v: NDArray[np.int64]) -> NDArray[np.float64]:
     """sim_UF(u[i], v[i]) for index arrays (u != v), float64."""
     gamma = shared["gamma"]
     jac = pair_jaccard(shared, u, v) if gamma > 0.0 else None
@@ -175,12 +197,12 @@ def pair_similarity(shared, u, v):
     return blend(gamma, jac, js)
 
 
-def list_distance_of(products):
+def list_distance_of(products: NDArray[np.float64]) -> NDArray[np.float64]:
     """d_L = 1 − ē_u·ē_v from the centroids' inner products, clipped to [0, 2] against rounding."""
     return np.clip(1.0 - products, 0.0, 2.0)
 
 
-def pair_distance(shared, u, v):
+def pair_distance(shared: dict[str, Any], u: NDArray[np.int64], v: NDArray[np.int64]) -> NDArray[np.float64]:
     """d_L(u[i], v[i]) for index arrays."""
     centroids = shared["centroids"]
     return list_distance_of(np.einsum("ij,ij->i", centroids[u], centroids[v]))

@@ -8,6 +8,8 @@ cluster in :mod:`puf.engines.dask`). This module is below both executors, so
 neither imports the other's module for its helpers.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "SEGMENT_WIDTH",
     "check_block_size",
@@ -20,8 +22,19 @@ __all__ = [
 
 import numbers
 import os
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, TypeAlias
 
+import scipy.sparse as sp
+
+from puf.arrays import MatrixLike
 from puf.validation import check_histories, check_k
+
+if TYPE_CHECKING:
+    import distributed
+
+Scheduler: TypeAlias = "str | distributed.Client | None"
+"""Where ``engine="dask"`` runs: a scheduler address, a client, or None (the running client)."""
 
 # Column segments are this many users wide (rounded to whole row blocks): small
 # enough that one tile's float64 temporaries stay a few MB, large enough that
@@ -29,7 +42,7 @@ from puf.validation import check_histories, check_k
 SEGMENT_WIDTH = 4096
 
 
-def check_choice(value, *, name, known):
+def check_choice(value: str, *, name: str, known: Collection[str]) -> str:
     """Return ``value`` if it is one of ``known``, else raise ValueError listing them.
 
     Examples
@@ -47,7 +60,9 @@ def check_choice(value, *, name, known):
     return value
 
 
-def check_user_matrix(matrix, m, *, name="histories", other="effectiveness"):
+def check_user_matrix(
+    matrix: MatrixLike, m: int, *, name: str = "histories", other: str = "effectiveness"
+) -> sp.csr_matrix:
     """Validate a non-negative (m, n) matrix (CSR out) whose users must match ``other``'s m.
 
     Examples
@@ -67,7 +82,7 @@ def check_user_matrix(matrix, m, *, name="histories", other="effectiveness"):
     return csr
 
 
-def check_block_size(block_size, *, default):
+def check_block_size(block_size: int | None, *, default: int) -> int:
     """Return ``default`` for None, else ``block_size`` as an int >= 1.
 
     Examples
@@ -80,7 +95,7 @@ def check_block_size(block_size, *, default):
     return check_k(block_size, name="block_size")
 
 
-def check_n_jobs(n_jobs):
+def check_n_jobs(n_jobs: int | None) -> int:
     """Return the number of worker threads: None means every core this process may use.
 
     Examples
@@ -98,7 +113,9 @@ def check_n_jobs(n_jobs):
     return int(n_jobs)
 
 
-def tile_tasks(m, block_size, *, width=None):
+def tile_tasks(
+    m: int, block_size: int, *, width: int | None = None
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, int]]]:
     """Tiles covering the strict upper triangle of an (m, m) pair matrix.
 
     Returns ``(segments, tasks)``: ``segments`` are column ranges ``(c0, c1)``
@@ -124,7 +141,7 @@ def tile_tasks(m, block_size, *, width=None):
     return segments, tasks
 
 
-def progress_bar(total, desc, enabled):
+def progress_bar(total: int, desc: str | None, enabled: bool) -> Any:
     """A tqdm bar over ``total`` tasks, shown only when ``enabled`` (every executor's bar).
 
     Examples

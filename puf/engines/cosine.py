@@ -6,13 +6,18 @@ collapses to one pass over the non-zeros once users are sorted by
 effectiveness. The proof is in :func:`inner_product_puf`.
 """
 
+from __future__ import annotations
+
 __all__ = ["inner_product_puf", "inner_product_puf_checked", "cosine_puf", "normalized_rows"]
 
 import numpy as np
+import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
 
+from puf.arrays import MatrixLike
 from puf.validation import check_effectiveness
 
-from .blocks import check_block_size, check_user_matrix
+from .blocks import Scheduler, check_block_size, check_user_matrix
 from .executors import open_executor
 
 # Items per task; the pass is memory-bound, so tasks only need to be big
@@ -67,8 +72,15 @@ def _pair_sum(effectiveness, vectors, *, block_size, executor, progress):
 
 
 def inner_product_puf_checked(
-    effectiveness, vectors, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
-):
+    effectiveness: NDArray[np.float64],
+    vectors: sp.csr_matrix,
+    *,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> float:
     """:func:`inner_product_puf` on validated (m,) float64 and (m, n) CSR inputs.
 
     For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
@@ -89,8 +101,15 @@ def inner_product_puf_checked(
 
 
 def inner_product_puf(
-    effectiveness, vectors, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
-):
+    effectiveness: ArrayLike,
+    vectors: MatrixLike,
+    *,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> float:
     """PUF for the similarity sim(u, v) = x_u · x_v, exactly, in O(nnz + m log m).
 
     Parameters
@@ -160,7 +179,7 @@ def inner_product_puf(
     )
 
 
-def normalized_rows(histories):
+def normalized_rows(histories: sp.csr_matrix) -> sp.csr_matrix:
     """Scale each row of a CSR matrix to unit Euclidean norm (zero rows stay zero).
 
     Parameters
@@ -187,8 +206,15 @@ def normalized_rows(histories):
 
 
 def cosine_puf(
-    effectiveness, histories, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
-):
+    effectiveness: ArrayLike,
+    histories: MatrixLike,
+    *,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> float:
     """PUF with cosine similarity of history vectors, exactly, without an m x m matrix.
 
     Parameters

@@ -6,9 +6,14 @@ partial result; partials are gathered and reduced in task order, so the answer
 is the local engine's. dask is an optional extra: ``pip install "puf-harness[dask]"``.
 """
 
+from __future__ import annotations
+
 __all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT"]
 
-from .blocks import progress_bar
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .blocks import Scheduler, progress_bar
 
 #: Seconds to wait for a scheduler before giving up, so that a wrong address
 #: fails at once instead of after the preparation work.
@@ -59,7 +64,7 @@ class DaskExecutor:
     ValueError: scheduler must be an address string, a distributed.Client or None, got 42
     """
 
-    def __init__(self, scheduler=None, *, timeout=None):
+    def __init__(self, scheduler: Scheduler = None, *, timeout: float | None = None) -> None:
         distributed = _import_distributed()
         timeout = CONNECT_TIMEOUT if timeout is None else timeout
         self._owned = False
@@ -86,7 +91,15 @@ class DaskExecutor:
         if self.client.status not in ("running", "connecting", "newly-created"):
             raise ValueError(f"the dask client is not running (status {self.client.status!r})")
 
-    def map(self, kernel, shared, tasks, *, progress=False, desc=None):
+    def map(
+        self,
+        kernel: Callable[[Any, Any], Any],
+        shared: Any,
+        tasks: Iterable[Any],
+        *,
+        progress: bool = False,
+        desc: str | None = None,
+    ) -> list[Any]:
         """Return ``[kernel(shared, t) for t in tasks]`` computed on the cluster, in order."""
         distributed = _import_distributed()
         tasks = list(tasks)
@@ -103,7 +116,7 @@ class DaskExecutor:
         finally:
             self.client.cancel(futures + [shared_future])
 
-    def close(self):
+    def close(self) -> None:
         """Close the client if this executor opened it."""
         if self._owned:
             self.client.close()

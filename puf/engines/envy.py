@@ -1,16 +1,21 @@
 """ME, MME and PEU from the cross-utility in blocks of users (never m x m), with closed forms
 for the users whose own list holds none of their relevant items."""
 
+from __future__ import annotations
+
 __all__ = ["envy_measures"]
 
+
 import numpy as np
+from numpy.typing import ArrayLike
 
-from puf.validation import ENVY_TOLERANCE, check_min_users, check_nonnegative_scalar
+from puf.arrays import MatrixLike
 from puf.ranking import ideal_grades, list_indicator, prepare_lists
+from puf.validation import ENVY_TOLERANCE, check_min_users, check_nonnegative_scalar
 
-from .blocks import check_block_size
-from .executors import open_executor
 from ._envy_pairs import list_pair_index, max_gain_kernel
+from .blocks import Scheduler, check_block_size
+from .executors import open_executor
 
 # Block rows so that a block's (dense-at-worst) utility rows hold ~4M entries.
 _BLOCK_ENTRIES = 1 << 22
@@ -140,17 +145,17 @@ def _clustered_lists(rankings, list_counts):
 
 
 def envy_measures(
-    rankings,
-    relevance,
+    rankings: ArrayLike,
+    relevance: MatrixLike,
     *,
-    k=None,
-    epsilon=0.05,
-    block_size=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    progress=False,
-):
+    k: int | None = None,
+    epsilon: float = 0.05,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> dict[str, float]:
     """ME, MME and PEU(ε) in one streaming pass over blocks of users.
 
     Parameters

@@ -6,12 +6,19 @@ partials are reduced in task order on every executor, results do not depend on
 which worker finished first.
 """
 
+from __future__ import annotations
+
 __all__ = ["ENGINES", "LocalExecutor", "open_executor"]
 
 import contextlib
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
-from .blocks import check_choice, check_n_jobs, progress_bar
+from .blocks import Scheduler, check_choice, check_n_jobs, progress_bar
+
+if TYPE_CHECKING:
+    from .dask import DaskExecutor
 
 
 def _blas_single_thread():
@@ -43,10 +50,18 @@ class LocalExecutor:
     [11, 12, 13]
     """
 
-    def __init__(self, n_jobs=None):
+    def __init__(self, n_jobs: int | None = None) -> None:
         self.n_jobs = check_n_jobs(n_jobs)
 
-    def map(self, kernel, shared, tasks, *, progress=False, desc=None):
+    def map(
+        self,
+        kernel: Callable[[Any, Any], Any],
+        shared: Any,
+        tasks: Iterable[Any],
+        *,
+        progress: bool = False,
+        desc: str | None = None,
+    ) -> list[Any]:
         """Return ``[kernel(shared, t) for t in tasks]``, in task order."""
         tasks = list(tasks)
         results = []
@@ -64,7 +79,7 @@ class LocalExecutor:
                     bar.update()
         return results
 
-    def close(self):
+    def close(self) -> None:
         """Nothing to release; present for symmetry with the dask executor."""
 
     def __enter__(self):
@@ -89,7 +104,9 @@ def _open_local(*, n_jobs, scheduler):
 ENGINES = {"local": _open_local, "dask": _open_dask}
 
 
-def open_executor(engine="local", *, n_jobs=None, scheduler=None):
+def open_executor(
+    engine: str = "local", *, n_jobs: int | None = None, scheduler: Scheduler = None
+) -> LocalExecutor | DaskExecutor:
     """Return the executor for ``engine``, connected and ready (dask connects here).
 
     Parameters

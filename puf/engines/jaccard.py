@@ -16,14 +16,21 @@ thread pool, each thread with a single-threaded BLAS (two threads over a
 two-thread BLAS were 1.9x slower).
 """
 
+from __future__ import annotations
+
 __all__ = ["jaccard_puf", "jaccard_puf_checked", "prepare_pattern", "jaccard_tile", "keep_upper", "DENSE_FRACTION"]
+
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
 
+from puf.arrays import MatrixLike
 from puf.validation import check_effectiveness
 
-from .blocks import check_block_size, check_user_matrix, tile_tasks
+from .blocks import Scheduler, check_block_size, check_user_matrix, tile_tasks
 from .executors import open_executor
 
 #: Items held by at least this fraction of users go to the dense GEMM part.
@@ -44,7 +51,9 @@ def _toarray_accumulates():
 _ACCUMULATES = _toarray_accumulates()
 
 
-def prepare_pattern(histories, order=None, *, segments):
+def prepare_pattern(
+    histories: sp.csr_matrix, order: NDArray[np.int64] | None = None, *, segments: Sequence[tuple[int, int]]
+) -> dict[str, Any]:
     """Split the binarised histories into the arrays every tile reads.
 
     Parameters
@@ -115,7 +124,7 @@ def _intersections(shared, r0, r1, j):
     return counts
 
 
-def jaccard_tile(shared, r0, r1, j):
+def jaccard_tile(shared: dict[str, Any], r0: int, r1: int, j: int) -> NDArray[np.float64]:
     """Float64 Jaccard similarities of a tile (entries below the diagonal included).
 
     Examples
@@ -134,7 +143,7 @@ def jaccard_tile(shared, r0, r1, j):
     return np.divide(inter, union, dtype=np.float64)
 
 
-def keep_upper(r0, r1, c0, c1):
+def keep_upper(r0: int, r1: int, c0: int, c1: int) -> NDArray[np.bool_] | None:
     """Boolean (r1−r0, c1−c0) mask of column > row, or None when the tile is all above.
 
     Examples
@@ -166,8 +175,15 @@ def _puf_tile(shared, task):
 
 
 def jaccard_puf_checked(
-    effectiveness, histories, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
-):
+    effectiveness: NDArray[np.float64],
+    histories: sp.csr_matrix,
+    *,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> float:
     """:func:`jaccard_puf` on validated (m,) float64 and (m, n) CSR inputs.
 
     For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
@@ -194,8 +210,15 @@ def jaccard_puf_checked(
 
 
 def jaccard_puf(
-    effectiveness, histories, *, block_size=None, n_jobs=None, engine="local", scheduler=None, progress=False
-):
+    effectiveness: ArrayLike,
+    histories: MatrixLike,
+    *,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> float:
     """PUF with Jaccard similarity, exactly, in tiles: memory O(block_size · 4096).
 
     Parameters

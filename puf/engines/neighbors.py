@@ -8,13 +8,18 @@ lower indices than the tile's, so "ties to the earlier position" is "ties to
 the lower index", and the selection is exact. Memory O(tile + m·n).
 """
 
+from __future__ import annotations
+
 __all__ = ["nearest_neighbors", "inconsistency_from_neighbors"]
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from puf.validation import undefined
 
-from .blocks import check_block_size, tile_tasks
+from .blocks import Scheduler, check_block_size, tile_tasks
 from .executors import open_executor
 from .pair_pass import SIMILARITY_SOURCES
 
@@ -53,18 +58,18 @@ def _row_kernel(shared, task):
 
 
 def nearest_neighbors(
-    m,
-    n,
+    m: int,
+    n: int,
     *,
-    similarity,
-    inputs,
-    block_size=None,
-    width=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    progress=False,
-):
+    similarity: str,
+    inputs: dict[str, Any],
+    block_size: int | None = None,
+    width: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> NDArray[np.int64]:
     """The (m, n) indices of each user's n most similar other users (ties: lower index).
 
     Parameters
@@ -100,7 +105,7 @@ def nearest_neighbors(
     return np.sort(np.concatenate(parts), axis=1)
 
 
-def inconsistency_from_neighbors(effectiveness, neighbors):
+def inconsistency_from_neighbors(effectiveness: ArrayLike, neighbors: NDArray[np.int64]) -> float:
     """(1/m) Σ_u |S(u) − mean of S over N_n(u)|, from :func:`nearest_neighbors`.
 
     Examples

@@ -11,19 +11,24 @@ terms: all measures, metrics and rankers of one similarity cost one pass.
 estimates with a 95% interval.
 """
 
+from __future__ import annotations
+
 __all__ = ["PairJob", "SIMILARITY_SOURCES", "pair_sums", "sampled_pair_means", "sample_chunks"]
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import NDArray
 
-from puf.validation import check_random_state
+from puf.validation import check_histories, check_random_state
 
-from .blocks import check_block_size, check_choice, tile_tasks
-from .executors import open_executor
 from ._uf_parts import list_distance_of, pair_jaccard, pair_similarity, prepare_uf, similarity_tile
+from .blocks import Scheduler, check_block_size, check_choice, tile_tasks
+from .executors import open_executor
 from .jaccard import DEFAULT_BLOCK_SIZE, jaccard_tile, keep_upper, prepare_pattern
 from .sampling import DEFAULT_CHUNK, check_sample_size, draw_pairs, pair_tasks
 
@@ -54,14 +59,16 @@ def _binary(histories):
 
 
 def _prepare_jaccard(inputs, segments):
-    shared = prepare_pattern(inputs["histories"], segments=segments) if segments else {}
-    binary = _binary(inputs["histories"])
+    histories = check_histories(inputs["histories"])  # CSR without stored zeros: a stored 0 is no interaction
+    shared = prepare_pattern(histories, segments=segments) if segments else {}
+    binary = _binary(histories)
     shared.update(binary=binary, sizes=np.diff(binary.indptr).astype(np.float64))
     return shared
 
 
 def _prepare_uf(inputs, segments):
-    return prepare_uf(inputs["histories"], inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
+    histories = check_histories(inputs["histories"])
+    return prepare_uf(histories, inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
 
 
 def _prepare_matrix(inputs, segments):
@@ -154,19 +161,19 @@ def _source(similarity, inputs, segments, jobs):
 
 
 def pair_sums(
-    jobs,
+    jobs: Sequence[PairJob],
     *,
-    m,
-    similarity=None,
-    inputs=None,
-    centroids=(),
-    block_size=None,
-    width=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    progress=False,
-):
+    m: int,
+    similarity: str | None = None,
+    inputs: dict[str, Any] | None = None,
+    centroids: Sequence[NDArray[np.float64]] = (),
+    block_size: int | None = None,
+    width: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> list[float]:
     """Σ_{u<v} of every job's terms, in one pass over tiles of user pairs.
 
     Parameters
@@ -248,7 +255,9 @@ def _merged(moments):
     return count, mean, m2
 
 
-def sample_chunks(m, sample_size, random_state, block_size=None):
+def sample_chunks(
+    m: int, sample_size: int | None, random_state: int | np.random.Generator | None, block_size: int | None = None
+) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
     """The drawn pairs of a sampled pass, cut into tasks (:func:`sampled_pair_means`)."""
     n_pairs = check_sample_size(sample_size)
     chunk = check_block_size(block_size, default=DEFAULT_CHUNK)
@@ -257,20 +266,20 @@ def sample_chunks(m, sample_size, random_state, block_size=None):
 
 
 def sampled_pair_means(
-    jobs,
+    jobs: Sequence[PairJob],
     *,
-    m,
-    sample_size=None,
-    similarity=None,
-    inputs=None,
-    centroids=(),
-    random_state=None,
-    block_size=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    progress=False,
-):
+    m: int,
+    sample_size: int | None = None,
+    similarity: str | None = None,
+    inputs: dict[str, Any] | None = None,
+    centroids: Sequence[NDArray[np.float64]] = (),
+    random_state: int | np.random.Generator | None = None,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> list[tuple[float, float]]:
     """Every job's mean term over ``sample_size`` uniformly drawn pairs, with its standard error.
 
     The pairs are drawn as in :func:`puf.engines.sample_puf` (independent,

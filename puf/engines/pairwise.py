@@ -6,15 +6,23 @@ engine for the similarity (or the sampler) from registries, validates everything
 first, and never builds an m x m matrix.
 """
 
+from __future__ import annotations
+
 __all__ = ["puf_from_histories", "EXACT_ENGINES", "METHODS"]
 
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from puf.arrays import MatrixLike
 from puf.validation import check_effectiveness
 
-from .blocks import check_block_size, check_choice, check_n_jobs, check_user_matrix
-from .executors import ENGINES
+from .blocks import Scheduler, check_block_size, check_choice, check_n_jobs, check_user_matrix
 from .cosine import inner_product_puf_checked, normalized_rows
+from .executors import ENGINES
 from .jaccard import jaccard_puf_checked
-from .sampling import check_sample_size, sample_puf_checked
+from .sampling import PairEstimate, check_sample_size, sample_puf_checked
 
 
 def _exact_cosine(effectiveness, histories, **options):
@@ -27,19 +35,19 @@ METHODS = ("exact", "sample")
 
 
 def puf_from_histories(
-    effectiveness,
-    histories,
+    effectiveness: ArrayLike,
+    histories: MatrixLike,
     *,
-    similarity="jaccard",
-    method="exact",
-    block_size=None,
-    n_jobs=None,
-    sample_size=None,
-    engine="local",
-    scheduler=None,
-    random_state=None,
-    progress=False,
-):
+    similarity: str = "jaccard",
+    method: str = "exact",
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    sample_size: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    random_state: int | np.random.Generator | None = None,
+    progress: bool = False,
+) -> float | PairEstimate:
     """Pairwise User unFairness computed from histories, without an m x m matrix.
 
     Parameters
@@ -108,7 +116,7 @@ def puf_from_histories(
     check_choice(similarity, name="similarity", known=EXACT_ENGINES)
     check_choice(method, name="method", known=METHODS)
     check_choice(engine, name="engine", known=ENGINES)
-    check_block_size(block_size, default=None)
+    check_block_size(block_size, default=1)  # checked here; each engine has its own default
     check_n_jobs(n_jobs)
     if method == "sample":
         check_sample_size(sample_size)
@@ -116,7 +124,7 @@ def puf_from_histories(
         raise ValueError(f"sample_size is only used with method='sample', got {sample_size!r}")
     effectiveness = check_effectiveness(effectiveness, min_users=2)
     histories = check_user_matrix(histories, effectiveness.shape[0])
-    options = {
+    options: dict[str, Any] = {
         "block_size": block_size,
         "n_jobs": n_jobs,
         "engine": engine,

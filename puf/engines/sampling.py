@@ -1,5 +1,7 @@
 """PUF estimated from uniformly sampled user pairs, with a standard error and a 95% CI."""
 
+from __future__ import annotations
+
 __all__ = [
     "PairEstimate",
     "sample_puf",
@@ -18,12 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike, NDArray
 
+from puf.arrays import MatrixLike
 from puf.validation import check_effectiveness, check_random_state
 
-from .blocks import check_block_size, check_choice, check_user_matrix
-from .executors import open_executor
+from .blocks import Scheduler, check_block_size, check_choice, check_user_matrix
 from .cosine import normalized_rows
+from .executors import open_executor
 
 #: Pairs drawn when ``sample_size`` is None; at ML-20M size this gives a 95% CI
 #: of about ±1% relative in a few seconds on two cores (see the benchmarks).
@@ -68,7 +72,7 @@ class PairEstimate:
         return float(self.value)
 
 
-def check_sample_size(sample_size):
+def check_sample_size(sample_size: int | None) -> int:
     """Return the number of pairs to draw: an int >= 2 (None: the default).
 
     Examples
@@ -87,7 +91,7 @@ def check_sample_size(sample_size):
     return int(sample_size)
 
 
-def draw_pairs(rng, m, n_pairs):
+def draw_pairs(rng: np.random.Generator, m: int, n_pairs: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """``n_pairs`` independent pairs (u, v), uniform over the unordered pairs of m users.
 
     u is uniform on 0..m−1, then v = (u + 1 + w) mod m with w uniform on 0..m−2:
@@ -104,7 +108,9 @@ def draw_pairs(rng, m, n_pairs):
     return u, v
 
 
-def pair_tasks(u, v, chunk):
+def pair_tasks(
+    u: NDArray[np.int64], v: NDArray[np.int64], chunk: int
+) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
     """The drawn pairs ``(u[i], v[i])`` cut into tasks of ``chunk`` pairs, in order.
 
     Examples
@@ -142,18 +148,18 @@ def _rows_for(similarity, histories):
 
 
 def sample_puf_checked(
-    effectiveness,
-    histories,
+    effectiveness: NDArray[np.float64],
+    histories: sp.csr_matrix,
     *,
-    similarity="jaccard",
-    sample_size=None,
-    block_size=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    random_state=None,
-    progress=False,
-):
+    similarity: str = "jaccard",
+    sample_size: int | None = None,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    random_state: int | np.random.Generator | None = None,
+    progress: bool = False,
+) -> PairEstimate:
     """:func:`sample_puf` on validated (m,) float64 and (m, n) CSR inputs.
 
     For callers that validated once for several engines (:func:`puf.engines.puf_from_histories`);
@@ -194,18 +200,18 @@ def sample_puf_checked(
 
 
 def sample_puf(
-    effectiveness,
-    histories,
+    effectiveness: ArrayLike,
+    histories: MatrixLike,
     *,
-    similarity="jaccard",
-    sample_size=None,
-    block_size=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    random_state=None,
-    progress=False,
-):
+    similarity: str = "jaccard",
+    sample_size: int | None = None,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    random_state: int | np.random.Generator | None = None,
+    progress: bool = False,
+) -> PairEstimate:
     """Unbiased estimate of PUF from uniformly sampled pairs, with SE and a 95% CI.
 
     Parameters

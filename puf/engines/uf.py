@@ -35,16 +35,18 @@ where ‖P_u − P_v‖₂² = ‖P_u‖² + ‖P_v‖² − 2 P_u·P_v is one m
 U*; sim_JS and d_L are computed only for the others.
 """
 
+from __future__ import annotations
+
 __all__ = ["uf_streaming", "WINDOW_Z"]
 
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from puf.arrays import MatrixLike
 from puf.validation import undefined
 
-from .blocks import check_block_size, tile_tasks
-from .executors import open_executor
 from ._uf_parts import (
     THRESHOLD_TOLERANCE,
     blend,
@@ -56,6 +58,8 @@ from ._uf_parts import (
     prepare_uf,
     similarity_tile,
 )
+from .blocks import Scheduler, check_block_size, tile_tasks
+from .executors import open_executor
 from .jaccard import DEFAULT_BLOCK_SIZE, jaccard_tile, keep_upper
 from .sampling import DEFAULT_CHUNK, draw_pairs, pair_tasks
 
@@ -138,20 +142,20 @@ def _bounded_sum_kernel(shared, task):
 
 
 def uf_streaming(
-    histories,
-    item_features,
-    rankings,
-    item_vectors,
+    histories: MatrixLike,
+    item_features: ArrayLike,
+    rankings: ArrayLike,
+    item_vectors: ArrayLike,
     *,
-    gamma=1.0,
-    k=None,
-    base=math.e,
-    block_size=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    progress=False,
-):
+    gamma: float = 1.0,
+    k: int | None = None,
+    base: float = math.e,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> float:
     """UF(γ) exactly, without m x m matrices: one pass over tiles of user pairs.
 
     Parameters

@@ -1,17 +1,21 @@
 """UF estimated from uniformly sampled user pairs, with a jackknife standard error and 95% CI."""
 
+from __future__ import annotations
+
 __all__ = ["sample_uf", "JACKKNIFE_GROUPS"]
 
 import math
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from puf.arrays import MatrixLike
 from puf.validation import UndefinedMeasureWarning, check_random_state
 
-from .blocks import check_block_size
-from .executors import open_executor
 from ._uf_parts import THRESHOLD_TOLERANCE, check_uf_inputs, pair_distance, pair_similarity, prepare_uf
+from .blocks import Scheduler, check_block_size
+from .executors import open_executor
 from .sampling import DEFAULT_CHUNK, Z95, PairEstimate, check_sample_size, draw_pairs, pair_tasks
 
 #: Groups of the delete-a-group jackknife behind the standard error.
@@ -57,22 +61,22 @@ def _estimate(sims, weighted, n_all, base, groups):
 
 
 def sample_uf(
-    histories,
-    item_features,
-    rankings,
-    item_vectors,
+    histories: MatrixLike,
+    item_features: ArrayLike,
+    rankings: ArrayLike,
+    item_vectors: ArrayLike,
     *,
-    gamma=1.0,
-    k=None,
-    base=math.e,
-    sample_size=None,
-    block_size=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    random_state=None,
-    progress=False,
-):
+    gamma: float = 1.0,
+    k: int | None = None,
+    base: float = math.e,
+    sample_size: int | None = None,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    random_state: int | np.random.Generator | None = None,
+    progress: bool = False,
+) -> PairEstimate:
     """UF(γ) estimated from uniformly sampled pairs, with a standard error and a 95% CI.
 
     Parameters

@@ -1,12 +1,16 @@
 """Kendall's tau between fairness and effectiveness measures over rankers (PUF paper, Fig. 1)."""
 
+from __future__ import annotations
+
 __all__ = ["measure_agreement"]
+
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 
-def measure_agreement(scores_table, *, columns=None):
+def measure_agreement(scores_table: pd.DataFrame, *, columns: Sequence[str] | None = None) -> pd.DataFrame:
     """Kendall's tau between every pair of measures over the rankers.
 
     Parameters

@@ -20,6 +20,8 @@ builders' guard (:func:`puf.memory.check_memory`) applies too.
 - ``"skipped"``: with the reason and the memory it would need.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "DEFAULT_SIMILARITY",
     "study_similarity",
@@ -33,7 +35,9 @@ __all__ = [
 ]
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .. import memory as _memory
 from ..lipschitz import inconsistency
@@ -41,12 +45,13 @@ from ..memory import memory_budget
 from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..pair_kernels import pair_kernel_of
 from ..validation import check_k
+from ..variant import Variant
 
 DEFAULT_SIMILARITY = "jaccard"
 """What a variant reads as similarity unless it declares its own (UF declares sim_UF)."""
 
 
-def study_similarity(variant, default=DEFAULT_SIMILARITY):
+def study_similarity(variant: Variant, default: str = DEFAULT_SIMILARITY) -> str:
     """The similarity name a variant reads in a study whose own default is ``default``.
 
     A variant declaring the study default (Jaccard, or None) reads ``default``
@@ -120,7 +125,7 @@ class Road:
     needs: int = 0
 
 
-def unbound(function):
+def unbound(function: Callable[..., Any]) -> tuple[Callable[..., Any], dict[str, Any]]:
     """(function, options): a measure function with its :func:`functools.partial` options peeled.
 
     Examples
@@ -136,7 +141,7 @@ def unbound(function):
     return function, options
 
 
-def dense_bytes(m, matrices):
+def dense_bytes(m: int, matrices: int) -> int:
     """Bytes of the dense road for ``matrices`` m x m float64 pieces: each kept and copied once.
 
     Examples
@@ -147,7 +152,7 @@ def dense_bytes(m, matrices):
     return _memory.dense_bytes(m, copies=2 * matrices + 1)
 
 
-def format_bytes(size):
+def format_bytes(size: float) -> str:
     """``size`` bytes as ``"1.2 GB"`` (powers of 1000).
 
     Examples
@@ -180,7 +185,15 @@ def _sourced_road(kind, name, m, memory):
     )
 
 
-def plan_roads(chosen, *, m, memory=None, sample=None, similarity="jaccard", features_from=None):
+def plan_roads(
+    chosen: Sequence[Variant],
+    *,
+    m: int,
+    memory: int | None = None,
+    sample: int | None = None,
+    similarity: str = "jaccard",
+    features_from: str | None = None,
+) -> list[Road]:
     """The :class:`Road` of each variant for ``m`` users within ``memory`` bytes.
 
     Parameters

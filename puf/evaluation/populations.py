@@ -8,14 +8,31 @@ World memoises every piece and engine value, so several metrics and measures of
 one world cost one similarity, one pair pass and one envy pass.
 """
 
+from __future__ import annotations
+
 __all__ = ["score_variants"]
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .planner import DEFAULT_SIMILARITY, study_similarity
 
+if TYPE_CHECKING:
+    from ..variant import Variant
+    from ..world import World
+
 
 def score_variants(
-    world, chosen, *, k=None, similarity=DEFAULT_SIMILARITY, gamma=None, adjust=None, where="", memory=None
-):
+    world: World,
+    chosen: Sequence[Variant],
+    *,
+    k: int | None = None,
+    similarity: str = DEFAULT_SIMILARITY,
+    gamma: float | None = None,
+    adjust: Callable[..., Any] | None = None,
+    where: str = "",
+    memory: int | None = None,
+) -> list[float]:
     """Each variant's value on ``world``, through :meth:`puf.World.population`.
 
     Parameters
@@ -71,7 +88,7 @@ def score_variants(
     for variant in chosen if adjust is not None else ():
         name = study_similarity(variant, similarity)
         own = study_gamma(variant, gamma, name)
-        if (name, own) not in overrides and ("similarity" in variant.measure.reads):
+        if adjust is not None and (name, own) not in overrides and ("similarity" in variant.measure.reads):
             overrides[name, own] = check_similarity(adjust(world.shared_similarity(name, gamma=own), name), m=world.m)
     return score_worlds(
         {"world": world},

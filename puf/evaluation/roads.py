@@ -9,19 +9,28 @@ the dense Population. Every value read from a world is memoised in it
 reads the relevance.
 """
 
+from __future__ import annotations
+
 __all__ = ["WorldScores", "score_worlds", "study_gamma"]
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..lists import list_centroids
-from ..paper_list_measures import proportion_envious_users
 from ..pair_kernels import pair_kernel_of
-from ..variant import METRICS
 from ..memory import memory_limit
+from ..paper_list_measures import proportion_envious_users
+from ..variant import METRICS, Variant
 from .planner import plan_roads, unbound
+
+if TYPE_CHECKING:
+    from ..engines.blocks import Scheduler
+    from ..world import World
 
 _ENVY_PARTS = {"me": (0, 1.0), "me-as-printed": (0, 2.0), "mme": (1, 1.0), "peu": (2, 1.0)}
 
@@ -45,7 +54,7 @@ class WorldScores:
     roads: list = field(default_factory=list)
 
 
-def study_gamma(variant, gamma, similarity):
+def study_gamma(variant: Variant, gamma: float | None, similarity: str) -> float | None:
     """The γ a variant reads ``similarity`` with: the study's, else its own, else the declared one.
 
     None for a similarity that takes no γ.
@@ -139,9 +148,9 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
 
 
 def _envy(world, variant, k):
-    from puf.engines import envy_measures
-
     import inspect
+
+    from puf.engines import envy_measures
 
     function, bound = unbound(variant.measure.function)
     epsilon = bound.get(
@@ -238,23 +247,23 @@ def _overridden(roads, chosen, gamma, overrides):
 
 
 def score_worlds(
-    worlds,
-    chosen,
+    worlds: Mapping[str, World],
+    chosen: Sequence[Variant],
     *,
-    k=None,
-    similarity="jaccard",
-    gamma=None,
-    memory=None,
-    sample=None,
-    random_state=0,
-    features_from=None,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-    progress=False,
-    where="",
-    similarities=None,
-):
+    k: int | None = None,
+    similarity: str = "jaccard",
+    gamma: float | None = None,
+    memory: int | None = None,
+    sample: int | None = None,
+    random_state: int | np.random.Generator | None = 0,
+    features_from: str | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+    where: str = "",
+    similarities: dict[tuple[str, float | None], NDArray[np.float64]] | None = None,
+) -> WorldScores:
     """Each variant's value on each world, every measure on the road its size allows.
 
     Parameters

@@ -1,38 +1,46 @@
 """Runs: ranked lists from the built-in baselines, or read from a researcher's file."""
 
+from __future__ import annotations
+
 __all__ = ["read_run", "run_rankers"]
 
 import csv
 import os
 import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
-from ..validation import check_k
 from ..rankers import PAPER_RANKERS, available_rankers, make_ranker
 from ..rankers.cache import checkpoint_path, load_run, run_key, save_run
 from ..rankers.factorization import ALS, BPR
 from ..rankers.neural import TorchRanker
 from ..rankers.nmf import NMF
+from ..validation import check_k
+
+if TYPE_CHECKING:
+    from ..data import SplitDataset
 
 _TRAINED = (ALS, BPR, NMF, TorchRanker)  # rankers whose lists are worth a disk cache
 
 
 def run_rankers(
-    dataset,
-    names=None,
+    dataset: SplitDataset,
+    names: str | Sequence[str] | None = None,
     *,
-    k=10,
-    split="test",
-    random_state=0,
-    params=None,
-    timings=None,
-    progress=False,
-    cache=None,
-    retrain=False,
-    facts=None,
-):
+    k: int = 10,
+    split: str = "test",
+    random_state: int | None = 0,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+    timings: dict[str, Any] | None = None,
+    progress: bool = False,
+    cache: str | os.PathLike[str] | None = None,
+    retrain: bool = False,
+    facts: dict[str, Any] | None = None,
+) -> dict[str, NDArray[np.int64]]:
     """Fit each named baseline on the training split and rank every user's top k.
 
     Parameters
@@ -112,13 +120,13 @@ def run_rankers(
     for name in iterator:
         ranker = make_ranker(name, random_state=random_state, **params.get(name, {}))
         key = run_key(dataset, ranker, seed=random_state, k=k, split=split)
-        use_cache = cache is not None and isinstance(ranker, _TRAINED)
-        stored = load_run(cache, key) if use_cache and not retrain else None
+        store = cache if isinstance(ranker, _TRAINED) else None  # the cache folder, when this ranker uses it
+        stored = load_run(store, key) if store is not None and not retrain else None
         cached = stored is not None
-        if not cached:
+        if stored is None:
             start = time.perf_counter()
             if isinstance(ranker, TorchRanker):
-                checkpoint = checkpoint_path(cache, key) if use_cache else None
+                checkpoint = checkpoint_path(store, key) if store is not None else None
                 if checkpoint is not None and retrain:
                     checkpoint.unlink(missing_ok=True)
                 ranker.fit(train, valid=exclude, progress=progress, checkpoint=checkpoint)
@@ -127,8 +135,8 @@ def run_rankers(
             rankings = ranker.recommend(k=k, exclude=exclude)
             seconds = time.perf_counter() - start + getattr(ranker, "resumed_seconds_", 0.0)
             info = {"seconds": seconds, **_training_facts(ranker)}
-            if use_cache:
-                save_run(cache, key, rankings, info)
+            if store is not None:
+                save_run(store, key, rankings, info)
             stored = rankings, info
         runs[name] = stored[0]
         if timings is not None:
@@ -163,7 +171,14 @@ def _run_header(path, header):
     return users[0], items[0], orders[0], fields[orders[0]]
 
 
-def read_run(path, dataset, *, k=None, split="test", missing="error"):
+def read_run(
+    path: str | os.PathLike[str],
+    dataset: SplitDataset,
+    *,
+    k: int | None = None,
+    split: str = "test",
+    missing: str = "error",
+) -> NDArray[np.int64]:
     """Read a run file (CSV or TSV of user, item, rank or score) into rankings.
 
     Parameters

@@ -6,21 +6,30 @@ measure once, so a newly registered measure gets its columns with no further
 code. :data:`MEASURE_COLUMNS` is the current list, read from the registry.
 """
 
+from __future__ import annotations
+
 __all__ = ["MEASURE_COLUMNS", "measure_columns", "evaluate_runs", "per_user_effectiveness"]
 
 import dataclasses
 import functools
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
-from ..validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
 from ..effectiveness import ndcg_at_k, precision_at_k
-from ..variant import variants
+from ..validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
+from ..variant import Variant, variants
 from .roads import score_worlds
 
+if TYPE_CHECKING:
+    from ..data import SplitDataset
+    from ..engines.blocks import Scheduler
 
-def measure_columns(measures=None):
+
+def measure_columns(measures: Iterable[str | Callable[..., Any] | Variant] | None = None) -> tuple[str, ...]:
     """Return the columns :func:`evaluate_runs` gives for ``measures`` (default every variant).
 
     Examples
@@ -77,7 +86,9 @@ def _relevance(dataset, split):
     return relevance
 
 
-def per_user_effectiveness(dataset, runs, *, k=10, split="test"):
+def per_user_effectiveness(
+    dataset: SplitDataset, runs: Mapping[str, ArrayLike], *, k: int = 10, split: str = "test"
+) -> pd.DataFrame:
     """Per-user P@k and NDCG@k of every run, as a tidy table.
 
     Parameters
@@ -124,22 +135,22 @@ def per_user_effectiveness(dataset, runs, *, k=10, split="test"):
 
 
 def evaluate_runs(
-    dataset,
-    runs,
+    dataset: SplitDataset,
+    runs: Mapping[str, ArrayLike],
     *,
-    k=10,
-    gamma=None,
-    epsilon=None,
-    split="test",
-    measures=None,
-    progress=False,
-    memory=None,
-    sample=None,
-    random_state=0,
-    n_jobs=None,
-    engine="local",
-    scheduler=None,
-):
+    k: int = 10,
+    gamma: float | None = None,
+    epsilon: float | None = None,
+    split: str = "test",
+    measures: Iterable[str | Callable[..., Any] | Variant] | None = None,
+    progress: bool = False,
+    memory: int | None = None,
+    sample: int | None = None,
+    random_state: int | np.random.Generator | None = 0,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+) -> pd.DataFrame:
     """Effectiveness and every fairness measure of each run on a dataset.
 
     Parameters

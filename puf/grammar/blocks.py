@@ -9,14 +9,20 @@ effectiveness, monotonicity, convexity, bounds), each with the one-line
 argument that backs it.
 """
 
+from __future__ import annotations
+
 __all__ = ["Block", "WEIGHTS", "GAPS", "AGGREGATIONS", "NORMALISATIONS", "TERMS", "OUTERS", "lookup_block"]
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, TypeVar
 
 import numpy as np
 
 from . import expressions as ex
+
+B = TypeVar("B")
 
 
 @dataclass(frozen=True)
@@ -39,13 +45,13 @@ class Block:
 
     name: str
     formula: str
-    numeric: object
-    symbolic: object
+    numeric: Callable[..., Any]
+    symbolic: Callable[..., Any]
     facts: dict = field(default_factory=dict)
     parameter: str | None = None
 
 
-def lookup_block(table, name, *, what):
+def lookup_block(table: Mapping[str, B], name: str, *, what: str) -> B:
     """``table[name]``, or ValueError listing the known names of the ``what``.
 
     Examples

@@ -5,12 +5,15 @@ random populations (``tests/test_grammar.py``), so a proof about the form is a
 proof about the built-in.
 """
 
+from __future__ import annotations
+
 __all__ = ["BUILTIN_FORMS", "builtin_form"]
 
+from ..metadata import Measure
 from .forms import IndexForm, PairForm
 from .measure import form_of
 
-BUILTIN_FORMS = {
+BUILTIN_FORMS: dict[str, PairForm | IndexForm] = {
     "puf": PairForm(weight="sim", gap="abs"),
     "puf-as-printed": PairForm(weight="sim", gap="abs", coefficient=2.0),
     "sd": PairForm(gap="square", aggregation="all-pairs", coefficient=0.5, root=True),
@@ -32,7 +35,7 @@ BUILTIN_FORMS = {
 """Built-in measure name -> the grammar form it equals (Gini = ½·(1/m²)Σ_{u,v}|ΔS| / μ, ...)."""
 
 
-def builtin_form(measure):
+def builtin_form(measure: Measure) -> PairForm | IndexForm | None:
     """The grammar form of ``measure``: its own, or that of the built-in it is; else None.
 
     A registered measure counts as the built-in only when it is that very

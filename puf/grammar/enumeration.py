@@ -7,14 +7,19 @@ refuses skipped), ``"index"`` maps each index form of
 form without one). :func:`load_grammar` reads one from a JSON file.
 """
 
+from __future__ import annotations
+
 __all__ = ["DEFAULT_GRAMMAR", "enumerate_forms", "load_grammar"]
 
 import itertools
 import json
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .forms import INDEX_FORMS, IndexForm, PairForm
 
-DEFAULT_GRAMMAR = {
+DEFAULT_GRAMMAR: dict[str, dict[str, list[Any]]] = {
     "pair": {
         "weight": ["1", "sim", "sim^2", "sim>=t"],
         "gap": ["abs", "square", "excess", "violation"],
@@ -36,7 +41,9 @@ DEFAULT_GRAMMAR = {
 _PAIR_OPTIONS = ("weight", "gap", "aggregation", "normalisation", "coefficient", "root", "threshold", "lipschitz")
 
 
-def enumerate_forms(grammar=None, *, kinds=("pair", "index")):
+def enumerate_forms(
+    grammar: Mapping[str, Any] | None = None, *, kinds: Iterable[str] = ("pair", "index")
+) -> list[PairForm | IndexForm]:
     """Every form of ``grammar`` (default :data:`DEFAULT_GRAMMAR`), pair forms first.
 
     Parameters
@@ -57,7 +64,7 @@ def enumerate_forms(grammar=None, *, kinds=("pair", "index")):
     """
     grammar = DEFAULT_GRAMMAR if grammar is None else grammar
     check_grammar(grammar)
-    forms = []
+    forms: list[PairForm | IndexForm] = []
     if "pair" in kinds and "pair" in grammar:
         grid = grammar["pair"]
         names = [n for n in _PAIR_OPTIONS if n in grid]
@@ -77,7 +84,7 @@ def enumerate_forms(grammar=None, *, kinds=("pair", "index")):
     return list(dict.fromkeys(forms))
 
 
-def check_grammar(grammar):
+def check_grammar(grammar: object) -> None:
     """Raise ValueError naming the first entry of ``grammar`` that is not a grid of forms."""
     if not isinstance(grammar, dict) or not set(grammar) <= {"pair", "index"}:
         raise ValueError(f"a grammar must be a dict with keys 'pair' and/or 'index', got {grammar!r}")
@@ -95,7 +102,7 @@ def check_grammar(grammar):
             )
 
 
-def load_grammar(path):
+def load_grammar(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a grammar from a JSON file (the shape of :data:`DEFAULT_GRAMMAR`).
 
     Examples

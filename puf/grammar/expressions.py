@@ -10,6 +10,8 @@ what :mod:`puf.properties.smt` translates for the solver. Equal trees are equal
 and hash alike, so a shared subexpression (the mean μ) is encoded once.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "Expr",
     "const",
@@ -29,10 +31,14 @@ __all__ = [
 ]
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
+from typing import Any, TypeAlias
 
+Operand: TypeAlias = "Expr | float | Fraction"
+"""What the functions below take: an expression, or a number (lifted to a constant)."""
 _PRINTED = {"add": " + ", "mul": "·", "sub": " − ", "div": " / "}
 
 
@@ -78,11 +84,11 @@ class Expr:
     def __neg__(self):
         return Expr("sub", (const(0), self))
 
-    def value(self, point):
+    def value(self, point: Mapping[str, Any]) -> float:
         """The float value at ``point``: ``{"S": [...], "w": {(i, j): value}}``, ``i < j``."""
         return _evaluate(self, point, {})
 
-    def nodes(self):
+    def nodes(self) -> list[Expr]:
         """Every distinct node of the tree, children before parents."""
         seen, order = set(), []
 
@@ -119,7 +125,7 @@ def _lift(value):
     return value if isinstance(value, Expr) else const(value)
 
 
-def const(value):
+def const(value: float | Fraction) -> Expr:
     """A constant, kept exact as a :class:`fractions.Fraction` when it is rational.
 
     Examples
@@ -130,12 +136,12 @@ def const(value):
     return Expr("const", (Fraction(value).limit_denominator(10**12),))
 
 
-def effectiveness_symbol(i):
+def effectiveness_symbol(i: int) -> Expr:
     """The variable S_i."""
     return Expr("S", (int(i),))
 
 
-def similarity_symbol(i, j):
+def similarity_symbol(i: int, j: int) -> Expr:
     """The variable sim(i, j) of the unordered pair {i, j}, i ≠ j."""
     i, j = sorted((int(i), int(j)))
     if i == j:
@@ -143,47 +149,47 @@ def similarity_symbol(i, j):
     return Expr("w", (i, j))
 
 
-def abs_(x):
+def abs_(x: Operand) -> Expr:
     """|x|."""
     return Expr("abs", (_lift(x),))
 
 
-def max_(*xs):
+def max_(*xs: Operand) -> Expr:
     """The largest of the arguments."""
     return reduce(lambda a, b: Expr("max", (a, b)), map(_lift, xs))
 
 
-def ge(a, b):
+def ge(a: Operand, b: Operand) -> Expr:
     """The indicator 1{a ≥ b}."""
     return Expr("ge", (_lift(a), _lift(b)))
 
 
-def gt(a, b):
+def gt(a: Operand, b: Operand) -> Expr:
     """The indicator 1{a > b}."""
     return Expr("gt", (_lift(a), _lift(b)))
 
 
-def sqrt(x):
+def sqrt(x: Operand) -> Expr:
     """The non-negative square root."""
     return Expr("sqrt", (_lift(x),))
 
 
-def log(x):
+def log(x: Operand) -> Expr:
     """The natural logarithm."""
     return Expr("log", (_lift(x),))
 
 
-def xlogx(x):
+def xlogx(x: Operand) -> Expr:
     """x·ln x, with 0·ln 0 = 0."""
     return Expr("xlogx", (_lift(x),))
 
 
-def exp(x):
+def exp(x: Operand) -> Expr:
     """The exponential."""
     return Expr("exp", (_lift(x),))
 
 
-def power(x, exponent):
+def power(x: Operand, exponent: float | Fraction) -> Expr:
     """x to a rational power (``Fraction(exponent)``): integer, half-integer or other.
 
     Examples
@@ -197,12 +203,12 @@ def power(x, exponent):
     return Expr("pow", (_lift(x), exponent))
 
 
-def total(xs):
+def total(xs: Sequence[Expr]) -> Expr:
     """The sum of a non-empty sequence of expressions."""
     return reduce(lambda a, b: a + b, xs)
 
 
-def mean(xs):
+def mean(xs: Sequence[Expr]) -> Expr:
     """The arithmetic mean of a non-empty sequence of expressions."""
     xs = list(xs)
     return total(xs) * const(Fraction(1, len(xs)))

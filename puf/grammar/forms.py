@@ -10,17 +10,20 @@ a form into a callable whose parameters are the Population fields it reads, so
 they take any function.
 """
 
+from __future__ import annotations
+
 __all__ = ["PairForm", "IndexForm", "INDEX_FORMS"]
 
 import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..metadata import NONNEGATIVE
 from ..validation import undefined
 from . import expressions as ex
-from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS, lookup_block
+from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS, Block, lookup_block
 
 
 def _number(value, *, name, low=-math.inf):
@@ -81,17 +84,17 @@ class PairForm:
             raise ValueError(f"normalisation 'weights' needs a mean aggregation, got {self.aggregation!r}")
 
     @property
-    def reads(self):
+    def reads(self) -> tuple[str, ...]:
         """The Population fields the form reads."""
         sim = WEIGHTS[self.weight].facts["reads_similarity"] or GAPS[self.gap].facts["reads_similarity"]
         return ("effectiveness", "similarity") if sim else ("effectiveness",)
 
     @property
-    def degree_of_gap(self):
+    def degree_of_gap(self) -> float:
         return GAPS[self.gap].facts["degree"]
 
     @property
-    def degree(self):
+    def degree(self) -> float | None:
         """The homogeneity degree in S of the whole form (None when it has none)."""
         d = self.degree_of_gap
         if d is None:
@@ -102,7 +105,7 @@ class PairForm:
     def _parameters(self):
         return self.threshold, self.lipschitz
 
-    def value(self, effectiveness, similarity=None):
+    def value(self, effectiveness: NDArray[np.float64], similarity: NDArray[np.float64] | None = None) -> float:
         """The measure on checked arrays (S of shape (m,), similarity (m, m) or None)."""
         s = effectiveness
         sim = np.ones((s.shape[0], s.shape[0])) if similarity is None else similarity
@@ -124,7 +127,7 @@ class PairForm:
         total *= self.coefficient
         return float(math.sqrt(total) if self.root else total)
 
-    def symbolic(self, m):
+    def symbolic(self, m: int) -> ex.Expr:
         """The form's expression for ``m`` users, over the symbols S_i and w_ij."""
         s = [ex.effectiveness_symbol(i) for i in range(m)]
         t, lipschitz = self._parameters()
@@ -150,7 +153,7 @@ class PairForm:
         total = total * ex.const(self.coefficient)
         return ex.sqrt(total) if self.root else total
 
-    def bounds(self):
+    def bounds(self) -> tuple[float, float]:
         """(low, high) the value is proven to lie in on every population."""
         if self.normalisation == "mean":
             return NONNEGATIVE
@@ -160,7 +163,7 @@ class PairForm:
             high *= WEIGHTS[self.weight].facts["bounds"][1]
         return (0.0, math.sqrt(high) if self.root else high)
 
-    def name(self):
+    def name(self) -> str:
         """A name that says the form: ``sim·abs/pairs``, with the options that differ."""
         parts = [f"{self.weight}·{self.gap}/{self.aggregation}"]
         if self.weight == "sim>=t":
@@ -175,7 +178,7 @@ class PairForm:
             parts.append("root")
         return ",".join(parts)
 
-    def formula(self):
+    def formula(self) -> str:
         """The form as a formula in words."""
         text = f"{AGGREGATIONS[self.aggregation].formula} {WEIGHTS[self.weight].formula}·{GAPS[self.gap].formula}"
         if self.normalisation != "none":
@@ -225,19 +228,21 @@ class IndexForm:
     degree = 0
 
     @property
-    def term(self):
+    def term(self) -> Block:
         return TERMS[INDEX_FORMS[self.form][0]]
 
     @property
-    def outer(self):
+    def outer(self) -> Block:
         return OUTERS[INDEX_FORMS[self.form][1]]
 
-    def needs_positive(self):
+    def needs_positive(self) -> bool:
         """Whether a zero S(u) makes the form undefined (a log or a negative power of 0)."""
         p = self.parameter
+        if p is None:  # cv: no parameter, no log or power
+            return False
         return (self.form == "ge" and p <= 0.0) or (self.form == "atkinson" and p >= 1.0)
 
-    def value(self, effectiveness, similarity=None):
+    def value(self, effectiveness: NDArray[np.float64], similarity: NDArray[np.float64] | None = None) -> float:
         s = effectiveness
         mu = float(s.mean())
         if mu == 0.0:
@@ -249,19 +254,19 @@ class IndexForm:
         value = float(self.outer.numeric(inner, self.parameter))
         return max(value, 0.0)  # >= 0 by Jensen's inequality; rounding alone dips below at equality
 
-    def symbolic(self, m):
+    def symbolic(self, m: int) -> ex.Expr:
         s = [ex.effectiveness_symbol(i) for i in range(m)]
         mu = ex.mean(s)
         inner = ex.mean([self.term.symbolic(si / mu, self.parameter) for si in s])
         return self.outer.symbolic(inner, self.parameter)
 
-    def bounds(self):
+    def bounds(self) -> tuple[float, float]:
         return INDEX_FORMS[self.form][3]
 
-    def name(self):
+    def name(self) -> str:
         return self.form if self.parameter is None else f"{self.form}({self.parameter:g})"
 
-    def formula(self):
+    def formula(self) -> str:
         text = f"{self.outer.formula} with t = (1/m) Σ_u {self.term.formula}"
         if self.parameter is not None:
             text += f", {self.term.parameter or self.outer.parameter} = {self.parameter:g}"

@@ -7,7 +7,12 @@ so a form is checked, registered, loaded from a file and pickled like any
 measure; :func:`form_of` finds the form back.
 """
 
+from __future__ import annotations
+
 __all__ = ["grammar_measure", "form_of"]
+
+from collections.abc import Callable
+from typing import Any
 
 from ..metadata import Measure
 from ..validation import check_effectiveness, check_similarity
@@ -50,7 +55,7 @@ class _PairSimilarityMeasure(_GrammarMeasure):
         return self.form.value(s, check_similarity(similarity, m=s.shape[0]))
 
 
-def grammar_measure(form, *, name=None, **metadata):
+def grammar_measure(form: PairForm | IndexForm, *, name: str | None = None, **metadata: Any) -> Callable[..., float]:
     """Return ``form`` as a measure: a callable reading the fields the form reads.
 
     Parameters
@@ -78,7 +83,7 @@ def grammar_measure(form, *, name=None, **metadata):
     return made
 
 
-def form_of(function):
+def form_of(function: object) -> PairForm | IndexForm | None:
     """The grammar form behind a measure function, or None.
 
     Examples

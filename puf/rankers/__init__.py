@@ -12,6 +12,8 @@ torch (extra ``neural``). :data:`PAPER_RANKERS` are the PUF paper's seven.
 [[2], [1]]
 """
 
+from __future__ import annotations
+
 __all__ = [
     "ALS",
     "BPR",
@@ -35,6 +37,7 @@ __all__ = [
 ]
 
 import inspect
+from typing import Any
 
 from ._base import Ranker, single_threaded_blas
 from .baselines import EASE, ItemKNN, MostPop, Random, UserKNN
@@ -69,7 +72,7 @@ _REQUIRES = {  # optional ranker -> (library, is it importable, how to install i
 }
 
 
-def missing_requirement(name):
+def missing_requirement(name: str) -> str | None:
     """Return a one-line message if ranker ``name`` needs an uninstalled library, else None.
 
     Examples
@@ -84,7 +87,7 @@ def missing_requirement(name):
     return f"{key} needs the optional library {library}: {command}"
 
 
-def available_rankers():
+def available_rankers() -> list[str]:
     """Names in :data:`RANKERS` whose dependencies are installed, in registry order.
 
     Examples
@@ -95,7 +98,7 @@ def available_rankers():
     return [n for n in RANKERS if missing_requirement(n) is None]
 
 
-def make_ranker(name, **params):
+def make_ranker(name: str, **params: Any) -> Ranker:
     """Instantiate the ranker registered as ``name`` with keyword ``params``.
 
     Parameters

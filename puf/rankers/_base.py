@@ -1,15 +1,20 @@
 """The Ranker interface: fit on training histories, recommend top-k unseen items."""
 
+from __future__ import annotations
+
 __all__ = ["Ranker", "single_threaded_blas"]
 
 import contextlib
+from typing import Any, Self
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
+from ..arrays import MatrixLike
 from ..validation import check_histories, check_k, check_random_state
 
 
-def single_threaded_blas():
+def single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
     """Context manager limiting BLAS to one thread when threadpoolctl is installed.
 
     Dense factorisations (EASE's inverse) ran 10-15x slower with two OpenBLAS
@@ -57,14 +62,14 @@ class Ranker:
 
     name = "ranker"
 
-    def __init__(self, *, random_state=None):
+    def __init__(self, *, random_state: int | np.random.Generator | None = None) -> None:
         self.random_state = random_state
 
     def __repr__(self):
         params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.endswith("_"))
         return f"{type(self).__name__}({params})"
 
-    def fit(self, train):
+    def fit(self, train: MatrixLike) -> Self:
         """Learn from the training histories.
 
         Parameters
@@ -112,7 +117,7 @@ class Ranker:
             raise ValueError(f"users holds index {array[bad][0]} outside [0, {self.n_users_})")
         return array
 
-    def scores(self, users=None):
+    def scores(self, users: ArrayLike | None = None) -> NDArray[np.float64]:
         """Return the (len(users), n) float64 scores, training items included.
 
         Examples
@@ -125,7 +130,9 @@ class Ranker:
         users = self._check_users(users)
         return np.asarray(self._score(users), dtype=np.float64)
 
-    def recommend(self, users=None, *, k=10, exclude=None, batch_size=1024):
+    def recommend(
+        self, users: ArrayLike | None = None, *, k: int = 10, exclude: MatrixLike | None = None, batch_size: int = 1024
+    ) -> NDArray[np.int64]:
         """Top-k unseen items per user.
 
         Parameters

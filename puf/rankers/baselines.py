@@ -1,5 +1,7 @@
 """Non-personalised and neighbourhood baselines: Random, MostPop, ItemKNN, UserKNN, EASE."""
 
+from __future__ import annotations
+
 __all__ = ["EASE", "ItemKNN", "MostPop", "Random", "UserKNN", "sparse_neighbourhoods"]
 
 import numpy as np
@@ -98,7 +100,7 @@ def _top_neighbours(rows, others, norms_rows, norms_others, shrink, neighbors, o
     return sp.csr_matrix(_keep_top(similarity, neighbors, axis=1))
 
 
-def sparse_neighbourhoods(vectors, neighbors, shrink):
+def sparse_neighbourhoods(vectors: sp.csr_matrix, neighbors: int, shrink: float) -> sp.csr_matrix:
     """Each row's ``neighbors`` most cosine-similar other rows of ``vectors``, as sparse rows.
 
     The similarity is co / (|a| |b| + shrink) between the rows of ``vectors``
@@ -151,7 +153,9 @@ class ItemKNN(Ranker):
 
     name = "itemknn"
 
-    def __init__(self, *, neighbors=200, shrink=0.0, random_state=None):
+    def __init__(
+        self, *, neighbors: int = 200, shrink: float = 0.0, random_state: int | np.random.Generator | None = None
+    ) -> None:
         super().__init__(random_state=random_state)
         self.neighbors = neighbors
         self.shrink = shrink
@@ -190,7 +194,9 @@ class UserKNN(Ranker):
 
     name = "userknn"
 
-    def __init__(self, *, neighbors=50, shrink=0.0, random_state=None):
+    def __init__(
+        self, *, neighbors: int = 50, shrink: float = 0.0, random_state: int | np.random.Generator | None = None
+    ) -> None:
         super().__init__(random_state=random_state)
         self.neighbors = neighbors
         self.shrink = shrink
@@ -225,7 +231,7 @@ class EASE(Ranker):
 
     name = "ease"
 
-    def __init__(self, *, l2=500.0, random_state=None):
+    def __init__(self, *, l2: float = 500.0, random_state: int | np.random.Generator | None = None) -> None:
         super().__init__(random_state=random_state)
         self.l2 = l2
 

@@ -10,6 +10,8 @@ key: a file copied over another entry's name is not read as that entry (it is
 trained again), and an entry is written whole or not at all (:func:`puf.files.atomic_file`).
 """
 
+from __future__ import annotations
+
 __all__ = ["checkpoint_path", "load_run", "run_key", "save_run"]
 
 import hashlib
@@ -17,8 +19,12 @@ import json
 import os
 import pathlib
 import zipfile
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._base import Ranker
 
 
 def _digest(dataset):
@@ -30,7 +36,7 @@ def _digest(dataset):
     return hasher.hexdigest()
 
 
-def run_key(dataset, ranker, *, seed, k, split):
+def run_key(dataset: Any, ranker: Ranker, *, seed: int | None, k: int, split: str) -> str:
     """The cache file name for these lists: readable prefix, then a hash of everything.
 
     Examples
@@ -59,7 +65,7 @@ def run_key(dataset, ranker, *, seed, k, split):
     return f"{name}-{ranker.name}-seed{seed}-k{k}-{split}-{digest}.npz"
 
 
-def checkpoint_path(folder, key):
+def checkpoint_path(folder: str | os.PathLike[str], key: str) -> pathlib.Path:
     """Where a torch ranker keeps its training state while it trains the lists of ``key``.
 
     Examples
@@ -70,7 +76,7 @@ def checkpoint_path(folder, key):
     return pathlib.Path(folder) / f"{key.removesuffix('.npz')}.checkpoint.pt"
 
 
-def load_run(folder, key):
+def load_run(folder: str | os.PathLike[str], key: str) -> tuple[NDArray[np.int64], dict[str, Any]] | None:
     """Return ``(rankings, facts)`` stored under ``key`` in ``folder``, or None.
 
     An unreadable entry (e.g. cut short by a crash), and one whose stored key
@@ -93,7 +99,7 @@ def load_run(folder, key):
         return None
 
 
-def save_run(folder, key, rankings, facts):
+def save_run(folder: str | os.PathLike[str], key: str, rankings: ArrayLike, facts: dict[str, Any]) -> None:
     """Store ``rankings`` and the JSON-able ``facts`` under ``key`` (atomic rename).
 
     Examples

@@ -6,6 +6,8 @@ deterministic for a given ``random_state`` (BPR's Hogwild updates are not
 otherwise) and keeps implicit from warning about threaded OpenBLAS.
 """
 
+from __future__ import annotations
+
 __all__ = ["ALS", "BPR", "implicit_available"]
 
 import importlib.util
@@ -16,7 +18,7 @@ from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker
 
 
-def implicit_available():
+def implicit_available() -> bool:
     """Whether the optional ``implicit`` library can be imported.
 
     Examples
@@ -78,7 +80,15 @@ class ALS(_Factorization):
 
     name = "als"
 
-    def __init__(self, *, factors=32, regularization=0.05, alpha=1.0, iterations=15, random_state=None):
+    def __init__(
+        self,
+        *,
+        factors: int = 32,
+        regularization: float = 0.05,
+        alpha: float = 1.0,
+        iterations: int = 15,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
         super().__init__(random_state=random_state)
         self.factors = factors
         self.regularization = regularization
@@ -115,7 +125,15 @@ class BPR(_Factorization):
 
     name = "bpr"
 
-    def __init__(self, *, factors=64, learning_rate=0.01, regularization=0.01, iterations=100, random_state=None):
+    def __init__(
+        self,
+        *,
+        factors: int = 64,
+        learning_rate: float = 0.01,
+        regularization: float = 0.01,
+        iterations: int = 100,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
         super().__init__(random_state=random_state)
         self.factors = factors
         self.learning_rate = learning_rate

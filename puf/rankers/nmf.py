@@ -1,5 +1,7 @@
 """NMF on the binary user-item matrix through scikit-learn (optional extra ``neural``)."""
 
+from __future__ import annotations
+
 __all__ = ["NMF", "sklearn_available"]
 
 import importlib.util
@@ -10,7 +12,7 @@ from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker
 
 
-def sklearn_available():
+def sklearn_available() -> bool:
     """Whether the optional ``scikit-learn`` library can be imported.
 
     Examples
@@ -49,7 +51,14 @@ class NMF(Ranker):
 
     name = "nmf"
 
-    def __init__(self, *, n_components=64, alpha=0.0, max_iter=500, random_state=None):
+    def __init__(
+        self,
+        *,
+        n_components: int = 64,
+        alpha: float = 0.0,
+        max_iter: int = 500,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
         super().__init__(random_state=random_state)
         self.n_components = n_components
         self.alpha = alpha

@@ -16,18 +16,24 @@ learns; MultVAE and NGCF leave it in the first epoch, so the rule never
 changes their stopping point.
 """
 
+from __future__ import annotations
+
 __all__ = ["TorchRanker", "torch_available"]
 
 import contextlib
 import copy
 import importlib.util
 import json
+import os
 import pathlib
 import time
+from types import ModuleType
+from typing import Self
 
 import numpy as np
 import scipy.sparse as sp
 
+from ...arrays import MatrixLike
 from ...validation import check_histories, check_k
 from ...effectiveness import ndcg_at_k
 from .._base import Ranker
@@ -43,7 +49,7 @@ LEARNING_STARTED = 0.01
 """Relative fall of the training loss below its first value that starts the patience clock."""
 
 
-def torch_available():
+def torch_available() -> bool:
     """Whether the optional ``torch`` library can be imported.
 
     Examples
@@ -54,7 +60,7 @@ def torch_available():
     return importlib.util.find_spec("torch") is not None
 
 
-def import_torch(ranker):
+def import_torch(ranker: str) -> ModuleType:
     """Return the ``torch`` module, or raise an ImportError that says how to install it."""
     try:
         import torch
@@ -83,7 +89,9 @@ def _one_thread_seeded(torch, seed):
         torch.set_num_threads(threads)
 
 
-def hold_out(train, rng, *, share=0.1, min_items=3):
+def hold_out(
+    train: sp.csr_matrix, rng: np.random.Generator, *, share: float = 0.1, min_items: int = 3
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
     """Hold out ``share`` (at least one) of the interactions of each user with ``min_items`` or more.
 
     Used for early stopping when ``fit`` gets no validation split. Returns
@@ -132,7 +140,16 @@ class TorchRanker(Ranker):
 
     _carried: tuple[str, ...] = ()
 
-    def __init__(self, *, learning_rate, batch_size, max_epochs=300, patience=10, random_state=None, device="cpu"):
+    def __init__(
+        self,
+        *,
+        learning_rate: float,
+        batch_size: int,
+        max_epochs: int = 300,
+        patience: int = 10,
+        random_state: int | np.random.Generator | None = None,
+        device: str = "cpu",
+    ) -> None:
         super().__init__(random_state=random_state)
         self.device = device
         self.learning_rate = learning_rate
@@ -140,7 +157,14 @@ class TorchRanker(Ranker):
         self.max_epochs = max_epochs
         self.patience = patience
 
-    def fit(self, train, *, valid=None, progress=False, checkpoint=None):
+    def fit(
+        self,
+        train: MatrixLike,
+        *,
+        valid: MatrixLike | None = None,
+        progress: bool = False,
+        checkpoint: str | os.PathLike[str] | None = None,
+    ) -> Self:
         """Train on ``train`` until NDCG@10 on ``valid`` stops improving.
 
         Parameters

@@ -8,16 +8,20 @@ the best epoch's parameters and a subclass's counters), so a resumed run
 ends with the same lists, to the bit, as an uninterrupted one.
 """
 
+from __future__ import annotations
+
 __all__ = ["load_checkpoint", "save_checkpoint", "training_fingerprint"]
 
 import hashlib
 import os
 import pathlib
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 
-def training_fingerprint(ranker, train, valid):
+def training_fingerprint(ranker: Any, train: sp.csr_matrix, valid: sp.csr_matrix) -> str:
     """A digest of the ranker's settings and the exact data it trains on.
 
     A checkpoint from other settings or other data is refused rather than
@@ -40,7 +44,7 @@ def training_fingerprint(ranker, train, valid):
     return hasher.hexdigest()
 
 
-def save_checkpoint(path, state):
+def save_checkpoint(path: str | os.PathLike[str], state: dict[str, Any]) -> None:
     """Write ``state`` (a dict torch can save) to ``path`` atomically.
 
     A crash while writing leaves the previous checkpoint in place.
@@ -63,7 +67,7 @@ def save_checkpoint(path, state):
     os.replace(partial, path)
 
 
-def load_checkpoint(path, fingerprint):
+def load_checkpoint(path: str | os.PathLike[str], fingerprint: str) -> dict[str, Any] | None:
     """Return the state saved at ``path``, or None if there is none.
 
     Raises ValueError if the file is unreadable or was written for other

@@ -6,7 +6,11 @@ interactions shuffled; the propagation runs over the symmetric-normalised
 user-item graph D^-1/2 A D^-1/2 of the training split, as in RecBole.
 """
 
+from __future__ import annotations
+
 __all__ = ["NCL", "NGCF"]
+
+from typing import Any
 
 import numpy as np
 
@@ -119,17 +123,17 @@ class NGCF(_BPRGraph):
     def __init__(
         self,
         *,
-        embedding_size=64,
-        layers=(64, 64, 64),
-        message_dropout=0.1,
-        reg_weight=1e-5,
-        learning_rate=1e-3,
-        batch_size=1024,
-        max_epochs=300,
-        patience=10,
-        random_state=None,
-        device="cpu",
-    ):
+        embedding_size: int = 64,
+        layers: tuple[int, ...] = (64, 64, 64),
+        message_dropout: float = 0.1,
+        reg_weight: float = 1e-5,
+        learning_rate: float = 1e-3,
+        batch_size: int = 1024,
+        max_epochs: int = 300,
+        patience: int = 10,
+        random_state: int | np.random.Generator | None = None,
+        device: str = "cpu",
+    ) -> None:
         super().__init__(
             embedding_size=embedding_size,
             reg_weight=reg_weight,
@@ -168,7 +172,7 @@ class NGCF(_BPRGraph):
         return final[: self.n_users_], final[self.n_users_ :], None
 
 
-def kmeans(torch, points, k, *, iterations=25):
+def kmeans(torch: Any, points: Any, k: int, *, iterations: int = 25) -> tuple[Any, Any]:
     """Lloyd's k-means from k distinct points drawn with torch's RNG (as faiss's default).
 
     Returns the centroids (k, d) and each point's cluster; an empty cluster
@@ -240,22 +244,22 @@ class NCL(_BPRGraph):
     def __init__(
         self,
         *,
-        embedding_size=64,
-        n_layers=3,
-        reg_weight=1e-4,
-        ssl_temp=0.1,
-        ssl_reg=1e-7,
-        alpha=1.0,
-        proto_reg=8e-8,
-        num_clusters=1000,
-        warm_up=20,
-        learning_rate=1e-3,
-        batch_size=4096,
-        max_epochs=300,
-        patience=10,
-        random_state=None,
-        device="cpu",
-    ):
+        embedding_size: int = 64,
+        n_layers: int = 3,
+        reg_weight: float = 1e-4,
+        ssl_temp: float = 0.1,
+        ssl_reg: float = 1e-7,
+        alpha: float = 1.0,
+        proto_reg: float = 8e-8,
+        num_clusters: int = 1000,
+        warm_up: int = 20,
+        learning_rate: float = 1e-3,
+        batch_size: int = 4096,
+        max_epochs: int = 300,
+        patience: int = 10,
+        random_state: int | np.random.Generator | None = None,
+        device: str = "cpu",
+    ) -> None:
         super().__init__(
             embedding_size=embedding_size,
             reg_weight=reg_weight,

@@ -3,21 +3,28 @@
 :mod:`puf.rankers.neural._training` re-exports these names for the graph rankers.
 """
 
+from __future__ import annotations
+
 __all__ = ["interaction_keys", "sample_negatives", "normalized_adjacency", "symmetric_propagation"]
 
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import NDArray
 
 
-def interaction_keys(train):
+def interaction_keys(train: sp.csr_matrix) -> NDArray[np.int64]:
     """Sorted ``user * n_items + item`` of every interaction, for :func:`sample_negatives`."""
     coo = train.tocoo()
     return np.sort(coo.row.astype(np.int64) * train.shape[1] + coo.col)
 
 
-def sample_negatives(keys, n_items, users, rng):
+def sample_negatives(
+    keys: NDArray[np.int64], n_items: int, users: NDArray[np.int64], rng: np.random.Generator
+) -> NDArray[np.int64]:
     """One uniformly drawn item per user that is not in the user's training history.
 
     ``keys`` comes from :func:`interaction_keys`; a drawn item the user has
@@ -41,7 +48,7 @@ def sample_negatives(keys, n_items, users, rng):
     return items
 
 
-def normalized_adjacency(torch, train):
+def normalized_adjacency(torch: Any, train: sp.csr_matrix) -> Any:
     """D^-1/2 A D^-1/2 of the user-item bipartite graph (users first), as a torch CSR tensor."""
     m, n = train.shape
     coo = train.tocoo()
@@ -63,7 +70,7 @@ def normalized_adjacency(torch, train):
         )  # scipy built it sorted and in range
 
 
-def symmetric_propagation(torch):
+def symmetric_propagation(torch: Any) -> Callable[..., Any]:
     """An autograd function ``apply(L, E) = L @ E`` for a symmetric sparse L.
 
     Its gradient with respect to E is L @ grad: no transpose of L per batch,

@@ -1,5 +1,7 @@
 """MultVAE (Liang, Krishnan, Hoffman & Jebara, WWW 2018), in torch, CPU."""
 
+from __future__ import annotations
+
 __all__ = ["MultVAE"]
 
 import numpy as np
@@ -46,18 +48,18 @@ class MultVAE(TorchRanker):
     def __init__(
         self,
         *,
-        hidden_size=600,
-        latent_size=200,
-        dropout=0.5,
-        anneal_cap=0.2,
-        total_anneal_steps=200000,
-        learning_rate=1e-3,
-        batch_size=500,
-        max_epochs=300,
-        patience=10,
-        random_state=None,
-        device="cpu",
-    ):
+        hidden_size: int = 600,
+        latent_size: int = 200,
+        dropout: float = 0.5,
+        anneal_cap: float = 0.2,
+        total_anneal_steps: int = 200000,
+        learning_rate: float = 1e-3,
+        batch_size: int = 500,
+        max_epochs: int = 300,
+        patience: int = 10,
+        random_state: int | np.random.Generator | None = None,
+        device: str = "cpu",
+    ) -> None:
         super().__init__(
             learning_rate=learning_rate,
             batch_size=batch_size,
