@@ -70,7 +70,6 @@ def run_evaluate(inter, item, out, *, rankers, memory, extra, data=None):
     """Run the command under /usr/bin/time -v; return (command, wall s, cpu s, peak bytes)."""
     source = ["--data", data] if data else ["--inter", str(inter), "--item", str(item)]
     command = [
-        "nice",
         sys.executable,
         "-m",
         "puf.cli",
@@ -96,7 +95,7 @@ def run_evaluate(inter, item, out, *, rankers, memory, extra, data=None):
     wall = facts["Elapsed (wall clock) time (h:mm:ss or m:ss)"].split(":")
     seconds = sum(float(part) * 60**i for i, part in enumerate(reversed(wall)))
     cpu = float(facts["User time (seconds)"]) + float(facts["System time (seconds)"])
-    return " ".join(command[1:]), seconds, cpu, int(facts["Maximum resident set size (kbytes)"]) * 1024
+    return " ".join(["python", *command[1:]]), seconds, cpu, int(facts["Maximum resident set size (kbytes)"]) * 1024
 
 
 def dense_difference(inter, item, out, rankers, data=None):
