@@ -23,6 +23,9 @@ _SIMILAR = FAMILIES[2]
 
 # Row blocks keep the temporaries at O(block * m) on real data (m in the thousands).
 _BLOCK_ELEMENTS = 1 << 22
+#: Similarities are ranked rounded to this many decimals: values equal in exact arithmetic but a
+#: few ulps apart from the way they were computed (tiles or the dense matrix) are tied.
+TIE_DECIMALS = 12
 
 
 def _inputs(effectiveness, similarity):
@@ -70,8 +73,8 @@ def inconsistency(effectiveness: ArrayLike, similarity: ArrayLike, *, n_neighbor
     -----
     .. math:: \\frac1m \\sum_u \\Bigl|S(u) - \\frac1n \\sum_{v \\in N_n(u)} S(v)\\Bigr|
 
-    N_n(u) holds the n users v ≠ u of highest sim(u, v); ties go to the lower
-    user index. Because the neighbours are chosen by rank, the value ignores
+    N_n(u) holds the n users v ≠ u of highest sim(u, v); ties (similarities equal
+    to 12 decimals) go to the lower user index. Because the neighbours are chosen by rank, the value ignores
     how similar they are: with no two users similar, N_n(u) is the first n
     others by index, and the value is usually above 0.
 
@@ -97,7 +100,7 @@ def inconsistency(effectiveness: ArrayLike, similarity: ArrayLike, *, n_neighbor
     total = 0.0
     for start, stop in _blocks(m):
         rows = np.arange(start, stop)
-        distance = -sim[start:stop]
+        distance = -np.round(sim[start:stop], TIE_DECIMALS)
         distance[rows - start, rows] = np.inf  # a user is not its own neighbour
         # The n-th smallest distance per row; everything closer is a neighbour, and the
         # ties at that distance fill the remaining places in index order (lower index first).

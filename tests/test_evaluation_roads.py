@@ -173,3 +173,42 @@ def test_the_pair_pass_and_the_neighbours_read_stored_zeros_as_no_interaction():
         assert abs(mean - puf.puf(s, want)) <= 5 * se
     found = nearest_neighbors(m, 3, similarity="jaccard", inputs={"histories": histories})
     assert inconsistency_from_neighbors(s, found) == pytest.approx(puf.inconsistency(s, matrix, n_neighbors=3))
+
+
+def test_the_neighbours_road_breaks_ties_of_sim_uf_as_the_dense_measure():
+    # Users whose sim_UF ties in exact arithmetic get values a few ulps apart from the tiles'
+    # arithmetic and the dense one's: both read them as tied, and take the lower index.
+    from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
+
+    m = 40
+    histories = sp.csr_matrix(np.random.default_rng(7).integers(0, 4, (m, 12)).astype(float))
+    s = np.random.default_rng(8).random(m)
+    inputs = {"histories": histories, "item_features": np.eye(12), "gamma": 0.5}
+    found = nearest_neighbors(m, 3, similarity="uf", inputs=inputs)
+    want = puf.inconsistency(s, puf.uf_similarity(histories, np.eye(12), gamma=0.5), n_neighbors=3)
+    assert inconsistency_from_neighbors(s, found) == pytest.approx(want, abs=1e-12)
+
+
+def test_inconsistency_reads_similarities_a_few_ulps_apart_as_tied():
+    s = np.array([0.0, 1.0, 0.0, 0.5])
+    sim = np.full((4, 4), 0.8)
+    np.fill_diagonal(sim, 1.0)
+    nudged = sim.copy()
+    nudged[0, 3] = nudged[3, 0] = np.nextafter(0.8, 1.0)  # 0.8 in other arithmetic
+    assert puf.inconsistency(s, nudged, n_neighbors=1) == puf.inconsistency(s, sim, n_neighbors=1)
+
+
+def test_sampled_pairs_are_read_as_u_below_v_as_the_tiles_read_them():
+    # A kernel need not be symmetric: the measure is its mean over the pairs u < v.
+    from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
+    from puf.pair_kernels import PairKernel
+
+    def rise(effectiveness):
+        s_u, s_v = effectiveness
+        return s_v - s_u
+
+    m, s = 50, np.linspace(0.0, 1.0, 50)
+    job = PairJob(PairKernel(rise), {}, s)
+    (total,) = pair_sums([job], m=m)
+    ((mean, se),) = sampled_pair_means([job], m=m, sample_size=20_000, random_state=0)
+    assert abs(mean - total / (m * (m - 1) / 2)) <= 5 * se + 1e-12

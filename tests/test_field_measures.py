@@ -70,7 +70,7 @@ def ref_inconsistency(s, sim, n):
     m = len(s)
     total = 0.0
     for u in range(m):
-        others = sorted((v for v in range(m) if v != u), key=lambda v: (-sim[u][v], v))
+        others = sorted((v for v in range(m) if v != u), key=lambda v: (-round(sim[u][v], 12), v))
         total += abs(s[u] - sum(s[v] for v in others[:n]) / n)
     return total / m
 

@@ -1,7 +1,8 @@
 """Each user's n most similar others, exactly, over full rows of similarity tiles.
 
 Inconsistency (:func:`puf.inconsistency`) compares each user with N_n(u), the n
-users v ≠ u of highest sim(u, v), ties to the lower index. A row block streams
+users v ≠ u of highest sim(u, v) (rounded as the dense measure rounds them),
+ties to the lower index. A row block streams
 over every column segment (both sides of the diagonal), keeps its running n
 best and merges each new tile into them: the candidates kept so far all have
 lower indices than the tile's, so "ties to the earlier position" is "ties to
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from puf.lipschitz import TIE_DECIMALS
 from puf.validation import undefined
 
 from .blocks import Scheduler, check_block_size, tile_tasks
@@ -45,7 +47,7 @@ def _row_kernel(shared, task):
     best_values = np.full((r1 - r0, 0), -np.inf)
     best_users = np.zeros((r1 - r0, 0), dtype=np.int64)
     for j, (c0, c1) in enumerate(shared["segments"]):
-        values = np.array(tile(shared["source"], r0, r1, j), dtype=np.float64)
+        values = np.round(np.asarray(tile(shared["source"], r0, r1, j), dtype=np.float64), TIE_DECIMALS)
         inside = (rows >= c0) & (rows < c1)
         values[np.flatnonzero(inside), rows[inside] - c0] = -np.inf  # not one's own neighbour
         values = np.concatenate([best_values, values], axis=1)

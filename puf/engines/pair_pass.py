@@ -258,11 +258,12 @@ def _merged(moments):
 def sample_chunks(
     m: int, sample_size: int | None, random_state: int | np.random.Generator | None, block_size: int | None = None
 ) -> list[tuple[NDArray[np.int64], NDArray[np.int64]]]:
-    """The drawn pairs of a sampled pass, cut into tasks (:func:`sampled_pair_means`)."""
+    """The drawn pairs of a sampled pass, each as u < v (as the tiles read them), cut into tasks
+    (:func:`sampled_pair_means`)."""
     n_pairs = check_sample_size(sample_size)
     chunk = check_block_size(block_size, default=DEFAULT_CHUNK)
     u, v = draw_pairs(check_random_state(random_state), m, n_pairs)
-    return pair_tasks(u, v, chunk)
+    return pair_tasks(np.minimum(u, v), np.maximum(u, v), chunk)
 
 
 def sampled_pair_means(
