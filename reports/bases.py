@@ -176,21 +176,32 @@ def _same_but_relevance(a: World, b: World) -> bool:
     )
 
 
-def _reshaping(base: Base, seed: int) -> Callable[[NDArray[np.float64], str], NDArray[np.float64]] | None:
-    """``reshape(similarity, name)`` bringing a similarity to the point's skewness, once per name."""
+def _reshaping(
+    base: Base, seed: int, cache: dict[Any, Any] | None = None
+) -> Callable[[NDArray[np.float64], str], NDArray[np.float64]] | None:
+    """``reshape(similarity, name)`` bringing a similarity to the point's skewness, once per name.
+
+    At a fixed mean, a :class:`synthetic.SkewnessReshaper` per (similarity matrix,
+    seed) is kept in ``cache``: the points of a sweep that share a similarity (every
+    skewness value, every pairing of the same histories) rank its pairs once.
+    """
     if base.skewness is None:
         return None
     from puf import synthetic
 
     reshaped = {}
+    cache = {} if cache is None else cache
 
     def reshape(similarity: NDArray[np.float64], name: str) -> NDArray[np.float64]:
         if name not in reshaped:
-            reshaped[name] = (
-                synthetic.power_skewness(similarity, skewness=base.skewness)
-                if base.skewness_mean == "free"
-                else synthetic.reshape_skewness(similarity, skewness=base.skewness, random_state=seed)
-            )
+            if base.skewness_mean == "free":
+                reshaped[name] = synthetic.power_skewness(similarity, skewness=base.skewness)
+            else:
+                key = ("reshaper", id(similarity), seed)
+                if key not in cache or cache[key][0] is not similarity:  # the entry keeps the matrix alive
+                    cache[key] = (similarity, synthetic.SkewnessReshaper(similarity, random_state=seed))
+                reshaped[name] = cache[key][1](base.skewness)
+                reshaped[name].flags.writeable = False  # frozen: checked once, handed on uncopied
         return reshaped[name]
 
     return reshape
@@ -226,7 +237,7 @@ def point_population(
     population = point_world(base, seed, cache).population(
         metric=metric, k=base.k, similarity=similarity, gamma=base.gamma
     )
-    reshape = _reshaping(base, seed)
+    reshape = _reshaping(base, seed, cache)
     return population if reshape is None else population.replace(similarity=reshape(population.similarity, similarity))
 
 
@@ -254,7 +265,7 @@ def point_scores(
         k=base.k,
         similarity=base.similarity,
         gamma=base.gamma,
-        adjust=_reshaping(base, seed),
+        adjust=_reshaping(base, seed, cache),
         where=where,
     )
 

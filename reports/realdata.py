@@ -105,16 +105,17 @@ def dense_similarity_beyond_memory(spec: BuiltinSweep, m: int) -> str:
     >>> dense_similarity_beyond_memory(SWEEPS["skewness"], 138493)[-36:]
     'needs 460.3 GB (memory limit 4.0 GB)'
     """
-    from puf.evaluation.planner import DEFAULT_MEMORY, dense_bytes, format_bytes
+    from puf.evaluation.planner import dense_bytes, format_bytes
+    from puf.memory import memory_budget
 
     if spec.parameter != "skewness" and spec.cross != "pairing":
         return ""
-    needs = dense_bytes(m, 1)
-    if needs <= DEFAULT_MEMORY:
+    needs, budget = dense_bytes(m, 1), memory_budget()
+    if needs <= budget:
         return ""
     return (
         f"the sweep reshapes (or pairs users on) the m x m similarity matrix, which needs "
-        f"{format_bytes(needs)} (memory limit {format_bytes(DEFAULT_MEMORY)})"
+        f"{format_bytes(needs)} (memory limit {format_bytes(budget)})"
     )
 
 

@@ -100,11 +100,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--memory",
-        default="4GB",
+        default=None,
         metavar="SIZE",
-        help="memory the dense m x m pieces may take, e.g. 4GB or 500MB (default "
-        "4GB); measures beyond it run on the engines or are listed as "
-        "skipped with the memory they need",
+        help="memory the dense m x m pieces may take, e.g. 4GB or 500MB (default: "
+        "PUF_MAX_MEMORY, else 4GB or what is available if less); measures beyond it "
+        "run on the engines or are listed as skipped with the memory they need",
     )
     parser.add_argument(
         "--jobs", type=int, default=None, metavar="N", help="threads of the engines (default: every usable core)"
@@ -230,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
             epsilon=args.epsilon,
             progress=show,
             measures=measures,
-            memory=parse_memory(args.memory),
+            memory=None if args.memory is None else parse_memory(args.memory),
             sample=args.sample,
             random_state=args.seed,
             n_jobs=args.jobs,
@@ -324,7 +324,8 @@ def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | li
         raise ValueError(f"--sample must be >= 2 pairs, got {args.sample}")
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
-    parse_memory(args.memory)
+    if args.memory is not None:
+        parse_memory(args.memory)
     if args.inter:
         _existing_file(args.inter, "--inter")
     if args.item:
