@@ -46,7 +46,7 @@ def _generator(draw):
 
 
 def _size(rng, low, high):
-    """A size in [low, high], skewed towards ``low``: low + ⌊(high − low)·u³⌋, u uniform.
+    """A size in [low, high), skewed towards ``low``: low + ⌊(high − low)·u³⌋, u uniform in [0, 1).
 
     Examples
     --------
@@ -101,12 +101,12 @@ def _similarity(rng, m, kind):
 
 @functools.lru_cache(maxsize=None)
 def large_populations(min_users=13, max_users=300):
-    """Strategy for score-level populations of ``min_users`` to ``max_users`` users, continuous.
+    """Strategy for score-level populations of ``min_users`` to ``max_users`` − 1 users, continuous.
 
     Parameters
     ----------
     min_users, max_users : int, default 13, 300
-        Range of the number of users (skewed towards ``min_users``).
+        Bounds of the number of users: ``min_users`` to ``max_users`` − 1 (skewed towards ``min_users``).
 
     Returns
     -------
@@ -136,12 +136,12 @@ def large_populations(min_users=13, max_users=300):
 
 @functools.lru_cache(maxsize=None)
 def large_worlds(min_users=13, max_users=200, max_k=5):
-    """Strategy for interaction-level worlds of ``min_users`` to ``max_users`` users.
+    """Strategy for interaction-level worlds of ``min_users`` to ``max_users`` − 1 users.
 
     Parameters
     ----------
     min_users, max_users : int, default 13, 200
-        Range of the number of users (skewed towards ``min_users``).
+        Bounds of the number of users: ``min_users`` to ``max_users`` − 1 (skewed towards ``min_users``).
     max_k : int, default 5
         Largest list length; every list is full.
 
