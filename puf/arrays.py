@@ -18,17 +18,18 @@ __all__ = [
 ]
 
 import reprlib
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
-if TYPE_CHECKING:
-    import pandas as pd
+MatrixLike: TypeAlias = ArrayLike | sp.spmatrix
+"""A user × item matrix as given: dense, scipy sparse, or a (user, item, value) DataFrame.
 
-MatrixLike: TypeAlias = "ArrayLike | sp.spmatrix | pd.DataFrame"
-"""A user × item matrix as given: dense, scipy sparse, or a (user, item, value) DataFrame."""
+A DataFrame is array-like (it has ``__array__``); the alias names no pandas type so that
+importing the measures does not import pandas.
+"""
 
 
 def describe_value(value: object) -> str:

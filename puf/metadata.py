@@ -232,7 +232,7 @@ class Measure:
     attainable: str | None = None
     study_options: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"name must be a non-empty string, got {self.name!r}")
         derived = signature_reads(self.function)
@@ -249,7 +249,7 @@ class Measure:
         for field, value in dict(checked, reads=derived).items():
             object.__setattr__(self, field, value)
 
-    def __call__(self, **fields):
+    def __call__(self, **fields: Any) -> Any:
         missing = [name for name in self.reads if name not in fields]
         if missing:
             raise ValueError(f"measure {self.name!r} reads {missing} but was given only {sorted(fields)}")
@@ -326,7 +326,7 @@ def measure(
     reads: tuple[str, ...] | None = None,
     instances: Sequence[Mapping[str, Any]] = (),
     **metadata: Any,
-) -> Any:
+) -> Callable[..., Any]:
     """Decorator declaring a measure's metadata where it is defined; the function is unchanged.
 
     Parameters

@@ -71,7 +71,7 @@ class PairKernel:
     aggregate: str = "mean"
     scale: float = 1.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not callable(self.kernel):
             raise ValueError(f"kernel must be callable, got {self.kernel!r}")
         if self.aggregate not in AGGREGATES:

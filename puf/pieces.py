@@ -62,5 +62,5 @@ class Pieces:
                 new.groups[group] = old.groups[group]
         return new
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Pieces], tuple[()]]:
         return Pieces, ()  # a pickled or copied World recomputes its pieces

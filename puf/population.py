@@ -60,7 +60,7 @@ class Population:
     utility: np.ndarray | None = None
     list_distance: np.ndarray | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         effectiveness = check_effectiveness(self.effectiveness, min_users=2)
         m = effectiveness.shape[0]
         checked = {
@@ -130,7 +130,7 @@ class Population:
                 moved[name] = value[np.ix_(order, order)]
         return self.replace(**moved)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Population):
             return NotImplemented
         mine, theirs = self.fields(), other.fields()

@@ -26,12 +26,10 @@ __all__ = [
 import importlib
 import numbers
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .metadata import Measure, bind, first_docstring_line
-
-if TYPE_CHECKING:
-    from .population import Population
+from .population import Population
 
 BUILTIN_MODULES = ("paper_score_measures", "paper_list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
@@ -155,8 +153,6 @@ def evaluate_measures(
     >>> evaluate_measures(pop, ["sd", "puf"])
     {'sd': 0.5, 'puf': 0.5}
     """
-    from .population import Population
-
     if not isinstance(population, Population):
         raise ValueError(
             f"population must be a puf.Population, got {type(population).__name__}; "

@@ -15,7 +15,7 @@ from __future__ import annotations
 __all__ = ["METRICS", "USER_METRICS", "Variant", "variants"]
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,10 +91,10 @@ class Variant:
     similarity: str = "jaccard"
     gamma: float | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "gamma", check_similarity_choice(self.similarity, self.gamma))
 
-    def __call__(self, fields):
+    def __call__(self, fields: Mapping[str, Any]) -> float:
         return float(self.measure(**fields))  # the Measure picks what it reads
 
 

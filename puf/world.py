@@ -68,7 +68,7 @@ class World(Derivations):
     item_features: np.ndarray
     item_vectors: np.ndarray | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         histories = check_histories(self.histories)
         m, n = histories.shape
         relevance = check_relevance(self.relevance, n_users=m, n_items=n)

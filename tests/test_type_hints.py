@@ -92,3 +92,21 @@ def test_the_check_finds_a_missing_hint():
     )
     found = {name: missing for _, name, missing in _walk(tree.body, "", False)}
     assert found == {"f": ["b"], "C.__init__": ["return"], "C.s": []}
+
+
+def test_the_measures_hints_resolve_and_their_reads_are_unchanged():
+    # The registry reads a measure's parameter names; the hints must not change them, and
+    # typing.get_type_hints must resolve them (no name imported for the type checker only).
+    import inspect
+    import typing
+
+    from puf.metadata import signature_reads
+    from puf.registry import MEASURES
+
+    for m in MEASURES.values():
+        function = inspect.unwrap(m.function)
+        while hasattr(function, "func"):  # functools.partial: the options bound to a built-in
+            function = function.func
+        hints = typing.get_type_hints(function)
+        assert set(m.reads) <= set(hints) and "return" in hints, m.name
+        assert signature_reads(m.function) == m.reads, m.name

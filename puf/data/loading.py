@@ -15,20 +15,18 @@ import dataclasses
 import os
 import pathlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
+from ..world import World
 from .atomic import read_atomic
-from .fields import one_row_per_key
 from .fetch import fetch
+from .fields import one_row_per_key
 from .preprocess import SplitDataset, preprocess
 from .sources import DATASETS
-
-if TYPE_CHECKING:
-    from ..world import World
 
 GENRE_FIELDS = ("genre", "genres", "class", "category", "categories", "tags")
 NO_FEATURE = "(none)"
@@ -227,8 +225,6 @@ def to_world(dataset: SplitDataset, rankings: ArrayLike, *, split: str = "test")
     >>> to_world(data, [[1], [1]]).population(metric="precision").effectiveness.tolist()
     [1.0, 1.0]
     """
-    from ..world import World
-
     if dataset.item_features is None:
         raise ValueError(f"dataset {dataset.name!r} has no item_features (no .item file); a World needs them")
     return World(

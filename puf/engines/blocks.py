@@ -31,9 +31,11 @@ from puf.arrays import MatrixLike
 from puf.validation import check_histories, check_k
 
 if TYPE_CHECKING:
-    import distributed
+    from distributed import Client
+else:
+    Client = Any  # dask is optional: at run time (typing.get_type_hints) a client is any object
 
-Scheduler: TypeAlias = "str | distributed.Client | None"
+Scheduler: TypeAlias = str | Client | None
 """Where ``engine="dask"`` runs: a scheduler address, a client, or None (the running client)."""
 
 # Column segments are this many users wide (rounded to whole row blocks): small

@@ -11,7 +11,7 @@ from __future__ import annotations
 __all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT"]
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Self
 
 from .blocks import Scheduler, progress_bar
 
@@ -121,8 +121,8 @@ class DaskExecutor:
         if self._owned:
             self.client.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

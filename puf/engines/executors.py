@@ -13,7 +13,7 @@ __all__ = ["ENGINES", "LocalExecutor", "open_executor"]
 import contextlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from .blocks import Scheduler, check_choice, check_n_jobs, progress_bar
 
@@ -82,10 +82,10 @@ class LocalExecutor:
     def close(self) -> None:
         """Nothing to release; present for symmetry with the dask executor."""
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

@@ -68,7 +68,7 @@ class PairEstimate:
     ci_high: float
     n_pairs: int
 
-    def __float__(self):
+    def __float__(self) -> float:
         return float(self.value)
 
 

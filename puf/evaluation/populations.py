@@ -13,13 +13,11 @@ from __future__ import annotations
 __all__ = ["score_variants"]
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..variant import Variant
+from ..world import World
 from .planner import DEFAULT_SIMILARITY, study_similarity
-
-if TYPE_CHECKING:
-    from ..variant import Variant
-    from ..world import World
 
 
 def score_variants(

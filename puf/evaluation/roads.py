@@ -25,11 +25,11 @@ from ..lists import list_centroids
 from ..pair_kernels import pair_kernel_of
 from ..paper_list_measures import proportion_envious_users
 from ..variant import METRICS, Variant
+from ..world import World
 from .planner import DEFAULT_MEMORY, plan_roads, unbound
 
 if TYPE_CHECKING:
     from ..engines.blocks import Scheduler
-    from ..world import World
 
 _ENVY_PARTS = {"me": (0, 1.0), "me-as-printed": (0, 2.0), "mme": (1, 1.0), "peu": (2, 1.0)}
 

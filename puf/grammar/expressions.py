@@ -57,31 +57,31 @@ class Expr:
     op: str
     args: tuple
 
-    def __add__(self, other):
+    def __add__(self, other: Operand) -> Expr:
         return Expr("add", (self, _lift(other)))
 
-    def __radd__(self, other):
+    def __radd__(self, other: Operand) -> Expr:
         return Expr("add", (_lift(other), self))
 
-    def __sub__(self, other):
+    def __sub__(self, other: Operand) -> Expr:
         return Expr("sub", (self, _lift(other)))
 
-    def __rsub__(self, other):
+    def __rsub__(self, other: Operand) -> Expr:
         return Expr("sub", (_lift(other), self))
 
-    def __mul__(self, other):
+    def __mul__(self, other: Operand) -> Expr:
         return Expr("mul", (self, _lift(other)))
 
-    def __rmul__(self, other):
+    def __rmul__(self, other: Operand) -> Expr:
         return Expr("mul", (_lift(other), self))
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: Operand) -> Expr:
         return Expr("div", (self, _lift(other)))
 
-    def __rtruediv__(self, other):
+    def __rtruediv__(self, other: Operand) -> Expr:
         return Expr("div", (_lift(other), self))
 
-    def __neg__(self):
+    def __neg__(self) -> Expr:
         return Expr("sub", (const(0), self))
 
     def value(self, point: Mapping[str, Any]) -> float:
@@ -104,7 +104,7 @@ class Expr:
         visit(self)
         return order
 
-    def __str__(self):
+    def __str__(self) -> str:
         op, args = self.op, self.args
         if op == "const":
             return f"{args[0]}"
@@ -121,7 +121,7 @@ class Expr:
         return f"{op}({', '.join(map(str, args))})"
 
 
-def _lift(value):
+def _lift(value: Operand) -> Expr:
     return value if isinstance(value, Expr) else const(value)
 
 

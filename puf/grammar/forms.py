@@ -68,7 +68,7 @@ class PairForm:
     threshold: float = 0.5
     lipschitz: float = 1.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         lookup_block(WEIGHTS, self.weight, what="weight")
         lookup_block(GAPS, self.gap, what="gap")
         lookup_block(AGGREGATIONS, self.aggregation, what="aggregation")
@@ -214,7 +214,7 @@ class IndexForm:
     form: str
     parameter: float | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         entry = lookup_block(INDEX_FORMS, self.form, what="index form")
         if entry[2] is None:
             if self.parameter is not None:

@@ -65,7 +65,7 @@ class Ranker:
     def __init__(self, *, random_state: int | np.random.Generator | None = None) -> None:
         self.random_state = random_state
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.endswith("_"))
         return f"{type(self).__name__}({params})"
 
