@@ -224,8 +224,12 @@ def hold_lock(
             holder = _holder(handle)
             handle.close()
             raise Locked(f"{what} is in use by {holder}; wait for it to finish, or pass --wait") from None
-        # The holder before us may have removed the file: then this lock guards nothing.
-        if path.exists() and os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino:
+        # The holder before us may have removed the file (at any moment): then this lock guards nothing.
+        try:
+            same = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
             break
         handle.close()
     try:

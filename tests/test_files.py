@@ -57,3 +57,23 @@ def test_old_files_moved_back_leave_no_folder_aside(tmp_path, monkeypatch):
             (staging / "a.txt").write_text("new a")
     assert (out / "a.txt").read_text() == "old a"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_lock_file_removed_while_being_taken_is_taken_anew(tmp_path, monkeypatch):
+    # The holder before us removes the file between our check and our stat: take it again.
+    lock, seen = tmp_path / ".out.lock", []
+
+    class Racing:
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        def stat(self, path, *args, **kwargs):
+            seen.append(path)
+            if len(seen) == 1:
+                raise FileNotFoundError(2, "No such file or directory", str(path))
+            return os.stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(files, "os", Racing())
+    with files.hold_lock(lock, what="output folder out"):
+        assert lock.exists()
+    assert not lock.exists() and len(seen) == 2
