@@ -111,5 +111,6 @@ def _report_failure(command: str, exc: Exception) -> int:
         )
     elif code == EXIT_BAD_INPUT and isinstance(exc, OSError) and not isinstance(exc, (ValueError, ImportError)):
         text = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else text
+    text += "".join(f"; {note}" for note in getattr(exc, "__notes__", ()))  # e.g. where files were kept
     print(f"puf {command}: {text}", file=sys.stderr)
     return code

@@ -17,8 +17,10 @@ import contextlib
 import io
 import os
 import pickle
+import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -118,10 +120,12 @@ class Channel:
     def ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
         """Send a request (kind None: read the hello) and return the worker's reply.
 
-        Raises ``TimeoutError`` after ``time_limit`` seconds and ChannelError
+        Raises ``TimeoutError`` when the whole reply has not come within ``time_limit``
+        seconds (a partial message too), and ChannelError
         when the worker ended or the answer is not its own.
         """
         request_id, self._next_id = self._next_id, self._next_id + 1
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
             if kind is not None:
                 self._connection.send((request_id, kind, payload))
@@ -131,7 +135,9 @@ class Channel:
         if not ready:
             raise TimeoutError(time_limit)
         try:
-            data = self._connection.recv_bytes(_MAX_ANSWER)
+            data = self._receive(deadline)
+        except TimeoutError:  # an OSError: the message did not end within the limit
+            raise TimeoutError(time_limit) from None
         except (EOFError, OSError):
             raise ChannelError("the measure's process ended") from None
         try:
@@ -149,6 +155,27 @@ class Channel:
                 foreign=True,
             )
         return reply
+
+    def _receive(self, deadline: float | None) -> bytes:
+        """One message (multiprocessing's framing), all of it before ``deadline`` (TimeoutError)."""
+        (size,) = struct.unpack("!i", self._read(4, deadline))
+        if size == -1:
+            (size,) = struct.unpack("!Q", self._read(8, deadline))
+        if size > _MAX_ANSWER:
+            raise ChannelError(f"a message of {size} bytes came on the worker's socket", foreign=True)
+        return self._read(size, deadline)
+
+    def _read(self, size: int, deadline: float | None) -> bytes:
+        fd, data = self._connection.fileno(), bytearray()
+        while len(data) < size:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([fd], [], [], left)[0]:
+                raise TimeoutError(left)
+            chunk = os.read(fd, size - len(data))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return bytes(data)
 
     def close(self, grace: float = 0.0) -> int | None:
         """Kill the process group (after ``grace`` seconds to end alone); return the keeper's code."""

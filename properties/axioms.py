@@ -103,8 +103,8 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
         name="attainable-range",
         statement="for every m the measure reaches both ends of its declared range",
-        formal="∀ m drawn (2–12, and 13–300 in the large share; world level: the sizes drawn, "
-        "13–200 in the large share, and 2–6): min f ≤ low + t and "
+        formal="∀ m drawn (2–12, and 13–299 in the large share; world level: the sizes drawn, "
+        "13–199 in the large share, and 2–6): min f ≤ low + t and "
         "max f ≥ high − t over the drawn population and the candidate extremes of m "
         "users (everyone equal; one user apart; half and half; evenly spread; users at "
         "10⁻³⁰⁰; everyone, nobody or only the other half alike; at world level no envy "

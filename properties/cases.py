@@ -58,9 +58,9 @@ LEVELS = ("score", "world")
 LARGEST = 12
 """Users in the largest small population drawn (the strategies' default ``max_users``)."""
 LARGEST_LARGE = 300
-"""Users in the largest population of the large share at score level."""
+"""The large share's bound on users at score level: 13 to LARGEST_LARGE − 1 are drawn."""
 LARGEST_LARGE_WORLD = 200
-"""Users in the largest world of the large share."""
+"""The large share's bound on users at world level: 13 to LARGEST_LARGE_WORLD − 1 are drawn."""
 #: The effectiveness metric a world-level case derives: P@k, which one list item moves by exactly
 #: 1/k, so world-level disparity and transfer cases change effectiveness by a known amount.
 METRIC = "precision"
@@ -167,7 +167,7 @@ def sources(level: str, large: bool = True) -> st.SearchStrategy[tuple[Populatio
     level, drawn worlds and their derived populations at world level.
 
     With ``large`` (default), about one draw in eight (:data:`~.large_draws.LARGE_SHARE`) is a large,
-    continuous population (13 to 300 users at score level, 13 to 200 at world level: see
+    continuous population (13 to 299 users at score level, 13 to 199 at world level: see
     :mod:`.large_draws`); the rest come from the small strategies (2 to 12 users).
 
     Examples

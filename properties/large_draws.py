@@ -51,7 +51,7 @@ def _generator(draw: st.DrawFn) -> np.random.Generator:
 
 
 def _size(rng: np.random.Generator, low: int, high: int) -> int:
-    """A size in [low, high], skewed towards ``low``: low + ⌊(high − low)·u³⌋, u uniform.
+    """A size in [low, high), skewed towards ``low``: low + ⌊(high − low)·u³⌋, u uniform in [0, 1).
 
     Examples
     --------
@@ -106,12 +106,12 @@ def _similarity(rng: np.random.Generator, m: int, kind: str) -> NDArray[np.float
 
 @functools.lru_cache(maxsize=None)
 def large_populations(min_users: int = 13, max_users: int = 300) -> st.SearchStrategy[Population]:
-    """Strategy for score-level populations of ``min_users`` to ``max_users`` users, continuous.
+    """Strategy for score-level populations of ``min_users`` to ``max_users`` − 1 users, continuous.
 
     Parameters
     ----------
     min_users, max_users : int, default 13, 300
-        Range of the number of users (skewed towards ``min_users``).
+        Bounds of the number of users: ``min_users`` to ``max_users`` − 1 (skewed towards ``min_users``).
 
     Returns
     -------
@@ -141,12 +141,12 @@ def large_populations(min_users: int = 13, max_users: int = 300) -> st.SearchStr
 
 @functools.lru_cache(maxsize=None)
 def large_worlds(min_users: int = 13, max_users: int = 200, max_k: int = 5) -> st.SearchStrategy[World]:
-    """Strategy for interaction-level worlds of ``min_users`` to ``max_users`` users.
+    """Strategy for interaction-level worlds of ``min_users`` to ``max_users`` − 1 users.
 
     Parameters
     ----------
     min_users, max_users : int, default 13, 200
-        Range of the number of users (skewed towards ``min_users``).
+        Bounds of the number of users: ``min_users`` to ``max_users`` − 1 (skewed towards ``min_users``).
     max_k : int, default 5
         Largest list length; every list is full.
 

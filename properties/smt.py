@@ -107,7 +107,8 @@ def _shift(
     return [x + p["b"] for x in s], w
 
 
-# name -> (parameters, their domain, the transformation (None: one population), the negation)
+# name -> (parameters, their domain, the transformation (None: one population), the negation); the domain is the
+# formal statement's preconditions exactly (c inside [min S, max S] of the narrow S is inside that of the widened)
 _SPECS = {
     "range": ((), None, None, "outside"),
     "zero-at-equality": ((), None, None, "not-fairest-equal"),
@@ -116,7 +117,7 @@ _SPECS = {
     "pigou-dalton": (("tau",), lambda z3, p, s, w: [p["tau"] > 0, 2 * p["tau"] <= 1], (_transfer,), "less-fair"),
     "disparity-monotone": (
         ("c", "lam"),
-        lambda z3, p, s, w: [p["lam"] > 1, p["c"] >= 0, p["c"] <= 1],
+        lambda z3, p, s, w: [p["lam"] > 1, z3.Or(*[p["c"] >= x for x in s]), z3.Or(*[p["c"] <= x for x in s])],
         (_widen,),
         "fairer",
     ),
@@ -126,7 +127,12 @@ _SPECS = {
         (_raise,),
         "fairer",
     ),
-    "scale-invariance": (("a",), lambda z3, p, s, w: [p["a"] > 0, p["a"] < 1], (_scale,), "changed"),
+    "scale-invariance": (
+        ("a",),
+        lambda z3, p, s, w: [p["a"] >= z3.Q(1, 1000), p["a"] <= z3.Q(999, 1000)],
+        (_scale,),
+        "changed",
+    ),
     "translation-invariance": (("b",), lambda z3, p, s, w: [], (_shift,), "changed"),
 }
 SMT_PROPERTIES = tuple(_SPECS)
