@@ -1,13 +1,20 @@
 """The designer's output: a plain-text table, a JSON document and a Markdown report section."""
 
-__all__ = ["format_design", "design_document", "design_markdown"]
+from __future__ import annotations
+
+__all__ = ["format_design", "design_document", "design_frames", "design_markdown", "design_summary"]
+
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+import pandas as pd
+from .design import Candidate, Cell
 
 _SHORT = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undef", "not-applicable": "n/a"}
 
 
-def _counterexample(cell):
+def _counterexample(cell: Cell) -> str:
     example = cell.example or {}
     before, after = example.get("before") or {}, example.get("after") or {}
     if "effectiveness" not in before:
@@ -18,11 +25,22 @@ def _counterexample(cell):
     return text
 
 
-def _row(candidate):
+def _row(candidate: Candidate) -> str:
     return ", ".join(f"{c.property} {_SHORT.get(c.status, c.status)}" for c in candidate.cells)
 
 
-def format_design(accepted, rejected, *, require, forbid=()):
+def _grouped_row(candidate: Candidate) -> str:
+    """The row grouped by status: "proven: a, b; holds: c; violated: d" (a report's table cell)."""
+    groups = {}
+    for cell in candidate.cells:
+        groups.setdefault(cell.status, []).append(cell.property)
+    order = [s for s in _SHORT if s in groups] + [s for s in groups if s not in _SHORT]
+    return "; ".join(f"{status}: {', '.join(groups[status])}" for status in order)
+
+
+def format_design(
+    accepted: Sequence[Candidate], rejected: Sequence[Candidate], *, require: Sequence[str], forbid: Sequence[str] = ()
+) -> str:
     """The accepted candidates ranked (each with its row), then every rejected one's first failing cell.
 
     Examples
@@ -48,6 +66,8 @@ def format_design(accepted, rejected, *, require, forbid=()):
         width = max(len(c.name) for c in rejected)
         for c in rejected:
             cell = c.failed
+            if cell is None:  # every rejected candidate has its failing cell
+                continue
             lines.append(
                 f"  {c.name.ljust(width)}  {cell.property}: {_SHORT.get(cell.status, cell.status)} "
                 f"by {cell.by}" + (f"; {_counterexample(cell)}" if _counterexample(cell) else "")
@@ -55,7 +75,14 @@ def format_design(accepted, rejected, *, require, forbid=()):
     return "\n".join(lines)
 
 
-def design_document(accepted, rejected, *, require, forbid=(), note=""):
+def design_document(
+    accepted: Sequence[Candidate],
+    rejected: Sequence[Candidate],
+    *,
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    note: str = "",
+) -> dict[str, Any]:
     """The designer's result as a JSON-ready dict."""
     return {
         "note": note,
@@ -66,31 +93,98 @@ def design_document(accepted, rejected, *, require, forbid=(), note=""):
     }
 
 
-def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
-    """The designer's result as a Markdown section of a report."""
-    out = [
-        "## Measure design",
-        "",
-        note,
-        "",
+def design_frames(accepted: Sequence[Any], rejected: Sequence[Any]) -> tuple[Any, Any]:
+    """The accepted candidates and the rejected ones as two tables (forms in `backticks`).
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        ``rank, form, built-in, proven, row`` (ranked) and ``rejected form, first failing
+        cell, decided by, counterexample`` (grid order).
+
+    Examples
+    --------
+    >>> from puf.properties.design import design
+    >>> ok, no = design(["scale-invariance"], grammar={"index": {"cv": [None]}, "pair": {"gap": ["abs"]}},
+    ...                 proofs="rules", max_examples=10)
+    >>> kept, refused = design_frames(ok, no)
+    >>> kept.loc[0, "form"], refused.loc[0, "first failing cell"]
+    ('`cv`', 'scale-invariance: violated')
+    """
+    import pandas as pd
+
+    kept = pd.DataFrame(
+        [
+            {
+                "rank": i,
+                "form": f"`{c.name}`",
+                "built-in": c.alias or "—",
+                "proven": f"{c.n_proven}/{len(c.cells)}",
+                "row": _grouped_row(c),
+            }
+            for i, c in enumerate(accepted, 1)
+        ],
+        columns=["rank", "form", "built-in", "proven", "row"],
+    )
+    refused = pd.DataFrame(
+        [
+            {
+                "rejected form": f"`{c.name}`",
+                "first failing cell": f"{c.failed.property}: {c.failed.status}",
+                "decided by": c.failed.by,
+                "counterexample": _counterexample(c.failed) or "—",
+            }
+            for c in rejected
+        ],
+        columns=["rejected form", "first failing cell", "decided by", "counterexample"],
+    )
+    return kept, refused
+
+
+def _md_table(frame: pd.DataFrame) -> list[str]:
+    lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
+    return lines + [
+        "| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |" for row in frame.itertuples(index=False)
+    ]
+
+
+def design_markdown(
+    accepted: Sequence[Candidate],
+    rejected: Sequence[Candidate],
+    *,
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    note: str = "",
+) -> str:
+    """The designer's result as a Markdown section of a report.
+
+    Examples
+    --------
+    >>> from puf.properties.design import design
+    >>> ok, no = design(["scale-invariance"], grammar={"index": {"cv": [None]}}, proofs="rules", max_examples=10)
+    >>> design_markdown(ok, no, require=["scale-invariance"]).splitlines()[-1][:17]
+    '| 1 | `cv` | cv |'
+    """
+    kept, refused = design_frames(accepted, rejected)
+    out = ["## Measure design", "", note, "", design_summary(accepted, rejected, require=require, forbid=forbid), ""]
+    out += _md_table(kept)
+    if len(refused):
+        out += ["", *_md_table(refused)]
+    return "\n".join(out) + "\n"
+
+
+def design_summary(
+    accepted: Sequence[Any], rejected: Sequence[Any], *, require: Sequence[str], forbid: Sequence[str] = ()
+) -> str:
+    """One paragraph: what was required (and forbidden), and how many candidates meet it.
+
+    Examples
+    --------
+    >>> design_summary([], [], require=["range"], forbid=["defined"])
+    'Required: `range`; forbidden: `defined`. 0 of 0 candidates meet them, ranked by proven cells.'
+    """
+    return (
         f"Required: {', '.join(f'`{p}`' for p in require)}"
         + (f"; forbidden: {', '.join(f'`{p}`' for p in forbid)}" if forbid else "")
-        + ".",
-        "",
-        f"{len(accepted)} of {len(accepted) + len(rejected)} candidates meet them, ranked by proven cells.",
-        "",
-        "| rank | form | built-in | proven | row |",
-        "|---|---|---|---|---|",
-    ]
-    out += [
-        f"| {i} | `{c.name}` | {c.alias or '—'} | {c.n_proven}/{len(c.cells)} | {_row(c)} |"
-        for i, c in enumerate(accepted, 1)
-    ]
-    if rejected:
-        out += ["", "| rejected form | first failing cell | decided by | counterexample |", "|---|---|---|---|"]
-        out += [
-            f"| `{c.name}` | {c.failed.property}: {c.failed.status} | {c.failed.by} | "
-            f"{_counterexample(c.failed) or '—'} |"
-            for c in rejected
-        ]
-    return "\n".join(out) + "\n"
+        + f". {len(accepted)} of {len(accepted) + len(rejected)} candidates meet them, ranked by proven cells."
+    )

@@ -15,6 +15,8 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's
 entries, and their derived populations (:func:`decomposition_parts`, :func:`consistency_parts`).
 """
 
+from __future__ import annotations
+
 __all__ = [
     "groups_of",
     "changed_group",
@@ -24,10 +26,13 @@ __all__ = [
     "subgroup_examples",
 ]
 
+from collections.abc import Callable, Sequence
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import ArrayLike, NDArray
 
 from puf import Population
+from puf.metadata import Measure
 
 from .cases import FRACTIONS_OR_ONE, Case, case_strategy, sources, trivial_case
 from .draws import draw_grid
@@ -35,7 +40,7 @@ from .draws import draw_grid
 _MAX_GROUP = 6  # six users a group: the inconsistency measure's five neighbours fit inside one
 
 
-def groups_of(similarity):
+def groups_of(similarity: ArrayLike) -> list[NDArray[np.int64]]:
     """The groups of a block similarity matrix: the connected parts of the graph sim > 0.
 
     Examples
@@ -59,7 +64,7 @@ def groups_of(similarity):
     return [np.flatnonzero(label == g) for g in dict.fromkeys(label.tolist())]
 
 
-def changed_group(case):
+def changed_group(case: Case) -> tuple[list[NDArray[np.int64]], int | None]:
     """``(groups, index)`` of a subgroup case: its groups, and the one whose effectiveness
     changed (None when no group or more than one changed, or the partition differs).
 
@@ -78,11 +83,11 @@ def changed_group(case):
     return groups, (moved[0] if len(moved) == 1 else None)
 
 
-def _group(pop, members):
+def _group(pop: Population, members: NDArray[np.int64]) -> Population:
     return pop.replace(effectiveness=pop.effectiveness[members], similarity=pop.similarity[np.ix_(members, members)])
 
 
-def _smoothed(pop, groups, keep):
+def _smoothed(pop: Population, groups: Sequence[NDArray[np.int64]], keep: int | None) -> Population:
     """``pop`` with every group but ``keep`` at its own mean."""
     s = pop.effectiveness.copy()
     for i, members in enumerate(groups):
@@ -91,7 +96,7 @@ def _smoothed(pop, groups, keep):
     return pop.replace(effectiveness=s)
 
 
-def decomposition_parts(case):
+def decomposition_parts(case: Case) -> dict[str, Population]:
     """The populations ``subgroup-decomposability`` compares, from a case's before and after.
 
     ``whole``/``whole_changed`` are the case's own; ``others_smoothed``/``others_smoothed_changed``
@@ -124,7 +129,7 @@ def decomposition_parts(case):
     }
 
 
-def consistency_parts(case):
+def consistency_parts(case: Case) -> dict[str, Population]:
     """The changed group alone, before and after (``group``, ``group_changed``), for
     ``subgroup-consistency``; empty unless exactly one group of at least two users changed.
 
@@ -141,7 +146,7 @@ def consistency_parts(case):
     return {"group": _group(case.before, members), "group_changed": _group(case.after, members)}
 
 
-def _block_similarity(draw, sizes, similarity):
+def _block_similarity(draw: st.DrawFn, sizes: Sequence[int], similarity: NDArray[np.float64]) -> NDArray[np.float64]:
     """Block-diagonal similarity: within a group the drawn values raised to at least 0.01
     (so the group stays linked), 0 across groups."""
     m = sum(sizes)
@@ -155,7 +160,7 @@ def _block_similarity(draw, sizes, similarity):
     return blocks
 
 
-def _mean_kept(values, fresh, fraction):
+def _mean_kept(values: NDArray[np.float64], fresh: NDArray[np.float64], fraction: float) -> NDArray[np.float64]:
     """``values`` moved towards ``mean + λ(fresh − mean(fresh))`` at fixed mean, inside [0, 1]
     (``values`` unchanged when no such move keeps the mean to 1e-12)."""
     mean = values.mean()
@@ -187,7 +192,15 @@ _NUDGES = 4  # small moves per group of three or more users
 _SIZES = st.sampled_from((2, 3, 2, 3, 4, 5, _MAX_GROUP))  # small groups first: overlaps are easy
 
 
-def _redistributed(before, sizes, index, shape, fraction, *, move=_mean_kept):
+def _redistributed(
+    before: Population,
+    sizes: Sequence[int],
+    index: int,
+    shape: NDArray[np.float64],
+    fraction: float,
+    *,
+    move: Callable[..., NDArray[np.float64]] = _mean_kept,
+) -> Case:
     start = sum(sizes[:index])
     members = np.arange(start, start + sizes[index])
     s = before.effectiveness
@@ -202,7 +215,7 @@ def _redistributed(before, sizes, index, shape, fraction, *, move=_mean_kept):
 
 
 @case_strategy
-def subgroup_cases(draw, level, measure):
+def subgroup_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Two or three groups of 2–6 users (blocks of the similarity); one group's effectiveness
     replaced by another distribution of the same size and mean (score level; world level:
     not applicable, see the module).
@@ -251,13 +264,15 @@ def subgroup_cases(draw, level, measure):
         if sizes[g] >= 3
         for _ in range(_NUDGES)
     )
-    moved = [c for c in (main, *others, *nudged) if not np.array_equal(c.after.effectiveness, s)]
+    moved = [
+        c for c in (main, *others, *nudged) if c.after is not None and not np.array_equal(c.after.effectiveness, s)
+    ]
     if not moved:
         return trivial_case(before, "no group's values can move at its mean")
     return Case(before, moved[0].after, moved[0].change, alternatives=tuple(moved[1:]))
 
 
-def subgroup_examples(level):
+def subgroup_examples(level: str) -> list[Case]:
     """Hand-made subgroup cases tried first: overlapping groups of two and three users (the
     pair spread; the three's middle user moved towards the pair, its range kept), two groups
     of six, and a group of two beside one of six.

@@ -8,13 +8,22 @@ cost minutes) and plots the detection rate per property against the example
 budget, with the report's own budgets marked.
 """
 
+from __future__ import annotations
+
 __all__ = ["plot_power", "power_section"]
 
+from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 import json
 import shutil
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .report_parts import Section
 
 
-def _frame(stored):
+def _frame(stored: Mapping[str, Any]) -> pd.DataFrame:
     import pandas as pd
 
     detection = pd.DataFrame(stored["detection"]).sort_index(axis=1, key=lambda c: c.astype(int))
@@ -22,7 +31,7 @@ def _frame(stored):
     return detection
 
 
-def _provenance(stored):
+def _provenance(stored: Mapping[str, Any]) -> str:
     """One sentence per budget (the seeds it covers), then the machine, date and command.
 
     Examples
@@ -37,7 +46,7 @@ def _provenance(stored):
     if not isinstance(coverage, dict) or not coverage:
         return ""
 
-    def seeds(values):
+    def seeds(values: Sequence[Any]) -> str:
         return "none" if not values else (f"{values[0]}–{values[-1]}" if len(values) > 1 else str(values[0]))
 
     parts = []
@@ -93,7 +102,7 @@ def _table(stored, detection):
     return table.reset_index()
 
 
-def plot_power(detection, alarms, budgets):
+def plot_power(detection: pd.DataFrame, alarms: Mapping[str, float], budgets: Iterable[int]) -> Figure:
     """Small multiples: each property's detection rate against the budget, overall as reference.
 
     Examples
@@ -114,7 +123,7 @@ def plot_power(detection, alarms, budgets):
     ncols = 5
     nrows = math.ceil(len(names) / ncols)
     fig = Figure(figsize=(12.7, 1.9 * nrows + 1.2), layout="constrained")
-    axes = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False).ravel()
+    axes: Any = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False).ravel()  # of Axes
     overall = detection.loc["overall"]
     for ax, name in zip(axes, names):
         row = detection.loc[name]
@@ -174,7 +183,7 @@ def plot_power(detection, alarms, budgets):
     return fig
 
 
-def power_section(out, *, budgets=()):
+def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
     """Write ``power.png`` and ``power_table.json`` into ``out``; return the report Section.
 
     Parameters

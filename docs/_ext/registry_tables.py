@@ -52,11 +52,7 @@ def _interval(low, high):
 def _attainable(measure):
     value = getattr(measure, "attainable", None)
     if value is None:
-        try:
-            from puf.cli.commands.measures import ATTAINABLE
-        except ImportError:
-            return "—"
-        return ATTAINABLE.get(measure.name, "—")
+        return "—"
     return value if isinstance(value, str) else _interval(*value)
 
 

@@ -10,13 +10,19 @@ of this run, replacing the clause an earlier run wrote. Literature citations and
 cells are left as they were.
 """
 
+from __future__ import annotations
+
 __all__ = ["merge_verdicts", "update_known", "searched_reason"]
 
+from pathlib import Path
+from collections.abc import Iterable, Mapping
+from typing import Any
 import json
 import re
 from typing import TYPE_CHECKING
 
 from . import check_known, known_from_verdicts, known_path, write_known
+from ..verdict import Verdict
 
 if TYPE_CHECKING:
     from ..verdict import Verdict
@@ -58,7 +64,7 @@ def searched_reason(reason: str, verdict: "Verdict") -> str:
     )
 
 
-def merge_verdicts(data, results):
+def merge_verdicts(data: Mapping[str, Any], results: Iterable[Verdict]) -> dict[str, Any]:
     """Return ``data`` (a parsed known file, possibly missing properties) with ``results``
     (one measure's verdicts) merged in, every present property in catalog order.
 
@@ -104,7 +110,7 @@ def merge_verdicts(data, results):
     return merged
 
 
-def update_known(results):
+def update_known(results: Iterable[Verdict]) -> list[Path]:
     """Merge ``results`` (verdicts of any measures) into their known files; return the paths
     written. Measures without a known file are left out.
 

@@ -8,6 +8,9 @@
   (:func:`puf.engines.pair_pass.pair_sums`), reading the similarity matrix
   while it fits in ``memory``, else computing the tiles from the histories.
   ``"sample"``: the same kernels on sampled pairs (``sample=N``).
+
+``memory`` defaults to :func:`puf.memory.memory_budget`, the limit the dense
+builders' guard (:func:`puf.memory.check_memory`) applies too.
 - ``"envy"``, ``"uf"`` (``"uf-sample"``), ``"neighbours"``: the built-ins with
   a scale engine (:func:`puf.engines.envy_measures`,
   :func:`puf.engines.uf_streaming`, :func:`puf.engines.sample_uf`, and
@@ -36,7 +39,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import memory as _memory
 from ..lipschitz import inconsistency
+from ..memory import memory_budget, similarity_bytes
 from ..pair_kernels import pair_kernel_of
 from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..validation import check_k
@@ -75,8 +80,8 @@ def study_similarity(variant: Variant, default: str = DEFAULT_SIMILARITY) -> str
     return default if own == DEFAULT_SIMILARITY else own
 
 
-DEFAULT_MEMORY = 4 * 10**9
-"""Bytes the dense m x m pieces of one evaluation may take (``--memory``)."""
+DEFAULT_MEMORY = _memory.DEFAULT_BUDGET
+"""Bytes the dense pieces take at most when no limit is set (:data:`puf.memory.DEFAULT_BUDGET`)."""
 GENRE_FREE = ("jaccard", "cosine")
 """Similarities computed from the histories alone, without the items' features."""
 #: Similarities the pair pass computes tile by tile from the histories.
@@ -136,6 +141,23 @@ def unbound(function: Callable[..., Any]) -> tuple[Callable[..., Any], dict[str,
     return function, options
 
 
+def _streamed(variant: Variant, reads: tuple[str, ...], m: int, memory: int, sample: int | None) -> bool:
+    """True when the variant's pair kernel is streamed over pairs (tiles, or drawn pairs).
+
+    A kernel reading similarity or lists always is; one reading S alone when pairs are
+    drawn (a kernel that drawn pairs cannot estimate is computed in full), or for a
+    grammar form, whose own function holds m x m arrays, when those would not fit in ``memory``.
+    """
+    from ..grammar import form_of
+
+    kernel = pair_kernel_of(variant.measure.function)
+    if kernel is None:
+        return False
+    if reads != ("effectiveness",) or (sample and kernel[0].samplable):
+        return True
+    return form_of(unbound(variant.measure.function)[0]) is not None and dense_bytes(m, 2) > memory
+
+
 def dense_bytes(m: int, matrices: int) -> int:
     """Bytes of the dense road for ``matrices`` m x m float64 pieces: each kept and copied once.
 
@@ -144,7 +166,7 @@ def dense_bytes(m: int, matrices: int) -> int:
     >>> dense_bytes(1000, 2)
     40000000
     """
-    return 8 * m * m * (2 * matrices + 1)
+    return _memory.dense_bytes(m, copies=2 * matrices + 1)
 
 
 def format_bytes(size: float) -> str:
@@ -167,11 +189,11 @@ def _skip(reason, needs=0, similarity=None):
 
 def _sourced_road(kind, name, m, memory):
     """A road reading the similarity: from its matrix while it fits, else tile by tile."""
-    if dense_bytes(m, 1) <= memory:
+    needs = similarity_bytes(name, m)  # what building the matrix asks for (puf.memory)
+    if needs <= memory:
         return Road(kind, similarity=name, source="matrix")
     if name in TILED:
         return Road(kind, similarity=name, source=name)
-    needs = dense_bytes(m, 1)
     return _skip(
         f"its similarity {name!r} has no tiled engine, and its m x m matrix needs "
         f"{format_bytes(needs)} (memory limit {format_bytes(memory)})",
@@ -184,7 +206,7 @@ def plan_roads(
     chosen: Sequence[Variant],
     *,
     m: int,
-    memory: int = DEFAULT_MEMORY,
+    memory: int | None = None,
     sample: int | None = None,
     similarity: str = "jaccard",
     features_from: str | None = None,
@@ -196,8 +218,10 @@ def plan_roads(
     chosen : sequence of puf.Variant
     m : int
         Number of users.
-    memory : int, default :data:`DEFAULT_MEMORY`
-        Bytes the dense pieces may take.
+    memory : int, optional
+        Bytes the dense pieces may take; default :func:`puf.memory.memory_budget`
+        (``--memory`` or ``PUF_MAX_MEMORY``, else 4 GB or what is available if
+        less): the limit the dense builders' guard applies too.
     sample : int, optional
         Pairs to draw: every measure with a pair kernel (and UF) is estimated.
     similarity : str, default "jaccard"
@@ -218,9 +242,10 @@ def plan_roads(
     >>> [r.kind for r in roads], roads[1].source
     (['effectiveness', 'pairs', 'pairs'], 'jaccard')
     >>> plan_roads(puf.variants("PUF-P"), m=138_000, similarity="js")[0].reason
-    "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.0 GB)"
+    "its similarity 'js' has no tiled engine, and its m x m matrix needs 304.7 GB (memory limit 4.0 GB)"
     """
     m = check_k(m, name="m")
+    memory = memory_budget() if memory is None else memory
     roads = []
     for variant in chosen:
         name = study_similarity(variant, similarity)
@@ -229,8 +254,9 @@ def plan_roads(
         genres = ("similarity" in reads and name not in GENRE_FREE) or "list_distance" in reads
         if genres and features_from is not None:
             roads.append(_skip(f"it needs item features (genres), which {features_from} supplies", similarity=name))
-        elif pair_kernel_of(variant.measure.function) is not None and (sample or reads != ("effectiveness",)):
-            kind = "sample" if sample else "pairs"
+        elif _streamed(variant, reads, m, memory, sample):
+            kernel = pair_kernel_of(variant.measure.function)
+            kind = "sample" if sample and kernel is not None and kernel[0].samplable else "pairs"
             roads.append(_sourced_road(kind, name, m, memory) if "similarity" in reads else Road(kind, similarity=name))
         elif ENGINE_ROADS.get(function) == "neighbours":
             roads.append(_sourced_road("neighbours", name, m, memory))

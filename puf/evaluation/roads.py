@@ -23,10 +23,11 @@ from numpy.typing import NDArray
 
 from ..lists import list_centroids
 from ..pair_kernels import pair_kernel_of
+from ..memory import memory_limit
 from ..paper_list_measures import proportion_envious_users
 from ..variant import METRICS, Variant
 from ..world import World
-from .planner import DEFAULT_MEMORY, plan_roads, unbound
+from .planner import plan_roads, unbound
 
 if TYPE_CHECKING:
     from ..engines.blocks import Scheduler
@@ -113,7 +114,10 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
         for r, name in enumerate(runs):
             s = worlds[name].effectiveness(METRICS[variant.metric], k) if variant.metric else None
             jobs.append(PairJob(form, bound, s, r if "list_distance" in form.reads else None))
-            slots.append((name, index, form))
+            slots.append((name, index, form, s))
+            if form.weights is not None:  # a weighted mean: Σ weights is one more total of the pass
+                jobs.append(PairJob(form.weight_kernel(), bound, s, jobs[-1].lists))
+                slots.append(None)
     centroids = [_centroids(worlds[name], k) for name in runs] if any(j.lists is not None for j in jobs) else ()
     common = dict(
         m=m, similarity=road.source, inputs=_source_inputs(first, road, own, overrides), centroids=centroids, **options
@@ -130,13 +134,17 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
     except Exception as exc:  # a kernel of one of them raised: name them (and where)
         raise ValueError(f"measures {labels} failed{where}: {type(exc).__name__}: {exc}") from exc
     if road.kind == "pairs":
-        for (name, index, form), total in zip(slots, totals):
-            scores.values[name][index] = form.value(total=total, n_pairs=n_all)
+        for slot, total, weight_total in zip(slots, totals, totals[1:] + [None]):
+            if slot is not None:
+                name, index, form, s = slot
+                weights = weight_total if form.weights is not None else None
+                value = form.value(total=total, n_pairs=n_all, weight_total=weights, effectiveness=s)
+                scores.values[name][index] = value
         return
     from puf.engines import PairEstimate
     from puf.engines.sampling import Z95
 
-    for (name, index, form), (mean, se) in zip(slots, means):
+    for (name, index, form, _), (mean, se) in zip(slots, means):  # samplable kernels: no weights
         value = form.value(total=mean * n_all, n_pairs=n_all)
         error = abs(form.value(total=se * n_all, n_pairs=n_all))
         low, high = chosen[index].measure.range
@@ -252,7 +260,7 @@ def score_worlds(
     k: int | None = None,
     similarity: str = "jaccard",
     gamma: float | None = None,
-    memory: int = DEFAULT_MEMORY,
+    memory: int | None = None,
     sample: int | None = None,
     random_state: int | np.random.Generator | None = 0,
     features_from: str | None = None,
@@ -274,8 +282,10 @@ def score_worlds(
         Cut-off; default the lists' length.
     similarity, gamma
         As in :func:`puf.evaluation.score_variants`.
-    memory : int, default 4·10⁹
-        Bytes the dense m x m pieces may take (:func:`puf.evaluation.planner.plan_roads`).
+    memory : int, optional
+        Bytes the dense m x m pieces may take (:func:`puf.evaluation.planner.plan_roads`);
+        default :func:`puf.memory.memory_budget`. When given, it is also the limit of
+        the dense builders' guard while the worlds are scored (:func:`puf.memory.memory_limit`).
     sample : int, optional
         Estimate every pair measure (and UF) from ``sample`` drawn pairs.
     random_state : int, default 0
@@ -302,11 +312,27 @@ def score_worlds(
     >>> score_worlds({"a": w}, puf.variants("SD-P") + puf.variants("PUF-P")).values  # J = 1/3
     {'a': [0.5, 0.3333333333333333]}
     """
+    if memory is not None:
+        with memory_limit(memory):
+            return score_worlds(
+                worlds,
+                chosen,
+                k=k,
+                similarity=similarity,
+                gamma=gamma,
+                sample=sample,
+                random_state=random_state,
+                features_from=features_from,
+                n_jobs=n_jobs,
+                engine=engine,
+                scheduler=scheduler,
+                progress=progress,
+                where=where,
+                similarities=similarities,
+            )
     first = next(iter(worlds.values()))
     k = first.k if k is None else k
-    roads = plan_roads(
-        chosen, m=first.m, memory=memory, sample=sample, similarity=similarity, features_from=features_from
-    )
+    roads = plan_roads(chosen, m=first.m, sample=sample, similarity=similarity, features_from=features_from)
     overrides = similarities or {}
     roads = _overridden(roads, chosen, gamma, overrides) if overrides else roads
     scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds}, {name: {} for name in worlds}, roads)
