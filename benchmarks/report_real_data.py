@@ -2,13 +2,18 @@
 
     python benchmarks/report_real_data.py                  # ML-1M, EASE lists, the quick grids, one seed
     python benchmarks/report_real_data.py --full --seeds 5 # the full report's 175 worlds
+    python benchmarks/report_real_data.py --sweeps skewness --values 0,2 --pairings random,most_fair --out a.csv
 
 Runs the report's two real-data sweeps (zero relevance; skewness x pairing) on the
 dataset's histories and EASE's top-10 lists, as ``puf report --data`` does, and
 prints the number of worlds, wall and CPU seconds (this process, user + system)
 per world. Run it with the interpreter of each version of the code to compare
-(the ratio of CPU seconds per world is the speed-up); report ``uptime`` beside it.
+(the ratio of CPU seconds per world is the speed-up; ``--out`` writes the sweeps'
+tables, to compare byte for byte); report ``uptime`` beside it. ``--sweeps``,
+``--values`` and ``--pairings`` cut the grid (a short run of the skewness sweep).
 """
+
+import dataclasses
 
 import argparse
 import resource
@@ -26,6 +31,10 @@ def main(argv=None):
     parser.add_argument("--data", default="ml-1m")
     parser.add_argument("--seeds", type=int, default=1)
     parser.add_argument("--full", action="store_true", help="the full grids (default: the quick ones)")
+    parser.add_argument("--sweeps", default="zero_relevance,skewness", help="comma-separated sweep names")
+    parser.add_argument("--values", default=None, help="comma-separated sweep values (default: the grid's)")
+    parser.add_argument("--pairings", default=None, help="comma-separated pairings of a crossed sweep")
+    parser.add_argument("--out", default=None, help="write the sweeps' tables to this CSV")
     args = parser.parse_args(argv)
     from puf.data import load, to_world
     from puf.evaluation import run_rankers
@@ -39,17 +48,32 @@ def main(argv=None):
     base = Base(
         n_users=source.world.m, n_items=source.world.n_items, k=10, worlds=source, name=f"{args.data} (ease lists)"
     )
-    seeds = list(range(args.seeds))
-    for key in ("zero_relevance", "skewness"):
-        spec = SWEEPS[key]
+    seeds, tables = list(range(args.seeds)), []
+    for key in args.sweeps.split(","):
+        spec = _cut(SWEEPS[key], args.values, args.pairings)
         worlds = spec.n_worlds(quick=not args.full, n_seeds=len(seeds))
         wall, cpu = time.perf_counter(), _cpu()
-        spec.run(seeds=seeds, base=base, quick=not args.full, cache={})
+        tables.append(spec.run(seeds=seeds, base=base, quick=not args.full, cache={}).assign(sweep=key))
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
         print(
             f"{key}: {worlds} worlds, {wall:.0f} s wall, {cpu:.0f} s CPU, {cpu / worlds:.1f} CPU s a world", flush=True
         )
+    if args.out:
+        import pandas as pd
+
+        pd.concat(tables, ignore_index=True).to_csv(args.out, index=False)
     return 0
+
+
+def _cut(spec, values, pairings):
+    """The sweep on the given values and pairing levels only."""
+    if values:
+        grid = tuple(float(v) for v in values.split(","))
+        spec = dataclasses.replace(spec, values=grid, quick_values=grid)
+    if pairings and spec.cross == "pairing":
+        levels = tuple(pairings.split(","))
+        spec = dataclasses.replace(spec, levels=levels, quick_levels=levels)
+    return spec
 
 
 if __name__ == "__main__":

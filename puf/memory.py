@@ -7,22 +7,36 @@ builder asks :func:`check_memory` first, which raises :class:`MemoryNeeded` nami
 the size when it exceeds what is available: the memory the kernel reports free for
 new work (``MemAvailable``; a cgroup's limit if lower), or ``PUF_MAX_MEMORY`` when
 that is set (bytes, or with a K, M, G or T suffix).
+
+The same limit is the budget the evaluation plans its roads within
+(:func:`memory_budget`, read by :func:`puf.evaluation.planner.plan_roads`): a measure
+is put on the dense road only when its pieces fit the limit this guard applies, and
+``puf evaluate --memory`` (:func:`memory_limit`) sets both at once.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "DEFAULT_BUDGET",
     "MemoryNeeded",
     "SIMILARITY_COPIES",
     "available_memory",
     "check_memory",
     "dense_bytes",
     "format_bytes",
+    "memory_budget",
+    "memory_limit",
     "similarity_bytes",
 ]
 
+import contextlib
+from collections.abc import Iterator
 import os
 import re
+
+DEFAULT_BUDGET = 4 * 10**9
+"""Bytes the dense m x m pieces of one evaluation take at most when no limit is set."""
+_LIMITS = []  # the limits set by memory_limit, innermost last
 
 
 class MemoryNeeded(ValueError, MemoryError):
@@ -53,11 +67,65 @@ def _read_number(path):
     return int(text) if text.isdigit() else None
 
 
+@contextlib.contextmanager
+def memory_limit(nbytes: int) -> Iterator[None]:
+    """Within the block, ``nbytes`` is the limit of :func:`available_memory` and :func:`memory_budget`.
+
+    Parameters
+    ----------
+    nbytes : int
+        Bytes, >= 1 (``puf evaluate --memory``).
+
+    Examples
+    --------
+    >>> with memory_limit(10**6):
+    ...     available_memory(), memory_budget()
+    (1000000, 1000000)
+    >>> with memory_limit(0):
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    ValueError: nbytes must be a whole number of bytes >= 1, got 0
+    """
+    if isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 1:
+        raise ValueError(f"nbytes must be a whole number of bytes >= 1, got {nbytes!r}")
+    _LIMITS.append(int(nbytes))
+    try:
+        yield
+    finally:
+        _LIMITS.pop()
+
+
+def _set_limit() -> int | None:
+    """The limit set by :func:`memory_limit`, else by ``PUF_MAX_MEMORY``, else None."""
+    return _LIMITS[-1] if _LIMITS else _limit_from_environment()
+
+
+def memory_budget() -> int:
+    """Bytes the dense pieces of an evaluation may take: the roads are planned within it.
+
+    The limit set by :func:`memory_limit` (``--memory``) or ``PUF_MAX_MEMORY``;
+    else :data:`DEFAULT_BUDGET` (4 GB), lowered to :func:`available_memory` when
+    less is available. Never more than :func:`check_memory` allows, so a dense
+    road the planner chooses is one the dense builders accept.
+
+    Examples
+    --------
+    >>> 0 < memory_budget() <= DEFAULT_BUDGET or "PUF_MAX_MEMORY" in os.environ
+    True
+    """
+    limit = _set_limit()
+    if limit is not None:
+        return limit
+    available = available_memory()
+    return DEFAULT_BUDGET if available is None else max(0, min(DEFAULT_BUDGET, available))
+
+
 def available_memory() -> int | None:
     """Bytes available to new work, or None when the system does not say.
 
-    ``PUF_MAX_MEMORY`` when set; else the kernel's ``MemAvailable``, lowered
-    to what a cgroup (v2) limit leaves.
+    The limit of :func:`memory_limit` or ``PUF_MAX_MEMORY`` when set; else the
+    kernel's ``MemAvailable``, lowered to what a cgroup (v2) limit leaves.
 
     Examples
     --------
@@ -65,7 +133,7 @@ def available_memory() -> int | None:
     >>> available is None or available > 0
     True
     """
-    limit = _limit_from_environment()
+    limit = _set_limit()
     if limit is not None:
         return limit
     available = None

@@ -14,6 +14,8 @@ from .validation import check_effectiveness, check_pair_matrix, check_permutatio
 
 
 def _frozen(array):
+    if isinstance(array, np.ndarray) and array.dtype == np.float64 and not array.flags.writeable and array.base is None:
+        return array  # already immutable: nothing can change it under the Population
     array = np.array(array, dtype=np.float64, copy=True)
     array.flags.writeable = False
     return array

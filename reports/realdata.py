@@ -8,17 +8,23 @@ better", so a reader never has to remember each measure's direction. An
 undefined value (NaN) is a cross at 0, never a bar of height 0.
 """
 
+from __future__ import annotations
+
 __all__ = ["agreement_rankers", "plot_measures_per_ranker", "dense_similarity_beyond_memory", "skipped_text"]
 
+from typing import Any
 import math
 
 import numpy as np
 from matplotlib.figure import Figure
 
 from puf.reports.figures import OKABE_ITO
+import pandas as pd
+
+from .sweeps import BuiltinSweep
 
 
-def agreement_rankers(scores):
+def agreement_rankers(scores: pd.DataFrame) -> tuple[list[Any], str]:
     """The rankers the agreement analysis runs over: the paper's seven when all were run.
 
     Returns ``(names, note)``: the index labels to use and a sentence saying which.
@@ -39,7 +45,7 @@ def agreement_rankers(scores):
     return list(scores.index), (f"all {len(scores)} rankers (the PUF paper's seven need the neural extra)")
 
 
-def plot_measures_per_ranker(scores, *, title, ncols=4):
+def plot_measures_per_ranker(scores: pd.DataFrame, *, title: str, ncols: int = 4) -> Figure:
     """Bar panels of every measure per ranker.
 
     Parameters
@@ -88,7 +94,7 @@ def plot_measures_per_ranker(scores, *, title, ncols=4):
     return figure
 
 
-def dense_similarity_beyond_memory(spec, m):
+def dense_similarity_beyond_memory(spec: BuiltinSweep, m: int) -> str:
     """Why a sweep cannot run on m users (it reshapes or pairs on the m x m similarity), or ''.
 
     Examples
@@ -99,20 +105,21 @@ def dense_similarity_beyond_memory(spec, m):
     >>> dense_similarity_beyond_memory(SWEEPS["skewness"], 138493)[-36:]
     'needs 460.3 GB (memory limit 4.0 GB)'
     """
-    from puf.evaluation.planner import DEFAULT_MEMORY, dense_bytes, format_bytes
+    from puf.evaluation.planner import dense_bytes, format_bytes
+    from puf.memory import memory_budget
 
     if spec.parameter != "skewness" and spec.cross != "pairing":
         return ""
-    needs = dense_bytes(m, 1)
-    if needs <= DEFAULT_MEMORY:
+    needs, budget = dense_bytes(m, 1), memory_budget()
+    if needs <= budget:
         return ""
     return (
         f"the sweep reshapes (or pairs users on) the m x m similarity matrix, which needs "
-        f"{format_bytes(needs)} (memory limit {format_bytes(DEFAULT_MEMORY)})"
+        f"{format_bytes(needs)} (memory limit {format_bytes(budget)})"
     )
 
 
-def skipped_text(scores):
+def skipped_text(scores: pd.DataFrame) -> str:
     """A sentence per measure the evaluation skipped at this size, or ''.
 
     Examples

@@ -12,6 +12,7 @@ transformations the property catalog uses.
 __all__ = [
     "similarity_matrix",
     "reshape_skewness",
+    "SkewnessReshaper",
     "power_skewness",
     "skewness_interval",
     "off_diagonal",
@@ -40,7 +41,14 @@ __all__ = [
 from ._skewness import sample_skewness
 from .effectiveness import max_sd, spread_effectiveness, zero_relevance_effectiveness
 from .pairing import PAIRINGS, pair, pair_order, weighted_gap_sum
-from .similarity import off_diagonal, power_skewness, reshape_skewness, similarity_matrix, skewness_interval
+from .similarity import (
+    SkewnessReshaper,
+    off_diagonal,
+    power_skewness,
+    reshape_skewness,
+    similarity_matrix,
+    skewness_interval,
+)
 from .histories import add_shared_history, drop_shared_history, share_items
 from .relabel_users import move_outcomes, permute_users, replicate
 from .transforms import less_relevant, more_relevant, relevance_from_lists, set_relevance

@@ -20,6 +20,8 @@ __all__ = [
     "skewness_bound",
     "sample_skewness",
     "skewed_sample",
+    "skewed_shape",
+    "sorted_skewed_sample",
 ]
 
 from typing import Any
@@ -246,6 +248,77 @@ def _search(
     return theta, last["stats"]
 
 
+def skewed_shape(
+    n: int, skewness: float, mean: float, family: str, rng: np.random.Generator
+) -> tuple[float, float, float, float | None] | None:
+    """What maps the family's base draw onto :func:`skewed_sample`'s values: (theta, lowest, centre, spread).
+
+    Draws the base sample from ``rng`` exactly as :func:`skewed_sample` does and
+    solves for theta on it; ``spread`` is None when the values are all ``mean``.
+    """
+    draw, mirror = FAMILIES[family]
+    w = draw(rng, n)
+    if n == 1:
+        return None
+    target = abs(skewness) if mirror else skewness
+    w -= w.max()  # T_theta is then evaluated on (-inf, 0]: exp never overflows
+    lowest = w.min()
+    theta, (centre, _, _, low, high) = _solve(w, target, lowest, None)
+    del w
+    return theta, lowest, *_affine(centre, low, high, mirror and skewness < 0, mean)
+
+
+def _affine(centre: float, low: float, high: float, negate: bool, mean: float) -> tuple[float, float | None]:
+    """(centre, spread) of the final affine map; spread None when every value is the mean."""
+    if negate:
+        centre, low, high = -centre, -high, -low
+    spread = min(
+        mean / (centre - low) if centre > low else np.inf,
+        (1.0 - mean) / (high - centre) if high > centre else np.inf,
+    )
+    return centre, (spread if np.isfinite(spread) else None)
+
+
+def _finish(
+    values: NDArray[np.float64], negate: bool, centre: float, spread: float, mean: float
+) -> NDArray[np.float64]:
+    """The affine map (in place) that sets the mean with the widest spread inside [0, 1]."""
+    if negate:
+        np.negative(values, out=values)
+    values -= centre
+    values *= spread
+    values += mean
+    return np.clip(values, 0.0, 1.0, out=values)
+
+
+def sorted_skewed_sample(
+    ordered: NDArray[np.float64],
+    shape: tuple[float, float, float, float | None] | None,
+    skewness: float,
+    mean: float,
+    family: str,
+) -> NDArray[np.float64]:
+    """``np.sort(skewed_sample(...))`` from the base draw sorted once (``ordered``) and its :func:`skewed_shape`.
+
+    The map from a base value to its sample value is increasing (decreasing for
+    a mirrored negative target), so it is applied to the sorted base draw;
+    should rounding ever break the order, the values are sorted.
+    """
+    n = ordered.shape[0]
+    if shape is None:
+        return np.full(n, mean)
+    theta, lowest, centre, spread = shape
+    if spread is None:
+        return np.full(n, mean)
+    negate = FAMILIES[family][1] and skewness < 0
+    values = _finish(_transform(theta, ordered, np.empty(n), lowest), negate, centre, spread, mean)
+    if negate:
+        values = values[::-1].copy()
+    if n > 1 and bool((values[1:] < values[:-1]).any()):
+        values.sort()
+    return values
+
+
 def skewed_sample(n: int, skewness: float, mean: float, family: str, rng: np.random.Generator) -> NDArray[np.float64]:
     """n values in [0, 1] with sample mean ``mean`` and sample skewness ``skewness``.
 
@@ -262,16 +335,8 @@ def skewed_sample(n: int, skewness: float, mean: float, family: str, rng: np.ran
     values = np.empty(n)
     _, (centre, _, _, low, high) = _solve(w, target, lowest, values)
     del w
-    if mirror and skewness < 0:
-        np.negative(values, out=values)
-        centre, low, high = -centre, -high, -low
-    spread = min(
-        mean / (centre - low) if centre > low else np.inf,
-        (1.0 - mean) / (high - centre) if high > centre else np.inf,
-    )
-    if not np.isfinite(spread):
+    negate = mirror and skewness < 0
+    centre, spread = _affine(centre, low, high, negate, mean)
+    if spread is None:
         return np.full(n, mean)
-    values -= centre
-    values *= spread
-    values += mean
-    return np.clip(values, 0.0, 1.0, out=values)
+    return _finish(values, negate, centre, spread, mean)

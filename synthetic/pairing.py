@@ -16,6 +16,7 @@ from puf.validation import check_effectiveness, check_random_state, check_simila
 
 from ._checks import check_count
 
+#: The pairing modes of :func:`pair`: random, most fair, most unfair (similar users alike or apart).
 PAIRINGS = ("random", "most_fair", "most_unfair")
 _RELATIVE_GAIN = 1e-12  # a swap must beat rounding noise to count as an improvement
 _SMALL, _SMALL_RESTARTS = 64, 8  # extra random starts are nearly free for small populations
@@ -87,24 +88,41 @@ def _spectral_orders(similarity: NDArray[np.float64], mode: str) -> tuple[NDArra
     return order, order[::-1]
 
 
+_ROWS = 256  # rows of the swap-change matrix computed at a time: a block of cost.T stays in cache
+_LOWER = np.tril(np.ones((_ROWS, _ROWS), dtype=bool))
+
+
 def _swap_changes(
     a: NDArray[np.float64],
     similarity: NDArray[np.float64],
     gaps: NDArray[np.float64],
     cost: NDArray[np.float64],
     sign: float,
+    out: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
-    """sign * (change of Σ sim |gap| when users i and j swap values), for all pairs at once.
+    """sign * (change of Σ sim |gap| when users i and j swap values) for i < j; +inf for i >= j.
 
     With A = |a_u - a_v| and G = S A (G[i, j]: i's weighted gap sum if i held j's value),
-    the change is G[i,j] + G[j,i] - G[i,i] - G[j,j] + 2 S[i,j] A[i,j].
+    the change is G[i,j] + G[j,i] - G[i,i] - G[j,j] + 2 S[i,j] A[i,j]. Computed in row
+    blocks (G.T read a block at a time), the upper triangle only, each value by the
+    same operations in the same order as on the whole matrix.
     """
+    m = cost.shape[0]
+    change = np.empty((m, m)) if out is None else out
     diagonal = np.diag(cost).copy()
-    change = cost + cost.T
-    change -= diagonal[:, None]
-    change -= diagonal[None, :]
-    change += 2.0 * similarity * gaps
-    change *= sign
+    for start in range(0, m, _ROWS):
+        stop = min(m, start + _ROWS)
+        block = change[start:stop, start:]
+        np.add(cost[start:stop, start:], cost[start:, start:stop].T, out=block)
+        block -= diagonal[start:stop, None]
+        block -= diagonal[None, start:]
+        weighted = 2.0 * similarity[start:stop, start:]
+        weighted *= gaps[start:stop, start:]
+        block += weighted
+        block *= sign
+        change[start:stop, :start] = np.inf
+        square = block[:, : stop - start]
+        square[_LOWER[: stop - start, : stop - start]] = np.inf
     return change
 
 
@@ -122,13 +140,12 @@ def _local_search(
     a = values.copy()
     m = a.shape[0]
     tolerance = _RELATIVE_GAIN * max(1.0, float(similarity.sum()))
-    lower = np.tril(np.ones((m, m), dtype=bool))
     gaps = np.abs(a[:, None] - a[None, :])
     cost = similarity @ gaps
+    change = np.empty((m, m))
     rounds = m * m if max_rounds is None else max_rounds  # m*m: a safety net, rounds improve
     for round_ in range(1, rounds + 1):
-        change = _swap_changes(a, similarity, gaps, cost, sign)
-        change[lower] = np.inf
+        _swap_changes(a, similarity, gaps, cost, sign, out=change)
         count = int((change < -tolerance).sum())
         if count == 0:
             break
@@ -153,9 +170,13 @@ def _local_search(
                 second.append(l)
         # G = S A with A -> P A P (P swaps the batch): S (P A) = G + (S_I - S_J)(A_J - A_I).
         cost += (similarity[:, first] - similarity[:, second]) @ (gaps[second] - gaps[first])
-        for matrix in (cost.T, gaps, gaps.T):
-            matrix[first + second] = matrix[second + first]
+        cost.T[first + second] = cost.T[second + first]
         a[first + second] = a[second + first]
+        if 8 * len(first) > m:  # many swaps: |a_u - a_v| afresh is one pass, and the same values
+            np.abs(np.subtract(a[:, None], a[None, :], out=gaps), out=gaps)
+        else:
+            for matrix in (gaps, gaps.T):
+                matrix[first + second] = matrix[second + first]
         if round_ % 50 == 0:  # bound the drift of the incremental updates
             cost = similarity @ gaps
     return a

@@ -9,7 +9,16 @@ fresh (:func:`similarity_matrix`) or imposed by rank on an observed matrix
 
 from __future__ import annotations
 
-__all__ = ["similarity_matrix", "reshape_skewness", "power_skewness", "skewness_interval", "off_diagonal"]
+__all__ = [
+    "similarity_matrix",
+    "reshape_skewness",
+    "SkewnessReshaper",
+    "power_skewness",
+    "skewness_interval",
+    "off_diagonal",
+]
+
+import copy
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -18,7 +27,15 @@ from puf.validation import check_random_state, check_similarity
 
 from ._checks import check_open_unit, check_users
 
-from ._skewness import check_family, check_skewness, skewed_sample, skewness_bound
+from ._skewness import (
+    FAMILIES,
+    check_family,
+    check_skewness,
+    skewed_sample,
+    skewed_shape,
+    skewness_bound,
+    sorted_skewed_sample,
+)
 
 from .pair_values import off_diagonal, power_skewness
 
@@ -193,8 +210,25 @@ def reshape_skewness(
     ...
     ValueError: similarity must be a square (m, m) matrix, got shape (2, 3)
     """
+    similarity, observed, mean = _observed(similarity, mean, family)
+    m, n = similarity.shape[0], observed.shape[0]
+    skewness = check_skewness(skewness, n, what=f"a {m} x {m} matrix")
+    rng = check_random_state(random_state)
+    target = skewed_sample(n, skewness, mean, family, rng)
+    target.sort()
+    order = _rank_order(observed, rng)
+    del observed  # O(N): 400 MB at m = 10,000
+    values = np.empty(n)
+    values[order] = target  # the r-th smallest observed pair gets the r-th smallest target
+    del order, target
+    return _symmetric(values, m, np.diag(similarity).copy())
+
+
+def _observed(
+    similarity: ArrayLike, mean: float | None, family: str
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+    """(checked similarity, its off-diagonal values, the target mean)."""
     similarity = check_similarity(similarity)
-    m = similarity.shape[0]
     observed = off_diagonal(similarity)
     if mean is None:
         mean = float(observed.mean())
@@ -202,15 +236,82 @@ def reshape_skewness(
             raise ValueError(f"the observed off-diagonal mean is {mean!r}; pass mean= in (0, 1)")
     mean = check_open_unit(mean, name="mean")
     check_family(family)
-    n = observed.shape[0]
-    skewness = check_skewness(skewness, n, what=f"a {m} x {m} matrix")
-    rng = check_random_state(random_state)
-    target = skewed_sample(n, skewness, mean, family, rng)
-    target.sort()
-    shuffle = rng.permutation(n)  # a stable sort of shuffled values breaks ties at random
-    order = shuffle[np.argsort(observed[shuffle], kind="stable")]
-    del shuffle, observed  # O(N) each: 400 MB at m = 10,000
-    values = np.empty(n)
-    values[order] = target  # the r-th smallest observed pair gets the r-th smallest target
-    del order, target
-    return _symmetric(values, m, np.diag(similarity).copy())
+    return similarity, observed, mean
+
+
+def _rank_order(observed: NDArray[np.float64], rng: np.random.Generator) -> NDArray[np.int64]:
+    """Pair indices from the smallest observed value up; ties in the order of a random shuffle."""
+    shuffle = rng.permutation(observed.shape[0])  # a stable sort of shuffled values breaks ties at random
+    return shuffle[np.argsort(observed[shuffle], kind="stable")]
+
+
+class SkewnessReshaper:
+    """:func:`reshape_skewness` of one matrix and seed at many skewness values, ranking the pairs once.
+
+    ``SkewnessReshaper(similarity, random_state=seed)(skewness)`` equals
+    ``reshape_skewness(similarity, skewness=skewness, random_state=seed)`` to the
+    bit. The pairs' ranks, the base draw sorted and each skewness's transform are
+    computed once and kept (about 12 m² bytes), so each further call costs one
+    pass over the m x m output: the way a sweep over skewness (and over worlds
+    sharing the similarity) reads it.
+
+    Parameters
+    ----------
+    similarity, mean, family
+        As in :func:`reshape_skewness`.
+    random_state : None, int or numpy.random.Generator
+        Each call draws from a copy of it as it is now (a Generator is not advanced).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> observed = rng.random((40, 40)); observed = (observed + observed.T) / 2
+    >>> reshaper = SkewnessReshaper(observed, random_state=3)
+    >>> all(np.array_equal(reshaper(s), reshape_skewness(observed, skewness=s, random_state=3)) for s in (-1.0, 2.0))
+    True
+    """
+
+    def __init__(
+        self,
+        similarity: ArrayLike,
+        *,
+        mean: float | None = None,
+        family: str = "beta",
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self._similarity, observed, self._mean = _observed(similarity, mean, family)
+        self._family, self._n = family, observed.shape[0]
+        self._state = copy.deepcopy(check_random_state(random_state))
+        self._ranks, self._ordered, self._shapes = None, None, {}
+
+    def _prepare(self) -> None:
+        """The ranks of the pairs as an (m, m) index matrix, and the base draw sorted."""
+        m, n = self._similarity.shape[0], self._n
+        rng = copy.deepcopy(self._state)
+        base = FAMILIES[self._family][0](rng, n)  # the draw skewed_sample makes, advancing rng as it does
+        base -= base.max()
+        base.sort()
+        order = _rank_order(off_diagonal(self._similarity), rng)
+        rank = np.empty(n, dtype=np.int32 if n < 2**31 else np.int64)
+        rank[order] = np.arange(n, dtype=rank.dtype)
+        del order
+        ranks = np.zeros((m, m), dtype=rank.dtype)
+        upper = np.triu(np.ones((m, m), dtype=bool), 1)
+        ranks[upper] = rank
+        ranks.T[upper] = rank
+        self._ranks, self._ordered = ranks, base
+
+    def __call__(self, skewness: float) -> NDArray[np.float64]:
+        """The similarity reshaped to ``skewness`` (a new (m, m) array)."""
+        m = self._similarity.shape[0]
+        skewness = check_skewness(skewness, self._n, what=f"a {m} x {m} matrix")
+        if skewness not in self._shapes:
+            rng = copy.deepcopy(self._state)
+            self._shapes[skewness] = skewed_shape(self._n, skewness, self._mean, self._family, rng)
+        if self._ranks is None:
+            self._prepare()
+        target = sorted_skewed_sample(self._ordered, self._shapes[skewness], skewness, self._mean, self._family)
+        out = target[self._ranks]
+        out[np.diag_indices(m)] = np.diag(self._similarity)
+        return out

@@ -170,3 +170,16 @@ def test_a_float_order_is_not_a_permutation():
 
     with pytest.raises(ValueError, match=r"order must be a permutation of range\(2\)"):
         check_permutation([1.0, 0.0], 2)
+
+
+def test_a_frozen_matrix_is_checked_once_and_a_thawed_one_again():
+    from puf.validation import check_similarity
+
+    matrix = np.array([[1.0, 0.5], [0.5, 1.0]])
+    matrix.flags.writeable = False
+    assert check_similarity(matrix) is matrix
+    assert check_similarity(matrix) is matrix  # remembered: no second pass
+    matrix.flags.writeable = True
+    matrix[0, 1] = 0.7  # no longer immutable: checked again, and refused
+    with pytest.raises(ValueError, match="symmetric"):
+        check_similarity(matrix)

@@ -8,6 +8,9 @@
   (:func:`puf.engines.pair_pass.pair_sums`), reading the similarity matrix
   while it fits in ``memory``, else computing the tiles from the histories.
   ``"sample"``: the same kernels on sampled pairs (``sample=N``).
+
+``memory`` defaults to :func:`puf.memory.memory_budget`, the limit the dense
+builders' guard (:func:`puf.memory.check_memory`) applies too.
 - ``"envy"``, ``"uf"`` (``"uf-sample"``), ``"neighbours"``: the built-ins with
   a scale engine (:func:`puf.engines.envy_measures`,
   :func:`puf.engines.uf_streaming`, :func:`puf.engines.sample_uf`, and
@@ -36,8 +39,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import memory as _memory
 from ..lipschitz import inconsistency
-from ..memory import similarity_bytes
+from ..memory import memory_budget, similarity_bytes
 from ..pair_kernels import pair_kernel_of
 from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..validation import check_k
@@ -76,8 +80,8 @@ def study_similarity(variant: Variant, default: str = DEFAULT_SIMILARITY) -> str
     return default if own == DEFAULT_SIMILARITY else own
 
 
-DEFAULT_MEMORY = 4 * 10**9
-"""Bytes the dense m x m pieces of one evaluation may take (``--memory``)."""
+DEFAULT_MEMORY = _memory.DEFAULT_BUDGET
+"""Bytes the dense pieces take at most when no limit is set (:data:`puf.memory.DEFAULT_BUDGET`)."""
 GENRE_FREE = ("jaccard", "cosine")
 """Similarities computed from the histories alone, without the items' features."""
 #: Similarities the pair pass computes tile by tile from the histories.
@@ -162,7 +166,7 @@ def dense_bytes(m: int, matrices: int) -> int:
     >>> dense_bytes(1000, 2)
     40000000
     """
-    return 8 * m * m * (2 * matrices + 1)
+    return _memory.dense_bytes(m, copies=2 * matrices + 1)
 
 
 def format_bytes(size: float) -> str:
@@ -202,7 +206,7 @@ def plan_roads(
     chosen: Sequence[Variant],
     *,
     m: int,
-    memory: int = DEFAULT_MEMORY,
+    memory: int | None = None,
     sample: int | None = None,
     similarity: str = "jaccard",
     features_from: str | None = None,
@@ -214,8 +218,10 @@ def plan_roads(
     chosen : sequence of puf.Variant
     m : int
         Number of users.
-    memory : int, default :data:`DEFAULT_MEMORY`
-        Bytes the dense pieces may take.
+    memory : int, optional
+        Bytes the dense pieces may take; default :func:`puf.memory.memory_budget`
+        (``--memory`` or ``PUF_MAX_MEMORY``, else 4 GB or what is available if
+        less): the limit the dense builders' guard applies too.
     sample : int, optional
         Pairs to draw: every measure with a pair kernel (and UF) is estimated.
     similarity : str, default "jaccard"
@@ -239,6 +245,7 @@ def plan_roads(
     "its similarity 'js' has no tiled engine, and its m x m matrix needs 304.7 GB (memory limit 4.0 GB)"
     """
     m = check_k(m, name="m")
+    memory = memory_budget() if memory is None else memory
     roads = []
     for variant in chosen:
         name = study_similarity(variant, similarity)

@@ -80,7 +80,6 @@ def score_variants(
     [0.5, 0.3333333333333333]
     """
     from ..validation import check_similarity
-    from .planner import DEFAULT_MEMORY
     from .roads import score_worlds, study_gamma
 
     overrides = {}
@@ -95,7 +94,7 @@ def score_variants(
         k=k,
         similarity=similarity,
         gamma=gamma,
-        memory=DEFAULT_MEMORY if memory is None else memory,
+        memory=memory,
         where=where,
         similarities=overrides,
     ).values["world"]

@@ -23,10 +23,11 @@ from numpy.typing import NDArray
 
 from ..lists import list_centroids
 from ..pair_kernels import pair_kernel_of
+from ..memory import memory_limit
 from ..paper_list_measures import proportion_envious_users
 from ..variant import METRICS, Variant
 from ..world import World
-from .planner import DEFAULT_MEMORY, plan_roads, unbound
+from .planner import plan_roads, unbound
 
 if TYPE_CHECKING:
     from ..engines.blocks import Scheduler
@@ -259,7 +260,7 @@ def score_worlds(
     k: int | None = None,
     similarity: str = "jaccard",
     gamma: float | None = None,
-    memory: int = DEFAULT_MEMORY,
+    memory: int | None = None,
     sample: int | None = None,
     random_state: int | np.random.Generator | None = 0,
     features_from: str | None = None,
@@ -281,8 +282,10 @@ def score_worlds(
         Cut-off; default the lists' length.
     similarity, gamma
         As in :func:`puf.evaluation.score_variants`.
-    memory : int, default 4·10⁹
-        Bytes the dense m x m pieces may take (:func:`puf.evaluation.planner.plan_roads`).
+    memory : int, optional
+        Bytes the dense m x m pieces may take (:func:`puf.evaluation.planner.plan_roads`);
+        default :func:`puf.memory.memory_budget`. When given, it is also the limit of
+        the dense builders' guard while the worlds are scored (:func:`puf.memory.memory_limit`).
     sample : int, optional
         Estimate every pair measure (and UF) from ``sample`` drawn pairs.
     random_state : int, default 0
@@ -309,11 +312,27 @@ def score_worlds(
     >>> score_worlds({"a": w}, puf.variants("SD-P") + puf.variants("PUF-P")).values  # J = 1/3
     {'a': [0.5, 0.3333333333333333]}
     """
+    if memory is not None:
+        with memory_limit(memory):
+            return score_worlds(
+                worlds,
+                chosen,
+                k=k,
+                similarity=similarity,
+                gamma=gamma,
+                sample=sample,
+                random_state=random_state,
+                features_from=features_from,
+                n_jobs=n_jobs,
+                engine=engine,
+                scheduler=scheduler,
+                progress=progress,
+                where=where,
+                similarities=similarities,
+            )
     first = next(iter(worlds.values()))
     k = first.k if k is None else k
-    roads = plan_roads(
-        chosen, m=first.m, memory=memory, sample=sample, similarity=similarity, features_from=features_from
-    )
+    roads = plan_roads(chosen, m=first.m, sample=sample, similarity=similarity, features_from=features_from)
     overrides = similarities or {}
     roads = _overridden(roads, chosen, gamma, overrides) if overrides else roads
     scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds}, {name: {} for name in worlds}, roads)

@@ -22,7 +22,6 @@ from numpy.typing import ArrayLike
 from ..effectiveness import ndcg_at_k, precision_at_k
 from ..validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
 from ..variant import Variant, variants
-from .planner import DEFAULT_MEMORY
 from .roads import score_worlds
 
 if TYPE_CHECKING:
@@ -177,7 +176,9 @@ def evaluate_runs(
     progress : bool, default False
         Show a tqdm bar over each pass of the engines.
     memory : int, optional
-        Bytes the dense m x m pieces may take (default 4 GB). Each measure
+        Bytes the dense m x m pieces may take (default :func:`puf.memory.memory_budget`:
+        ``PUF_MAX_MEMORY``, else 4 GB or what is available if less; the dense
+        builders' guard applies the same limit meanwhile). Each measure
         takes the road :func:`puf.evaluation.planner.plan_roads` gives it at
         this size: pair measures in one pass over the pair tiles for all runs
         and metrics, the envy measures and UF on their engines, any other
@@ -221,7 +222,6 @@ def evaluate_runs(
     k = check_k(k)
     gamma = None if gamma is None else check_unit_scalar(gamma, name="gamma")
     epsilon = None if epsilon is None else check_nonnegative_scalar(epsilon, name="epsilon")
-    memory = DEFAULT_MEMORY if memory is None else memory
     chosen = _with_options(_chosen(measures), {} if epsilon is None else {"epsilon": epsilon})
     if not chosen:
         raise ValueError("measures must name at least one measure, got none")
