@@ -30,6 +30,7 @@ class Derivations:
     item_features: Any
     item_vectors: Any
     _pieces: Pieces
+    _vectors_given: bool
 
     def similarity(self, name: str = "jaccard", *, gamma: float | None = None) -> NDArray[np.float64]:
         """Return the (m, m) user similarity ``name`` from :data:`puf.SIMILARITIES`.

@@ -81,6 +81,7 @@ class World(Derivations):
             raise ValueError(f"item_vectors must have shape ({n}, d), got {vectors.shape}")
         if not np.isfinite(vectors).all():
             raise ValueError("item_vectors must be finite")
+        given = self.item_vectors is not None
         for name, value in (
             ("histories", histories),
             ("relevance", relevance),
@@ -89,8 +90,10 @@ class World(Derivations):
             ("item_vectors", _frozen(vectors.copy())),
         ):
             object.__setattr__(self, name, value)
-        # Not a field: outside equality, hash and repr; empty again in a pickle or copy.
+        # Not fields: outside equality, hash and repr. The pieces are empty again in a pickle or copy;
+        # item vectors not given are the features' and follow them in replace().
         object.__setattr__(self, "_pieces", Pieces())
+        object.__setattr__(self, "_vectors_given", given)
 
     @property
     def m(self) -> int:
@@ -110,6 +113,9 @@ class World(Derivations):
     def replace(self, **changes: Any) -> World:
         """Return a validated copy with some fields replaced.
 
+        A derived field follows its source unless given: item vectors that default to the
+        item features are the new ``item_features`` when those are replaced.
+
         Examples
         --------
         >>> import numpy as np
@@ -117,8 +123,13 @@ class World(Derivations):
         >>> w.replace(rankings=[[1], [0]]).rankings.tolist()
         [[1], [0]]
         """
-        new = replace(self, **changes)
-        object.__setattr__(new, "_pieces", Pieces.kept_from(self._pieces, changed=changes))
+        fields, changed = dict(changes), set(changes)
+        if "item_vectors" not in changes and not self._vectors_given:
+            fields["item_vectors"] = None  # the features' again: the new ones when replaced
+            if "item_features" in changes:
+                changed.add("item_vectors")
+        new = replace(self, **fields)
+        object.__setattr__(new, "_pieces", Pieces.kept_from(self._pieces, changed=changed))
         return new
 
     def permute(self, order: ArrayLike) -> World:

@@ -960,6 +960,10 @@ def test_17_a_failed_build_keeps_the_older_folder_and_stale_files_go(tmp_path):
     [
         ("rating:token", "good", "line 4: field 'rating' (token) holds 'good', not a number"),
         ("rating:float_seq", "4 5", "line 4: field 'rating' (float_seq) holds a sequence '4.0 5.0'"),
+        ("rating:token", "", "line 4: field 'rating' (token) holds '', not a number"),
+        ("rating:token", "nan", "line 4: field 'rating' (token) holds 'nan', not a number"),
+        ("rating:float", "", "line 4: field 'rating' (float) holds an empty or NaN cell, not a number"),
+        ("rating:float", "NaN", "line 4: field 'rating' (float) holds an empty or NaN cell, not a number"),
     ],
 )
 def test_18_a_rating_that_is_not_one_number_names_file_line_and_field(tmp_path, capsys, header, cell, fragment):

@@ -76,3 +76,20 @@ def test_bad_orders_and_counts_are_refused():
     with pytest.raises(ValueError, match="r must be a positive integer"):
         w.replicate(1.5)
     assert isinstance(w.permute([1, 0]).population(metric="precision"), Population)
+
+
+def test_replacing_item_features_moves_the_item_vectors_derived_from_them():
+    import numpy as np
+
+    from puf import World
+
+    world = World(np.eye(3), np.eye(3), [[0], [1], [2]], np.eye(3))
+    features = np.array([[1.0, 0], [1, 0], [0, 1]])
+    new = world.replace(item_features=features)
+    assert new.item_vectors.tolist() == features.tolist()  # derived: follows its source
+    assert new.population(metric="precision", similarity="jaccard").list_distance[0, 1] == 0.0
+    given = World(np.eye(3), np.eye(3), [[0], [1], [2]], np.eye(3), item_vectors=np.ones((3, 2)))
+    assert given.replace(item_features=features).item_vectors.tolist() == np.ones((3, 2)).tolist()  # explicit: kept
+    assert (
+        new.replace(item_vectors=np.eye(3)).replace(item_features=np.eye(3)).item_vectors.tolist() == np.eye(3).tolist()
+    )

@@ -30,7 +30,8 @@ def numeric_field(frame: pd.DataFrame, name: str) -> NDArray[np.float64]:
 
     A ``float`` field is returned as it is; a ``token`` field is accepted when
     every cell spells a number; a sequence field (``float_seq``,
-    ``token_seq``) holds several values per line and is refused.
+    ``token_seq``) holds several values per line and is refused. An empty or
+    NaN cell is refused in every field (it would be dropped or sorted last unseen).
 
     Examples
     --------
@@ -47,7 +48,13 @@ def numeric_field(frame: pd.DataFrame, name: str) -> NDArray[np.float64]:
     column = frame[name]
     kind = frame.attrs.get("types", {}).get(name, str(column.dtype))
     if column.dtype.kind in "fiub":
-        return column.to_numpy(dtype=np.float64)
+        numbers = column.to_numpy(dtype=np.float64)
+        missing = np.flatnonzero(np.isnan(numbers))
+        if missing.size:
+            raise ValueError(
+                f"{_line_of(frame, int(missing[0]))}: field {name!r} ({kind}) holds an empty or NaN cell, not a number"
+            )
+        return numbers
     if kind in ("float_seq", "token_seq"):
         row = next((i for i, v in enumerate(column) if len(v) != 1), 0) if len(column) else 0
         shown = " ".join(map(str, column.iloc[row])) if len(column) else ""
@@ -58,7 +65,7 @@ def numeric_field(frame: pd.DataFrame, name: str) -> NDArray[np.float64]:
         )
     text = column.astype(str).str.strip()
     numbers = pd.to_numeric(text.replace("", np.nan), errors="coerce").to_numpy(dtype=np.float64)
-    bad = np.flatnonzero(np.isnan(numbers) & (text.str.lower().isin(["", "nan", "+nan", "-nan"]) == False))  # noqa: E712 (a Series, not a bool)
+    bad = np.flatnonzero(np.isnan(numbers))  # not a number, "" and "nan" included
     if bad.size:
         row = int(bad[0])
         raise ValueError(f"{_line_of(frame, row)}: field {name!r} ({kind}) holds {column.iloc[row]!r}, not a number")

@@ -222,13 +222,7 @@ def preprocess(
     if len(interactions) == 0:
         raise ValueError(f"{source}: holds no interaction (a header and no rows)")
     # numbers, whatever the header declares (a token "good" or a float_seq is named here)
-    frame = interactions.assign(
-        **{
-            c: numeric_field(interactions, c)
-            for c in (rating, time)
-            if c in interactions and interactions[c].dtype.kind not in "fiub"
-        }
-    )
+    frame = interactions.assign(**{c: numeric_field(interactions, c) for c in (rating, time) if c in interactions})
     if threshold is not None and rating in frame:
         frame = frame[frame[rating].to_numpy(dtype=np.float64) >= threshold]
         _survivors(frame, user, source, len(interactions), f"the rating threshold ({rating} >= {threshold:g})")
