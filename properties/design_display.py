@@ -1,6 +1,11 @@
 """The designer's output: a plain-text table, a JSON document and a Markdown report section."""
 
-__all__ = ["format_design", "design_document", "design_markdown"]
+from __future__ import annotations
+
+__all__ = ["format_design", "design_document", "design_frames", "design_markdown", "design_summary"]
+
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -20,6 +25,15 @@ def _counterexample(cell):
 
 def _row(candidate):
     return ", ".join(f"{c.property} {_SHORT.get(c.status, c.status)}" for c in candidate.cells)
+
+
+def _grouped_row(candidate):
+    """The row grouped by status: "proven: a, b; holds: c; violated: d" (a report's table cell)."""
+    groups = {}
+    for cell in candidate.cells:
+        groups.setdefault(cell.status, []).append(cell.property)
+    order = [s for s in _SHORT if s in groups] + [s for s in groups if s not in _SHORT]
+    return "; ".join(f"{status}: {', '.join(groups[status])}" for status in order)
 
 
 def format_design(accepted, rejected, *, require, forbid=()):
@@ -66,31 +80,91 @@ def design_document(accepted, rejected, *, require, forbid=(), note=""):
     }
 
 
+def design_frames(accepted: list[Any], rejected: list[Any]) -> tuple[Any, Any]:
+    """The accepted candidates and the rejected ones as two tables (forms in `backticks`).
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        ``rank, form, built-in, proven, row`` (ranked) and ``rejected form, first failing
+        cell, decided by, counterexample`` (grid order).
+
+    Examples
+    --------
+    >>> from puf.properties.design import design
+    >>> ok, no = design(["scale-invariance"], grammar={"index": {"cv": [None]}, "pair": {"gap": ["abs"]}},
+    ...                 proofs="rules", max_examples=10)
+    >>> kept, refused = design_frames(ok, no)
+    >>> kept.loc[0, "form"], refused.loc[0, "first failing cell"]
+    ('`cv`', 'scale-invariance: violated')
+    """
+    import pandas as pd
+
+    kept = pd.DataFrame(
+        [
+            {
+                "rank": i,
+                "form": f"`{c.name}`",
+                "built-in": c.alias or "—",
+                "proven": f"{c.n_proven}/{len(c.cells)}",
+                "row": _grouped_row(c),
+            }
+            for i, c in enumerate(accepted, 1)
+        ],
+        columns=["rank", "form", "built-in", "proven", "row"],
+    )
+    refused = pd.DataFrame(
+        [
+            {
+                "rejected form": f"`{c.name}`",
+                "first failing cell": f"{c.failed.property}: {c.failed.status}",
+                "decided by": c.failed.by,
+                "counterexample": _counterexample(c.failed) or "—",
+            }
+            for c in rejected
+        ],
+        columns=["rejected form", "first failing cell", "decided by", "counterexample"],
+    )
+    return kept, refused
+
+
+def _md_table(frame):
+    lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
+    return lines + [
+        "| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |" for row in frame.itertuples(index=False)
+    ]
+
+
 def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
-    """The designer's result as a Markdown section of a report."""
-    out = [
-        "## Measure design",
-        "",
-        note,
-        "",
+    """The designer's result as a Markdown section of a report.
+
+    Examples
+    --------
+    >>> from puf.properties.design import design
+    >>> ok, no = design(["scale-invariance"], grammar={"index": {"cv": [None]}}, proofs="rules", max_examples=10)
+    >>> design_markdown(ok, no, require=["scale-invariance"]).splitlines()[-1][:17]
+    '| 1 | `cv` | cv |'
+    """
+    kept, refused = design_frames(accepted, rejected)
+    out = ["## Measure design", "", note, "", design_summary(accepted, rejected, require=require, forbid=forbid), ""]
+    out += _md_table(kept)
+    if len(refused):
+        out += ["", *_md_table(refused)]
+    return "\n".join(out) + "\n"
+
+
+def design_summary(
+    accepted: list[Any], rejected: list[Any], *, require: Sequence[str], forbid: Sequence[str] = ()
+) -> str:
+    """One paragraph: what was required (and forbidden), and how many candidates meet it.
+
+    Examples
+    --------
+    >>> design_summary([], [], require=["range"], forbid=["defined"])
+    'Required: `range`; forbidden: `defined`. 0 of 0 candidates meet them, ranked by proven cells.'
+    """
+    return (
         f"Required: {', '.join(f'`{p}`' for p in require)}"
         + (f"; forbidden: {', '.join(f'`{p}`' for p in forbid)}" if forbid else "")
-        + ".",
-        "",
-        f"{len(accepted)} of {len(accepted) + len(rejected)} candidates meet them, ranked by proven cells.",
-        "",
-        "| rank | form | built-in | proven | row |",
-        "|---|---|---|---|---|",
-    ]
-    out += [
-        f"| {i} | `{c.name}` | {c.alias or '—'} | {c.n_proven}/{len(c.cells)} | {_row(c)} |"
-        for i, c in enumerate(accepted, 1)
-    ]
-    if rejected:
-        out += ["", "| rejected form | first failing cell | decided by | counterexample |", "|---|---|---|---|"]
-        out += [
-            f"| `{c.name}` | {c.failed.property}: {c.failed.status} | {c.failed.by} | "
-            f"{_counterexample(c.failed) or '—'} |"
-            for c in rejected
-        ]
-    return "\n".join(out) + "\n"
+        + f". {len(accepted)} of {len(accepted) + len(rejected)} candidates meet them, ranked by proven cells."
+    )

@@ -275,8 +275,8 @@ def _fresh_spec(measure):
         return None
     module = sys.modules.get(getattr(function, "__module__", None) or "")
     qualname = getattr(function, "__qualname__", "")
-    if module is None or module.__name__ == "__main__" or "<" in qualname:
-        return None
+    if module is None or module.__name__ == "__main__" or not qualname or "<" in qualname:
+        return None  # (no qualname: an instance, e.g. a grammar measure, which the fork road takes)
     file = getattr(module, "__file__", None)
     source = file if file and module.__name__.startswith("_puf_measure_") else module.__name__
     return f"{source}:{qualname}"

@@ -17,6 +17,11 @@ A kernel takes the measure's field parameters, each given *for pairs*:
 as numpy arrays that broadcast against each other (a tile passes a column and a
 row of effectiveness and a block of similarities; a sample passes 1-D arrays),
 plus the measure's keyword options, and returns the terms, elementwise.
+
+A weighted mean (Σ kernel / Σ weights over the same pairs) declares its weights
+as a second kernel, and a last step that reads the whole population (dividing by
+a power of the mean effectiveness, a square root) as ``finish``: the grammar's
+pair forms (:mod:`puf.grammar`) declare theirs so.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 __all__ = ["PAIR_FIELDS", "PairKernel", "pair_kernel", "pair_kernel_of"]
 
 import functools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +56,12 @@ class PairKernel:
         Mean or sum of the terms over the m(m−1)/2 unordered pairs u < v.
     scale : float, default 1.0
         The value is ``scale`` times the aggregate (2 for a form over ordered pairs).
+    weights : callable, optional
+        A second kernel (reading fields the first reads): the aggregate is then
+        Σ kernel / Σ weights over the pairs, a weighted mean.
+    finish : callable, optional
+        ``finish(value, m=m, effectiveness=S) -> value``: the last step, given the
+        number of users and the (m,) effectiveness (None when not read).
 
     Attributes
     ----------
@@ -70,10 +82,19 @@ class PairKernel:
     kernel: Callable[..., Any]
     aggregate: str = "mean"
     scale: float = 1.0
+    weights: Callable[..., Any] | None = None
+    finish: Callable[..., float] | None = None
 
     def __post_init__(self) -> None:
-        if not callable(self.kernel):
-            raise ValueError(f"kernel must be callable, got {self.kernel!r}")
+        for name in ("kernel", "weights", "finish"):
+            value = getattr(self, name)
+            if not callable(value) and (name == "kernel" or value is not None):
+                raise ValueError(f"{name} must be callable, got {value!r}")
+        if self.weights is not None and not set(signature_reads(self.weights)) <= set(signature_reads(self.kernel)):
+            raise ValueError(
+                f"weights {function_name(self.weights)!r} read {signature_reads(self.weights)}; "
+                f"the kernel reads only {signature_reads(self.kernel)}"
+            )
         if self.aggregate not in AGGREGATES:
             raise ValueError(f"aggregate must be 'mean' or 'sum', got {self.aggregate!r}")
         reads = signature_reads(self.kernel)
@@ -90,17 +111,53 @@ class PairKernel:
         """The fields the kernel reads, in parameter order."""
         return signature_reads(self.kernel)
 
+    @property
+    def samplable(self) -> bool:
+        """True when the value is linear in the mean term (no weights, no finish): drawn pairs estimate it."""
+        return self.weights is None and self.finish is None
+
     def terms(self, fields: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> NDArray[Any]:
         """The kernel's terms for pairs: ``fields`` maps each field read to its pair arrays."""
         return self.kernel(**{name: fields[name] for name in self.reads}, **(options or {}))
 
-    def value(self, *, total: float, n_pairs: int) -> float:
-        """The measure's value from the sum of the terms over ``n_pairs`` pairs."""
-        return self.scale * (total / n_pairs if self.aggregate == "mean" else total)
+    def weight_kernel(self) -> PairKernel | None:
+        """The weights as a kernel of their own (one more total of a pass), or None."""
+        return None if self.weights is None else PairKernel(self.weights, aggregate="sum")
+
+    def value(
+        self,
+        *,
+        total: float,
+        n_pairs: float,
+        weight_total: float | None = None,
+        effectiveness: NDArray[Any] | None = None,
+    ) -> float:
+        """The measure's value from the sum of the terms over ``n_pairs`` pairs.
+
+        ``weight_total`` (the sum of the weights over the same pairs) is needed with
+        ``weights``, ``effectiveness`` (the (m,) array) by a ``finish`` that reads it.
+        """
+        if self.weights is None:
+            value = self.scale * (total / n_pairs if self.aggregate == "mean" else total)
+        elif weight_total is None:
+            raise ValueError("weight_total is needed: the kernel declares weights")
+        else:
+            from .validation import undefined
+
+            value = self.scale * total / weight_total if weight_total != 0 else undefined("every pair weight is 0")
+        if self.finish is None:
+            return value
+        m = int(round((1.0 + math.sqrt(1.0 + 8.0 * n_pairs)) / 2.0))
+        return float(self.finish(value, m=m, effectiveness=effectiveness))
 
 
 def pair_kernel(
-    kernel: Callable[..., Any], *, aggregate: str = "mean", scale: float = 1.0
+    kernel: Callable[..., Any],
+    *,
+    aggregate: str = "mean",
+    scale: float = 1.0,
+    weights: Callable[..., Any] | None = None,
+    finish: Callable[..., float] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator declaring that a measure is ``scale`` × the mean (or sum) of a pair kernel.
 
@@ -112,6 +169,8 @@ def pair_kernel(
     aggregate : {"mean", "sum"}, default "mean"
         Over the unordered pairs u < v.
     scale : float, default 1.0
+    weights, finish : callable, optional
+        A weighted mean's weights and a last step (see :class:`PairKernel`).
 
     Returns
     -------
@@ -138,7 +197,7 @@ def pair_kernel(
     >>> my_puf.__puf_pair_kernel__.reads
     ('effectiveness', 'similarity')
     """
-    form = PairKernel(kernel, aggregate=aggregate, scale=scale)
+    form = PairKernel(kernel, aggregate=aggregate, scale=scale, weights=weights, finish=finish)
 
     def attach(function):
         if set(signature_reads(function)) != set(form.reads):

@@ -54,6 +54,7 @@ text-align:left;padding:.2em .5em}
 .verdicts td.family{text-align:left;font-weight:600;background:#fafafa;cursor:default}
 .caveat{background:#fbe3a6;border:1px solid #d9b44a;padding:.5em .8em}
 code{background:#f4f4f4;padding:0 .2em}
+td code{white-space:nowrap}
 """
 
 
@@ -176,6 +177,8 @@ def _html_section(s, folder):
         parts.append(f"<p class=note>{_text(s.table_note)}</p>")
     if s.table is not None and len(s.table):
         parts.append(_html_table(s.table))
+    for note, table in s.more_tables:
+        parts += [f"<p class=note>{_text(note)}</p>" if note else "", _html_table(table) if len(table) else ""]
     if s.files:
         parts.append(_file_links(s.files, folder))
     return "\n".join(parts)
@@ -320,6 +323,8 @@ def render_markdown(
             out += [s.table_note, ""]
         if s.table is not None and len(s.table):
             out += [_md_table(s.table), ""]
+        for note, table in s.more_tables:
+            out += ([note, ""] if note else []) + ([_md_table(table), ""] if len(table) else [])
         if s.files:
             out += ["Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
     out += [

@@ -22,7 +22,9 @@ SETTINGS = {
 }
 
 
-def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progress=False, command="puf report"):
+def build_report(
+    out, *, quick=False, extra=(), random_state=0, data=None, design=None, progress=False, command="puf report"
+):
     """Run everything and write the report into the existing directory ``out``.
 
     Parameters
@@ -37,6 +39,10 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
         Seeds ``random_state, random_state + 1, ...`` and the property search.
     data : str, optional
         A real dataset name (adds the real-data sections).
+    design : dict, optional
+        Adds the "Designed measures" section (:func:`puf.reports.design.design_section`):
+        ``require`` (and optionally ``forbid``, ``grammar``, ``grammar_name``), searched at
+        the report's example budget and seed.
     progress : bool
         One tqdm bar per stage (real data with ``data=``, sweeps, property verdicts),
         each named ``[i/n]`` with its own remaining time.
@@ -93,18 +99,21 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
         )
         records = [verdict_record(v) for v in found]
     note = _verdict_note(setting["max_examples"], random_state, quick)
+    designed = _designed(out, design, setting["max_examples"], random_state, progress)
     all_labels = pd.concat(labels, ignore_index=True)
     all_labels.to_csv(out / "responses.csv", index=False)
     (out / "properties.json").write_text(
         json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
     )
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
+    if design is not None:
+        provenance["measure design"] = _design_provenance(design, setting["max_examples"], random_state)
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
     verdicts = _verdict_table(records, measures)
     # Shown right after the verdict matrix: what a "holds" of this search is worth.
     from puf.reports.power import power_section
 
-    after_verdicts = [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s]
+    after_verdicts = [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s] + designed
     pages = dict(
         title="puf-harness sensitivity report",
         provenance=provenance,
@@ -119,6 +128,29 @@ def build_report(out, *, quick=False, extra=(), random_state=0, data=None, progr
     (out / "index.html").write_text(render_html(**pages, folder=out), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(**pages), encoding="utf-8")
     return out / "index.html"
+
+
+def _designed(out, design, max_examples, random_state, progress):
+    """The "Designed measures" section, as a list (empty without ``design``)."""
+    if design is None:
+        return []
+    from puf.reports.design import design_section
+
+    # The designer's own bar follows the stages' bars.
+    section = design_section(
+        out, **design, max_examples=max_examples, random_state=random_state, n_jobs=_cores(), progress=progress
+    )
+    return [section]
+
+
+def _design_provenance(design, max_examples, random_state):
+    forbid = design.get("forbid") or ()
+    return (
+        f"puf design --require {','.join(design['require'])}"
+        + (f" --forbid {','.join(forbid)}" if forbid else "")
+        + f" on {design.get('grammar_name', 'the default grid')}: proofs smt, up to {max_examples} examples, "
+        f"random_state={random_state} (design.json)"
+    )
 
 
 def _verdict_table(records, measures):

@@ -55,6 +55,8 @@ class Section:
         Data files of this section, by name (e.g. its CSV): embedded in the HTML.
     table_note : str
         One line shown right above the table (e.g. the driver its labels judge against).
+    more_tables : list of (str, pandas.DataFrame)
+        Further tables after the first, each with the line shown above it.
 
     Examples
     --------
@@ -70,6 +72,7 @@ class Section:
     table: pd.DataFrame | None = None
     files: list = field(default_factory=list)
     table_note: str = ""
+    more_tables: list = field(default_factory=list)
 
 
 def cell_text(value):

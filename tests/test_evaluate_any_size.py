@@ -124,3 +124,60 @@ def test_without_an_item_file_uf_alone_is_skipped_naming_the_file(toy, capsys):
 def test_bad_options_are_refused_before_any_work(toy, capsys, option, value, message):
     assert _evaluate(toy, option, value) == 2
     assert message in capsys.readouterr().err
+
+
+GRAMMAR_MEASURES = """
+import puf
+from puf.grammar import PairForm, grammar_measure
+
+FORMS = {
+    "weighted": PairForm(weight="sim", gap="abs", normalisation="weights"),
+    "rooted": PairForm(weight="sim>=t", gap="square", aggregation="all-pairs", normalisation="mean",
+                       coefficient=0.5, root=True, threshold=0.2),
+    "gini-form": PairForm(gap="abs", aggregation="all-pairs", normalisation="mean", coefficient=0.5),
+}
+streamed = {name: grammar_measure(form, name=f"g-{name}", label=f"G-{name}") for name, form in FORMS.items()}
+g_weighted, g_rooted, g_gini = streamed.values()
+
+
+def _dense(form):
+    # The same form as a plain function: no pair kernel, so it takes the dense road.
+    if "similarity" in form.reads:
+        return lambda effectiveness, similarity: grammar_measure(form)(effectiveness, similarity)
+    return lambda effectiveness: grammar_measure(form)(effectiveness)
+
+
+d_weighted, d_rooted, d_gini = (
+    puf.measure(name=f"d-{name}", label=f"D-{name}")(_dense(form)) for name, form in FORMS.items()
+)
+"""
+
+
+def test_grammar_pair_measures_stream_on_the_tiles_and_equal_their_dense_value(tmp_path, capsys):
+    """A weighted mean, all-pairs with μ and a root, an S-only form: tiles and matrix = dense, to 1e-10."""
+    import puf
+    from puf.evaluation.planner import plan_roads
+    from puf.grammar import PairForm, grammar_measure
+
+    rng = np.random.default_rng(1)  # 10 of 16 items each: the top-10 lists hit, NDCG@10 varies
+    rows = [f"u{u}\ti{i}\t3\t{t}" for u in range(30) for t, i in enumerate(rng.choice(16, 10, replace=False))]
+    (tmp_path / "toy.inter").write_text(
+        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows)
+    )
+    genres = "\n".join(f"i{i}\tG{i % 3} G{i % 5}" for i in range(16))
+    (tmp_path / "toy.item").write_text("item_id:token\tgenre:token_seq\n" + genres)
+    (tmp_path / "grammar_measures.py").write_text(GRAMMAR_MEASURES)
+    specs = [f"{tmp_path / 'grammar_measures.py'}:{p}_{n}" for n in ("weighted", "rooted", "gini") for p in "gd"]
+    options = [arg for spec in specs for arg in ("--measure", spec)]
+    assert _evaluate(tmp_path, *options, "--rankers", "itemknn", "--memory", "1kB") == 0  # tiles from histories
+    tiled = json.loads(capsys.readouterr().out)["itemknn"]
+    assert _evaluate(tmp_path, *options, "--rankers", "itemknn") == 0  # the matrix in memory; D- dense
+    held = json.loads(capsys.readouterr().out)["itemknn"]
+    for name in ("weighted", "rooted", "gini-form"):
+        dense = held[f"D-{name}-NDCG"]
+        assert dense > 0.01, name
+        assert tiled[f"G-{name}-NDCG"] == pytest.approx(dense, abs=1e-10), name
+        assert held[f"G-{name}-NDCG"] == pytest.approx(dense, abs=1e-10), name
+    gini = puf.variants(puf.as_measure(grammar_measure(PairForm(gap="abs", aggregation="all-pairs"))))
+    assert [r.kind for r in plan_roads(gini, m=30, memory=10**3)] == ["pairs"] * len(gini)
+    assert [r.kind for r in plan_roads(gini, m=30)] == ["effectiveness"] * len(gini)

@@ -160,3 +160,34 @@ def test_the_designer_s_multiples_are_exact():
             assert abs(square.value(s) - 4 * _value("ge-2", s, sim)) <= 1e-12
             root = PairForm(gap="square", aggregation="all-pairs", normalisation="mean", root=True)
             assert abs(root.value(s) - math.sqrt(2) * _value("cv", s, sim)) <= 1e-12
+
+
+def test_every_pair_form_that_is_a_mean_over_pairs_streams_its_value_on_the_tiles():
+    """The pair kernel (weights and finish included) over tiles of pairs = the form's dense value, 1e-10."""
+    from puf.engines.pair_pass import PairJob, pair_sums
+    from puf.grammar.kernels import form_kernel
+    from puf.pair_kernels import pair_kernel_of
+
+    rng = np.random.default_rng(0)
+    m = 23
+    s, a = rng.random(m), rng.random((m, m))
+    sim = (a + a.T) / 2
+    np.fill_diagonal(sim, 1.0)
+    streamed = 0
+    for form in enumerate_forms(kinds=("pair",)):
+        kernel = form_kernel(form)
+        if kernel is None:
+            assert form.aggregation in ("max", "user-max")
+            continue
+        assert pair_kernel_of(grammar_measure(form)) == (kernel, {})
+        jobs = [PairJob(kernel, {}, s)] + ([PairJob(kernel.weight_kernel(), {}, s)] if kernel.weights else [])
+        totals = pair_sums(jobs, m=m, similarity="matrix", inputs={"matrix": sim}, block_size=7, width=5, n_jobs=1)
+        value = kernel.value(
+            total=totals[0],
+            n_pairs=m * (m - 1) / 2,
+            weight_total=totals[-1] if kernel.weights else None,
+            effectiveness=s,
+        )
+        assert value == pytest.approx(form.value(s, sim), abs=1e-10), form.name()
+        streamed += 1
+    assert streamed == 80

@@ -31,11 +31,18 @@ def widest_gap(effectiveness):
 '''
 
 
+# Two pair forms: twice Gini (accepted) and its similarity-weighted variant (rejected).
+DESIGN_GRAMMAR = {
+    "pair": {"gap": ["abs"], "weight": ["1", "sim"], "aggregation": ["all-pairs"], "normalisation": ["mean"]}
+}
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    """The quick report with a user measure, built once for every test of this module."""
+    """The quick report with a user measure and a small design, built once for every test of this module."""
     home = tmp_path_factory.mktemp("user")
     (home / "my_measures.py").write_text(textwrap.dedent(USER_MEASURE))
+    (home / "grammar.json").write_text(json.dumps(DESIGN_GRAMMAR))
     out = tmp_path_factory.mktemp("report") / "out"
     code = main(
         [
@@ -48,6 +55,10 @@ def report(tmp_path_factory):
             f"{home / 'my_measures.py'}:widest_gap",
             "--random-state",
             "0",
+            "--design",
+            "pigou-dalton,zero-at-equality",
+            "--design-grammar",
+            str(home / "grammar.json"),
         ]
     )
     assert code == 0
@@ -60,7 +71,7 @@ def _table(report, name):
 
 def test_every_file_is_written(report):
     names = {p.name for p in report.iterdir()}
-    expected = {"index.html", "report.md", "properties.json", "responses.csv", "settings.json"}
+    expected = {"index.html", "report.md", "properties.json", "responses.csv", "settings.json", "design.json"}
     for sweep in ("zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma"):
         expected |= {f"{sweep}.csv", f"{sweep}.png"}
     assert expected <= names
@@ -187,6 +198,31 @@ def test_existing_directory_is_not_clobbered(report, capsys):
     assert (report / "index.html").read_bytes() == before
 
 
+def test_the_designed_measures_section_is_in_both_documents(report):
+    design = json.loads((report / "design.json").read_text())
+    assert [c["name"] for c in design["accepted"]] == ["1·abs/all-pairs,per-mean"]
+    (rejected,) = design["rejected"]
+    assert rejected["name"] == "sim·abs/all-pairs,per-mean" and rejected["failed"]["property"] == "pigou-dalton"
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert '<a href="#design">Designed measures</a>' in page and '<h2 id="design">Designed measures</h2>' in page
+    assert "<code>1·abs/all-pairs,per-mean</code>" in page and "pigou-dalton: violated" in page
+    text = (report / "report.md").read_text(encoding="utf-8")
+    assert "## Designed measures" in text and "| 1 | `1·abs/all-pairs,per-mean` | ∝ gini | " in text
+    assert "| `sim·abs/all-pairs,per-mean` | pigou-dalton: violated |" in text
+    assert json.loads((report / "settings.json").read_text())["measure design"].startswith(
+        "puf design --require pigou-dalton,zero-at-equality on the grammar "
+    )
+
+
+def test_a_bad_design_option_is_refused_before_any_work(tmp_path, capsys):
+    out = tmp_path / "never"
+    assert main(["report", "--quiet", "--out", str(out), "--design", "no-such-property"]) == 2
+    assert "--design: unknown property 'no-such-property'" in capsys.readouterr().err
+    assert main(["report", "--quiet", "--out", str(out), "--design-grammar", "g.json"]) == 2
+    assert "need --design" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_bad_measure_is_a_clean_error(tmp_path, capsys):
     out = tmp_path / "never"
     assert main(["report", "--quiet", "--out", str(out), "--measure", "no_such_module_xyz:f"]) == 2
@@ -285,7 +321,7 @@ def test_data_links_work_when_the_page_is_copied_alone(report):
     )
     assert set(links) == {
         f"{s}.csv" for s in ("zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma")
-    } | {"power_table.json"}
+    } | {"power_table.json", "design.json"}
     for name, data in links.items():
         assert base64.b64decode(data) == (report / name).read_bytes()
 

@@ -51,6 +51,22 @@ def register(subparsers):
         "folder of RecBole atomic files; adds the rankers' measure agreement "
         "and the zero-relevance and skewness sweeps on its histories and lists",
     )
+    parser.add_argument(
+        "--design",
+        default=None,
+        metavar="P,Q,...",
+        help="add a 'Designed measures' section: the grammar's measures meeting these properties "
+        "(as puf design --require), at the report's example budget",
+    )
+    parser.add_argument(
+        "--design-forbid", default="", metavar="P,Q,...", help="with --design: properties that must be violated"
+    )
+    parser.add_argument(
+        "--design-grammar",
+        default=None,
+        metavar="FILE",
+        help="with --design: a JSON grammar (default: the built-in grid)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     parser.add_argument(
         "--time-limit",
@@ -111,9 +127,36 @@ def _check_data(data):
         )  # the words of puf.data.load
 
 
+def _design(args):
+    """The ``design`` option of :func:`puf.reports.report.build_report`, or None; checked before any work."""
+    if args.design is None:
+        if args.design_forbid or args.design_grammar:
+            raise ValueError("--design-forbid and --design-grammar need --design")
+        return None
+    from puf.grammar import load_grammar
+    from puf.properties import CATALOG
+
+    require = [p.strip() for p in args.design.split(",") if p.strip()]
+    forbid = [p.strip() for p in args.design_forbid.split(",") if p.strip()]
+    unknown = [p for p in require + forbid if p not in CATALOG]
+    if unknown or not require:
+        raise ValueError(
+            f"--design: unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}"
+            if unknown
+            else "--design needs at least one property"
+        )
+    grammar = load_grammar(args.design_grammar) if args.design_grammar else None
+    name = f"the grammar {args.design_grammar}" if args.design_grammar else "the default grid"
+    return {"require": require, "forbid": forbid, "grammar": grammar, "grammar_name": name}
+
+
 def _command(args):
     parts = ["puf report", f"--out {args.out}"] + (["--quick"] if args.quick else [])
     parts += [f"--measure {m}" for m in args.measure] + [f"--random-state {args.random_state}"]
+    if args.design is not None:
+        parts.append(f"--design {args.design}")
+        parts += [f"--design-forbid {args.design_forbid}"] if args.design_forbid else []
+        parts += [f"--design-grammar {args.design_grammar}"] if args.design_grammar else []
     return " ".join(parts + ([f"--data {args.data}"] if args.data else []))
 
 
@@ -153,6 +196,7 @@ def run(args):
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
         _check_data(args.data)
+        design = _design(args)
     except ValueError as exc:
         print(f"puf report: {exc}", file=sys.stderr)
         return exit_code(exc)
@@ -167,6 +211,7 @@ def run(args):
                 extra=extra,
                 random_state=args.random_state,
                 data=args.data,
+                design=design,
                 progress=not args.quiet,
                 command=_command(args),
             )

@@ -141,6 +141,23 @@ def unbound(function: Callable[..., Any]) -> tuple[Callable[..., Any], dict[str,
     return function, options
 
 
+def _streamed(variant: Variant, reads: tuple[str, ...], m: int, memory: int, sample: int | None) -> bool:
+    """True when the variant's pair kernel is streamed over pairs (tiles, or drawn pairs).
+
+    A kernel reading similarity or lists always is; one reading S alone when pairs are
+    drawn (a kernel that drawn pairs cannot estimate is computed in full), or for a
+    grammar form, whose own function holds m x m arrays, when those would not fit in ``memory``.
+    """
+    from ..grammar import form_of
+
+    kernel = pair_kernel_of(variant.measure.function)
+    if kernel is None:
+        return False
+    if reads != ("effectiveness",) or (sample and kernel[0].samplable):
+        return True
+    return form_of(unbound(variant.measure.function)[0]) is not None and dense_bytes(m, 2) > memory
+
+
 def dense_bytes(m: int, matrices: int) -> int:
     """Bytes of the dense road for ``matrices`` m x m float64 pieces: each kept and copied once.
 
@@ -237,8 +254,9 @@ def plan_roads(
         genres = ("similarity" in reads and name not in GENRE_FREE) or "list_distance" in reads
         if genres and features_from is not None:
             roads.append(_skip(f"it needs item features (genres), which {features_from} supplies", similarity=name))
-        elif pair_kernel_of(variant.measure.function) is not None and (sample or reads != ("effectiveness",)):
-            kind = "sample" if sample else "pairs"
+        elif _streamed(variant, reads, m, memory, sample):
+            kernel = pair_kernel_of(variant.measure.function)
+            kind = "sample" if sample and kernel is not None and kernel[0].samplable else "pairs"
             roads.append(_sourced_road(kind, name, m, memory) if "similarity" in reads else Road(kind, similarity=name))
         elif ENGINE_ROADS.get(function) == "neighbours":
             roads.append(_sourced_road("neighbours", name, m, memory))

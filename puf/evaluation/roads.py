@@ -114,7 +114,10 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
         for r, name in enumerate(runs):
             s = worlds[name].effectiveness(METRICS[variant.metric], k) if variant.metric else None
             jobs.append(PairJob(form, bound, s, r if "list_distance" in form.reads else None))
-            slots.append((name, index, form))
+            slots.append((name, index, form, s))
+            if form.weights is not None:  # a weighted mean: Σ weights is one more total of the pass
+                jobs.append(PairJob(form.weight_kernel(), bound, s, jobs[-1].lists))
+                slots.append(None)
     centroids = [_centroids(worlds[name], k) for name in runs] if any(j.lists is not None for j in jobs) else ()
     common = dict(
         m=m, similarity=road.source, inputs=_source_inputs(first, road, own, overrides), centroids=centroids, **options
@@ -131,13 +134,17 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
     except Exception as exc:  # a kernel of one of them raised: name them (and where)
         raise ValueError(f"measures {labels} failed{where}: {type(exc).__name__}: {exc}") from exc
     if road.kind == "pairs":
-        for (name, index, form), total in zip(slots, totals):
-            scores.values[name][index] = form.value(total=total, n_pairs=n_all)
+        for slot, total, weight_total in zip(slots, totals, totals[1:] + [None]):
+            if slot is not None:
+                name, index, form, s = slot
+                weights = weight_total if form.weights is not None else None
+                value = form.value(total=total, n_pairs=n_all, weight_total=weights, effectiveness=s)
+                scores.values[name][index] = value
         return
     from puf.engines import PairEstimate
     from puf.engines.sampling import Z95
 
-    for (name, index, form), (mean, se) in zip(slots, means):
+    for (name, index, form, _), (mean, se) in zip(slots, means):  # samplable kernels: no weights
         value = form.value(total=mean * n_all, n_pairs=n_all)
         error = abs(form.value(total=se * n_all, n_pairs=n_all))
         low, high = chosen[index].measure.range

@@ -39,6 +39,13 @@ class _GrammarMeasure:
 
     __puf_instances__ = ()
 
+    @property
+    def __puf_pair_kernel__(self):
+        """The form's pair kernel (a mean over pairs), or None (:func:`puf.grammar.kernels.form_kernel`)."""
+        from .kernels import form_kernel
+
+        return form_kernel(self.form)
+
     def __repr__(self):
         return f"grammar_measure({self.form!r}, name={self.__name__!r})"
 
