@@ -44,7 +44,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from puf.properties.corpus import CONTROLS, FLAWED  # noqa: E402
-from puf.properties.power import POWER_TABLE, format_power, power_runs, power_summary  # noqa: E402
+from puf.properties.power import (  # noqa: E402
+    POWER_TABLE,
+    false_alarms_by_property,
+    format_power,
+    power_runs,
+    power_summary,
+)
 
 COLUMNS = [
     "measure",
@@ -80,6 +86,9 @@ def main(argv=None):
     parser.add_argument("--properties", default=None, help="comma-separated properties: check only these cells")
     parser.add_argument("--names", default=None, help="comma-separated corpus entries (default all)")
     parser.add_argument(
+        "--no-controls", action="store_true", help="run the planted flaws only (e.g. extra seeds; default: both)"
+    )
+    parser.add_argument(
         "--known", action="store_true", help="let the runner try the stored examples first (default: search alone)"
     )
     parser.add_argument("--write", action="store_true", help=f"store the table in {POWER_TABLE.name}")
@@ -89,13 +98,17 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     budgets = [int(b) for b in args.budgets.split(",")]
+    if args.write:
+        outside = [p for p in (args.from_csv or []) + [args.csv or ROOT] if not _inside(p)]
+        if outside:
+            parser.error(f"--write records a command a reader can rerun: {outside[0]} is outside the repository")
     if args.from_csv:
         runs = read_runs(args.from_csv)
         return _report(runs[runs["budget"].isin(budgets)], args, elapsed=None, argv=argv)
     properties = None if args.properties is None else args.properties.split(",")
     chosen = None if args.names is None else set(args.names.split(","))
     flawed = [e["name"] for e in FLAWED if chosen is None or e["name"] in chosen]
-    controls = [e["name"] for e in CONTROLS if chosen is None or e["name"] in chosen]
+    controls = [e["name"] for e in CONTROLS if (chosen is None or e["name"] in chosen) and not args.no_controls]
     plan = [
         (name, budget, seed)
         for budget in budgets
@@ -128,6 +141,28 @@ def main(argv=None):
         return
     runs = runs[runs["budget"].isin(budgets)]
     _report(runs, args, elapsed=elapsed, argv=argv)
+
+
+def _inside(path):
+    """True when ``path`` lies inside the repository (a recorded command can name it)."""
+    return Path(path).resolve().is_relative_to(ROOT)
+
+
+def command_line(argv: list[str]) -> str:
+    """The command as a reader reruns it from the repository's root: file paths relative to it.
+
+    Examples
+    --------
+    >>> command_line(["--budgets", "60", "--from-csv", str(ROOT / "benchmarks" / "a.csv"), "--write"])
+    'python benchmarks/power.py --budgets 60 --from-csv benchmarks/a.csv --write'
+    """
+    words = []
+    for word in argv:
+        path = Path(word)
+        if word.endswith(".csv") and _inside(path):
+            word = path.resolve().relative_to(ROOT).as_posix()
+        words.append(word)
+    return " ".join(["python benchmarks/power.py", *words])
 
 
 def _appender(path):
@@ -229,6 +264,9 @@ def _report(runs, args, *, elapsed, argv=None):
     table = power_summary(runs)
     covered = coverage(runs)
     print(format_power(table))
+    by_property = false_alarms_by_property(runs)
+    if len(by_property):
+        print("\nfalse alarms on the controls, per property:\n" + format_power(by_property))
     wall = "" if elapsed is None else f"wall {elapsed:.0f} s; "
     print(f"\n{len(FLAWED)} planted flaws, {len(CONTROLS)} controls; {wall}{machine()}")
     loads = {str(int(b)): _loads(group) for b, group in runs.groupby("budget")}
@@ -246,13 +284,22 @@ def _report(runs, args, *, elapsed, argv=None):
             "coverage": covered,
             "machine": machine(),
             "date": _dates(runs),
-            "command": "python benchmarks/power.py " + " ".join(sys.argv[1:] if argv is None else argv),
+            "command": command_line(sys.argv[1:] if argv is None else argv),
             "detection": {
                 str(b): {p: round(float(v), 4) for p, v in rates[b].items() if v == v} for b in table.columns
             },
-            "false_alarms": {str(b): round(float(table.loc["false alarms", b]), 4) for b in table.columns},
+            "false_alarms": {  # the budgets whose controls ran
+                str(b): round(float(table.loc["false alarms", b]), 4)
+                for b in table.columns
+                if table.loc["false alarms", b] == table.loc["false alarms", b]
+            },
             "seconds": {str(b): round(float(table.loc["seconds", b]), 1) for b in table.columns},
         }
+        if len(by_property):  # which properties the controls' false alarms (if any) came from
+            stored["false_alarms_by_property"] = {
+                str(b): {p: round(float(v), 4) for p, v in by_property[b].items() if v == v}
+                for b in by_property.columns
+            }
         if len(with_known):  # the same corpus with the stored examples tried first
             known_table = power_summary(with_known).drop(index=["false alarms", "seconds"])
             print("with the stored examples:\n" + format_power(known_table))

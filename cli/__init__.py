@@ -17,8 +17,11 @@ Exit codes, the same for every subcommand (one map, :mod:`puf.cli.exitcodes`):
 Every failure prints one line, ``puf COMMAND: ...``, on stderr; no traceback.
 """
 
+from __future__ import annotations
+
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
+from collections.abc import Sequence
 import argparse
 import importlib
 import os
@@ -37,7 +40,7 @@ from .exitcodes import (
 )
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """Return the ``puf`` argument parser with every available subcommand.
 
     Examples
@@ -66,7 +69,7 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``puf`` command line and return its exit code.
 
     Examples
@@ -95,7 +98,7 @@ def main(argv=None):
         return _report_failure(args.command, exc)
 
 
-def _report_failure(command, exc):
+def _report_failure(command: str, exc: Exception) -> int:
     """Print ``exc`` in one line and return its exit code (see the module docstring)."""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     code = exit_code(exc)
@@ -108,5 +111,6 @@ def _report_failure(command, exc):
         )
     elif code == EXIT_BAD_INPUT and isinstance(exc, OSError) and not isinstance(exc, (ValueError, ImportError)):
         text = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else text
+    text += "".join(f"; {note}" for note in getattr(exc, "__notes__", ()))  # e.g. where files were kept
     print(f"puf {command}: {text}", file=sys.stderr)
     return code

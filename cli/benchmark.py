@@ -8,6 +8,8 @@ memory (``ru_maxrss``) is its own. It lives with the command line, not in
 above both.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "SIZES",
     "CASES",
@@ -22,6 +24,9 @@ __all__ = [
     "baseline_bytes",
 ]
 
+from collections.abc import Callable, Mapping
+from typing import Any
+import os
 import json
 import math
 import resource
@@ -30,6 +35,7 @@ import time
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import NDArray
 
 #: name -> (users, items, median history length, log-normal sigma).
 SIZES = {
@@ -41,7 +47,16 @@ _K = 10
 _GENRES = 18
 
 
-def synthetic_interactions(m, n, *, median_degree, sigma, alpha=1.1, offset=30.0, random_state=0):
+def synthetic_interactions(
+    m: int,
+    n: int,
+    *,
+    median_degree: float,
+    sigma: float,
+    alpha: float = 1.1,
+    offset: float = 30.0,
+    random_state: int = 0,
+) -> sp.csr_matrix:
     """A binary (m, n) CSR matrix with power-law item popularity and log-normal activity.
 
     Parameters
@@ -83,7 +98,7 @@ def synthetic_interactions(m, n, *, median_degree, sigma, alpha=1.1, offset=30.0
     return sp.csr_matrix((np.ones(keys.size), (keys - owners * n).astype(np.int32), indptr), shape=(m, n))
 
 
-def _popular_lists(histories, k, rng):
+def _popular_lists(histories: sp.csr_matrix, k: int, rng: np.random.Generator) -> NDArray[np.int64]:
     """(m, k) lists drawn by popularity (a stand-in recommender), no duplicates."""
     m, n = histories.shape
     popularity = np.bincount(histories.indices, minlength=n) + 1.0
@@ -99,7 +114,7 @@ def _popular_lists(histories, k, rng):
     return lists
 
 
-def make_bundle(size, *, random_state=0):
+def make_bundle(size: str, *, random_state: int = 0) -> dict[str, Any]:
     """Histories, relevance, lists, genres and NDCG@10 for one benchmark size.
 
     Examples
@@ -132,7 +147,7 @@ def make_bundle(size, *, random_state=0):
     }
 
 
-def save_bundle(bundle, path):
+def save_bundle(bundle: Mapping[str, Any], path: str | os.PathLike[str]) -> None:
     """Write a bundle to one uncompressed ``.npz`` file (sparse matrices as their CSR arrays).
 
     Examples
@@ -161,7 +176,7 @@ def save_bundle(bundle, path):
     np.savez(path, **arrays)
 
 
-def load_bundle(path):
+def load_bundle(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a bundle written by :func:`save_bundle` (example there)."""
     with np.load(path) as stored:
         bundle = {key: stored[key] for key in stored.files if "." not in key}
@@ -173,7 +188,7 @@ def load_bundle(path):
     return bundle
 
 
-def _engine_cases():
+def _engine_cases() -> dict[str, Callable[[Mapping[str, Any]], Any]]:
     from puf import declared_gamma
     from puf.engines import envy_measures, puf_from_histories, sample_uf, uf_streaming
 
@@ -194,10 +209,10 @@ def _engine_cases():
     }
 
 
-def _baseline_cases():
+def _baseline_cases() -> dict[str, Callable[[Mapping[str, Any]], Any]]:
     import puf
 
-    def envy(b):
+    def envy(b: Mapping[str, Any]) -> dict[str, float]:
         utility = puf.utility_matrix(b["rankings"], b["relevance"])
         return {
             "me": puf.mean_envy(utility),
@@ -218,6 +233,7 @@ def _baseline_cases():
     }
 
 
+#: Every benchmark case: an engine (and, where one exists, its dense baseline).
 CASES = ("cosine-puf", "jaccard-puf", "jaccard-puf-sample", "envy", "uf", "uf-sample")
 #: Cases run by default per size: all of them.
 DEFAULT_CASES = {"small": CASES, "ml1m": CASES, "ml20m": CASES}
@@ -229,7 +245,7 @@ SAMPLED = {"jaccard-puf-sample": "jaccard-puf", "uf-sample": "uf"}
 _DENSE_COPIES = {"cosine-puf": 4, "jaccard-puf": 4, "envy": 4, "uf": 5}
 
 
-def baseline_bytes(case, m):
+def baseline_bytes(case: str, m: int) -> int:
     """Rough peak bytes of the dense baseline of ``case`` for m users.
 
     Examples
@@ -240,7 +256,7 @@ def baseline_bytes(case, m):
     return _DENSE_COPIES[case] * 8 * m * m
 
 
-def _rss_mb():
+def _rss_mb() -> float:
     """Peak resident memory of this process so far, in MB.
 
     VmHWM first: Linux carries ``ru_maxrss`` across fork + exec, so a subprocess
@@ -256,7 +272,7 @@ def _rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux/BSD: KiB
 
 
-def _jsonable(value):
+def _jsonable(value: Any) -> Any:
     from puf.engines import PairEstimate
 
     if isinstance(value, PairEstimate):
@@ -272,7 +288,7 @@ def _jsonable(value):
     return float(value)
 
 
-def run_case(case, bundle_path, *, baseline=False):
+def run_case(case: str, bundle_path: str | os.PathLike[str], *, baseline: bool = False) -> dict[str, Any]:
     """Load a bundle, run one case, return seconds, memory and the value.
 
     Memory is the process's peak resident set (MB), including the input bundle

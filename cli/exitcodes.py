@@ -21,6 +21,8 @@ one-line message take the code from :func:`exit_code`, so no command spells a
 number.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "EXIT_OK",
     "EXIT_DOWNLOAD",
@@ -33,27 +35,31 @@ __all__ = [
     "terminations_interrupt",
 ]
 
+from typing import NoReturn
+from collections.abc import Iterator
 import contextlib
 import signal
 import threading
+from types import FrameType
 
+#: The exit codes: done, download failed, bad input, internal error, interrupted.
 EXIT_OK, EXIT_DOWNLOAD, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 
 
 class Terminated(KeyboardInterrupt):
     """The run received SIGTERM or SIGHUP; a KeyboardInterrupt, so it unwinds as Ctrl-C does."""
 
-    def __init__(self, signum):
+    def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
 
 
-def _terminate(signum, frame):
+def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
     raise Terminated(signum)
 
 
 @contextlib.contextmanager
-def terminations_interrupt():
+def terminations_interrupt() -> Iterator[None]:
     """Within the body, SIGTERM and SIGHUP raise :class:`Terminated` (main thread only).
 
     Examples
@@ -90,7 +96,7 @@ EXIT_CODES = (
 )
 
 
-def exit_code(exc):
+def exit_code(exc: BaseException) -> int:
     """Return the exit code for a command that ended with ``exc``.
 
     Parameters

@@ -6,6 +6,8 @@ plugin (:mod:`properties.plugin`) stays inert and cheap unless ``--measure`` is
 given.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "CATALOG",
     "Property",
@@ -23,6 +25,7 @@ __all__ = [
     "worlds",
 ]
 
+from typing import Any
 import importlib
 
 _HOME = {
@@ -43,7 +46,7 @@ _HOME = {
 }
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _HOME:
         value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
         globals()[name] = value
@@ -51,5 +54,5 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

@@ -7,21 +7,31 @@ of the worker that said hello; anything else is foreign (a process the measure f
 or the measure writing on the socket itself).
 """
 
+from __future__ import annotations
+
 __all__ = ["Channel", "ChannelError", "describe_status"]
 
+from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Iterable
 import contextlib
 import io
 import os
 import pickle
+import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
 import warnings
 from multiprocessing.connection import Connection
 
+
 from ._worker import BOOT, keep
+
+if TYPE_CHECKING:
+    from puf.metadata import Measure
 
 _MAX_ANSWER = 64 << 20  # bytes; an answer is a few numbers and strings
 
@@ -29,17 +39,17 @@ _MAX_ANSWER = 64 << 20  # bytes; an answer is a few numbers and strings
 class ChannelError(Exception):
     """The worker ended, or something that is not its answer came on the socket (``foreign``)."""
 
-    def __init__(self, message, *, foreign=False):
+    def __init__(self, message: str, *, foreign: bool = False) -> None:
         super().__init__(message)
         self.foreign = foreign
 
 
 class _PlainUnpickler(pickle.Unpickler):
-    def find_class(self, module, name):
+    def find_class(self, module: str, name: str) -> NoReturn:
         raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
 
 
-def describe_status(code):
+def describe_status(code: int | None) -> str:
     """Words for a keeper's exit code (negative, or 128 + n: killed by signal n).
 
     Examples
@@ -64,7 +74,7 @@ class Channel:
     ``others`` are the channels of other workers, whose sockets a forked keeper closes.
     """
 
-    def __init__(self, source, others=()):
+    def __init__(self, source: str | Measure, others: Iterable[Channel] = ()) -> None:
         parent, child = socket.socketpair()
         self._popen = None
         try:
@@ -86,7 +96,7 @@ class Channel:
         self._next_id = 0
 
     @staticmethod
-    def _fork(parent, child, measure, others):
+    def _fork(parent: socket.socket, child: socket.socket, measure: Measure, others: Iterable[Channel]) -> int:
         harness = os.getpid()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
@@ -102,18 +112,20 @@ class Channel:
                 os._exit(1)
         return pid
 
-    def abandon(self):
+    def abandon(self) -> None:
         """Close this process's copy of the socket, leaving the worker alone (in a forked child)."""
         with contextlib.suppress(OSError):
             self._connection.close()
 
-    def ask(self, kind, payload, time_limit):
+    def ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
         """Send a request (kind None: read the hello) and return the worker's reply.
 
-        Raises ``TimeoutError`` after ``time_limit`` seconds and ChannelError
+        Raises ``TimeoutError`` when the whole reply has not come within ``time_limit``
+        seconds (a partial message too), and ChannelError
         when the worker ended or the answer is not its own.
         """
         request_id, self._next_id = self._next_id, self._next_id + 1
+        deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
             if kind is not None:
                 self._connection.send((request_id, kind, payload))
@@ -123,7 +135,9 @@ class Channel:
         if not ready:
             raise TimeoutError(time_limit)
         try:
-            data = self._connection.recv_bytes(_MAX_ANSWER)
+            data = self._receive(deadline)
+        except TimeoutError:  # an OSError: the message did not end within the limit
+            raise TimeoutError(time_limit) from None
         except (EOFError, OSError):
             raise ChannelError("the measure's process ended") from None
         try:
@@ -142,7 +156,28 @@ class Channel:
             )
         return reply
 
-    def close(self, grace=0.0):
+    def _receive(self, deadline: float | None) -> bytes:
+        """One message (multiprocessing's framing), all of it before ``deadline`` (TimeoutError)."""
+        (size,) = struct.unpack("!i", self._read(4, deadline))
+        if size == -1:
+            (size,) = struct.unpack("!Q", self._read(8, deadline))
+        if size > _MAX_ANSWER:
+            raise ChannelError(f"a message of {size} bytes came on the worker's socket", foreign=True)
+        return self._read(size, deadline)
+
+    def _read(self, size: int, deadline: float | None) -> bytes:
+        fd, data = self._connection.fileno(), bytearray()
+        while len(data) < size:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([fd], [], [], left)[0]:
+                raise TimeoutError(left)
+            chunk = os.read(fd, size - len(data))
+            if not chunk:
+                raise EOFError
+            data += chunk
+        return bytes(data)
+
+    def close(self, grace: float = 0.0) -> int | None:
         """Kill the process group (after ``grace`` seconds to end alone); return the keeper's code."""
         with contextlib.suppress(OSError):
             self._connection.close()
@@ -151,7 +186,7 @@ class Channel:
             os.killpg(self.group, signal.SIGKILL)
         return code if code is not None else self._wait(None)
 
-    def _wait(self, timeout):
+    def _wait(self, timeout: float | None) -> int | None:
         """The keeper's exit code once it ended (None if still running after ``timeout``)."""
         if self._popen is not None:
             try:
@@ -166,6 +201,6 @@ class Channel:
                 return None
             if pid:
                 return os.waitstatus_to_exitcode(status)
-            if time.monotonic() >= deadline:
+            if deadline is not None and time.monotonic() >= deadline:
                 return None
             time.sleep(0.01)

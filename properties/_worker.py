@@ -13,8 +13,12 @@ A fresh worker is ``python -c`` of :data:`BOOT` with the socket's descriptor and
 harness's pid as arguments: a new interpreter, which never saw the harness's state.
 """
 
+from __future__ import annotations
+
 __all__ = ["BOOT", "boot", "keep", "measure_facts", "real_number"]
 
+from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Mapping
 import dataclasses
 import numbers
 import os
@@ -25,20 +29,22 @@ import warnings
 import numpy as np
 
 from puf.processes import die_with_parent
+from multiprocessing.connection import Connection
+
+if TYPE_CHECKING:
+    from puf.metadata import Measure
 
 BOOT = "from puf.properties._worker import boot; boot()"
 """The code a fresh worker interpreter runs (``python -c BOOT FD HARNESS_PID``)."""
 
 
-def boot():
+def boot() -> None:
     """Entry point of a fresh interpreter: become the keeper of a worker that loads a spec."""
-    from multiprocessing.connection import Connection
-
     descriptor, harness_pid = int(sys.argv[1]), int(sys.argv[2])
     keep(Connection(descriptor), harness_pid, None)
 
 
-def keep(connection, parent_pid, measure):
+def keep(connection: Connection, parent_pid: int, measure: Measure | None) -> NoReturn:
     """Run the keeper in this process; never returns.
 
     ``measure`` is the measure to serve (a forked keeper holds it already), or
@@ -70,12 +76,12 @@ def keep(connection, parent_pid, measure):
     os._exit(128 - code if code < 0 else code)  # killed by signal n: 128 + n, as shells say
 
 
-def _forked_by_the_measure():
+def _forked_by_the_measure() -> None:
     """In a process the measure forked: end with the worker, and never answer for it."""
     die_with_parent(os.getppid())
 
 
-def measure_facts(measure):
+def measure_facts(measure: Measure) -> dict[str, Any]:
     """What the harness needs to stand in for ``measure``: its metadata and where it comes from."""
     facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
     function = measure.function
@@ -83,7 +89,7 @@ def measure_facts(measure):
     return facts
 
 
-def _load(spec):
+def _load(spec: str) -> tuple[Measure | None, tuple[str, Any]]:
     """Load ``spec`` here; return (measure, reply) with reply ("ready", facts) or ("failed", text)."""
     from puf.loader import load_measure
 
@@ -97,7 +103,7 @@ def _load(spec):
         return None, ("failed", (text or type(exc).__name__).splitlines()[0])
 
 
-def real_number(value):
+def real_number(value: object) -> float | None:
     """Return ``value`` as a float, or None when it is not a real number (bools are not).
 
     Examples
@@ -112,8 +118,10 @@ def real_number(value):
     return float(value)
 
 
-def _value(measure, fields):
+def _value(measure: Measure | None, fields: Mapping[str, Any]) -> tuple[Any, ...]:
     """("ok", number or None, type name) or ("raised", first line) of one call."""
+    if measure is None:  # asked before a spec was loaded
+        return ("raised", "no measure is loaded")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -124,14 +132,14 @@ def _value(measure, fields):
         return ("raised", text.splitlines()[0])
 
 
-def _serve(connection, measure):
+def _serve(connection: Connection, measure: Measure | None) -> None:
     """The worker's loop: (id, "load", spec) | (id, "call", fields) | (id, "many", [fields])."""
     me = os.getpid()
     os.register_at_fork(after_in_child=_forked_by_the_measure)
     os.dup2(2, 1)  # what a measure prints is not the harness's output
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
-    def answer(request_id, reply):
+    def answer(request_id: int, reply: Any) -> None:
         if os.getpid() != me:
             os._exit(0)  # a copy the measure forked: only the worker answers
         connection.send((request_id, me, reply))

@@ -7,8 +7,11 @@ of the declared range at every size. Their formal statements say exactly what th
 tests: the ranges its parameters are drawn from and the tolerances of its judges.
 """
 
+from __future__ import annotations
+
 __all__ = ["AXIOM_ENTRIES"]
 
+from typing import Any
 from . import judges
 from .extreme_cases import candidates, size_cases, size_examples
 from .subgroup_cases import consistency_parts, decomposition_parts, subgroup_cases, subgroup_examples
@@ -31,7 +34,8 @@ _SUBGROUP_SEARCH = dict(
     explicit=subgroup_examples,
 )
 
-AXIOM_ENTRIES = (
+#: The keyword arguments of the catalog's axiom properties, one dict each (``Property(**entry)``).
+AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
         name="strict-transfer",
         statement="a transfer from a better-off to a worse-off user that keeps their order strictly lowers the value",
@@ -99,8 +103,8 @@ AXIOM_ENTRIES = (
     dict(
         name="attainable-range",
         statement="for every m the measure reaches both ends of its declared range",
-        formal="∀ m drawn (2–12, and 13–300 in the large share; world level: the sizes drawn, "
-        "13–200 in the large share, and 2–6): min f ≤ low + t and "
+        formal="∀ m drawn (2–12, and 13–299 in the large share; world level: the sizes drawn, "
+        "13–199 in the large share, and 2–6): min f ≤ low + t and "
         "max f ≥ high − t over the drawn population and the candidate extremes of m "
         "users (everyone equal; one user apart; half and half; evenly spread; users at "
         "10⁻³⁰⁰; everyone, nobody or only the other half alike; at world level no envy "

@@ -19,7 +19,7 @@ QUICK_MAX_EXAMPLES = 20
 """Examples per property of ``puf report --quick``."""
 
 
-def example_budget(max_examples=None, *, quick=False, name="max_examples"):
+def example_budget(max_examples: int | None = None, *, quick: bool = False, name: str = "max_examples") -> int:
     """Return the example budget: ``max_examples`` checked, or the default when it is None.
 
     Parameters

@@ -6,6 +6,8 @@ killed at the time limit, so nothing it does (C code that ignores signals,
 built-in measures run in-process under a SIGALRM limit.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "MeasureError",
     "Timeout",
@@ -17,6 +19,8 @@ __all__ = [
     "end_calls",
 ]
 
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, NoReturn
 import contextlib
 import math
 import numbers
@@ -25,6 +29,11 @@ import threading
 import warnings
 
 import numpy as np
+
+from types import FrameType
+
+from puf.metadata import Measure
+from puf.population import Population
 
 from . import isolation
 
@@ -36,18 +45,17 @@ class MeasureError(Exception):
 class Timeout(BaseException):
     """A measure call exceeded its time limit; a BaseException so Hypothesis stops at once."""
 
-    snapshot = None
+    snapshot: dict[str, Any] | None = None  # the example being evaluated, set by the search
 
 
 @contextlib.contextmanager
-def _time_limit(seconds):
+def _time_limit(seconds: float | None) -> Iterator[None]:
     """Raise :class:`Timeout` in this thread after ``seconds`` (main thread, POSIX only)."""
-    usable = seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable:
+    if not (seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()):
         yield
         return
 
-    def expire(signum, frame):
+    def expire(signum: int, frame: FrameType | None) -> NoReturn:
         raise Timeout()
 
     previous = signal.signal(signal.SIGALRM, expire)
@@ -62,7 +70,7 @@ def _time_limit(seconds):
             signal.setitimer(signal.ITIMER_REAL, max(outer_delay - (seconds - left), 1e-3))
 
 
-def as_number(value):
+def as_number(value: object) -> float | None:
     """Return ``value`` as a float, or None when it is not a real number.
 
     Examples
@@ -75,7 +83,7 @@ def as_number(value):
     return isolation.real_number(value)
 
 
-def call_measure(measure, population, time_limit):
+def call_measure(measure: Measure, population: Population, time_limit: float | None) -> float:
     """Evaluate ``measure`` on ``population`` and return a float.
 
     Warnings (including numpy's RuntimeWarnings, errors under pytest's
@@ -103,22 +111,22 @@ def call_measure(measure, population, time_limit):
 class _Returned:
     """What a worker reports instead of the value itself: its number (or None) and type."""
 
-    def __init__(self, number, kind):
+    def __init__(self, number: float | None, kind: str) -> None:
         self.number, self.kind = number, kind
 
 
-def _type_name(value):
+def _type_name(value: object) -> str:
     """The name of the type the measure returned (a worker reports it in a _Returned)."""
     return value.kind if isinstance(value, _Returned) else type(value).__name__
 
 
-def _unbounded(measure):
+def _unbounded(measure: Measure) -> Measure:
     if isinstance(measure.function, isolation.IsolatedFunction):
         return measure.function.measure  # already bounded for other callers: bound it here
     return measure
 
 
-def _in_worker(worker, fields, time_limit):
+def _in_worker(worker: isolation.MeasureWorker, fields: Mapping[str, Any], time_limit: float | None) -> _Returned:
     try:
         return _Returned(*worker.call(fields, time_limit))
     except isolation.WorkerTimeout:
@@ -127,7 +135,7 @@ def _in_worker(worker, fields, time_limit):
         raise MeasureError(str(exc)) from None
 
 
-def _evaluate(measure, fields, time_limit):
+def _evaluate(measure: Measure, fields: Mapping[str, Any], time_limit: float | None) -> Any:
     """The measure's value on ``fields`` (a :class:`_Returned` from a worker)."""
     measure = _unbounded(measure)
     if not isolation.is_trusted(measure):
@@ -159,11 +167,11 @@ class FreshCaller:
     >>> caller.close()
     """
 
-    def __init__(self, measure, time_limit):
+    def __init__(self, measure: Measure, time_limit: float) -> None:
         self.measure, self.time_limit = _unbounded(measure), time_limit
-        self._worker = None
+        self._worker: isolation.MeasureWorker | None = None
 
-    def many(self, populations):
+    def many(self, populations: Sequence[Population]) -> list[float]:
         """The values on ``populations``, asked in this order (one request to the worker)."""
         if isolation.is_trusted(self.measure) or not isolation.CAN_ISOLATE:
             return [call_measure(self.measure, pop, self.time_limit) for pop in populations]
@@ -182,29 +190,31 @@ class FreshCaller:
         except isolation.WorkerDied as exc:
             self.close()
             raise MeasureError(str(exc)) from None
+        values = []
         for outcome in outcomes:
             if outcome.error is not None:
                 raise MeasureError(outcome.error)
             if outcome.number is None:
                 raise MeasureError(f"returned {outcome.kind}, not a number")
-        return [outcome.number for outcome in outcomes]
+            values.append(outcome.number)
+        return values
 
-    def close(self):
+    def close(self) -> None:
         """End the worker (a later call starts a fresh one)."""
         if self._worker is not None:
             self._worker.close()
             self._worker = None
 
 
-def end_calls():
+def end_calls() -> None:
     """Stop the worker process of the last user measure (the runner calls this when done)."""
     isolation.release_workers()
 
 
-def _probe_population(measure):
+def _probe_population(measure: Measure) -> Population:
     from puf import Population, World
 
-    if {"utility", "list_distance"} & set(measure.reads):
+    if {"utility", "list_distance"} & set(measure.reads or ()):
         world = World(
             np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]),
             np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
@@ -215,7 +225,7 @@ def _probe_population(measure):
     return Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
 
 
-def check_returns_number(measure, time_limit):
+def check_returns_number(measure: Measure, time_limit: float | None) -> None:
     """Raise ValueError unless ``measure`` returns a number on a small valid population.
 
     A measure that raises on it passes this check: raising is a finding the
@@ -238,7 +248,9 @@ def check_returns_number(measure, time_limit):
         raise ValueError(f"measure {measure.name!r} does not return a number: it returned {_type_name(value)}")
 
 
-def check_run_options(*, time_limit, time_budget, properties):
+def check_run_options(
+    *, time_limit: float, time_budget: float, properties: str | Iterable[object] | None
+) -> list[Any] | None:
     """Raise ValueError naming the option unless the runner's options make sense.
 
     Returns ``properties`` as a list of names (a single string is one name, not

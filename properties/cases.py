@@ -16,6 +16,8 @@ declared with :func:`case_strategy` next to its kin (:mod:`.user_cases`,
 in its catalog entry.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "LEVELS",
     "LARGEST",
@@ -36,6 +38,8 @@ __all__ = [
     "distance",
 ]
 
+from collections.abc import Callable
+from typing import Any, Literal, overload
 import functools
 from dataclasses import dataclass
 
@@ -43,6 +47,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from puf import as_measure
+from puf.population import Population
+from puf.world import World
 
 from .large_draws import LARGE_SHARE, large_populations, large_worlds
 from .strategies import populations, worlds
@@ -52,18 +58,22 @@ LEVELS = ("score", "world")
 LARGEST = 12
 """Users in the largest small population drawn (the strategies' default ``max_users``)."""
 LARGEST_LARGE = 300
-"""Users in the largest population of the large share at score level."""
+"""The large share's bound on users at score level: 13 to LARGEST_LARGE − 1 are drawn."""
 LARGEST_LARGE_WORLD = 200
-"""Users in the largest world of the large share."""
-# P@k moves by exactly 1/k when one list item changes relevance, so world-level
-# disparity and transfer cases change effectiveness by a known, exact amount.
+"""The large share's bound on users at world level: 13 to LARGEST_LARGE_WORLD − 1 are drawn."""
+#: The effectiveness metric a world-level case derives: P@k, which one list item moves by exactly
+#: 1/k, so world-level disparity and transfer cases change effectiveness by a known amount.
 METRIC = "precision"
+#: The similarity a world-level case derives from the histories.
 SIMILARITY = "jaccard"
 
-# Fractions in (0, 1), kept >= 1e-3 so that a scaling by 1/fraction never under- or overflows.
+#: Strategy of fractions in (0, 1), at least 1e-3 (a scaling by 1/fraction never under- or overflows).
 FRACTIONS = st.one_of(st.integers(1, 9).map(lambda i: i / 10), st.floats(1e-3, 0.999))
+#: Strategy of :data:`FRACTIONS` or 1.
 FRACTIONS_OR_ONE = st.one_of(st.just(1.0), FRACTIONS)
+#: Strategy of :data:`FRACTIONS` or 0.
 FRACTIONS_OR_ZERO = st.one_of(st.just(0.0), FRACTIONS)
+#: Strategy of shares in (0, ½]: ½, or half a :data:`FRACTIONS` value.
 HALVES_OR_LESS = st.one_of(st.just(0.5), FRACTIONS.map(lambda t: t / 2))
 
 
@@ -88,26 +98,28 @@ class Case:
     Case(m=2, change='two users', alternatives=0)
     """
 
-    before: object
-    after: object = None
+    before: Population
+    after: Population | None = None
     change: str = ""
     strict: bool = False
     trivial: bool = False
     delta: float = 0.0
-    alternatives: tuple = ()
+    alternatives: tuple[Case, ...] = ()
     segment: bool = False
-    values: dict | None = None
+    values: dict[str, float] | None = None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         # Short: Hypothesis prints a failing example's repr, and populations are large.
         return f"Case(m={self.before.m}, change={self.change!r}, alternatives={len(self.alternatives)})"
 
-    def _repr_pretty_(self, printer, cycle):
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         # Hypothesis' pretty printer lists a dataclass's fields unless it finds this method.
         printer.text(repr(self))
 
 
-def case_strategy(definition):
+def case_strategy(
+    definition: Callable[..., Case],
+) -> Callable[[str, str | Callable[..., Any]], st.SearchStrategy[Case]]:
     """Declare a strategy of cases: ``definition(draw, level, measure)`` becomes
     ``definition(level, measure)``, a strategy whose arguments are checked when it is built.
 
@@ -127,7 +139,7 @@ def case_strategy(definition):
     strategy = st.composite(definition)
 
     @functools.wraps(strategy)
-    def build(level, measure):
+    def build(level: str, measure: str | Callable[..., Any]) -> st.SearchStrategy[Case]:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
         return strategy(level, as_measure(measure))
@@ -135,7 +147,7 @@ def case_strategy(definition):
     return build
 
 
-def derive(world):
+def derive(world: World) -> Population:
     """Return the Population a measure reads from ``world`` at world level (P@k, Jaccard).
 
     Examples
@@ -150,12 +162,12 @@ def derive(world):
 
 
 @functools.lru_cache(maxsize=None)
-def sources(level, large=True):
+def sources(level: str, large: bool = True) -> st.SearchStrategy[tuple[Population, World | None]]:
     """Strategy of ``(population, world)`` pairs: drawn populations (world None) at score
     level, drawn worlds and their derived populations at world level.
 
     With ``large`` (default), about one draw in eight (:data:`~.large_draws.LARGE_SHARE`) is a large,
-    continuous population (13 to 300 users at score level, 13 to 200 at world level: see
+    continuous population (13 to 299 users at score level, 13 to 199 at world level: see
     :mod:`.large_draws`); the rest come from the small strategies (2 to 12 users).
 
     Examples
@@ -179,7 +191,7 @@ def sources(level, large=True):
         return pairs[0]
 
     @st.composite
-    def mixed(draw):
+    def mixed(draw: st.DrawFn) -> tuple[Population, World | None]:
         # The small share first: shrinking moves a large example towards a small one.
         return draw(pairs[1] if draw(_SHARES)[0] % LARGE_SHARE == LARGE_SHARE - 1 else pairs[0])
 
@@ -189,7 +201,7 @@ def sources(level, large=True):
 _SHARES = st.binary(min_size=1, max_size=1)  # uniform, where st.integers favours small values
 
 
-def trivial_case(pop, why):
+def trivial_case(pop: Population, why: str) -> Case:
     """A case with nothing to judge (the transformation does not apply to ``pop``): skipped.
 
     Examples
@@ -201,7 +213,15 @@ def trivial_case(pop, why):
     return Case(pop, None, why, trivial=True)
 
 
-def draw_users(draw, m, count):
+@overload
+def draw_users(draw: st.DrawFn, m: int, count: Literal[1]) -> int: ...
+
+
+@overload
+def draw_users(draw: st.DrawFn, m: int, count: Literal[2]) -> tuple[int, int]: ...
+
+
+def draw_users(draw: st.DrawFn, m: int, count: int) -> int | tuple[int, int]:
     """Draw one user id of ``m`` (``count`` 1) or two different ones (``count`` 2).
 
     Examples
@@ -218,7 +238,7 @@ def draw_users(draw, m, count):
     return first, second + (second >= first)
 
 
-def distance(start, end):
+def distance(start: Population, end: Population) -> float:
     """Max-norm distance between two populations of the same users: a case's ``delta``.
 
     Examples

@@ -11,10 +11,12 @@ name: adding one is one :data:`CATALOG` entry (with its strategy of cases)
 plus its pinned verdicts in ``properties/known/``.
 """
 
+from __future__ import annotations
+
 __all__ = ["FORMAL_CONVENTIONS", "Property", "CATALOG", "get_property", "catalog_frame"]
 
+from typing import Any, Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import judges
 from .axioms import AXIOM_ENTRIES
@@ -30,9 +32,11 @@ from .user_cases import (
     replication_cases,
     single_cases,
 )
+from .cases import Case
+import pandas as pd
 
 
-def _no_examples(level):
+def _no_examples(level: str) -> list[Case]:
     return []
 
 
@@ -118,7 +122,7 @@ class Property:
     fresh_workers: bool = False
     derived: Callable | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in ("universal", "existential"):
             raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
         for name in ("cases", "judge", "explicit", "explain", "derived"):
@@ -127,7 +131,7 @@ class Property:
             if not callable(getattr(self, name)):
                 raise ValueError(f"{name} of property {self.name!r} must be callable, got {getattr(self, name)!r}")
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Return the documentation fields as a plain dict (no callables).
 
         Examples
@@ -155,6 +159,7 @@ _ALL = ("effectiveness", "similarity", "utility", "list_distance")
 _OUT = ("effectiveness", "utility")
 _INEQ = "inequality axioms (Atkinson 1970; Cowell, Measuring Inequality)"
 _PUF = "the PUF paper's sensitivity claims (Rampisela et al., ECIR 2026)"
+#: Every property by name, in the order verdicts and tables list them.
 CATALOG = {
     p.name: p
     for p in (
@@ -398,7 +403,7 @@ CATALOG = {
 }
 
 
-def get_property(name):
+def get_property(name: str | Property) -> Property:
     """Return the :class:`Property` called ``name``.
 
     Examples
@@ -418,7 +423,7 @@ def get_property(name):
         raise ValueError(f"unknown property {name!r}; known properties: {', '.join(CATALOG)}") from None
 
 
-def catalog_frame():
+def catalog_frame() -> pd.DataFrame:
     """Return the catalog as a pandas DataFrame, one row per property.
 
     Examples

@@ -8,18 +8,25 @@ at its first failing cell (with that cell's counterexample); the others get
 their full catalog row and are ranked by how many of their cells are proven.
 """
 
+from __future__ import annotations
+
 __all__ = ["Cell", "Candidate", "design", "INEQUALITY"]
 
+from typing import Any, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
 import math
 from dataclasses import asdict, dataclass, field
 
 from puf import as_measure
-from puf.grammar import BUILTIN_FORMS, PairForm, enumerate_forms, grammar_measure
+from puf.grammar import BUILTIN_FORMS, IndexForm, PairForm, enumerate_forms, grammar_measure
+from puf.metadata import Measure
 
 from .budget import example_budget
 from .catalog import CATALOG, get_property
 from .proofs import check_mode, combine, prove
 from .runner import verdicts
+
+T = TypeVar("T")
 
 INEQUALITY = "inequality"
 """``kinds`` value for the inequality forms only: the candidates that read effectiveness alone."""
@@ -34,7 +41,7 @@ class Cell:
     by: str
     reason: str = ""
     scope: str | None = None
-    example: dict | None = None
+    example: dict[str, Any] | None = None
 
 
 @dataclass
@@ -42,16 +49,16 @@ class Candidate:
     """A form of the grammar with its decided cells; ``failed`` is its first failing cell, if any."""
 
     name: str
-    form: object
+    form: PairForm | IndexForm
     alias: str = ""
-    cells: list = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
     failed: Cell | None = None
 
     @property
-    def n_proven(self):
+    def n_proven(self) -> int:
         return sum(c.status == "proven" for c in self.cells)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the form's options, the cells, the first failing cell."""
         return _finite_or_text(
             {
@@ -66,7 +73,7 @@ class Candidate:
         )
 
 
-def _finite_or_text(value):
+def _finite_or_text(value: Any) -> Any:
     """``value`` with NaN and infinities as the strings "nan", "inf", "-inf" (as verdicts are written)."""
     if isinstance(value, dict):
         return {k: _finite_or_text(v) for k, v in value.items()}
@@ -85,20 +92,25 @@ _MULTIPLES = {
 }
 
 
-def _alias(form):
-    """The built-in this form is a positive multiple of ("∝ gini"), or ""."""
+def _unit(form: Any) -> Any:
+    """``form`` with its coefficient 1 (a form without one as it is)."""
     from dataclasses import replace
 
-    unit = replace(form, coefficient=1.0) if hasattr(form, "coefficient") else form
+    return replace(form, coefficient=1.0) if hasattr(form, "coefficient") else form
+
+
+def _alias(form: Any) -> str:
+    """The built-in this form is a positive multiple of ("∝ gini"), or ""."""
+    unit = _unit(form)
     if unit in _MULTIPLES:
         return f"∝ {_MULTIPLES[unit]}"
     for name, builtin in BUILTIN_FORMS.items():
-        if (replace(builtin, coefficient=1.0) if hasattr(builtin, "coefficient") else builtin) == unit:
+        if _unit(builtin) == unit:
             return name if builtin == form else f"∝ {name}"
     return ""
 
 
-def decide(measure, prop, *, proofs, max_examples, random_state):
+def decide(measure: Measure, prop: str, *, proofs: str, max_examples: int, random_state: int | None) -> Cell:
     """One cell: by proof when one settles it, else by the search (proofs off)."""
     proof = prove(measure, prop, mode=proofs)
     if proof is not None and proof.status == "proven" and proof.scope.startswith("for every m"):
@@ -111,12 +123,12 @@ def decide(measure, prop, *, proofs, max_examples, random_state):
     return Cell(prop, status, "search" if scope is None else "search and proof", reason, scope, example)
 
 
-def _meets(cell, wanted):
+def _meets(cell: Cell, wanted: bool) -> bool:
     holding = cell.status in ("proven", "holds")
     return holding if wanted else cell.status == "violated"
 
 
-def _one(job):
+def _one(job: tuple[Any, tuple[str, ...], tuple[str, ...], dict[str, Any]]) -> Candidate:
     form, require, forbid, options = job
     measure = as_measure(grammar_measure(form))
     candidate = Candidate(measure.name, form, _alias(form))
@@ -132,17 +144,17 @@ def _one(job):
 
 
 def design(
-    require,
-    forbid=(),
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
     *,
-    grammar=None,
-    kinds=("pair", "index"),
-    proofs="smt",
-    max_examples=None,
-    random_state=0,
-    n_jobs=1,
-    progress=False,
-):
+    grammar: Mapping[str, Any] | None = None,
+    kinds: Sequence[str] | str = ("pair", "index"),
+    proofs: str = "smt",
+    max_examples: int | None = None,
+    random_state: int | None = 0,
+    n_jobs: int = 1,
+    progress: bool = False,
+) -> tuple[list[Candidate], list[Candidate]]:
     """Return ``(accepted, rejected)`` candidates of the grammar for the required properties.
 
     Parameters
@@ -197,7 +209,7 @@ def design(
     return accepted, [c for c in candidates if c.failed is not None]
 
 
-def _bar(iterable, total, progress):
+def _bar(iterable: Iterable[T], total: int, progress: bool) -> Iterable[T]:
     if not progress:
         return iterable
     from tqdm import tqdm

@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
+from .design import Candidate, Cell
 
 _SHORT = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undef", "not-applicable": "n/a"}
 
 
-def _counterexample(cell):
+def _counterexample(cell: Cell) -> str:
     example = cell.example or {}
     before, after = example.get("before") or {}, example.get("after") or {}
     if "effectiveness" not in before:
@@ -23,11 +25,11 @@ def _counterexample(cell):
     return text
 
 
-def _row(candidate):
+def _row(candidate: Candidate) -> str:
     return ", ".join(f"{c.property} {_SHORT.get(c.status, c.status)}" for c in candidate.cells)
 
 
-def _grouped_row(candidate):
+def _grouped_row(candidate: Candidate) -> str:
     """The row grouped by status: "proven: a, b; holds: c; violated: d" (a report's table cell)."""
     groups = {}
     for cell in candidate.cells:
@@ -36,7 +38,9 @@ def _grouped_row(candidate):
     return "; ".join(f"{status}: {', '.join(groups[status])}" for status in order)
 
 
-def format_design(accepted, rejected, *, require, forbid=()):
+def format_design(
+    accepted: Sequence[Candidate], rejected: Sequence[Candidate], *, require: Sequence[str], forbid: Sequence[str] = ()
+) -> str:
     """The accepted candidates ranked (each with its row), then every rejected one's first failing cell.
 
     Examples
@@ -62,6 +66,8 @@ def format_design(accepted, rejected, *, require, forbid=()):
         width = max(len(c.name) for c in rejected)
         for c in rejected:
             cell = c.failed
+            if cell is None:  # every rejected candidate has its failing cell
+                continue
             lines.append(
                 f"  {c.name.ljust(width)}  {cell.property}: {_SHORT.get(cell.status, cell.status)} "
                 f"by {cell.by}" + (f"; {_counterexample(cell)}" if _counterexample(cell) else "")
@@ -69,7 +75,14 @@ def format_design(accepted, rejected, *, require, forbid=()):
     return "\n".join(lines)
 
 
-def design_document(accepted, rejected, *, require, forbid=(), note=""):
+def design_document(
+    accepted: Sequence[Candidate],
+    rejected: Sequence[Candidate],
+    *,
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    note: str = "",
+) -> dict[str, Any]:
     """The designer's result as a JSON-ready dict."""
     return {
         "note": note,
@@ -80,7 +93,7 @@ def design_document(accepted, rejected, *, require, forbid=(), note=""):
     }
 
 
-def design_frames(accepted: list[Any], rejected: list[Any]) -> tuple[Any, Any]:
+def design_frames(accepted: Sequence[Any], rejected: Sequence[Any]) -> tuple[Any, Any]:
     """The accepted candidates and the rejected ones as two tables (forms in `backticks`).
 
     Returns
@@ -128,14 +141,21 @@ def design_frames(accepted: list[Any], rejected: list[Any]) -> tuple[Any, Any]:
     return kept, refused
 
 
-def _md_table(frame):
+def _md_table(frame: pd.DataFrame) -> list[str]:
     lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
     return lines + [
         "| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |" for row in frame.itertuples(index=False)
     ]
 
 
-def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
+def design_markdown(
+    accepted: Sequence[Candidate],
+    rejected: Sequence[Candidate],
+    *,
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    note: str = "",
+) -> str:
     """The designer's result as a Markdown section of a report.
 
     Examples
@@ -154,7 +174,7 @@ def design_markdown(accepted, rejected, *, require, forbid=(), note=""):
 
 
 def design_summary(
-    accepted: list[Any], rejected: list[Any], *, require: Sequence[str], forbid: Sequence[str] = ()
+    accepted: Sequence[Any], rejected: Sequence[Any], *, require: Sequence[str], forbid: Sequence[str] = ()
 ) -> str:
     """One paragraph: what was required (and forbidden), and how many candidates meet it.
 

@@ -1,8 +1,16 @@
 """Plain-text rendering of verdicts: tables, and counterexamples as small matrices."""
 
+from __future__ import annotations
+
 __all__ = ["format_example", "format_verdicts", "format_matrix"]
 
+from typing import Any
+from collections.abc import Mapping, Sequence
 import numpy as np
+from numpy.typing import ArrayLike
+from .verdict import Verdict
+import pandas as pd
+
 
 _LABEL = {
     "proven": "proven",
@@ -15,14 +23,14 @@ _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute o
 _ROLE = {"holds": "witness", "violated": "counterexample", "undefined": "input"}
 
 
-def _array(value, indent):
+def _array(value: ArrayLike, indent: int) -> str:
     text = np.array2string(
         np.asarray(value, dtype=float), precision=4, suppress_small=True, max_line_width=120, floatmode="maxprec"
     )
     return text.replace("\n", "\n" + " " * indent)
 
 
-def _label(status, property_name):
+def _label(status: str, property_name: str) -> str:
     """A verdict as the tables print it; an informational property's violation says so."""
     from .catalog import CATALOG
 
@@ -32,11 +40,11 @@ def _label(status, property_name):
     return _LABEL.get(status, status)
 
 
-def _number(value):
+def _number(value: float | None) -> str:
     return "—" if value is None else f"{value:.6g}"
 
 
-def format_example(example, *, status="violated", indent=4):
+def format_example(example: Mapping[str, Any], *, status: str = "violated", indent: int = 4) -> str:
     """Render a verdict's example: the change, the values, and the fields as matrices.
 
     Parameters
@@ -88,7 +96,7 @@ def format_example(example, *, status="violated", indent=4):
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
 
-def format_verdicts(results, *, examples=True):
+def format_verdicts(results: Sequence[Verdict], *, examples: bool = True) -> str:
     """Render one measure's verdicts as a table, each followed by its example.
 
     Parameters
@@ -124,7 +132,7 @@ def format_verdicts(results, *, examples=True):
     return "\n".join(lines)
 
 
-def format_matrix(matrix):
+def format_matrix(matrix: pd.DataFrame) -> str:
     """Render a measure x property status matrix with properties as rows.
 
     Examples

@@ -9,6 +9,8 @@ a string from its start, clears the last users and items first and the nonzero
 values gather at user 0, 1, ...
 """
 
+from __future__ import annotations
+
 __all__ = [
     "GRID_VALUES",
     "EFFECTIVENESS_KINDS",
@@ -27,15 +29,17 @@ __all__ = [
     "draw_similarity",
 ]
 
+from collections.abc import Sequence
 import functools
 import numbers
 
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from numpy.typing import ArrayLike, NDArray
 
 
-def check_int(value, name, low, high=None):
+def check_int(value: int, name: str, low: int, high: int | None = None) -> int:
     """Return ``value`` as an int in [low, high], or raise ValueError naming it."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
@@ -45,7 +49,7 @@ def check_int(value, name, low, high=None):
     return int(value)
 
 
-def check_users(m, min_users, max_users):
+def check_users(m: int | None, min_users: int, max_users: int) -> tuple[int, int]:
     """Return the (low, high) range of the number of users: ``(m, m)`` when m is given."""
     if m is not None:
         m = check_int(m, "m", 2)
@@ -55,7 +59,7 @@ def check_users(m, min_users, max_users):
     return low, high
 
 
-def draw_size(draw, low, high, edge_cases):
+def draw_size(draw: st.DrawFn, low: int, high: int, edge_cases: bool) -> int:
     """A size in [low, high], stratified: sizes low, low + 1, up to low + 4 and the rest each
     get a fixed share of the draws (a flaw that shows only for m >= 5 or m >= 9 is reached).
 
@@ -83,23 +87,23 @@ def draw_size(draw, low, high, edge_cases):
     return high
 
 
-def kinds(edge_cases, names):
+def kinds(edge_cases: bool, names: Sequence[str]) -> st.SearchStrategy[str]:
     """Strategy of the kinds ``names`` (the general case first), or the general case alone."""
     return st.sampled_from(names if edge_cases else names[:1])
 
 
 @functools.lru_cache(maxsize=None)
-def _blob(n_bytes):
+def _blob(n_bytes: int) -> st.SearchStrategy[bytes]:
     return st.binary(min_size=n_bytes, max_size=n_bytes)
 
 
 @functools.lru_cache(maxsize=None)
-def unit_float_arrays(count):
+def unit_float_arrays(count: int) -> st.SearchStrategy[NDArray[np.float64]]:
     """Strategy of ``count`` arbitrary floats in [0, 1] (the ``continuous`` kinds)."""
     return hnp.arrays(np.float64, count, elements=st.floats(0.0, 1.0, allow_subnormal=False))
 
 
-def draw_bytes(draw, count):
+def draw_bytes(draw: st.DrawFn, count: int) -> NDArray[np.int64]:
     """``count`` bytes as int64 values in [0, 255], last first."""
     # Reversed: Hypothesis shrinks a byte string towards zero from its start, so the
     # start must hold the last users (and items). Their values vanish first and the
@@ -107,19 +111,19 @@ def draw_bytes(draw, count):
     return np.frombuffer(draw(_blob(count)), dtype=np.uint8)[::-1].astype(np.int64)
 
 
-def draw_grid(draw, count):
+def draw_grid(draw: st.DrawFn, count: int) -> NDArray[np.float64]:
     """``count`` values in [0, 1] on a 0.01 grid."""
     return (draw_bytes(draw, count) % 101) / 100.0
 
 
-def draw_bits(draw, shape):
+def draw_bits(draw: st.DrawFn, shape: int | tuple[int, ...]) -> NDArray[np.bool_]:
     """Booleans of ``shape`` from one byte string."""
     count = int(np.prod(shape))
     bits = np.unpackbits(draw_bytes(draw, -(-count // 8)).astype(np.uint8))[:count]
     return bits.reshape(shape).astype(bool)
 
 
-def symmetric(size, upper):
+def symmetric(size: int, upper: ArrayLike) -> NDArray[np.float64]:
     """Unit-diagonal symmetric matrix; pairs filled column by column, so the pairs of the
     first j users come first and a matrix cut to fewer users keeps its values."""
     matrix = np.ones((size, size))
@@ -130,13 +134,15 @@ def symmetric(size, upper):
     return matrix
 
 
-def _fields(raw, n_items, width):
+def _fields(raw: NDArray[np.int64], n_items: int, width: int) -> NDArray[np.int64]:
     """Read ``n_items`` unsigned integers of ``width`` bits from the byte array ``raw``."""
     bits = np.unpackbits(raw.astype(np.uint8))[: n_items * width].reshape(n_items, width)
     return bits @ (1 << np.arange(width - 1, -1, -1))
 
 
-def draw_user_row(draw, n_items, max_grade):
+def draw_user_row(
+    draw: st.DrawFn, n_items: int, max_grade: int
+) -> tuple[NDArray[np.bool_], NDArray[np.float64], NDArray[np.int64]]:
     """One user's history bits, relevance grades and list scores over ``n_items`` items.
 
     Packed into few bytes (3 bits a grade, 4 a score, 1 a history entry), because
@@ -154,11 +160,13 @@ def draw_user_row(draw, n_items, max_grade):
 
 GRID_VALUES = st.integers(0, 100).map(lambda i: i / 100)
 """Strategy of one score in [0, 1] on the 0.01 grid."""
+#: The kinds of effectiveness vector :func:`draw_effectiveness` draws, the general case first.
 EFFECTIVENESS_KINDS = ("general", "all-equal", "all-zero", "one-far", "two-valued", "continuous")
+#: The kinds of similarity matrix :func:`draw_similarity` draws, the general case first.
 SIMILARITY_KINDS = ("general", "all-zero", "all-one", "all-equal", "one-far", "continuous")
 
 
-def draw_effectiveness(draw, size, largest, edge_cases):
+def draw_effectiveness(draw: st.DrawFn, size: int, largest: int, edge_cases: bool) -> NDArray[np.float64]:
     """An effectiveness vector of ``size`` users, drawn at the ``largest`` size and cut."""
     kind = draw(kinds(edge_cases, EFFECTIVENESS_KINDS))
     if kind == "general":
@@ -175,7 +183,7 @@ def draw_effectiveness(draw, size, largest, edge_cases):
     return values
 
 
-def draw_similarity(draw, size, largest, edge_cases):
+def draw_similarity(draw: st.DrawFn, size: int, largest: int, edge_cases: bool) -> NDArray[np.float64]:
     """A similarity matrix of ``size`` users, drawn at the ``largest`` size and cut."""
     kind = draw(kinds(edge_cases, SIMILARITY_KINDS))
     if kind in ("general", "continuous"):

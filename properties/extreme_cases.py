@@ -10,6 +10,8 @@ population itself. A stored example is a population of m users, so it replays wi
 candidate of its size.
 """
 
+from __future__ import annotations
+
 __all__ = ["TINY", "candidates", "size_cases", "size_examples"]
 
 import functools
@@ -17,6 +19,10 @@ import functools
 import numpy as np
 
 from puf import Population, World
+from puf.metadata import Measure
+
+from hypothesis import strategies as st
+from numpy.typing import ArrayLike, NDArray
 
 from .cases import LARGEST, Case, case_strategy, derive, sources
 
@@ -24,7 +30,7 @@ TINY = 1e-300
 """The smallest effectiveness the candidates use: ratios and logarithms of it run away."""
 
 
-def _effectiveness_candidates(m):
+def _effectiveness_candidates(m: int) -> dict[str, NDArray[np.float64]]:
     half, up = m // 2, -(-m // 2)
     one_high, one_low = np.zeros(m), np.ones(m)
     one_high[-1], one_low[0] = 1.0, 0.0
@@ -53,7 +59,7 @@ def _effectiveness_candidates(m):
 
 
 @functools.lru_cache(maxsize=None)
-def _score_candidates(m):
+def _score_candidates(m: int) -> dict[str, Population]:
     alike, apart = np.ones((m, m)), np.eye(m)
     out = {}
     for name, s in _effectiveness_candidates(m).items():
@@ -67,7 +73,7 @@ def _score_candidates(m):
     return out
 
 
-def _world(relevance, rankings):
+def _world(relevance: NDArray[np.float64], rankings: ArrayLike) -> World:
     m, n = relevance.shape
     histories = np.zeros((m, n))
     histories[np.arange(m), np.arange(m) % n] = 1.0
@@ -75,7 +81,7 @@ def _world(relevance, rankings):
 
 
 @functools.lru_cache(maxsize=None)
-def _world_candidates(m):
+def _world_candidates(m: int) -> dict[str, Population]:
     # Item u relevant to user u alone; user v's list: every item but its own (k = m − 1), so
     # every user envies every other by 1. Or each user's list is its own item (k = 1): no envy.
     own = np.eye(m)
@@ -88,7 +94,7 @@ def _world_candidates(m):
     }
 
 
-def candidates(case):
+def candidates(case: Case) -> dict[str, Population]:
     """The candidate extremes at the case's size m: the score-level ones, and the world-level
     ones too when the case is a world's (the runner keeps those with every field the measure
     reads, so a stored world example replays on a score-level measure with its candidates).
@@ -108,7 +114,7 @@ def candidates(case):
 
 
 @case_strategy
-def size_cases(draw, level, measure):
+def size_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """One drawn population (its size m sets the candidates the judge reads).
 
     Examples
@@ -121,7 +127,7 @@ def size_cases(draw, level, measure):
     return Case(pop, change=f"m = {pop.m}: the drawn population and the candidate extremes")
 
 
-def size_examples(level):
+def size_examples(level: str) -> list[Case]:
     """Every size up to the largest drawn (world level: up to 6), tried first (the runner
     tries the last listed first, so the smallest size comes last).
 

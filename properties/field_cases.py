@@ -8,12 +8,18 @@ for the catalog's ``scale-invariance``, ``translation-invariance`` and
 ``continuity`` entries.
 """
 
+from __future__ import annotations
+
 __all__ = ["scale_cases", "translation_cases", "continuity_cases"]
 
 import functools
 
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import NDArray
+
+from puf.metadata import Measure
+from puf.population import Population
 
 from .cases import FRACTIONS, FRACTIONS_OR_ONE, Case, case_strategy, draw_users, sources, trivial_case
 from .draws import draw_bytes
@@ -25,20 +31,20 @@ _NOISE_SEED = st.integers(0, 2**32 - 1)
 
 
 @functools.lru_cache(maxsize=None)
-def _noise(shape):
+def _noise(shape: int | tuple[int, ...]) -> st.SearchStrategy[NDArray[np.float64]]:
     # Uniform noise in [-1, 1] from one drawn seed: Hypothesis' own arrays fill most entries
     # with one value and its byte strings are mostly zeros, so a perturbation moved almost
     # nothing (or everything to a bound) and a segment crossed almost no threshold.
     return _NOISE_SEED.map(lambda seed: np.random.default_rng(seed).uniform(-1.0, 1.0, shape))
 
 
-def _outcome_fields(pop):
+def _outcome_fields(pop: Population) -> dict[str, NDArray[np.float64]]:
     """The per-user outcome fields a rescaling acts on: effectiveness and utility."""
     return {name: value for name, value in pop.fields().items() if name in ("effectiveness", "utility")}
 
 
 @case_strategy
-def scale_cases(draw, level, measure):
+def scale_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every effectiveness (and utility) multiplied by one factor in (0, 1).
 
     Examples
@@ -54,7 +60,7 @@ def scale_cases(draw, level, measure):
 
 
 @case_strategy
-def translation_cases(draw, level, measure):
+def translation_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every effectiveness (and utility) shifted by one amount, staying in [0, 1].
 
     Examples
@@ -74,7 +80,7 @@ def translation_cases(draw, level, measure):
     return Case(pop, pop.replace(**moved), f"every S (and utility) shifted by {b:+g}")
 
 
-def _symmetric_noise(draw, m):
+def _symmetric_noise(draw: st.DrawFn, m: int) -> NDArray[np.float64]:
     noise = draw(_noise((m, m)))
     noise = np.triu(noise, k=1)
     return noise + noise.T
@@ -85,7 +91,7 @@ _SEGMENT_SCALE = st.sampled_from([1.0, 0.3, 0.05])
 _UNIT_FLOAT = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0, allow_subnormal=False))
 
 
-def _moved(draw, pop, name, scale):
+def _moved(draw: st.DrawFn, pop: Population, name: str, scale: float) -> NDArray[np.float64]:
     """Field ``name`` of ``pop`` plus noise of size ``scale``, clipped to the field's range."""
     value = pop.fields()[name]
     if name == "effectiveness":
@@ -97,7 +103,7 @@ def _moved(draw, pop, name, scale):
     return np.clip(value + scale * noise, 0.0, None if name == "list_distance" else 1.0)
 
 
-def _one_entry(draw, pop, name):
+def _one_entry(draw: st.DrawFn, pop: Population, name: str) -> NDArray[np.float64]:
     """Field ``name`` of ``pop`` with one entry (one pair, for a symmetric matrix) set anew."""
     new = pop.fields()[name].copy()
     target = draw(_UNIT_FLOAT)
@@ -111,11 +117,11 @@ def _one_entry(draw, pop, name):
     return new
 
 
-def _segment(draw, pop, measure):
+def _segment(draw: st.DrawFn, pop: Population, measure: Measure) -> tuple[Population, Population, str]:
     """Two ends of a segment from ``pop``: every field read moved, one field, one entry, or
     both ends near zero (ratios of small numbers, such as a Gini at a tiny mean, are steep)."""
     kind = draw(st.sampled_from(_SEGMENT_KINDS))
-    names = list(measure.reads)
+    names = list(measure.reads or ())
     if kind == "near-zero":
         shrunk = [n for n in names if n != "similarity"] or names
         pop = pop.replace(**{f: 0.01 * pop.fields()[f] for f in shrunk})
@@ -129,7 +135,7 @@ def _segment(draw, pop, measure):
 
 
 @case_strategy
-def continuity_cases(draw, level, measure):
+def continuity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A segment the runner narrows to its steepest piece, or a perturbation of size δ.
 
     Examples
@@ -143,12 +149,12 @@ def continuity_cases(draw, level, measure):
         # Three in four examples: a segment the runner narrows by bisection to its steepest
         # piece, which finds a jump at any threshold a random small perturbation misses.
         start, end, kind = _segment(draw, pop, measure)
-        return Case(start, end, f"{', '.join(measure.reads)} moved along a segment ({kind})", segment=True)
+        return Case(start, end, f"{', '.join((measure.reads or ()))} moved along a segment ({kind})", segment=True)
     delta = draw(_DELTA)
-    moved = {name: _moved(draw, pop, name, delta) for name in measure.reads}
+    moved = {name: _moved(draw, pop, name, delta) for name in (measure.reads or ())}
     return Case(
         pop,
         pop.replace(**moved),
-        f"{', '.join(measure.reads)} perturbed by at most δ = {delta:g} (max-norm)",
+        f"{', '.join((measure.reads or ()))} perturbed by at most δ = {delta:g} (max-norm)",
         delta=delta,
     )

@@ -24,6 +24,8 @@ The registered built-in measures (:data:`puf.MEASURES`) are trusted and called
 in-process. Without ``os.fork`` (Windows) every measure runs in-process.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "CAN_ISOLATE",
     "IMPORT_TIME_LIMIT",
@@ -44,6 +46,8 @@ __all__ = [
     "real_number",
 ]
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 import functools
 import inspect
 import os
@@ -66,10 +70,11 @@ from .workers import (
     worker_of,
 )
 
+#: True where a user's measure can run in a worker process (``os.fork`` and socket pairs).
 CAN_ISOLATE = hasattr(os, "fork") and hasattr(socket, "socketpair")
 
 
-def is_trusted(measure):
+def is_trusted(measure: Measure) -> bool:
     """True for the registered built-in measures, which run in-process (fast, no worker).
 
     Examples
@@ -94,7 +99,7 @@ def is_trusted(measure):
     return registered is not None and _same_function(registered.function, measure.function)
 
 
-def _same_function(a, b):
+def _same_function(a: object, b: object) -> bool:
     """``a`` is ``b``, or both bind the same options to one function: a parametrised built-in
     (a ``functools.partial``) comes back from a pool's pickle as a new, equal partial."""
     if a is b:
@@ -121,7 +126,7 @@ class RemoteFunction:
     not carried along: another process starts its own).
     """
 
-    def __init__(self, spec, *, reads, name, origin, time_limit):
+    def __init__(self, spec: str, *, reads: Iterable[str], name: str, origin: str, time_limit: float) -> None:
         self.spec, self.reads, self.origin = spec, tuple(reads), origin
         self.time_limit = float(time_limit)
         self.__name__ = self.__qualname__ = name
@@ -129,11 +134,12 @@ class RemoteFunction:
             [inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads]
         )
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if k != "__signature__"}
 
-    def __setstate__(self, state):
-        self.__init__(
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        RemoteFunction.__init__(
+            self,
             state["spec"],
             reads=state["reads"],
             name=state["__name__"],
@@ -141,14 +147,14 @@ class RemoteFunction:
             time_limit=state["time_limit"],
         )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<measure {self.spec} in a worker process>"
 
-    def __call__(self, **fields):
+    def __call__(self, **fields: Any) -> float:
         return _bounded(worker_of(self.spec), self.__name__, fields, self.time_limit)
 
 
-def _bounded(worker, name, fields, time_limit):
+def _bounded(worker: MeasureWorker, name: str, fields: Mapping[str, Any], time_limit: float) -> float:
     try:
         number, kind = worker.call(fields, time_limit)
     except WorkerTimeout as exc:
@@ -174,35 +180,35 @@ class IsolatedFunction:
     0.5
     """
 
-    def __init__(self, measure, time_limit):
+    def __init__(self, measure: Measure, time_limit: float) -> None:
         self.measure = measure
         self.time_limit = float(time_limit)
         self.__name__ = getattr(measure.function, "__name__", measure.name)
         self.__wrapped__ = measure.function  # its signature, hence a Measure's reads, is the measure's
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {"measure": self.measure, "time_limit": self.time_limit, "__name__": self.__name__}
 
-    def __call__(self, **fields):
+    def __call__(self, **fields: Any) -> Any:
         if not CAN_ISOLATE:
             return self.measure(**fields)
         return _bounded(worker_for(self.measure), self.measure.name, fields, self.time_limit)
 
 
-def _runs_here(spec):
+def _runs_here(spec: str) -> bool:
     """True for a spec of the harness's own code: a registered name or a ``puf`` module."""
     source, sep, _ = spec.strip().rpartition(":")
     return not sep or source == "puf" or source.startswith("puf.")
 
 
-def _absolute(spec):
+def _absolute(spec: str) -> str:
     source, sep, attribute = spec.strip().rpartition(":")
     if source.endswith(".py") or "/" in source or os.sep in source:
         source = os.path.abspath(os.path.expanduser(source))
     return f"{source}{sep}{attribute}"
 
 
-def load_isolated(spec, *, time_limit=10.0, import_limit=IMPORT_TIME_LIMIT):
+def load_isolated(spec: str | Measure, *, time_limit: float = 10.0, import_limit: float = IMPORT_TIME_LIMIT) -> Measure:
     """Return the :class:`puf.Measure` a spec names, its module imported only in a fresh worker.
 
     Parameters
@@ -249,7 +255,7 @@ def load_isolated(spec, *, time_limit=10.0, import_limit=IMPORT_TIME_LIMIT):
     spec = _absolute(spec)
     worker = worker_of(spec)
     try:
-        facts = dict(worker.start(import_limit))
+        facts = dict(worker.start(import_limit) or {})  # a spec's worker always reports its facts
     except (WorkerTimeout, WorkerDied) as exc:
         worker.close()
         raise ValueError(f"cannot import {spec.rpartition(':')[0]!r}: {exc}") from None
@@ -259,7 +265,7 @@ def load_isolated(spec, *, time_limit=10.0, import_limit=IMPORT_TIME_LIMIT):
     return Measure(function, **facts)
 
 
-def _fresh_spec(measure):
+def _fresh_spec(measure: Measure) -> str | None:
     """A spec a fresh interpreter loads ``measure`` from, or None (a lambda, a closure, __main__)."""
     from puf import MEASURES
 
@@ -282,7 +288,7 @@ def _fresh_spec(measure):
     return f"{source}:{qualname}"
 
 
-def fresh_worker(measure):
+def fresh_worker(measure: Measure) -> MeasureWorker:
     """A worker of ``measure`` of the caller's own, not started: a new interpreter importing
     the measure by its spec, or a fork where it has none (a lambda, a closure). Call
     ``start`` before use and ``close`` after.
@@ -298,7 +304,7 @@ def fresh_worker(measure):
     return MeasureWorker(measure if spec is None else spec)
 
 
-def fresh_outcomes(measure, fields_list, *, time_limit):
+def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *, time_limit: float) -> list[Outcome]:
     """Evaluate ``measure`` on each fields dict in a new process; one :class:`Outcome` each.
 
     The process is a new interpreter that imports the measure by its spec
@@ -323,7 +329,7 @@ def fresh_outcomes(measure, fields_list, *, time_limit):
         worker.close()
 
 
-def worker_for(measure):
+def worker_for(measure: Measure) -> MeasureWorker:
     """The worker of ``measure`` (a few measures keep theirs, e.g. in a sweep that alternates)."""
     function = measure.function
     if isinstance(function, IsolatedFunction):

@@ -7,6 +7,8 @@ equalities hold to a relative tolerance of 1e-9. An *explainer* turns the
 example of a violation into the one line a verdict reports.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "unchanged",
     "at_fairest",
@@ -26,22 +28,26 @@ __all__ = [
     "explain_range",
 ]
 
+from collections.abc import Mapping, Sequence
+from typing import Any
 import math
+from puf.metadata import Measure
+from .cases import Case
 
 _REL = 1e-9
 UNBOUNDED = 100.0
 """A value beyond ±UNBOUNDED stands for an infinite end of a declared range reached."""
 
 
-def _tol(*values):
+def _tol(*values: float) -> float:
     return _REL * max([1.0] + [abs(v) for v in values if math.isfinite(v)])
 
 
-def _unfairness(measure, value):
+def _unfairness(measure: Measure, value: float) -> float:
     return value if measure.direction == "lower" else -value
 
 
-def unchanged(measure, before, after, case):
+def unchanged(measure: Measure, before: float, after: float, case: Case) -> float:
     """Excess of ``|after − before|`` over the tolerance (invariances; sensitivities' witnesses).
 
     Examples
@@ -53,7 +59,7 @@ def unchanged(measure, before, after, case):
     return abs(after - before) - _tol(before, after)
 
 
-def at_fairest(measure, value, after, case):
+def at_fairest(measure: Measure, value: float, after: float | None, case: Case) -> float:
     """Distance of ``value`` from the fairest end of the measure's declared range.
 
     Examples
@@ -68,7 +74,7 @@ def at_fairest(measure, value, after, case):
     return abs(value - fairest) - _tol(value) if math.isfinite(fairest) else math.inf
 
 
-def in_range(measure, value, after, case):
+def in_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
     """How far ``value`` lies outside the measure's declared range.
 
     Examples
@@ -83,7 +89,7 @@ def in_range(measure, value, after, case):
     return max(below, above) - 1e-12
 
 
-def finite(measure, value, after, case):
+def finite(measure: Measure, value: float, after: float | None, case: Case) -> float:
     """Infinite excess when ``value`` is NaN or infinite, none otherwise (``defined``).
 
     Examples
@@ -95,7 +101,7 @@ def finite(measure, value, after, case):
     return -math.inf if math.isfinite(value) else math.inf
 
 
-def not_fairer(measure, before, after, case):
+def not_fairer(measure: Measure, before: float, after: float, case: Case) -> float:
     """Before is the less unequal population; the after value must not be fairer.
 
     Examples
@@ -107,7 +113,7 @@ def not_fairer(measure, before, after, case):
     return _unfairness(measure, before) - _unfairness(measure, after) - _tol(before, after)
 
 
-def not_less_fair(measure, before, after, case):
+def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
     """The after value must not be less fair than the before value.
 
     Examples
@@ -123,7 +129,7 @@ STRICT = 1e-12
 """A strict fall must exceed this share of max(1, |value|): rounding is not a fall."""
 
 
-def strictly_fairer(measure, before, after, case):
+def strictly_fairer(measure: Measure, before: float, after: float, case: Case) -> float:
     """The after value must be strictly fairer: by more than 1e-12 × max(1, |values|).
 
     Examples
@@ -136,14 +142,14 @@ def strictly_fairer(measure, before, after, case):
     return STRICT * max(1.0, abs(before), abs(after)) - gain
 
 
-def _derived(case, before, after):
+def _derived(case: Case, before: float, after: float) -> tuple[dict[str, float] | None, float]:
     values = dict(case.values or {})
     if not values or not all(math.isfinite(v) for v in (before, after, *values.values())):
         return None, 0.0
     return values, _tol(before, after, *values.values())
 
 
-def decomposes(measure, before, after, case):
+def decomposes(measure: Measure, before: float, after: float, case: Case) -> float:
     """Excess of the decomposition's three checks (``case.values`` from
     :func:`properties.subgroup_cases.decomposition_parts`); NaN when there is nothing to judge.
 
@@ -172,7 +178,7 @@ def decomposes(measure, before, after, case):
     return max(separable, one_weight, positive)
 
 
-def consistent(measure, before, after, case):
+def consistent(measure: Measure, before: float, after: float, case: Case) -> float:
     """A group made less fair (same size and mean) must not make the whole fairer, and a group
     made fairer must not make the whole less fair (``case.values``: the group alone).
 
@@ -196,7 +202,7 @@ def consistent(measure, before, after, case):
     return excess
 
 
-def _shortfall(measure, end, values, towards):
+def _shortfall(measure: Measure, end: float, values: Sequence[float], towards: int) -> float:
     """How far the values found stay from ``end`` on the side ``towards`` (+1 up, −1 down)."""
     best = max(towards * v for v in values)
     if math.isinf(end):
@@ -204,7 +210,7 @@ def _shortfall(measure, end, values, towards):
     return towards * end - best - _tol(end, *values)
 
 
-def reaches_range(measure, value, after, case):
+def reaches_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
     """Shortfall of the values at m (the drawn population and ``case.values``, the candidate
     extremes) from the declared range's ends; an infinite end wants a value beyond ±100.
 
@@ -220,7 +226,7 @@ def reaches_range(measure, value, after, case):
     return max(_shortfall(measure, low, values, -1), _shortfall(measure, high, values, +1))
 
 
-def rearranged(measure, fair, unfair, case):
+def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> float:
     """The most_fair pairing's value must be no less fair (strictly fairer when ``case.strict``).
 
     Examples
@@ -236,7 +242,7 @@ def rearranged(measure, fair, unfair, case):
     return -gain - _tol(fair, unfair)
 
 
-def lipschitz(measure, before, after, case):
+def lipschitz(measure: Measure, before: float, after: float, case: Case) -> float:
     """Excess of the change per unit of perturbation ``case.delta`` over 10 × the range's width.
 
     Examples
@@ -251,7 +257,7 @@ def lipschitz(measure, before, after, case):
     return abs(after - before) / case.delta - 10.0 * width
 
 
-def explain_excess(example):
+def explain_excess(example: Mapping[str, Any]) -> str:
     """The reason of a violated universal property: the size of the violation.
 
     Examples
@@ -262,7 +268,7 @@ def explain_excess(example):
     return f"counterexample, violation {example['violation']:.3g}"
 
 
-def explain_undefined(example):
+def explain_undefined(example: Mapping[str, Any]) -> str:
     """The reason of a ``defined`` violation: the value returned, or the exception raised.
 
     Examples
@@ -275,7 +281,7 @@ def explain_undefined(example):
     return f"returned {example['value_before']} on a valid population"
 
 
-def explain_rearranged(example):
+def explain_rearranged(example: Mapping[str, Any]) -> str:
     """The reason of a rearrangement violation: a tie where a strict gain was due, or the excess.
 
     Examples
@@ -289,7 +295,7 @@ def explain_rearranged(example):
     return explain_excess(example)
 
 
-def explain_range(example):
+def explain_range(example: Mapping[str, Any]) -> str:
     """The reason of an ``attainable-range`` violation: the values found at m against the range.
 
     Examples

@@ -11,6 +11,8 @@ towards the small end, m = 13 + ⌊(high − 13)·u³⌋, so most of these draws
 largest are still reached.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "LARGE_SHARE",
     "LARGE_EFFECTIVENESS_KINDS",
@@ -25,6 +27,7 @@ import functools
 
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from puf import Population, World
 
@@ -33,20 +36,22 @@ from .draws import check_users
 LARGE_SHARE = 4
 """A drawn byte ≡ LARGE_SHARE − 1 (mod LARGE_SHARE) makes a case's population a large one:
 about one draw in eight (Hypothesis draws many zero bytes, which select the small share)."""
+#: The kinds of effectiveness :func:`large_populations` draws.
 LARGE_EFFECTIVENESS_KINDS = ("uniform", "beta", "clusters", "grid-and-ends", "one-high", "two-valued")
+#: The kinds of similarity :func:`large_populations` draws.
 LARGE_SIMILARITY_KINDS = ("uniform", "groups", "sparse", "levels", "all-one")
 _SEEDS = st.integers(0, 2**32 - 1)
 _SALT = st.binary(min_size=4, max_size=4)
 
 
-def _generator(draw):
+def _generator(draw: st.DrawFn) -> np.random.Generator:
     """numpy's generator seeded from two drawn seeds: Hypothesis draws many zeros, and one
     seed alone would repeat the same population (both zero only about a quarter of the time)."""
     return np.random.default_rng([draw(_SEEDS), int.from_bytes(draw(_SALT), "little")])
 
 
-def _size(rng, low, high):
-    """A size in [low, high], skewed towards ``low``: low + ⌊(high − low)·u³⌋, u uniform.
+def _size(rng: np.random.Generator, low: int, high: int) -> int:
+    """A size in [low, high), skewed towards ``low``: low + ⌊(high − low)·u³⌋, u uniform in [0, 1).
 
     Examples
     --------
@@ -57,7 +62,7 @@ def _size(rng, low, high):
     return low + int((high - low) * rng.random() ** 3)
 
 
-def _effectiveness(rng, m, kind):
+def _effectiveness(rng: np.random.Generator, m: int, kind: str) -> NDArray[np.float64]:
     if kind == "uniform":
         return rng.random(m)
     if kind == "beta":
@@ -80,7 +85,7 @@ def _effectiveness(rng, m, kind):
     return (rng.random(m) < rng.uniform(0.05, 0.95)).astype(np.float64)
 
 
-def _similarity(rng, m, kind):
+def _similarity(rng: np.random.Generator, m: int, kind: str) -> NDArray[np.float64]:
     if kind == "all-one":
         return np.ones((m, m))
     if kind == "uniform":
@@ -100,13 +105,13 @@ def _similarity(rng, m, kind):
 
 
 @functools.lru_cache(maxsize=None)
-def large_populations(min_users=13, max_users=300):
-    """Strategy for score-level populations of ``min_users`` to ``max_users`` users, continuous.
+def large_populations(min_users: int = 13, max_users: int = 300) -> st.SearchStrategy[Population]:
+    """Strategy for score-level populations of ``min_users`` to ``max_users`` − 1 users, continuous.
 
     Parameters
     ----------
     min_users, max_users : int, default 13, 300
-        Range of the number of users (skewed towards ``min_users``).
+        Bounds of the number of users: ``min_users`` to ``max_users`` − 1 (skewed towards ``min_users``).
 
     Returns
     -------
@@ -125,7 +130,7 @@ def large_populations(min_users=13, max_users=300):
     low, high = check_users(None, min_users, max_users)
 
     @st.composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> Population:
         rng = _generator(draw)
         m = _size(rng, low, high)
         kinds = draw(st.sampled_from(LARGE_EFFECTIVENESS_KINDS)), draw(st.sampled_from(LARGE_SIMILARITY_KINDS))
@@ -135,13 +140,13 @@ def large_populations(min_users=13, max_users=300):
 
 
 @functools.lru_cache(maxsize=None)
-def large_worlds(min_users=13, max_users=200, max_k=5):
-    """Strategy for interaction-level worlds of ``min_users`` to ``max_users`` users.
+def large_worlds(min_users: int = 13, max_users: int = 200, max_k: int = 5) -> st.SearchStrategy[World]:
+    """Strategy for interaction-level worlds of ``min_users`` to ``max_users`` − 1 users.
 
     Parameters
     ----------
     min_users, max_users : int, default 13, 200
-        Range of the number of users (skewed towards ``min_users``).
+        Bounds of the number of users: ``min_users`` to ``max_users`` − 1 (skewed towards ``min_users``).
     max_k : int, default 5
         Largest list length; every list is full.
 
@@ -160,7 +165,7 @@ def large_worlds(min_users=13, max_users=200, max_k=5):
     low, high = check_users(None, min_users, max_users)
 
     @st.composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> World:
         rng = _generator(draw)
         m, k = _size(rng, low, high), draw(st.integers(1, max_k))
         return _world(rng, m, k)
@@ -168,7 +173,7 @@ def large_worlds(min_users=13, max_users=200, max_k=5):
     return build()
 
 
-def _world(rng, m, k):
+def _world(rng: np.random.Generator, m: int, k: int) -> World:
     n = int(rng.integers(max(20, k), 201))
     histories = (rng.random((m, n)) < rng.uniform(0.02, 0.3)).astype(np.float64)
     grades = rng.integers(1, 4, (m, n)).astype(np.float64)
@@ -179,7 +184,7 @@ def _world(rng, m, k):
     return World(histories, relevance, rankings, features)
 
 
-def example_population(m, seed=0):
+def example_population(m: int, seed: int = 0) -> Population:
     """A fixed large population of ``m`` users: uniform effectiveness and similarity from ``seed``.
 
     Examples
@@ -192,7 +197,7 @@ def example_population(m, seed=0):
     return Population(_effectiveness(rng, m, "uniform"), _similarity(rng, m, "uniform"))
 
 
-def example_world(m, seed=0):
+def example_world(m: int, seed: int = 0) -> World:
     """A fixed large world of ``m`` users (the :func:`large_worlds` recipe, k = 5, from ``seed``).
 
     Examples

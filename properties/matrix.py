@@ -1,8 +1,13 @@
 """Many measures at once: the verdict list, its tidy table and the measure x property matrix."""
 
+from __future__ import annotations
+
 __all__ = ["all_verdicts", "verdict_frame", "verdict_matrix"]
 
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 import contextlib
+from contextlib import AbstractContextManager
 import multiprocessing
 import random
 from concurrent.futures import as_completed
@@ -11,9 +16,11 @@ from puf.processes import worker_pool
 
 from .catalog import CATALOG, Property
 from .runner import verdicts
+from .verdict import Verdict
+import pandas as pd
 
 
-def _one_check(measure, prop, options):
+def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:
     """One (measure, property) verdict (runs in a worker)."""
     import warnings
 
@@ -23,7 +30,7 @@ def _one_check(measure, prop, options):
     return verdict
 
 
-def _progress(progress, total):
+def _progress(progress: Any, total: int) -> AbstractContextManager[Any]:
     """``progress`` as something with ``update(n)``: a bar of the caller's, a new tqdm bar, or none."""
     if hasattr(progress, "update"):
         return contextlib.nullcontext(progress)
@@ -34,7 +41,9 @@ def _progress(progress, total):
     return contextlib.nullcontext(None)
 
 
-def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
+def all_verdicts(
+    measures: Iterable[Any] | None = None, *, n_jobs: int = 1, progress: Any = False, **options: Any
+) -> list[Verdict]:
     """Run :func:`verdicts` for several measures (default every built-in), optionally in processes.
 
     The one verdict runner of ``puf check --all`` and ``puf report``. Every
@@ -92,7 +101,7 @@ def all_verdicts(measures=None, *, n_jobs=1, progress=False, **options):
     return [results[key] for key in sorted(results)]
 
 
-def verdict_frame(results):
+def verdict_frame(results: Iterable[Verdict]) -> pd.DataFrame:
     """Return one row per verdict (the tidy form, every :class:`Verdict` field).
 
     Examples
@@ -106,7 +115,9 @@ def verdict_frame(results):
     return pd.DataFrame([v.to_dict() for v in results])
 
 
-def verdict_matrix(measures=None, *, results=None, **options):
+def verdict_matrix(
+    measures: Iterable[Any] | None = None, *, results: Sequence[Verdict] | None = None, **options: Any
+) -> pd.DataFrame:
     """Return the measure x property matrix of statuses as a pandas DataFrame.
 
     Parameters

@@ -4,8 +4,11 @@ Kept apart from :mod:`puf.properties.power` (which runs the corpus through the
 runner) so that the runner can quote the table without importing its own caller.
 """
 
+from __future__ import annotations
+
 __all__ = ["POWER_TABLE", "measured_power"]
 
+from typing import Any
 import functools
 import json
 from pathlib import Path
@@ -15,14 +18,14 @@ POWER_TABLE = Path(__file__).resolve().parent / "power_table.json"
 
 
 @functools.lru_cache(maxsize=1)
-def _stored():
+def _stored() -> dict[str, Any]:
     if not POWER_TABLE.is_file():
         return {}
     with open(POWER_TABLE, encoding="utf-8") as handle:
         return json.load(handle)
 
 
-def measured_power(property_name, max_examples):
+def measured_power(property_name: str, max_examples: int) -> tuple[float, int] | None:
     """Return the measured detection rate of ``property_name`` at the largest measured budget
     not above ``max_examples`` (with that budget), or None when none was measured.
 

@@ -7,6 +7,8 @@ grades of listed items (histories may hold them: the strategies' worlds draw
 the two independently), so P@k moves by exactly 1/k per grade.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "zero_at_equality_cases",
     "equal_precision",
@@ -17,8 +19,12 @@ __all__ = [
 
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import ArrayLike, NDArray
 
 from puf.synthetic import relevance_from_lists
+from puf.metadata import Measure
+from puf.population import Population
+from puf.world import World
 
 from .cases import (
     FRACTIONS_OR_ZERO,
@@ -38,7 +44,7 @@ _CENTRE_SHARES = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0)
 
 
 @case_strategy
-def zero_at_equality_cases(draw, level, measure):
+def zero_at_equality_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Everyone equally effective: S(u) = c at score level; at world level every user's P@k
     equal with the relevance of items outside their own lists left free, so users may envy each
     other (each holds relevant items on another's list), besides the lists fully relevant (S = 1,
@@ -76,7 +82,7 @@ def zero_at_equality_cases(draw, level, measure):
     )
 
 
-def equal_precision(world, hits):
+def equal_precision(world: World, hits: int) -> World:
     """``world`` with exactly the first ``hits`` listed items of every user relevant (P@k =
     hits/k for all), the other listed items irrelevant, and the relevance of unlisted items kept;
     the first item of the next user's list, when it is not on the user's own list, made relevant
@@ -101,12 +107,14 @@ def equal_precision(world, hits):
     return world.replace(relevance=relevance)
 
 
-def _list_relevance(world):
+def _list_relevance(world: World) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     relevance = world.relevance.toarray()
     return relevance, relevance[np.arange(world.m)[:, None], world.rankings] > 0
 
 
-def _choose(draw, users, positions_ok, rankings):
+def _choose(
+    draw: st.DrawFn, users: ArrayLike, positions_ok: NDArray[np.bool_], rankings: NDArray[np.int64]
+) -> tuple[int, int]:
     """Pick one user of ``users`` and one of its list positions where ``positions_ok``."""
     user = int(users[draw(st.integers(0, len(users) - 1))])
     positions = np.flatnonzero(positions_ok[user])
@@ -114,7 +122,7 @@ def _choose(draw, users, positions_ok, rankings):
 
 
 @case_strategy
-def disparity_cases(draw, level, measure):
+def disparity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every gap S(u) − c widened about a centre c inside the population's range [min S, max S]
     (score level); the best-off user's list made more relevant or the worst-off user's less
     (world level).
@@ -177,14 +185,14 @@ def disparity_cases(draw, level, measure):
     return trivial_case(pop, "every user already at 0 or 1")
 
 
-def _widened(pop, narrow, centre, factor):
+def _widened(pop: Population, narrow: NDArray[np.float64], centre: float, factor: float) -> Case:
     """An alternative of a disparity case: the narrowed population before, ``pop`` after."""
     return Case(
         pop.replace(effectiveness=narrow), pop, f"every gap S(u) − c scaled by λ = 1/{factor:g} around c = {centre:g}"
     )
 
 
-def _transfer(pop, i, j, tau):
+def _transfer(pop: Population, i: int, j: int, tau: float) -> Case:
     s = pop.effectiveness
     after = s.copy()
     after[i], after[j] = s[i] + tau * (s[j] - s[i]), s[j] - tau * (s[j] - s[i])
@@ -196,7 +204,7 @@ def _transfer(pop, i, j, tau):
 
 
 @case_strategy
-def transfer_cases(draw, level, measure):
+def transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A transfer moving two users' effectiveness towards each other (one relevant listed item
     from the best-off to the worst-off user at world level).
 
@@ -251,7 +259,7 @@ def transfer_cases(draw, level, measure):
 
 
 @case_strategy
-def effectiveness_change_cases(draw, level, measure):
+def effectiveness_change_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Effectiveness replaced (score level) or one relevance grade changed (world level).
 
     Examples
@@ -298,7 +306,9 @@ def effectiveness_change_cases(draw, level, measure):
 _TOP_GRADE = 3  # the strategies' worlds grade relevance 0..3
 
 
-def _regraded(pop, world, relevance, user, item, grade):
+def _regraded(
+    pop: Population, world: World, relevance: NDArray[np.float64], user: int, item: int, grade: float
+) -> Case:
     return Case(
         pop,
         derive(world.set_relevance(user, item, grade, allow_history=True)),

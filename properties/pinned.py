@@ -14,16 +14,22 @@ property was added): those cells are unpinned, and the runner's verdict stands
 alone (:func:`unpinned_failure`).
 """
 
+from __future__ import annotations
+
 __all__ = ["PINNED_SOURCE", "read_pinned", "pinned_change", "unpinned_failure", "from_pinned"]
 
+from collections.abc import Mapping
+from typing import Any
+import os
 import json
 from pathlib import Path
+from .verdict import Verdict
 
 PINNED_SOURCE = "pinned"
 """The label of a pinned file's examples in a verdict's ``change`` ("known example (pinned): ...")."""
 
 
-def read_pinned(path, *, measure=None):
+def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> dict[str, Any]:
     """Read and check a pinned file; return its content.
 
     Parameters
@@ -88,7 +94,7 @@ def read_pinned(path, *, measure=None):
     return data
 
 
-def from_pinned(verdict):
+def from_pinned(verdict: Verdict) -> bool:
     """True when the verdict's example is a pinned file's stored example, replayed.
 
     Examples
@@ -103,12 +109,12 @@ def from_pinned(verdict):
     return change.startswith(f"known example ({PINNED_SOURCE})")
 
 
-def _now(verdict):
+def _now(verdict: Verdict) -> str:
     """What the new verdict says, in one line."""
     return f"now {verdict.status}: {verdict.reason}"
 
 
-def pinned_change(verdict, pinned, *, path):
+def pinned_change(verdict: Verdict, pinned: Mapping[str, Any], *, path: str | os.PathLike[str]) -> str | None:
     """Return what changed in one cell against its pinned verdict, or None when nothing did.
 
     Parameters
@@ -153,7 +159,7 @@ def pinned_change(verdict, pinned, *, path):
     return None
 
 
-def unpinned_failure(verdict):
+def unpinned_failure(verdict: Verdict) -> str | None:
     """Why an unpinned verdict fails a test, or None when it passes.
 
     ``violated`` and ``undefined`` fail, except on an informational property

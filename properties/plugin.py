@@ -23,6 +23,8 @@ the informational properties (scale and translation invariance), which never
 fail; ``not-applicable`` skips.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "pytest_addoption",
     "pytest_configure",
@@ -34,16 +36,24 @@ __all__ = [
     "PropertyFailure",
 ]
 
+from typing import TYPE_CHECKING, Any
 from pathlib import Path
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
+
+    from puf.metadata import Measure
+
+    from .verdict import Verdict
 
 _PLAN = pytest.StashKey()  # [(label, spec, known path or None)]
 _LOADED = pytest.StashKey()  # spec -> Measure or the ValueError loading it gave
 _NOTES = pytest.StashKey()  # informational findings shown in the summary
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     """Add ``--measure``, ``--known``, ``--measure-max-examples`` and the ini settings."""
     group = parser.getgroup("puf-harness", "fairness measure property checks")
     group.addoption(
@@ -83,7 +93,7 @@ def pytest_addoption(parser):
     )
 
 
-def _ini_path(config, text, *, spec):
+def _ini_path(config: pytest.Config, text: str, *, spec: bool) -> str:
     """An ini setting's relative ``FILE.py`` (of a spec) or known file, relative to the ini file."""
     if config.inipath is None:
         return text
@@ -96,7 +106,7 @@ def _ini_path(config, text, *, spec):
     return f"{resolved}{colon}{name}"
 
 
-def _plan(config):
+def _plan(config: pytest.Config) -> list[tuple[str, str, str | None]]:
     """[(label, spec, known file or None)]: each measure as written, as loaded, and its pinned file.
 
     A usage error when the files do not pair with the measures or one cannot be read.
@@ -125,7 +135,7 @@ def _plan(config):
     return [(label, spec, path) for (label, spec), path in zip(pairs, known or [None] * len(pairs))]
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     """Refuse a ``--measure-max-examples`` below 1 or unpaired ``--known`` files as usage errors."""
     from puf.properties.budget import example_budget
 
@@ -138,7 +148,7 @@ def pytest_configure(config):
     config.stash[_NOTES] = []
 
 
-def pytest_report_header(config):
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
     """Say in the header which measures are checked, against what."""
     plan = config.stash.get(_PLAN, [])
     if not plan:
@@ -155,11 +165,11 @@ def pytest_report_header(config):
 class MeasureChecks(pytest.Collector):
     """The property checks of one measure: one :class:`PropertyItem` per catalog property."""
 
-    def __init__(self, *, label, spec, known, **kwargs):
+    def __init__(self, *, label: str, spec: str, known: str | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.label, self.spec, self.known = label, spec, known
 
-    def collect(self):
+    def collect(self) -> list[PropertyItem]:
         from puf.properties.catalog import CATALOG
 
         return [
@@ -171,7 +181,7 @@ class MeasureChecks(pytest.Collector):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session, config, items):
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Append one :class:`PropertyItem` per measure and property (before -k/-m selection).
 
     Each measure's checks are reported as collected, so the header counts them.
@@ -181,19 +191,19 @@ def pytest_collection_modifyitems(session, config, items):
     for label, spec, known in config.stash.get(_PLAN, []):
         checks = MeasureChecks.from_parent(session, name=label, nodeid=label, label=label, spec=spec, known=known)
         found = checks.collect()
-        config.hook.pytest_collectreport(report=CollectReport(label, "passed", None, found))
+        config.hook.pytest_collectreport(report=CollectReport(label, "passed", None, [*found]))
         items.extend(found)
 
 
 class PropertyFailure(Exception):
     """A property's verdict fails its test; carries the verdict and the message."""
 
-    def __init__(self, verdict, message):
+    def __init__(self, verdict: Verdict, message: str) -> None:
         super().__init__(message)
         self.verdict, self.message = verdict, message
 
 
-def _measure(config, spec):
+def _measure(config: pytest.Config, spec: str) -> Measure:
     """Import a spec once per run; a ValueError (bad import or signature) is remembered."""
     loaded = config.stash[_LOADED]
     if spec not in loaded:
@@ -208,7 +218,7 @@ def _measure(config, spec):
     return loaded[spec]
 
 
-def _pinned(config, spec, path):
+def _pinned(config: pytest.Config, spec: str, path: str) -> dict[str, Any]:
     """The pinned file of ``spec`` (read once per run), checked against the measure's name."""
     loaded = config.stash[_LOADED]
     key = ("known", path)
@@ -227,13 +237,15 @@ def _pinned(config, spec, path):
 class PropertyItem(pytest.Item):
     """One property check of one measure."""
 
-    def __init__(self, *, spec, property_name, label=None, known=None, **kwargs):
+    def __init__(
+        self, *, spec: str, property_name: str, label: str | None = None, known: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.spec, self.property_name, self.known = spec, property_name, known
         self.label = label or spec
         self._nodeid = f"{self.label}::{property_name}"
 
-    def runtest(self):
+    def runtest(self) -> None:
         from puf.properties.pinned import pinned_change, unpinned_failure
         from puf.properties.runner import verdicts
 
@@ -259,7 +271,7 @@ class PropertyItem(pytest.Item):
         if verdict.status == "not-applicable":
             pytest.skip(verdict.reason)
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PropertyFailure):
             from puf.properties.display import format_verdicts
 
@@ -268,11 +280,11 @@ class PropertyItem(pytest.Item):
             return f"{self.label}: {excinfo.value}"
         return super().repr_failure(excinfo, style=style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, None, str]:
         return self.path, None, f"{self.label}::{self.property_name}"
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     """List the informational findings (violated scale or translation invariance) that passed."""
     notes = config.stash.get(_NOTES, [])
     if notes:

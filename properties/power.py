@@ -9,23 +9,41 @@ verdict), the false alarms on the sound controls (a cell whose true verdict is
 worth" section plots it.
 """
 
-__all__ = ["BUDGETS", "power_runs", "power_summary", "detection_rate", "format_power", "measured_power", "POWER_TABLE"]
+from __future__ import annotations
 
+__all__ = [
+    "BUDGETS",
+    "power_runs",
+    "power_summary",
+    "false_alarms_by_property",
+    "detection_rate",
+    "format_power",
+    "measured_power",
+    "POWER_TABLE",
+]
+
+from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
 import time
 
 from .measured import POWER_TABLE, measured_power
+import pandas as pd
 
+
+T = TypeVar("T")
+
+#: The example budgets the power table is measured at (``python benchmarks/power.py``).
 BUDGETS = (10, 30, 60, 100, 300, 1000)
 
 
-def _one(job):
+def _one(job: tuple[str, int, int, bool, tuple[str, ...] | None]) -> list[dict[str, Any]]:
     from .corpus import get_entry
     from .runner import verdicts
 
     name, budget, seed, known, only = job
     entry = get_entry(name)
     props = list(entry["expected"]) if not entry["control"] or only else None
-    if only:
+    if only and props is not None:
         props = [p for p in props if p in only]
     start = time.perf_counter()
     found = verdicts(
@@ -58,17 +76,17 @@ def _one(job):
 
 def power_runs(
     *,
-    budgets=(10, 30, 60),
-    seeds=range(5),
-    names=None,
-    known=False,
-    n_jobs=1,
-    progress=False,
-    properties=None,
-    plan=None,
-    skip=(),
-    on_run=None,
-):
+    budgets: Iterable[int] = (10, 30, 60),
+    seeds: Iterable[int] = range(5),
+    names: Iterable[str] | None = None,
+    known: bool = False,
+    n_jobs: int = 1,
+    progress: bool = False,
+    properties: Iterable[str] | None = None,
+    plan: Iterable[tuple[str, int, int]] | None = None,
+    skip: Iterable[tuple[str, int, int]] = (),
+    on_run: Callable[[list[dict[str, Any]]], object] | None = None,
+) -> pd.DataFrame:
     """Run the corpus and return one row per (entry, property, budget, seed) as a DataFrame.
 
     Parameters
@@ -120,7 +138,7 @@ def power_runs(
     jobs = [(n, int(b), int(s), bool(known), only) for n, b, s in plan if (n, int(b), int(s)) not in skip]
     results = {}
 
-    def collect(index, result):
+    def collect(index: int, result: list[dict[str, Any]]) -> None:
         results[index] = result
         if on_run is not None:
             on_run(result)
@@ -144,7 +162,7 @@ def power_runs(
     return pd.DataFrame([row for index in sorted(results) for row in results[index]])
 
 
-def _bar(iterable, total, progress):
+def _bar(iterable: Iterable[T], total: int, progress: bool) -> Iterable[T]:
     if not progress:
         return iterable
     from tqdm.auto import tqdm
@@ -152,7 +170,7 @@ def _bar(iterable, total, progress):
     return tqdm(iterable, total=total, desc="puf power", unit="run")
 
 
-def detection_rate(runs):
+def detection_rate(runs: pd.DataFrame) -> float:
     """Return the share of planted (non-control) cells found with their expected verdict.
 
     Examples
@@ -166,7 +184,7 @@ def detection_rate(runs):
     return float((planted["found"] == planted["expected"]).mean())
 
 
-def power_summary(runs):
+def power_summary(runs: pd.DataFrame) -> pd.DataFrame:
     """Return the power table: detection per property and overall, false alarms, seconds, per budget.
 
     Rows are the catalog's properties (detection rate of their planted cells),
@@ -201,7 +219,34 @@ def power_summary(runs):
     return pd.DataFrame(table)
 
 
-def format_power(table):
+def false_alarms_by_property(runs: pd.DataFrame) -> pd.DataFrame:
+    """Return the false alarms per property: the share of the controls' cells whose true verdict
+    is ``holds`` that were reported otherwise, one row per property, one column per budget.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"control": [True, True, True], "property": ["range", "range", "defined"],
+    ...                      "budget": [60, 60, 60], "expected": ["holds", "holds", "holds"],
+    ...                      "found": ["holds", "violated", "holds"]})
+    >>> false_alarms_by_property(runs)[60].to_dict()
+    {'range': 0.5, 'defined': 0.0}
+    """
+    import pandas as pd
+
+    from .catalog import CATALOG
+
+    controls = runs[runs["control"].astype(bool) & (runs["expected"] == "holds")]
+    if controls.empty:
+        return pd.DataFrame()
+    alarms = controls.assign(alarm=(controls["found"] != "holds").astype(float))
+    table = alarms.pivot_table(index="property", columns="budget", values="alarm", aggfunc="mean")
+    table = table.reindex([p for p in CATALOG if p in table.index])
+    table.columns.name = "budget"
+    return pd.DataFrame(table)
+
+
+def format_power(table: pd.DataFrame) -> str:
     """Render a power table as text: rates as percentages, seconds as numbers.
 
     Examples

@@ -7,35 +7,38 @@ search decides then). The rules and their arguments are stated in
 ``docs/guide/proofs.md``; a rule never proves a violation.
 """
 
+from __future__ import annotations
+
 __all__ = ["RULES", "rule_argument"]
 
 import numpy as np
 
 from puf.grammar import AGGREGATIONS, GAPS, WEIGHTS, IndexForm, PairForm
+from puf.metadata import Measure
 
 
-def _fairest_is_zero(measure):
+def _fairest_is_zero(measure: Measure) -> bool:
     return measure.direction == "lower" and measure.fairest == 0.0
 
 
-def _weight_zero_without_similarity(form):
+def _weight_zero_without_similarity(form: PairForm) -> bool:
     fact = WEIGHTS[form.weight].facts["zero_at_no_similarity"]
     return fact is True or (fact == "t > 0" and form.threshold > 0.0)
 
 
-def _gap_zero_without_similarity(form):
+def _gap_zero_without_similarity(form: PairForm) -> bool:
     fact = GAPS[form.gap].facts["zero_at_no_similarity"]
     return fact is True or (fact == "L >= 1" and form.lipschitz >= 1.0)
 
 
-def anonymity(measure, form):
+def anonymity(measure: Measure, form: PairForm | IndexForm) -> str | None:
     return (
         "symmetric aggregation: a sum, mean or max over all users or all unordered pairs of terms "
         "symmetric in their pair, so relabelling users permutes the terms"
     )
 
 
-def zero_at_equality(measure, form):
+def zero_at_equality(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if not _fairest_is_zero(measure):
         return None
     if isinstance(form, PairForm):
@@ -49,7 +52,7 @@ def zero_at_equality(measure, form):
     return "equal effectiveness gives S/μ = 1 for every user, and outer(term(1)) = 0"
 
 
-def similarity_zero(measure, form):
+def similarity_zero(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if not (isinstance(form, PairForm) and _fairest_is_zero(measure)) or form.normalisation == "weights":
         return None
     if _weight_zero_without_similarity(form):
@@ -62,7 +65,7 @@ def similarity_zero(measure, form):
     return None
 
 
-def scale_invariance(measure, form):
+def scale_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if form.degree != 0:
         return None
     if isinstance(form, IndexForm):
@@ -73,7 +76,7 @@ def scale_invariance(measure, form):
     )
 
 
-def translation_invariance(measure, form):
+def translation_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if not isinstance(form, PairForm) or form.normalisation == "mean":
         return None
     if GAPS[form.gap].facts["differences_only"]:
@@ -81,7 +84,7 @@ def translation_invariance(measure, form):
     return None
 
 
-def pigou_dalton(measure, form):
+def pigou_dalton(measure: Measure, form: PairForm | IndexForm) -> str | None:
     """Schur–Ostrowski: a symmetric convex function of S is Schur-convex, so transfers lower it."""
     if measure.direction != "lower":
         return None
@@ -100,7 +103,7 @@ def pigou_dalton(measure, form):
     )
 
 
-def disparity_monotone(measure, form):
+def disparity_monotone(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if not isinstance(form, PairForm) or form.normalisation == "mean" or measure.direction != "lower":
         return None
     return (
@@ -109,7 +112,7 @@ def disparity_monotone(measure, form):
     )
 
 
-def similarity_monotone(measure, form):
+def similarity_monotone(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if not isinstance(form, PairForm) or form.normalisation == "weights" or measure.direction != "lower":
         return None
     return (
@@ -118,7 +121,7 @@ def similarity_monotone(measure, form):
     )
 
 
-def replication_invariance(measure, form):
+def replication_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if isinstance(form, IndexForm):
         return "a mean over users of a term of S/μ: r copies repeat every term r times and keep μ"
     if not AGGREGATIONS[form.aggregation].facts["replication_invariant"] or form.normalisation == "weights":
@@ -130,7 +133,7 @@ def replication_invariance(measure, form):
     )
 
 
-def in_range(measure, form):
+def in_range(measure: Measure, form: PairForm | IndexForm) -> str | None:
     low, high = form.bounds()
     if not (measure.range[0] <= low and high <= measure.range[1]):
         return None
@@ -145,13 +148,13 @@ def in_range(measure, form):
     )
 
 
-def defined(measure, form):
+def defined(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if isinstance(form, PairForm) and form.normalisation == "none":
         return "no division, logarithm or negative power: a finite expression of finite inputs (m ≥ 2)"
     return None
 
 
-def subgroup_decomposability(measure, form):
+def subgroup_decomposability(measure: Measure, form: PairForm | IndexForm) -> str | None:
     if isinstance(form, IndexForm) and form.form == "ge":
         return (
             "Shorrocks 1980: GE(α) = GE of the group means (each user at its group's mean) + "
@@ -177,7 +180,7 @@ RULES = {
 """Property name -> (rule name, rule): the composition rules, stated in ``docs/guide/proofs.md``."""
 
 
-def rule_argument(measure, form, property_name):
+def rule_argument(measure: Measure, form: PairForm | IndexForm | None, property_name: str) -> tuple[str, str] | None:
     """``(rule name, argument)`` proving ``property_name`` for every m, or None.
 
     Examples

@@ -8,11 +8,15 @@ counterexample (already confirmed by the judge) replaces a search that found
 none; a solver that stops leaves the search's verdict, with a note.
 """
 
+from __future__ import annotations
+
 __all__ = ["PROOF_MODES", "Proof", "prove", "combine"]
 
+from typing import Any
 from dataclasses import dataclass
 
 from puf.grammar import builtin_form
+from puf.metadata import Measure
 
 from .proof_rules import rule_argument
 
@@ -38,14 +42,16 @@ class Proof:
     example: dict | None = None
 
 
-def check_mode(mode):
+def check_mode(mode: str) -> str:
     """Return ``mode`` or raise ValueError naming it (one of :data:`PROOF_MODES`)."""
     if mode not in PROOF_MODES:
         raise ValueError(f"proofs must be one of {', '.join(PROOF_MODES)}, got {mode!r}")
     return mode
 
 
-def prove(measure, property_name, *, mode="rules", max_users=4, timeout=5.0):
+def prove(
+    measure: Measure, property_name: str, *, mode: str = "rules", max_users: int = 4, timeout: float = 5.0
+) -> Proof | None:
     """Prove (or refute) one property of ``measure`` where its grammar form allows; else None.
 
     Parameters
@@ -81,7 +87,9 @@ def prove(measure, property_name, *, mode="rules", max_users=4, timeout=5.0):
     return Proof(result.status, result.scope, result.note, result.example)
 
 
-def combine(status, reason, example, proof):
+def combine(
+    status: str, reason: str, example: dict[str, Any] | None, proof: Proof | None
+) -> tuple[str, str, dict[str, Any] | None, str | None]:
     """``(status, reason, example, scope)`` of a cell from the search's verdict and a proof.
 
     Examples
@@ -104,7 +112,7 @@ def combine(status, reason, example, proof):
     if proof.status == "violated" and status == "violated":
         return status, reason, example, None  # the search's shrunk counterexample is the smaller
     if proof.status == "violated":
-        violation = proof.example.get("violation")
+        violation = (proof.example or {}).get("violation")
         shown = "" if violation is None else f", violation {violation:.3g}"
         return ("violated", f"counterexample {proof.scope}, confirmed numerically{shown}", proof.example, None)
     return status, f"{reason}; SMT: {proof.argument}", example, None

@@ -8,8 +8,12 @@ has pushed the search towards the largest violation); an existential one that
 succeeds is shrunk to a minimal witness.
 """
 
+from __future__ import annotations
+
 __all__ = ["Verdict", "STATUSES", "verdicts"]
 
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from typing import Any
 import contextlib
 import time
 
@@ -17,6 +21,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, settings
 
 from puf import as_measure
+from puf.metadata import Measure
 
 from .cases import LARGEST
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
@@ -26,21 +31,22 @@ from .measured import measured_power
 from .proofs import check_mode, combine, prove
 from .search import Found, OutOfBudget, PropertySearch
 from .verdict import STATUSES, Verdict
+from .cases import Case
 
 
-def _recorded_seed(seed_value):
+def _recorded_seed(seed_value: int | None) -> int | None:
     """The seed as a Verdict records it: an int, or None for Hypothesis' own randomness."""
     return None if seed_value is None else int(seed_value)
 
 
-def _seed(random_state):
+def _seed(random_state: int | np.random.Generator | None) -> int | None:
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(2**32))
     return random_state
 
 
 @contextlib.contextmanager
-def _no_local_constants():
+def _no_local_constants() -> Iterator[None]:
     """Hide the constants Hypothesis harvests from every local module in ``sys.modules``.
 
     Hypothesis mixes literals found in the source of already-imported local
@@ -65,11 +71,13 @@ def _no_local_constants():
         providers.CONSTANTS_CACHE.cache.clear()
 
 
-def _hypothesis_test(search, *, max_examples, random_state, database):
+def _hypothesis_test(
+    search: PropertySearch, *, max_examples: int, random_state: int | None, database: Any
+) -> Callable[[], None]:
     """The property's ``@given`` test around ``search.check``, its hand-made examples first."""
     prop, measure = search.prop, search.measure
 
-    def body(case):
+    def body(case: Case) -> None:
         search.check(case)
 
     test = given(prop.cases(search.level, measure))(body)
@@ -92,7 +100,17 @@ def _hypothesis_test(search, *, max_examples, random_state, database):
     return test
 
 
-def _check_one(measure, prop, *, max_examples, random_state, time_limit, time_budget, database, known):
+def _check_one(
+    measure: Measure,
+    prop: Property,
+    *,
+    max_examples: int,
+    random_state: int | None,
+    time_limit: float,
+    time_budget: float,
+    database: Any,
+    known: bool | Mapping[str, Any],
+) -> tuple[str, str, dict[str, Any] | None, PropertySearch]:
     """Return ``(status, reason, example, search)`` of one property on one measure."""
     search = PropertySearch(measure, prop, max_examples=max_examples, time_limit=time_limit, time_budget=time_budget)
     test = _hypothesis_test(search, max_examples=max_examples, random_state=random_state, database=database)
@@ -117,7 +135,7 @@ def _check_one(measure, prop, *, max_examples, random_state, time_limit, time_bu
     return (*_status(search, note), search)
 
 
-def _status(search, note):
+def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
     prop, failure, n = search.prop, search.failure, search.checked
     if failure is not None:
         kind, found = failure
@@ -136,7 +154,7 @@ def _status(search, note):
     return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
 
 
-def _sizes(sizes):
+def _sizes(sizes: Collection[int]) -> str:
     """The sizes m checked, as ranges, with the largest one: "m = 2–6, 8; largest m = 8".
 
     Beyond the small populations' 12 users, the sizes are counted, not listed.
@@ -173,17 +191,17 @@ def _sizes(sizes):
 
 
 def verdicts(
-    measure,
+    measure: Any,
     *,
-    properties=None,
-    max_examples=None,
-    random_state=0,
-    time_limit=2.0,
-    time_budget=60.0,
-    database=None,
-    known=True,
-    proofs="rules",
-):
+    properties: str | Property | Iterable[str | Property] | None = None,
+    max_examples: int | None = None,
+    random_state: int | np.random.Generator | None = 0,
+    time_limit: float = 2.0,
+    time_budget: float = 60.0,
+    database: Any = None,
+    known: bool | Mapping[str, Any] = True,
+    proofs: str = "rules",
+) -> list[Verdict]:
     """Put ``measure`` through the property catalog.
 
     Parameters

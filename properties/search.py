@@ -13,8 +13,12 @@ evaluates the measure on each case (narrowing segments, choosing the worst of
 a case's alternatives) and judges it through the property object alone.
 """
 
+from __future__ import annotations
+
 __all__ = ["Found", "OutOfBudget", "PropertySearch", "narrow_jump"]
 
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn, cast
 import dataclasses
 import math
 import time
@@ -22,19 +26,25 @@ import time
 import numpy as np
 from hypothesis import target
 
+from puf.metadata import Measure
+from puf.population import Population
+
 from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from .cases import distance
 from .known import example_case, known_examples
 from .pinned import PINNED_SOURCE
+from .cases import Case
+from .catalog import Property
+
 
 _WORLD_FIELDS = {"utility", "list_distance"}
 
 
-def _level(measure):
-    return "world" if _WORLD_FIELDS & set(measure.reads) else "score"
+def _level(measure: Measure) -> str:
+    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
 
 
-def interpolate(start, end, t):
+def interpolate(start: Population, end: Population, t: float) -> Population:
     """The population ``start + t·(end − start)`` (every field both have).
 
     Examples
@@ -48,7 +58,15 @@ def interpolate(start, end, t):
     return start.replace(**{f: a[f] + t * (b[f] - a[f]) for f in a if f in b})
 
 
-def narrow_jump(evaluate, start, end, *, tolerance=1e-7, points=8, beam=3):
+def narrow_jump(
+    evaluate: Callable[[Population], float],
+    start: Population,
+    end: Population,
+    *,
+    tolerance: float = 1e-7,
+    points: int = 8,
+    beam: int = 3,
+) -> tuple[Population, Population, float, float] | None:
     """Return ``(pop_a, pop_b, value_a, value_b)``: the steepest short piece of the segment.
 
     ``evaluate`` maps a population to a float (NaN allowed: NaN points are never kept).
@@ -131,17 +149,25 @@ class PropertySearch:
     (True, nan)
     """
 
-    def __init__(self, measure, prop, *, max_examples, time_limit, time_budget):
+    def __init__(
+        self, measure: Measure, prop: Property, *, max_examples: int, time_limit: float, time_budget: float
+    ) -> None:
         self.measure, self.prop, self.level = measure, prop, _level(measure)
         self.time_limit, self.time_budget = time_limit, time_budget
         # A deterministic cap on calls (generation, targeting and shrinking together) keeps
         # world-level shrinking bounded; the time budget is only a safety net for slow measures.
         self.max_calls = 5 * max_examples + 100
         self.checked = self.undefined = self.calls = 0
-        self.failure = self.demo = self.nan_case = None
+        # What was found: (kind, example); the existential demonstration and the smallest NaN
+        # example, each with its rank.
+        self.failure: tuple[str, dict[str, Any]] | None = None
+        self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
+        self.nan_case: tuple[int, dict[str, Any]] | None = None
         self.searching = False
-        self.sizes = set()
-        self.memo = {}  # derived populations' values, by identity (see evaluate_case)
+        self.sizes: set[int] = set()
+        self.memo: dict[
+            int, tuple[Population, float]
+        ] = {}  # derived populations' values, by identity (see evaluate_case)
         self.start = time.perf_counter()
         # Two workers of the property's own (``fresh_workers``): one asked each case's P alone,
         # the other the case's other populations, each followed by P.
@@ -149,19 +175,21 @@ class PropertySearch:
             (FreshCaller(measure, time_limit), FreshCaller(measure, time_limit)) if prop.fresh_workers else None
         )
 
-    def close(self):
+    def close(self) -> None:
         """End the property's own workers, if any."""
         for caller in self.callers or ():
             caller.close()
 
-    def snapshot(self, case, before, after, excess, error=None):
+    def snapshot(
+        self, case: Case, before: float | None, after: float | None, excess: float | None, error: str | None = None
+    ) -> dict[str, Any]:
         """The example as the verdict shows and stores it (plain lists and numbers)."""
         # Effectiveness and similarity always (a Population needs both, so the example
         # replays as a known example), the other fields when the measure or property uses them.
-        used = {"effectiveness", "similarity", *self.measure.reads, *self.prop.needs}
+        used = {"effectiveness", "similarity", *(self.measure.reads or ()), *self.prop.needs}
         shown = [f for f in ("effectiveness", "similarity", "utility", "list_distance") if f in used]
 
-        def fields(pop):
+        def fields(pop: Population | None) -> dict[str, Any] | None:
             if pop is None:
                 return None
             present = pop.fields()
@@ -180,11 +208,11 @@ class PropertySearch:
             snapshot["derived"] = dict(case.values)
         return snapshot
 
-    def fail(self, kind, example):
+    def fail(self, kind: str, example: dict[str, Any]) -> NoReturn:
         self.failure = (kind, example)
         raise Found(self.prop.name)
 
-    def check(self, case):
+    def check(self, case: Case) -> None:
         """The test body: evaluate the measure on ``case`` and judge it (raise on a find)."""
         self.calls += 1
         if self.calls > self.max_calls or time.perf_counter() - self.start > self.time_budget:
@@ -209,34 +237,35 @@ class PropertySearch:
         else:
             self._judge(case, before, after)
 
-    def _repeated(self, case):
+    def _repeated(self, case: Case) -> tuple[Case, float, float | None]:
         """``(option, f(P) in the first worker, f(P) in the second)`` of the option whose two
         values differ most: the second worker is asked each option's other population, then P."""
+        assert self.callers is not None  # only properties with fresh workers repeat (their cases have an after)
         first, second = self.callers
         options = (case, *case.alternatives)
         alone = first.many([case.before])[0]
-        asked = second.many([pop for option in options for pop in (option.after, option.before)])
+        asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
         again = asked[1::2]
 
-        def gap(value):
+        def gap(value: float) -> float:
             return abs(value - alone) if math.isfinite(value - alone) else math.inf
 
         worst = max(range(len(options)), key=lambda i: gap(again[i]))
         return dataclasses.replace(options[worst], alternatives=()), alone, again[worst]
 
-    def _judge_value(self, case, before, after):
+    def _judge_value(self, case: Case, before: float, after: float | None) -> None:
         """Judge a value that may be undefined (a value that is not a number has no size)."""
         if self.prop.judge(self.measure, before, after, case) > 0:
             self.fail("excess", self.snapshot(case, before, after, None))
         self.checked += 1
 
-    def _set_aside(self, case, before, after):
+    def _set_aside(self, case: Case, before: float | None, after: float | None) -> None:
         """NaN is not judged: counted, and the smallest such example kept to show."""
         self.undefined += 1
         if self.nan_case is None or case.before.m < self.nan_case[0]:
             self.nan_case = (case.before.m, self.snapshot(case, before, after, None))
 
-    def _judge(self, case, before, after):
+    def _judge(self, case: Case, before: float, after: float | None) -> None:
         excess = self.prop.judge(self.measure, before, after, case)
         if math.isnan(excess):  # the derived values leave nothing to judge (a subgroup's NaN)
             self._set_aside(case, before, after)
@@ -251,7 +280,7 @@ class PropertySearch:
             if self.demo is None or rank < self.demo[0]:
                 self.demo = (rank, self.snapshot(case, before, after, excess))
 
-    def replay(self, known):
+    def replay(self, known: bool | Mapping[str, Any]) -> bool:
         """Try the stored examples first, outside Hypothesis; True when one was a find.
 
         A known violation is found on any Hypothesis release, and a found one ends
@@ -265,7 +294,7 @@ class PropertySearch:
             examples = [(PINNED_SOURCE, own)] if own else []
         examples += known_examples(self.prop.name, first=self.measure.name) if known else []
         for source, stored in examples:
-            if not set(self.measure.reads) <= set(stored["before"]):
+            if not set(self.measure.reads or ()) <= set(stored["before"]):
                 continue
             try:
                 self.check(example_case(self.prop.name, stored, source=source))
@@ -274,35 +303,41 @@ class PropertySearch:
         return False
 
 
-def evaluate_case(case, measure, prop, time_limit, memo=None):
+def evaluate_case(
+    case: Case,
+    measure: Measure,
+    prop: Property,
+    time_limit: float,
+    memo: dict[int, tuple[Population, float]] | None = None,
+) -> tuple[Case, float, float | None]:
     """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
     or choosing the worst of its alternatives (the one with the largest excess).
 
     ``memo``: a dict keeping the values of derived populations by identity across cases (the
     candidate extremes of one size are the same objects every time)."""
 
-    def value(pop):
+    def value(pop: Population) -> float:
         return call_measure(measure, pop, time_limit)
 
-    def derived_value(pop):
+    def derived_value(pop: Population) -> float:
         if memo is None:
             return value(pop)
         if id(pop) not in memo:
             memo[id(pop)] = (pop, value(pop))  # the population kept: its id stays its own
         return memo[id(pop)][1]
 
-    def with_values(option):
+    def with_values(option: Case) -> Case:
         if prop.derived is None:
             return option
         values = {
             name: derived_value(pop)
             for name, pop in prop.derived(option).items()
-            if set(measure.reads) <= set(pop.fields())
+            if set(measure.reads or ()) <= set(pop.fields())
         }
         return dataclasses.replace(option, values=values)
 
     case = with_values(case)
-    if case.segment:
+    if case.segment and case.after is not None:  # a segment has both ends
         narrowed = narrow_jump(value, case.before, case.after)
         if narrowed is None:
             return case, value(case.before), value(case.after)
@@ -317,9 +352,9 @@ def evaluate_case(case, measure, prop, time_limit, memo=None):
             change=case.change + f", narrowed by bisection to δ = {gap:.3g}",
         )
         return case, f_low, f_high
-    cache = {}
+    cache: dict[int, tuple[Population, float]] = {}
 
-    def cached(pop):
+    def cached(pop: Population) -> float:
         if id(pop) not in cache:
             cache[id(pop)] = (pop, value(pop))
         return cache[id(pop)][1]
@@ -330,6 +365,8 @@ def evaluate_case(case, measure, prop, time_limit, memo=None):
         return case, before, after
     best = None
     for option in (dataclasses.replace(case, alternatives=()), *map(with_values, case.alternatives)):
+        if option.after is None:  # every alternative has its after population
+            continue
         b, a = cached(option.before), cached(option.after)
         if math.isnan(b) or math.isnan(a):
             continue
@@ -341,7 +378,7 @@ def evaluate_case(case, measure, prop, time_limit, memo=None):
     return best[1], best[2], best[3]
 
 
-def _demo_rank(case):
+def _demo_rank(case: Case) -> tuple[bool, bool, int]:
     """Order of preference of an existential property's demonstration: telling ones first.
 
     A demonstration that the value does not move is most telling when the

@@ -4,19 +4,24 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's
 ``similarity-monotone``, ``similarity-sensitive`` and ``similarity-zero`` entries.
 """
 
+from __future__ import annotations
+
 __all__ = ["similarity_raise_cases", "similarity_change_cases", "no_similarity_cases"]
 
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from puf.synthetic import add_shared_history, drop_shared_history, share_items
+from puf.metadata import Measure
+from puf.population import Population
 
 from .cases import FRACTIONS_OR_ONE, LARGEST, Case, case_strategy, derive, draw_users, sources, trivial_case
 from .draws import draw_effectiveness, draw_similarity
 
 
 @case_strategy
-def similarity_raise_cases(draw, level, measure):
+def similarity_raise_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """sim(u, v) of one pair with unequal effectiveness raised alone (the derived field, exact at
     world level too: histories feed nothing else).
 
@@ -51,13 +56,13 @@ def similarity_raise_cases(draw, level, measure):
     return Case(pop, main.after, main.change, alternatives=tuple(others))
 
 
-def _raisable_pairs(pop):
+def _raisable_pairs(pop: Population) -> tuple[NDArray[np.intp], ...]:
     """``(rows, cols)`` of the pairs u < v with unequal effectiveness and similarity below 1."""
     s = pop.effectiveness
     return np.nonzero(np.triu(s[:, None] != s[None, :], k=1) & (pop.similarity < 1.0))
 
 
-def _raised(pop, u, v, fraction):
+def _raised(pop: Population, u: int, v: int, fraction: float) -> Case:
     sim = pop.similarity
     new = sim[u, v] + fraction * (1.0 - sim[u, v])
     raised = sim.copy()
@@ -66,7 +71,7 @@ def _raised(pop, u, v, fraction):
 
 
 @case_strategy
-def similarity_change_cases(draw, level, measure):
+def similarity_change_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """The similarity matrix replaced (score level) or shared history items added to two users
     (world level).
 
@@ -94,7 +99,7 @@ def similarity_change_cases(draw, level, measure):
 
 
 @case_strategy
-def no_similarity_cases(draw, level, measure):
+def no_similarity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Nobody similar to anybody: similarity the identity, or histories made pairwise disjoint.
 
     Examples

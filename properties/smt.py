@@ -12,8 +12,12 @@ verdict standing, and says so. Every grammar form is anonymous (a rule proves
 it), so the transfer and the similarity raise are placed on users 0 and 1.
 """
 
+from __future__ import annotations
+
 __all__ = ["SMT_PROPERTIES", "SmtResult", "smt_decide"]
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 import math
 import time
 from dataclasses import dataclass
@@ -21,9 +25,18 @@ from fractions import Fraction
 
 import numpy as np
 
+from puf.metadata import Measure
+
 from .smt_encoding import INSTALL, Encoder, NotEncodable, z3_module
+from .cases import Case
+
 
 _MARGIN = 1e-6
+
+# A transformation of the symbols: (S, similarities, parameters) -> (S', similarities').
+_Transform = Callable[
+    [list[Any], dict[tuple[int, int], Any], dict[str, Any]], tuple[list[Any], dict[tuple[int, int], Any]]
+]
 
 
 @dataclass(frozen=True)
@@ -42,45 +55,60 @@ class SmtResult:
     seconds: float = 0.0
 
 
-def _ne(z3, a, b, margin):
+def _ne(z3: Any, a: Any, b: Any, margin: float) -> Any:
     return z3.Or(a - b > margin, b - a > margin) if margin else a != b
 
 
-def _swap(s, w, p):
+def _swap(
+    s: list[Any], w: dict[tuple[int, int], Any], p: dict[str, Any]
+) -> tuple[list[Any], dict[tuple[int, int], Any]]:
     return [s[1], s[0], *s[2:]], _permuted(w, [1, 0, *range(2, len(s))])
 
 
-def _cycle(s, w, p):
+def _cycle(
+    s: list[Any], w: dict[tuple[int, int], Any], p: dict[str, Any]
+) -> tuple[list[Any], dict[tuple[int, int], Any]]:
     order = [*range(1, len(s)), 0]
     return [s[i] for i in order], _permuted(w, order)
 
 
-def _permuted(w, order):
-    return {(i, j): w[tuple(sorted((order[i], order[j])))] for (i, j) in w}
+def _permuted(w: dict[tuple[int, int], Any], order: Sequence[int]) -> dict[tuple[int, int], Any]:
+    return {(i, j): w[min(order[i], order[j]), max(order[i], order[j])] for (i, j) in w}
 
 
-def _transfer(s, w, p):
+def _transfer(
+    s: list[Any], w: dict[tuple[int, int], Any], p: dict[str, Any]
+) -> tuple[list[Any], dict[tuple[int, int], Any]]:
     moved = p["tau"] * (s[1] - s[0])
     return [s[0] + moved, s[1] - moved, *s[2:]], w
 
 
-def _widen(s, w, p):
+def _widen(
+    s: list[Any], w: dict[tuple[int, int], Any], p: dict[str, Any]
+) -> tuple[list[Any], dict[tuple[int, int], Any]]:
     return [p["c"] + p["lam"] * (x - p["c"]) for x in s], w
 
 
-def _raise(s, w, p):
+def _raise(
+    s: list[Any], w: dict[tuple[int, int], Any], p: dict[str, Any]
+) -> tuple[list[Any], dict[tuple[int, int], Any]]:
     return s, {**w, (0, 1): p["raised"]}
 
 
-def _scale(s, w, p):
+def _scale(
+    s: list[Any], w: dict[tuple[int, int], Any], p: dict[str, Any]
+) -> tuple[list[Any], dict[tuple[int, int], Any]]:
     return [p["a"] * x for x in s], w
 
 
-def _shift(s, w, p):
+def _shift(
+    s: list[Any], w: dict[tuple[int, int], Any], p: dict[str, Any]
+) -> tuple[list[Any], dict[tuple[int, int], Any]]:
     return [x + p["b"] for x in s], w
 
 
-# name -> (parameters, their domain, the transformation (None: one population), the negation)
+# name -> (parameters, their domain, the transformation (None: one population), the negation); the domain is the
+# formal statement's preconditions exactly (c inside [min S, max S] of the narrow S is inside that of the widened)
 _SPECS = {
     "range": ((), None, None, "outside"),
     "zero-at-equality": ((), None, None, "not-fairest-equal"),
@@ -89,7 +117,7 @@ _SPECS = {
     "pigou-dalton": (("tau",), lambda z3, p, s, w: [p["tau"] > 0, 2 * p["tau"] <= 1], (_transfer,), "less-fair"),
     "disparity-monotone": (
         ("c", "lam"),
-        lambda z3, p, s, w: [p["lam"] > 1, p["c"] >= 0, p["c"] <= 1],
+        lambda z3, p, s, w: [p["lam"] > 1, z3.Or(*[p["c"] >= x for x in s]), z3.Or(*[p["c"] <= x for x in s])],
         (_widen,),
         "fairer",
     ),
@@ -99,14 +127,19 @@ _SPECS = {
         (_raise,),
         "fairer",
     ),
-    "scale-invariance": (("a",), lambda z3, p, s, w: [p["a"] > 0, p["a"] < 1], (_scale,), "changed"),
+    "scale-invariance": (
+        ("a",),
+        lambda z3, p, s, w: [p["a"] >= z3.Q(1, 1000), p["a"] <= z3.Q(999, 1000)],
+        (_scale,),
+        "changed",
+    ),
     "translation-invariance": (("b",), lambda z3, p, s, w: [], (_shift,), "changed"),
 }
 SMT_PROPERTIES = tuple(_SPECS)
 """The properties the fixed-m encoding covers."""
 
 
-def _negation(z3, kind, measure, before, after, margin):
+def _negation(z3: Any, kind: str, measure: Measure, before: Any, after: Any, margin: float) -> Any:
     low, high = measure.range
     if kind == "outside":
         sides = [before < low - margin] * math.isfinite(low) + [before > high + margin] * math.isfinite(high)
@@ -120,7 +153,9 @@ def _negation(z3, kind, measure, before, after, margin):
     return before - after > margin  # "fairer": the after value is lower (fairer)
 
 
-def _query(z3, form, measure, prop, m, transform, margin, timeout):
+def _query(
+    z3: Any, form: Any, measure: Measure, prop: str, m: int, transform: _Transform | None, margin: float, timeout: float
+) -> tuple[str, dict[str, float] | None]:
     """One solver call; returns (result, model values or None)."""
     params, domain, _, kind = _SPECS[prop]
     s = [z3.Real(f"S{i}") for i in range(m)]
@@ -158,18 +193,18 @@ def _query(z3, form, measure, prop, m, transform, margin, timeout):
     return "sat", value
 
 
-def _leaves(s, w):
+def _leaves(s: Sequence[Any], w: Mapping[tuple[int, int], Any]) -> dict[tuple[Any, ...], Any]:
     return {**{("S", i): x for i, x in enumerate(s)}, **{("w", *k): x for k, x in w.items()}}
 
 
-def _float(z3, model, term):
+def _float(z3: Any, model: Any, term: Any) -> float:
     v = model.eval(term, model_completion=True)
     if z3.is_algebraic_value(v):
         v = v.approx(20)
     return float(Fraction(v.as_fraction()))
 
 
-def _case(prop, transform, m, value):
+def _case(prop: str, transform: _Transform | None, m: int, value: Mapping[str, float]) -> Case:
     """The solver's population (and its transformation) as the runner's case, in floats."""
     from puf import Population
 
@@ -179,7 +214,7 @@ def _case(prop, transform, m, value):
     w = {(i, j): value[str((i, j))] for i in range(m) for j in range(i + 1, m)}
     p = {k: v for k, v in value.items() if not k.startswith(("S", "("))}
 
-    def population(s, w):
+    def population(s: Sequence[float], w: Mapping[tuple[int, int], float]) -> Population:
         sim = np.eye(m)
         for (i, j), x in w.items():
             sim[i, j] = sim[j, i] = x
@@ -191,7 +226,7 @@ def _case(prop, transform, m, value):
     return Case(population(s, w), population(*transform(s, w, p)), change=change)
 
 
-def _confirmed(measure, prop, case):
+def _confirmed(measure: Measure, prop: str, case: Case) -> dict[str, Any] | None:
     """The judge's snapshot of ``case`` when it confirms the violation, else None."""
     from .catalog import get_property
     from .search import Found, PropertySearch
@@ -200,11 +235,11 @@ def _confirmed(measure, prop, case):
     try:
         search.check(case)
     except Found:
-        return search.failure[1]
+        return None if search.failure is None else search.failure[1]
     return None
 
 
-def smt_decide(measure, form, prop, *, max_users=4, timeout=5.0):
+def smt_decide(measure: Measure, form: Any, prop: str, *, max_users: int = 4, timeout: float = 5.0) -> SmtResult | None:
     """Decide one cell for m = 2..``max_users`` with z3 (see the module docstring).
 
     Returns
@@ -224,7 +259,7 @@ def smt_decide(measure, form, prop, *, max_users=4, timeout=5.0):
             for transform in transforms:
                 for margin in (0.0, _MARGIN):
                     answer, value = _query(z3, form, measure, prop, m, transform, margin, timeout)
-                    if answer != "sat":
+                    if answer != "sat" or value is None:
                         break
                     example = _confirmed(measure, prop, _case(prop, transform, m, value))
                     if example is not None:
@@ -244,7 +279,7 @@ def smt_decide(measure, form, prop, *, max_users=4, timeout=5.0):
     return SmtResult("proven", f"for m ≤ {max_users}, by SMT", seconds=time.perf_counter() - start)
 
 
-def _partial(proven_up_to, note, start):
+def _partial(proven_up_to: int, note: str, start: float) -> SmtResult:
     seconds = time.perf_counter() - start
     if proven_up_to < 2:
         return SmtResult("unknown", note=note, seconds=seconds)

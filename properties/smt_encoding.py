@@ -10,9 +10,15 @@ so, and the search's verdict stands. z3 is the optional extra ``proofs``
 (``pip install 'puf-harness[proofs]'``); :func:`z3_module` imports it.
 """
 
+from __future__ import annotations
+
 __all__ = ["NotEncodable", "Encoder", "z3_module", "INSTALL"]
 
+from collections.abc import Callable, Mapping
+from typing import Any
 from fractions import Fraction
+from types import ModuleType
+from puf.grammar import Expr
 
 INSTALL = "pip install 'puf-harness[proofs]' (z3-solver)"
 """How to get the solver the fixed-m proofs need."""
@@ -22,7 +28,7 @@ class NotEncodable(ValueError):
     """The expression uses a function the real-arithmetic encoding has no exact form for."""
 
 
-def z3_module():
+def z3_module() -> ModuleType | None:
     """The ``z3`` module, or None when the ``proofs`` extra is not installed.
 
     Examples
@@ -67,29 +73,29 @@ class Encoder:
     1
     """
 
-    def __init__(self, z3, leaves, *, prefix):
+    def __init__(self, z3: Any, leaves: Mapping[tuple[Any, ...], Any], *, prefix: str) -> None:
         self.z3, self.leaves, self.prefix = z3, leaves, prefix
         self.constraints, self.defined, self.memo, self.count = [], [], {}, 0
 
-    def _fresh(self):
+    def _fresh(self) -> Any:
         self.count += 1
         return self.z3.Real(f"{self.prefix}_aux{self.count}")
 
-    def encode(self, expr):
+    def encode(self, expr: Expr) -> Any:
         """The z3 term of ``expr`` (shared subexpressions encoded once)."""
         for node in expr.nodes():
             if node not in self.memo:
                 self.memo[node] = self._node(node)
         return self.memo[expr]
 
-    def _node(self, node):
+    def _node(self, node: Expr) -> Any:
         z3, op = self.z3, node.op
         args = [self.memo[a] if hasattr(a, "op") else a for a in node.args]
         if op == "const":
             return z3.RealVal(str(args[0]))
         if op in ("S", "w"):
             return self.leaves[(op, *node.args)]
-        simple = {
+        simple: dict[str, Callable[..., Any]] = {
             "add": lambda a, b: a + b,
             "sub": lambda a, b: a - b,
             "mul": lambda a, b: a * b,
@@ -108,19 +114,19 @@ class Encoder:
             return self._power(args[0], args[1])
         raise NotEncodable(f"{op} has no exact encoding in real arithmetic")
 
-    def _ratio(self, numerator, denominator):
+    def _ratio(self, numerator: Any, denominator: Any) -> Any:
         q = self._fresh()
         self.defined.append(denominator != 0)
         self.constraints.append(self.z3.Implies(denominator != 0, q * denominator == numerator))
         return q
 
-    def _root(self, x):
+    def _root(self, x: Any) -> Any:
         r = self._fresh()
         self.defined.append(x >= 0)
         self.constraints += [r >= 0, self.z3.Implies(x >= 0, r * r == x)]
         return r
 
-    def _power(self, x, exponent):
+    def _power(self, x: Any, exponent: float | Fraction) -> Any:
         exponent = Fraction(exponent)
         if exponent.denominator not in (1, 2):
             raise NotEncodable(f"x^{exponent} has no exact encoding in real arithmetic")

@@ -17,12 +17,15 @@ cheap to draw and shrinking towards zero bytes): scores on a 0.01 grid, which
 reads well in counterexamples, with a ``continuous`` kind for arbitrary floats.
 """
 
+from __future__ import annotations
+
 __all__ = ["effectiveness_vectors", "similarity_matrices", "populations", "worlds"]
 
 import functools
 
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from puf import Population, World
 
@@ -48,7 +51,9 @@ WORLD_KINDS = (
 )
 
 
-def effectiveness_vectors(m=None, *, min_users=2, max_users=12, edge_cases=True):
+def effectiveness_vectors(
+    m: int | None = None, *, min_users: int = 2, max_users: int = 12, edge_cases: bool = True
+) -> st.SearchStrategy[NDArray[np.float64]]:
     """Strategy for per-user effectiveness vectors S in [0, 1].
 
     Parameters
@@ -80,15 +85,17 @@ def effectiveness_vectors(m=None, *, min_users=2, max_users=12, edge_cases=True)
 # Strategies are cached: Hypothesis labels a new composite strategy by reading its
 # source, which costs milliseconds per instance when built inside a draw.
 @functools.lru_cache(maxsize=None)
-def _effectiveness(low, high, edge_cases):
+def _effectiveness(low: int, high: int, edge_cases: bool) -> st.SearchStrategy[NDArray[np.float64]]:
     @st.composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> NDArray[np.float64]:
         return draw_effectiveness(draw, draw_size(draw, low, high, edge_cases), high, edge_cases)
 
     return build()
 
 
-def similarity_matrices(m=None, *, min_users=2, max_users=12, edge_cases=True):
+def similarity_matrices(
+    m: int | None = None, *, min_users: int = 2, max_users: int = 12, edge_cases: bool = True
+) -> st.SearchStrategy[NDArray[np.float64]]:
     """Strategy for symmetric similarity matrices in [0, 1] with unit diagonal.
 
     Parameters
@@ -116,15 +123,15 @@ def similarity_matrices(m=None, *, min_users=2, max_users=12, edge_cases=True):
 
 
 @functools.lru_cache(maxsize=None)
-def _similarity(low, high, edge_cases):
+def _similarity(low: int, high: int, edge_cases: bool) -> st.SearchStrategy[NDArray[np.float64]]:
     @st.composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> NDArray[np.float64]:
         return draw_similarity(draw, draw_size(draw, low, high, edge_cases), high, edge_cases)
 
     return build()
 
 
-def populations(*, min_users=2, max_users=12, edge_cases=True):
+def populations(*, min_users: int = 2, max_users: int = 12, edge_cases: bool = True) -> st.SearchStrategy[Population]:
     """Strategy for score-level :class:`puf.Population` (effectiveness and similarity).
 
     Parameters
@@ -151,9 +158,9 @@ def populations(*, min_users=2, max_users=12, edge_cases=True):
 
 
 @functools.lru_cache(maxsize=None)
-def _populations(low, high, edge_cases):
+def _populations(low: int, high: int, edge_cases: bool) -> st.SearchStrategy[Population]:
     @st.composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> Population:
         size = draw_size(draw, low, high, edge_cases)
         effectiveness = draw_effectiveness(draw, size, high, edge_cases)
         similarity = draw_similarity(draw, size, high, edge_cases)
@@ -167,7 +174,15 @@ def _populations(low, high, edge_cases):
     return build()
 
 
-def worlds(*, min_users=2, max_users=12, max_items=40, max_k=5, max_grade=3, edge_cases=True):
+def worlds(
+    *,
+    min_users: int = 2,
+    max_users: int = 12,
+    max_items: int = 40,
+    max_k: int = 5,
+    max_grade: int = 3,
+    edge_cases: bool = True,
+) -> st.SearchStrategy[World]:
     """Strategy for small interaction-level :class:`puf.World` objects.
 
     Parameters
@@ -208,9 +223,11 @@ def worlds(*, min_users=2, max_users=12, max_items=40, max_k=5, max_grade=3, edg
 
 
 @functools.lru_cache(maxsize=None)
-def _worlds(low, high, max_items, max_k, max_grade, edge_cases):
+def _worlds(
+    low: int, high: int, max_items: int, max_k: int, max_grade: int, edge_cases: bool
+) -> st.SearchStrategy[World]:
     @st.composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> World:
         m = draw_size(draw, low, high, edge_cases)
         k = draw(st.integers(1, max_k))
         n = draw(st.integers(k, max_items))

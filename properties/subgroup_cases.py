@@ -15,6 +15,8 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's
 entries, and their derived populations (:func:`decomposition_parts`, :func:`consistency_parts`).
 """
 
+from __future__ import annotations
+
 __all__ = [
     "groups_of",
     "changed_group",
@@ -24,10 +26,13 @@ __all__ = [
     "subgroup_examples",
 ]
 
+from collections.abc import Callable, Sequence
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import ArrayLike, NDArray
 
 from puf import Population
+from puf.metadata import Measure
 
 from .cases import FRACTIONS_OR_ONE, Case, case_strategy, sources, trivial_case
 from .draws import draw_grid
@@ -35,7 +40,7 @@ from .draws import draw_grid
 _MAX_GROUP = 6  # six users a group: the inconsistency measure's five neighbours fit inside one
 
 
-def groups_of(similarity):
+def groups_of(similarity: ArrayLike) -> list[NDArray[np.int64]]:
     """The groups of a block similarity matrix: the connected parts of the graph sim > 0.
 
     Examples
@@ -59,7 +64,7 @@ def groups_of(similarity):
     return [np.flatnonzero(label == g) for g in dict.fromkeys(label.tolist())]
 
 
-def changed_group(case):
+def changed_group(case: Case) -> tuple[list[NDArray[np.int64]], int | None]:
     """``(groups, index)`` of a subgroup case: its groups, and the one whose effectiveness
     changed (None when no group or more than one changed, or the partition differs).
 
@@ -78,11 +83,11 @@ def changed_group(case):
     return groups, (moved[0] if len(moved) == 1 else None)
 
 
-def _group(pop, members):
+def _group(pop: Population, members: NDArray[np.int64]) -> Population:
     return pop.replace(effectiveness=pop.effectiveness[members], similarity=pop.similarity[np.ix_(members, members)])
 
 
-def _smoothed(pop, groups, keep):
+def _smoothed(pop: Population, groups: Sequence[NDArray[np.int64]], keep: int | None) -> Population:
     """``pop`` with every group but ``keep`` at its own mean."""
     s = pop.effectiveness.copy()
     for i, members in enumerate(groups):
@@ -91,7 +96,7 @@ def _smoothed(pop, groups, keep):
     return pop.replace(effectiveness=s)
 
 
-def decomposition_parts(case):
+def decomposition_parts(case: Case) -> dict[str, Population]:
     """The populations ``subgroup-decomposability`` compares, from a case's before and after.
 
     ``whole``/``whole_changed`` are the case's own; ``others_smoothed``/``others_smoothed_changed``
@@ -124,7 +129,7 @@ def decomposition_parts(case):
     }
 
 
-def consistency_parts(case):
+def consistency_parts(case: Case) -> dict[str, Population]:
     """The changed group alone, before and after (``group``, ``group_changed``), for
     ``subgroup-consistency``; empty unless exactly one group of at least two users changed.
 
@@ -141,7 +146,7 @@ def consistency_parts(case):
     return {"group": _group(case.before, members), "group_changed": _group(case.after, members)}
 
 
-def _block_similarity(draw, sizes, similarity):
+def _block_similarity(draw: st.DrawFn, sizes: Sequence[int], similarity: NDArray[np.float64]) -> NDArray[np.float64]:
     """Block-diagonal similarity: within a group the drawn values raised to at least 0.01
     (so the group stays linked), 0 across groups."""
     m = sum(sizes)
@@ -155,7 +160,7 @@ def _block_similarity(draw, sizes, similarity):
     return blocks
 
 
-def _mean_kept(values, fresh, fraction):
+def _mean_kept(values: NDArray[np.float64], fresh: NDArray[np.float64], fraction: float) -> NDArray[np.float64]:
     """``values`` moved towards ``mean + λ(fresh − mean(fresh))`` at fixed mean, inside [0, 1]
     (``values`` unchanged when no such move keeps the mean to 1e-12)."""
     mean = values.mean()
@@ -169,17 +174,38 @@ def _mean_kept(values, fresh, fraction):
     return moved if abs(moved.mean() - mean) <= 1e-12 else values
 
 
+def _nudged(values, direction, size):
+    """``values`` moved by at most ``size`` (in each user) along ``direction`` less its mean,
+    inside [0, 1] (``values`` unchanged when no such move keeps the mean to 1e-12)."""
+    shape = direction - direction.mean()
+    if np.max(np.abs(shape)) <= 1e-6:
+        return values
+    shape = shape / np.max(np.abs(shape))
+    room = min((1.0 - v) / x if x > 0 else v / -x for v, x in zip(values, shape) if x != 0)
+    moved = np.clip(values + min(size, room) * shape, 0.0, 1.0)
+    return moved if abs(moved.mean() - values.mean()) <= 1e-12 else values
+
+
 _NO_WORLD = Population([0.0, 0.0], np.eye(2))
 _SEEDS = st.integers(0, 2**32 - 1)
+_NUDGES = 4  # small moves per group of three or more users
 _SIZES = st.sampled_from((2, 3, 2, 3, 4, 5, _MAX_GROUP))  # small groups first: overlaps are easy
 
 
-def _redistributed(before, sizes, index, shape, fraction):
+def _redistributed(
+    before: Population,
+    sizes: Sequence[int],
+    index: int,
+    shape: NDArray[np.float64],
+    fraction: float,
+    *,
+    move: Callable[..., NDArray[np.float64]] = _mean_kept,
+) -> Case:
     start = sum(sizes[:index])
     members = np.arange(start, start + sizes[index])
     s = before.effectiveness
     changed = s.copy()
-    changed[members] = _mean_kept(s[members], shape[: sizes[index]], fraction)
+    changed[members] = move(s[members], shape[: sizes[index]], fraction)
     return Case(
         before,
         before.replace(effectiveness=changed),
@@ -189,13 +215,15 @@ def _redistributed(before, sizes, index, shape, fraction):
 
 
 @case_strategy
-def subgroup_cases(draw, level, measure):
+def subgroup_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Two or three groups of 2–6 users (blocks of the similarity); one group's effectiveness
     replaced by another distribution of the same size and mean (score level; world level:
     not applicable, see the module).
 
-    Every group redistributed in four more ways (shapes from one drawn seed) is judged in the
-    same example: a violation needs a change that moves the group and the whole apart.
+    Every group redistributed in four more ways (shapes from one drawn seed), and every group of
+    three or more users nudged in four small steps (at most 10⁻³ to 10⁻¹ per user, random
+    directions, at its mean), is judged in the same example: a violation needs a change that
+    moves the group and the whole apart.
 
     Examples
     --------
@@ -226,20 +254,33 @@ def subgroup_cases(draw, level, measure):
         for g in range(len(sizes))
         for _ in range(4)
     )
-    moved = [c for c in (main, *others) if not np.array_equal(c.after.effectiveness, s)]
+    # Small moves in random directions: where groups overlap, a small move can raise a group's
+    # own value while it lowers the gaps across groups (pair-gap indices such as Gini's).
+    nudged = tuple(
+        _redistributed(
+            before, sizes, g, rng.normal(0.0, 1.0, _MAX_GROUP), 10.0 ** rng.uniform(-3.0, -1.0), move=_nudged
+        )
+        for g in range(len(sizes))
+        if sizes[g] >= 3
+        for _ in range(_NUDGES)
+    )
+    moved = [
+        c for c in (main, *others, *nudged) if c.after is not None and not np.array_equal(c.after.effectiveness, s)
+    ]
     if not moved:
         return trivial_case(before, "no group's values can move at its mean")
     return Case(before, moved[0].after, moved[0].change, alternatives=tuple(moved[1:]))
 
 
-def subgroup_examples(level):
-    """Hand-made subgroup cases tried first: overlapping groups of two and three users, two
-    groups of six, and a group of two beside one of six.
+def subgroup_examples(level: str) -> list[Case]:
+    """Hand-made subgroup cases tried first: overlapping groups of two and three users (the
+    pair spread; the three's middle user moved towards the pair, its range kept), two groups
+    of six, and a group of two beside one of six.
 
     Examples
     --------
     >>> [case.before.m for case in subgroup_examples("score")]
-    [5, 12, 8]
+    [5, 5, 12, 8]
     >>> subgroup_examples("world")
     []
     """
@@ -255,6 +296,16 @@ def subgroup_examples(level):
             "explicit: groups (0.2, 0.6) and (0.1, 0.5, 0.9); the first spread to (0, 0.8)",
         )
     ]
+    # The three's middle user moves towards the pair between its ends, its ends move out: the
+    # three's range is kept while the gaps across the groups shrink (Gini's overlap term).
+    overlap = Population([0.1, 0.5, 0.9, 0.25, 0.35], blocks[::-1, ::-1].copy())
+    cases.append(
+        Case(
+            overlap,
+            overlap.replace(effectiveness=[0.15, 0.4, 0.95, 0.25, 0.35]),
+            "explicit: groups (0.1, 0.5, 0.9) and (0.25, 0.35); the three moved to (0.15, 0.4, 0.95) at its mean 0.5",
+        )
+    )
     # Two groups of six (each user's five nearest neighbours inside its group).
     six = np.kron(np.eye(2), np.full((6, 6), 0.5))
     np.fill_diagonal(six, 1.0)

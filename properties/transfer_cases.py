@@ -9,6 +9,8 @@ transfers of at least :data:`MIN_SHARE` of the gap, so that a strict fall of the
 larger than the judge's rounding allowance.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "MIN_GAP",
     "MIN_SHARE",
@@ -20,12 +22,16 @@ __all__ = [
     "composite_transfer_worlds",
 ]
 
+from collections.abc import Sequence
 import math
 
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import ArrayLike, NDArray
 
 from puf import World
+from puf.metadata import Measure
+from puf.population import Population
 
 from .cases import Case, case_strategy, derive, sources, trivial_case
 from .outcome_cases import transfer_cases
@@ -42,7 +48,7 @@ the like round to their limit there, so a strict fall would be lost to rounding.
 _SHARES = st.one_of(st.sampled_from([0.5, 0.25, 0.1]), st.floats(MIN_SHARE, 0.5))
 
 
-def rounded_away(pop):
+def rounded_away(pop: Population) -> Population:
     """``pop`` with every effectiveness in (0, SMALLEST) set to 0.
 
     Examples
@@ -55,7 +61,7 @@ def rounded_away(pop):
     return pop.replace(effectiveness=np.where(s < SMALLEST, 0.0, s))
 
 
-def _transfer(pop, i, j, tau):
+def _transfer(pop: Population, i: int, j: int, tau: float) -> Case:
     """``pop`` with τ of the gap between users i (worse off) and j moved from j to i."""
     s = pop.effectiveness.copy()
     gap = s[j] - s[i]
@@ -69,7 +75,7 @@ def _transfer(pop, i, j, tau):
 
 
 @case_strategy
-def strict_transfer_cases(draw, level, measure):
+def strict_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A transfer of τ ∈ [0.01, ½] of a gap of at least 0.01 from the better-off user to the
     worse-off one (one relevant listed item from the best-off to the worst-off user at world
     level, as for ``pigou-dalton``).
@@ -90,10 +96,13 @@ def strict_transfer_cases(draw, level, measure):
         return draw(transfer_cases(level, measure))
     pop = rounded_away(draw(sources(level))[0])
     s = pop.effectiveness
-    pairs = [(int(a), int(b)) for a in range(pop.m) for b in range(pop.m) if s[b] - s[a] >= MIN_GAP]
-    if not pairs:
+    # Every ordered pair (a, b) with S_b − S_a ≥ MIN_GAP, a major and b minor (one array
+    # operation: at m = 300 a loop over the 90,000 pairs cost a tenth of a second per example).
+    lows, highs = np.nonzero(s[None, :] - s[:, None] >= MIN_GAP)
+    if not len(lows):
         return trivial_case(pop, f"no two users {MIN_GAP:g} apart")
-    i, j = pairs[draw(st.integers(0, len(pairs) - 1))]
+    pick = draw(st.integers(0, len(lows) - 1))
+    i, j = int(lows[pick]), int(highs[pick])
     tau = draw(_SHARES)
     order = np.argsort(s, kind="stable")
     chosen = {
@@ -113,7 +122,7 @@ def strict_transfer_cases(draw, level, measure):
     return Case(pop, main.after, main.change, alternatives=others)
 
 
-def composite_transfer(s, users, share):
+def composite_transfer(s: ArrayLike, users: Sequence[int], share: float) -> NDArray[np.float64] | None:
     """The variance-preserving composite transfer on effectiveness ``s``, or None.
 
     ``users`` = (a, b, c, d) with S_a < S_b ≤ S_c < S_d. A progressive transfer δ₁ = share·(S_b − S_a)
@@ -143,7 +152,7 @@ def composite_transfer(s, users, share):
 
 
 @case_strategy
-def composite_transfer_cases(draw, level, measure):
+def composite_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A favourable composite transfer: progressive between users a < b, regressive between
     c < d higher up (S_b ≤ S_c − δ₂), the variance unchanged (score level; at world level
     the hand-made worlds of :func:`composite_transfer_worlds` are the cases).
@@ -189,7 +198,7 @@ def composite_transfer_cases(draw, level, measure):
     return Case(cases[0].before, cases[0].after, cases[0].change, alternatives=tuple(cases[1:]))
 
 
-def composite_transfer_worlds(level):
+def composite_transfer_worlds(level: str) -> list[Case]:
     """Hand-made composite transfers, tried first: four users at S = (0, 0.3, 0.4, 0.5), the
     composite (+0.1, −0.1, −0.1, +0.1) taking them to (0.1, 0.2, 0.3, 0.6).
 
@@ -224,7 +233,7 @@ def composite_transfer_worlds(level):
     return cases
 
 
-def _own_lists_world(effectiveness, shared):
+def _own_lists_world(effectiveness: NDArray[np.float64], shared: bool) -> World:
     """Four users with lists of ten own items, the first 10·S(u) of them relevant to u."""
     m, k = 4, 10
     rankings = np.arange(m * k).reshape(m, k)

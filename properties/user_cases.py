@@ -5,6 +5,8 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's ``range``,
 ``deterministic`` entries, with the hand-made populations tried before any drawn one.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "single_cases",
     "extreme_examples",
@@ -20,15 +22,17 @@ import functools
 
 import numpy as np
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from puf import Population, World
 from puf.synthetic import move_outcomes, pair_order, replicate, weighted_gap_sum
+from puf.metadata import Measure
 
 from .cases import LARGEST, Case, case_strategy, derive, sources, trivial_case
 
 
 @case_strategy
-def single_cases(draw, level, measure):
+def single_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """One population as drawn, no transformation (``range``, ``defined``).
 
     Examples
@@ -40,7 +44,7 @@ def single_cases(draw, level, measure):
     return Case(draw(sources(level))[0])
 
 
-def extreme_examples(level):
+def extreme_examples(level: str) -> list[Case]:
     """Hand-made minimal populations tried first for range and defined: users at the extremes.
 
     Examples
@@ -88,19 +92,19 @@ def extreme_examples(level):
 _LARGE_EXPLICIT = (13, 20, 50, 100, 300)  # sizes where tables, samples and cut-offs end
 
 
-def _uniform_similarity(m, value):
+def _uniform_similarity(m: int, value: float) -> NDArray[np.float64]:
     similarity = np.full((m, m), value)
     np.fill_diagonal(similarity, 1.0)
     return similarity
 
 
 @functools.lru_cache(maxsize=None)
-def _permutations(m):
+def _permutations(m: int) -> st.SearchStrategy[list[int]]:
     return st.permutations(range(m))
 
 
 @case_strategy
-def anonymity_cases(draw, level, measure):
+def anonymity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Users relabelled: the drawn order, and two that move every user (reversed, rotated).
 
     Examples
@@ -116,7 +120,7 @@ def anonymity_cases(draw, level, measure):
     return dataclasses.replace(cases[0], alternatives=tuple(cases[1:]))
 
 
-def anonymity_examples(level):
+def anonymity_examples(level: str) -> list[Case]:
     """Hand-made relabellings tried first: two large continuous populations (m = 64 and 300 at
     score level, one of 64 users at world level), reversed and rotated, so that a measure that
     depends on labels only above some size (pairs sampled by index) is judged there every time.
@@ -142,13 +146,13 @@ def anonymity_examples(level):
     return cases
 
 
-def _relabelled(pop, world, order):
+def _relabelled(pop: Population, world: World | None, order: NDArray[np.int64]) -> Case:
     after = pop.permute(order) if world is None else derive(world.permute(order))
     return Case(pop, after, f"users relabelled: new user i is old user order[i], order={order.tolist()}")
 
 
 @case_strategy
-def rearrangement_cases(draw, level, measure):
+def rearrangement_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """The most_fair against the most_unfair pairing of effectiveness (or outcomes) with users,
     on the small populations only (the pairing search takes seconds above a few dozen users).
 
@@ -174,7 +178,7 @@ def rearrangement_cases(draw, level, measure):
     return dataclasses.replace(case, alternatives=(smallest,))
 
 
-def _pairings(pop, world):
+def _pairings(pop: Population, world: World | None) -> Case:
     s, sim = pop.effectiveness, pop.similarity
     fair, unfair = (
         pair_order(s, sim, mode=mode, method="auto", random_state=0) for mode in ("most_fair", "most_unfair")
@@ -195,7 +199,7 @@ def _pairings(pop, world):
 
 
 @case_strategy
-def replication_cases(draw, level, measure):
+def replication_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every user copied r = 2 or 3 times (a user and its copies have similarity 1).
 
     Examples
@@ -214,7 +218,7 @@ def replication_cases(draw, level, measure):
 
 
 @case_strategy
-def repeat_cases(draw, level, measure):
+def repeat_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A population P (``before``) and others asked just before it again (``after`` of the case
     and of its alternatives): P with its extremes moved a quarter of their gap towards each
     other (same size and mean: a cache keyed on a summary hits; at world level, P's users

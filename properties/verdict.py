@@ -1,10 +1,14 @@
 """The verdict of one property on one measure, and the statuses it can have."""
 
+from __future__ import annotations
+
 __all__ = ["STATUSES", "Verdict"]
 
+from typing import Any
 import math
 from dataclasses import asdict, dataclass
 
+#: The statuses a :class:`Verdict` can have, strongest first.
 STATUSES = ("proven", "holds", "violated", "undefined", "not-applicable")
 
 
@@ -75,7 +79,7 @@ class Verdict:
     random_state: int | None = None
     scope: str | None = None
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").
 
         Examples
@@ -88,7 +92,7 @@ class Verdict:
         return _json_ready(asdict(self))
 
 
-def _json_ready(value):
+def _json_ready(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

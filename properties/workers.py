@@ -5,6 +5,8 @@ How the processes are made, and why they cannot reach the harness, is told in
 (a few, oldest closed first) and what a call through one of them can end with.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "IMPORT_TIME_LIMIT",
     "WorkerTimeout",
@@ -17,9 +19,12 @@ __all__ = [
     "live_workers",
 ]
 
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 import atexit
 import os
-from typing import NamedTuple
+
+from puf.metadata import Measure
 
 from ._channel import Channel, ChannelError, describe_status
 
@@ -61,12 +66,12 @@ class MeasureWorker:
     >>> _ = worker.close()
     """
 
-    def __init__(self, source):
+    def __init__(self, source: str | Measure) -> None:
         self.source = source
-        self.facts = None  # a spec's measure metadata, once loaded
-        self._channel = None
+        self.facts: dict[str, Any] | None = None  # a spec's measure metadata, once loaded
+        self._channel: Channel | None = None
 
-    def start(self, time_limit=IMPORT_TIME_LIMIT):
+    def start(self, time_limit: float = IMPORT_TIME_LIMIT) -> dict[str, Any] | None:
         """Start the worker if none runs; return the metadata of a spec's measure (else None).
 
         Raises
@@ -89,7 +94,9 @@ class MeasureWorker:
             self.facts = reply[1]
         return self.facts
 
-    def _ask(self, kind, payload, time_limit):
+    def _ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
+        if self._channel is None:
+            raise WorkerDied("the worker is not running")
         try:
             return self._channel.ask(kind, payload, time_limit)
         except TimeoutError:
@@ -100,7 +107,7 @@ class MeasureWorker:
             kind_of = WorkerBroken if exc.foreign else WorkerDied
             raise kind_of(f"{exc} ({describe_status(status)})") from None
 
-    def call(self, fields, time_limit):
+    def call(self, fields: Mapping[str, Any], time_limit: float | None) -> tuple[float | None, str]:
         """Return ``(number or None, type name)`` of the measure's value on ``fields``.
 
         Raises
@@ -118,7 +125,7 @@ class MeasureWorker:
             raise RuntimeError(reply[1])
         return reply[1], reply[2]
 
-    def call_many(self, fields_list, time_limit):
+    def call_many(self, fields_list: Iterable[Mapping[str, Any]], time_limit: float | None) -> list[Outcome]:
         """Return one :class:`Outcome` per fields dict, all asked in one request.
 
         ``time_limit`` bounds the whole request; raises as :meth:`call` does,
@@ -129,11 +136,11 @@ class MeasureWorker:
         return [Outcome(None, "", r[1]) if r[0] == "raised" else Outcome(r[1], r[2], None) for r in reply[1]]
 
     @property
-    def running(self):
+    def running(self) -> bool:
         """True while the worker's processes are up."""
         return self._channel is not None
 
-    def close(self, grace=0.0):
+    def close(self, grace: float = 0.0) -> int | None:
         """Kill the worker's process group and reap it; return the keeper's exit code (or None)."""
         channel, self._channel = self._channel, None
         return None if channel is None else channel.close(grace)
@@ -143,7 +150,7 @@ _WORKERS = {}  # a spec, or id(measure) -> MeasureWorker, oldest first
 _MAX_WORKERS = 4
 
 
-def worker_of(source):
+def worker_of(source: str | Measure) -> MeasureWorker:
     """The live worker of ``source`` (a spec or a Measure); a new one if none is alive."""
     key = source if isinstance(source, str) else id(source)
     worker = _WORKERS.get(key)
@@ -155,13 +162,13 @@ def worker_of(source):
     return worker
 
 
-def release_workers():
+def release_workers() -> None:
     """Close every worker (the runner does when a measure's verdicts are done; also at exit)."""
     while _WORKERS:
         _WORKERS.pop(next(iter(_WORKERS))).close()
 
 
-def live_workers():
+def live_workers() -> int:
     """How many workers are alive (each is a keeper and a worker process).
 
     Examples
@@ -172,7 +179,7 @@ def live_workers():
     return sum(w.running for w in _WORKERS.values())
 
 
-def _forget_in_child():
+def _forget_in_child() -> None:
     """In a forked child: the workers are the parent's; close our copies of their sockets."""
     for worker in _WORKERS.values():
         if worker._channel is not None:

@@ -258,6 +258,7 @@ def average_precision_at_k(rankings: ArrayLike, relevance: MatrixLike, *, k: int
     return _safe_divide(total, np.minimum(_n_relevant(relevance), float(k)))
 
 
+#: The effectiveness metrics by name, each ``f(rankings, relevance, *, k=None)`` -> one value per user.
 EFFECTIVENESS = {
     "precision": precision_at_k,
     "recall": recall_at_k,

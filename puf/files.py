@@ -104,7 +104,8 @@ def _exists(path):
 def _move_in(staging, target, stale):
     """Move staging's entries into ``target``, old ones of those names (and ``stale``) aside.
 
-    On an error every move is undone, so ``target`` is as it was.
+    On an error every move is undone, so ``target`` is as it was; an old file that cannot
+    be moved back stays in the folder aside, which the error's note names.
     """
     aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
     new = sorted(entry.name for entry in staging.iterdir())
@@ -120,13 +121,16 @@ def _move_in(staging, target, stale):
                 moves.append((target / name, aside / name))
             os.replace(staging / name, target / name)
             moves.append((staging / name, target / name))
-    except BaseException:
+    except BaseException as error:
         for source, destination in reversed(moves):
             with contextlib.suppress(OSError):
                 os.replace(destination, source)
+        if any(aside.iterdir()):  # nothing the user had may be lost
+            error.add_note(f"the earlier files of {target} that could not be moved back are in {aside}")
+        else:
+            aside.rmdir()
         raise
-    finally:
-        shutil.rmtree(aside, ignore_errors=True)
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -220,8 +224,12 @@ def hold_lock(
             holder = _holder(handle)
             handle.close()
             raise Locked(f"{what} is in use by {holder}; wait for it to finish, or pass --wait") from None
-        # The holder before us may have removed the file: then this lock guards nothing.
-        if path.exists() and os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino:
+        # The holder before us may have removed the file (at any moment): then this lock guards nothing.
+        try:
+            same = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
             break
         handle.close()
     try:

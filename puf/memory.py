@@ -19,12 +19,14 @@ from __future__ import annotations
 __all__ = [
     "DEFAULT_BUDGET",
     "MemoryNeeded",
+    "SIMILARITY_COPIES",
     "available_memory",
     "check_memory",
     "dense_bytes",
     "format_bytes",
     "memory_budget",
     "memory_limit",
+    "similarity_bytes",
 ]
 
 import contextlib
@@ -174,6 +176,26 @@ def dense_bytes(m: int, *, copies: int = 1) -> int:
     '12.8 GB'
     """
     return int(copies) * 8 * int(m) * int(m)
+
+
+SIMILARITY_COPIES = {"jaccard": 4, "cosine": 4, "js": 2, "uf": 4}
+"""Dense m x m float64 arrays each built-in similarity of :mod:`puf.similarity` holds at its peak
+while it is built (Jaccard and cosine: the overlap, the union or norms, the result and the sparse
+product; JS: the result and one block of mixtures); another similarity counts as 3."""
+
+
+def similarity_bytes(name: str, m: int) -> int:
+    """Bytes the dense ``name`` similarity of ``m`` users asks :func:`check_memory` for while built.
+
+    The dense builders check this before allocating, and the evaluation planner reads a
+    similarity from its matrix only when this fits (else it computes tiles): one estimate.
+
+    Examples
+    --------
+    >>> format_bytes(similarity_bytes("jaccard", 10_000)), format_bytes(similarity_bytes("js", 10_000))
+    ('3.2 GB', '1.6 GB')
+    """
+    return dense_bytes(m, copies=SIMILARITY_COPIES.get(name, 3))
 
 
 def check_memory(nbytes: int, *, what: str) -> None:

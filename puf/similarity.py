@@ -31,6 +31,7 @@ from puf.arrays import MatrixLike
 from puf.similarity_functions import cosine_similarity, jaccard_similarity, js_similarity, uf_similarity
 from puf.validation import lookup
 
+#: The user similarities by name, each from the histories (sim_JS and sim_UF with item features too).
 SIMILARITIES: dict[str, Callable[..., NDArray[np.float64]]] = {
     "jaccard": jaccard_similarity,
     "cosine": cosine_similarity,

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import entr
 
 from puf.arrays import MatrixLike
-from puf.memory import check_memory, dense_bytes
+from puf.memory import check_memory, similarity_bytes
 from puf.validation import check_histories, check_item_features, check_unit_scalar
 
 # js_similarity materialises a (block, m, f) float64 mixture; this bounds its size.
@@ -38,14 +38,14 @@ def _binary(histories):
     return binary
 
 
-def _fits(histories, name, copies):
+def _fits(histories, name, key):
     """Refuse, before allocating, an m x m similarity (and its temporaries) that cannot fit."""
     m = histories.shape[0]
-    check_memory(dense_bytes(m, copies=copies), what=f"the {m} x {m} {name} similarity")
+    check_memory(similarity_bytes(key, m), what=f"the {m} x {m} {name} similarity")
 
 
 def _jaccard(histories):
-    _fits(histories, "Jaccard", 4)  # the overlap, the union, the result, the sparse product
+    _fits(histories, "Jaccard", "jaccard")
     binary = _binary(histories)
     sizes = np.diff(binary.indptr).astype(np.float64)
     overlap = (binary @ binary.T).toarray()
@@ -64,7 +64,7 @@ def _distributions(histories, item_features):
 
 
 def _js(histories, item_features):
-    _fits(histories, "JS", 2)
+    _fits(histories, "JS", "js")
     dist, nonempty = _distributions(histories, item_features)
     m, f = dist.shape
     entropy = entr(dist).sum(axis=1) / _LN2
@@ -134,7 +134,7 @@ def cosine_similarity(histories: MatrixLike) -> NDArray[np.float64]:
            [0.4, 1. ]])
     """
     histories = check_histories(histories)
-    _fits(histories, "cosine", 4)
+    _fits(histories, "cosine", "cosine")
     gram = (histories @ histories.T).toarray()
     norms = np.sqrt(np.diag(gram))
     scale = norms[:, None] * norms[None, :]

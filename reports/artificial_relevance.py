@@ -7,12 +7,23 @@ the rest every listed item; :class:`RelabelledWorlds` turns one fixed world
 on real data.
 """
 
+from __future__ import annotations
+
 __all__ = ["artificial_relevance", "RelabelledWorlds"]
 
 import numpy as np
+from numpy.typing import ArrayLike
+from puf.world import World
 
 
-def artificial_relevance(world, fraction, *, pairing="random", similarity=None, random_state=None):
+def artificial_relevance(
+    world: World,
+    fraction: float,
+    *,
+    pairing: str = "random",
+    similarity: ArrayLike | None = None,
+    random_state: int | np.random.Generator | None = None,
+) -> World:
     """Relabel relevance, as the PUF paper does on real data: a share with none listed, the rest all.
 
     Parameters
@@ -87,11 +98,13 @@ class RelabelledWorlds:
     20
     """
 
-    def __init__(self, world):
+    def __init__(self, world: World) -> None:
         self.world = world
         self._jaccard = None
 
-    def __call__(self, *, zero_relevance, pairing="random", random_state=None):
+    def __call__(
+        self, *, zero_relevance: float, pairing: str = "random", random_state: int | np.random.Generator | None = None
+    ) -> World:
         if pairing != "random" and self._jaccard is None:
             self._jaccard = self.world.similarity("jaccard")  # once, not per sweep point
         return artificial_relevance(

@@ -9,12 +9,19 @@ world's :meth:`puf.World.population`, which memoises its pieces
 (:func:`point_population`, :func:`point_scores`).
 """
 
+from __future__ import annotations
+
 __all__ = ["Base", "observed_skewness", "point_world", "point_population", "point_scores"]
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 import numbers
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import NDArray
+from puf.population import Population
+from puf.world import World
 
 
 @dataclass(frozen=True)
@@ -62,11 +69,11 @@ class Base:
     pairing: str = "random"
     skewness_mean: str = "fixed"
     similarity: str = "jaccard"
-    worlds: object = None
-    world_options: tuple = ()
+    worlds: Callable[..., World] | None = None
+    world_options: tuple[tuple[str, Any], ...] = ()
     name: str = "synthetic"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         from puf.validation import check_k, check_unit_scalar
 
         check_k(self.n_users, name="n_users"), check_k(self.n_items, name="n_items"), check_k(self.k)
@@ -97,7 +104,7 @@ class Base:
         if self.similarity not in ("jaccard", "uf"):
             raise ValueError(f"similarity must be 'jaccard' or 'uf', got {self.similarity!r}")
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> Base:
         """Return a validated copy with some settings changed.
 
         Examples
@@ -107,7 +114,9 @@ class Base:
         """
         return replace(self, **changes)
 
-    def world(self, *, zero_relevance, pairing="random", random_state):
+    def world(
+        self, *, zero_relevance: float, pairing: str = "random", random_state: int | np.random.Generator | None
+    ) -> World:
         """Draw the world of one sweep point.
 
         Examples
@@ -131,7 +140,7 @@ class Base:
         )
 
 
-def point_world(base, seed, cache):
+def point_world(base: Base, seed: int, cache: dict[Any, World]) -> World:
     """The world of one sweep point, drawn once per (world source, share, pairing, seed).
 
     The settings that change only what is read from a world (skewness, γ,
@@ -157,7 +166,7 @@ def point_world(base, seed, cache):
     return cache[source, seed]
 
 
-def _same_but_relevance(a, b):
+def _same_but_relevance(a: World, b: World) -> bool:
     return (
         a.histories.shape == b.histories.shape
         and (a.histories != b.histories).nnz == 0
@@ -167,7 +176,9 @@ def _same_but_relevance(a, b):
     )
 
 
-def _reshaping(base, seed, cache=None):
+def _reshaping(
+    base: Base, seed: int, cache: dict[Any, Any] | None = None
+) -> Callable[[NDArray[np.float64], str], NDArray[np.float64]] | None:
     """``reshape(similarity, name)`` bringing a similarity to the point's skewness, once per name.
 
     At a fixed mean, a :class:`synthetic.SkewnessReshaper` per (similarity matrix,
@@ -181,7 +192,7 @@ def _reshaping(base, seed, cache=None):
     reshaped = {}
     cache = {} if cache is None else cache
 
-    def reshape(similarity, name):
+    def reshape(similarity: NDArray[np.float64], name: str) -> NDArray[np.float64]:
         if name not in reshaped:
             if base.skewness_mean == "free":
                 reshaped[name] = synthetic.power_skewness(similarity, skewness=base.skewness)
@@ -196,7 +207,9 @@ def _reshaping(base, seed, cache=None):
     return reshape
 
 
-def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
+def point_population(
+    base: Base, seed: int, cache: dict[Any, World], *, metric: str = "ndcg", similarity: str | None = None
+) -> Population:
     """The Population read at one sweep point: the world's, its similarity at the point's skewness.
 
     Parameters
@@ -228,7 +241,9 @@ def point_population(base, seed, cache, *, metric="ndcg", similarity=None):
     return population if reshape is None else population.replace(similarity=reshape(population.similarity, similarity))
 
 
-def point_scores(base, seed, chosen, cache, *, where=""):
+def point_scores(
+    base: Base, seed: int, chosen: Sequence[Any], cache: dict[Any, World], *, where: str = ""
+) -> list[float]:
     """Each variant's value at one sweep point, in the order of ``chosen``.
 
     Every variant reads ``base.similarity`` unless it declares its own (UF:
@@ -255,7 +270,9 @@ def point_scores(base, seed, chosen, cache, *, where=""):
     )
 
 
-def observed_skewness(base, seeds, cache=None, *, similarity="jaccard"):
+def observed_skewness(
+    base: Base, seeds: Iterable[int], cache: dict[Any, World] | None = None, *, similarity: str = "jaccard"
+) -> float:
     """Mean over seeds of the sample skewness of the base worlds' similarities (u < v).
 
     ``similarity`` is a name in :data:`puf.SIMILARITIES` (sim_UF at ``base.gamma``);

@@ -30,16 +30,23 @@ against the x axis (rises, falls, peaks at ..., V-shaped, lowest at ...,
 flat, irregular), so a reader can check the label against the plot.
 """
 
+from __future__ import annotations
+
 __all__ = ["ATOL", "RTOL", "RHO_MIN", "LABELS", "Response", "response", "shape", "contrast"]
 
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import spearmanr
+from numpy.typing import ArrayLike, NDArray
 
+#: Absolute flatness tolerance of a curve's total change.
 ATOL = 1e-9
+#: Relative flatness tolerance: a share of the curve's largest magnitude.
 RTOL = 0.02
+#: Smallest ``|rho|`` counted as monotone.
 RHO_MIN = 0.8
+#: The response labels a curve can get.
 LABELS = ("responds", "flat", "wrong direction", "non-monotone", "undefined")
 
 
@@ -70,7 +77,7 @@ class Response:
     change: float
     tolerance: float
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self.label == "undefined":
             return self.label
         if self.label == "flat":
@@ -78,11 +85,19 @@ class Response:
         return f"{self.label} (ρ = {self.rho:+.2f}, change {self.change:.3g})"
 
 
-def _tolerance(curve, atol, rtol):
+def _tolerance(curve: NDArray[np.float64], atol: float, rtol: float) -> float:
     return max(atol, rtol * float(np.max(np.abs(curve))))
 
 
-def response(driver, curve, *, expected=1, atol=ATOL, rtol=RTOL, rho_min=RHO_MIN):
+def response(
+    driver: ArrayLike,
+    curve: ArrayLike,
+    *,
+    expected: int = 1,
+    atol: float = ATOL,
+    rtol: float = RTOL,
+    rho_min: float = RHO_MIN,
+) -> Response:
     """Label how ``curve`` responds to ``driver``.
 
     Parameters
@@ -146,7 +161,9 @@ def response(driver, curve, *, expected=1, atol=ATOL, rtol=RTOL, rho_min=RHO_MIN
     return Response(label, rho, change, tolerance)
 
 
-def _merge_ties(driver, curve, tolerance):
+def _merge_ties(
+    driver: NDArray[np.float64], curve: NDArray[np.float64], tolerance: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """One point per tied driver value when the curve agrees there (a function of the driver)."""
     order = np.argsort(driver, kind="stable")
     driver, curve = driver[order], curve[order]
@@ -159,7 +176,7 @@ def _merge_ties(driver, curve, tolerance):
     return driver, curve
 
 
-def shape(x, curve, *, atol=ATOL, rtol=RTOL, fmt="{:g}"):
+def shape(x: ArrayLike, curve: ArrayLike, *, atol: float = ATOL, rtol: float = RTOL, fmt: str = "{:g}") -> str:
     """Describe a curve against its own x axis in words a reader checks against the plot.
 
     Parameters
@@ -204,7 +221,7 @@ def shape(x, curve, *, atol=ATOL, rtol=RTOL, fmt="{:g}"):
     signs = np.where(steps > tolerance / 2, 1, np.where(steps < -tolerance / 2, -1, 0))
     signs = signs[signs != 0]
     runs = [int(v) for i, v in enumerate(signs) if i == 0 or v != signs[i - 1]]
-    words = {(1,): "rises", (-1,): "falls"}
+    words: dict[tuple[int, ...], str] = {(1,): "rises", (-1,): "falls"}
     if tuple(runs) in words:
         return words[tuple(runs)] + missing
     if runs == [1, -1]:
@@ -214,7 +231,7 @@ def shape(x, curve, *, atol=ATOL, rtol=RTOL, fmt="{:g}"):
     return "irregular" + missing
 
 
-def contrast(fair, unfair, *, atol=ATOL, rtol=RTOL):
+def contrast(fair: ArrayLike, unfair: ArrayLike, *, atol: float = ATOL, rtol: float = RTOL) -> Response:
     """Label a paired comparison: is ``unfair`` above ``fair`` point by point?
 
     Used for the pairing sweep, where the same populations are paired most

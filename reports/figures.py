@@ -16,20 +16,31 @@ every user scores 0) leaves a gap in the line over a hatched grey band, never a
 point at some value; a panel undefined everywhere says so in words.
 """
 
+from __future__ import annotations
+
 __all__ = ["OKABE_ITO", "LEVEL_STYLE", "plot_sweep", "plot_heatmap", "save_figure"]
 
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 import math
+import os
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
+from numpy.typing import NDArray
+import pandas as pd
+from matplotlib.axes import Axes
 
-# Okabe & Ito (2008), in an order that keeps the low-contrast yellow for last.
+
+P = TypeVar("P", bound="str | os.PathLike[str]")  # a figure's path, returned as given
+
+#: Okabe & Ito (2008), in an order that keeps the low-contrast yellow for last.
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 # Lines that coincide stay visible: each dash shows the one below.
 _STYLES = ("-", "--", "-.", ":")
-# One look per pairing in every figure (colour, marker, dash): fair green, unfair vermillion.
+#: One look per pairing in every figure (colour, marker, dash): fair green, unfair vermillion.
 LEVEL_STYLE = {
     "random": ("#000000", "o", "-"),
     "most_fair": ("#009E73", "^", "-."),
@@ -38,21 +49,23 @@ LEVEL_STYLE = {
 _LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
 
 
-def _summary(table, keys):
+def _summary(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     grouped = table.groupby(keys + ["value"], sort=False, dropna=False)["score"]
     # min/max/mean of an all-NaN group are NaN, so undefined points stay undefined.
     stats = grouped.agg(mean="mean", low="min", high="max", n="count").reset_index()
     return stats.sort_values(keys + ["value"], kind="stable")
 
 
-def _level_name(hue, level, default):
+def _level_name(hue: str, level: Any, default: Any) -> str:
     from puf.reports.response import condition
 
     text = condition(hue, level)
     return text + " (default)" if default is not None and level == default else text
 
 
-def _panels(table, families, hue, default):
+def _panels(
+    table: pd.DataFrame, families: Mapping[str, str] | None, hue: str | None, default: Any
+) -> dict[str, list[tuple[str, pd.DataFrame, Any, bool]]]:
     """Panel title -> [(line label, frame, style key, is default)], in :func:`panel_order`."""
     from puf.reports.layout import panel_order
 
@@ -75,7 +88,7 @@ def _panels(table, families, hue, default):
     return panels
 
 
-def _look(key):
+def _look(key: Any) -> tuple[str, str, str]:
     """Colour, marker, dash of a line: a pairing's own, else by its index among the levels.
 
     Other lines never take a pairing's colour (green, vermillion, black), so those colours mean
@@ -92,7 +105,9 @@ def _look(key):
     )  # levels that coincide stay visible: each dash shows the one below
 
 
-def _line(ax, frame, label, look, *, bold=False):
+def _line(
+    ax: Axes, frame: pd.DataFrame, label: str, look: tuple[str, str, str], *, bold: bool = False
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Draw one mean line with its band; return (x of undefined points, finite values)."""
     stats = _summary(frame, [])
     x, mean = stats["value"].to_numpy(float), stats["mean"].to_numpy(float)
@@ -115,7 +130,7 @@ def _line(ax, frame, label, look, *, bold=False):
     return x[~np.isfinite(mean)], finite
 
 
-def _limits(ax, values, logy):
+def _limits(ax: Axes, values: NDArray[np.float64], logy: bool) -> bool:
     """Start non-negative scores at 0, and never zoom a near-constant curve into apparent noise.
 
     With ``logy``, a panel whose values are all positive and span at least a factor of 10
@@ -138,12 +153,12 @@ def _limits(ax, values, logy):
     return False
 
 
-def _marker_for(marker, name):
+def _marker_for(marker: Mapping[str, tuple[float | None, str | None]], name: str) -> tuple[float | None, str | None]:
     """(x, label) of the dashed line in panel ``name`` from a dict panel -> (x, label)."""
     return marker.get(name, marker.get("*", (None, None)))
 
 
-def _unit(name, log):
+def _unit(name: str, log: bool) -> str:
     unit = (
         "mean effectiveness"
         if _is_effectiveness(name)
@@ -154,11 +169,21 @@ def _unit(name, log):
     return unit + (", log" if log and unit else "log scale" if log else "")
 
 
-def _is_effectiveness(name):
+def _is_effectiveness(name: str) -> bool:
     return name.split(" = ")[0] in ("P@k", "NDCG@k", "Effectiveness")
 
 
-def _panel(ax, name, lines, *, x_values, marker, marker_label, logy, width):
+def _panel(
+    ax: Axes,
+    name: str,
+    lines: Sequence[tuple[str, pd.DataFrame, Any, bool]],
+    *,
+    x_values: NDArray[np.float64],
+    marker: Any,
+    marker_label: str | None,
+    logy: bool,
+    width: int,
+) -> None:
     """Draw one measure's panel: its lines, undefined bands, marker line, title and axis text."""
     from matplotlib.ticker import MaxNLocator
 
@@ -205,19 +230,19 @@ def _panel(ax, name, lines, *, x_values, marker, marker_label, logy, width):
 
 
 def plot_sweep(
-    table,
+    table: pd.DataFrame,
     *,
-    title,
-    xlabel,
-    families=None,
-    hue=None,
-    percent=False,
-    marker=None,
-    marker_label=None,
-    ncols=None,
-    default=None,
-    logy=False,
-):
+    title: str,
+    xlabel: str,
+    families: Mapping[str, str] | None = None,
+    hue: str | None = None,
+    percent: bool = False,
+    marker: float | Mapping[str, tuple[float | None, str | None]] | None = None,
+    marker_label: str | None = None,
+    ncols: int | None = None,
+    default: Any = None,
+    logy: bool = False,
+) -> Figure:
     """Draw a sweep table as small multiples, one panel per measure.
 
     Parameters
@@ -288,7 +313,9 @@ def plot_sweep(
     return fig
 
 
-def plot_heatmap(matrix, *, title, label="Kendall's τ", vmin=-1.0, vmax=1.0):
+def plot_heatmap(
+    matrix: pd.DataFrame, *, title: str, label: str = "Kendall's τ", vmin: float = -1.0, vmax: float = 1.0
+) -> Figure:
     """Draw a square matrix (e.g. measure agreement) with every value written in its cell.
 
     Parameters
@@ -334,7 +361,7 @@ def plot_heatmap(matrix, *, title, label="Kendall's τ", vmin=-1.0, vmax=1.0):
     return fig
 
 
-def save_figure(fig, path, *, dpi=110):
+def save_figure(fig: Figure, path: P, *, dpi: int = 110) -> P:
     """Write ``fig`` as a PNG (no timestamp or version in the metadata, so reruns match).
 
     Examples

@@ -8,20 +8,28 @@ the panel's width; :func:`mark_undefined` shades, with a hatch, the x range of
 every undefined point of a panel, so a NaN reads as "no value here", never as 0.
 """
 
+from __future__ import annotations
+
 __all__ = ["PAPER", "is_paper", "panel_order", "fit_title", "mark_undefined", "figure_legend", "UNDEFINED_STYLE"]
 
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 import textwrap
 
 import numpy as np
+from numpy.typing import ArrayLike
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
 
 PAPER = ("p@k", "ndcg@k", "puf", "sd", "gini", "uf", "me", "mme", "peu")
 """The PUF paper's comparison, in the order its panels come first (lower-case label stems)."""
 
-UNDEFINED_STYLE = {"facecolor": "0.92", "edgecolor": "0.6", "hatch": "///", "linewidth": 0}
+UNDEFINED_STYLE: dict[str, Any] = {"facecolor": "0.92", "edgecolor": "0.6", "hatch": "///", "linewidth": 0}
 """The look of an undefined band (also its legend patch)."""
 
 
-def _stem(label):
+def _stem(label: str) -> str:
     """ "PUF-P = PUF-NDCG" -> "puf"; "P@k = NDCG@k" -> "p@k"."""
     first = label.split(" = ")[0].split(" ÷ ")[0].split(" (")[0]
     for suffix in ("-P", "-NDCG"):
@@ -30,7 +38,7 @@ def _stem(label):
     return first.lower()
 
 
-def is_paper(label):
+def is_paper(label: str) -> bool:
     """True for a label of one of the PUF paper's measures (:data:`PAPER`).
 
     Examples
@@ -41,7 +49,7 @@ def is_paper(label):
     return _stem(label) in PAPER
 
 
-def panel_order(labels, families=None):
+def panel_order(labels: Iterable[str], families: Mapping[str, str] | None = None) -> list[str]:
     """The labels in panel order: the PUF paper's measures first, a user's measures last.
 
     Parameters
@@ -64,7 +72,7 @@ def panel_order(labels, families=None):
     labels = list(dict.fromkeys(labels))
     family = (families or {}).get
 
-    def rank(item):
+    def rank(item: tuple[int, str]) -> tuple[int, int, int]:
         index, label = item
         stem = _stem(label)
         if stem in PAPER:
@@ -74,7 +82,7 @@ def panel_order(labels, families=None):
     return [label for _, label in sorted(enumerate(labels), key=rank)]
 
 
-def fit_title(text, width):
+def fit_title(text: str, width: int) -> str:
     """Wrap a panel title to lines of at most ``width`` characters, at " = " first, then spaces.
 
     Examples
@@ -99,7 +107,7 @@ def fit_title(text, width):
     )
 
 
-def mark_undefined(ax, x_values, missing):
+def mark_undefined(ax: Axes, x_values: ArrayLike, missing: ArrayLike) -> bool:
     """Shade, hatched, the x range around each undefined point; return True when any was marked.
 
     Parameters
@@ -130,7 +138,7 @@ def mark_undefined(ax, x_values, missing):
     return True
 
 
-def figure_legend(fig, axes, *, crossed):
+def figure_legend(fig: Figure, axes: Sequence[Axes], *, crossed: bool) -> None:
     """One legend under the grid: the levels of a crossed sweep, marker lines, undefined bands.
 
     Examples
@@ -144,12 +152,15 @@ def figure_legend(fig, axes, *, crossed):
     >>> [t.get_text() for t in fig.legends[0].get_texts()]
     ['undefined (NaN): no value']
     """
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     handles = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
-            if crossed or handle.get_linestyle() in ("--", ":"):  # levels and marker lines
+            if crossed or (
+                isinstance(handle, Line2D) and handle.get_linestyle() in ("--", ":")
+            ):  # levels, marker lines
                 handles.setdefault(label, handle)
     if any(patch.get_hatch() for ax in axes for patch in ax.patches):
         handles["undefined (NaN): no value"] = Patch(**UNDEFINED_STYLE)

@@ -8,13 +8,22 @@ cost minutes) and plots the detection rate per property against the example
 budget, with the report's own budgets marked.
 """
 
+from __future__ import annotations
+
 __all__ = ["plot_power", "power_section"]
 
+from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 import json
 import shutil
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .report_parts import Section
 
 
-def _frame(stored):
+def _frame(stored: Mapping[str, Any]) -> pd.DataFrame:
     import pandas as pd
 
     detection = pd.DataFrame(stored["detection"]).sort_index(axis=1, key=lambda c: c.astype(int))
@@ -22,7 +31,7 @@ def _frame(stored):
     return detection
 
 
-def _provenance(stored):
+def _provenance(stored: Mapping[str, Any]) -> str:
     """One sentence per budget (the seeds it covers), then the machine, date and command.
 
     Examples
@@ -37,7 +46,7 @@ def _provenance(stored):
     if not isinstance(coverage, dict) or not coverage:
         return ""
 
-    def seeds(values):
+    def seeds(values: Sequence[Any]) -> str:
         return "none" if not values else (f"{values[0]}–{values[-1]}" if len(values) > 1 else str(values[0]))
 
     parts = []
@@ -53,7 +62,47 @@ def _provenance(stored):
     return " " + "; ".join(parts) + "." + (f" Measured on {where}{how}." if where else "")
 
 
-def plot_power(detection, alarms, budgets):
+def _count_seeds(seeds):
+    """ "1 seed", "3 seeds" ("? seeds" when unknown).
+
+    Examples
+    --------
+    >>> _count_seeds(1), _count_seeds(3)
+    ('1 seed', '3 seeds')
+    """
+    return f"{seeds if seeds is not None else '?'} seed{'' if seeds == 1 else 's'}"
+
+
+def _table(stored, detection):
+    """The section's table: per budget the search alone, then where measured with the stored
+    examples tried first and the false alarms per property on the controls (percentages).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> stored = {"detection": {"60": {"range": 1.0, "overall": 1.0}},
+    ...           "false_alarms_by_property": {"60": {"range": 0.0}}}
+    >>> _table(stored, _frame(stored)).columns.tolist()
+    ['property', '60: search alone', '60: false alarms']
+    """
+    import pandas as pd
+
+    columns = {}
+    for budget in detection.columns:
+        columns[f"{budget}: search alone"] = detection[budget]
+        for key, label in (
+            ("detection_with_stored_examples", "with stored examples"),
+            ("false_alarms_by_property", "false alarms"),
+        ):
+            if str(budget) in stored.get(key, {}):
+                columns[f"{budget}: {label}"] = pd.Series(stored[key][str(budget)], dtype=float)
+    frame = pd.DataFrame(columns).reindex(detection.index)
+    table = frame.map(lambda v: "" if v != v else f"{100 * v:.0f}%")
+    table.index.name = "property"
+    return table.reset_index()
+
+
+def plot_power(detection: pd.DataFrame, alarms: Mapping[str, float], budgets: Iterable[int]) -> Figure:
     """Small multiples: each property's detection rate against the budget, overall as reference.
 
     Examples
@@ -74,7 +123,7 @@ def plot_power(detection, alarms, budgets):
     ncols = 5
     nrows = math.ceil(len(names) / ncols)
     fig = Figure(figsize=(12.7, 1.9 * nrows + 1.2), layout="constrained")
-    axes = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False).ravel()
+    axes: Any = fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False).ravel()  # of Axes
     overall = detection.loc["overall"]
     for ax, name in zip(axes, names):
         row = detection.loc[name]
@@ -134,7 +183,7 @@ def plot_power(detection, alarms, budgets):
     return fig
 
 
-def power_section(out, *, budgets=()):
+def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
     """Write ``power.png`` and ``power_table.json`` into ``out``; return the report Section.
 
     Parameters
@@ -167,19 +216,19 @@ def power_section(out, *, budgets=()):
     fig = plot_power(detection, stored.get("false_alarms", {}), budgets)
     figure = save_figure(fig, out / "power.png")  # no version in the PNG: reruns match
     shutil.copyfile(POWER_TABLE, out / "power_table.json")
-    table = (100 * detection).round(0).astype(int).astype(str) + "%"
-    table.index.name = "property"
-    table = table.reset_index()
+    table = _table(stored, detection)
     used = ", ".join(str(b) for b in budgets) or "the budget used"
     text = (
         f"A holds verdict means no counterexample was found, not that none exists. The flaw "
         f"corpus (properties.corpus: measures with planted flaws on every property, and sound "
         f"controls) measures how often the search finds a flaw that is there: the share of "
         f"planted cells detected, overall (first panel) and per property (blue, with the overall rate in grey), over "
-        f"{stored.get('seeds', '?')} seeds, against the example budget; dashed: this report's "
-        f"budget ({used}). The search alone is measured; the verdicts also replay the stored "
+        f"{_count_seeds(stored.get('seeds'))}, against the example budget; dashed: this report's "
+        f"budget ({used}). The plot shows the search alone; the verdicts also replay the stored "
         f"counterexamples of properties/known first, which finds every known flaw of the "
-        f"built-in measures at any budget. Each holds verdict quotes its property's rate."
+        f"built-in measures at any budget (the table's 'with stored examples' columns, where "
+        f"measured), and the table's 'false alarms' columns give, per property, the share of the "
+        f"controls' holds cells reported otherwise. Each holds verdict quotes its property's rate."
         f"{_provenance(stored)}"
     )
     return Section("power", "How much is a holds worth", text, figure, table, ["power_table.json"])

@@ -8,17 +8,23 @@ better", so a reader never has to remember each measure's direction. An
 undefined value (NaN) is a cross at 0, never a bar of height 0.
 """
 
+from __future__ import annotations
+
 __all__ = ["agreement_rankers", "plot_measures_per_ranker", "dense_similarity_beyond_memory", "skipped_text"]
 
+from typing import Any
 import math
 
 import numpy as np
 from matplotlib.figure import Figure
 
 from puf.reports.figures import OKABE_ITO
+import pandas as pd
+
+from .sweeps import BuiltinSweep
 
 
-def agreement_rankers(scores):
+def agreement_rankers(scores: pd.DataFrame) -> tuple[list[Any], str]:
     """The rankers the agreement analysis runs over: the paper's seven when all were run.
 
     Returns ``(names, note)``: the index labels to use and a sentence saying which.
@@ -39,7 +45,7 @@ def agreement_rankers(scores):
     return list(scores.index), (f"all {len(scores)} rankers (the PUF paper's seven need the neural extra)")
 
 
-def plot_measures_per_ranker(scores, *, title, ncols=4):
+def plot_measures_per_ranker(scores: pd.DataFrame, *, title: str, ncols: int = 4) -> Figure:
     """Bar panels of every measure per ranker.
 
     Parameters
@@ -88,7 +94,7 @@ def plot_measures_per_ranker(scores, *, title, ncols=4):
     return figure
 
 
-def dense_similarity_beyond_memory(spec, m):
+def dense_similarity_beyond_memory(spec: BuiltinSweep, m: int) -> str:
     """Why a sweep cannot run on m users (it reshapes or pairs on the m x m similarity), or ''.
 
     Examples
@@ -113,7 +119,7 @@ def dense_similarity_beyond_memory(spec, m):
     )
 
 
-def skipped_text(scores):
+def skipped_text(scores: pd.DataFrame) -> str:
     """A sentence per measure the evaluation skipped at this size, or ''.
 
     Examples

@@ -12,8 +12,13 @@ produced the report. Text may mark code with Markdown backticks: the HTML
 shows it as ``<code>``, never as literal backticks.
 """
 
+from __future__ import annotations
+
 __all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "render_html", "render_markdown"]
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+import os
 import base64
 import html
 import re
@@ -58,21 +63,21 @@ td code{white-space:nowrap}
 """
 
 
-def _esc(value):
+def _esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _text(value):
+def _text(value: object) -> str:
     """Escaped text with `code` in backticks shown as <code>, never as literal backticks."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", _esc(value)).replace("`", "")
 
 
-def _plain(value):
+def _plain(value: object) -> str:
     """Text for a title attribute (hover): backticks dropped."""
     return _esc(str(value).replace("`", ""))
 
 
-def _td(column, value):
+def _td(column: str, value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f'<td class="num">{_esc(cell_text(value))}</td>'
     colour = LABEL_STYLE.get(value) if column in ("label", "against the driver") else None
@@ -80,7 +85,7 @@ def _td(column, value):
     return f"<td{style}>{_text(cell_text(value))}</td>"
 
 
-def _html_table(frame):
+def _html_table(frame: pd.DataFrame) -> str:
     head = "".join(f"<th>{_esc(c)}</th>" for c in frame.columns)
     body = "".join(
         "<tr>" + "".join(_td(c, v) for c, v in zip(frame.columns, row)) + "</tr>"
@@ -89,7 +94,7 @@ def _html_table(frame):
     return f"<div class=scroll><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
-def _hover(row):
+def _hover(row: Any) -> str:
     """A cell's hover text: its verdict, its plain-language reason, and this run's detail if other."""
     reason = getattr(row, "reason", "") or row.detail
     name = cell_look(row)[2]
@@ -99,7 +104,7 @@ def _hover(row):
     return "\n".join([text] + example_lines(row))
 
 
-def _html_verdicts(verdicts, statements):
+def _html_verdicts(verdicts: pd.DataFrame, statements: Mapping[str, str]) -> str:
     measures, properties, _ = verdict_pivot(verdicts)
     rows = {(r.measure, r.property): r for r in verdicts.itertuples()}
     head = "<th>measure</th>" + "".join(
@@ -146,11 +151,11 @@ def _html_verdicts(verdicts, statements):
     )
 
 
-def _data_uri(path, kind="image/png"):
+def _data_uri(path: str | os.PathLike[str], kind: str = "image/png") -> str:
     return f"data:{kind};base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
 
-def _file_links(files, folder):
+def _file_links(files: Sequence[str], folder: str | os.PathLike[str] | None) -> str:
     if folder is None:
         return (
             "<p class=note>Data (next to this file): "
@@ -169,7 +174,7 @@ def _file_links(files, folder):
     )
 
 
-def _html_section(s, folder):
+def _html_section(s: Section, folder: str | os.PathLike[str] | None) -> str:
     parts = [f'<h2 id="{_esc(s.key)}">{_esc(s.title)}</h2><p>{_text(s.text)}</p>']
     if s.figure is not None:
         parts.append(f'<img src="{_data_uri(s.figure)}" alt="{_esc(s.title)}">')
@@ -186,17 +191,17 @@ def _html_section(s, folder):
 
 def render_html(
     *,
-    title,
-    provenance,
-    sections,
-    verdicts=None,
-    verdict_note="",
-    notes=(),
-    statements=None,
-    caveat="",
-    after_verdicts=(),
-    folder=None,
-):
+    title: str,
+    provenance: Mapping[str, object],
+    sections: Sequence[Section],
+    verdicts: pd.DataFrame | None = None,
+    verdict_note: str = "",
+    notes: Iterable[str] = (),
+    statements: Mapping[str, str] | None = None,
+    caveat: str = "",
+    after_verdicts: Sequence[Section] = (),
+    folder: str | os.PathLike[str] | None = None,
+) -> str:
     """Return the self-contained HTML report as a string.
 
     Parameters
@@ -261,11 +266,11 @@ def render_html(
     return "\n".join(parts)
 
 
-def _md_cell(value):
+def _md_cell(value: object) -> str:
     return cell_text(value).replace("|", "\\|").replace("\n", " ")
 
 
-def _md_table(frame):
+def _md_table(frame: pd.DataFrame) -> str:
     lines = ["| " + " | ".join(_md_cell(c) for c in frame.columns) + " |", "|" + "---|" * len(frame.columns)]
     lines += ["| " + " | ".join(_md_cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join(lines)
@@ -273,16 +278,16 @@ def _md_table(frame):
 
 def render_markdown(
     *,
-    title,
-    provenance,
-    sections,
-    verdicts=None,
-    verdict_note="",
-    notes=(),
-    statements=None,
-    caveat="",
-    after_verdicts=(),
-):
+    title: str,
+    provenance: Mapping[str, object],
+    sections: Sequence[Section],
+    verdicts: pd.DataFrame | None = None,
+    verdict_note: str = "",
+    notes: Iterable[str] = (),
+    statements: Mapping[str, str] | None = None,
+    caveat: str = "",
+    after_verdicts: Sequence[Section] = (),
+) -> str:
     """Return the Markdown report (figures and data linked as the files beside it).
 
     Parameters are those of :func:`render_html`; ``statements`` are listed under the matrix.

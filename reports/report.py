@@ -8,12 +8,24 @@ skewness sweeps and the measure-agreement study on a real dataset with
 ``settings.json``, and ``index.html`` / ``report.md``.
 """
 
+from __future__ import annotations
+
 __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
+from pathlib import Path
+from collections.abc import Mapping, Sequence
+from typing import Any
 import os
 
 from puf.properties.budget import example_budget
+from puf.metadata import Measure
+from puf.world import World
+import pandas as pd
+from .bases import Base
+from .report_parts import Section
+from .sweeps import BuiltinSweep
 
+#: The report's sizes, seeds and example budgets, ``quick`` and ``full``.
 SETTINGS = {
     # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
     # property budgets are the ones shared with puf check (properties/budget.py).
@@ -23,8 +35,16 @@ SETTINGS = {
 
 
 def build_report(
-    out, *, quick=False, extra=(), random_state=0, data=None, design=None, progress=False, command="puf report"
-):
+    out: Path,
+    *,
+    quick: bool = False,
+    extra: Sequence[Measure] = (),
+    random_state: int = 0,
+    data: str | None = None,
+    design: Mapping[str, Any] | None = None,
+    progress: bool = False,
+    command: str = "puf report",
+) -> Path:
     """Run everything and write the report into the existing directory ``out``.
 
     Parameters
@@ -130,7 +150,9 @@ def build_report(
     return out / "index.html"
 
 
-def _designed(out, design, max_examples, random_state, progress):
+def _designed(
+    out: Path, design: Mapping[str, Any] | None, max_examples: int, random_state: int, progress: bool
+) -> list[Section]:
     """The "Designed measures" section, as a list (empty without ``design``)."""
     if design is None:
         return []
@@ -143,7 +165,7 @@ def _designed(out, design, max_examples, random_state, progress):
     return [section]
 
 
-def _design_provenance(design, max_examples, random_state):
+def _design_provenance(design: Mapping[str, Any], max_examples: int, random_state: int) -> str:
     forbid = design.get("forbid") or ()
     return (
         f"puf design --require {','.join(design['require'])}"
@@ -153,7 +175,7 @@ def _design_provenance(design, max_examples, random_state):
     )
 
 
-def _verdict_table(records, measures):
+def _verdict_table(records: Sequence[Mapping[str, Any]], measures: Sequence[Measure]) -> pd.DataFrame:
     """The matrix's long table: one row per cell, the rows in the matrix's family order."""
     import pandas as pd
 
@@ -183,12 +205,12 @@ def _verdict_table(records, measures):
     return verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
 
 
-def _cores():
+def _cores() -> int:
     """The cores this process may use (the verdicts run one worker per core)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _stage(progress, number, count, name, total, unit):
+def _stage(progress: bool, number: int, count: int, name: str, total: int, unit: str) -> Any:
     """The tqdm bar of one stage, ``[number/count] name``: each stage has its own honest ETA."""
     from tqdm.auto import tqdm
 
@@ -197,7 +219,7 @@ def _stage(progress, number, count, name, total, unit):
     return tqdm(total=total, desc=f"[{number}/{count}] {name}", unit=unit, disable=not progress, smoothing=0)
 
 
-def sweep_extra(spec, extra=()):
+def sweep_extra(spec: BuiltinSweep, extra: Sequence[Measure] = ()) -> tuple[Measure, ...]:
     """Measures added to a built-in sweep: registered measures it does not list, then ``extra``.
 
     The zero-relevance and both skewness sweeps run every registered measure (a new
@@ -220,7 +242,7 @@ def sweep_extra(spec, extra=()):
     return tuple(missing) + tuple(extra)
 
 
-def _verdict_note(max_examples, random_state, quick):
+def _verdict_note(max_examples: int, random_state: int, quick: bool) -> str:
     return (
         f"Verdicts of the property catalog (properties.verdicts, as in `puf check --all`): up to "
         f"{max_examples} Hypothesis examples per property, random_state={random_state}"
@@ -240,20 +262,29 @@ _QUICK_CAVEAT = (
 _REAL_SWEEPS = ("zero_relevance", "skewness")
 
 
-def _matrix_measures(extra):
+def _matrix_measures(extra: Sequence[Measure]) -> list[Measure]:
     """The matrix's rows: the built-ins grouped by family (``puf.FAMILIES`` order), then ``extra``."""
     from puf import FAMILIES, MEASURES
 
     return sorted(MEASURES.values(), key=lambda m: FAMILIES.index(m.family)) + list(extra)
 
 
-def _family(name):
+def _family(name: str) -> str:
     from puf import MEASURES
 
     return MEASURES[name].family if name in MEASURES else "your measures"
 
 
-def _provenance(quick, setting, seeds, random_state, base, extra, data, command):
+def _provenance(
+    quick: bool,
+    setting: Mapping[str, Any],
+    seeds: Sequence[int],
+    random_state: int,
+    base: Base,
+    extra: Sequence[Measure],
+    data: str | None,
+    command: str,
+) -> dict[str, str]:
     import hypothesis
     import matplotlib
     import numpy as np
@@ -293,7 +324,7 @@ REAL_RANKERS = "all"
 """Rankers of the real-data sections: every installed one (the paper's seven with the extra)."""
 
 
-def _real_data(name, *, random_state):
+def _real_data(name: str, *, random_state: int) -> dict[str, Any]:
     """Load a dataset, run the rankers (cached lists), evaluate them; lists of the best ranker for sweeps."""
     from puf.data import load, to_world
     from puf.data.fetch import cache_dir
@@ -317,7 +348,16 @@ def _real_data(name, *, random_state):
     }
 
 
-def _real_sections(out, real, seeds, extra, quick, bar, labels, cache):
+def _real_sections(
+    out: Path,
+    real: Mapping[str, Any],
+    seeds: Sequence[int],
+    extra: Sequence[Measure],
+    quick: bool,
+    bar: Any,
+    labels: list[pd.DataFrame],
+    cache: dict[Any, World],
+) -> list[Section]:
     from puf.reports.bases import Base
     from puf.reports.figures import plot_heatmap, save_figure
     from puf.reports.render import Section

@@ -3,6 +3,8 @@
 :mod:`reports.render` re-exports :class:`Section`, :data:`VERDICT_STYLE` and :data:`LABEL_STYLE`.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "Section",
     "VERDICT_STYLE",
@@ -16,12 +18,13 @@ __all__ = [
     "example_lines",
 ]
 
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-# Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
+#: Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
 VERDICT_STYLE = {
     "proven": ("#9fdcc6", "✓✓"),
     "holds": ("#cfeee3", "✓"),
@@ -29,9 +32,10 @@ VERDICT_STYLE = {
     "undefined": ("#d9d9d9", "?"),
     "not-applicable": ("#ffffff", "–"),
 }
-# A violated informational property (scale, translation invariance) describes the measure
-# (absolute or relative): its own colour and symbol, so it never reads as a defect.
+#: A violated informational property (scale, translation invariance) describes the measure
+#: (absolute or relative): its own colour and symbol, so it never reads as a defect.
 INFORMATIONAL = ("#fdf3c4", "i", "violated (informational)")
+#: The background colour of each response label in the report's tables.
 LABEL_STYLE = {"responds": "#cfeee3", "flat": "#d9d9d9", "wrong direction": "#f7c9ad", "non-monotone": "#fbe3a6"}
 
 
@@ -75,7 +79,7 @@ class Section:
     more_tables: list = field(default_factory=list)
 
 
-def cell_text(value):
+def cell_text(value: object) -> str:
     """A table cell as text: floats to 4 significant digits, NaN empty.
 
     Examples
@@ -88,7 +92,7 @@ def cell_text(value):
     return str(value)
 
 
-def verdict_pivot(verdicts):
+def verdict_pivot(verdicts: pd.DataFrame) -> tuple[list[str], list[str], dict[tuple[str, str], tuple[str, str]]]:
     """Long table (measure, property, verdict, detail[, reason]) -> (measures, properties, cells).
 
     Measures and properties keep their first-seen order; ``cells`` maps
@@ -108,7 +112,7 @@ def verdict_pivot(verdicts):
     return measures, properties, cells
 
 
-def cell_look(row):
+def cell_look(row: Any) -> tuple[str, str, str]:
     """(colour, symbol, name) of a verdict cell; an informational violation has its own look.
 
     ``row`` has ``verdict`` and, optionally, ``informational`` (the property's flag).
@@ -127,7 +131,7 @@ def cell_look(row):
     return colour, symbol, row.verdict
 
 
-def legend_items():
+def legend_items() -> list[tuple[str, str, str]]:
     """(colour, symbol, text) of every look a verdict cell can have, for the legend.
 
     Examples
@@ -141,7 +145,7 @@ def legend_items():
     return items[:2] + [(colour, symbol, note)] + items[2:]
 
 
-def flagged_cells(verdicts):
+def flagged_cells(verdicts: pd.DataFrame) -> list[tuple[Any, str]]:
     """The violated and undefined cells both documents list, one line each: (row, reason).
 
     ``reason`` is the plain-language one where the table has it, else the run's detail.
@@ -160,7 +164,7 @@ def flagged_cells(verdicts):
     ]
 
 
-def example_lines(row):
+def example_lines(row: Any) -> list[str]:
     """The counterexample (or undefined input) of a flagged cell as text lines, or [] without one.
 
     ``row`` may carry ``example`` (the verdict's example dict, as properties.json stores it).

@@ -7,6 +7,8 @@ contrast are defined in :mod:`reports.curves` and re-exported here;
 table, and :func:`condition` writes a crossed setting's level as tables show it.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "ATOL",
     "RTOL",
@@ -21,12 +23,28 @@ __all__ = [
     "condition",
 ]
 
+from collections.abc import Callable, Collection, Sequence
+
 from .curves import ATOL, LABELS, RHO_MIN, RTOL, Response, contrast, response, shape
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from .sweeps import BuiltinSweep
 
 
 def label_table(
-    table, *, driver, expected=1, by=("measure",), skip=(), atol=ATOL, rtol=RTOL, rho_min=RHO_MIN, x_format="{:g}"
-):
+    table: pd.DataFrame,
+    *,
+    driver: Callable[[NDArray[np.float64]], ArrayLike],
+    expected: int = 1,
+    by: Sequence[str] = ("measure",),
+    skip: Collection[str] = (),
+    atol: float = ATOL,
+    rtol: float = RTOL,
+    rho_min: float = RHO_MIN,
+    x_format: str = "{:g}",
+) -> pd.DataFrame:
     """Label every curve of a tidy sweep table.
 
     Parameters
@@ -75,7 +93,9 @@ def label_table(
     return pd.DataFrame(rows, columns=list(by) + ["shape", "label", "rho", "change", "tolerance"])
 
 
-def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
+def sweep_responses(
+    spec: BuiltinSweep, table: pd.DataFrame, *, skip: Collection[str] = ("P@k", "NDCG@k")
+) -> pd.DataFrame:
     """All response labels of one built-in sweep, in one table.
 
     Each curve (measure, and level of the crossed setting) is labelled against
@@ -143,7 +163,7 @@ def sweep_responses(spec, table, *, skip=("P@k", "NDCG@k")):
     return out[["sweep", "measure", "condition", "shape", "driver", "label", "rho", "change", "tolerance"]]
 
 
-def condition(setting, level):
+def condition(setting: str, level: object) -> str:
     """How a level of a crossed setting is written in tables and legends (γ, never gamma).
 
     Examples

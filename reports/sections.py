@@ -8,8 +8,25 @@ table gives each curve its shape against x beside its label against the
 sweep's driver, named right above it.
 """
 
+from __future__ import annotations
+
 __all__ = ["TEXT", "RESPONSE_NOTE", "family", "sweep_figure", "sweep_section"]
 
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+import pandas as pd
+from matplotlib.figure import Figure
+
+from puf.world import World
+
+from .bases import Base
+from .report_parts import Section
+from .sweeps import BuiltinSweep
+
+
+#: What each built-in sweep varies, as its section says.
 TEXT = {
     "zero_relevance": "A share p of users gets lists with no relevant item, the rest fully relevant "
     "lists. Known values: SD = √(p(1 − p)), Gini = p (undefined at p = 100%), "
@@ -45,6 +62,7 @@ TEXT = {
     "else in this report (the CSV names the column gamma).",
 }
 _EXPECTED = {1: "a measure should rise with it", -1: "a measure should fall with it", 0: "either direction counts"}
+#: How the response tables read, said once at the end of the report.
 RESPONSE_NOTE = (
     "How the tables read. shape: the mean curve over seeds against the x axis, in words (rises, falls, "
     "peaks at, V-shaped, flat, irregular; a step within the flatness tolerance is no step). label: "
@@ -60,7 +78,7 @@ RESPONSE_NOTE = (
 )
 
 
-def family(label):
+def family(label: str) -> str:
     """The family a measure label is drawn with: the measure's ``family`` metadata when it has one.
 
     Without metadata, a built-in keeps its own group (SD, Gini, Envy, UF, PUF) and every
@@ -92,11 +110,13 @@ def family(label):
     return variant.measure.family  # every Measure has one (puf.metadata derives a default)
 
 
-def _families(table):
+def _families(table: pd.DataFrame) -> dict[str, str]:
     return {label: family(label) for label in table["measure"].unique()}
 
 
-def _skewness_markers(spec, base, seeds, cache):
+def _skewness_markers(
+    spec: BuiltinSweep, base: Base, seeds: Sequence[int], cache: dict[Any, World]
+) -> dict[str, tuple[float, str]]:
     """Per panel: the base worlds' observed skewness of the similarity that panel reads."""
     from puf.reports.bases import observed_skewness
 
@@ -107,7 +127,7 @@ def _skewness_markers(spec, base, seeds, cache):
     }
 
 
-def _jaccard_mean(base, seeds, cache):
+def _jaccard_mean(base: Base, seeds: Sequence[int], cache: dict[Any, World]) -> float:
     import numpy as np
 
     from puf.reports.bases import point_population
@@ -119,7 +139,7 @@ def _jaccard_mean(base, seeds, cache):
     return float(np.mean(values))
 
 
-def _fixed_mean_text(table, base, seeds, cache):
+def _fixed_mean_text(table: pd.DataFrame, base: Base, seeds: Sequence[int], cache: dict[Any, World]) -> str:
     """Why the fair and unfair PUF curves turn near one skewness, and where UF is undefined."""
     import numpy as np
 
@@ -147,7 +167,15 @@ def _fixed_mean_text(table, base, seeds, cache):
     return text
 
 
-def sweep_figure(spec, drawn, base, seeds, cache, *, title=None):
+def sweep_figure(
+    spec: BuiltinSweep,
+    drawn: pd.DataFrame,
+    base: Base,
+    seeds: Sequence[int],
+    cache: dict[Any, World],
+    *,
+    title: str | None = None,
+) -> Figure:
     """The figure of a sweep's drawn table (merged and ratio curves included).
 
     Examples
@@ -178,7 +206,19 @@ def sweep_figure(spec, drawn, base, seeds, cache, *, title=None):
     )
 
 
-def sweep_section(out, spec, table, base, seeds, cache, labels, *, key=None, title=None, text=None):
+def sweep_section(
+    out: Path,
+    spec: BuiltinSweep,
+    table: pd.DataFrame,
+    base: Base,
+    seeds: Sequence[int],
+    cache: dict[Any, World],
+    labels: list[pd.DataFrame],
+    *,
+    key: str | None = None,
+    title: str | None = None,
+    text: str | None = None,
+) -> Section:
     """Write a sweep's CSV and PNG into ``out``; return its report Section.
 
     Parameters

@@ -25,26 +25,34 @@ it shows, and its measures are read from the registry (:func:`puf.variants`) whe
 it runs, so a newly registered measure joins every sweep of its family.
 """
 
+from __future__ import annotations
+
 __all__ = ["PARAMETERS", "COLUMNS", "Base", "sweep", "BuiltinSweep", "SWEEPS"]
 
+from collections.abc import Iterable, Sequence
+from typing import Any
 import numbers
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike, NDArray
 
 from puf import FAMILIES, MEASURES, UndefinedMeasureWarning
 
 from puf import variants
+from puf.world import World
 
 from .bases import Base, point_scores
 
+#: The parameters a sweep can vary.
 PARAMETERS = ("zero_relevance", "skewness", "gamma", "pairing")
+#: The columns of a sweep's tidy table.
 COLUMNS = ["measure", "parameter", "value", "seed", "score"]
 
 
-def _bar(progress, total):
+def _bar(progress: Any, total: int) -> tuple[Any, bool]:
     """(bar, owned): a caller's bar to advance, or our own (disabled when ``progress`` is False)."""
     if hasattr(progress, "update"):
         return progress, False
@@ -53,7 +61,16 @@ def _bar(progress, total):
     return tqdm(total=total, desc="sweep", unit="world", disable=not progress), True
 
 
-def sweep(measures, *, parameter, values, seeds, base=None, cache=None, progress=False):
+def sweep(
+    measures: Iterable[Any],
+    *,
+    parameter: str,
+    values: Sequence[Any],
+    seeds: Sequence[int],
+    base: Base | None = None,
+    cache: dict[Any, World] | None = None,
+    progress: Any = False,
+) -> pd.DataFrame:
     """Evaluate measures at each value of one parameter, over seeds.
 
     Parameters
@@ -165,7 +182,7 @@ class BuiltinSweep:
     controls: tuple = ()
 
     @property
-    def measures(self):
+    def measures(self) -> tuple[str, ...]:
         """The variant labels it shows: its controls, then its families' variants from the registry.
 
         Examples
@@ -176,7 +193,7 @@ class BuiltinSweep:
         chosen = tuple(v.label for v in variants() if v.measure.family in self.families)
         return self.controls + tuple(label for label in chosen if label not in self.controls)
 
-    def grid(self, quick=False):
+    def grid(self, quick: bool = False) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """Return (values, levels) at full or quick size.
 
         Examples
@@ -186,7 +203,7 @@ class BuiltinSweep:
         """
         return (self.quick_values, self.quick_levels) if quick else (self.values, self.levels)
 
-    def n_worlds(self, *, quick=False, n_seeds):
+    def n_worlds(self, *, quick: bool = False, n_seeds: int) -> int:
         """Number of sweep points (value x level x seed): the progress total.
 
         Examples
@@ -197,7 +214,7 @@ class BuiltinSweep:
         values, levels = self.grid(quick)
         return len(values) * len(levels) * n_seeds
 
-    def driver_values(self, values):
+    def driver_values(self, values: ArrayLike) -> NDArray[np.float64]:
         """The driver at each x value: p(1 − p) for a zero-relevance share, else x itself.
 
         Examples
@@ -208,7 +225,16 @@ class BuiltinSweep:
         values = np.asarray(values, dtype=np.float64)
         return values * (1.0 - values) if self.parameter == "zero_relevance" else values
 
-    def run(self, *, seeds, base=None, extra=(), quick=False, cache=None, progress=False):
+    def run(
+        self,
+        *,
+        seeds: Sequence[int],
+        base: Base | None = None,
+        extra: Sequence[Any] = (),
+        quick: bool = False,
+        cache: dict[Any, World] | None = None,
+        progress: Any = False,
+    ) -> pd.DataFrame:
         """Run the sweep for its own measures plus ``extra`` (user measures).
 
         Examples
@@ -244,6 +270,7 @@ _SIMILARITY_AWARE = ("similarity-aware",)
 # SD on every study metric: a reference that ignores similarity, flat when only similarity moves.
 _SD = tuple(v.label for v in variants(MEASURES["sd"]))
 
+#: The report's built-in sweeps by name.
 SWEEPS = {
     s.name: s
     for s in (

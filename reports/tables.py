@@ -8,15 +8,19 @@ coincide, :func:`merged_rows` shows their response rows once, and
 measures that fall over a decade.
 """
 
+from __future__ import annotations
+
 __all__ = ["merge_identical", "merge_coinciding", "members", "merged_rows", "relative_to_random"]
 
+from collections.abc import Sequence
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 _BOTH = " (P and NDCG)"
 
 
-def merge_identical(table, *, atol=1e-12):
+def merge_identical(table: pd.DataFrame, *, atol: float = 1e-12) -> tuple[pd.DataFrame, list[str]]:
     """Merge the P and NDCG variants of a measure where their scores are identical.
 
     With all-or-nothing lists (every list fully relevant or holding no relevant
@@ -63,12 +67,12 @@ def merge_identical(table, *, atol=1e-12):
     return out.reset_index(drop=True), list(rename.values())
 
 
-def _curve(table, label):
+def _curve(table: pd.DataFrame, label: str) -> tuple[pd.DataFrame, NDArray[np.float64]]:
     sub = table[table["measure"] == label]
     return sub.drop(columns=["measure", "score"]).reset_index(drop=True), sub["score"].to_numpy(float)
 
 
-def merge_coinciding(table, *, atol=1e-12):
+def merge_coinciding(table: pd.DataFrame, *, atol: float = 1e-12) -> tuple[pd.DataFrame, list[str]]:
     """Merge measures whose (non-constant) curves are equal at every point and seed.
 
     On all-or-nothing lists every effectiveness is 0 or 1, so every gap
@@ -126,7 +130,7 @@ def merge_coinciding(table, *, atol=1e-12):
     return out.reset_index(drop=True), names
 
 
-def _group_name(group):
+def _group_name(group: Sequence[str]) -> str:
     """ "A-P = A-NDCG" and "B-P = B-NDCG" -> "A = B (P and NDCG)"; otherwise "A = B"."""
     pairs = [label.split(" = ") for label in group]
     if all(len(p) == 2 and p[0].endswith("-P") and p[1] == p[0][:-2] + "-NDCG" for p in pairs):
@@ -134,7 +138,7 @@ def _group_name(group):
     return " = ".join(group)
 
 
-def members(label):
+def members(label: str) -> list[str]:
     """The sweep labels a drawn label stands for.
 
     Examples
@@ -149,7 +153,7 @@ def members(label):
     return label.split(" = ")
 
 
-def relative_to_random(table):
+def relative_to_random(table: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Add 'M ÷ random pairing' curves for measures that fall over a decade under random pairing.
 
     Parameters
@@ -189,7 +193,7 @@ def relative_to_random(table):
     return pd.concat(frames, ignore_index=True), names
 
 
-def merged_rows(responses, merged):
+def merged_rows(responses: pd.DataFrame, merged: Sequence[str]) -> pd.DataFrame:
     """Response rows of a merged pair (SD-P = SD-NDCG) shown once, under the merged name.
 
     Parameters

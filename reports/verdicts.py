@@ -13,17 +13,23 @@ where that file exists and pins the verdict the run found, else from the
 verdict's own ``reason`` (a user's measure has no file).
 """
 
+from __future__ import annotations
+
 __all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons", "example_reason"]
 
+from collections.abc import Iterable, Mapping
+from typing import Any
 import json
 from pathlib import Path
 
 from puf import properties
+from puf.properties.verdict import Verdict
 
+#: The folder of the known files (``properties/known/<measure>.json``).
 KNOWN_DIR = Path(properties.__file__).parent / "known"
 
 
-def verdict_record(verdict):
+def verdict_record(verdict: Verdict) -> dict[str, Any]:
     """One verdict as its JSON record: ``Verdict.to_dict()`` without the wall time.
 
     The budget and the seed, the same for every verdict of a run, are said once
@@ -39,7 +45,7 @@ def verdict_record(verdict):
     return {k: v for k, v in verdict.to_dict().items() if k not in ("seconds", "max_examples", "random_state")}
 
 
-def verdict_document(records, note):
+def verdict_document(records: Iterable[Mapping[str, Any]], note: str) -> dict[str, Any]:
     """The JSON document of a list of verdict records (see the module docstring).
 
     Examples
@@ -50,7 +56,7 @@ def verdict_document(records, note):
     return {"note": note, "verdicts": list(records)}
 
 
-def _known_reasons(name):
+def _known_reasons(name: str) -> tuple[dict[str, str], dict[str, str]]:
     """(verdicts, reasons) of the measure's known file, or two empty dicts without one."""
     path = KNOWN_DIR / f"{name}.json"
     if not path.is_file():
@@ -59,7 +65,7 @@ def _known_reasons(name):
     return data.get("verdicts", {}), data.get("reasons", {})
 
 
-def plain_reasons(records):
+def plain_reasons(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], str]:
     """The plain-language reason of every (measure, property) cell.
 
     A known file's reason is used where the file pins the status this run
@@ -91,11 +97,11 @@ def plain_reasons(records):
     return out
 
 
-def _value(value):
+def _value(value: float | str | None) -> str:
     return "NaN" if value in (None, "nan") else f"{float(value):.4g}"
 
 
-def example_reason(record):
+def example_reason(record: Mapping[str, Any]) -> str:
     """A cell's reason in plain language from its own example: what should hold, what happened.
 
     For a cell no known file explains (a user's measure): the property's statement,

@@ -16,6 +16,7 @@ from puf.validation import check_effectiveness, check_random_state, check_simila
 
 from ._checks import check_count
 
+#: The pairing modes of :func:`pair`: random, most fair, most unfair (similar users alike or apart).
 PAIRINGS = ("random", "most_fair", "most_unfair")
 _RELATIVE_GAIN = 1e-12  # a swap must beat rounding noise to count as an improvement
 _SMALL, _SMALL_RESTARTS = 64, 8  # extra random starts are nearly free for small populations

@@ -210,3 +210,33 @@ def test_bad_input_raises_value_error(label, change, message):
     kwargs = {"effectiveness": GOOD_S, "histories": GOOD_H, **change}
     with pytest.raises(ValueError, match=message):
         puf_from_histories(kwargs.pop("effectiveness"), kwargs.pop("histories"), **kwargs)
+
+
+@pytest.mark.parametrize("rows", [3, 5])
+def test_pair_pass_and_neighbours_refuse_histories_of_another_user_count(rows):
+    from puf.engines.neighbors import nearest_neighbors
+    from puf.engines.pair_pass import PairJob, pair_sums
+    from puf.pair_kernels import pair_kernel_of
+
+    form, options = pair_kernel_of(puf.pairwise_user_unfairness)
+    histories = sp.csr_matrix(np.eye(rows, 6))
+    features = np.ones((6, 2))
+    job = PairJob(form, options, np.linspace(0, 1, 4))
+    for similarity, inputs in [
+        ("jaccard", {"histories": histories}),
+        ("uf", {"histories": histories, "item_features": features, "gamma": 0.5}),
+    ]:
+        with pytest.raises(ValueError, match=f"histories has {rows} users, expected 4"):
+            pair_sums([job], m=4, similarity=similarity, inputs=inputs)
+        with pytest.raises(ValueError, match=f"histories has {rows} users, expected 4"):
+            nearest_neighbors(4, 1, similarity=similarity, inputs=inputs)
+
+
+def test_pair_pass_refuses_item_features_of_another_item_count():
+    from puf.engines.pair_pass import PairJob, pair_sums
+    from puf.pair_kernels import pair_kernel_of
+
+    form, options = pair_kernel_of(puf.pairwise_user_unfairness)
+    inputs = {"histories": sp.csr_matrix(np.eye(4, 6)), "item_features": np.ones((5, 2)), "gamma": 0.5}
+    with pytest.raises(ValueError, match="item_features has 5 rows but there are 6 items"):
+        pair_sums([PairJob(form, options, np.linspace(0, 1, 4))], m=4, similarity="uf", inputs=inputs)

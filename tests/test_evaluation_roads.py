@@ -212,3 +212,19 @@ def test_sampled_pairs_are_read_as_u_below_v_as_the_tiles_read_them():
     (total,) = pair_sums([job], m=m)
     ((mean, se),) = sampled_pair_means([job], m=m, sample_size=20_000, random_state=0)
     assert abs(mean - total / (m * (m - 1) / 2)) <= 5 * se + 1e-12
+
+
+@pytest.mark.parametrize("name", list(puf.SIMILARITIES))
+@pytest.mark.parametrize("copies", [1, 2, 3, 4, 5])
+def test_a_matrix_road_planned_within_memory_is_one_the_similarity_builds_within_it(name, copies, monkeypatch):
+    # The planner and the dense builder use one estimate: a road the planner sends to the
+    # matrix is never refused by the builder's memory check at the same limit.
+    m = 40
+    memory = copies * 8 * m * m
+    monkeypatch.setenv("PUF_MAX_MEMORY", str(memory))
+    (road,) = plan_roads(puf.variants("PUF-P"), m=m, memory=memory, similarity=name)
+    if road.source == "matrix":
+        histories = sp.csr_matrix(np.random.default_rng(0).random((m, 30)) < 0.3, dtype=np.float64)
+        extra = {"item_features": np.ones((30, 2)), "gamma": 0.5} if name == "uf" else {}
+        extra = {"item_features": np.ones((30, 2))} if name == "js" else extra
+        puf.SIMILARITIES[name](histories, **extra)

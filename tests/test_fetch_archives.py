@@ -164,6 +164,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         start = 0
         if self.headers.get("Range") and server.honour_range:
             start = int(self.headers["Range"].split("=")[1].rstrip("-"))
+            if start >= len(data):
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{len(data)}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             self.send_response(206)
             self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
         else:
@@ -299,6 +305,21 @@ def test_a_broken_transfer_is_resumed_with_a_range_request(serve, server, tmp_pa
     folder = fetch("ml-20m", cache=tmp_path, url=url, progress=False)
     assert server.requests[-1] == ("/ml-20m.zip", f"bytes={size // 2}-")
     assert (folder / "ml-20m.inter").is_file() and not part.exists()
+
+
+@pytest.mark.parametrize("extra", [0, 7])
+def test_a_part_the_server_calls_complete_is_kept_only_at_the_file_size(extra, serve, server, tmp_path):
+    # 416 to a resume: the part is whole only when its size is the file's (Content-Range);
+    # a longer, foreign part is downloaded anew, never recorded as the reference checksum.
+    url = serve("lastfm")
+    data = server.files[DATASETS["lastfm"].archive]
+    part = tmp_path / ".downloads" / f"{DATASETS['lastfm'].archive}.part"
+    part.parent.mkdir(parents=True)
+    part.write_bytes(data + b"foreign" if extra else data)
+    fetch("lastfm", cache=tmp_path, url=url, progress=False)
+    record = json.loads((tmp_path / "archives.json").read_text())["lastfm"]
+    assert record["sha256"] == hashlib.sha256(data).hexdigest()
+    assert server.requests[-1][1] == (None if extra else f"bytes={len(data)}-")
 
 
 def test_a_server_that_ignores_the_range_sends_the_whole_file_again(serve, server, tmp_path):

@@ -1094,3 +1094,31 @@ def test_16_a_module_with_a_thread_and_a_fork_at_import_lets_puf_check_end(at_im
         out, err = process.communicate(timeout=300)
     assert process.returncode == 0, err
     assert out.count("anonymity  holds") == 1
+
+
+def test_8_a_partial_answer_is_bounded_by_the_time_limit():
+    # A measure writing the start of a message on the socket: the time limit covers the whole message.
+    import socket
+    import struct
+    import threading
+    from multiprocessing.connection import Connection
+
+    from puf.properties._channel import Channel
+
+    ours, theirs = socket.socketpair()
+    channel = Channel.__new__(Channel)
+    channel._connection, channel.worker_pid, channel._next_id = Connection(ours.detach()), None, 0
+    theirs.sendall(struct.pack("!i", 100) + b"only ten b")
+    outcome = []
+
+    def ask():
+        try:
+            channel.ask(None, None, 0.2)
+        except BaseException as exc:  # noqa: BLE001 - the test reads what was raised
+            outcome.append(exc)
+
+    reader = threading.Thread(target=ask, daemon=True)
+    reader.start()
+    reader.join(60)  # a hang guard, not a measurement: the limit is 0.2 s
+    theirs.close()
+    assert outcome and isinstance(outcome[0], TimeoutError), outcome

@@ -7,6 +7,7 @@ local run; the pinned-verdict test already runs each cell at the default budget 
 """
 
 import math
+from fractions import Fraction
 import os
 
 import numpy as np
@@ -132,3 +133,54 @@ def test_every_proven_cell_survives_the_search(name):
     found = verdicts(name, properties=cells, max_examples=PROOF_BUDGET, proofs="none", known=False)
     assert [(v.property, v.status) for v in found if v.status != "holds"] == []
     assert not any(math.isnan(v.n_examples) for v in found) and np.all([v.n_examples > 0 for v in found])
+
+
+def _formal_preconditions(z3, s, w, p, after):
+    """Each SMT property's formal preconditions (catalog ``formal``), users 0 and 1 the pair."""
+    in_unit = [z3.And(x >= 0, x <= 1) for x in [*s, *w.values()]]
+    wide = after if after is not None else s
+    return {
+        "range": in_unit,
+        "zero-at-equality": in_unit + [x == s[0] for x in s],
+        "similarity-zero": in_unit + [x == 0 for x in w.values()],
+        "anonymity": in_unit,
+        "pigou-dalton": in_unit + [p.get("tau", 0) > 0, 2 * p.get("tau", 0) <= 1],
+        "disparity-monotone": in_unit
+        + [z3.Or(*[p.get("c", 0) >= x for x in wide]), z3.Or(*[p.get("c", 0) <= x for x in wide])]
+        + [z3.And(x >= 0, x <= 1) for x in wide]
+        + [p.get("lam", 0) > 1],
+        "similarity-monotone": in_unit
+        + [s[0] != s[1], w[(0, 1)] < 1, p.get("raised", 0) > w[(0, 1)], p.get("raised", 0) <= 1],
+        "scale-invariance": in_unit + [p.get("a", 0) >= Fraction(1, 1000), p.get("a", 0) <= Fraction(999, 1000)],
+        "translation-invariance": in_unit + [z3.And(x + p.get("b", 0) >= 0, x + p.get("b", 0) <= 1) for x in s],
+    }
+
+
+@needs_z3
+@pytest.mark.parametrize("m", [2, 3])
+def test_every_smt_encoding_admits_only_populations_the_formal_statement_covers(m):
+    # A sat model must satisfy the formal preconditions: the encoded domain (with the [0, 1]
+    # bounds the query adds) and the negated preconditions together are unsat.
+    from puf.properties.smt import _SPECS, SMT_PROPERTIES
+
+    z3 = z3_module()
+    s = [z3.Real(f"S{i}") for i in range(m)]
+    w = {(i, j): z3.Real(f"w{i}{j}") for i in range(m) for j in range(i + 1, m)}
+    assert set(_formal_preconditions(z3, s, w, {}, None)) == set(SMT_PROPERTIES)
+    for prop in SMT_PROPERTIES:
+        params, domain, transforms, kind = _SPECS[prop]
+        for transform in transforms or (None,):
+            p = {name: z3.Real(name) for name in params}
+            solver = z3.Solver()
+            solver.add(*[z3.And(x >= 0, x <= 1) for x in [*s, *w.values()]])
+            solver.add(*(domain(z3, p, s, w) if domain else []))
+            if kind == "not-fairest-equal":
+                solver.add(*[x == s[0] for x in s[1:]])
+            if kind == "not-fairest-no-similarity":
+                solver.add(*[x == 0 for x in w.values()])
+            after = None
+            if transform is not None:
+                after, w2 = transform(s, w, p)
+                solver.add(*[z3.And(x >= 0, x <= 1) for x in [*after, *w2.values()]])
+            solver.add(z3.Not(z3.And(*_formal_preconditions(z3, s, w, p, after)[prop])))
+            assert solver.check() == z3.unsat, (prop, solver.model())

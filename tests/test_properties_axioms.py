@@ -100,3 +100,31 @@ def test_the_candidates_reach_max_min_and_gini_at_their_true_extremes(m):
     assert min(values) == 0.0 and max(values) == 1.0
     gini = [as_measure("gini")(**p.fields()) for p in positive]
     assert max(gini) == pytest.approx((m - 1) / m)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.floats(0, 1), min_size=3, max_size=6),
+    st.lists(st.floats(-1, 1), min_size=6, max_size=6),
+    st.floats(1e-3, 0.1),
+)
+def test_a_nudge_keeps_the_groups_mean_stays_in_the_unit_interval_and_is_small(values, direction, size):
+    from puf.properties.subgroup_cases import _nudged
+
+    s = np.array(values)
+    moved = _nudged(s, np.array(direction[: len(s)]), size)
+    assert moved.mean() == pytest.approx(s.mean(), abs=1e-12)
+    assert 0 <= moved.min() and moved.max() <= 1 and np.max(np.abs(moved - s)) <= size + 1e-12
+
+
+def test_the_overlap_case_shows_a_pair_gap_index_is_not_subgroup_consistent():
+    """The hand-made case alone (one example, no stored ones): the three's range is kept while
+    its middle user moves towards the overlapping pair, so the mean gap of the whole falls."""
+    from puf.properties import verdicts
+    from puf.properties.corpus import get_entry
+
+    for measure in (get_entry("half-mean-pair-gap")["measure"], "gini"):
+        (v,) = verdicts(measure, properties=["subgroup-consistency"], max_examples=1, random_state=0, known=False)
+        assert v.status == "violated", v.reason
+    (v,) = verdicts("sd", properties=["subgroup-consistency"], max_examples=1, random_state=0, known=False)
+    assert v.status == "holds", v.reason

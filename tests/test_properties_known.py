@@ -135,7 +135,10 @@ def test_update_known_writes_a_propertys_cells_and_keeps_the_rest(tmp_path, monk
     new = json.loads(path.read_text(encoding="utf-8"))
     assert list(new["verdicts"]) == list(CATALOG)
     assert new["verdicts"]["similarity-zero"] == "violated" and "similarity-zero" in new["examples"]
-    assert new["reasons"]["range"] == old["reasons"]["range"]  # unchanged verdict: reason kept
+    argument = old["reasons"]["range"].split("; the search found")[0]
+    assert new["reasons"]["range"].startswith(argument + "; the search found no counterexample in ")  # kept
+    assert new["reasons"]["range"].endswith("(budget 5, seed 0)")  # what this run covered, once
+    assert new["examples"] == {**old["examples"], "similarity-zero": new["examples"]["similarity-zero"]}
     assert new["literature"] == old["literature"]
 
 

@@ -207,3 +207,36 @@ def test_a_threshold_count_of_envy_gets_its_effectiveness_witness():
         known=False,
     )
     assert v.status == "holds", v.reason
+
+
+def test_the_benchmark_records_a_command_a_reader_can_rerun(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "power.py"
+    spec = importlib.util.spec_from_file_location("power_benchmark", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    inside = str(bench.ROOT / "benchmarks" / "power_runs" / "search.csv")
+    assert bench.command_line(["--from-csv", inside, "--write"]) == (
+        "python benchmarks/power.py --from-csv benchmarks/power_runs/search.csv --write"
+    )
+    with pytest.raises(SystemExit):  # a file outside the repository cannot be named for a rerun
+        bench.main(["--from-csv", str(tmp_path / "runs.csv"), "--write"])
+
+
+def test_false_alarms_are_counted_per_property():
+    import pandas as pd
+
+    from puf.properties.power import false_alarms_by_property
+
+    runs = pd.DataFrame(
+        {
+            "control": [True, True, True, False],
+            "property": ["deterministic", "deterministic", "attainable-range", "range"],
+            "budget": [60] * 4,
+            "expected": ["holds", "holds", "violated", "violated"],
+            "found": ["violated", "holds", "holds", "holds"],
+        }
+    )
+    assert false_alarms_by_property(runs)[60].to_dict() == {"deterministic": 0.5}  # only true holds cells count

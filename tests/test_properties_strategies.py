@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 
 from puf.properties.strategies import effectiveness_vectors, populations, similarity_matrices, worlds
+from puf.properties import get_property
 
 
 @pytest.mark.parametrize(
@@ -80,3 +81,21 @@ def test_edge_cases_are_drawn():
         "identical users",
         "one far",
     }
+
+
+def test_the_large_share_sizes_stated_are_the_sizes_drawn():
+    # _size draws low + floor((high - low) u^3), u in [0, 1): low to high - 1; the statements say so.
+    from puf.properties.cases import LARGEST, LARGEST_LARGE, LARGEST_LARGE_WORLD
+    from puf.properties.large_draws import _size
+
+    class Edge:
+        def __init__(self, u):
+            self.u = u
+
+        def random(self):
+            return self.u
+
+    assert _size(Edge(0.0), 13, 300) == 13 and _size(Edge(1 - 2.0**-53), 13, 300) == 299
+    formal = get_property("attainable-range").formal
+    assert f"{LARGEST + 1}–{LARGEST_LARGE - 1} in the large share" in formal
+    assert f"{LARGEST + 1}–{LARGEST_LARGE_WORLD - 1} in the large share" in formal

@@ -13,7 +13,7 @@ import pathlib
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 #: Folders of the repository whose modules are checked (the folder names, as in pyproject's ``package-dir``).
-PACKAGES = ["puf"]
+PACKAGES = ["puf", "synthetic", "properties", "reports", "cli"]
 
 
 def _public(name):

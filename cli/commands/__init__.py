@@ -6,5 +6,5 @@ Subcommand modules import their heavy dependencies inside ``run`` so that
 
 __all__ = ["COMMANDS"]
 
-# Order is the order shown by ``puf --help``.
+#: Order is the order shown by ``puf --help``.
 COMMANDS = ("measures", "check", "design", "power", "report", "evaluate", "data", "bench")

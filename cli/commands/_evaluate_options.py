@@ -1,12 +1,21 @@
 """The options of ``puf evaluate`` that need parsing: table formats, sizes, runs, measures (private)."""
 
+from __future__ import annotations
+
 __all__ = ["format_table", "parse_memory", "parse_runs", "chosen_measures", "device_params"]
 
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 import json
 import math
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def format_table(table, fmt):
+    from puf.metadata import Measure
+
+
+def format_table(table: pd.DataFrame, fmt: str) -> str:
     """Render the per-ranker table as ``table``, ``json`` or ``csv`` text.
 
     Examples
@@ -45,7 +54,7 @@ _UNITS = {
 }
 
 
-def parse_memory(text):
+def parse_memory(text: str | float) -> int:
     """Bytes from a size such as ``"4GB"``, ``"512MiB"`` or ``"1e9"``.
 
     Examples
@@ -72,7 +81,7 @@ def parse_memory(text):
     return int(size)
 
 
-def parse_runs(specs):
+def parse_runs(specs: Iterable[str]) -> dict[str, str]:
     runs = {}
     for spec in specs:
         name, equals, path = spec.partition("=")
@@ -84,7 +93,7 @@ def parse_runs(specs):
     return runs
 
 
-def chosen_measures(specs):
+def chosen_measures(specs: Sequence[str] | None) -> list[Measure] | None:
     """None (every registered measure) or those and the --measure specs, through the one loader."""
     if not specs:
         return None
@@ -95,7 +104,7 @@ def chosen_measures(specs):
     return [m for m in MEASURES.values() if m.tables] + [m for m in loaded if m.function not in known]
 
 
-def device_params(names, device):
+def device_params(names: str | Iterable[str], device: str) -> dict[str, dict[str, str]]:
     """The torch rankers' ``device`` keyword, for the named (or all) rankers."""
     from puf.rankers import RANKERS
     from puf.rankers.neural import TorchRanker

@@ -7,8 +7,11 @@ folder through :func:`claimed_folder`: locked for the run, built beside and
 moved into place at the end (:mod:`puf.files`).
 """
 
+from __future__ import annotations
+
 __all__ = ["check_writable_file", "check_output_folder", "output_folder", "claimed_folder", "folder_lock"]
 
+from collections.abc import Collection, Iterator
 import contextlib
 import os
 import shutil
@@ -19,7 +22,7 @@ from pathlib import Path
 from puf.files import hold_lock, staged_folder
 
 
-def _probe_folder(folder):
+def _probe_folder(folder: str | os.PathLike[str]) -> str | None:
     """Return None if a file can be created in ``folder``, else the reason."""
     try:
         with tempfile.TemporaryFile(dir=folder):
@@ -29,14 +32,14 @@ def _probe_folder(folder):
     return None
 
 
-def _existing_ancestor(path):
+def _existing_ancestor(path: Path) -> Path:
     ancestor = path.absolute().parent
     while not ancestor.exists():
         ancestor = ancestor.parent
     return ancestor
 
 
-def check_writable_file(path, *, option):
+def check_writable_file(path: str | os.PathLike[str], *, option: str) -> None:
     """Raise ValueError unless ``path`` can be written as a file (nothing is left behind).
 
     Examples
@@ -65,12 +68,12 @@ def check_writable_file(path, *, option):
         except OSError as exc:
             raise ValueError(f"{option} {path}: cannot write it ({exc.strerror})") from None
         return
-    reason = _probe_folder(path.parent)
-    if reason:
-        raise ValueError(f"{option} {path}: cannot write in {path.parent} ({reason})")
+    refused = _probe_folder(path.parent)
+    if refused:
+        raise ValueError(f"{option} {path}: cannot write in {path.parent} ({refused})")
 
 
-def check_output_folder(path, *, option="--out", force=False):
+def check_output_folder(path: str | os.PathLike[str], *, option: str = "--out", force: bool = False) -> None:
     """Raise ValueError unless ``path`` is (or can become) an output folder to write into.
 
     An existing folder must be empty unless ``force``; a path through a file,
@@ -107,7 +110,7 @@ def check_output_folder(path, *, option="--out", force=False):
 
 
 @contextlib.contextmanager
-def output_folder(path):
+def output_folder(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Create ``path`` (and missing parents); if the body fails, remove what was created.
 
     Examples
@@ -140,7 +143,7 @@ def output_folder(path):
         raise
 
 
-def folder_lock(path):
+def folder_lock(path: str | os.PathLike[str]) -> Path:
     """The lock file of output folder ``path``: beside it, in its nearest existing ancestor.
 
     Examples
@@ -159,7 +162,15 @@ def folder_lock(path):
 
 
 @contextlib.contextmanager
-def claimed_folder(path, *, force, wait, command, option="--out", stale=()):
+def claimed_folder(
+    path: str | os.PathLike[str],
+    *,
+    force: bool,
+    wait: bool,
+    command: str,
+    option: str = "--out",
+    stale: Collection[str] = (),
+) -> Iterator[Path]:
     """Lock output folder ``path`` for the body's length and yield the folder to build it in.
 
     Another run writing ``path`` makes this one fail with its pid and command

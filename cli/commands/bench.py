@@ -7,15 +7,20 @@ product, then the dense formula) run in the same process where they fit in half
 the available memory.
 """
 
+from __future__ import annotations
+
 __all__ = ["register", "run", "add_arguments", "run_benchmarks", "format_table"]
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+import argparse
 import os
 import sys
 
 from ..exitcodes import EXIT_OK
 
 
-def add_arguments(parser, *, default_sizes=("ml1m",)):
+def add_arguments(parser: argparse.ArgumentParser, *, default_sizes: Sequence[str] = ("ml1m",)) -> None:
     """Add the ``bench`` options to an argparse parser (shared with benchmarks/scale.py).
 
     Examples
@@ -45,7 +50,7 @@ def add_arguments(parser, *, default_sizes=("ml1m",)):
     parser.add_argument("--quiet", action="store_true", help="no progress messages")
 
 
-def register(subparsers):
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``bench`` to the ``puf`` parser.
 
     Examples
@@ -66,7 +71,7 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def _available_bytes():
+def _available_bytes() -> int:
     try:
         with open("/proc/meminfo") as meminfo:
             for line in meminfo:
@@ -77,7 +82,7 @@ def _available_bytes():
     return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
-def _subprocess(case, path, baseline, timeout):
+def _subprocess(case: str, path: str, baseline: bool, timeout: float) -> dict[str, Any]:
     import json
     import subprocess
 
@@ -92,7 +97,15 @@ def _subprocess(case, path, baseline, timeout):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=None):
+def run_benchmarks(
+    sizes: Iterable[str],
+    cases: Sequence[str] | None,
+    *,
+    baseline: bool = True,
+    timeout: float = 1800.0,
+    seed: int = 0,
+    log: Callable[[str], object] | None = None,
+) -> list[dict[str, Any]]:
     """Run every (size, case) and return one row dict per pair (cases None: per-size defaults).
 
     Examples
@@ -137,7 +150,7 @@ def run_benchmarks(sizes, cases, *, baseline=True, timeout=1800.0, seed=0, log=N
     return rows
 
 
-def _value_text(value):
+def _value_text(value: Any) -> str:
     if isinstance(value, dict) and "ci_low" in value:
         half = (value["ci_high"] - value["ci_low"]) / 2
         return f"{value['value']:.6g} ± {half:.2g} (±{100 * half / max(abs(value['value']), 1e-300):.2f}%)"
@@ -146,14 +159,14 @@ def _value_text(value):
     return f"{value:.6g}"
 
 
-def _gap(engine, dense):
+def _gap(engine: Mapping[str, Any], dense: Mapping[str, Any]) -> float:
     a, b = engine["value"], dense["value"]
     if isinstance(a, dict):
         return max(abs(a[k] - b[k]) for k in a)
     return abs(a - b)
 
 
-def format_table(rows):
+def format_table(rows: Iterable[Mapping[str, Any]]) -> str:
     """Markdown table: wall time, peak memory, speed-up over the dense baseline.
 
     Examples
@@ -214,7 +227,7 @@ def format_table(rows):
     return "\n".join(lines)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Run ``puf bench``; print the table; return 0 (a bad option: ValueError, exit 2).
 
     Examples

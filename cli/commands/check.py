@@ -5,15 +5,24 @@ reason when the measure cannot be imported, has a parameter that is not a
 Population field, or does not return a number.
 """
 
+from __future__ import annotations
+
 __all__ = ["register", "run"]
 
+from typing import TYPE_CHECKING, Any
+import argparse
 import json
 import sys
 
+
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 
+if TYPE_CHECKING:
+    from puf.metadata import Measure
+    from puf.properties.verdict import Verdict
 
-def register(subparsers):
+
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``check`` subcommand to ``subparsers``.
 
     Examples
@@ -82,12 +91,12 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def _fail(reason):
+def _fail(reason: str) -> int:
     print(f"puf check: {reason}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
-def _pinned_before(path, measure):
+def _pinned_before(path: str | None, measure: Measure) -> bool | dict[str, Any]:
     """The examples of an existing pinned file of this measure, replayed first: re-pinning keeps
     a stored counterexample that still shows its violation. True (the packaged ones) otherwise."""
     import os
@@ -102,7 +111,7 @@ def _pinned_before(path, measure):
         return True  # not this measure's file (or not one): it is replaced
 
 
-def _check_all(args, options):
+def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdict]:
     """Every built-in through the properties: the matrix, each violation, and (with
     ``--update-known``) the verdicts written into the known files."""
     from puf.properties import CATALOG, all_verdicts, verdict_matrix
@@ -122,7 +131,7 @@ def _check_all(args, options):
     return results
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Run ``puf check``; return the exit code.
 
     Examples

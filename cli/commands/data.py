@@ -1,11 +1,14 @@
 """``puf data fetch NAME``, ``puf data list`` and ``puf data convert``: the real datasets."""
 
+from __future__ import annotations
+
 __all__ = ["register", "run"]
 
+import argparse
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK, exit_code
 
 
-def register(subparsers):
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``data`` with its ``fetch`` and ``list`` actions to the ``puf`` parser.
 
     Examples
@@ -61,7 +64,7 @@ def register(subparsers):
     parser.set_defaults(func=run, action=None)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Run ``puf data``; return the exit code (0 ok, 1 download failed, 2 bad input).
 
     ``list`` verifies every cached file against its pinned checksum and shows
@@ -124,7 +127,7 @@ def run(args):
     return EXIT_BAD_INPUT
 
 
-def _convert(args):
+def _convert(args: argparse.Namespace) -> int:
     """``puf data convert``: into a staging folder beside ``--out``, then moved in, file by file."""
     import pathlib
     import shutil

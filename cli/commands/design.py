@@ -5,15 +5,18 @@ finding); exit 2 with a one-line reason for an unknown property, an unreadable
 grammar file or an output that cannot be written.
 """
 
+from __future__ import annotations
+
 __all__ = ["register", "run"]
 
+import argparse
 import json
 import sys
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 
 
-def register(subparsers):
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``design`` subcommand to ``subparsers``.
 
     Examples
@@ -60,16 +63,16 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def _fail(reason):
+def _fail(reason: str) -> int:
     print(f"puf design: {reason}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
-def _names(text):
+def _names(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Run ``puf design``; return the exit code.
 
     Examples

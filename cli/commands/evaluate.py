@@ -1,14 +1,26 @@
 """``puf evaluate``: effectiveness and every fairness measure of rankers or runs on real data."""
 
+from __future__ import annotations
+
 __all__ = ["register", "run", "format_table"]
 
+from pathlib import Path
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+import os
+import argparse
 import contextlib
 
 from ..exitcodes import EXIT_OK
 from ._evaluate_options import chosen_measures, device_params, format_table, parse_memory, parse_runs
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def register(subparsers):
+    from puf.data.preprocess import SplitDataset
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``evaluate`` to the ``puf`` parser.
 
     Examples
@@ -127,7 +139,7 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def _ranker_names(names, show):
+def _ranker_names(names: str | list[str], show: bool) -> str | list[str]:
     """Check the libraries of the rankers (``"all"`` or names, 'paper' already expanded by
     :func:`_check_arguments`): 'all' says in one line which optional rankers it skips, named
     rankers whose library is missing are an ImportError saying how to install it."""
@@ -146,13 +158,13 @@ def _ranker_names(names, show):
     return names
 
 
-def _run_cache(cache):
+def _run_cache(cache: str | None) -> Path:
     from puf.data.fetch import cache_dir
 
     return cache_dir(cache) / "runs"
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     r"""Run ``puf evaluate``; return 0, 1 (download failed) or 2 (bad input).
 
     Arguments, input files, ranker names and the output folder are checked
@@ -252,7 +264,7 @@ _OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipp
 
 
 @contextlib.contextmanager
-def _claim(args, out, *, cache):
+def _claim(args: argparse.Namespace, out: Path, *, cache: bool) -> Iterator[Path]:
     """Lock ``out`` (and the run cache, when rankers run) and yield the folder to write in."""
     from puf.files import hold_lock
 
@@ -277,7 +289,7 @@ def _claim(args, out, *, cache):
         yield staging
 
 
-def _existing_file(path, option):
+def _existing_file(path: str | os.PathLike[str], option: str) -> None:
     import pathlib
 
     path = pathlib.Path(path)
@@ -291,7 +303,7 @@ def _existing_file(path, option):
         raise ValueError(f"{option} {path}: cannot read it ({exc.strerror})") from None
 
 
-def _check_arguments(args):
+def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | list[str] | None]:
     """Check what needs no data; return (run files by name, ranker names or None)."""
     from puf.rankers import PAPER_RANKERS, RANKERS
 
@@ -348,19 +360,27 @@ def _check_arguments(args):
     return files, names
 
 
-def _load(args):
+def _load(args: argparse.Namespace) -> SplitDataset:
     from puf.data import load, load_atomic
 
     return load_atomic(args.inter, args.item) if args.inter else load(args.data, cache=args.cache)
 
 
-def _out_folder(args, dataset):
+def _out_folder(args: argparse.Namespace, dataset: SplitDataset) -> Path:
     import pathlib
 
     return pathlib.Path(args.out or f"puf-evaluate-{dataset.name}")
 
 
-def _write(out, dataset, runs, table, timings, facts, k):
+def _write(
+    out: Path,
+    dataset: SplitDataset,
+    runs: Mapping[str, Any],
+    table: pd.DataFrame,
+    timings: Mapping[str, float],
+    facts: Mapping[str, Mapping[str, Any]],
+    k: int,
+) -> list[str]:
     """Write this run's files and remove the ones a previous run left that this one does not make."""
     import pandas as pd
 

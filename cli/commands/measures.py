@@ -5,19 +5,22 @@ values the measure can take (its ``attainable`` metadata); they differ for
 SD ([0, 0.5] inside [0, 1]) and the printed forms ([0, 2], outside [0, 1]).
 """
 
+from __future__ import annotations
+
 __all__ = ["register", "run", "measures_table"]
 
+import argparse
 from ..exitcodes import EXIT_OK
 
 
-def _interval(low, high):
+def _interval(low: float, high: float) -> str:
     """``[0, 1]``, with an open end at an infinity: ``(−∞, ∞)``."""
     left = "(−∞" if low == float("-inf") else f"[{low:g}"
     right = "∞)" if high == float("inf") else f"{high:g}]"
     return f"{left}, {right}"
 
 
-def measures_table():
+def measures_table() -> list[dict[str, str]]:
     """Return one row per registered measure: name, reads, declared range, values, fairer end, family,
     definition.
 
@@ -49,7 +52,7 @@ def measures_table():
     ]
 
 
-def register(subparsers):
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``measures`` to the ``puf`` parser.
 
     Examples
@@ -70,7 +73,7 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Print every registered measure (a table, or the names one a line); return 0.
 
     Examples

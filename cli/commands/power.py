@@ -6,14 +6,17 @@ detection rate per property and overall, the false-alarm rate on the controls
 and the seconds per corpus pass. Exit 0; exit 2 on a bad option.
 """
 
+from __future__ import annotations
+
 __all__ = ["register", "run"]
 
+import argparse
 import sys
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 
 
-def register(subparsers):
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``power`` subcommand to ``subparsers``.
 
     Examples
@@ -51,12 +54,12 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def _fail(reason):
+def _fail(reason: str) -> int:
     print(f"puf power: {reason}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Run ``puf power``; return the exit code.
 
     Examples

@@ -1,11 +1,20 @@
 """``puf report``: sensitivity sweeps, figures, property verdicts, as HTML + Markdown + data."""
 
+from __future__ import annotations
+
 __all__ = ["register", "run"]
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+import argparse
 
 from ..exitcodes import EXIT_OK, exit_code
 
+if TYPE_CHECKING:
+    from puf.metadata import Measure
 
-def register(subparsers):
+
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``report`` to the ``puf`` parser.
 
     Examples
@@ -83,7 +92,7 @@ def register(subparsers):
     parser.set_defaults(func=run)
 
 
-def _user_measures(specs, time_limit):
+def _user_measures(specs: Iterable[str], time_limit: float) -> list[Measure]:
     """Load --measure specs; a name taken by a built-in (or twice) is replaced by its spec.
 
     The same measure given twice (by any spelling) is refused. Each is imported
@@ -113,7 +122,7 @@ def _user_measures(specs, time_limit):
     return loaded
 
 
-def _check_data(data):
+def _check_data(data: str | None) -> None:
     """Refuse a --data that is neither a known dataset nor an existing path (before any work)."""
     if data is None:
         return
@@ -127,7 +136,7 @@ def _check_data(data):
         )  # the words of puf.data.load
 
 
-def _design(args):
+def _design(args: argparse.Namespace) -> dict[str, Any] | None:
     """The ``design`` option of :func:`puf.reports.report.build_report`, or None; checked before any work."""
     if args.design is None:
         if args.design_forbid or args.design_grammar:
@@ -150,7 +159,7 @@ def _design(args):
     return {"require": require, "forbid": forbid, "grammar": grammar, "grammar_name": name}
 
 
-def _command(args):
+def _command(args: argparse.Namespace) -> str:
     parts = ["puf report", f"--out {args.out}"] + (["--quick"] if args.quick else [])
     parts += [f"--measure {m}" for m in args.measure] + [f"--random-state {args.random_state}"]
     if args.design is not None:
@@ -160,7 +169,7 @@ def _command(args):
     return " ".join(parts + ([f"--data {args.data}"] if args.data else []))
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Run ``puf report``; return 0, 2 (bad input) or 1 (a dataset download failed).
 
     Refuses an existing non-empty output directory unless ``--force`` (then

@@ -9,8 +9,10 @@ added, moved or renamed in the code is added, moved or renamed here with it.
 __all__ = ["PACKAGES", "public_names", "write_pages"]
 
 import importlib
+import inspect
 import pkgutil
 import re
+import sys
 from pathlib import Path
 
 # The documented packages, in the order of the reference (each page opens with the package's
@@ -120,6 +122,41 @@ def _escape_bars(app, what, name, obj, options, lines):
         lines[i] = "``".join(p if k % 2 else p.replace("|", "\\|") for k, p in enumerate(pieces))
 
 
+def _attribute_doc(name, value):
+    """The documentation of constant ``name`` where it is assigned (a ``#:`` comment or a string after
+    it): a package that re-exports it (``puf.FIELDS`` of ``puf.metadata``) has none of its own."""
+    from sphinx.pycode import ModuleAnalyzer
+    from sphinx.errors import PycodeError
+
+    for module_name, module in sorted(sys.modules.items()):
+        if module_name.split(".")[0] != "puf" or vars(module).get(name) is not value:
+            continue
+        try:
+            docs = ModuleAnalyzer.for_module(module_name).find_attr_docs()
+        except PycodeError:
+            continue
+        if ("", name) in docs:
+            return list(docs["", name])
+    return None
+
+
+def _constant_docs(app, what, name, obj, options, lines):
+    """A constant's page says what it is: its home module's words, never its type's docstring.
+
+    autodoc reads a constant's ``#:`` comment (or the string after it) in the module of the page;
+    for a name re-exported under a shorter path it found none and showed the docstring of the
+    value's type ("Built-in immutable sequence. ...") instead.
+    """
+    if what != "data":
+        return
+    own = inspect.cleandoc(type(obj).__doc__ or "")
+    found = _attribute_doc(name.rpartition(".")[2], obj)
+    if found is not None and (not "".join(lines).strip() or inspect.cleandoc("\n".join(lines)) == own):
+        lines[:] = found
+    elif own and inspect.cleandoc("\n".join(lines)) == own:
+        lines[:] = []
+
+
 def _generate(app):
     write_pages(Path(app.srcdir) / "api")
     # autosummary reads the pages it generates from after this handler (priority below 500).
@@ -128,5 +165,6 @@ def _generate(app):
 
 def setup(app):
     app.connect("builder-inited", _generate, priority=100)
+    app.connect("autodoc-process-docstring", _constant_docs, priority=400)  # before numpydoc rewrites it
     app.connect("autodoc-process-docstring", _escape_bars)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

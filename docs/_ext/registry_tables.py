@@ -52,11 +52,7 @@ def _interval(low, high):
 def _attainable(measure):
     value = getattr(measure, "attainable", None)
     if value is None:
-        try:
-            from puf.cli.commands.measures import ATTAINABLE
-        except ImportError:
-            return "—"
-        return ATTAINABLE.get(measure.name, "—")
+        return "—"
     return value if isinstance(value, str) else _interval(*value)
 
 
@@ -128,29 +124,57 @@ def readme_matrix():
     return f"{START}\n{verdict_matrix()}{END}"
 
 
+def _power_columns(stored):
+    """The power table's columns: per budget the search alone, then (where measured) with the
+    stored examples tried first and the false alarms per property on the controls."""
+    columns = []
+    for budget in sorted(stored["detection"], key=int):
+        columns.append((f"{budget}: search alone", stored["detection"][budget]))
+        if budget in stored.get("detection_with_stored_examples", {}):
+            columns.append((f"{budget}: with stored examples", stored["detection_with_stored_examples"][budget]))
+        if budget in stored.get("false_alarms_by_property", {}):
+            columns.append((f"{budget}: false alarms", stored["false_alarms_by_property"][budget]))
+    return columns
+
+
+def _seeds(values):
+    return "none" if not values else ", ".join(str(s) for s in values)
+
+
 def power_table():
     """The measured search power (``properties/power_table.json``), with its provenance."""
     from puf.properties.measured import POWER_TABLE
 
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
-    budgets = sorted(stored["detection"], key=int)
-    names = list(stored["detection"][budgets[0]])
-    rows = [(p, *(f"{100 * stored['detection'][b].get(p, float('nan')):.0f}%" for b in budgets)) for p in names]
-    alarms = stored.get("false_alarms", {})
-    rows.append(("false alarms on the controls", *(f"{100 * alarms[b]:.1f}%" if b in alarms else "" for b in budgets)))
-    seconds = stored.get("seconds", {})
-    rows.append(("seconds (one corpus pass)", *(f"{seconds[b]:,.0f}" if b in seconds else "" for b in budgets)))
-    coverage = stored.get("coverage", {})
-    rows.append(
-        (
-            "seeds (planted / controls)",
-            *(
-                f"{len(coverage[b]['seeds'])} / {len(coverage[b]['control_seeds'])}" if b in coverage else ""
-                for b in budgets
-            ),
+    columns = _power_columns(stored)
+    names = list(dict.fromkeys(p for _, rates in columns for p in rates if p != "overall")) + ["overall"]
+    rows = [(p, *(f"{100 * rates[p]:.0f}%" if p in rates else "" for _, rates in columns)) for p in names]
+    alarms, seconds = stored.get("false_alarms", {}), stored.get("seconds", {})
+    coverage = {"search alone": stored.get("coverage", {}), "with stored examples": {}, "false alarms": {}}
+    coverage["with stored examples"] = stored.get("coverage_with_stored_examples", {})
+    extra = [("false alarms on the controls (all properties)", alarms), ("seconds (one corpus pass)", seconds)]
+    for label, values in extra:
+        cells = []
+        for title, _ in columns:
+            budget, kind = title.split(": ")
+            show = kind == "search alone" and budget in values
+            cells.append(
+                ("" if not show else f"{100 * values[budget]:.1f}%" if "alarms" in label else f"{values[budget]:,.0f}")
+            )
+        rows.append((label, *cells))
+    seeds = []
+    for title, _ in columns:
+        budget, kind = title.split(": ")
+        info = (coverage["search alone"] if kind == "false alarms" else coverage.get(kind, {})).get(budget, {})
+        key = "control_seeds" if kind == "false alarms" else "seeds"
+        partial = (
+            ""
+            if kind == "false alarms" or not info.get("partial_seeds")
+            else " (+ part of " + (", ".join(info["partial_seeds"])) + ")"
         )
-    )
-    text = _table(("property", *budgets), rows)
+        seeds.append(_seeds(info.get(key, [])) + partial if info else "")
+    rows.append(("seeds measured", *seeds))
+    text = _table(("property", *(title for title, _ in columns)), rows)
     facts = [
         f"machine: {stored['machine']}" if stored.get("machine") else "",
         f"date: {stored['date']}" if stored.get("date") else "",

@@ -11,11 +11,15 @@ Families: :mod:`~properties.corpus.normalisation`, :mod:`~properties.corpus.thre
 ``puf power`` runs them (:mod:`properties.power`).
 """
 
+from __future__ import annotations
+
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
+from typing import Any
 from . import axioms, inequality, normalisation, reach, special, thresholds, weighting
 from .controls import CONTROLS
 
+#: The corpus entries with planted flaws, family by family.
 FLAWED = [
     *normalisation.FLAWS,
     *thresholds.FLAWS,
@@ -25,10 +29,11 @@ FLAWED = [
     *axioms.FLAWS,
     *reach.FLAWS,
 ]
+#: Every corpus entry (planted flaws and sound controls) by name.
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
 
 
-def get_entry(name):
+def get_entry(name: str) -> dict[str, Any]:
     """Return the corpus entry called ``name``.
 
     Examples

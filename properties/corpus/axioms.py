@@ -2,28 +2,31 @@
 transfers that count more higher up, an index that is consistent but not decomposable or
 neither, and a declared range that is wider than the values at some m."""
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .planting import planted
 
 V = "violated"
 
 
-def _half_range(effectiveness):
+def _half_range(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     return float(s.max() - s.min()) / 2.0
 
 
-def _deviation_from_median(effectiveness):
+def _deviation_from_median(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     return float(np.mean(np.abs(s - np.median(s))))
 
 
-def _sd_on_a_grid(effectiveness):
+def _sd_on_a_grid(effectiveness: NDArray[np.float64]) -> float:
     return float(np.floor(np.std(effectiveness) * 100.0)) / 100.0
 
 
-def _ge_of_order(effectiveness, alpha):
+def _ge_of_order(effectiveness: NDArray[np.float64], alpha: float) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     mu = s.mean()
     if mu == 0:
@@ -31,20 +34,20 @@ def _ge_of_order(effectiveness, alpha):
     return float(np.mean((s / mu) ** alpha - 1.0) / (alpha * (alpha - 1.0)))
 
 
-def _generalized_entropy_three(effectiveness):
+def _generalized_entropy_three(effectiveness: NDArray[np.float64]) -> float:
     return _ge_of_order(effectiveness, 3.0)
 
 
-def _generalized_entropy_two_and_a_half(effectiveness):
+def _generalized_entropy_two_and_a_half(effectiveness: NDArray[np.float64]) -> float:
     return _ge_of_order(effectiveness, 2.5)
 
 
-def _mean_quartic_deviation(effectiveness):
+def _mean_quartic_deviation(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     return float(np.mean((s - s.mean()) ** 4)) * 16.0
 
 
-def _root_theil(effectiveness):
+def _root_theil(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     mu = s.mean()
     if mu == 0:
@@ -55,38 +58,40 @@ def _root_theil(effectiveness):
     return float(np.sqrt(max(np.mean(terms), 0.0)))
 
 
-def _variance_squashed(effectiveness):
+def _variance_squashed(effectiveness: NDArray[np.float64]) -> float:
     v = float(np.var(effectiveness))
     return v / (v + 0.05)
 
 
-def _variance_squared(effectiveness):
+def _variance_squared(effectiveness: NDArray[np.float64]) -> float:
     return 16.0 * float(np.var(effectiveness)) ** 2
 
 
-def _half_mean_pair_gap(effectiveness):
+def _half_mean_pair_gap(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     m = len(s)
     return float(np.abs(s[:, None] - s[None, :]).sum() / (2 * m * (m - 1)))
 
 
-def _deviation_from_the_midrange(effectiveness):
+def _deviation_from_the_midrange(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     return float(np.mean(np.abs(s - 0.5 * (s.max() + s.min()))))
 
 
-def _max_min_times_nine_tenths(effectiveness):
+def _max_min_times_nine_tenths(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     return float("nan") if s.max() == 0 else 0.9 * (1.0 - s.min() / s.max())
 
 
-def _max_min_shrunk_by_m(effectiveness):
+def _max_min_shrunk_by_m(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     m = len(s)
     return float("nan") if s.max() == 0 else (1.0 - s.min() / s.max()) * m / (m + 1)
 
 
-def _lipschitz_share_over_all_ordered_pairs(effectiveness, similarity):
+def _lipschitz_share_over_all_ordered_pairs(
+    effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]
+) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     m = len(s)
     violating = np.abs(s[:, None] - s[None, :]) > (1.0 - np.asarray(similarity))

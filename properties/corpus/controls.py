@@ -2,13 +2,16 @@
 variants), whose true verdicts are those of the measure they implement. A control flagged on
 a property the original satisfies is a false alarm of the harness."""
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import NDArray
 
 from ..known import load_known
 from .planting import envy, planted
 
 
-def _puf_double_loop(effectiveness, similarity):
+def _puf_double_loop(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     m = len(effectiveness)
     total = 0.0
     for u in range(m):
@@ -17,7 +20,7 @@ def _puf_double_loop(effectiveness, similarity):
     return 2.0 * total / (m * (m - 1))
 
 
-def _puf_ordered_pairs(effectiveness, similarity):
+def _puf_ordered_pairs(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     weights = np.array(similarity, dtype=np.float64)
     np.fill_diagonal(weights, 0.0)
@@ -25,52 +28,66 @@ def _puf_ordered_pairs(effectiveness, similarity):
     return float((weights * np.abs(s[:, None] - s[None, :])).sum() / (m * (m - 1)))
 
 
-def _half_puf(effectiveness, similarity):
+def _half_puf(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return 0.5 * _puf_ordered_pairs(effectiveness, similarity)
 
 
-def _sd_by_hand(effectiveness):
+def _sd_by_hand(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     return float(np.sqrt(np.mean((s - s.mean()) ** 2)))
 
 
-def _variance(effectiveness):
+def _variance(effectiveness: NDArray[np.float64]) -> float:
     return float(np.var(effectiveness))
 
 
-def _mean_absolute_deviation(effectiveness):
+def _mean_absolute_deviation(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     return float(np.mean(np.abs(s - s.mean())))
 
 
-def _gini_mean_difference(effectiveness):
+def _gini_mean_difference(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     if s.sum() == 0:
         return float("nan")
     return float(np.abs(s[:, None] - s[None, :]).mean() / (2.0 * s.mean()))
 
 
-def _mean_envy_loop(utility):
+def _theil_by_hand(effectiveness):
+    s = np.asarray(effectiveness, dtype=np.float64)
+    mu = s.mean()
+    if mu == 0:
+        return float("nan")
+    x = s / mu
+    terms = np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)  # 0 · ln 0 = 0
+    return max(float(terms.mean()), 0.0)  # ≥ 0 by Jensen; rounding alone dips below at equality
+
+
+def _mean_envy_loop(utility: NDArray[np.float64]) -> float:
     m = len(utility)
     total = sum(max(utility[u][v] - utility[u][u], 0.0) for u in range(m) for v in range(m) if u != v)
     return total / (m * (m - 1))
 
 
-def _mean_max_envy_by_rows(utility):
+def _mean_max_envy_by_rows(utility: NDArray[np.float64]) -> float:
     return float(np.mean([row.max() for row in envy(utility)]))
 
 
-def _envious_share(utility):
+def _envious_share(utility: NDArray[np.float64]) -> float:
     return float(np.mean([row.max() > 0.05 for row in envy(utility)]))
 
 
-def _row(name):
-    return load_known(name)["verdicts"]
+def _row(name: str) -> dict[str, str]:
+    known = load_known(name)
+    if known is None:
+        raise ValueError(f"no known file for measure {name!r}")
+    return known["verdicts"]
 
 
 _HOOVER_LIKE = ("strict-transfer", "subgroup-consistency")
 
 
+#: The sound controls: measures whose true verdicts are known, for the false-alarm rate.
 CONTROLS = [
     planted(
         _puf_double_loop, family="control", expected=_row("puf"), control=True, flaw="PUF as a double loop over pairs"
@@ -103,6 +120,14 @@ CONTROLS = [
         expected=_row("gini"),
         control=True,
         flaw="Gini as the mean absolute difference over twice the mean",
+    ),
+    planted(
+        _theil_by_hand,
+        family="control",
+        range=(0.0, float("inf")),
+        expected=_row("ge-1"),
+        control=True,
+        flaw="Theil's T as the mean of (S/μ)·ln(S/μ), 0 · ln 0 = 0 (the one control whose transfer-sensitivity holds)",
     ),
     planted(
         _mean_envy_loop, family="control", expected=_row("me"), control=True, flaw="ME as a loop over ordered pairs"

@@ -1,67 +1,70 @@
 """Planted flaws against the inequality axioms: transfers, disparity, translation, equality,
 and envy measures with a changed formula (mutants of SD, Gini, PUF and ME/MME)."""
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .planting import envy, pair_gaps, planted, puf_of
 
 V = "violated"
 
 
-def _max_weighted_gap(effectiveness, similarity):
+def _max_weighted_gap(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     m = len(effectiveness)
     rows, cols = np.triu_indices(m, k=1)
     return float(np.max(similarity[rows, cols] * pair_gaps(effectiveness)[rows, cols]))
 
 
-def _third_moment(effectiveness):
+def _third_moment(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     return float(np.mean((s - s.mean()) ** 3)) * 8.0
 
 
-def _gap_times_one_minus_gap(effectiveness, similarity):
+def _gap_times_one_minus_gap(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     gaps = pair_gaps(effectiveness)
     return puf_of(effectiveness, similarity * (1.0 - gaps))
 
 
-def _half_minus_sd(effectiveness):
+def _half_minus_sd(effectiveness: NDArray[np.float64]) -> float:
     return 0.5 - float(np.std(effectiveness))
 
 
-def _sd_plus_low_mean_penalty(effectiveness):
+def _sd_plus_low_mean_penalty(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     return (float(np.std(s)) + 0.1 * (1.0 - s.mean())) / 1.1
 
 
-def _relative_puf(effectiveness, similarity):
+def _relative_puf(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     scale = s[:, None] + s[None, :] + 0.1
     return puf_of(s, similarity / scale * 0.1)
 
 
-def _puf_plus_constant(effectiveness, similarity):
+def _puf_plus_constant(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return (puf_of(effectiveness, similarity) + 0.01) / 1.01
 
 
-def _absolute_envy(utility):
+def _absolute_envy(utility: NDArray[np.float64]) -> float:
     utility = np.asarray(utility)
     diff = np.abs(utility - np.diag(utility)[:, None])
     m = len(utility)
     return float(diff.sum() / (m * (m - 1)))
 
 
-def _envy_of_own_list(utility):
+def _envy_of_own_list(utility: NDArray[np.float64]) -> float:
     utility = np.asarray(utility)
     m = len(utility)
     return float(np.maximum(np.diag(utility)[None, :] - utility, 0.0).sum() / (m * (m - 1)))
 
 
-def _mean_envy_squared(utility):
+def _mean_envy_squared(utility: NDArray[np.float64]) -> float:
     m = len(utility)
     return float(np.sqrt((envy(utility) ** 2).sum() / (m * (m - 1))))
 
 
-def _gini_by_max(effectiveness):
+def _gini_by_max(effectiveness: NDArray[np.float64]) -> float:
     x = np.sort(np.asarray(effectiveness, dtype=np.float64))
     m = len(x)
     if x.max() == 0:

@@ -1,43 +1,46 @@
 """Planted flaws in a measure's normalisation: range, replication and scale (mutants of PUF, SD,
 Gini and MME: change the normaliser, add an epsilon, compute in float32)."""
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .planting import envy, pair_gaps, planted, puf_of, upper_pairs
 
 V = "violated"
 
 
-def _puf_unnormalised(effectiveness, similarity):
+def _puf_unnormalised(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     rows, cols = upper_pairs(len(effectiveness))
     return float(np.sum(similarity[rows, cols] * pair_gaps(effectiveness)[rows, cols]))
 
 
-def _puf_over_m(effectiveness, similarity):
+def _puf_over_m(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     rows, cols = upper_pairs(len(effectiveness))
     return float(np.sum(similarity[rows, cols] * pair_gaps(effectiveness)[rows, cols]) / len(effectiveness))
 
 
-def _sd_times_three(effectiveness):
+def _sd_times_three(effectiveness: NDArray[np.float64]) -> float:
     return 3.0 * float(np.std(effectiveness))
 
 
-def _puf_minus_epsilon(effectiveness, similarity):
+def _puf_minus_epsilon(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(effectiveness, similarity) - 1e-3
 
 
-def _signed_puf(effectiveness, similarity):
+def _signed_puf(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     rows, cols = upper_pairs(len(s))
     m = len(s)
     return float(2.0 * np.sum(similarity[rows, cols] * (s[rows] - s[cols])) / (m * (m - 1)))
 
 
-def _sd_ddof1(effectiveness):
+def _sd_ddof1(effectiveness: NDArray[np.float64]) -> float:
     return float(np.std(effectiveness, ddof=1))
 
 
-def _gini_m_minus_one(effectiveness):
+def _gini_m_minus_one(effectiveness: NDArray[np.float64]) -> float:
     x = np.sort(np.asarray(effectiveness, dtype=np.float64))
     m, total = len(x), x.sum()
     if total == 0:
@@ -45,17 +48,17 @@ def _gini_m_minus_one(effectiveness):
     return float((2.0 * np.arange(1, m + 1) - m - 1) @ x / ((m - 1) * total))
 
 
-def _sum_max_envy(utility):
+def _sum_max_envy(utility: NDArray[np.float64]) -> float:
     return float(envy(utility).max(axis=1).sum())
 
 
-def _gini_epsilon(effectiveness):
+def _gini_epsilon(effectiveness: NDArray[np.float64]) -> float:
     x = np.sort(np.asarray(effectiveness, dtype=np.float64))
     m = len(x)
     return float((2.0 * np.arange(1, m + 1) - m - 1) @ x / (m * x.sum() + 0.01))
 
 
-def _gini_float32(effectiveness):
+def _gini_float32(effectiveness: NDArray[np.float64]) -> float:
     x = np.sort(np.asarray(effectiveness, dtype=np.float32))
     m, total = len(x), x.sum(dtype=np.float32)
     if total == 0:
@@ -64,7 +67,7 @@ def _gini_float32(effectiveness):
     return float(np.float32(weights @ x) / np.float32(m * total))
 
 
-def _sd_ddof_by_size(effectiveness):
+def _sd_ddof_by_size(effectiveness: NDArray[np.float64]) -> float:
     return float(np.std(effectiveness, ddof=1 if len(effectiveness) >= 5 else 0))
 
 

@@ -1,13 +1,18 @@
 """What the flaw corpus's modules share: the record of one planted measure and its formulas."""
 
+from __future__ import annotations
+
 __all__ = ["upper_pairs", "pair_gaps", "puf_of", "envy", "planted"]
 
+from collections.abc import Callable, Mapping
+from typing import Any
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from puf import as_measure, measure
 
 
-def upper_pairs(m):
+def upper_pairs(m: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Row and column indices of the pairs u < v of ``m`` users.
 
     Examples
@@ -18,7 +23,7 @@ def upper_pairs(m):
     return np.triu_indices(m, k=1)
 
 
-def pair_gaps(effectiveness):
+def pair_gaps(effectiveness: ArrayLike) -> NDArray[np.float64]:
     """The (m, m) matrix of gaps |S(u) − S(v)|.
 
     Examples
@@ -30,7 +35,7 @@ def pair_gaps(effectiveness):
     return np.abs(s[:, None] - s[None, :])
 
 
-def puf_of(effectiveness, weights):
+def puf_of(effectiveness: ArrayLike, weights: ArrayLike) -> float:
     """2/(m(m−1)) Σ_{u<v} w(u,v)·|S(u) − S(v)| for a weight matrix ``weights``.
 
     Examples
@@ -43,7 +48,7 @@ def puf_of(effectiveness, weights):
     return float(2.0 * np.sum(np.asarray(weights)[rows, cols] * pair_gaps(effectiveness)[rows, cols]) / (m * (m - 1)))
 
 
-def envy(utility):
+def envy(utility: ArrayLike) -> NDArray[np.float64]:
     """The (m, m) envy max(φ_u(L_v) − φ_u(L_u), 0), zero on the diagonal.
 
     Examples
@@ -57,7 +62,15 @@ def envy(utility):
     return out
 
 
-def planted(function, *, family, flaw, expected, range=(0.0, 1.0), control=False):
+def planted(
+    function: Callable[..., float],
+    *,
+    family: str,
+    flaw: str,
+    expected: Mapping[str, str],
+    range: tuple[float, float] = (0.0, 1.0),
+    control: bool = False,
+) -> dict[str, Any]:
     """Return the corpus entry of ``function``: its Measure, family, flaw and expected verdicts.
 
     Examples

@@ -3,7 +3,10 @@ from sampled pairs above 50 users, a neighbourhood of the 20 most similar users,
 tabulated up to 12 users, a code path taken only on many distinct values, and state kept
 between calls (a running normaliser, a cache keyed on a summary)."""
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .planting import pair_gaps, planted, puf_of
 
@@ -11,7 +14,7 @@ V = "violated"
 _PAIRS_SAMPLED = 200
 
 
-def _puf_sampled_pairs_above_fifty(effectiveness, similarity):
+def _puf_sampled_pairs_above_fifty(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     m = len(effectiveness)
     if m <= 50:
         return puf_of(effectiveness, similarity)
@@ -23,7 +26,7 @@ def _puf_sampled_pairs_above_fifty(effectiveness, similarity):
     return float(np.mean(similarity[u, v] * np.abs(s[u] - s[v])))
 
 
-def _puf_twenty_nearest(effectiveness, similarity):
+def _puf_twenty_nearest(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     m = len(s)
     count = min(20, m - 1)
@@ -38,7 +41,7 @@ def _puf_twenty_nearest(effectiveness, similarity):
 _GINI_FACTOR = {m: m / (m - 1) for m in range(2, 13)}
 
 
-def _gini_normalised_by_table(effectiveness):
+def _gini_normalised_by_table(effectiveness: NDArray[np.float64]) -> float:
     s = np.sort(np.asarray(effectiveness, dtype=np.float64))
     m = len(s)
     if s.sum() == 0:
@@ -47,14 +50,14 @@ def _gini_normalised_by_table(effectiveness):
     return gini * _GINI_FACTOR.get(m, _GINI_FACTOR[12])
 
 
-def _sd_binned_when_varied(effectiveness):
+def _sd_binned_when_varied(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     if len(np.unique(s)) > 10:  # "many values: use the 20-bin histogram"
         s = (np.floor(s * 20.0).clip(0, 19) + 0.5) / 20.0
     return float(np.std(s))
 
 
-def _puf_ranked_by_table(effectiveness, similarity):
+def _puf_ranked_by_table(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     levels = np.unique(s)
     weights = np.linspace(1.0, 0.5, 20)[np.arange(len(levels))]  # IndexError past 20 levels
@@ -65,7 +68,7 @@ def _puf_ranked_by_table(effectiveness, similarity):
 _RUNNING = {"largest": 0.0}
 
 
-def _sd_over_running_max(effectiveness):
+def _sd_over_running_max(effectiveness: NDArray[np.float64]) -> float:
     sd = float(np.std(effectiveness))
     _RUNNING["largest"] = max(_RUNNING["largest"], sd)
     return sd / _RUNNING["largest"] if _RUNNING["largest"] > 0 else 0.0
@@ -74,7 +77,7 @@ def _sd_over_running_max(effectiveness):
 _CACHE = {}
 
 
-def _gini_cached_by_mean(effectiveness):
+def _gini_cached_by_mean(effectiveness: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness, dtype=np.float64)
     key = (len(s), round(float(s.mean()), 6))
     if key not in _CACHE:

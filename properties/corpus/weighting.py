@@ -1,71 +1,74 @@
 """Planted flaws in how similarity weighs the gaps: wrong field, inverted, clipped, ignored,
 near similarity 0 or 1, and global instead of per pair."""
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .planting import planted, puf_of
 
 V = "violated"
 
 
-def _puf_weighted_mean_gap(effectiveness, similarity):
+def _puf_weighted_mean_gap(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     m = len(effectiveness)
     rows, cols = np.triu_indices(m, k=1)
     total = similarity[rows, cols].sum()
     return puf_of(effectiveness, similarity) * m * (m - 1) / 2.0 / total
 
 
-def _puf_dissimilarity(effectiveness, similarity):
+def _puf_dissimilarity(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(effectiveness, 1.0 - similarity)
 
 
-def _puf_mid_similarity(effectiveness, similarity):
+def _puf_mid_similarity(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(effectiveness, 4.0 * similarity * (1.0 - similarity))
 
 
-def _mean_pair_gap(effectiveness, similarity):
+def _mean_pair_gap(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(effectiveness, np.ones_like(similarity))
 
 
-def _puf_effectiveness_weights(effectiveness, similarity):
+def _puf_effectiveness_weights(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     s = np.asarray(effectiveness)
     return puf_of(s, np.outer(s, s))
 
 
-def _puf_plus_baseline_weight(effectiveness, similarity):
+def _puf_plus_baseline_weight(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(effectiveness, (similarity + 0.1) / 1.1)
 
 
-def _puf_tiny_similarity_default(effectiveness, similarity):
+def _puf_tiny_similarity_default(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(effectiveness, np.where(similarity > 0.02, similarity, 0.5))
 
 
-def _puf_duplicates_dropped(effectiveness, similarity):
+def _puf_duplicates_dropped(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(effectiveness, np.where(similarity > 0.97, 0.0, similarity))
 
 
-def _sd_times_mean_similarity(effectiveness, similarity):
+def _sd_times_mean_similarity(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     m = len(effectiveness)
     rows, cols = np.triu_indices(m, k=1)
     return 2.0 * float(np.std(effectiveness)) * float(similarity[rows, cols].mean())
 
 
-def _puf_sorted_effectiveness(effectiveness, similarity):
+def _puf_sorted_effectiveness(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return puf_of(np.sort(effectiveness), similarity)
 
 
-def _mean_similarity(effectiveness, similarity):
+def _mean_similarity(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     m = len(effectiveness)
     rows, cols = np.triu_indices(m, k=1)
     return float(similarity[rows, cols].mean())
 
 
-def _puf_of_similarity_row_means(effectiveness, similarity):
+def _puf_of_similarity_row_means(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     m = len(effectiveness)
     return puf_of((similarity.sum(axis=1) - np.diag(similarity)) / (m - 1), similarity)
 
 
-def _sd_reading_similarity(effectiveness, similarity):
+def _sd_reading_similarity(effectiveness: NDArray[np.float64], similarity: NDArray[np.float64]) -> float:
     return float(np.std(effectiveness))
 
 

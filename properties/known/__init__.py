@@ -10,6 +10,8 @@ violation is found whatever Hypothesis' version or luck, for any measure.
 The format is described in ``properties/known/README.md``.
 """
 
+from __future__ import annotations
+
 __all__ = [
     "known_path",
     "load_known",
@@ -22,6 +24,9 @@ __all__ = [
     "example_case",
 ]
 
+from typing import Any, NoReturn
+from collections.abc import Iterable, Mapping, Sequence
+import os
 import functools
 import json
 import math
@@ -31,11 +36,15 @@ from pathlib import Path
 import numpy as np
 
 from puf.metadata import FIELDS
+from puf.population import Population
+from ..cases import Case
+from ..verdict import Verdict
+
 
 _HOME = Path(__file__).resolve().parent
 
 
-def known_path(name):
+def known_path(name: str) -> Path:
     """Return the path of the known file of measure ``name`` (it may not exist).
 
     Examples
@@ -47,7 +56,7 @@ def known_path(name):
 
 
 @functools.lru_cache(maxsize=None)
-def _read(name):
+def _read(name: str) -> dict[str, Any] | None:
     path = known_path(name)
     if not path.is_file():
         return None
@@ -57,7 +66,7 @@ def _read(name):
     return data
 
 
-def load_known(name):
+def load_known(name: str) -> dict[str, Any] | None:
     """Return the parsed known file of measure ``name``, or None when there is none.
 
     Examples
@@ -71,7 +80,7 @@ def load_known(name):
     return None if data is None else json.loads(json.dumps(data))
 
 
-def pinned_status(name, property_name, *, proofs="rules"):
+def pinned_status(name: str, property_name: str, *, proofs: str = "rules") -> str:
     """The status the runner should report for a pinned cell: ``proven`` where a recorded proof applies.
 
     A proof "for every m" applies with ``proofs="rules"`` or ``"smt"``, a fixed-m
@@ -83,6 +92,8 @@ def pinned_status(name, property_name, *, proofs="rules"):
     ('proven', 'holds')
     """
     data = _read(name)
+    if data is None:
+        raise ValueError(f"no known file for measure {name!r}")
     status = data["verdicts"][property_name]
     scope = data.get("proofs", {}).get(property_name)
     if scope is None or proofs == "none" or (scope.endswith("by SMT") and proofs != "smt"):
@@ -90,7 +101,7 @@ def pinned_status(name, property_name, *, proofs="rules"):
     return "proven"
 
 
-def known_measures():
+def known_measures() -> list[str]:
     """Return the names of every measure with a known file, sorted.
 
     Examples
@@ -101,7 +112,7 @@ def known_measures():
     return sorted(p.stem for p in _HOME.glob("*.json"))
 
 
-def known_examples(property_name, *, first=None):
+def known_examples(property_name: str, *, first: str | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Return every stored example of one property, from every known file.
 
     Parameters
@@ -133,11 +144,11 @@ def known_examples(property_name, *, first=None):
     return found
 
 
-def _fail(where, problem):
+def _fail(where: str, problem: str) -> NoReturn:
     raise ValueError(f"known file {where}: {problem}")
 
 
-def check_known(data, *, partial=False):
+def check_known(data: Any, *, partial: bool = False) -> None:
     """Raise ValueError naming the problem unless ``data`` has the known-file format.
 
     ``partial``: properties may be missing from ``verdicts`` and ``reasons`` (those present
@@ -182,7 +193,7 @@ def check_known(data, *, partial=False):
             _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
 
 
-def _check_literature(where, literature, statuses):
+def _check_literature(where: str, literature: Any, statuses: Sequence[str]) -> None:
     from ..catalog import CATALOG
 
     if not isinstance(literature, dict):
@@ -198,13 +209,13 @@ def _check_literature(where, literature, statuses):
             _fail(where, f"literature verdict of {prop!r} must be one of {', '.join(statuses)}")
 
 
-def _population(fields):
+def _population(fields: Mapping[str, Any]) -> Population:
     from puf import Population
 
     return Population(**{f: np.asarray(fields[f], dtype=np.float64) for f in FIELDS if f in fields})
 
 
-def example_case(property_name, example, *, source=""):
+def example_case(property_name: str, example: Mapping[str, Any], *, source: str = "") -> Case:
     """Return a stored example as a runner case (Population before/after, δ, strictness).
 
     Examples
@@ -231,7 +242,7 @@ def example_case(property_name, example, *, source=""):
     return Case(before, after, f"{label}: {change}".rstrip(": "), strict=strict, delta=delta if delta > 0 else math.inf)
 
 
-def _check_proofs(where, data):
+def _check_proofs(where: str, data: Mapping[str, Any]) -> None:
     """The optional ``proofs``: property -> scope ("for every m, by <rule>"), on ``holds`` cells only."""
     from ..catalog import CATALOG
 
@@ -250,13 +261,13 @@ def _check_proofs(where, data):
             _fail(where, f"proof of {prop!r} on a cell whose verdict is {data['verdicts'].get(prop)!r}, not 'holds'")
 
 
-def _json_number(value):
+def _json_number(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     return value
 
 
-def known_from_verdicts(measure, results):
+def known_from_verdicts(measure: Any, results: Iterable[Verdict]) -> dict[str, Any]:
     """Return a known file's content built from one measure's verdicts.
 
     The reasons are the runner's; rewrite those of ``holds`` cells into the
@@ -291,7 +302,7 @@ def known_from_verdicts(measure, results):
     return data
 
 
-def _dumps(value, depth):
+def _dumps(value: Any, depth: int) -> str:
     if isinstance(value, list):  # arrays on one line: a file reads as matrices, not as columns
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, dict) and value:
@@ -301,7 +312,7 @@ def _dumps(value, depth):
     return json.dumps(_json_number(value), ensure_ascii=False)
 
 
-def write_known(data, path, *, partial=False):
+def write_known(data: dict[str, Any], path: str | os.PathLike[str], *, partial: bool = False) -> None:
     """Check ``data`` and write it as a known file at ``path`` (arrays kept on one line each).
 
     ``partial``: allow properties missing from it (see :func:`check_known`).

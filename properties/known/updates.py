@@ -2,19 +2,69 @@
 
 A new catalog property (or a changed one) is pinned by running it on every built-in and
 merging its verdicts into ``properties/known/<measure>.json``: ``puf check --all --property
-NAME --update-known``. A cell whose verdict is unchanged keeps its reason; a new or changed
-cell gets the runner's reason, for a person to rewrite into the argument or the
-counterexample behind it. Literature citations and the other cells are left as they were.
+NAME --update-known``. A cell whose verdict is unchanged keeps its reason and its stored
+example; a new or changed cell gets the runner's reason, for a person to rewrite into the
+argument or the counterexample behind it. Every ``holds`` cell of a universal property also
+ends with what the search covered (:func:`searched_reason`): the examples and the largest m
+of this run, replacing the clause an earlier run wrote. Literature citations and the other
+cells are left as they were.
 """
 
-__all__ = ["merge_verdicts", "update_known"]
+from __future__ import annotations
 
+__all__ = ["merge_verdicts", "update_known", "searched_reason"]
+
+from pathlib import Path
+from collections.abc import Iterable, Mapping
+from typing import Any
 import json
+import re
+from typing import TYPE_CHECKING
 
 from . import check_known, known_from_verdicts, known_path, write_known
+from ..verdict import Verdict
+
+if TYPE_CHECKING:
+    from ..verdict import Verdict
+
+_SEARCHED = re.compile(r"; the search found no counterexample in \d+ examples up to m = \d+ \([^)]*\)$")
 
 
-def merge_verdicts(data, results):
+def searched_reason(reason: str, verdict: "Verdict") -> str:
+    """``reason`` ending with what ``verdict``'s search covered, for a universal ``holds``
+    (or proven) cell: "; the search found no counterexample in N examples up to m = M
+    (budget B, seed S)". An earlier such clause is replaced; other cells' reasons are
+    returned unchanged.
+
+    Parameters
+    ----------
+    reason : str
+        The cell's reason (the argument behind it).
+    verdict : Verdict
+        The cell's verdict from a run.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from puf.properties import verdicts
+    >>> (v,) = verdicts("sd", properties=["range"], max_examples=5, random_state=0)
+    >>> once = searched_reason("SD ≤ ½", v)
+    >>> once.startswith("SD ≤ ½; the search found no counterexample in "), searched_reason(once, v) == once
+    (True, True)
+    """
+    if verdict.kind != "universal" or verdict.status not in ("holds", "proven") or not verdict.sizes:
+        return reason
+    seed = "random" if verdict.random_state is None else verdict.random_state
+    return _SEARCHED.sub("", reason) + (
+        f"; the search found no counterexample in {verdict.n_examples} examples up to m = "
+        f"{max(verdict.sizes)} (budget {verdict.max_examples}, seed {seed})"
+    )
+
+
+def merge_verdicts(data: Mapping[str, Any], results: Iterable[Verdict]) -> dict[str, Any]:
     """Return ``data`` (a parsed known file, possibly missing properties) with ``results``
     (one measure's verdicts) merged in, every present property in catalog order.
 
@@ -29,7 +79,7 @@ def merge_verdicts(data, results):
     >>> from puf.properties.known import load_known
     >>> old = load_known("sd")
     >>> new = merge_verdicts(old, verdicts("sd", properties=["range"], max_examples=5))
-    >>> new["reasons"]["range"] == old["reasons"]["range"], list(new) == list(old)
+    >>> new["reasons"]["range"].startswith(old["reasons"]["range"].split("; the search")[0]), list(new) == list(old)
     (True, True)
     """
     from ..catalog import CATALOG
@@ -39,11 +89,16 @@ def merge_verdicts(data, results):
     for v in results:
         name = v.property
         status = fresh["verdicts"][name]  # a proven cell is pinned as holds, its scope in proofs
-        if merged["verdicts"].get(name) != status or name not in merged["reasons"]:
+        unchanged = merged["verdicts"].get(name) == status and name in merged["reasons"]
+        if unchanged:
+            merged["reasons"][name] = searched_reason(merged["reasons"][name], v)
+        else:
             merged["reasons"][name] = fresh["reasons"][name]
         merged["verdicts"][name] = status
         if name in fresh.get("proofs", {}):
             merged.setdefault("proofs", {})[name] = fresh["proofs"][name]
+        if unchanged and name in merged["examples"]:
+            continue  # the stored example still shows the verdict: kept as it was written
         merged["examples"].pop(name, None)
         if name in fresh["examples"]:
             merged["examples"][name] = fresh["examples"][name]
@@ -55,7 +110,7 @@ def merge_verdicts(data, results):
     return merged
 
 
-def update_known(results):
+def update_known(results: Iterable[Verdict]) -> list[Path]:
     """Merge ``results`` (verdicts of any measures) into their known files; return the paths
     written. Measures without a known file are left out.
 

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+#: The field types of RecBole atomic files.
 ATOMIC_TYPES = ("token", "token_seq", "float", "float_seq")
 
 

@@ -27,7 +27,9 @@ from typing import Any
 
 from .sources import DATASETS, ArchiveSource, DatasetSource
 
+#: The cache entry's file listing each file with its checksum.
 MANIFEST = "MANIFEST.json"
+#: The cache's record of archive checksums.
 ARCHIVES = "archives.json"  # SHA-256 of the first download of archives without a published one
 
 

@@ -169,6 +169,7 @@ def qk_video(
     )
 
 
+#: Dataset name -> the function converting its publisher's archive to atomic files.
 CONVERTERS = {"ml-10m": movielens_10m, "ml-20m": movielens_20m, "lastfm": lastfm}
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+#: The parts of a split dataset, in order.
 SPLITS = ("train", "valid", "test")
 
 

@@ -2,7 +2,8 @@
 
 A download goes to ``<destination>.part`` first. When a transfer breaks, the part stays, and
 the next call asks the server for the rest (an HTTP ``Range`` request); a server that ignores
-the range sends the whole file again, which replaces the part. Only a complete file whose
+the range sends the whole file again, which replaces the part; a part the server says is past the
+end is kept only when its size is the file's (``Content-Range``), else downloaded anew. Only a complete file whose
 checksum matches is renamed to ``destination``; a complete file whose MD5 differs from the
 published one is deleted (it would never become right by resuming).
 """
@@ -63,6 +64,19 @@ def file_digests(path: str | os.PathLike[str]) -> tuple[str, str]:
     return md5.hexdigest(), sha256.hexdigest()
 
 
+class _RangePastEnd:
+    """A 416 answer to a resume: the part ends at or beyond the file (``size``, None if not said)."""
+
+    def __init__(self, size):
+        self.size = size
+
+
+def _content_range_size(text):
+    """The complete size in a ``Content-Range`` header (``bytes */1234``), or None."""
+    size = text.rpartition("/")[2].strip()
+    return int(size) if size.isdigit() else None
+
+
 def _open(url, start, timeout):
     request = urllib.request.Request(url, headers={"User-Agent": "puf-harness"})
     if start:
@@ -70,8 +84,8 @@ def _open(url, start, timeout):
     try:
         return urllib.request.urlopen(request, timeout=timeout)  # noqa: S310 (http/https only)
     except urllib.error.HTTPError as exc:
-        if exc.code == 416 and start:  # the part is already whole (or longer than the file)
-            return None
+        if exc.code == 416 and start:  # the part reaches the end: whole only at the file's size
+            return _RangePastEnd(_content_range_size(exc.headers.get("Content-Range", "")))
         raise DownloadError(f"{url}: the server answered {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
@@ -132,6 +146,12 @@ def download(
     part = destination.with_name(destination.name + ".part")
     start = part.stat().st_size if part.is_file() else 0
     response = _open(url, start, timeout)
+    if isinstance(response, _RangePastEnd):
+        if response.size == start:  # the part is the whole file
+            response = None
+        else:  # longer than the file, or the size not said: not known to be this file
+            start = 0
+            response = _open(url, start, timeout)
     if response is not None:
         with response:
             if start and response.status != 206:  # the server ignored the range: start again

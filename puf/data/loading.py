@@ -28,6 +28,7 @@ from .fields import one_row_per_key
 from .preprocess import SplitDataset, preprocess
 from .sources import DATASETS
 
+#: Item fields read as genres (the item features), first match wins.
 GENRE_FIELDS = ("genre", "genres", "class", "category", "categories", "tags")
 NO_FEATURE = "(none)"
 

@@ -112,6 +112,7 @@ _MOVIELENS = (
     "and Context. ACM TiiS 5, 4, Article 19."
 )
 
+#: The datasets ``puf data fetch`` and :func:`load` know, by name, with where they come from.
 DATASETS: dict[str, DatasetSource | ArchiveSource] = {
     "ml-100k": DatasetSource(
         package="recbole",

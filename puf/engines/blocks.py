@@ -38,9 +38,9 @@ else:
 Scheduler: TypeAlias = str | Client | None
 """Where ``engine="dask"`` runs: a scheduler address, a client, or None (the running client)."""
 
-# Column segments are this many users wide (rounded to whole row blocks): small
-# enough that one tile's float64 temporaries stay a few MB, large enough that
-# the per-tile overhead (a GEMM call, a sparse product, ~10 numpy calls) is noise.
+#: Column segments are this many users wide (rounded to whole row blocks): small
+#: enough that one tile's float64 temporaries stay a few MB, large enough that
+#: the per-tile overhead (a GEMM call, a sparse product, ~10 numpy calls) is noise.
 SEGMENT_WIDTH = 4096
 
 

@@ -19,6 +19,7 @@ from .blocks import Scheduler, progress_bar
 #: fails at once instead of after the preparation work.
 CONNECT_TIMEOUT = 5
 
+#: What to install for ``engine="dask"``, said when dask.distributed is missing.
 INSTALL_HINT = 'engine="dask" needs dask.distributed; install it with: pip install "puf-harness[dask]"'
 
 

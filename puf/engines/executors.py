@@ -101,6 +101,7 @@ def _open_local(*, n_jobs, scheduler):
     return LocalExecutor(n_jobs)
 
 
+#: The executors of the engines' blocks by name: ``local`` (processes) and ``dask``.
 ENGINES = {"local": _open_local, "dask": _open_dask}
 
 

@@ -102,7 +102,7 @@ def nearest_neighbors(
     tasks = [(r0, min(r0 + block_size, m)) for r0 in range(0, m, block_size)]
     prepare, tile, _ = SIMILARITY_SOURCES[similarity]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
-        shared = {"source": prepare(inputs, segments), "tile": tile, "segments": segments, "n": n}
+        shared = {"source": prepare(inputs, segments, m), "tile": tile, "segments": segments, "n": n}
         parts = executor.map(_row_kernel, shared, tasks, progress=progress, desc="neighbours")
     return np.sort(np.concatenate(parts), axis=1)
 

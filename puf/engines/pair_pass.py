@@ -24,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from puf.validation import check_histories, check_random_state
+from puf.validation import check_histories, check_item_features, check_random_state
 
 from ._uf_parts import list_distance_of, pair_jaccard, pair_similarity, prepare_uf, similarity_tile
 from .blocks import Scheduler, check_block_size, check_choice, tile_tasks
@@ -58,21 +58,27 @@ def _binary(histories):
     return sp.csr_matrix((np.ones(histories.nnz), histories.indices, histories.indptr), shape=histories.shape)
 
 
-def _prepare_jaccard(inputs, segments):
-    histories = check_histories(inputs["histories"])  # CSR without stored zeros: a stored 0 is no interaction
+def _prepare_jaccard(inputs, segments, m):
+    histories = check_histories(
+        inputs["histories"], n_users=m
+    )  # CSR without stored zeros: a stored 0 is no interaction
     shared = prepare_pattern(histories, segments=segments) if segments else {}
     binary = _binary(histories)
     shared.update(binary=binary, sizes=np.diff(binary.indptr).astype(np.float64))
     return shared
 
 
-def _prepare_uf(inputs, segments):
-    histories = check_histories(inputs["histories"])
-    return prepare_uf(histories, inputs["item_features"], None, gamma=inputs["gamma"], segments=segments)
+def _prepare_uf(inputs, segments, m):
+    histories = check_histories(inputs["histories"], n_users=m)
+    features = check_item_features(inputs["item_features"], n_items=histories.shape[1])
+    return prepare_uf(histories, features, None, gamma=inputs["gamma"], segments=segments)
 
 
-def _prepare_matrix(inputs, segments):
-    return {"matrix": inputs["matrix"], "segments": segments}
+def _prepare_matrix(inputs, segments, m):
+    matrix = inputs["matrix"]
+    if matrix.shape != (m, m):
+        raise ValueError(f"matrix has shape {matrix.shape}, expected ({m}, {m}) for m = {m} users")
+    return {"matrix": matrix, "segments": segments}
 
 
 def _matrix_tile(shared, r0, r1, j):
@@ -84,7 +90,7 @@ def _matrix_pairs(shared, u, v):
     return np.asarray(shared["matrix"][u, v], dtype=np.float64)
 
 
-#: Similarity name -> (prepare(inputs, segments), tile(shared, r0, r1, j), pairs(shared, u, v)).
+#: Similarity name -> (prepare(inputs, segments, m), tile(shared, r0, r1, j), pairs(shared, u, v)).
 #: "matrix" reads an (m, m) similarity already in memory.
 SIMILARITY_SOURCES = {
     "jaccard": (_prepare_jaccard, jaccard_tile, pair_jaccard),
@@ -152,12 +158,12 @@ def _tile_kernel(shared, task):
     return sums
 
 
-def _source(similarity, inputs, segments, jobs):
+def _source(similarity, inputs, segments, jobs, m):
     if "similarity" not in _reads(jobs):
         return None, None, None
     check_choice(similarity, name="similarity", known=SIMILARITY_SOURCES)
     prepare, tile, pairs = SIMILARITY_SOURCES[similarity]
-    return prepare(inputs, segments), tile, pairs
+    return prepare(inputs, segments, m), tile, pairs
 
 
 def pair_sums(
@@ -216,7 +222,7 @@ def pair_sums(
     jobs = list(jobs)
     segments, tasks = tile_tasks(m, block_size, width=width)
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
-        source, tile, _ = _source(similarity, inputs or {}, segments, jobs)
+        source, tile, _ = _source(similarity, inputs or {}, segments, jobs, m)
         shared = {"source": source, "tile": tile, "segments": segments, "jobs": jobs, "centroids": list(centroids)}
         parts = executor.map(_tile_kernel, shared, tasks, progress=progress, desc="pair measures")
     return [math.fsum(part[index] for part in parts) for index in range(len(jobs))]
@@ -307,7 +313,7 @@ def sampled_pair_means(
     jobs = list(jobs)
     tasks = sample_chunks(m, sample_size, random_state, block_size)
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
-        source, _, pairs = _source(similarity, inputs or {}, None, jobs)
+        source, _, pairs = _source(similarity, inputs or {}, None, jobs, m)
         shared = {"source": source, "pairs": pairs, "jobs": jobs, "centroids": list(centroids)}
         parts = executor.map(_sample_kernel, shared, tasks, progress=progress, desc="pair measures (sample)")
     estimates = []

@@ -31,6 +31,7 @@ def _exact_cosine(effectiveness, histories, **options):
 
 #: similarity name -> exact engine on validated inputs.
 EXACT_ENGINES = {"jaccard": jaccard_puf_checked, "cosine": _exact_cosine}
+#: How the pairwise engines compute: every pair exactly, or a sample of pairs with an interval.
 METHODS = ("exact", "sample")
 
 

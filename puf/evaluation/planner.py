@@ -41,9 +41,9 @@ from typing import Any
 
 from .. import memory as _memory
 from ..lipschitz import inconsistency
-from ..memory import memory_budget
-from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
+from ..memory import memory_budget, similarity_bytes
 from ..pair_kernels import pair_kernel_of
+from ..paper_list_measures import mean_envy, mean_envy_as_printed, mean_max_envy, proportion_envious_users, uf
 from ..validation import check_k
 from ..variant import Variant
 
@@ -189,11 +189,11 @@ def _skip(reason, needs=0, similarity=None):
 
 def _sourced_road(kind, name, m, memory):
     """A road reading the similarity: from its matrix while it fits, else tile by tile."""
-    if dense_bytes(m, 1) <= memory:
+    needs = similarity_bytes(name, m)  # what building the matrix asks for (puf.memory)
+    if needs <= memory:
         return Road(kind, similarity=name, source="matrix")
     if name in TILED:
         return Road(kind, similarity=name, source=name)
-    needs = dense_bytes(m, 1)
     return _skip(
         f"its similarity {name!r} has no tiled engine, and its m x m matrix needs "
         f"{format_bytes(needs)} (memory limit {format_bytes(memory)})",
@@ -242,7 +242,7 @@ def plan_roads(
     >>> [r.kind for r in roads], roads[1].source
     (['effectiveness', 'pairs', 'pairs'], 'jaccard')
     >>> plan_roads(puf.variants("PUF-P"), m=138_000, similarity="js")[0].reason
-    "its similarity 'js' has no tiled engine, and its m x m matrix needs 457.1 GB (memory limit 4.0 GB)"
+    "its similarity 'js' has no tiled engine, and its m x m matrix needs 304.7 GB (memory limit 4.0 GB)"
     """
     m = check_k(m, name="m")
     memory = memory_budget() if memory is None else memory

@@ -67,6 +67,7 @@ def lookup_block(table: Mapping[str, B], name: str, *, what: str) -> B:
 
 # --- pair weights w(sim) ------------------------------------------------------------------
 _WEIGHT_FACTS = dict(nondecreasing_in_similarity=True, bounds=(0.0, 1.0))
+#: The grammar's pair weights w(sim) by name.
 WEIGHTS = {
     b.name: b
     for b in (
@@ -114,6 +115,7 @@ def _violation(su, sv, sim, lipschitz):
     return (np.abs(su - sv) > lipschitz * (1.0 - sim)).astype(np.float64)
 
 
+#: The grammar's gaps between two users' effectiveness by name.
 GAPS = {
     b.name: b
     for b in (
@@ -198,6 +200,7 @@ def _symbolic_pairs(terms, m):
     return [terms[u][v] for u in range(m) for v in range(u + 1, m)]
 
 
+#: The grammar's aggregations of the pair terms by name.
 AGGREGATIONS = {
     b.name: b
     for b in (
@@ -266,6 +269,7 @@ def _power_symbolic(x, epsilon):
     return ex.log(x) if epsilon == 1.0 else ex.power(x, 1.0 - epsilon)
 
 
+#: The grammar's index terms of S/μ by name.
 TERMS = {
     b.name: b
     for b in (
@@ -311,6 +315,7 @@ def _atkinson_symbolic(t, epsilon):
     return 1 - ex.exp(t) if epsilon == 1.0 else 1 - ex.power(t, 1.0 / (1.0 - epsilon))
 
 
+#: The grammar's outer transforms of an index's mean term by name.
 OUTERS = {
     b.name: b
     for b in (

@@ -45,6 +45,7 @@ from .factorization import ALS, BPR, implicit_available
 from .neural import NCL, NGCF, MultVAE, torch_available
 from .nmf import NMF, sklearn_available
 
+#: The rankers by lower-case name: classes that fit histories and return top-k lists.
 RANKERS = {
     "random": Random,
     "mostpop": MostPop,
