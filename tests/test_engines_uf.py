@@ -198,3 +198,24 @@ def test_bench_table_checks_the_sampled_uf_against_the_exact_one():
     )
     # z = (11.7 − 11.69) / 0.01 = +1.00, inside [11.68, 11.72].
     assert "exact 11.69: error 0.09% (z = +1.00, inside the 95% CI)" in table
+
+
+@pytest.mark.parametrize("window_z", [0.0, 4.0])
+def test_runs_in_one_pass_equal_each_run_alone(window_z, monkeypatch):
+    # The same float, bit for bit, on the one-pass road and on the fallback pass.
+    histories, features, rankings, vectors = world(5)
+    others = [rankings, np.roll(rankings, 1, axis=0), rankings[:, ::-1].copy()]
+    monkeypatch.setattr(uf_engine, "WINDOW_Z", window_z)
+    monkeypatch.setattr(blocks, "SEGMENT_WIDTH", 40)
+    alone = [uf_streaming(histories, features, r, vectors, gamma=0.5, block_size=16) for r in others]
+    together = uf_engine.uf_streaming_runs(histories, features, others, vectors, gamma=0.5, block_size=16)
+    assert together == alone
+    assert close(together[1], dense_uf(histories, features, others[1], vectors, 0.5))
+
+
+def test_runs_must_be_a_sequence_of_rankings():
+    histories, features, rankings, vectors = world(6)
+    with pytest.raises(ValueError, match="runs must be a non-empty sequence"):
+        uf_engine.uf_streaming_runs(histories, features, [], vectors)
+    with pytest.raises(ValueError, match="runs must be a non-empty sequence"):
+        uf_engine.uf_streaming_runs(histories, features, rankings, vectors)

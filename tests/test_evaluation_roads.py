@@ -228,3 +228,22 @@ def test_a_matrix_road_planned_within_memory_is_one_the_similarity_builds_within
         extra = {"item_features": np.ones((30, 2)), "gamma": 0.5} if name == "uf" else {}
         extra = {"item_features": np.ones((30, 2))} if name == "js" else extra
         puf.SIMILARITIES[name](histories, **extra)
+
+
+def test_uf_of_every_run_comes_from_one_pass_and_equals_each_run_alone(monkeypatch):
+    from puf import engines
+
+    uf_variants = puf.variants("UF")
+    alone = {
+        name: score_worlds({name: w}, uf_variants).values[name] for name, w in _worlds(90, 60, runs=3, seed=4).items()
+    }
+    calls = []
+    original = engines.uf_streaming_runs
+    monkeypatch.setattr(engines, "uf_streaming_runs", lambda *a, **o: calls.append(1) or original(*a, **o))
+    together = score_worlds(_worlds(90, 60, runs=3, seed=4), uf_variants).values  # fresh worlds: nothing memoised
+    assert together == alone and len(calls) == 1
+    # Worlds of other users: each on its own road, the same values.
+    other = _worlds(m=90, n=60, runs=1, seed=5)["r0"]
+    mixed = score_worlds({"a": _worlds(90, 60, runs=3, seed=4)["r0"], "b": other}, uf_variants).values
+    assert len(calls) == 1 and mixed["a"] == alone["r0"]
+    assert mixed["b"] == score_worlds({"b": _worlds(90, 60, runs=1, seed=5)["r0"]}, uf_variants).values["b"]

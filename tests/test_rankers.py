@@ -164,3 +164,38 @@ def test_factorization_without_implicit_says_how_to_install(monkeypatch):
 @pytest.mark.skipif(not implicit_available(), reason="optional 'implicit' not installed")
 def test_implicit_rankers_are_listed_when_installed():
     assert {"als", "bpr"} <= set(available_rankers())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rows=st.integers(1, 12),
+    n=st.integers(1, 30),
+    levels=st.sampled_from([2, 4, 1000]),
+    data=st.data(),
+)
+def test_top_k_items_is_the_stable_argsort_cut(seed, rows, n, levels, data):
+    # Few distinct levels make ties at the cut, which must go to the lower index as a stable sort does.
+    from puf.rankers._base import top_k_items
+
+    k = data.draw(st.integers(1, n))
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, levels, (rows, n)).astype(np.float64)
+    scores[rng.random((rows, n)) < 0.2] = -np.inf
+    scores[rng.random((rows, n)) < 0.05] = np.inf
+    scores[scores == 0] = -0.0
+    expected = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    assert np.array_equal(top_k_items(scores, k), expected)
+
+
+def test_top_k_items_refuses_bad_input():
+    from puf.rankers._base import top_k_items
+
+    with pytest.raises(ValueError, match="k must be an integer in \\[1, 3\\]"):
+        top_k_items(np.zeros((2, 3)), 0)
+    with pytest.raises(ValueError, match="k must be an integer"):
+        top_k_items(np.zeros((2, 3)), 2.0)
+    with pytest.raises(ValueError, match="2-D"):
+        top_k_items(np.zeros(3), 1)
+    with pytest.raises(ValueError, match="NaN"):
+        top_k_items(np.array([[0.0, np.nan]]), 1)

@@ -16,6 +16,7 @@ __all__ = [
     "sample_puf",
     "envy_measures",
     "uf_streaming",
+    "uf_streaming_runs",
     "sample_uf",
 ]
 
@@ -24,5 +25,5 @@ from .envy import envy_measures
 from .jaccard import jaccard_puf
 from .pairwise import puf_from_histories
 from .sampling import PairEstimate, sample_puf
-from .uf import uf_streaming
+from .uf import uf_streaming, uf_streaming_runs
 from .uf_sampling import sample_uf

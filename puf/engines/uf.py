@@ -37,9 +37,10 @@ U*; sim_JS and d_L are computed only for the others.
 
 from __future__ import annotations
 
-__all__ = ["uf_streaming", "WINDOW_Z"]
+__all__ = ["uf_streaming", "uf_streaming_runs", "WINDOW_Z"]
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -91,7 +92,7 @@ def _upper_pairs(tile, keep):
 
 
 def _pass_kernel(shared, task):
-    """Moments, the sure sum above the window and the pairs inside it, for one tile."""
+    """Moments, the sure sums above the window and the pairs inside it, for one tile (sums per list set)."""
     r0, r1, j = task
     c0, c1 = shared["segments"][j]
     keep = keep_upper(r0, r1, c0, c1)
@@ -102,12 +103,15 @@ def _pass_kernel(shared, task):
     sure = values >= shared["hi"]
     inside = values >= shared["lo"]
     inside ^= sure  # lo <= sim < hi, as hi >= lo
-    # d_L only where it is needed: 1 − ē_u·ē_v from one GEMM, the rest on the chosen pairs.
-    centroids = shared["centroids"]
-    products = _upper_pairs(centroids[r0:r1] @ centroids[c0:c1].T, keep)
-    sure_sum = float(values[sure] @ list_distance_of(products[sure]))
     window = values[inside]
-    return (moments, int(np.count_nonzero(sure)), sure_sum, window, window * list_distance_of(products[inside]))
+    sure_values = values[sure]
+    sure_sums, weighted = [], []
+    # d_L only where it is needed: 1 − ē_u·ē_v from one GEMM, the rest on the chosen pairs.
+    for centroids in shared["runs"]:
+        products = _upper_pairs(centroids[r0:r1] @ centroids[c0:c1].T, keep)
+        sure_sums.append(float(sure_values @ list_distance_of(products[sure])))
+        weighted.append(window * list_distance_of(products[inside]))
+    return (moments, int(np.count_nonzero(sure)), sure_sums, window, weighted)
 
 
 def _bounded_sum_kernel(shared, task):
@@ -194,7 +198,8 @@ def uf_streaming(
     See the module docstring for the one-pass threshold window and the upper
     bound used by the fallback pass, with their proofs. Memory
     O(tile + m·(f + d) + pairs in the window); time O(N·(f + head items) + tail
-    co-occurrences), one pass in the common case.
+    co-occurrences), one pass in the common case. :func:`uf_streaming_runs`
+    gives the same value for several rankings in one pass.
 
     Examples
     --------
@@ -205,14 +210,68 @@ def uf_streaming(
     >>> round(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), 6)  # J = 1, d_L = 0.75
     -0.287682
     """
-    gamma, base, histories, features, centroids = check_uf_inputs(
-        histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base
-    )
+    options = dict(gamma=gamma, k=k, base=base, block_size=block_size, n_jobs=n_jobs, engine=engine)
+    return uf_streaming_runs(
+        histories, item_features, [rankings], item_vectors, scheduler=scheduler, progress=progress, **options
+    )[0]
+
+
+def uf_streaming_runs(
+    histories: MatrixLike,
+    item_features: ArrayLike,
+    runs: Sequence[ArrayLike],
+    item_vectors: ArrayLike,
+    *,
+    gamma: float = 1.0,
+    k: int | None = None,
+    base: float = math.e,
+    block_size: int | None = None,
+    n_jobs: int | None = None,
+    engine: str = "local",
+    scheduler: Scheduler = None,
+    progress: bool = False,
+) -> list[float]:
+    """UF(γ) of each of several rankings of the same users, in one pass over the pair tiles.
+
+    sim_UF, its threshold and the pairs above it depend on the histories
+    alone, so one pass computes them once and the list distances of every
+    ranking beside them: each value is the float :func:`uf_streaming` gives
+    for that ranking alone (the same operations in the same order), at
+    about the cost of one.
+
+    Parameters
+    ----------
+    histories, item_features, item_vectors, gamma, k, base, block_size, n_jobs, engine, scheduler, progress
+        As in :func:`uf_streaming`.
+    runs : sequence of array_like of int, each shape (m, k')
+        The rankings, one per run; at least one.
+
+    Returns
+    -------
+    list of float
+        UF of each ranking, in order (NaN with :class:`~puf.UndefinedMeasureWarning` where undefined).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> histories = sp.csr_matrix([[1.0, 1, 0], [1, 1, 0], [0, 0, 1]])
+    >>> runs = [np.array([[0, 2], [1, 2], [0, 1]]), np.array([[0, 1], [0, 1], [2, 1]])]  # d_L 0.75, 0.5
+    >>> [round(value, 6) for value in uf_streaming_runs(histories, np.eye(3), runs, np.eye(3))]
+    [-0.287682, -0.693147]
+    """
+    if isinstance(runs, np.ndarray) or len(runs) == 0:
+        raise ValueError(f"runs must be a non-empty sequence of rankings, got {type(runs).__name__} of {len(runs)}")
+    checked = [
+        check_uf_inputs(histories, item_features, rankings, item_vectors, gamma=gamma, k=k, base=base)
+        for rankings in runs
+    ]
+    gamma, base, histories, features, _ = checked[0]
     block_size = check_block_size(block_size, default=DEFAULT_BLOCK_SIZE)
-    m = centroids.shape[0]
+    m = checked[0][4].shape[0]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
         segments, tasks = tile_tasks(m, block_size)
-        shared = prepare_uf(histories, features, centroids, gamma=gamma, segments=segments)
+        shared = prepare_uf(histories, features, checked[0][4], gamma=gamma, segments=segments)
+        shared["runs"] = [c[4] for c in checked]
         # The sample costs 2-40 µs a pair (sparse row gathers), the pass ~0.1 µs a pair.
         sample_size = min(WINDOW_SAMPLE_SIZE, max(2_000, m * (m - 1) // 512))
         lo, hi, shift = _threshold_window(shared, m, executor, sample_size)
@@ -224,12 +283,25 @@ def uf_streaming(
         cut = shift + first + math.sqrt(max(second - first * first, 0.0)) - THRESHOLD_TOLERANCE
         if lo <= cut <= hi:
             count = sum(p[1] + int(np.count_nonzero(p[3] >= cut)) for p in parts)
-            total = math.fsum([p[2] for p in parts] + [float(p[4][p[3] >= cut].sum()) for p in parts])
+            sums = [
+                (count, math.fsum([p[2][r] for p in parts] + [float(p[4][r][p[3] >= cut].sum()) for p in parts]))
+                for r in range(len(checked))
+            ]
         else:
             del parts
             shared.update(cut=cut, squares=np.einsum("ij,ij->i", shared["dist"], shared["dist"]))
-            sums = executor.map(_bounded_sum_kernel, shared, tasks, progress=progress, desc="UF (second pass)")
-            count, total = sum(s[0] for s in sums), math.fsum(s[1] for s in sums)
+            sums = [_second_pass(shared, centroids, tasks, executor, progress) for centroids in shared["runs"]]
+    return [_uf_value(count, total, base) for count, total in sums]
+
+
+def _second_pass(shared, centroids, tasks, executor, progress):
+    """(count, total) of one ranking's exact second pass (the window missed the threshold)."""
+    shared["centroids"] = centroids
+    sums = executor.map(_bounded_sum_kernel, shared, tasks, progress=progress, desc="UF (second pass)")
+    return sum(s[0] for s in sums), math.fsum(s[1] for s in sums)
+
+
+def _uf_value(count, total, base):
     if count == 0:
         return undefined("uf is undefined: no pair reaches the mean + SD similarity threshold")
     if total <= 0.0:

@@ -190,6 +190,46 @@ def _uf(world, variant, k, gamma, sample, random_state, options):
     )
 
 
+def _same_users(a, b):
+    """Whether two worlds hold the same histories, item features and item vectors (UF's shared inputs)."""
+    x, y = a.histories, b.histories
+    return (
+        x.shape == y.shape
+        and x.nnz == y.nnz
+        and all(np.array_equal(getattr(x, f), getattr(y, f)) for f in ("indptr", "indices", "data"))
+        and np.array_equal(a.item_features, b.item_features)
+        and np.array_equal(a.item_vectors, b.item_vectors)
+    )
+
+
+def _uf_together(worlds, chosen, roads, k, gamma, options):
+    """Seed each world's exact UF from one pass over the pair tiles for all of them (they share their users)."""
+    from puf.engines import uf_streaming_runs
+
+    first = next(iter(worlds.values()))
+    shared = all(_same_users(first, w) for w in worlds.values())
+    if len(worlds) < 2 or not shared:
+        return
+    done = set()
+    for variant, road in zip(chosen, roads):
+        own = _gamma(variant, gamma, road)
+        base = unbound(variant.measure.function)[1].get("base", math.e)
+        if road.kind != "uf" or (own, base) in done:
+            continue
+        done.add((own, base))
+        runs = [w.rankings[:, :k] for w in worlds.values()]
+        try:
+            values = uf_streaming_runs(
+                first.histories, first.item_features, runs, first.item_vectors, gamma=own, base=base, **options
+            )
+        except Warning:
+            raise
+        except Exception:  # each world's own road then raises, naming the measure and the run
+            continue
+        for world, value in zip(worlds.values(), values):
+            world.memo("users_lists", ("uf", k, own, base), lambda value=value: value)
+
+
 def _neighbours(world, variant, road, k, gamma, options, overrides):
     from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
 
@@ -345,6 +385,7 @@ def score_worlds(
     for group in groups.values():
         extra = {"random_state": random_state} if sample else {}
         _pair_group(worlds, group, chosen, k, gamma, dict(options, **extra), scores, where, sample, overrides)
+    _uf_together(worlds, chosen, roads, k, gamma, options)
     for name, world in worlds.items():
         here = f"{where} on run {name!r}" if len(worlds) > 1 and not where else where
         for index, (variant, road) in enumerate(zip(chosen, roads)):

