@@ -210,9 +210,19 @@ def uf_streaming(
     >>> round(uf_streaming(histories, np.eye(3), rankings, np.eye(3)), 6)  # J = 1, d_L = 0.75
     -0.287682
     """
-    options = dict(gamma=gamma, k=k, base=base, block_size=block_size, n_jobs=n_jobs, engine=engine)
     return uf_streaming_runs(
-        histories, item_features, [rankings], item_vectors, scheduler=scheduler, progress=progress, **options
+        histories,
+        item_features,
+        [rankings],
+        item_vectors,
+        gamma=gamma,
+        k=k,
+        base=base,
+        block_size=block_size,
+        n_jobs=n_jobs,
+        engine=engine,
+        scheduler=scheduler,
+        progress=progress,
     )[0]
 
 
