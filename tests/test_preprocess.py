@@ -35,6 +35,36 @@ def test_kcore_matches_reference_and_holds(rows, core):
         assert result["item_id"].value_counts().min() >= core
 
 
+@settings(deadline=None)
+@given(rows=interactions, core=st.integers(1, 4))
+def test_kcore_mask_keeps_the_reference_rows_in_place(rows, core):
+    from puf.data.core_and_split import kcore_mask
+
+    users = np.array([u for u, _ in rows], dtype=np.int64)
+    items = np.array([i for _, i in rows], dtype=np.int64)
+    mask = kcore_mask(users, items, core=core)
+    assert mask.dtype == bool and mask.shape == (len(rows),)
+    assert sorted(r for r, keep in zip(rows, mask) if keep) == sorted(reference_kcore(rows, core))
+
+
+def test_kcore_mask_refuses_what_is_not_codes():
+    from puf.data.core_and_split import kcore_mask
+
+    with pytest.raises(ValueError, match="one length, got shapes \\(2,\\) and \\(1,\\)"):
+        kcore_mask([0, 1], [0])
+    with pytest.raises(ValueError, match="integer arrays"):
+        kcore_mask([0.5], [0])
+    with pytest.raises(ValueError, match="codes >= 0, got -1"):
+        kcore_mask([0, -1], [0, 0])
+
+
+def test_kcore_drops_rows_with_a_missing_id_before_counting():
+    # The row of the missing user would lift item y to 2 interactions.
+    frame = pd.DataFrame({"user_id": ["a", "a", "b", "b", None], "item_id": ["x", "y", "x", "z", "y"]})
+    assert kcore(frame, core=2)["user_id"].tolist() == []
+    assert kcore(frame.iloc[:4], core=1).index.tolist() == [0, 1, 2, 3]
+
+
 def test_kcore_needs_repetition():
     # user c has 2 items; dropping c leaves item z with one user, which then drops too,
     # which leaves user b with one item: one pass would not reach the 2-core.

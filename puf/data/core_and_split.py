@@ -6,12 +6,13 @@ re-exports both, and :data:`SPLITS` names the parts in order.
 
 from __future__ import annotations
 
-__all__ = ["SPLITS", "kcore", "split_by_time"]
+__all__ = ["SPLITS", "kcore", "kcore_mask", "split_by_time"]
 
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike, NDArray
 
 #: The parts of a split dataset, in order.
 SPLITS = ("train", "valid", "test")
@@ -43,14 +44,62 @@ def kcore(interactions: pd.DataFrame, *, core: int = 5, user: str = "user_id", i
     >>> sorted(kcore(frame, core=2)["user_id"].unique())
     ['a', 'b']
     """
-    frame = interactions
-    while True:
-        user_counts = frame.groupby(user, sort=False)[user].transform("size")
-        item_counts = frame.groupby(item, sort=False)[item].transform("size")
-        keep = (user_counts >= core) & (item_counts >= core)
-        if keep.all():
-            return frame
-        frame = frame[keep.to_numpy()]
+    users = pd.factorize(interactions[user])[0]
+    items = pd.factorize(interactions[item])[0]
+    # A missing id (code -1) is no user or item: its row goes first, as a group-by drops it.
+    known = (users >= 0) & (items >= 0)
+    keep = known.copy()
+    keep[known] = kcore_mask(users[known], items[known], core=core)
+    return interactions if keep.all() else interactions[keep]
+
+
+def kcore_mask(users: ArrayLike, items: ArrayLike, *, core: int = 5) -> NDArray[np.bool_]:
+    """The rows of the repeated ``core``-core, for interactions given as integer codes.
+
+    Parameters
+    ----------
+    users, items : array_like of int, shape (rows,)
+        Each interaction's user and item as codes >= 0 (e.g. from :func:`pandas.factorize`).
+    core : int, default 5
+        Minimum number of interactions of every kept user and item.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (rows,)
+        True for the rows :func:`kcore` keeps: every user and item among them
+        has at least ``core`` of them.
+
+    Examples
+    --------
+    >>> kcore_mask([0, 0, 1, 1, 2], [0, 1, 0, 1, 0], core=2).tolist()
+    [True, True, True, True, False]
+    >>> kcore_mask([0, 1], [0], core=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: users and items must be 1-D integer arrays of one length, got shapes (2,) and (1,)
+    """
+    users, items = np.asarray(users), np.asarray(items)
+    if (
+        users.shape != items.shape
+        or users.ndim != 1
+        or (users.size and (users.dtype.kind not in "iu" or items.dtype.kind not in "iu"))
+    ):
+        raise ValueError(
+            f"users and items must be 1-D integer arrays of one length, got shapes {users.shape} and {items.shape}"
+        )
+    if users.size and min(users.min(), items.min()) < 0:
+        raise ValueError(f"users and items must be codes >= 0, got {min(users.min(), items.min())}")
+    keep = np.ones(users.size, dtype=bool)
+    rows = np.arange(users.size)
+    while rows.size:
+        user_counts = np.bincount(users[rows])
+        item_counts = np.bincount(items[rows])
+        alive = (user_counts[users[rows]] >= core) & (item_counts[items[rows]] >= core)
+        if alive.all():
+            break
+        keep[rows[~alive]] = False
+        rows = rows[alive]
+    return keep
 
 
 def _split_sizes(n, ratios):

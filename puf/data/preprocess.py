@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .core_and_split import SPLITS, kcore, split_by_time
+from .core_and_split import SPLITS, kcore, kcore_mask, split_by_time
 from .fields import numeric_field
 
 
@@ -155,6 +155,15 @@ def _natural_order(ids):
     return pd.Index(np.sort(as_text.to_numpy(dtype=object)), dtype=object)
 
 
+def _ordered_ids(ids, codes):
+    """(index, position): the ids that ``codes`` hold in :func:`_natural_order`, and each code's position in it."""
+    seen = pd.unique(codes)  # in order of first appearance, as _natural_order reads the column
+    index = _natural_order(pd.Series(ids[seen]))
+    position = np.full(len(ids), -1, dtype=np.int64)
+    position[seen] = index.get_indexer(pd.Index(ids[seen]).astype(str).astype(object))
+    return index, position
+
+
 def _survivors(frame, user, source, before, step):
     """Raise a ValueError naming the step when it left no user."""
     if len(frame) == 0:
@@ -226,24 +235,33 @@ def preprocess(
     if threshold is not None and rating in frame:
         frame = frame[frame[rating].to_numpy(dtype=np.float64) >= threshold]
         _survivors(frame, user, source, len(interactions), f"the rating threshold ({rating} >= {threshold:g})")
+    # Integer codes of the ids, once: every step below counts and compares them, not the id strings.
+    user_codes, user_ids = pd.factorize(frame[user])
+    item_codes, item_ids = pd.factorize(frame[item])
+    known = (user_codes >= 0) & (item_codes >= 0)  # a missing id is no user or item (as kcore)
+    keep = known.copy()
+    keep[known] = kcore_mask(user_codes[known], item_codes[known], core=int(core))
     before = len(frame)
-    frame = kcore(frame, core=int(core), user=user, item=item)
+    frame, user_codes, item_codes = frame[keep], user_codes[keep], item_codes[keep]
     _survivors(
         frame, user, source, before, f"the {int(core)}-core filter (every user and item needs {int(core)} interactions)"
     )
-    labels = split_by_time(frame, ratios=ratios, user=user, time=time)
-    train_counts = frame[user][labels == "train"].value_counts()
-    kept_users = train_counts.index[train_counts.to_numpy() >= min_train]
-    keep = frame[user].isin(kept_users).to_numpy()
+    stamps = frame[time] if time in frame else None
+    labels = split_by_time(
+        pd.DataFrame({user: user_codes, **({time: stamps.to_numpy()} if stamps is not None else {})}),
+        ratios=ratios,
+        user=user,
+        time=time,
+    )
+    train_counts = np.bincount(user_codes[(labels == "train").to_numpy()], minlength=len(user_ids))
+    keep = (train_counts[user_codes] >= min_train) & (train_counts[user_codes] > 0)  # a user needs a train row
     before = len(frame)
     frame, labels = frame[keep], labels[keep]
+    user_codes, item_codes = user_codes[keep], item_codes[keep]
     _survivors(frame, user, source, before, f"min_train={min_train} (users need {min_train} training interactions)")
-    users = _natural_order(frame[user])
-    items = _natural_order(frame[item])
-    frame = frame.assign(
-        user=users.get_indexer(frame[user].astype(str).astype(object)).astype(np.int64),
-        item=items.get_indexer(frame[item].astype(str).astype(object)).astype(np.int64),
-    )
+    users, user_index = _ordered_ids(user_ids, user_codes)
+    items, item_index = _ordered_ids(item_ids, item_codes)
+    frame = frame.assign(user=user_index[user_codes], item=item_index[item_codes])
     ordered = ["user", "item"] + [c for c in frame.columns if c not in ("user", "item")]
     parts = {s: frame.loc[(labels == s).to_numpy(), ordered].reset_index(drop=True) for s in SPLITS}
     params = {"threshold": threshold, "core": int(core), "ratios": tuple(ratios), "min_train": int(min_train)}
