@@ -50,8 +50,12 @@ def _row_kernel(shared, task):
         values = np.round(np.asarray(tile(shared["source"], r0, r1, j), dtype=np.float64), TIE_DECIMALS)
         inside = (rows >= c0) & (rows < c1)
         values[np.flatnonzero(inside), rows[inside] - c0] = -np.inf  # not one's own neighbour
-        values = np.concatenate([best_values, values], axis=1)
-        users = np.concatenate([best_users, np.broadcast_to(np.arange(c0, c1), (r1 - r0, c1 - c0))], axis=1)
+        # The tile's own n best first (ties to the lower index): no other entry of it can be among
+        # the n best of the union, so the merge reads 2n candidates a row, not the whole tile.
+        width = min(n, c1 - c0)
+        picked = np.nonzero(_best(values, width))[1].reshape(r1 - r0, width)  # row-major: ascending columns
+        values = np.concatenate([best_values, np.take_along_axis(values, picked, axis=1)], axis=1)
+        users = np.concatenate([best_users, picked + c0], axis=1)
         keep = min(n, values.shape[1])
         mask = _best(values, keep)
         best_values = values[mask].reshape(r1 - r0, keep)
