@@ -176,7 +176,7 @@ def test_implicit_rankers_are_listed_when_installed():
 )
 def test_top_k_items_is_the_stable_argsort_cut(seed, rows, n, levels, data):
     # Few distinct levels make ties at the cut, which must go to the lower index as a stable sort does.
-    from puf.rankers._base import top_k_items
+    from puf.rankers import top_k_items
 
     k = data.draw(st.integers(1, n))
     rng = np.random.default_rng(seed)
@@ -189,7 +189,7 @@ def test_top_k_items_is_the_stable_argsort_cut(seed, rows, n, levels, data):
 
 
 def test_top_k_items_refuses_bad_input():
-    from puf.rankers._base import top_k_items
+    from puf.rankers import top_k_items
 
     with pytest.raises(ValueError, match="k must be an integer in \\[1, 3\\]"):
         top_k_items(np.zeros((2, 3)), 0)

@@ -34,12 +34,13 @@ __all__ = [
     "make_ranker",
     "missing_requirement",
     "single_threaded_blas",
+    "top_k_items",
 ]
 
 import inspect
 from typing import Any
 
-from ._base import Ranker, single_threaded_blas
+from ._base import Ranker, single_threaded_blas, top_k_items
 from .baselines import EASE, ItemKNN, MostPop, Random, UserKNN
 from .factorization import ALS, BPR, implicit_available
 from .neural import NCL, NGCF, MultVAE, torch_available
