@@ -247,3 +247,25 @@ def test_uf_of_every_run_comes_from_one_pass_and_equals_each_run_alone(monkeypat
     mixed = score_worlds({"a": _worlds(90, 60, runs=3, seed=4)["r0"], "b": other}, uf_variants).values
     assert len(calls) == 1 and mixed["a"] == alone["r0"]
     assert mixed["b"] == score_worlds({"b": _worlds(90, 60, runs=1, seed=5)["r0"]}, uf_variants).values["b"]
+
+
+def test_the_shared_gaps_of_the_built_in_kernels_give_the_generic_totals_bit_for_bit(monkeypatch):
+    # PUF and both Lipschitz kernels of two effectiveness arrays (and a non-default L), on the
+    # fused road and on the generic one (each kernel called on its own): the same floats.
+    from puf.engines import pair_pass
+    from puf.engines.pair_pass import PairJob, pair_sums
+    from puf.pair_kernels import pair_kernel_of
+
+    m = 700
+    histories = _histories(m, 30, 7)
+    rng = np.random.default_rng(8)
+    arrays = [rng.random(m).round(1), rng.random(m)]
+    forms = [pair_kernel_of(f) for f in (puf.puf, puf.lipschitz_violation, puf.lipschitz_excess)]
+    jobs = [PairJob(form, options, s) for form, options in forms for s in arrays]
+    jobs.append(PairJob(forms[1][0], {"lipschitz_constant": 0.5}, arrays[0]))
+    options = dict(m=m, similarity="jaccard", inputs={"histories": histories}, block_size=96, width=200)
+    fused = pair_sums(jobs, **options)
+    with pytest.raises(ValueError, match="lipschitz_constant"):
+        pair_sums([PairJob(forms[2][0], {"lipschitz_constant": -1.0}, arrays[0])], **options)
+    monkeypatch.setattr(pair_pass, "_FUSED", ())
+    assert fused == pair_sums(jobs, **options)

@@ -24,7 +24,9 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from puf.validation import check_histories, check_item_features, check_random_state
+from puf.lipschitz import excess_gaps, violating_pairs
+from puf.paper_score_measures import weighted_gaps
+from puf.validation import check_histories, check_item_features, check_nonnegative_scalar, check_random_state
 
 from ._uf_parts import list_distance_of, pair_jaccard, pair_similarity, prepare_uf, similarity_tile
 from .blocks import Scheduler, check_block_size, check_choice, tile_tasks
@@ -119,6 +121,43 @@ def _job_terms(shared, job, s_pair, similarity, distances):
 _SUB_ROWS, _SUB_COLUMNS = 64, 1024
 
 
+def _gaps(memo, s, r0, r1, c0, c1):
+    """|S(u) − S(v)| over the sub-tile, once per effectiveness array (as the built-in kernels write it)."""
+    key = ("gaps", id(s))
+    if key not in memo:
+        memo[key] = np.abs(s[r0:r1, None] - s[None, c0:c1])
+    return memo[key]
+
+
+def _allowance(memo, job, sim):
+    """L·(1 − sim) over the sub-tile, once per Lipschitz constant (as the Lipschitz kernels write it)."""
+    constant = check_nonnegative_scalar(job.options.get("lipschitz_constant", 1.0), name="lipschitz_constant")
+    key = ("allowance", constant)
+    if key not in memo:
+        memo[key] = constant * (1.0 - sim)
+    return memo[key]
+
+
+def _fused_terms(memo, job, sim, corner):
+    """A built-in kernel's terms from the sub-tile's shared gaps and allowance: the same arrays, bit for bit.
+
+    PUF's weighted gaps and the two Lipschitz kernels of every ranker and metric all read
+    |S(u) − S(v)| and L·(1 − sim); computed once a sub-tile, each job adds one or two passes.
+    A violation count is returned as an int (its float sum of 0/1 terms is that integer exactly).
+    """
+    kernel = job.form.kernel
+    gaps = _gaps(memo, job.effectiveness, *corner)
+    if kernel is weighted_gaps:
+        return sim * gaps
+    allowance = _allowance(memo, job, sim)
+    if kernel is violating_pairs:
+        return gaps > allowance
+    return np.maximum(gaps - allowance, 0.0)
+
+
+_FUSED = (weighted_gaps, violating_pairs, excess_gaps)
+
+
 def _sub_tile_sums(shared, block, r0, c0, sums):
     """Add every job's Σ of terms over the pairs u < v of one sub-tile to ``sums``."""
     similarity, distances, rows, columns = block
@@ -126,10 +165,21 @@ def _sub_tile_sums(shared, block, r0, c0, sums):
     keep = keep_upper(r0, r1, c0, c1)
     shape = (r1 - r0, c1 - c0)
     sim = similarity[rows, columns] if similarity is not None else None
+    memo = {}
     for index, job in enumerate(shared["jobs"]):
-        terms = _job_terms(
-            shared, job, lambda s: (s[r0:r1, None], s[None, c0:c1]), sim, lambda lists: distances(lists)[rows, columns]
-        )
+        if job.form.kernel in _FUSED and sim is not None and job.effectiveness is not None and job.lists is None:
+            terms = _fused_terms(memo, job, sim, (r0, r1, c0, c1))
+            if terms.dtype == bool:
+                sums[index] += float(np.count_nonzero(terms if keep is None else terms[keep]))
+                continue
+        else:
+            terms = _job_terms(
+                shared,
+                job,
+                lambda s: (s[r0:r1, None], s[None, c0:c1]),
+                sim,
+                lambda lists: distances(lists)[rows, columns],
+            )
         terms = np.broadcast_to(np.asarray(terms, dtype=np.float64), shape)
         sums[index] += float(terms.sum() if keep is None else terms[keep].sum())
 
