@@ -199,3 +199,20 @@ def test_top_k_items_refuses_bad_input():
         top_k_items(np.zeros(3), 1)
     with pytest.raises(ValueError, match="NaN"):
         top_k_items(np.array([[0.0, np.nan]]), 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 20), batch=st.integers(1, 7), density=st.floats(0.0, 1.0))
+def test_mostpop_walks_the_popularity_order_as_the_generic_sort_ranks(seed, k, batch, density):
+    # MostPop's own top-k road (the first unseen items of one order) against the scores road.
+    from puf.rankers._base import Ranker
+
+    rng = np.random.default_rng(seed)
+    train = random_train(seed, m=13, n=11, density=density)
+    exclude = sp.csr_matrix((rng.random(train.shape) < 0.2).astype(float))
+    ranker = MostPop(random_state=0).fit(train)
+    got = ranker.recommend(k=k, exclude=exclude, batch_size=batch)
+    expected = np.full_like(got, -1)
+    width = min(k, train.shape[1])
+    expected[:, :width] = Ranker._batch_top(ranker, np.arange(13), ranker.train_ + exclude, width)
+    assert np.array_equal(got, expected)

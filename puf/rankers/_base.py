@@ -237,13 +237,17 @@ class Ranker:
         width = min(k, self.n_items_)
         for start in range(0, users.size, batch_size):
             batch = users[start : start + batch_size]
-            scores = np.array(self._score(batch), dtype=np.float64)
-            if not np.isfinite(scores).all():
-                raise ValueError(f"{type(self).__name__} produced non-finite scores")
-            seen = masked[batch].tocoo()
-            scores[seen.row, seen.col] = -np.inf
-            # Equal scores in item-id order (a stable sort's order): reproducible ties.
-            top = top_k_items(scores, width)
-            top[np.take_along_axis(scores, top, axis=1) == -np.inf] = -1
-            out[start : start + batch.size, :width] = top
+            out[start : start + batch.size, :width] = self._batch_top(batch, masked[batch], width)
         return out
+
+    def _batch_top(self, batch, seen, width):
+        """The ``width`` best items of each user of ``batch`` outside ``seen`` (CSR rows), -1 past the last."""
+        scores = np.array(self._score(batch), dtype=np.float64)
+        if not np.isfinite(scores).all():
+            raise ValueError(f"{type(self).__name__} produced non-finite scores")
+        seen = seen.tocoo()
+        scores[seen.row, seen.col] = -np.inf
+        # Equal scores in item-id order (a stable sort's order): reproducible ties.
+        top = top_k_items(scores, width)
+        top[np.take_along_axis(scores, top, axis=1) == -np.inf] = -1
+        return top

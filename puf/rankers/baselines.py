@@ -53,9 +53,26 @@ class MostPop(Ranker):
 
     def _fit(self, train):
         self.popularity_ = np.asarray(train.sum(axis=0)).ravel()
+        self.order_ = np.argsort(-self.popularity_, kind="stable")  # ties to the lower item id
+        self.rank_ = np.empty(self.n_items_, dtype=np.int64)
+        self.rank_[self.order_] = np.arange(self.n_items_)
 
     def _score(self, users):
         return np.broadcast_to(self.popularity_, (len(users), self.n_items_))
+
+    def _batch_top(self, batch, seen, width):
+        # Everyone's scores are the one popularity order: a user's list is its first unseen items,
+        # found among the first width + |seen| ranks, instead of a sort of n scores per user.
+        seen = seen.tocsr()
+        span = min(self.n_items_, width + int(np.diff(seen.indptr).max(initial=0)))
+        rows = np.repeat(np.arange(len(batch)), np.diff(seen.indptr))
+        ranks = self.rank_[seen.indices]
+        blocked = np.zeros((len(batch), span), dtype=bool)
+        blocked[rows[ranks < span], ranks[ranks < span]] = True
+        first = np.argsort(blocked, axis=1, kind="stable")[:, :width]  # the unblocked ranks, in order
+        top = self.order_[first]
+        top[np.take_along_axis(blocked, first, axis=1)] = -1
+        return top
 
 
 def _keep_top(matrix, neighbors, axis):
