@@ -32,9 +32,9 @@ _SEARCHED = re.compile(r"; the search found no counterexample in \d+ examples up
 
 def searched_reason(reason: str, verdict: "Verdict") -> str:
     """``reason`` ending with what ``verdict``'s search covered, for a universal ``holds``
-    (or proven) cell: "; the search found no counterexample in N examples up to m = M
-    (budget B, seed S)". An earlier such clause is replaced; other cells' reasons are
-    returned unchanged.
+    (or searched proven) cell: "; the search found no counterexample in N examples up to m = M
+    (budget B, seed S)". An earlier such clause is replaced (and dropped from a cell its proof
+    settled without a search); other cells' reasons are returned unchanged.
 
     Parameters
     ----------
@@ -55,6 +55,8 @@ def searched_reason(reason: str, verdict: "Verdict") -> str:
     >>> once.startswith("SD ≤ ½; the search found no counterexample in "), searched_reason(once, v) == once
     (True, True)
     """
+    if verdict.status == "proven" and not verdict.sizes:  # settled by its proof, not searched
+        return _SEARCHED.sub("", reason)
     if verdict.kind != "universal" or verdict.status not in ("holds", "proven") or not verdict.sizes:
         return reason
     seed = "random" if verdict.random_state is None else verdict.random_state
