@@ -50,10 +50,13 @@ def searched_reason(reason: str, verdict: "Verdict") -> str:
     Examples
     --------
     >>> from puf.properties import verdicts
-    >>> (v,) = verdicts("sd", properties=["range"], max_examples=5, random_state=0)
-    >>> once = searched_reason("SD ≤ ½", v)
-    >>> once.startswith("SD ≤ ½; the search found no counterexample in "), searched_reason(once, v) == once
+    >>> (v,) = verdicts("sd", properties=["continuity"], max_examples=5, random_state=0)
+    >>> once = searched_reason("SD moves by at most δ", v)
+    >>> once.startswith("SD moves by at most δ; the search found no counterexample in "), searched_reason(once, v) == once
     (True, True)
+    >>> (proven,) = verdicts("sd", properties=["range"], max_examples=5, random_state=0)
+    >>> searched_reason("SD ≤ ½; the search found no counterexample in 9 examples up to m = 4 (budget 5, seed 0)", proven)
+    'SD ≤ ½'
     """
     if verdict.status == "proven" and not verdict.sizes:  # settled by its proof, not searched
         return _SEARCHED.sub("", reason)
