@@ -28,8 +28,8 @@ from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import example_budget
 from .catalog import CATALOG, Property, get_property
 from .measured import measured_power
-from .proofs import Proof, check_mode, combine, prove
-from .search import Found, OutOfBudget, PropertySearch, _level
+from .proofs import Proof, check_mode, combine, prove, settles
+from .search import Found, OutOfBudget, PropertySearch, measure_level
 from .verdict import STATUSES, Verdict
 from .cases import Case
 
@@ -190,11 +190,6 @@ def _sizes(sizes: Collection[int]) -> str:
     return f"{text}; largest m = {max(sizes)}"
 
 
-def _settles(proof: Proof | None) -> bool:
-    """A proof for every m settles its cell: no search is run (one for m ≤ 4 does not)."""
-    return proof is not None and proof.status == "proven" and proof.scope.startswith("for every m")
-
-
 def _proven(
     measure: Measure, prop: Property, proof: Proof, max_examples: int, seed_value: int | None, start: float
 ) -> Verdict:
@@ -204,7 +199,7 @@ def _proven(
         prop.name,
         "proven",
         prop.kind,
-        _level(measure),
+        measure_level(measure),
         0,
         0,
         f"proven {proof.scope}: {proof.argument}",
@@ -300,7 +295,7 @@ def verdicts(
         name = prop.name
         start = time.perf_counter()
         proof = prove(measure, name, mode=proofs)
-        if _settles(proof):
+        if settles(proof):
             results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
             continue
         status, reason, found, search = _check_one(
