@@ -207,8 +207,9 @@ def _uf_together(worlds, chosen, roads, k, gamma, options):
     from puf.engines import uf_streaming_runs
 
     first = next(iter(worlds.values()))
-    shared = all(_same_users(first, w) for w in worlds.values())
-    if len(worlds) < 2 or not shared:
+    if len(worlds) < 2 or all(road.kind != "uf" for road in roads):
+        return
+    if not all(_same_users(first, w) for w in worlds.values()):
         return
     done = set()
     for variant, road in zip(chosen, roads):
