@@ -113,3 +113,31 @@ def test_bad_input_names_the_argument():
         search([0.0, 1.0, 0.5], mode="best")
     with pytest.raises(ValueError, match="similarity must be a square"):
         PairingSearch(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("ties", [0, 3, 40])
+def test_packed_rank_order_is_the_stable_sort_of_the_shuffled_values(ties):
+    from puf.synthetic.similarity import _rank_order, _value_ranks
+
+    rng = np.random.default_rng(ties)
+    observed = rng.random(5_000)
+    if ties:
+        observed = np.round(observed, 1 if ties == 40 else 2) * (rng.random(5_000) < 0.7)
+        observed[:ties] = -0.0  # equal to 0.0
+    plain = _rank_order(observed, np.random.default_rng(7))
+    packed = _rank_order(observed, np.random.default_rng(7), _value_ranks(observed))
+    assert np.array_equal(plain, packed)
+
+
+def test_a_frozen_matrix_reshapes_to_the_bit_with_its_value_ranks_kept():
+    from puf.synthetic import SkewnessReshaper, reshape_skewness
+
+    rng = np.random.default_rng(1)
+    s = np.round(rng.random((60, 60)), 2)
+    s = (s + s.T) / 2
+    np.fill_diagonal(s, 1.0)
+    frozen = s.copy()
+    frozen.flags.writeable = False
+    for seed in (0, 1):
+        want = reshape_skewness(s, skewness=2.0, random_state=seed)
+        assert np.array_equal(SkewnessReshaper(frozen, random_state=seed)(2.0), want)
