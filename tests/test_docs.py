@@ -61,3 +61,13 @@ def test_readme_python_runs(capsys):
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
     assert "puf" in capsys.readouterr().out
+
+
+def test_ci_runs_the_readme_test_command():
+    """``.ci/run`` installs more extras, then runs the README's pytest invocation as written."""
+    text = README.read_text(encoding="utf-8")
+    command = re.search(r"# install and run the tests\n(.+)\n", text).group(1)
+    invocation = command.split("&&")[1].strip()
+    assert invocation.startswith("python -m pytest"), command
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(rf'pip install -e "\.\[test[a-z,]*\]" && {re.escape(invocation)}\n', run), invocation
