@@ -10,8 +10,9 @@ copied World starts with an empty one.
 
 from __future__ import annotations
 
-__all__ = ["PIECE_INPUTS", "Pieces"]
+__all__ = ["PIECE_INPUTS", "Pieces", "matrix_memo"]
 
+import weakref
 from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
@@ -64,3 +65,56 @@ class Pieces:
 
     def __reduce__(self) -> tuple[type[Pieces], tuple[()]]:
         return Pieces, ()  # a pickled or copied World recomputes its pieces
+
+
+_HELD: dict[int, tuple[weakref.ref, dict[Hashable, NDArray[Any]]]] = {}
+
+
+def matrix_memo(matrix: NDArray[Any], key: Hashable, compute: Callable[[], ArrayLike]) -> NDArray[Any]:
+    """A value derived from a frozen matrix alone, computed once while the matrix lives.
+
+    For a matrix no World owns (e.g. a similarity reshaped to a skewness, which the
+    pairings of one sweep point read in turn). Only a frozen array (read-only and
+    owning its data) can be trusted not to change, so any other is computed afresh
+    each time; the values of a matrix are dropped when it is.
+
+    Parameters
+    ----------
+    matrix : numpy.ndarray
+        What the value is computed from.
+    key : hashable
+        What the value is, within that matrix's values.
+    compute : callable
+        ``compute() -> array_like``, called on the first request only.
+
+    Returns
+    -------
+    numpy.ndarray
+        Read-only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.eye(3)
+    >>> a.flags.writeable = False
+    >>> matrix_memo(a, "trace", lambda: np.trace(a)).item()
+    3.0
+    >>> matrix_memo(a, "trace", lambda: 0.0).item()  # computed once
+    3.0
+    """
+    if matrix.flags.writeable or matrix.base is not None:
+        return np.asarray(compute())
+    entry = _HELD.get(id(matrix))
+    if entry is None or entry[0]() is not matrix:
+        index = id(matrix)
+
+        def forget(_: object, index: int = index) -> None:
+            _HELD.pop(index, None)
+
+        entry = _HELD[index] = (weakref.ref(matrix, forget), {})
+    values = entry[1]
+    if key not in values:
+        value = np.asarray(compute())
+        value.flags.writeable = False
+        values[key] = value
+    return values[key]

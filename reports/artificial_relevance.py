@@ -11,9 +11,14 @@ from __future__ import annotations
 
 __all__ = ["artificial_relevance", "RelabelledWorlds"]
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import ArrayLike
 from puf.world import World
+
+if TYPE_CHECKING:
+    from puf.synthetic import PairingSearch
 
 
 def artificial_relevance(
@@ -21,7 +26,7 @@ def artificial_relevance(
     fraction: float,
     *,
     pairing: str = "random",
-    similarity: ArrayLike | None = None,
+    similarity: ArrayLike | PairingSearch | None = None,
     random_state: int | np.random.Generator | None = None,
 ) -> World:
     """Relabel relevance, as the PUF paper does on real data: a share with none listed, the rest all.
@@ -39,8 +44,10 @@ def artificial_relevance(
         Which users are the zero ones: drawn at random, or chosen by
         :func:`synthetic.pair` on the histories' Jaccard similarity so that
         similar users have equal (fair) or unequal (unfair) effectiveness.
-    similarity : array-like of shape (m, m), optional
-        What the pairing reads; default the histories' Jaccard.
+    similarity : array-like of shape (m, m) or synthetic.PairingSearch, optional
+        What the pairing reads; default the histories' Jaccard. A
+        :class:`synthetic.PairingSearch` on it gives the same users and keeps its
+        pieces between calls (:class:`RelabelledWorlds` holds one).
     random_state : None, int or numpy.random.Generator
 
     Returns
@@ -65,10 +72,12 @@ def artificial_relevance(
     zero = np.zeros(m, dtype=bool)
     zero[rng.permutation(m)[: round(fraction * m)]] = True
     if pairing != "random" and 0 < zero.sum() < m:
-        from puf import synthetic
+        from puf.synthetic import PairingSearch
 
-        similarity = world.similarity("jaccard") if similarity is None else similarity
-        zero = synthetic.pair(np.where(zero, 0.0, 1.0), similarity, mode=pairing, random_state=rng) == 0.0
+        similarity = world.shared_similarity("jaccard") if similarity is None else similarity
+        search = similarity if isinstance(similarity, PairingSearch) else PairingSearch(similarity)
+        values = np.where(zero, 0.0, 1.0)  # synthetic.pair's values: the zero users are where it puts 0
+        zero = values[search(values, mode=pairing, random_state=rng)] == 0.0
     listed = world.rankings >= 0
     rows = np.broadcast_to(np.arange(m)[:, None], listed.shape)[listed]
     lists = sp.csr_matrix((np.ones(rows.size), (rows, world.rankings[listed])), shape=(m, n))
@@ -100,13 +109,17 @@ class RelabelledWorlds:
 
     def __init__(self, world: World) -> None:
         self.world = world
-        self._jaccard = None
+        self._pairing: PairingSearch | None = None
 
     def __call__(
         self, *, zero_relevance: float, pairing: str = "random", random_state: int | np.random.Generator | None = None
     ) -> World:
-        if pairing != "random" and self._jaccard is None:
-            self._jaccard = self.world.similarity("jaccard")  # once, not per sweep point
+        if pairing != "random" and self._pairing is None:
+            from puf.synthetic import PairingSearch
+
+            # Once, not per sweep point: the world's own Jaccard (the one its sweeps read), checked
+            # once, its spectral orders and each search kept (a sweep's seeds share their searches).
+            self._pairing = PairingSearch(self.world.shared_similarity("jaccard"))
         return artificial_relevance(
-            self.world, zero_relevance, pairing=pairing, similarity=self._jaccard, random_state=random_state
+            self.world, zero_relevance, pairing=pairing, similarity=self._pairing, random_state=random_state
         )

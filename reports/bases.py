@@ -183,28 +183,42 @@ def _reshaping(
 
     At a fixed mean, a :class:`synthetic.SkewnessReshaper` per (similarity matrix,
     seed) is kept in ``cache``: the points of a sweep that share a similarity (every
-    skewness value, every pairing of the same histories) rank its pairs once.
+    skewness value, every pairing of the same histories) rank its pairs once. The
+    last reshaped matrix of each similarity name is kept there too, so consecutive
+    points reading the same one (the pairings of one skewness and seed, which a
+    crossed sweep runs one after another) share the matrix itself, and with it the
+    pieces derived from it (its check, its nearest neighbours).
     """
     if base.skewness is None:
         return None
-    from puf import synthetic
-
     reshaped = {}
     cache = {} if cache is None else cache
 
     def reshape(similarity: NDArray[np.float64], name: str) -> NDArray[np.float64]:
         if name not in reshaped:
-            if base.skewness_mean == "free":
-                reshaped[name] = synthetic.power_skewness(similarity, skewness=base.skewness)
+            setting = (seed, base.skewness_mean, base.skewness)
+            last = cache.get(("reshaped", name))
+            if last is not None and last[0] is similarity and last[1] == setting:
+                reshaped[name] = last[2]
             else:
-                key = ("reshaper", id(similarity), seed)
-                if key not in cache or cache[key][0] is not similarity:  # the entry keeps the matrix alive
-                    cache[key] = (similarity, synthetic.SkewnessReshaper(similarity, random_state=seed))
-                reshaped[name] = cache[key][1](base.skewness)
+                reshaped[name] = _reshaped(similarity, base, seed, cache)
                 reshaped[name].flags.writeable = False  # frozen: checked once, handed on uncopied
+                cache["reshaped", name] = (similarity, setting, reshaped[name])  # one kept per name
         return reshaped[name]
 
     return reshape
+
+
+def _reshaped(similarity: NDArray[np.float64], base: Base, seed: int, cache: dict[Any, Any]) -> NDArray[np.float64]:
+    """``similarity`` at the point's skewness, by the point's road (a new array)."""
+    from puf import synthetic
+
+    if base.skewness_mean == "free":
+        return synthetic.power_skewness(similarity, skewness=base.skewness)
+    key = ("reshaper", id(similarity), seed)
+    if key not in cache or cache[key][0] is not similarity:  # the entry keeps the matrix alive
+        cache[key] = (similarity, synthetic.SkewnessReshaper(similarity, random_state=seed))
+    return cache[key][1](base.skewness)
 
 
 def point_population(

@@ -108,6 +108,25 @@ def sweep(
     0.5            0.5      0.5
     1.0            NaN      0.0
     """
+    return _sweep_points(measures, parameter, values, seeds, [Base() if base is None else base], cache, progress)[0]
+
+
+def _sweep_points(
+    measures: Iterable[Any],
+    parameter: str,
+    values: Sequence[Any],
+    seeds: Sequence[int],
+    bases: Sequence[Base],
+    cache: dict[Any, World] | None,
+    progress: Any,
+) -> list[pd.DataFrame]:
+    """:func:`sweep` from each of ``bases``, one table each, their points run side by side.
+
+    The points of one value and seed are run one after another, from every base in
+    turn: bases differing in what does not change a similarity (the pairings of a
+    skewness sweep) read the same reshaped matrix and the pieces derived from it.
+    Each point's values do not depend on the order the points run in.
+    """
     if parameter not in PARAMETERS:
         raise ValueError(f"unknown parameter {parameter!r}; known: {', '.join(PARAMETERS)}")
     chosen = [v for spec in measures for v in variants(spec)]
@@ -118,24 +137,25 @@ def sweep(
     seeds = [int(s) for s in seeds]
     if not chosen or not values or not seeds:
         raise ValueError("sweep needs at least one measure, one value and one seed")
-    base = Base() if base is None else base
     cache = {} if cache is None else cache
-    bar, own = _bar(progress, len(values) * len(seeds))
-    rows = []
+    bar, own = _bar(progress, len(values) * len(seeds) * len(bases))
+    rows: list[list[tuple[Any, ...]]] = [[] for _ in bases]
     try:
         for value in values:
-            point = base.replace(**{parameter: value})
+            points = [base.replace(**{parameter: value}) for base in bases]
             for seed in seeds:
-                with warnings.catch_warnings():
-                    # An undefined value is recorded as NaN; the table says so.
-                    warnings.simplefilter("ignore", UndefinedMeasureWarning)
-                    scores = point_scores(point, seed, chosen, cache, where=f" at {parameter}={value}, seed {seed}")
-                rows.extend((v.label, parameter, value, seed, score) for v, score in zip(chosen, scores))
-                bar.update(1)
+                for point, table in zip(points, rows):
+                    with warnings.catch_warnings():
+                        # An undefined value is recorded as NaN; the table says so.
+                        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                        where = f" at {parameter}={value}, seed {seed}"
+                        scores = point_scores(point, seed, chosen, cache, where=where)
+                    table.extend((v.label, parameter, value, seed, score) for v, score in zip(chosen, scores))
+                    bar.update(1)
     finally:
         if own:
             bar.close()
-    return pd.DataFrame(rows, columns=COLUMNS)
+    return [pd.DataFrame(table, columns=COLUMNS) for table in rows]
 
 
 _SHARES = tuple(i / 10 for i in range(11))
@@ -245,23 +265,18 @@ class BuiltinSweep:
         """
         base = (Base() if base is None else base).replace(**dict(self.setting))
         values, levels = self.grid(quick)
-        frames = []
+        points = []
         for level in levels:
             point = base if self.cross is None else base.replace(**{self.cross: level})
             if self.cross == "gamma":
                 point = point.replace(similarity="uf")  # PUF reads sim_UF(gamma) here too
-            frame = sweep(
-                self.measures + tuple(extra),
-                parameter=self.parameter,
-                values=values,
-                seeds=seeds,
-                base=point,
-                cache=cache,
-                progress=progress,
-            )
+            points.append(point)
+        # The levels' points of each value and seed run together (they share a reshaped similarity);
+        # the table is level by level, as one sweep per level would give it.
+        frames = _sweep_points(self.measures + tuple(extra), self.parameter, values, seeds, points, cache, progress)
+        for level, frame in zip(levels, frames):
             if self.cross is not None:
                 frame.insert(2, self.cross, level)
-            frames.append(frame)
         return pd.concat(frames, ignore_index=True)
 
 

@@ -4,7 +4,7 @@ Score level (exact control): :func:`similarity_matrix` and :func:`reshape_skewne
 (similarities with an exact mean and sample skewness), :func:`power_skewness` (a target
 skewness by sim ** alpha, the mean free), :func:`zero_relevance_effectiveness`
 and :func:`spread_effectiveness` (effectiveness disparity), :func:`pair` (most fair / most
-unfair assignment of effectiveness to users). Interaction level: :func:`world` (a
+unfair assignment of effectiveness to users; :class:`PairingSearch` for many on one matrix). Interaction level: :func:`world` (a
 :class:`puf.World` from latent communities), :func:`summary`, and the World
 transformations the property catalog uses.
 """
@@ -21,6 +21,7 @@ __all__ = [
     "spread_effectiveness",
     "max_sd",
     "PAIRINGS",
+    "PairingSearch",
     "pair",
     "pair_order",
     "weighted_gap_sum",
@@ -40,7 +41,7 @@ __all__ = [
 
 from ._skewness import sample_skewness
 from .effectiveness import max_sd, spread_effectiveness, zero_relevance_effectiveness
-from .pairing import PAIRINGS, pair, pair_order, weighted_gap_sum
+from .pairing import PAIRINGS, PairingSearch, pair, pair_order, weighted_gap_sum
 from .similarity import (
     SkewnessReshaper,
     off_diagonal,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["PAIRINGS", "pair", "pair_order", "weighted_gap_sum"]
+__all__ = ["PAIRINGS", "PairingSearch", "pair", "pair_order", "weighted_gap_sum"]
 
 import functools
 import itertools
@@ -218,42 +218,106 @@ def pair_order(
     [0, 1, 2]
     """
     e = check_effectiveness(effectiveness, min_users=2)
-    s = check_similarity(similarity, m=e.shape[0]).copy()
-    if mode not in PAIRINGS:
-        raise ValueError(f"unknown mode {mode!r}; known: {', '.join(PAIRINGS)}")
-    if restarts is None:
-        restarts = _SMALL_RESTARTS if e.shape[0] <= _SMALL else 0
-    restarts = check_count(restarts, name="restarts")
-    max_rounds = None if max_rounds is None else check_count(max_rounds, name="max_rounds", minimum=1)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
-    exact = method == "exact" or (method == "auto" and e.shape[0] <= _EXACT_UP_TO)
-    if exact and e.shape[0] > _EXACT_AT_MOST:
-        raise ValueError(f"method='exact' enumerates every order: at most {_EXACT_AT_MOST} users, got {e.shape[0]}")
-    if exact and mode != "random":
-        return _exact_order(e, s, 1.0 if mode == "most_fair" else -1.0)
-    rng = check_random_state(random_state)
-    start = rng.permutation(e.shape[0])
-    if mode == "random" or np.all(e == e[0]):  # equal values: every assignment is the same
-        return start
-    np.fill_diagonal(s, 0.0)
-    sign = 1.0 if mode == "most_fair" else -1.0
-    ranked = np.argsort(e, kind="stable")  # value ranks, smallest first
-    candidates = [start] + [rng.permutation(e.shape[0]) for _ in range(restarts)]
-    for order in _spectral_orders(s, mode):
-        spectral = np.empty_like(ranked)
-        spectral[order] = ranked  # the k-th user along the eigenvector gets the k-th value
-        candidates.append(spectral)
-    if e.shape[0] > _SMALL:  # one search from the best start: each search costs O(m^3)
-        candidates = [min(candidates, key=lambda c: sign * weighted_gap_sum(e[c], s))]
-    best, best_cost = None, np.inf
-    for candidate in candidates:
-        # Search over values, then map back to indices: positions of equal values are arbitrary.
-        improved = _local_search(e[candidate], s, sign, max_rounds)
-        cost = sign * weighted_gap_sum(improved, s)
-        if cost < best_cost:
-            best, best_cost = improved, cost
-    return _indices_for(e, best)
+    search = PairingSearch(check_similarity(similarity, m=e.shape[0]))
+    return search(e, mode=mode, restarts=restarts, max_rounds=max_rounds, random_state=random_state, method=method)
+
+
+class PairingSearch:
+    """:func:`pair_order` on one similarity matrix for many effectiveness vectors, each piece once.
+
+    ``PairingSearch(similarity)(effectiveness, mode=mode, random_state=seed)`` equals
+    ``pair_order(effectiveness, similarity, mode=mode, random_state=seed)`` element for
+    element (so do ``restarts``, ``max_rounds`` and ``method``). The matrix is checked
+    and copied once, each mode's spectral orders are computed once, and each swap
+    search is kept by what it starts from (the values along the start, the mode and
+    ``max_rounds``): calls whose best start assigns the same values, such as the seeds
+    of a sweep pairing one share of zero-relevance users, search once. The search is
+    deterministic, so a kept result is the one a new search would find.
+
+    Parameters
+    ----------
+    similarity : array-like of shape (m, m)
+        As in :func:`pair`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> s = rng.random((80, 80)); s = (s + s.T) / 2
+    >>> e = (rng.random(80) < 0.5).astype(float)
+    >>> search = PairingSearch(s)
+    >>> all(np.array_equal(search(e, mode="most_fair", random_state=seed),
+    ...                    pair_order(e, s, mode="most_fair", random_state=seed)) for seed in range(3))
+    True
+    """
+
+    def __init__(self, similarity: ArrayLike) -> None:
+        self._similarity = check_similarity(similarity).copy()
+        np.fill_diagonal(self._similarity, 0.0)
+        self._spectral: dict[str, tuple[NDArray[np.int64], NDArray[np.int64]]] = {}
+        self._searched: dict[tuple[float, int | None, bytes], tuple[NDArray[np.float64], float]] = {}
+
+    def __call__(
+        self,
+        effectiveness: ArrayLike,
+        *,
+        mode: str,
+        restarts: int | None = None,
+        max_rounds: int | None = None,
+        random_state: int | np.random.Generator | None = None,
+        method: str = "search",
+    ) -> NDArray[np.int64]:
+        """The order :func:`pair_order` gives for these arguments on this similarity."""
+        s, m = self._similarity, self._similarity.shape[0]
+        e = check_effectiveness(effectiveness, min_users=2)
+        if e.shape[0] != m:
+            raise ValueError(f"similarity has {m} users but effectiveness has {e.shape[0]}; they must match")
+        if mode not in PAIRINGS:
+            raise ValueError(f"unknown mode {mode!r}; known: {', '.join(PAIRINGS)}")
+        if restarts is None:
+            restarts = _SMALL_RESTARTS if m <= _SMALL else 0
+        restarts = check_count(restarts, name="restarts")
+        max_rounds = None if max_rounds is None else check_count(max_rounds, name="max_rounds", minimum=1)
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+        exact = method == "exact" or (method == "auto" and m <= _EXACT_UP_TO)
+        if exact and m > _EXACT_AT_MOST:
+            raise ValueError(f"method='exact' enumerates every order: at most {_EXACT_AT_MOST} users, got {m}")
+        if exact and mode != "random":
+            return _exact_order(e, s, 1.0 if mode == "most_fair" else -1.0)  # the diagonal is never read
+        rng = check_random_state(random_state)
+        start = rng.permutation(m)
+        if mode == "random" or np.all(e == e[0]):  # equal values: every assignment is the same
+            return start
+        sign = 1.0 if mode == "most_fair" else -1.0
+        ranked = np.argsort(e, kind="stable")  # value ranks, smallest first
+        candidates = [start] + [rng.permutation(m) for _ in range(restarts)]
+        if mode not in self._spectral:
+            self._spectral[mode] = _spectral_orders(s, mode)
+        for order in self._spectral[mode]:
+            spectral = np.empty_like(ranked)
+            spectral[order] = ranked  # the k-th user along the eigenvector gets the k-th value
+            candidates.append(spectral)
+        if m > _SMALL:  # one search from the best start: each search costs O(m^3)
+            candidates = [min(candidates, key=lambda c: sign * weighted_gap_sum(e[c], s))]
+        best, best_cost = None, np.inf
+        for candidate in candidates:
+            # Search over values, then map back to indices: positions of equal values are arbitrary.
+            improved, cost = self._search(e[candidate], sign, max_rounds)
+            if cost < best_cost:
+                best, best_cost = improved, cost
+        return _indices_for(e, best)
+
+    def _search(
+        self, values: NDArray[np.float64], sign: float, max_rounds: int | None
+    ) -> tuple[NDArray[np.float64], float]:
+        """The swap search from ``values`` and sign * its weighted gap sum, once per start."""
+        key = (sign, max_rounds, values.tobytes())
+        if key not in self._searched:
+            improved = _local_search(values, self._similarity, sign, max_rounds)
+            improved.flags.writeable = False
+            self._searched[key] = (improved, sign * weighted_gap_sum(improved, self._similarity))
+        return self._searched[key]
 
 
 def _indices_for(e: NDArray[np.float64], assigned: NDArray[np.float64]) -> NDArray[np.int64]:

@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from ..lists import list_centroids
 from ..pair_kernels import pair_kernel_of
+from ..pieces import matrix_memo
 from ..memory import memory_limit
 from ..paper_list_measures import proportion_envious_users
 from ..variant import METRICS, Variant
@@ -248,7 +249,7 @@ def _neighbours(world, variant, road, k, gamma, options, overrides):
 
     overridden = overrides and (road.similarity, gamma) in overrides
     neighbors = (
-        compute()
+        matrix_memo(overrides[road.similarity, gamma], ("neighbours", road.source, n), compute)
         if overridden
         else world.memo("users", ("neighbours", road.similarity, road.source, gamma, n), compute)
     )
