@@ -23,7 +23,7 @@ from puf.metadata import Measure
 
 from .budget import example_budget
 from .catalog import CATALOG, get_property
-from .proofs import check_mode, combine, prove
+from .proofs import check_mode, combine, prove, settles
 from .runner import verdicts
 
 T = TypeVar("T")
@@ -113,7 +113,7 @@ def _alias(form: Any) -> str:
 def decide(measure: Measure, prop: str, *, proofs: str, max_examples: int, random_state: int | None) -> Cell:
     """One cell: by proof when one settles it, else by the search (proofs off)."""
     proof = prove(measure, prop, mode=proofs)
-    if proof is not None and proof.status == "proven" and proof.scope.startswith("for every m"):
+    if settles(proof):
         return Cell(prop, "proven", "proof", proof.argument, proof.scope)
     if proof is not None and proof.status == "violated":
         return Cell(prop, "violated", "proof", f"counterexample {proof.scope}", None, proof.example)

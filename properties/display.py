@@ -116,7 +116,7 @@ def format_verdicts(results: Sequence[Verdict], *, examples: bool = True) -> str
     ... # doctest: +ELLIPSIS
     measure sd (score level)
     property   verdict    detail
-    anonymity  proven     proven for every m, by symmetric aggregation; no counterexample in ... examples (m = ...)
+    anonymity  proven     proven for every m, by symmetric aggregation: a sum, mean or max over all users ...
     """
     if not results:
         return ""

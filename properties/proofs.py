@@ -10,9 +10,9 @@ none; a solver that stops leaves the search's verdict, with a note.
 
 from __future__ import annotations
 
-__all__ = ["PROOF_MODES", "Proof", "prove", "combine"]
+__all__ = ["PROOF_MODES", "Proof", "prove", "settles", "combine"]
 
-from typing import Any
+from typing import Any, TypeGuard
 from dataclasses import dataclass
 
 from puf.grammar import builtin_form
@@ -85,6 +85,20 @@ def prove(
     if result is None:
         return None
     return Proof(result.status, result.scope, result.note, result.example)
+
+
+def settles(proof: Proof | None) -> TypeGuard[Proof]:
+    """True when ``proof`` settles its cell for every m, so no search is needed (a scope for
+    m ≤ 4 leaves larger m to the search; a refutation is confirmed by the judge first).
+
+    Examples
+    --------
+    >>> settles(Proof("proven", "for every m, by symmetric aggregation")), settles(Proof("proven", "for m ≤ 4, by SMT"))
+    (True, False)
+    >>> settles(None)
+    False
+    """
+    return proof is not None and proof.status == "proven" and proof.scope.startswith("for every m")
 
 
 def combine(

@@ -28,8 +28,8 @@ from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import example_budget
 from .catalog import CATALOG, Property, get_property
 from .measured import measured_power
-from .proofs import check_mode, combine, prove
-from .search import Found, OutOfBudget, PropertySearch
+from .proofs import Proof, check_mode, combine, prove, settles
+from .search import Found, OutOfBudget, PropertySearch, measure_level
 from .verdict import STATUSES, Verdict
 from .cases import Case
 
@@ -190,6 +190,29 @@ def _sizes(sizes: Collection[int]) -> str:
     return f"{text}; largest m = {max(sizes)}"
 
 
+def _proven(
+    measure: Measure, prop: Property, proof: Proof, max_examples: int, seed_value: int | None, start: float
+) -> Verdict:
+    """The verdict of a cell a proof settles for every m: its argument, and no examples."""
+    return Verdict(
+        measure.name,
+        prop.name,
+        "proven",
+        prop.kind,
+        measure_level(measure),
+        0,
+        0,
+        f"proven {proof.scope}: {proof.argument}",
+        None,
+        round(time.perf_counter() - start, 3),
+        (),
+        None,
+        max_examples,
+        _recorded_seed(seed_value),
+        proof.scope,
+    )
+
+
 def verdicts(
     measure: Any,
     *,
@@ -235,8 +258,10 @@ def verdicts(
         For a grammar measure (:mod:`puf.grammar`, which the built-ins PUF,
         SD, Gini, ... are expressions of): prove cells by the composition
         rules (every m), and with "smt" also by the z3 solver for m ≤ 4
-        (the optional extra ``proofs``). A proven cell's status is ``proven``
-        (the search runs all the same); a solver's counterexample is confirmed
+        (the optional extra ``proofs``). A cell proven for every m is
+        ``proven`` without a search (its reason is the proof's argument); one
+        proven for m ≤ 4 is searched, and ``proven`` when the search finds
+        nothing either; a solver's counterexample is confirmed
         by the judge before it counts. "none": the search alone.
 
     Returns
@@ -269,6 +294,10 @@ def verdicts(
     for prop in chosen:
         name = prop.name
         start = time.perf_counter()
+        proof = prove(measure, name, mode=proofs)
+        if settles(proof):
+            results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
+            continue
         status, reason, found, search = _check_one(
             measure,
             prop,
@@ -284,7 +313,7 @@ def verdicts(
             reason += (
                 f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
             )
-        status, reason, found, scope = combine(status, reason, found, prove(measure, name, mode=proofs))
+        status, reason, found, scope = combine(status, reason, found, proof)
         results.append(
             Verdict(
                 measure.name,

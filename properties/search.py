@@ -15,7 +15,7 @@ a case's alternatives) and judges it through the property object alone.
 
 from __future__ import annotations
 
-__all__ = ["Found", "OutOfBudget", "PropertySearch", "narrow_jump"]
+__all__ = ["Found", "OutOfBudget", "PropertySearch", "measure_level", "narrow_jump"]
 
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, cast
@@ -40,7 +40,16 @@ from .catalog import Property
 _WORLD_FIELDS = {"utility", "list_distance"}
 
 
-def _level(measure: Measure) -> str:
+def measure_level(measure: Measure) -> str:
+    """The level a measure is checked at: ``"world"`` when it reads a field only a World
+    supplies (its recommended lists), else ``"score"``.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
+    ('score', 'world')
+    """
     return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
 
 
@@ -152,7 +161,7 @@ class PropertySearch:
     def __init__(
         self, measure: Measure, prop: Property, *, max_examples: int, time_limit: float, time_budget: float
     ) -> None:
-        self.measure, self.prop, self.level = measure, prop, _level(measure)
+        self.measure, self.prop, self.level = measure, prop, measure_level(measure)
         self.time_limit, self.time_budget = time_limit, time_budget
         # A deterministic cap on calls (generation, targeting and shrinking together) keeps
         # world-level shrinking bounded; the time budget is only a safety net for slow measures.

@@ -198,6 +198,10 @@ def similarity_bytes(name: str, m: int) -> int:
     return dense_bytes(m, copies=SIMILARITY_COPIES.get(name, 3))
 
 
+_NEVER_SHORT = 1 << 20
+"""Bytes below which :func:`check_memory` does not read the kernel's figure (a limit set still applies)."""
+
+
 def check_memory(nbytes: int, *, what: str) -> None:
     """Raise :class:`MemoryNeeded` when ``nbytes`` is more than the available memory.
 
@@ -216,6 +220,8 @@ def check_memory(nbytes: int, *, what: str) -> None:
     ...
     puf.memory.MemoryNeeded: the 353553390 x 353553390 similarity needs 1e+06 TB of memory; ... available...
     """
+    if nbytes <= _NEVER_SHORT and _set_limit() is None:
+        return  # the kernel is not asked about a small block (a drawn population's pieces)
     available = available_memory()
     if available is not None and nbytes > available:
         raise MemoryNeeded(

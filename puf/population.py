@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = ["Population"]
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -19,6 +19,22 @@ def _frozen(array):
     array = np.array(array, dtype=np.float64, copy=True)
     array.flags.writeable = False
     return array
+
+
+_FIELDS = ("effectiveness", "similarity", "utility", "list_distance")  # the dataclass's fields, in order
+
+
+def _checked(name: str, value: ArrayLike, m: int) -> NDArray[np.float64]:
+    """Field ``name`` of a Population of ``m`` users, validated, as a read-only float64 array."""
+    if name == "effectiveness":
+        checked = check_effectiveness(value, min_users=2)
+    elif name == "similarity":
+        checked = check_similarity(value, m=m)
+    elif name == "utility":
+        checked = check_pair_matrix(value, name="utility", m=m)
+    else:
+        checked = check_pair_matrix(value, name="list_distance", m=m, symmetric=True, unit=False)
+    return _frozen(checked)
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,20 +79,11 @@ class Population:
     list_distance: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        effectiveness = check_effectiveness(self.effectiveness, min_users=2)
-        m = effectiveness.shape[0]
-        checked = {
-            "effectiveness": effectiveness,
-            "similarity": check_similarity(self.similarity, m=m),
-        }
-        if self.utility is not None:
-            checked["utility"] = check_pair_matrix(self.utility, name="utility", m=m)
-        if self.list_distance is not None:
-            checked["list_distance"] = check_pair_matrix(
-                self.list_distance, name="list_distance", m=m, symmetric=True, unit=False
-            )
-        for name, value in checked.items():
-            object.__setattr__(self, name, _frozen(value))
+        m = check_effectiveness(self.effectiveness, min_users=2).shape[0]
+        for name in _FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, _checked(name, value, m))
 
     @property
     def m(self) -> int:
@@ -91,18 +98,37 @@ class Population:
         >>> list(Population([0.5, 0.5], [[1, 1], [1, 1]]).fields())
         ['effectiveness', 'similarity']
         """
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        return {name: getattr(self, name) for name in _FIELDS if getattr(self, name) is not None}
 
     def replace(self, **changes: Any) -> Population:
         """Return a validated copy with some fields replaced.
+
+        The fields given are validated; the others, validated when this
+        Population was made and read-only since, are shared as they are
+        (all are checked again when the number of users changes).
 
         Examples
         --------
         >>> pop = Population([0.0, 1.0], [[1, 0], [0, 1]])
         >>> pop.replace(effectiveness=[1.0, 1.0]).effectiveness
         array([1., 1.])
+        >>> pop.replace(similarity=[[1, 2], [2, 1]])
+        Traceback (most recent call last):
+        ...
+        ValueError: similarity must lie in [0, 1], got 2.0 at index (0, 1)
         """
-        return replace(self, **changes)
+        names = _FIELDS
+        if not set(changes) <= set(names):
+            return replace(self, **changes)  # dataclasses' TypeError names the unknown field
+        if "effectiveness" in changes and np.shape(changes["effectiveness"]) != (self.m,):
+            return replace(self, **changes)  # a new m: every field is checked against it
+        new = object.__new__(Population)
+        for name in names:
+            value = changes[name] if name in changes else getattr(self, name)
+            if name in changes and value is not None:
+                value = _checked(name, value, self.m)
+            object.__setattr__(new, name, value)
+        return new
 
     def permute(self, order: ArrayLike) -> Population:
         """Relabel users: user ``i`` of the result is user ``order[i]`` of this one.

@@ -81,3 +81,28 @@ def test_world_rejects_inconsistent_fields():
         good.replace(rankings=[[2, 3], [0, 5]])
     with pytest.raises(ValueError, match="item_features row 1 sums to zero"):
         good.replace(item_features=np.array([[1, 0], [0, 0], [0, 1], [1, 0], [0, 1]]))
+
+
+def test_the_field_names_are_the_dataclass_fields():
+    import dataclasses
+
+    from puf import population
+
+    assert population._FIELDS == tuple(f.name for f in dataclasses.fields(Population))
+
+
+def test_replace_checks_what_it_is_given_and_shares_the_rest():
+    pop = Population([0.0, 1.0, 0.5], np.eye(3), utility=np.eye(3))
+    moved = pop.replace(effectiveness=[1.0, 0.0, 0.5])
+    assert moved.similarity is pop.similarity and moved.utility is pop.utility
+    assert not moved.effectiveness.flags.writeable
+    with pytest.raises(ValueError, match="effectiveness must lie in"):
+        pop.replace(effectiveness=[0.0, 2.0, 0.5])
+    with pytest.raises(ValueError, match="similarity"):
+        pop.replace(similarity=np.eye(2))
+    with pytest.raises(ValueError, match="similarity"):  # a new m: the old similarity no longer fits
+        pop.replace(effectiveness=[0.0, 1.0])
+    with pytest.raises(TypeError, match="nope"):
+        pop.replace(nope=1)
+    assert pop.replace(utility=None).utility is None
+    assert pop.replace(list_distance=np.zeros((3, 3))).list_distance.shape == (3, 3)

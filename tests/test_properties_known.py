@@ -130,14 +130,16 @@ def test_update_known_writes_a_propertys_cells_and_keeps_the_rest(tmp_path, monk
     path = tmp_path / "sd.json"
     write_known(partial, path, partial=True)
     monkeypatch.setattr(updates, "known_path", lambda name: tmp_path / f"{name}.json")
-    found = verdicts("sd", properties=["similarity-zero", "range"], max_examples=5, random_state=0)
+    found = verdicts("sd", properties=["similarity-zero", "continuity", "range"], max_examples=5, random_state=0)
     assert updates.update_known(found) == [path]
     new = json.loads(path.read_text(encoding="utf-8"))
     assert list(new["verdicts"]) == list(CATALOG)
     assert new["verdicts"]["similarity-zero"] == "violated" and "similarity-zero" in new["examples"]
-    argument = old["reasons"]["range"].split("; the search found")[0]
-    assert new["reasons"]["range"].startswith(argument + "; the search found no counterexample in ")  # kept
-    assert new["reasons"]["range"].endswith("(budget 5, seed 0)")  # what this run covered, once
+    argument = old["reasons"]["continuity"].split("; the search found")[0]
+    assert new["reasons"]["continuity"].startswith(argument + "; the search found no counterexample in ")  # kept
+    assert new["reasons"]["continuity"].endswith("(budget 5, seed 0)")  # what this run covered, once
+    assert new["reasons"]["range"] == old["reasons"]["range"]  # proven for every m: no search, no clause
+    assert "the search found" not in new["reasons"]["range"]
     assert new["examples"] == {**old["examples"], "similarity-zero": new["examples"]["similarity-zero"]}
     assert new["literature"] == old["literature"]
 

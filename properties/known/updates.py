@@ -32,9 +32,9 @@ _SEARCHED = re.compile(r"; the search found no counterexample in \d+ examples up
 
 def searched_reason(reason: str, verdict: "Verdict") -> str:
     """``reason`` ending with what ``verdict``'s search covered, for a universal ``holds``
-    (or proven) cell: "; the search found no counterexample in N examples up to m = M
-    (budget B, seed S)". An earlier such clause is replaced; other cells' reasons are
-    returned unchanged.
+    (or searched proven) cell: "; the search found no counterexample in N examples up to m = M
+    (budget B, seed S)". An earlier such clause is replaced (and dropped from a cell its proof
+    settled without a search); other cells' reasons are returned unchanged.
 
     Parameters
     ----------
@@ -50,11 +50,16 @@ def searched_reason(reason: str, verdict: "Verdict") -> str:
     Examples
     --------
     >>> from puf.properties import verdicts
-    >>> (v,) = verdicts("sd", properties=["range"], max_examples=5, random_state=0)
-    >>> once = searched_reason("SD ≤ ½", v)
-    >>> once.startswith("SD ≤ ½; the search found no counterexample in "), searched_reason(once, v) == once
+    >>> (v,) = verdicts("sd", properties=["continuity"], max_examples=5, random_state=0)
+    >>> once = searched_reason("SD moves by at most δ", v)
+    >>> once.startswith("SD moves by at most δ; the search found no counterexample in "), searched_reason(once, v) == once
     (True, True)
+    >>> (proven,) = verdicts("sd", properties=["range"], max_examples=5, random_state=0)
+    >>> searched_reason("SD ≤ ½; the search found no counterexample in 9 examples up to m = 4 (budget 5, seed 0)", proven)
+    'SD ≤ ½'
     """
+    if verdict.status == "proven" and not verdict.sizes:  # settled by its proof, not searched
+        return _SEARCHED.sub("", reason)
     if verdict.kind != "universal" or verdict.status not in ("holds", "proven") or not verdict.sizes:
         return reason
     seed = "random" if verdict.random_state is None else verdict.random_state
