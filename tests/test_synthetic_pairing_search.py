@@ -141,3 +141,20 @@ def test_a_frozen_matrix_reshapes_to_the_bit_with_its_value_ranks_kept():
     for seed in (0, 1):
         want = reshape_skewness(s, skewness=2.0, random_state=seed)
         assert np.array_equal(SkewnessReshaper(frozen, random_state=seed)(2.0), want)
+
+
+def test_relabelled_worlds_and_their_sweep_compute_the_jaccard_once(monkeypatch):
+    import puf.similarity as similarity_module
+    from puf.reports.sweeps import SWEEPS
+
+    world = Base(n_users=40, n_items=200, k=5).world(zero_relevance=0.0, random_state=0)
+    names = []
+    real = similarity_module.compute_similarity
+    monkeypatch.setattr(
+        similarity_module, "compute_similarity", lambda name, *a, **k: names.append(name) or real(name, *a, **k)
+    )
+    base = Base(n_users=40, n_items=200, k=5, worlds=RelabelledWorlds(world), name="fixed")
+    spec = SWEEPS["skewness"]
+    cut = type(spec)(**{**spec.__dict__, "values": (0.0, 2.0), "quick_values": (0.0, 2.0)})
+    cut.run(seeds=[0, 1], base=base, cache={})
+    assert names.count("jaccard") == 1
