@@ -117,13 +117,12 @@ class Population:
         ...
         ValueError: similarity must lie in [0, 1], got 2.0 at index (0, 1)
         """
-        names = _FIELDS
-        if not set(changes) <= set(names):
+        if not set(changes) <= set(_FIELDS):
             return replace(self, **changes)  # dataclasses' TypeError names the unknown field
         if "effectiveness" in changes and np.shape(changes["effectiveness"]) != (self.m,):
             return replace(self, **changes)  # a new m: every field is checked against it
         new = object.__new__(Population)
-        for name in names:
+        for name in _FIELDS:
             value = changes[name] if name in changes else getattr(self, name)
             if name in changes and value is not None:
                 value = _checked(name, value, self.m)

@@ -84,7 +84,15 @@ def _tracked_text_files():
 
 # The positive samples are templates: the words the patterns look for are filled in when the
 # test runs, so that no tracked line is itself a sentence about the making of the product.
-_WORDS = {"who": "engineers", "run": "session", "task": "issue", "others": "others", "jobs": "jobs", "shared": "shared"}
+_WORDS = {
+    "who": "engineers",
+    "run": "session",
+    "task": "issue",
+    "others": "others",
+    "jobs": "jobs",
+    "shared": "shared",
+    "box": "machine",
+}
 
 
 @pytest.mark.parametrize(
@@ -100,7 +108,7 @@ _WORDS = {"who": "engineers", "run": "session", "task": "issue", "others": "othe
         ('session = _webdriver(port, "POST", "/session", {})', 0),
         ("import urllib.request; request = urllib.request.Request(url)", 0),
         ("Machine: 2-core x86-64, 24 GB. Date: 2026-11-30. Command: puf report.", 0),
-        ("x, the machine $shared with other $jobs, y", 2),
+        ("x, the $box $shared with other $jobs, y", 2),
         ("a road that needs no pass $shared with $others", 0),
     ],
 )
