@@ -7,7 +7,7 @@
 Runs the report's two real-data sweeps (zero relevance; skewness x pairing) on the
 dataset's histories and EASE's top-10 lists, as ``puf report --data`` does, and
 prints the number of worlds, wall and CPU seconds (this process, user + system)
-per world. Run it with the interpreter of each version of the code to compare
+per world (``--workers N``: this process and its workers). Run it with the interpreter of each version of the code to compare
 (the ratio of CPU seconds per world is the speed-up; ``--out`` writes the sweeps'
 tables, to compare byte for byte); report ``uptime`` beside it. ``--sweeps``,
 ``--values`` and ``--pairings`` cut the grid (a short run of the skewness sweep).
@@ -22,8 +22,12 @@ import time
 
 
 def _cpu():
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    """CPU seconds of this process and of its ended workers (user + system)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def main(argv=None):
@@ -35,6 +39,7 @@ def main(argv=None):
     parser.add_argument("--values", default=None, help="comma-separated sweep values (default: the grid's)")
     parser.add_argument("--pairings", default=None, help="comma-separated pairings of a crossed sweep")
     parser.add_argument("--out", default=None, help="write the sweeps' tables to this CSV")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the worlds (the tables are the same)")
     args = parser.parse_args(argv)
     from puf.data import load, to_world
     from puf.evaluation import run_rankers
@@ -53,7 +58,8 @@ def main(argv=None):
         spec = _cut(SWEEPS[key], args.values, args.pairings)
         worlds = spec.n_worlds(quick=not args.full, n_seeds=len(seeds))
         wall, cpu = time.perf_counter(), _cpu()
-        tables.append(spec.run(seeds=seeds, base=base, quick=not args.full, cache={}).assign(sweep=key))
+        table = spec.run(seeds=seeds, base=base, quick=not args.full, cache={}, workers=args.workers)
+        tables.append(table.assign(sweep=key))
         wall, cpu = time.perf_counter() - wall, _cpu() - cpu
         print(
             f"{key}: {worlds} worlds, {wall:.0f} s wall, {cpu:.0f} s CPU, {cpu / worlds:.1f} CPU s a world", flush=True

@@ -44,6 +44,7 @@ def build_report(
     design: Mapping[str, Any] | None = None,
     progress: bool = False,
     command: str = "puf report",
+    workers: int | None = None,
 ) -> Path:
     """Run everything and write the report into the existing directory ``out``.
 
@@ -66,6 +67,9 @@ def build_report(
     progress : bool
         One tqdm bar per stage (real data with ``data=``, sweeps, property verdicts),
         each named ``[i/n]`` with its own remaining time.
+    workers : int, optional
+        Processes for the sweeps' worlds (:func:`reports.sweeps.sweep`); default one
+        per core, 1 runs them in this process. The files are the same whatever it is.
 
     Returns
     -------
@@ -90,6 +94,7 @@ def build_report(
     from puf.reports.verdicts import verdict_document, verdict_record
 
     setting = SETTINGS["quick" if quick else "full"]
+    workers = _cores() if workers is None else workers
     seeds = [random_state + i for i in range(setting["n_seeds"])]
     base = Base(n_users=setting["n_users"], n_items=setting["n_items"])
     measures = _matrix_measures(extra)
@@ -107,11 +112,17 @@ def build_report(
         for spec in SWEEPS.values():
             bar.set_postfix_str(spec.name)
             table = spec.run(
-                seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick, cache=cache, progress=bar
+                seeds=seeds,
+                base=base,
+                extra=sweep_extra(spec, extra),
+                quick=quick,
+                cache=cache,
+                progress=bar,
+                workers=workers,
             )
             sections.append(sweep_section(out, spec, table, base, seeds, cache, labels))
         if real is not None:
-            sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache)
+            sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache, workers)
     checks = len(measures) * len(properties.CATALOG)
     with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
         found = properties.all_verdicts(
@@ -357,6 +368,7 @@ def _real_sections(
     bar: Any,
     labels: list[pd.DataFrame],
     cache: dict[Any, World],
+    workers: int = 1,
 ) -> list[Section]:
     from puf.reports.bases import Base
     from puf.reports.figures import plot_heatmap, save_figure
@@ -414,7 +426,8 @@ def _real_sections(
                 Section(f"{stem}_{key}", f"{spec.title}: {name}", f"Skipped at {world.m} users: {too_big}.")
             )
             continue
-        table = spec.run(seeds=seeds, base=base, extra=sweep_extra(spec, extra), quick=quick, cache=cache, progress=bar)
+        chosen = sweep_extra(spec, extra)
+        table = spec.run(seeds=seeds, base=base, extra=chosen, quick=quick, cache=cache, progress=bar, workers=workers)
         text = (
             f"{name}'s training histories (real Jaccard similarities) and the {real['ranker']} "
             f"ranker's top-10 lists, with artificial relevance: {TEXT[key]}"

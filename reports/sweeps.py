@@ -29,7 +29,7 @@ from __future__ import annotations
 
 __all__ = ["PARAMETERS", "COLUMNS", "Base", "sweep", "BuiltinSweep", "SWEEPS"]
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 import numbers
 import warnings
@@ -45,6 +45,7 @@ from puf import variants
 from puf.world import World
 
 from .bases import Base, point_scores
+from .workers import run_points
 
 #: The parameters a sweep can vary.
 PARAMETERS = ("zero_relevance", "skewness", "gamma", "pairing")
@@ -70,6 +71,7 @@ def sweep(
     base: Base | None = None,
     cache: dict[Any, World] | None = None,
     progress: Any = False,
+    workers: int = 1,
 ) -> pd.DataFrame:
     """Evaluate measures at each value of one parameter, over seeds.
 
@@ -90,6 +92,10 @@ def sweep(
         Shared between sweeps of one run so each world is drawn and derived once.
     progress : bool or tqdm, default False
         Show a bar, or advance a caller's bar by one per world.
+    workers : int, default 1
+        Processes for the sweep points (:func:`reports.workers.run_points`): the first
+        point runs here, the others are shared out seed by seed; the table is the same,
+        byte for byte, whatever the number. 1 runs every point in this process.
 
     Returns
     -------
@@ -108,7 +114,8 @@ def sweep(
     0.5            0.5      0.5
     1.0            NaN      0.0
     """
-    return _sweep_points(measures, parameter, values, seeds, [Base() if base is None else base], cache, progress)[0]
+    bases = [Base() if base is None else base]
+    return _sweep_points(measures, parameter, values, seeds, bases, cache, progress, workers)[0]
 
 
 def _sweep_points(
@@ -119,6 +126,7 @@ def _sweep_points(
     bases: Sequence[Base],
     cache: dict[Any, World] | None,
     progress: Any,
+    workers: int = 1,
 ) -> list[pd.DataFrame]:
     """:func:`sweep` from each of ``bases``, one table each, their points run side by side.
 
@@ -139,22 +147,33 @@ def _sweep_points(
         raise ValueError("sweep needs at least one measure, one value and one seed")
     cache = {} if cache is None else cache
     bar, own = _bar(progress, len(values) * len(seeds) * len(bases))
-    rows: list[list[tuple[Any, ...]]] = [[] for _ in bases]
+    by_value = [[base.replace(**{parameter: value}) for base in bases] for value in values]
+
+    def run(point: tuple[int, int], tick: Callable[[], None]) -> list[list[float]]:
+        """The scores of one (seed, value) from every base in turn."""
+        seed, index = point
+        scores = []
+        for base in by_value[index]:
+            with warnings.catch_warnings():
+                # An undefined value is recorded as NaN; the table says so.
+                warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                where = f" at {parameter}={values[index]}, seed {seed}"
+                scores.append(point_scores(base, seed, chosen, cache, where=where))
+            tick()
+        return scores
+
+    # Seed by seed: a seed's reshaped similarities and pairings are made once, in one process.
+    points = [(seed, index) for seed in seeds for index in range(len(values))]
     try:
-        for value in values:
-            points = [base.replace(**{parameter: value}) for base in bases]
-            for seed in seeds:
-                for point, table in zip(points, rows):
-                    with warnings.catch_warnings():
-                        # An undefined value is recorded as NaN; the table says so.
-                        warnings.simplefilter("ignore", UndefinedMeasureWarning)
-                        where = f" at {parameter}={value}, seed {seed}"
-                        scores = point_scores(point, seed, chosen, cache, where=where)
-                    table.extend((v.label, parameter, value, seed, score) for v, score in zip(chosen, scores))
-                    bar.update(1)
+        found = dict(zip(points, run_points(run, points, workers=workers, bar=bar, worlds=len(bases))))
     finally:
         if own:
             bar.close()
+    rows: list[list[tuple[Any, ...]]] = [[] for _ in bases]
+    for index, value in enumerate(values):
+        for seed in seeds:
+            for table, scores in zip(rows, found[seed, index]):
+                table.extend((v.label, parameter, value, seed, score) for v, score in zip(chosen, scores))
     return [pd.DataFrame(table, columns=COLUMNS) for table in rows]
 
 
@@ -254,8 +273,9 @@ class BuiltinSweep:
         quick: bool = False,
         cache: dict[Any, World] | None = None,
         progress: Any = False,
+        workers: int = 1,
     ) -> pd.DataFrame:
-        """Run the sweep for its own measures plus ``extra`` (user measures).
+        """Run the sweep for its own measures plus ``extra`` (user measures); ``workers`` as in :func:`sweep`.
 
         Examples
         --------
@@ -273,7 +293,8 @@ class BuiltinSweep:
             points.append(point)
         # The levels' points of each value and seed run together (they share a reshaped similarity);
         # the table is level by level, as one sweep per level would give it.
-        frames = _sweep_points(self.measures + tuple(extra), self.parameter, values, seeds, points, cache, progress)
+        measures = self.measures + tuple(extra)
+        frames = _sweep_points(measures, self.parameter, values, seeds, points, cache, progress, workers)
         for level, frame in zip(levels, frames):
             if self.cross is not None:
                 frame.insert(2, self.cross, level)

@@ -110,20 +110,53 @@ def _swap_changes(
     m = cost.shape[0]
     change = np.empty((m, m)) if out is None else out
     diagonal = np.diag(cost).copy()
+    buffer = np.empty(min(m, _ROWS) * m)
     for start in range(0, m, _ROWS):
         stop = min(m, start + _ROWS)
         block = change[start:stop, start:]
         np.add(cost[start:stop, start:], cost[start:, start:stop].T, out=block)
         block -= diagonal[start:stop, None]
         block -= diagonal[None, start:]
-        weighted = 2.0 * similarity[start:stop, start:]
+        weighted = buffer[: block.size].reshape(block.shape)
+        np.multiply(similarity[start:stop, start:], 2.0, out=weighted)
         weighted *= gaps[start:stop, start:]
         block += weighted
-        block *= sign
+        if sign != 1.0:  # x * 1.0 is x: the pass is skipped, not the value changed
+            block *= sign
         change[start:stop, :start] = np.inf
         square = block[:, : stop - start]
         square[_LOWER[: stop - start, : stop - start]] = np.inf
     return change
+
+
+def _best_swaps(change: NDArray[np.float64], tolerance: float, most: int) -> NDArray[np.int64]:
+    """Flat indices of the (at most ``most``) smallest entries below ``-tolerance``, smallest first.
+
+    The entries :func:`np.argpartition` of the whole matrix, then a stable
+    argsort of their values, give (so ties keep its order): found among the
+    improving entries alone when no two of the chosen are equal and the last
+    chosen is below the first left out, which fixes both the set and the order;
+    otherwise by that very computation.
+    """
+    values = change.ravel()
+    improving = np.flatnonzero(values < -tolerance)
+    size = min(improving.size, most)
+    if size == 0:
+        return improving
+    gains = values[improving]
+    if size < improving.size:
+        parted = np.argpartition(gains, size)
+        boundary = gains[parted[size]]
+        improving, gains = improving[parted[:size]], gains[parted[:size]]
+        tied = bool(gains.max() >= boundary)
+    else:
+        tied = False
+    order = np.argsort(gains, kind="stable")
+    ordered = gains[order]
+    if not tied and not bool((ordered[1:] == ordered[:-1]).any()):
+        return improving[order]
+    flat = np.argpartition(values, size - 1)[:size]
+    return flat[np.argsort(values[flat], kind="stable")]
 
 
 def _local_search(
@@ -146,12 +179,9 @@ def _local_search(
     rounds = m * m if max_rounds is None else max_rounds  # m*m: a safety net, rounds improve
     for round_ in range(1, rounds + 1):
         _swap_changes(a, similarity, gaps, cost, sign, out=change)
-        count = int((change < -tolerance).sum())
-        if count == 0:
+        flat = _best_swaps(change, tolerance, 4 * m)
+        if flat.size == 0:
             break
-        size = min(count, 4 * m)
-        flat = np.argpartition(change.ravel(), size - 1)[:size]
-        flat = flat[np.argsort(change.ravel()[flat], kind="stable")]
         used = np.zeros(m, dtype=bool)
         first, second = [], []
         for k, l in zip(*np.divmod(flat, m)):

@@ -76,6 +76,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="with --design: a JSON grammar (default: the built-in grid)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes for the sweeps' worlds (default: one per core; 1 runs them in this process); "
+        "the files are the same whatever N is",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     parser.add_argument(
         "--time-limit",
@@ -202,6 +210,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
         if args.random_state < 0:
             raise ValueError(f"--random-state must be >= 0, got {args.random_state}")
+        workers = getattr(args, "workers", None)
+        if workers is not None and workers < 1:
+            raise ValueError(f"--workers must be >= 1, got {workers}")
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
         _check_data(args.data)
@@ -223,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
                 design=design,
                 progress=not args.quiet,
                 command=_command(args),
+                workers=workers,
             )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:
