@@ -19,6 +19,8 @@ __all__ = [
     "check_skewness",
     "skewness_bound",
     "sample_skewness",
+    "shape_at_mean",
+    "solved_shape",
     "skewed_sample",
     "skewed_shape",
     "sorted_skewed_sample",
@@ -256,6 +258,17 @@ def skewed_shape(
     Draws the base sample from ``rng`` exactly as :func:`skewed_sample` does and
     solves for theta on it; ``spread`` is None when the values are all ``mean``.
     """
+    return shape_at_mean(solved_shape(n, skewness, family, rng), skewness, mean, family)
+
+
+def solved_shape(
+    n: int, skewness: float, family: str, rng: np.random.Generator
+) -> tuple[float, float, float, float, float] | None:
+    """The part of :func:`skewed_shape` that no mean changes: (theta, lowest, centre, low, high), or None for n = 1.
+
+    Draws the base sample from ``rng`` as :func:`skewed_shape` does; :func:`shape_at_mean`
+    finishes it for a mean, so samples of one draw at several means solve for theta once.
+    """
     draw, mirror = FAMILIES[family]
     w = draw(rng, n)
     if n == 1:
@@ -265,7 +278,17 @@ def skewed_shape(
     lowest = w.min()
     theta, (centre, _, _, low, high) = _solve(w, target, lowest, None)
     del w
-    return theta, lowest, *_affine(centre, low, high, mirror and skewness < 0, mean)
+    return theta, lowest, centre, low, high
+
+
+def shape_at_mean(
+    solved: tuple[float, float, float, float, float] | None, skewness: float, mean: float, family: str
+) -> tuple[float, float, float, float | None] | None:
+    """:func:`skewed_shape` from its :func:`solved_shape` and the mean."""
+    if solved is None:
+        return None
+    theta, lowest, centre, low, high = solved
+    return theta, lowest, *_affine(centre, low, high, FAMILIES[family][1] and skewness < 0, mean)
 
 
 def _affine(centre: float, low: float, high: float, negate: bool, mean: float) -> tuple[float, float | None]:

@@ -159,6 +159,73 @@ def _best_swaps(change: NDArray[np.float64], tolerance: float, most: int) -> NDA
     return flat[np.argsort(values[flat], kind="stable")]
 
 
+_WINDOW = 512  # candidate swaps screened at a time against the batch so far
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _exact_gain(change, a, similarity, sign, k, l, first, second):
+    """A swap's change once the batch's swaps are accounted for, computed as the plain loop does."""
+    gain = change[k, l]
+    if first.size:
+        h = np.abs(a[l] - a[second]) - np.abs(a[k] - a[second])
+        h -= np.abs(a[l] - a[first]) - np.abs(a[k] - a[first])
+        weights = similarity[k, first] - similarity[l, first]
+        weights -= similarity[k, second] - similarity[l, second]
+        gain += sign * float(np.einsum("i,i->", weights, h))
+    return gain
+
+
+def _may_improve(gains, a, similarity, sign, tolerance, k, l, first, second):
+    """Which of the swaps (k, l) :func:`_exact_gain` could find improving, for a batch: all others cannot.
+
+    The same products in one sum per swap, in another order: the two sums differ by
+    at most (B + 1) eps Σ|products| (B the batch size); the slack is several times that
+    plus the rounding of the last addition, so no improving swap is screened out.
+    """
+    h = np.abs(a[l][:, None] - a[second][None, :]) - np.abs(a[k][:, None] - a[second][None, :])
+    h -= np.abs(a[l][:, None] - a[first][None, :]) - np.abs(a[k][:, None] - a[first][None, :])
+    weights = similarity[np.ix_(k, first)] - similarity[np.ix_(l, first)]
+    weights -= similarity[np.ix_(k, second)] - similarity[np.ix_(l, second)]
+    products = weights * h
+    dot = products.sum(axis=1)
+    slack = 8.0 * (first.size + 2) * _EPS * np.abs(products).sum(axis=1)
+    slack += 8.0 * _EPS * (np.abs(gains) + np.abs(dot))
+    return gains + sign * dot - slack < -tolerance
+
+
+def _batch(flat, change, a, similarity, sign, tolerance):
+    """The round's swaps on disjoint users, best first, each improving once the earlier ones are taken.
+
+    What the plain loop over ``flat`` takes (each candidate whose users are free, accepted
+    when its :func:`_exact_gain` is below ``-tolerance``), with the candidates that cannot
+    be accepted screened out a window at a time (:func:`_may_improve`); the gains of the
+    others are computed exactly as that loop computes them.
+    """
+    m = a.shape[0]
+    ks, ls = np.divmod(flat, m)
+    gains = change[ks, ls]
+    used = np.zeros(m, dtype=bool)
+    first, second, n = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), 0
+    start = 0
+    while start < ks.size:
+        stop = min(ks.size, start + _WINDOW)
+        k, l = ks[start:stop], ls[start:stop]
+        maybe = ~(used[k] | used[l])
+        if n:
+            maybe &= _may_improve(gains[start:stop], a, similarity, sign, tolerance, k, l, first[:n], second[:n])
+        start, taken = stop, False
+        for offset in np.flatnonzero(maybe):
+            kk, ll = k[offset], l[offset]
+            if _exact_gain(change, a, similarity, sign, kk, ll, first[:n], second[:n]) < -tolerance:
+                used[kk] = used[ll] = True
+                first[n], second[n], n = kk, ll, n + 1
+                start, taken = stop - k.size + offset + 1, True
+                break
+        if not taken:
+            start = stop
+    return first[:n].tolist(), second[:n].tolist()
+
+
 def _local_search(
     values: NDArray[np.float64], similarity: NDArray[np.float64], sign: float, max_rounds: int | None = None
 ) -> NDArray[np.float64]:
@@ -182,22 +249,7 @@ def _local_search(
         flat = _best_swaps(change, tolerance, 4 * m)
         if flat.size == 0:
             break
-        used = np.zeros(m, dtype=bool)
-        first, second = [], []
-        for k, l in zip(*np.divmod(flat, m)):
-            if used[k] or used[l]:
-                continue
-            gain = change[k, l]
-            if first:
-                h = np.abs(a[l] - a[second]) - np.abs(a[k] - a[second])
-                h -= np.abs(a[l] - a[first]) - np.abs(a[k] - a[first])
-                weights = similarity[k, first] - similarity[l, first]
-                weights -= similarity[k, second] - similarity[l, second]
-                gain += sign * float(np.einsum("i,i->", weights, h))
-            if gain < -tolerance:
-                used[k] = used[l] = True
-                first.append(k)
-                second.append(l)
+        first, second = _batch(flat, change, a, similarity, sign, tolerance)
         # G = S A with A -> P A P (P swaps the batch): S (P A) = G + (S_I - S_J)(A_J - A_I).
         cost += (similarity[:, first] - similarity[:, second]) @ (gaps[second] - gaps[first])
         cost.T[first + second] = cost.T[second + first]

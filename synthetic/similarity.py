@@ -20,6 +20,8 @@ __all__ = [
 
 import copy
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -33,9 +35,10 @@ from ._skewness import (
     FAMILIES,
     check_family,
     check_skewness,
+    shape_at_mean,
     skewed_sample,
-    skewed_shape,
     skewness_bound,
+    solved_shape,
     sorted_skewed_sample,
 )
 
@@ -313,14 +316,15 @@ class SkewnessReshaper:
         self._family, self._n = family, observed.shape[0]
         self._state = copy.deepcopy(check_random_state(random_state))
         self._ranks, self._ordered, self._shapes = None, None, {}
+        # Reshapers of one size, family and generator state (the similarities of one seed) draw
+        # the same base sample and solve the same theta: shared between them (_draws_shared).
+        self._draw_key = (self._n, family, repr(self._state.bit_generator.state))
 
     def _prepare(self) -> None:
         """The ranks of the pairs as an (m, m) index matrix, and the base draw sorted."""
         m, n = self._similarity.shape[0], self._n
-        rng = copy.deepcopy(self._state)
-        base = FAMILIES[self._family][0](rng, n)  # the draw skewed_sample makes, advancing rng as it does
-        base -= base.max()
-        base.sort()
+        base, rng = _draws_shared(("sorted base", *self._draw_key), self._sorted_base)
+        rng = copy.deepcopy(rng)  # the generator as the draw left it
         observed = off_diagonal(self._similarity)
         # The pairs' value ranks are the same for every seed: kept while a frozen matrix lives.
         frozen = not self._similarity.flags.writeable and self._similarity.base is None
@@ -342,11 +346,38 @@ class SkewnessReshaper:
         m = self._similarity.shape[0]
         skewness = check_skewness(skewness, self._n, what=f"a {m} x {m} matrix")
         if skewness not in self._shapes:
-            rng = copy.deepcopy(self._state)
-            self._shapes[skewness] = skewed_shape(self._n, skewness, self._mean, self._family, rng)
+            solved = _draws_shared(
+                ("solved", skewness, *self._draw_key),
+                lambda: solved_shape(self._n, skewness, self._family, copy.deepcopy(self._state)),
+            )
+            self._shapes[skewness] = shape_at_mean(solved, skewness, self._mean, self._family)
         if self._ranks is None:
             self._prepare()
         target = sorted_skewed_sample(self._ordered, self._shapes[skewness], skewness, self._mean, self._family)
         out = target[self._ranks]
         out[np.diag_indices(m)] = np.diag(self._similarity)
         return out
+
+    def _sorted_base(self) -> tuple[NDArray[np.float64], np.random.Generator]:
+        """The base draw skewed_sample makes, shifted to max 0 and sorted (read-only), and the generator after it."""
+        rng = copy.deepcopy(self._state)
+        base = FAMILIES[self._family][0](rng, self._n)  # advancing rng as skewed_sample's draw does
+        base -= base.max()
+        base.sort()
+        base.flags.writeable = False
+        return base, rng
+
+
+_SHARED: dict[tuple[Any, ...], Any] = {}
+_SHARED_SORTED_BASES = 2  # a sorted base draw is 8 bytes a pair: the last two kept (the similarities of a seed)
+
+
+def _draws_shared(key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    """``compute()`` once per key while kept: the newest sorted base draws and every theta solved."""
+    if key not in _SHARED:
+        if key[0] == "sorted base":
+            bases = [k for k in _SHARED if k[0] == "sorted base"]
+            for old in bases[: max(0, len(bases) - _SHARED_SORTED_BASES + 1)]:
+                del _SHARED[old]
+        _SHARED[key] = compute()
+    return _SHARED[key]

@@ -269,3 +269,22 @@ def test_the_shared_gaps_of_the_built_in_kernels_give_the_generic_totals_bit_for
         pair_sums([PairJob(forms[2][0], {"lipschitz_constant": -1.0}, arrays[0])], **options)
     monkeypatch.setattr(pair_pass, "_FUSED", ())
     assert fused == pair_sums(jobs, **options)
+
+
+def test_a_value_of_a_given_matrix_and_the_lists_is_computed_once_for_every_relevance(worlds, monkeypatch):
+    # UF reads the similarity and the lists: worlds differing in relevance alone, reading one
+    # given (frozen) matrix, compute it once, and its value is the one computed afresh.
+    from puf.reports.artificial_relevance import artificial_relevance
+
+    world = worlds["r0"]
+    matrix = np.array(world.shared_similarity("uf", gamma=0.5)) ** 2
+    matrix.flags.writeable = False
+    relabelled = [artificial_relevance(world, share, random_state=0) for share in (0.2, 0.7)]
+    uf = puf.variants("UF")
+    calls = []
+    real = uf[0].__call__
+    monkeypatch.setattr(type(uf[0]), "__call__", lambda self, *a, **k: calls.append(1) or real(*a, **k))
+    values = [score_worlds({"w": w}, uf, similarities={("uf", 0.5): matrix}).values["w"] for w in relabelled]
+    assert values[0] == values[1] and len(calls) == 1
+    fresh = matrix.copy()  # writeable: computed afresh, the same value
+    assert score_worlds({"w": relabelled[0]}, uf, similarities={("uf", 0.5): fresh}).values["w"] == values[0]

@@ -217,3 +217,16 @@ def test_the_reshaper_equals_reshape_skewness_to_the_bit(family):
     for skewness in (-1.0, 0.0, 3.0, -1.0):
         want = reshape_skewness(observed, skewness=skewness, family=family, random_state=7)
         assert reshaper(skewness).tobytes() == want.tobytes()
+
+
+def test_reshapers_of_one_seed_share_their_draws_and_stay_exact():
+    # Two similarities of one seed (Jaccard and sim_UF of one world) draw one base sample and
+    # solve one theta a skewness; each is still the one reshape_skewness gives, at its own mean.
+    rng = np.random.default_rng(5)
+    a, b = rng.random((50, 50)), rng.random((50, 50)) ** 3
+    a, b = (a + a.T) / 2, (b + b.T) / 2
+    reshapers = [SkewnessReshaper(s, random_state=seed) for seed in (2, 3) for s in (a, b)]
+    for skewness in (2.0, -1.0, 2.0):
+        for reshaper, (seed, s) in zip(reshapers, [(seed, s) for seed in (2, 3) for s in (a, b)]):
+            want = reshape_skewness(s, skewness=skewness, random_state=seed)
+            assert reshaper(skewness).tobytes() == want.tobytes()

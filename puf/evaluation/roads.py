@@ -269,17 +269,34 @@ def _single(world, variant, road, k, gamma, sample, random_state, options, estim
         if sample:
             estimate.append(value)
         return float(value)
-    population = world.population(
-        metric=METRICS[variant.metric or "NDCG"],
-        k=k,
-        similarity=road.similarity,
-        gamma=_gamma(variant, gamma, road),
-        fields=variant.measure.reads,
-    )
     own = (road.similarity, _gamma(variant, gamma, road))
-    if overrides and own in overrides:
-        population = population.replace(similarity=overrides[own])
-    return variant(population.fields())
+
+    def dense():
+        population = world.population(
+            metric=METRICS[variant.metric or "NDCG"],
+            k=k,
+            similarity=road.similarity,
+            gamma=own[1],
+            fields=variant.measure.reads,
+        )
+        if overrides and own in overrides:
+            population = population.replace(similarity=overrides[own])
+        return variant(population.fields())
+
+    if overrides and own in overrides and set(variant.measure.reads) <= _USERS_LISTS_FIELDS:
+        # A value of a given matrix and the lists alone (UF): the same for every relevance of them.
+        token = int(matrix_memo(overrides[own], "value token", _new_token))
+        return float(world.memo("users_lists", ("dense value", variant.label, k, own, token), dense))
+    return dense()
+
+
+_USERS_LISTS_FIELDS = {"similarity", "list_distance"}  # fields read from the users and the lists alone
+_TOKENS = iter(range(1, 2**62))
+
+
+def _new_token():
+    """A number no other matrix is given: names a matrix in memo keys for as long as it lives."""
+    return next(_TOKENS)
 
 
 def _overridden(roads, chosen, gamma, overrides):
