@@ -113,10 +113,48 @@ def test_without_an_item_file_uf_alone_is_skipped_naming_the_file(toy, capsys):
     assert "skipped UF" in captured.err and ".item file" in captured.err
 
 
+def _pair_road_labels(m):
+    import puf
+    from puf.evaluation.planner import PAIR_ROADS, plan_roads
+
+    chosen = puf.variants()
+    return {v.label for v, road in zip(chosen, plan_roads(chosen, m=m)) if road.kind in PAIR_ROADS}
+
+
+def test_max_pairs_lists_the_exact_pair_measures_as_skipped_and_keeps_the_rest(toy, capsys):
+    assert _evaluate(toy) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert _evaluate(toy, "--max-pairs", "434") == 0  # 30 users have 435 pairs
+    captured = capsys.readouterr()
+    table = json.loads(captured.out)
+    skipped = pd.read_csv(toy / "out" / "skipped.csv")
+    pair_roads = _pair_road_labels(30)
+    assert {"PUF-P", "PUF-NDCG", "UF", "Inconsistency-P", "Lipschitz-excess-NDCG"} <= pair_roads
+    assert set(skipped.measure) == pair_roads
+    assert skipped.reason.str.contains("435 user pairs, more than max_pairs = 434").all()
+    assert "skipped PUF-P at 30 users" in captured.err and "--sample N" in captured.err
+    for ranker, values in table.items():
+        assert set(values) == set(full[ranker]) - pair_roads
+        assert values == {column: full[ranker][column] for column in values}  # the rest unchanged
+    assert _evaluate(toy, "--max-pairs", "435") == 0
+    assert json.loads(capsys.readouterr().out) == full
+    assert not (toy / "out" / "skipped.csv").exists()
+
+
+def test_max_pairs_with_sample_estimates_the_pair_measures(toy, capsys):
+    assert _evaluate(toy, "--max-pairs", "1e2", "--sample", "5000") == 0
+    estimates = pd.read_csv(toy / "out" / "estimates.csv")
+    skipped = pd.read_csv(toy / "out" / "skipped.csv")
+    assert {"PUF-P", "PUF-NDCG", "UF", "Lipschitz-excess-P"} <= set(estimates.measure)
+    assert set(skipped.measure) == {"Inconsistency-P", "Inconsistency-NDCG"}  # no sampled road
+
+
 @pytest.mark.parametrize(
     "option, value, message",
     [
         ("--memory", "lots", "--memory must be a size"),
+        ("--max-pairs", "0.5", "--max-pairs must be a whole number of pairs"),
+        ("--max-pairs", "many", "--max-pairs must be a whole number of pairs"),
         ("--sample", "1", "--sample must be >= 2"),
         ("--measure", "nowhere.py:f", "cannot import"),
     ],

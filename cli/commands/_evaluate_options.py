@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["format_table", "parse_memory", "parse_runs", "chosen_measures", "device_params"]
+__all__ = ["format_table", "parse_memory", "parse_pair_count", "parse_runs", "chosen_measures", "device_params"]
 
 from typing import TYPE_CHECKING
 from collections.abc import Iterable, Sequence
@@ -79,6 +79,27 @@ def parse_memory(text: str | float) -> int:
     if size < 1:
         raise ValueError(f"--memory must be at least 1 byte, got {text!r}")
     return int(size)
+
+
+def parse_pair_count(text: str) -> int:
+    """A whole number of user pairs from ``"1e9"``, ``"2500000000"`` or ``"2_500_000_000"``.
+
+    Examples
+    --------
+    >>> parse_pair_count("1e9"), parse_pair_count("2_500_000")
+    (1000000000, 2500000)
+    >>> parse_pair_count("0.5")
+    Traceback (most recent call last):
+    ...
+    ValueError: --max-pairs must be a whole number of pairs >= 1 such as 1e9, got '0.5'
+    """
+    try:
+        count = float(str(text).replace("_", ""))
+    except ValueError:
+        count = math.nan
+    if not (math.isfinite(count) and count >= 1 and count == int(count)):
+        raise ValueError(f"--max-pairs must be a whole number of pairs >= 1 such as 1e9, got {text!r}")
+    return int(count)
 
 
 def parse_runs(specs: Iterable[str]) -> dict[str, str]:

@@ -12,7 +12,14 @@ import argparse
 import contextlib
 
 from ..exitcodes import EXIT_OK
-from ._evaluate_options import chosen_measures, device_params, format_table, parse_memory, parse_runs
+from ._evaluate_options import (
+    chosen_measures,
+    device_params,
+    format_table,
+    parse_memory,
+    parse_pair_count,
+    parse_runs,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,6 +104,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="estimate every pair measure (PUF, MD, Lipschitz, UF, yours) from N "
         "sampled user pairs, with a 95%% interval (estimates.csv)",
+    )
+    parser.add_argument(
+        "--max-pairs",
+        default=None,
+        metavar="N",
+        help="list the exact measures over all user pairs (PUF, MD, Lipschitz, UF, "
+        "Inconsistency, yours) as skipped when the users have more than N pairs, "
+        "e.g. 1e9 (default: no limit); --sample N estimates them",
     )
     parser.add_argument(
         "--memory",
@@ -234,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
             sample=args.sample,
             random_state=args.seed,
             n_jobs=args.jobs,
+            max_pairs=None if args.max_pairs is None else parse_pair_count(args.max_pairs),
         )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
@@ -326,6 +342,8 @@ def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | li
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
     if args.memory is not None:
         parse_memory(args.memory)
+    if args.max_pairs is not None:
+        parse_pair_count(args.max_pairs)
     if args.inter:
         _existing_file(args.inter, "--inter")
     if args.item:

@@ -17,7 +17,11 @@ builders' guard (:func:`puf.memory.check_memory`) applies too.
   inconsistency from :func:`puf.engines.neighbors.nearest_neighbors`).
 - ``"dense"``: any other measure, on the dense Population, while its m x m
   pieces fit in ``memory``;
-- ``"skipped"``: with the reason and the memory it would need.
+- ``"skipped"``: with the reason and the memory it would need; also, with
+  ``max_pairs``, an exact road over all m(m−1)/2 user pairs (``"pairs"``,
+  ``"uf"``, ``"neighbours"``) when there are more pairs than that, so a
+  large study can skip the passes it has no time for and estimate them
+  with ``sample=N`` instead.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ __all__ = [
     "dense_bytes",
     "format_bytes",
     "GENRE_FREE",
+    "PAIR_ROADS",
 ]
 
 import functools
@@ -96,6 +101,8 @@ ENGINE_ROADS = {
     inconsistency: "neighbours",
 }
 _PAIR_MATRICES = ("similarity", "utility", "list_distance")
+PAIR_ROADS = ("pairs", "uf", "neighbours")
+"""The exact roads whose work grows with the m(m−1)/2 user pairs (``max_pairs`` bounds them)."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +190,10 @@ def format_bytes(size: float) -> str:
     return f"{size / 1e3:.1f} kB"
 
 
+def _count(n):
+    return f"{n:,}" if n < 10**7 else f"{n:.2g}"
+
+
 def _skip(reason, needs=0, similarity=None):
     return Road("skipped", similarity=similarity, reason=reason, needs=needs)
 
@@ -210,6 +221,7 @@ def plan_roads(
     sample: int | None = None,
     similarity: str = "jaccard",
     features_from: str | None = None,
+    max_pairs: int | None = None,
 ) -> list[Road]:
     """The :class:`Road` of each variant for ``m`` users within ``memory`` bytes.
 
@@ -229,6 +241,11 @@ def plan_roads(
     features_from : str, optional
         When the data has no item features: what would supply them (e.g. "an
         .item file (--item)"); measures reading them are skipped, saying so.
+    max_pairs : int, optional
+        Skip the exact roads over all user pairs (:data:`PAIR_ROADS`) when
+        m(m−1)/2 exceeds this, saying so; default no limit. Their time grows
+        with the pairs (at ML-20M's 138k users, 9.6e9 pairs: hours of CPU on
+        two cores), while ``sample`` estimates them from drawn pairs in seconds.
 
     Returns
     -------
@@ -243,8 +260,12 @@ def plan_roads(
     (['effectiveness', 'pairs', 'pairs'], 'jaccard')
     >>> plan_roads(puf.variants("PUF-P"), m=138_000, similarity="js")[0].reason
     "its similarity 'js' has no tiled engine, and its m x m matrix needs 304.7 GB (memory limit 4.0 GB)"
+    >>> plan_roads(puf.variants("PUF-P"), m=138_000, max_pairs=10**9)[0].reason
+    'its exact road reads all 9.5e+09 user pairs, more than max_pairs = 1e+09; sample=N (--sample N) estimates it from N drawn pairs'
     """
     m = check_k(m, name="m")
+    if max_pairs is not None:
+        max_pairs = check_k(max_pairs, name="max_pairs")
     memory = memory_budget() if memory is None else memory
     roads = []
     for variant in chosen:
@@ -279,4 +300,11 @@ def plan_roads(
                     name,
                 )
             )
-    return roads
+    n_pairs = m * (m - 1) // 2
+    if max_pairs is None or n_pairs <= max_pairs:
+        return roads
+    reason = (
+        f"its exact road reads all {_count(n_pairs)} user pairs, more than max_pairs = {_count(max_pairs)}; "
+        "sample=N (--sample N) estimates it from N drawn pairs"
+    )
+    return [_skip(reason, similarity=road.similarity) if road.kind in PAIR_ROADS else road for road in roads]

@@ -329,6 +329,7 @@ def score_worlds(
     progress: bool = False,
     where: str = "",
     similarities: dict[tuple[str, float | None], NDArray[np.float64]] | None = None,
+    max_pairs: int | None = None,
 ) -> WorldScores:
     """Each variant's value on each world, every measure on the road its size allows.
 
@@ -358,6 +359,9 @@ def score_worlds(
     similarities : dict of (str, float) to numpy.ndarray, optional
         (similarity name, γ) -> an (m, m) matrix read instead of the worlds'
         own (e.g. reshaped to a skewness): every road reading it reads the matrix.
+    max_pairs : int, optional
+        Skip the exact roads over all user pairs beyond this many pairs
+        (:func:`puf.evaluation.planner.plan_roads`).
 
     Returns
     -------
@@ -388,10 +392,13 @@ def score_worlds(
                 progress=progress,
                 where=where,
                 similarities=similarities,
+                max_pairs=max_pairs,
             )
     first = next(iter(worlds.values()))
     k = first.k if k is None else k
-    roads = plan_roads(chosen, m=first.m, sample=sample, similarity=similarity, features_from=features_from)
+    roads = plan_roads(
+        chosen, m=first.m, sample=sample, similarity=similarity, features_from=features_from, max_pairs=max_pairs
+    )
     overrides = similarities or {}
     roads = _overridden(roads, chosen, gamma, overrides) if overrides else roads
     scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds}, {name: {} for name in worlds}, roads)

@@ -150,6 +150,7 @@ def evaluate_runs(
     n_jobs: int | None = None,
     engine: str = "local",
     scheduler: Scheduler = None,
+    max_pairs: int | None = None,
 ) -> pd.DataFrame:
     """Effectiveness and every fairness measure of each run on a dataset.
 
@@ -190,6 +191,11 @@ def evaluate_runs(
         Seed of the drawn pairs (``sample`` only).
     n_jobs, engine, scheduler
         Where the engines run (:func:`puf.engines.jaccard_puf`).
+    max_pairs : int, optional
+        Skip (listing them, with the reason) the exact measures over all
+        m(m−1)/2 user pairs when there are more pairs than this: the pair
+        measures, UF and inconsistency, whose exact time grows with the pairs;
+        default no limit (:func:`puf.evaluation.planner.plan_roads`).
 
     Returns
     -------
@@ -242,6 +248,7 @@ def evaluate_runs(
         engine=engine,
         scheduler=scheduler,
         progress=progress,
+        max_pairs=max_pairs,
     )
     kept = [i for i, road in enumerate(scores.roads) if road.kind != "skipped"]
     columns = _columns(chosen, k)
