@@ -165,7 +165,11 @@ def _sweep_points(
     # Seed by seed: a seed's reshaped similarities and pairings are made once, in one process.
     points = [(seed, index) for seed in seeds for index in range(len(values))]
     try:
-        found = dict(zip(points, run_points(run, points, workers=workers, bar=bar, worlds=len(bases))))
+        # A seed's points share its reshapers and pairing searches: one worker runs them all.
+        shared = parameter == "skewness" or any(base.pairing != "random" for base in bases)
+        groups = [s for s, _ in points] if shared else None
+        done = run_points(run, points, workers=workers, bar=bar, worlds=len(bases), groups=groups)
+        found = dict(zip(points, done))
     finally:
         if own:
             bar.close()

@@ -41,12 +41,22 @@ def _run_slice(indices: Sequence[int]) -> list[Any]:
     return [run(points[i], lambda: queue.put(1)) for i in indices]
 
 
-def _slices(start: int, stop: int, parts: int) -> list[list[int]]:
-    """``range(start, stop)`` cut into ``parts`` contiguous runs of near-equal length (none empty)."""
+def _slices(start: int, stop: int, parts: int, groups: Sequence[Any] | None = None) -> list[list[int]]:
+    """``range(start, stop)`` cut into ``parts`` contiguous runs of near-equal length (none empty).
+
+    With ``groups`` (a key per index), each cut moves to the nearest place where the key
+    changes (the later of two as near: the first run's first group began before ``start``),
+    so a group's points (a seed's, sharing its pairing searches) stay in one run.
+    """
     n = stop - start
     parts = max(1, min(parts, n))
     bounds = [start + (n * p) // parts for p in range(parts + 1)]
-    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:])]
+    if groups is not None:
+        changes = [i for i in range(start + 1, stop) if groups[i] != groups[i - 1]]
+        if len(changes) >= parts - 1:
+            inner = sorted({min(changes, key=lambda c: (abs(c - b), -c)) for b in bounds[1:-1]})
+            bounds = [start, *inner, stop]
+    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
 def run_points(
@@ -57,6 +67,7 @@ def run_points(
     bar: Any = None,
     worlds: int = 1,
     here: int = 1,
+    groups: Sequence[Any] | None = None,
 ) -> list[Any]:
     """``[run(point, tick) for point in points]``, the points after the first ``here`` in worker processes.
 
@@ -76,6 +87,9 @@ def run_points(
         Ticks per point (to drain the last ticks of the workers).
     here : int, default 1
         Points run in this process first, before the workers are forked.
+    groups : sequence, optional
+        A key per point (its seed): the workers' runs are cut where the key changes,
+        nearest to equal lengths, so the points of one key run in one process.
 
     Returns
     -------
@@ -86,6 +100,8 @@ def run_points(
     --------
     >>> run_points(lambda point, tick: point * point, [1, 2, 3, 4], workers=2)
     [1, 4, 9, 16]
+    >>> _slices(1, 10, 2, groups=[0, 0, 0, 1, 1, 1, 2, 2, 2, 2])  # cut where the seed changes
+    [[1, 2, 3, 4, 5], [6, 7, 8, 9]]
     """
     from puf.validation import check_k
 
@@ -99,7 +115,7 @@ def run_points(
     if workers == 1 or len(points) - here < 2 or not fork_available():
         return [run(point, tick) for point in points]
     results = [run(point, tick) for point in points[:here]]
-    return results + _in_workers(run, points, _slices(here, len(points), workers), bar, worlds)
+    return results + _in_workers(run, points, _slices(here, len(points), workers, groups), bar, worlds)
 
 
 def _in_workers(
