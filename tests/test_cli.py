@@ -152,3 +152,14 @@ def test_report_refuses_a_negative_random_state_before_the_work(tmp_path, capsys
     assert main(["report", "--quick", "--random-state", "-1", "--out", str(tmp_path / "r")]) == 2
     assert "--random-state must be >= 0, got -1" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def test_report_refuses_no_workers_before_the_work(tmp_path, capsys, monkeypatch):
+    from puf.reports import report
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the report started before --workers was checked")
+
+    monkeypatch.setattr(report, "build_report", no_work)
+    assert main(["report", "--quick", "--workers", "0", "--out", str(tmp_path / "r")]) == 2
+    assert "--workers must be >= 1, got 0" in capsys.readouterr().err
