@@ -132,6 +132,10 @@ def test_max_pairs_lists_the_exact_pair_measures_as_skipped_and_keeps_the_rest(t
     assert {"PUF-P", "PUF-NDCG", "UF", "Inconsistency-P", "Lipschitz-excess-NDCG"} <= pair_roads
     assert set(skipped.measure) == pair_roads
     assert skipped.reason.str.contains("435 user pairs, more than max_pairs = 434").all()
+    by_measure = dict(zip(skipped.measure, skipped.reason))
+    assert by_measure["PUF-P"].endswith("estimates it from N drawn pairs")
+    assert by_measure["UF"].endswith("estimates it from N drawn pairs")
+    assert by_measure["Inconsistency-P"].endswith("it has no sampled estimate")
     assert "skipped PUF-P at 30 users" in captured.err and "--sample N" in captured.err
     for ranker, values in table.items():
         assert set(values) == set(full[ranker]) - pair_roads

@@ -303,8 +303,17 @@ def plan_roads(
     n_pairs = m * (m - 1) // 2
     if max_pairs is None or n_pairs <= max_pairs:
         return roads
-    reason = (
-        f"its exact road reads all {_count(n_pairs)} user pairs, more than max_pairs = {_count(max_pairs)}; "
-        "sample=N (--sample N) estimates it from N drawn pairs"
+    return [
+        _over_pairs(v, road, n_pairs, max_pairs) if road.kind in PAIR_ROADS else road for v, road in zip(chosen, roads)
+    ]
+
+
+def _over_pairs(variant, road, n_pairs, max_pairs):
+    """The skipped road of an exact pair road over more than ``max_pairs`` pairs, saying what else there is."""
+    kernel = pair_kernel_of(variant.measure.function)
+    samplable = road.kind == "uf" or (road.kind == "pairs" and kernel is not None and kernel[0].samplable)
+    instead = "sample=N (--sample N) estimates it from N drawn pairs" if samplable else "it has no sampled estimate"
+    return _skip(
+        f"its exact road reads all {_count(n_pairs)} user pairs, more than max_pairs = {_count(max_pairs)}; {instead}",
+        similarity=road.similarity,
     )
-    return [_skip(reason, similarity=road.similarity) if road.kind in PAIR_ROADS else road for road in roads]
