@@ -10,7 +10,9 @@ log-normal history lengths >= 20, power-law item popularity, ratings 1-5,
 1-3 of 18 genres per item), then runs
 ``puf evaluate --inter ... --item ... --rankers mostpop,itemknn,als`` in a
 subprocess under ``/usr/bin/time -v`` and prints one Markdown row: the
-command, wall time, CPU time (user + system) and peak resident memory.
+command, wall time, CPU time (user + system) and peak resident memory; the
+command's whole stderr (each pass's progress bar with its time) goes to
+``DIR/<size>-evaluate.stderr.txt``.
 ``--compare-dense`` then rebuilds the same lists in this process and computes
 every measure on the dense Population (each measure function on its m x m
 pieces), and prints the largest difference from the command's table, per
@@ -88,6 +90,8 @@ def run_evaluate(inter, item, out, *, rankers, memory, extra, data=None):
         *extra,
     ]
     done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
+    # The whole stderr (each pass's progress bar ends with its time) next to the output folder.
+    out.parent.joinpath(f"{out.name}.stderr.txt").write_text(done.stderr, encoding="utf-8")
     sys.stderr.write(done.stderr[-3000:])
     if done.returncode != 0:
         raise SystemExit(f"puf evaluate failed ({done.returncode})")
