@@ -142,24 +142,20 @@ def test_measures_values_column_comes_from_each_measures_attainable_values():
         puf.MEASURES.pop("sd-again"), puf.MEASURES.pop("ge-3")
 
 
-def test_report_refuses_a_negative_random_state_before_the_work(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize(
+    "option, value, message",
+    [
+        ("--random-state", "-1", "--random-state must be >= 0, got -1"),
+        ("--workers", "0", "--workers must be >= 1, got 0"),
+    ],
+)
+def test_report_refuses_a_bad_option_before_the_work(tmp_path, capsys, monkeypatch, option, value, message):
     from puf.reports import report
 
     def no_work(*args, **kwargs):
-        raise AssertionError("the report started before --random-state was checked")
+        raise AssertionError(f"the report started before {option} was checked")
 
     monkeypatch.setattr(report, "build_report", no_work)
-    assert main(["report", "--quick", "--random-state", "-1", "--out", str(tmp_path / "r")]) == 2
-    assert "--random-state must be >= 0, got -1" in capsys.readouterr().err
+    assert main(["report", "--quick", option, value, "--out", str(tmp_path / "r")]) == 2
+    assert message in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
-
-
-def test_report_refuses_no_workers_before_the_work(tmp_path, capsys, monkeypatch):
-    from puf.reports import report
-
-    def no_work(*args, **kwargs):
-        raise AssertionError("the report started before --workers was checked")
-
-    monkeypatch.setattr(report, "build_report", no_work)
-    assert main(["report", "--quick", "--workers", "0", "--out", str(tmp_path / "r")]) == 2
-    assert "--workers must be >= 1, got 0" in capsys.readouterr().err

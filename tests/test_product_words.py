@@ -92,6 +92,7 @@ _WORDS = {
     "jobs": "jobs",
     "shared": "shared",
     "box": "machine",
+    "with": "with",
 }
 
 
@@ -108,8 +109,8 @@ _WORDS = {
         ('session = _webdriver(port, "POST", "/session", {})', 0),
         ("import urllib.request; request = urllib.request.Request(url)", 0),
         ("Machine: 2-core x86-64, 24 GB. Date: 2026-11-30. Command: puf report.", 0),
-        ("x, the $box $shared with other $jobs, y", 2),
-        ("a road that needs no pass $shared with $others", 0),
+        ("x, the $box $shared $with other $jobs, y", 2),
+        ("a road that needs no pass $shared $with $others", 0),
     ],
 )
 def test_patterns_are_precise(template, expected):
