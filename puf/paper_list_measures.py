@@ -25,6 +25,7 @@ from numpy.typing import ArrayLike
 from .metadata import FAMILIES, UNBOUNDED, measure
 from .validation import (
     ENVY_TOLERANCE,
+    LIST_DISTANCE_TOLERANCE,
     check_log_base,
     check_nonnegative_scalar,
     check_pair_matrix,
@@ -222,7 +223,10 @@ def uf(similarity: ArrayLike, list_distance: ArrayLike, *, base: float = math.e)
     t = mean + SD (ddof=0) of sim over unordered pairs u<v;
     U* = {(u, v): sim(u, v) >= t}, with an absolute tolerance of 1e-12 so that
     all-equal similarities, whose SD is 0, are not lost to rounding in the mean;
-    UF = log_base Σ_{(u,v)∈U*} sim(u, v)·d_L(u, v). Needs m >= 2.
+    UF = log_base Σ_{(u,v)∈U*} sim(u, v)·d_L(u, v). Needs m >= 2. The sum counts as 0
+    (UF undefined) when it is at most |U*|·1e-12 (``puf.validation.LIST_DISTANCE_TOLERANCE``):
+    d_L = 1 − ē_u·ē_v rounds an exact 0 to a few ulps, and two exact roads would otherwise
+    disagree between NaN and log(1e-16).
 
     Examples
     --------
@@ -249,6 +253,6 @@ def uf(similarity: ArrayLike, list_distance: ArrayLike, *, base: float = math.e)
     if not chosen.any():
         return undefined("uf is undefined: no pair reaches the mean + SD similarity threshold")
     total = float(sims[chosen] @ list_distance[upper][chosen])
-    if total <= 0.0:
+    if total <= LIST_DISTANCE_TOLERANCE * int(chosen.sum()):
         return undefined("uf is undefined: the weighted list-distance sum over U* is 0")
     return math.log(total) / math.log(base)

@@ -59,6 +59,12 @@ SYMMETRY_TOLERANCE = 1e-12
 # U in [0, 1] the two divisions and the subtraction err by at most 3 half-ulps of 1, so
 # four (2^-51 ≈ 4.4e-16) cover it while staying far below any meaningful envy.
 ENVY_TOLERANCE = 2.0**-51
+# UF's weighted sum Σ_{U*} sim·d_L counts as 0 when it is at most |U*| times this. d_L is
+# 1 − ē_u·ē_v, a difference near 1 for lists pointing the same way: a GEMM and a row-wise
+# dot round an exact 0 to 0 or to a few ulps (about d·1.1e-16 for d-dimensional vectors),
+# so an exact sum of 0 would be undefined on one road and log(1e-16) ≈ −37 on another.
+# No d_L below 1e-12 per pair is distinguishable from that rounding.
+LIST_DISTANCE_TOLERANCE = 1e-12
 _CHECK_BLOCK_ELEMENTS = 1 << 22
 # Read-only arrays that own their data and passed a pair-matrix check: id -> (weak reference,
 # the checks passed). An m x m check costs a pass over m² values (seconds at m = 6,000), and a

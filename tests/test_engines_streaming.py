@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import puf
 from puf import UndefinedMeasureWarning
-from puf.validation import ENVY_TOLERANCE
+from puf.validation import ENVY_TOLERANCE, LIST_DISTANCE_TOLERANCE
 from puf.engines import envy_measures, uf_streaming
 
 
@@ -84,6 +84,23 @@ def test_uf_streaming_equals_dense(world, block_size, gamma, n_jobs):
             n_jobs=n_jobs,
         )
     assert close(got, expected)
+
+
+def test_uf_of_a_rounding_level_sum_is_undefined_on_both_roads():
+    # Every list is item 1 alone, so d_L = 1 − ē·ē is exactly 0 for every pair. The dense
+    # GEMM rounds it to 1.1e-16 for this vector, the engine's row-wise dot to 0: without
+    # the |U*|·LIST_DISTANCE_TOLERANCE rule the dense UF was log(1.1e-16) and the engine's NaN.
+    vectors = np.random.default_rng(2).random((3, 4)) + 0.01
+    rankings = np.full((6, 1), 1)
+    histories = sp.csr_matrix(np.array([[1.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 1], [1, 1, 0]]))
+    features = np.array([[1.0, 0], [0, 1], [1, 1]])
+    distance = puf.list_distance(rankings, vectors)
+    assert 0.0 < distance.max() <= LIST_DISTANCE_TOLERANCE  # the case is really a rounding one
+    similarity = puf.uf_similarity(histories, features, gamma=0.0)
+    with pytest.warns(UndefinedMeasureWarning, match="sum over U"):
+        assert math.isnan(puf.uf(similarity, distance))
+    with pytest.warns(UndefinedMeasureWarning, match="sum over U"):
+        assert math.isnan(uf_streaming(histories, features, rankings, vectors, gamma=0.0, block_size=1))
 
 
 def test_envy_hand_computed():

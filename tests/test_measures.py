@@ -108,8 +108,10 @@ def reference_uf(sim, dist):
     values = [sim[u][v] for u, v in pairs]
     mean = sum(values) / len(values)
     threshold = mean + math.sqrt(sum((x - mean) ** 2 for x in values) / len(values))
-    total = sum(sim[u][v] * dist[u][v] for u, v in pairs if sim[u][v] >= threshold - 1e-12)
-    return math.log(total)
+    chosen = [(u, v) for u, v in pairs if sim[u][v] >= threshold - 1e-12]
+    total = sum(sim[u][v] * dist[u][v] for u, v in chosen)
+    # A sum of at most 1e-12 per chosen pair is rounding of d_L, read as 0 (undefined).
+    return math.log(total if total > 1e-12 * len(chosen) else 0.0)
 
 
 @given(score_populations(min_users=3))

@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from puf.arrays import MatrixLike
-from puf.validation import undefined
+from puf.validation import LIST_DISTANCE_TOLERANCE, undefined
 
 from ._uf_parts import (
     THRESHOLD_TOLERANCE,
@@ -314,6 +314,6 @@ def _second_pass(shared, centroids, tasks, executor, progress):
 def _uf_value(count, total, base):
     if count == 0:
         return undefined("uf is undefined: no pair reaches the mean + SD similarity threshold")
-    if total <= 0.0:
+    if total <= LIST_DISTANCE_TOLERANCE * count:
         return undefined("uf is undefined: the weighted list-distance sum over U* is 0")
     return math.log(total) / math.log(base)

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from puf.arrays import MatrixLike
-from puf.validation import UndefinedMeasureWarning, check_random_state
+from puf.validation import LIST_DISTANCE_TOLERANCE, UndefinedMeasureWarning, check_random_state
 
 from ._uf_parts import THRESHOLD_TOLERANCE, check_uf_inputs, pair_distance, pair_similarity, prepare_uf
 from .blocks import Scheduler, check_block_size
@@ -34,9 +34,11 @@ def _estimate(sims, weighted, n_all, base, groups):
     mean = float(sims.mean())
     centred_sq = (sims - mean) ** 2
     cut = mean + math.sqrt(float(centred_sq.mean())) - THRESHOLD_TOLERANCE
-    tail = float(weighted[sims >= cut].sum())
-    value = math.log(n_all * tail / n) / math.log(base) if tail > 0 else math.nan
-    if not tail > 0 or groups < 2:
+    chosen = sims >= cut
+    tail = float(weighted[chosen].sum())
+    defined = tail > LIST_DISTANCE_TOLERANCE * int(chosen.sum())
+    value = math.log(n_all * tail / n) / math.log(base) if defined else math.nan
+    if not defined or groups < 2:
         return value, math.nan
     order = np.argsort(sims, kind="stable")
     sorted_sims = sims[order]
