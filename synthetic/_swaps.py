@@ -241,7 +241,8 @@ def cross_changes(
     del both
     weighted = similarity[np.ix_(low, high)]
     weighted *= 2.0
-    weighted *= gap
+    if gap != 1.0:  # x * 1.0 is x: the pass is skipped, not the value changed
+        weighted *= gap
     change += weighted
     if sign != 1.0:
         change *= sign

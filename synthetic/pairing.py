@@ -99,7 +99,9 @@ def _local_search(
     swaps already in the batch are accounted for: swapping i, j shifts the change of a
     later swap k, l by [(S_ki - S_li) - (S_kj - S_lj)] (h(a_j) - h(a_i)), with
     h(x) = |a_l - x| - |a_k - x|. G then follows by a rank-B update, B = batch size.
-    Both products are taken on the distinct columns of A (:func:`times_gaps`).
+    Both products are taken on the distinct columns of A (:func:`synthetic._swaps.times_gaps`);
+    an assignment of two values on an exactly symmetric matrix takes the same swaps on the
+    pairs across its two groups alone (:func:`synthetic._swaps.two_valued_search`).
     """
     a = values.copy()
     m = a.shape[0]
