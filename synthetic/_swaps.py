@@ -204,10 +204,10 @@ def times_gaps(
 ) -> NDArray[np.float64]:
     """``left @ A``, or ``left @ (A[J] - A[I])`` for ``rows = (J, I)``, each distinct column of A multiplied once.
 
-    A column of a matrix product is the product with that column alone, the same
-    operations in the same order wherever it sits, so the product of the distinct
-    columns, gathered, is the whole product (O(m^2 d) for d distinct values instead
-    of O(m^3)); a binary assignment has d = 2.
+    The BLAS product sums each entry over the inner dimension in one order, whatever
+    the other columns are (tests check it bit for bit), so the product of the distinct
+    columns, gathered, is the whole product: O(m^2 d) for d distinct values instead of
+    O(m^3); a binary assignment has d = 2.
     """
     picked = slice(None) if columns is None else columns[0]
     if rows is None:
