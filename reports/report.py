@@ -149,10 +149,7 @@ def build_report(
         json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
     )
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
-    if design is not None:
-        provenance["measure design"] = _design_provenance(design, setting["max_examples"], random_state)
-    if data and (max_pairs is not None or sample is not None):
-        provenance["user pairs"] = _pairs_provenance(**pairs)
+    provenance.update(_more_provenance(design, setting["max_examples"], random_state, data, pairs))
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
     verdicts = _verdict_table(records, measures)
     # Shown right after the verdict matrix: what a "holds" of this search is worth.
@@ -186,10 +183,25 @@ def _pair_limits(max_pairs: int | None, sample: int | None) -> dict[str, int | N
     return {"max_pairs": max_pairs, "sample": sample}
 
 
-def _pairs_provenance(*, max_pairs: int | None, sample: int | None) -> str:
-    limit = "no limit" if max_pairs is None else f"the exact pair roads skipped beyond {max_pairs:,} user pairs"
-    drawn = f"; pair measures and UF estimated from {sample:,} drawn pairs (95% intervals)" if sample else ""
-    return f"real data only (--max-pairs, --sample): {limit}{drawn}; the synthetic sections compute every measure"
+def _more_provenance(
+    design: Mapping[str, Any] | None,
+    max_examples: int,
+    random_state: int,
+    data: str | None,
+    pairs: Mapping[str, int | None],
+) -> dict[str, str]:
+    """The provenance rows of the options given: the measure design, the real data's pair limits."""
+    more = {}
+    if design is not None:
+        more["measure design"] = _design_provenance(design, max_examples, random_state)
+    max_pairs, sample = pairs["max_pairs"], pairs["sample"]
+    if data and (max_pairs is not None or sample is not None):
+        limit = "no limit" if max_pairs is None else f"the exact pair roads skipped beyond {max_pairs:,} user pairs"
+        drawn = f"; pair measures and UF estimated from {sample:,} drawn pairs (95% intervals)" if sample else ""
+        more["user pairs"] = (
+            f"real data only (--max-pairs, --sample): {limit}{drawn}; the synthetic sections compute every measure"
+        )
+    return more
 
 
 def _designed(
