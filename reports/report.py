@@ -15,10 +15,10 @@ __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import Any
-import os
 
 from puf.properties.budget import example_budget
 from puf.metadata import Measure
+from puf.cores import usable_cores
 from puf.world import World
 import pandas as pd
 from .bases import Base
@@ -106,7 +106,7 @@ def build_report(
 
     pairs = _pair_limits(max_pairs, sample)
     setting = SETTINGS["quick" if quick else "full"]
-    workers = _cores() if workers is None else workers
+    workers = usable_cores() if workers is None else workers
     seeds = [random_state + i for i in range(setting["n_seeds"])]
     base = Base(n_users=setting["n_users"], n_items=setting["n_items"])
     measures = _matrix_measures(extra)
@@ -138,7 +138,11 @@ def build_report(
     checks = len(measures) * len(properties.CATALOG)
     with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
         found = properties.all_verdicts(
-            measures, n_jobs=_cores(), progress=bar, max_examples=setting["max_examples"], random_state=random_state
+            measures,
+            n_jobs=usable_cores(),
+            progress=bar,
+            max_examples=setting["max_examples"],
+            random_state=random_state,
         )
         records = [verdict_record(v) for v in found]
     note = _verdict_note(setting["max_examples"], random_state, quick)
@@ -214,7 +218,7 @@ def _designed(
 
     # The designer's own bar follows the stages' bars.
     section = design_section(
-        out, **design, max_examples=max_examples, random_state=random_state, n_jobs=_cores(), progress=progress
+        out, **design, max_examples=max_examples, random_state=random_state, n_jobs=usable_cores(), progress=progress
     )
     return [section]
 
@@ -257,11 +261,6 @@ def _verdict_table(records: Sequence[Mapping[str, Any]], measures: Sequence[Meas
     )
     rank = {m.name: i for i, m in enumerate(measures)}
     return verdicts.sort_values("measure", key=lambda c: c.map(rank), kind="stable")
-
-
-def _cores() -> int:
-    """The cores this process may use (the verdicts run one worker per core)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _stage(progress: bool, number: int, count: int, name: str, total: int, unit: str) -> Any:

@@ -1,6 +1,7 @@
 """Baseline rankers: unseen, distinct, deterministic top-k lists; hand-computed scores."""
 
 import sys
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -172,11 +173,13 @@ def test_implicit_rankers_are_listed_when_installed():
     rows=st.integers(1, 12),
     n=st.integers(1, 30),
     levels=st.sampled_from([2, 4, 1000]),
+    block=st.sampled_from([1, 7, 40, 1 << 18]),
     data=st.data(),
 )
-def test_top_k_items_is_the_stable_argsort_cut(seed, rows, n, levels, data):
+def test_top_k_items_is_the_stable_argsort_cut(seed, rows, n, levels, block, data):
     # Few distinct levels make ties at the cut, which must go to the lower index as a stable sort does.
-    from puf.rankers import top_k_items
+    # A small block makes top_k_items order the rows a few (or one) at a time.
+    from puf.rankers import _base, top_k_items
 
     k = data.draw(st.integers(1, n))
     rng = np.random.default_rng(seed)
@@ -185,7 +188,42 @@ def test_top_k_items_is_the_stable_argsort_cut(seed, rows, n, levels, data):
     scores[rng.random((rows, n)) < 0.05] = np.inf
     scores[scores == 0] = -0.0
     expected = np.argsort(-scores, axis=1, kind="stable")[:, :k]
-    assert np.array_equal(top_k_items(scores, k), expected)
+    with mock.patch.object(_base, "_TOP_K_BLOCK", block):
+        assert np.array_equal(top_k_items(scores, k), expected)
+
+
+@pytest.mark.parametrize("entries", [1, 30, 1 << 25])
+def test_sparse_neighbourhoods_equal_the_dense_top_cut(entries):
+    # entries=1 gives one row per block, spread over the threads; 1 << 25 one block.
+    from puf.rankers import baselines
+
+    vectors = random_train(11, m=25, n=9, density=0.4)
+    dense = vectors.toarray()
+    norms = np.sqrt((dense**2).sum(axis=1))
+    denominator = np.outer(norms, norms) + 0.5
+    expected = np.divide(dense @ dense.T, denominator, out=np.zeros((25, 25)), where=denominator > 0)
+    np.fill_diagonal(expected, 0.0)
+    expected = _base_keep_top(expected, 4)
+    with mock.patch.object(baselines, "_BLOCK_ENTRIES", entries):
+        got = baselines.sparse_neighbourhoods(vectors, 4, 0.5).toarray()
+    assert np.array_equal(got, expected)
+
+
+def _base_keep_top(matrix, neighbors):
+    """Each row's ``neighbors`` largest entries kept, ties to the lower index (a stable sort's cut)."""
+    kept = np.zeros_like(matrix)
+    for r, row in enumerate(matrix):
+        top = np.argsort(-row, kind="stable")[:neighbors]
+        kept[r, top] = row[top]
+    return kept
+
+
+@pytest.mark.parametrize("name", available_rankers())
+def test_threaded_batches_give_the_same_lists(name):
+    ranker = make_ranker(name, random_state=3, **FAST.get(name, {})).fit(random_train(5, m=40))
+    threaded = ranker.recommend(k=4, batch_size=3)
+    with mock.patch.object(type(ranker), "threaded_batches", not ranker.threaded_batches):
+        assert np.array_equal(ranker.recommend(k=4, batch_size=3), threaded)
 
 
 def test_top_k_items_refuses_bad_input():

@@ -21,13 +21,13 @@ __all__ = [
 ]
 
 import numbers
-import os
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import scipy.sparse as sp
 
 from puf.arrays import MatrixLike
+from puf.cores import usable_cores
 from puf.validation import check_histories, check_k
 
 if TYPE_CHECKING:
@@ -106,10 +106,7 @@ def check_n_jobs(n_jobs: int | None) -> int:
     (2, True)
     """
     if n_jobs is None:
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
+        return usable_cores()
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
         raise ValueError(f"n_jobs must be None or an integer >= 1, got {n_jobs!r}")
     return int(n_jobs)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 __all__ = ["EASE", "ItemKNN", "MostPop", "Random", "UserKNN", "sparse_neighbourhoods"]
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
+from ..cores import usable_cores
 from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker, single_threaded_blas
 
@@ -137,11 +140,16 @@ def sparse_neighbourhoods(vectors: sp.csr_matrix, neighbors: int, shrink: float)
     vectors = sp.csr_matrix(vectors)
     size = vectors.shape[0]
     norms = np.sqrt(np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel())
-    step = max(1, _BLOCK_ENTRIES // max(size, 1))
-    blocks = [
-        _top_neighbours(vectors[r0 : r0 + step], vectors, norms[r0 : r0 + step], norms, shrink, neighbors, r0)
-        for r0 in range(0, size, step)
-    ]
+    # One block per core at a time (scipy's sparse product and numpy's partition release the
+    # GIL), each a core's share of the memory bound; blocks are stacked in order.
+    threads = usable_cores()
+    step = max(1, _BLOCK_ENTRIES // threads // max(size, 1))
+
+    def block(r0):
+        return _top_neighbours(vectors[r0 : r0 + step], vectors, norms[r0 : r0 + step], norms, shrink, neighbors, r0)
+
+    with ThreadPoolExecutor(threads) as pool:
+        blocks = list(pool.map(block, range(0, size, step)))
     return sp.vstack(blocks, format="csr") if blocks else sp.csr_matrix((0, 0))
 
 
@@ -169,6 +177,7 @@ class ItemKNN(Ranker):
     """
 
     name = "itemknn"
+    threaded_batches = True
 
     def __init__(
         self, *, neighbors: int = 200, shrink: float = 0.0, random_state: int | np.random.Generator | None = None
@@ -210,6 +219,7 @@ class UserKNN(Ranker):
     """
 
     name = "userknn"
+    threaded_batches = True
 
     def __init__(
         self, *, neighbors: int = 50, shrink: float = 0.0, random_state: int | np.random.Generator | None = None

@@ -43,6 +43,8 @@ def _import_implicit(ranker):
 
 
 class _Factorization(Ranker):
+    threaded_batches = True
+
     def _model(self, implicit, seed):
         raise NotImplementedError
 
