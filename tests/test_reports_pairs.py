@@ -152,6 +152,13 @@ def test_bad_pair_options_are_refused_before_any_work(tmp_path, capsys, option, 
     assert not out.exists()
 
 
+@pytest.mark.parametrize("option, value", [("--max-pairs", "1e9"), ("--sample", "1000")])
+def test_pair_options_without_data_are_refused(tmp_path, capsys, option, value):
+    assert main(["report", "--quick", "--quiet", "--out", str(tmp_path / "o"), option, value]) == 2
+    assert "--max-pairs and --sample need --data" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
 def test_build_report_refuses_bad_pair_limits_naming_them(tmp_path):
     from puf.reports.report import build_report
 

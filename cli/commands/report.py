@@ -219,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
         if workers is not None and workers < 1:
             raise ValueError(f"--workers must be >= 1, got {workers}")
         pairs = pair_options(args)
+        if args.data is None and any(value is not None for value in pairs.values()):
+            raise ValueError("--max-pairs and --sample need --data: they bound the real data's work over user pairs")
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
         _check_data(args.data)
