@@ -166,3 +166,20 @@ def test_build_report_refuses_bad_pair_limits_naming_them(tmp_path):
         build_report(tmp_path, quick=True, data="ml-100k", max_pairs=0)
     with pytest.raises(ValueError, match="sample must be >= 2 pairs, got 1"):
         build_report(tmp_path, quick=True, data="ml-100k", sample=1)
+
+
+def test_the_worlds_of_a_sweep_share_one_sampled_uf(monkeypatch):
+    """Worlds differing in relevance alone draw UF's pairs once: UF reads histories and lists only."""
+    import puf
+    import puf.engines
+    from puf.reports.bases import Base, point_results
+
+    calls, real = [], puf.engines.sample_uf
+    monkeypatch.setattr(puf.engines, "sample_uf", lambda *args, **options: calls.append(1) or real(*args, **options))
+    base, cache = Base(n_users=20, n_items=100, k=5, sample=500), {}
+    found = [point_results(base.replace(zero_relevance=p), 0, puf.variants("UF"), cache) for p in (0.0, 0.5, 1.0)]
+    assert len(calls) == 1
+    assert len({f.values["world"][0] for f in found}) == 1
+    assert {f.estimates["world"]["UF"].n_pairs for f in found} == {500}
+    point_results(base, 1, puf.variants("UF"), cache)  # another seed: other pairs
+    assert len(calls) == 2
