@@ -115,7 +115,7 @@ def pair_text(skipped: Mapping[str, str], sampled: Sequence[str], *, m: int, sam
     ...                 ["PUF-P"], m=40, sample=500))
     ... # doctest: +NORMALIZE_WHITESPACE
      Skipped at 40 users (not drawn, no label): UF (its exact road reads all 780 user pairs, more than
-     max_pairs = 100). Estimated from 500 drawn user pairs per point (the CSV gives each point's 95%
+     max_pairs = 100). Estimated from 500 drawn user pairs per point (--sample; the CSV gives each point's 95%
      interval, ci_low and ci_high): PUF-P; their labels are read on the estimates, so the sampling error
      can move a curve near the flatness tolerance.
     """
@@ -125,8 +125,8 @@ def pair_text(skipped: Mapping[str, str], sampled: Sequence[str], *, m: int, sam
         text += f" Skipped at {m:,} users (not drawn, no label): {listed}."
     if sampled:
         text += (
-            f" Estimated from {sample:,} drawn user pairs per point (the CSV gives each point's 95% interval, "
-            f"ci_low and ci_high): {', '.join(sampled)}; their labels are read on the estimates, so the "
+            f" Estimated from {sample:,} drawn user pairs per point (--sample; the CSV gives each point's "
+            f"95% interval, ci_low and ci_high): {', '.join(sampled)}; their labels are read on the estimates, so the "
             "sampling error can move a curve near the flatness tolerance."
         )
     return text
@@ -220,15 +220,16 @@ def estimates_text(scores: pd.DataFrame, *, files: Sequence[str]) -> str:
     >>> import pandas as pd
     >>> scores = pd.DataFrame()
     >>> scores.attrs["estimates"] = [{"ranker": "a", "measure": "PUF-P", "pairs": 1000}]
-    >>> print(estimates_text(scores, files=["toy_estimates.csv"]))
-     Estimated from 1,000 drawn user pairs (sampled, not exact; the table below and toy_estimates.csv give each 95% interval): PUF-P.
+    >>> print(estimates_text(scores, files=["toy_estimates.csv"]))  # doctest: +NORMALIZE_WHITESPACE
+     Estimated from 1,000 drawn user pairs (--sample: sampled, not exact; the table below and
+     toy_estimates.csv give each 95% interval): PUF-P.
     """
     rows = scores.attrs.get("estimates") or []
     if not rows:
         return ""
     labels = ", ".join(dict.fromkeys(r["measure"] for r in rows))
     return (
-        f" Estimated from {rows[0]['pairs']:,} drawn user pairs (sampled, not exact; the table below and "
+        f" Estimated from {rows[0]['pairs']:,} drawn user pairs (--sample: sampled, not exact; the table below and "
         f"{', '.join(files)} give each 95% interval): {labels}."
     )
 

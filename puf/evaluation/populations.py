@@ -136,8 +136,9 @@ def variant_scores(
     >>> found = variant_scores(w3, puf.variants("SD-P") + puf.variants("PUF-P"), max_pairs=2)
     >>> found.values["world"][0], found.roads[1].kind
     (0.0, 'skipped')
-    >>> print(found.roads[1].reason)
-    its exact road reads all 3 user pairs, more than max_pairs = 2; sample=N (--sample N) estimates it from N drawn pairs
+    >>> print(found.roads[1].reason)  # doctest: +NORMALIZE_WHITESPACE
+    its exact road reads all 3 user pairs, more than max_pairs = 2; sample=N (--sample N) estimates it
+    from N drawn pairs
     >>> found = variant_scores(w3, puf.variants("PUF-P"), max_pairs=2, sample=100)
     >>> found.roads[0].kind, found.estimates["world"]["PUF-P"].n_pairs
     ('sample', 100)
