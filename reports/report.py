@@ -177,13 +177,10 @@ def build_report(
 
 
 def _pair_limits(max_pairs: int | None, sample: int | None) -> dict[str, int | None]:
-    """``max_pairs`` and ``sample``, checked before any work (ValueError naming the bad one)."""
-    from puf.validation import check_k
+    """``max_pairs`` and ``sample``, checked before any work by their one check, :class:`Base`'s (ValueError)."""
+    from puf.reports.bases import Base
 
-    if max_pairs is not None:
-        check_k(max_pairs, name="max_pairs")
-    if sample is not None and (isinstance(sample, bool) or check_k(sample, name="sample") < 2):
-        raise ValueError(f"sample must be >= 2 pairs, got {sample!r}")
+    Base(max_pairs=max_pairs, sample=sample)
     return {"max_pairs": max_pairs, "sample": sample}
 
 
