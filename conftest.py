@@ -12,6 +12,7 @@ import importlib.util
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 
@@ -60,8 +61,6 @@ def pytest_collection_modifyitems(config, items):
     """
     import importlib.util
 
-    import pytest
-
     if importlib.util.find_spec("torch") is not None:
         return
     skip = pytest.mark.skip(
@@ -72,3 +71,21 @@ def pytest_collection_modifyitems(config, items):
         examples = getattr(getattr(item, "dtest", None), "examples", ())
         if neural in str(item.path) and any("torch" in e.source for e in examples):
             item.add_marker(skip)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """pytest-xdist's scheduling, set only where it is installed, so a plain ``pytest`` runs without it.
+
+    ``--dist loadfile`` keeps each file's module fixtures (the pinned matrix, the report) in
+    one worker, computed once; ``--maxprocesses 4`` caps ``-n auto`` on large machines, where
+    more workers each repeat those fixtures. An explicit ``--dist`` or ``--maxprocesses`` wins.
+    Registered after xdist, this runs before xdist's own tryfirst hook, which turns ``-n`` into
+    workers (and would set ``--dist load``).
+    """
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    if config.option.dist == "no" and not config.option.distload:
+        config.option.dist = "loadfile"
+    if not config.option.maxprocesses:
+        config.option.maxprocesses = 4

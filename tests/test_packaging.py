@@ -76,3 +76,17 @@ def test_pytest_measure_ignores_the_users_own_modules(shadowing_folder):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "passed" in result.stdout
+
+
+@pytest.mark.parametrize("plugin", ["no:xdist", "xdist"])
+def test_the_suite_collects_with_and_without_xdist(plugin):
+    # xdist's options live in conftest.py, not addopts: a plain pytest without it must run.
+    if plugin == "xdist":
+        pytest.importorskip("xdist")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", plugin, "--collect-only", "-q", "tests/test_grammar.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
