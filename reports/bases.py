@@ -199,7 +199,8 @@ def _reshaping(
     """``reshape(similarity, name)`` bringing a similarity to the point's skewness, once per name.
 
     At a fixed mean, a :class:`synthetic.SkewnessReshaper` per (similarity matrix,
-    seed) is kept in ``cache``: the points of a sweep that share a similarity (every
+    seed) is kept in ``cache`` until a point of another seed needs one (a sweep runs
+    its points seed by seed): the points of a sweep that share a similarity (every
     skewness value, every pairing of the same histories) rank its pairs once. The
     last reshaped matrix of each similarity name is kept there too, so consecutive
     points reading the same one (the pairings of one skewness and seed, which a
@@ -234,8 +235,16 @@ def _reshaped(similarity: NDArray[np.float64], base: Base, seed: int, cache: dic
         return synthetic.power_skewness(similarity, skewness=base.skewness)
     key = ("reshaper", id(similarity), seed)
     if key not in cache or cache[key][0] is not similarity:  # the entry keeps the matrix alive
+        # A sweep runs its points seed by seed: the reshapers of other seeds (their ranks, about
+        # 4 m^2 bytes each, and their sorted draws) are not read again, and are let go.
+        for old in [k for k in cache if _is_reshaper(k) and k[2] != seed]:
+            del cache[old]
         cache[key] = (similarity, synthetic.SkewnessReshaper(similarity, random_state=seed))
     return cache[key][1](base.skewness)
+
+
+def _is_reshaper(key: Any) -> bool:
+    return isinstance(key, tuple) and len(key) == 3 and isinstance(key[0], str) and key[0] == "reshaper"
 
 
 def point_population(

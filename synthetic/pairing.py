@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from puf.validation import check_effectiveness, check_random_state, check_similarity
 
 from ._checks import check_count
+from ._swaps import batch, best_swaps, distinct_columns, swap_changes, times_gaps, two_valued_search
 
 #: The pairing modes of :func:`pair`: random, most fair, most unfair (similar users alike or apart).
 PAIRINGS = ("random", "most_fair", "most_unfair")
@@ -88,144 +89,6 @@ def _spectral_orders(similarity: NDArray[np.float64], mode: str) -> tuple[NDArra
     return order, order[::-1]
 
 
-_ROWS = 256  # rows of the swap-change matrix computed at a time: a block of cost.T stays in cache
-_LOWER = np.tril(np.ones((_ROWS, _ROWS), dtype=bool))
-
-
-def _swap_changes(
-    a: NDArray[np.float64],
-    similarity: NDArray[np.float64],
-    gaps: NDArray[np.float64],
-    cost: NDArray[np.float64],
-    sign: float,
-    out: NDArray[np.float64] | None = None,
-) -> NDArray[np.float64]:
-    """sign * (change of Σ sim |gap| when users i and j swap values) for i < j; +inf for i >= j.
-
-    With A = |a_u - a_v| and G = S A (G[i, j]: i's weighted gap sum if i held j's value),
-    the change is G[i,j] + G[j,i] - G[i,i] - G[j,j] + 2 S[i,j] A[i,j]. Computed in row
-    blocks (G.T read a block at a time), the upper triangle only, each value by the
-    same operations in the same order as on the whole matrix.
-    """
-    m = cost.shape[0]
-    change = np.empty((m, m)) if out is None else out
-    diagonal = np.diag(cost).copy()
-    buffer = np.empty(min(m, _ROWS) * m)
-    for start in range(0, m, _ROWS):
-        stop = min(m, start + _ROWS)
-        block = change[start:stop, start:]
-        np.add(cost[start:stop, start:], cost[start:, start:stop].T, out=block)
-        block -= diagonal[start:stop, None]
-        block -= diagonal[None, start:]
-        weighted = buffer[: block.size].reshape(block.shape)
-        np.multiply(similarity[start:stop, start:], 2.0, out=weighted)
-        weighted *= gaps[start:stop, start:]
-        block += weighted
-        if sign != 1.0:  # x * 1.0 is x: the pass is skipped, not the value changed
-            block *= sign
-        change[start:stop, :start] = np.inf
-        square = block[:, : stop - start]
-        square[_LOWER[: stop - start, : stop - start]] = np.inf
-    return change
-
-
-def _best_swaps(change: NDArray[np.float64], tolerance: float, most: int) -> NDArray[np.int64]:
-    """Flat indices of the (at most ``most``) smallest entries below ``-tolerance``, smallest first.
-
-    The entries :func:`np.argpartition` of the whole matrix, then a stable
-    argsort of their values, give (so ties keep its order): found among the
-    improving entries alone when no two of the chosen are equal and the last
-    chosen is below the first left out, which fixes both the set and the order;
-    otherwise by that very computation.
-    """
-    values = change.ravel()
-    improving = np.flatnonzero(values < -tolerance)
-    size = min(improving.size, most)
-    if size == 0:
-        return improving
-    gains = values[improving]
-    if size < improving.size:
-        parted = np.argpartition(gains, size)
-        boundary = gains[parted[size]]
-        improving, gains = improving[parted[:size]], gains[parted[:size]]
-        tied = bool(gains.max() >= boundary)
-    else:
-        tied = False
-    order = np.argsort(gains, kind="stable")
-    ordered = gains[order]
-    if not tied and not bool((ordered[1:] == ordered[:-1]).any()):
-        return improving[order]
-    flat = np.argpartition(values, size - 1)[:size]
-    return flat[np.argsort(values[flat], kind="stable")]
-
-
-_WINDOW = 512  # candidate swaps screened at a time against the batch so far
-_EPS = float(np.finfo(np.float64).eps)
-
-
-def _exact_gain(change, a, similarity, sign, k, l, first, second):
-    """A swap's change once the batch's swaps are accounted for, computed as the plain loop does."""
-    gain = change[k, l]
-    if first.size:
-        h = np.abs(a[l] - a[second]) - np.abs(a[k] - a[second])
-        h -= np.abs(a[l] - a[first]) - np.abs(a[k] - a[first])
-        weights = similarity[k, first] - similarity[l, first]
-        weights -= similarity[k, second] - similarity[l, second]
-        gain += sign * float(np.einsum("i,i->", weights, h))
-    return gain
-
-
-def _may_improve(gains, a, similarity, sign, tolerance, k, l, first, second):
-    """Which of the swaps (k, l) :func:`_exact_gain` could find improving, for a batch: all others cannot.
-
-    The same products in one sum per swap, in another order: the two sums differ by
-    at most (B + 1) eps Σ|products| (B the batch size); the slack is several times that
-    plus the rounding of the last addition, so no improving swap is screened out.
-    """
-    h = np.abs(a[l][:, None] - a[second][None, :]) - np.abs(a[k][:, None] - a[second][None, :])
-    h -= np.abs(a[l][:, None] - a[first][None, :]) - np.abs(a[k][:, None] - a[first][None, :])
-    weights = similarity[np.ix_(k, first)] - similarity[np.ix_(l, first)]
-    weights -= similarity[np.ix_(k, second)] - similarity[np.ix_(l, second)]
-    products = weights * h
-    dot = products.sum(axis=1)
-    slack = 8.0 * (first.size + 2) * _EPS * np.abs(products).sum(axis=1)
-    slack += 8.0 * _EPS * (np.abs(gains) + np.abs(dot))
-    return gains + sign * dot - slack < -tolerance
-
-
-def _batch(flat, change, a, similarity, sign, tolerance):
-    """The round's swaps on disjoint users, best first, each improving once the earlier ones are taken.
-
-    What the plain loop over ``flat`` takes (each candidate whose users are free, accepted
-    when its :func:`_exact_gain` is below ``-tolerance``), with the candidates that cannot
-    be accepted screened out a window at a time (:func:`_may_improve`); the gains of the
-    others are computed exactly as that loop computes them.
-    """
-    m = a.shape[0]
-    ks, ls = np.divmod(flat, m)
-    gains = change[ks, ls]
-    used = np.zeros(m, dtype=bool)
-    first, second, n = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), 0
-    start = 0
-    while start < ks.size:
-        stop = min(ks.size, start + _WINDOW)
-        k, l = ks[start:stop], ls[start:stop]
-        maybe = ~(used[k] | used[l])
-        if n:
-            maybe &= _may_improve(gains[start:stop], a, similarity, sign, tolerance, k, l, first[:n], second[:n])
-        start, taken = stop, False
-        for offset in np.flatnonzero(maybe):
-            kk, ll = k[offset], l[offset]
-            if _exact_gain(change, a, similarity, sign, kk, ll, first[:n], second[:n]) < -tolerance:
-                used[kk] = used[ll] = True
-                first[n], second[n], n = kk, ll, n + 1
-                start, taken = stop - k.size + offset + 1, True
-                break
-        if not taken:
-            start = stop
-    return first[:n].tolist(), second[:n].tolist()
-
-
 def _local_search(
     values: NDArray[np.float64], similarity: NDArray[np.float64], sign: float, max_rounds: int | None = None
 ) -> NDArray[np.float64]:
@@ -236,22 +99,27 @@ def _local_search(
     swaps already in the batch are accounted for: swapping i, j shifts the change of a
     later swap k, l by [(S_ki - S_li) - (S_kj - S_lj)] (h(a_j) - h(a_i)), with
     h(x) = |a_l - x| - |a_k - x|. G then follows by a rank-B update, B = batch size.
+    Both products are taken on the distinct columns of A (:func:`synthetic._swaps.times_gaps`);
+    an assignment of two values on an exactly symmetric matrix takes the same swaps on the
+    pairs across its two groups alone (:func:`synthetic._swaps.two_valued_search`).
     """
     a = values.copy()
     m = a.shape[0]
     tolerance = _RELATIVE_GAIN * max(1.0, float(similarity.sum()))
-    gaps = np.abs(a[:, None] - a[None, :])
-    cost = similarity @ gaps
-    change = np.empty((m, m))
     rounds = m * m if max_rounds is None else max_rounds  # m*m: a safety net, rounds improve
+    if np.unique(a).size == 2 and distinct_columns(a) is not None and np.array_equal(similarity, similarity.T):
+        return two_valued_search(a, similarity, sign, tolerance, rounds)  # the same swaps, on half the pairs
+    gaps = np.abs(a[:, None] - a[None, :])
+    cost = times_gaps(similarity, gaps, distinct_columns(a))
+    change = np.empty((m, m))
     for round_ in range(1, rounds + 1):
-        _swap_changes(a, similarity, gaps, cost, sign, out=change)
-        flat = _best_swaps(change, tolerance, 4 * m)
+        swap_changes(a, similarity, gaps, cost, sign, out=change)
+        flat = best_swaps(change, tolerance, 4 * m)
         if flat.size == 0:
             break
-        first, second = _batch(flat, change, a, similarity, sign, tolerance)
+        first, second = batch(flat, change.ravel()[flat], a, similarity, sign, tolerance)
         # G = S A with A -> P A P (P swaps the batch): S (P A) = G + (S_I - S_J)(A_J - A_I).
-        cost += (similarity[:, first] - similarity[:, second]) @ (gaps[second] - gaps[first])
+        cost += times_gaps(similarity[:, first] - similarity[:, second], gaps, distinct_columns(a), (second, first))
         cost.T[first + second] = cost.T[second + first]
         a[first + second] = a[second + first]
         if 8 * len(first) > m:  # many swaps: |a_u - a_v| afresh is one pass, and the same values
@@ -260,7 +128,7 @@ def _local_search(
             for matrix in (gaps, gaps.T):
                 matrix[first + second] = matrix[second + first]
         if round_ % 50 == 0:  # bound the drift of the incremental updates
-            cost = similarity @ gaps
+            cost = times_gaps(similarity, gaps, distinct_columns(a))
     return a
 
 

@@ -67,3 +67,12 @@ def test_matrix_memo_computes_once_per_frozen_matrix_and_forgets_it():
     del frozen, value
     gc.collect()
     assert index not in _HELD
+
+
+def test_a_sweep_keeps_the_reshapers_of_its_current_seed_alone():
+    base, chosen = Base(n_users=30, n_items=150, k=5, skewness=2.0), puf.variants("PUF-P") + puf.variants("UF")
+    fresh = {seed: point_scores(base, seed, chosen, {}) for seed in (0, 1)}
+    cache = {}
+    for seed in (0, 1, 0):  # a seed's reshapers let go and made anew give the same values
+        assert point_scores(base, seed, chosen, cache) == fresh[seed]
+        assert {key[2] for key in cache if key[:1] == ("reshaper",)} == {seed}

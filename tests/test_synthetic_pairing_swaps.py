@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from puf.synthetic import _swaps
 from puf.synthetic import pairing as module
 
 
@@ -30,7 +31,7 @@ def plain_local_search(values, similarity, sign):
     gaps = np.abs(a[:, None] - a[None, :])
     cost = similarity @ gaps
     for round_ in range(1, m * m + 1):
-        change = module._swap_changes(a, similarity, gaps, cost, sign)
+        change = _swaps.swap_changes(a, similarity, gaps, cost, sign)
         flat = plain_best_swaps(change, tolerance, 4 * m)
         if flat.size == 0:
             break
@@ -67,13 +68,11 @@ def test_best_swaps_are_the_plain_ones(seed, tied):
     change[np.tril_indices(m)] = np.inf
     for most in (1, 7, 40, 4 * m, m * m):
         for tolerance in (1e-9, 0.5):
-            assert np.array_equal(
-                module._best_swaps(change, tolerance, most), plain_best_swaps(change, tolerance, most)
-            )
+            assert np.array_equal(_swaps.best_swaps(change, tolerance, most), plain_best_swaps(change, tolerance, most))
 
 
 def test_best_swaps_of_a_matrix_with_no_improvement_is_empty():
-    assert module._best_swaps(np.full((4, 4), np.inf), 1e-9, 16).size == 0
+    assert _swaps.best_swaps(np.full((4, 4), np.inf), 1e-9, 16).size == 0
 
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])
@@ -86,7 +85,7 @@ def test_swap_changes_are_the_whole_matrix_formula(sign, m):
     a = rng.random(m)
     gaps = np.abs(a[:, None] - a[None, :])
     cost = s @ gaps
-    got = module._swap_changes(a, s, gaps, cost, sign)
+    got = _swaps.swap_changes(a, s, gaps, cost, sign)
     want = plain_swap_changes(s, gaps, cost, sign)
     upper = np.triu_indices(m, 1)
     assert np.array_equal(got[upper], want[upper])
@@ -101,3 +100,42 @@ def test_local_search_is_the_plain_search(sign, m, binary, tied):
     s = upper + upper.T
     values = (rng.random(m) < 0.5).astype(float) if binary else rng.integers(0, 3, size=m) / 2
     assert np.array_equal(module._local_search(values, s, sign), plain_local_search(values, s, sign))
+
+
+@pytest.mark.parametrize("kind", ["binary", "three", "continuous"])
+@pytest.mark.parametrize("m", [12, 600])  # 600: more than one block of the product's inner dimension
+def test_products_on_distinct_columns_are_the_whole_products(kind, m):
+    rng = np.random.default_rng(m)
+    s = rng.random((m, m)) ** 3
+    s = (s + s.T) / 2
+    a = {"binary": (rng.random(m) < 0.5) * 1.0, "three": rng.integers(0, 3, size=m) / 2, "continuous": rng.random(m)}
+    a = a[kind]
+    gaps = np.abs(a[:, None] - a[None, :])
+    columns = _swaps.distinct_columns(a)
+    assert (columns is None) == (kind == "continuous")
+    assert _swaps.times_gaps(s, gaps, columns).tobytes() == (s @ gaps).tobytes()
+    for batch in (1, 3, 20):
+        first, second = [int(i) for i in rng.choice(m, batch)], [int(i) for i in rng.choice(m, batch)]
+        left = s[:, first] - s[:, second]
+        want = left @ (gaps[second] - gaps[first])
+        assert _swaps.times_gaps(left, gaps, columns, (second, first)).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+@pytest.mark.parametrize("tied", [False, True])  # tied: equal gains, so some rounds order them on the whole matrix
+def test_a_two_valued_assignment_takes_the_plain_swaps_on_the_cross_block(sign, tied, monkeypatch):
+    roads = []
+    for name in ("cross_best", "whole_best"):
+        real = getattr(_swaps, name)
+        monkeypatch.setattr(_swaps, name, lambda *a, real=real, name=name: roads.append(name) or real(*a))
+    rng = np.random.default_rng(7)
+    m = 200
+    upper = np.triu(rng.integers(0, 4, size=(m, m)) / 4 if tied else rng.random((m, m)) ** 3, 1)
+    s = upper + upper.T
+    values = 0.1 + 0.7 * (rng.random(m) < 0.5)
+    assert np.array_equal(module._local_search(values, s, sign), plain_local_search(values, s, sign))
+    assert "cross_best" in roads and ("whole_best" in roads) == tied
+    s[0, 1] += 1e-13  # not exactly symmetric: the search of every pair
+    roads.clear()
+    assert np.array_equal(module._local_search(values, s, sign), plain_local_search(values, s, sign))
+    assert not roads
