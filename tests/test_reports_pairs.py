@@ -6,7 +6,6 @@ the property verdicts and the power section are stubbed and no PNG is drawn (tes
 checks those); the real-data tables are computed for real, on three rankers.
 """
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -18,8 +17,7 @@ import puf.reports.sweeps as sweeps_module
 from puf.cli import main
 from puf.properties import Verdict
 
-N_USERS, N_ITEMS, PER_USER = 40, 60, 20
-PAIRS = N_USERS * (N_USERS - 1) // 2  # 780
+PAIRS = 40 * 39 // 2  # the toy files' 40 users (tests/conftest.py)
 
 
 class _RealOnly(dict):
@@ -32,24 +30,6 @@ class _RealOnly(dict):
 def _blank(path):
     path.write_bytes(b"")
     return path
-
-
-@pytest.fixture(scope="module")
-def toy(tmp_path_factory):
-    rng = np.random.default_rng(0)
-    folder = tmp_path_factory.mktemp("toy")
-    rows = [
-        f"u{u}\ti{i}\t5\t{t}"
-        for u in range(N_USERS)
-        for t, i in enumerate(rng.choice(N_ITEMS, PER_USER, replace=False))
-    ]
-    (folder / "toy.inter").write_text(
-        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n"
-    )
-    genres = ["Drama", "Comedy", "War", "Noir"]
-    items = [f"i{i}\t{genres[i % 4]} {genres[(i // 4) % 4]}" for i in range(N_ITEMS)]
-    (folder / "toy.item").write_text("item_id:token\tgenre:token_seq\n" + "\n".join(items) + "\n")
-    return folder
 
 
 @pytest.fixture(scope="module")
