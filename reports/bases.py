@@ -11,10 +11,10 @@ world's :meth:`puf.World.population`, which memoises its pieces
 
 from __future__ import annotations
 
-__all__ = ["Base", "observed_skewness", "point_world", "point_population", "point_scores"]
+__all__ = ["Base", "observed_skewness", "point_world", "point_population", "point_scores", "point_results"]
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 import numbers
 from dataclasses import dataclass, replace
 
@@ -22,6 +22,9 @@ import numpy as np
 from numpy.typing import NDArray
 from puf.population import Population
 from puf.world import World
+
+if TYPE_CHECKING:
+    from puf.evaluation.roads import WorldScores
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,12 @@ class Base:
         Extra keywords for :func:`synthetic.world` (a tuple keeps Base hashable).
     name : str, default "synthetic"
         Names the data in the report.
+    max_pairs : int, optional
+        Skip the exact roads over all m(m−1)/2 user pairs when the worlds have
+        more pairs than this (:func:`puf.evaluation.variant_scores`); default no limit.
+    sample : int, optional
+        Estimate every pair measure (and UF) from this many drawn pairs per
+        point (the point's seed draws them), with a 95% interval.
 
     Examples
     --------
@@ -72,6 +81,8 @@ class Base:
     worlds: Callable[..., World] | None = None
     world_options: tuple[tuple[str, Any], ...] = ()
     name: str = "synthetic"
+    max_pairs: int | None = None
+    sample: int | None = None
 
     def __post_init__(self) -> None:
         from puf.validation import check_k, check_unit_scalar
@@ -103,6 +114,10 @@ class Base:
             raise ValueError(f"skewness_mean must be 'fixed' or 'free', got {self.skewness_mean!r}")
         if self.similarity not in ("jaccard", "uf"):
             raise ValueError(f"similarity must be 'jaccard' or 'uf', got {self.similarity!r}")
+        if self.max_pairs is not None:
+            check_k(self.max_pairs, name="max_pairs")
+        if self.sample is not None and (isinstance(self.sample, bool) or check_k(self.sample, name="sample") < 2):
+            raise ValueError(f"sample must be >= 2 pairs, got {self.sample!r}")
 
     def replace(self, **changes: Any) -> Base:
         """Return a validated copy with some settings changed.
@@ -154,7 +169,9 @@ def point_world(base: Base, seed: int, cache: dict[Any, World]) -> World:
     >>> point_world(base, 0, cache) is point_world(base.replace(gamma=1.0, skewness=2.0), 0, cache)
     True
     """
-    source = base.replace(skewness=None, skewness_mean="fixed", gamma=0.0, similarity="jaccard")
+    source = base.replace(
+        skewness=None, skewness_mean="fixed", gamma=0.0, similarity="jaccard", max_pairs=None, sample=None
+    )
     if (source, seed) not in cache:
         world = base.world(zero_relevance=base.zero_relevance, pairing=base.pairing, random_state=seed)
         # A seed's worlds often differ in relevance alone (the synthetic worlds along a share or
@@ -271,7 +288,9 @@ def point_scores(
 
     Every variant reads ``base.similarity`` unless it declares its own (UF:
     sim_UF at ``base.gamma``), brought to ``base.skewness`` when that is set;
-    see :func:`puf.evaluation.score_variants`.
+    see :func:`puf.evaluation.score_variants`. NaN where a variant is skipped
+    (``base.max_pairs``), the estimate where it is sampled (``base.sample``);
+    :func:`point_results` says which.
 
     Examples
     --------
@@ -280,9 +299,32 @@ def point_scores(
     ...              puf.variants("SD-P") + puf.variants("P@k"), {})
     [0.5, 0.5]
     """
-    from puf.evaluation import score_variants
+    return point_results(base, seed, chosen, cache, where=where).values["world"]
 
-    return score_variants(
+
+def point_results(
+    base: Base, seed: int, chosen: Sequence[Any], cache: dict[Any, World], *, where: str = ""
+) -> WorldScores:
+    """What :func:`point_scores` finds, with each variant's road and the sampled estimates.
+
+    The pairs of ``base.sample`` are drawn with the point's seed.
+
+    Returns
+    -------
+    puf.evaluation.roads.WorldScores
+        See :func:`puf.evaluation.variant_scores`.
+
+    Examples
+    --------
+    >>> import puf
+    >>> found = point_results(Base(n_users=20, n_items=100, k=5, max_pairs=100), 0,
+    ...                       puf.variants("SD-P") + puf.variants("PUF-P"), {})
+    >>> found.values["world"][1], found.roads[1].kind  # 20 users have 190 pairs
+    (nan, 'skipped')
+    """
+    from puf.evaluation import variant_scores
+
+    return variant_scores(
         point_world(base, seed, cache),
         chosen,
         k=base.k,
@@ -290,6 +332,9 @@ def point_scores(
         gamma=base.gamma,
         adjust=_reshaping(base, seed, cache),
         where=where,
+        max_pairs=base.max_pairs,
+        sample=base.sample,
+        random_state=seed,
     )
 
 

@@ -45,6 +45,8 @@ def build_report(
     progress: bool = False,
     command: str = "puf report",
     workers: int | None = None,
+    max_pairs: int | None = None,
+    sample: int | None = None,
 ) -> Path:
     """Run everything and write the report into the existing directory ``out``.
 
@@ -70,6 +72,15 @@ def build_report(
     workers : int, optional
         Processes for the sweeps' worlds (:func:`reports.sweeps.sweep`); default one
         per core, 1 runs them in this process. The files are the same whatever it is.
+    max_pairs : int, optional
+        With ``data``: skip the measures on the exact roads over all m(m−1)/2 user
+        pairs of the real data when it has more pairs than this, as ``puf evaluate
+        --max-pairs`` does (:func:`puf.evaluation.planner.plan_roads`); each real-data
+        table lists them as skipped, with the reason. Default no limit.
+    sample : int, optional
+        With ``data``: estimate the real data's pair measures (and UF) from this many
+        drawn pairs, with 95% intervals, as ``puf evaluate --sample`` does; the tables
+        mark them as sampled. The synthetic sections are unaffected by either option.
 
     Returns
     -------
@@ -93,6 +104,7 @@ def build_report(
     from puf.reports.sweeps import SWEEPS, Base
     from puf.reports.verdicts import verdict_document, verdict_record
 
+    pairs = _pair_limits(max_pairs, sample)
     setting = SETTINGS["quick" if quick else "full"]
     workers = usable_cores() if workers is None else workers
     seeds = [random_state + i for i in range(setting["n_seeds"])]
@@ -102,7 +114,7 @@ def build_report(
     real = None
     if data:  # first, so that a bad name or a failed download stops the run at once
         with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
-            real = _real_data(data, random_state=random_state)
+            real = _real_data(data, random_state=random_state, **pairs)
             bar.update(1)
     cache, sections, labels = {}, [], []
     worlds = sum(s.n_worlds(quick=quick, n_seeds=len(seeds)) for s in SWEEPS.values())
@@ -141,8 +153,7 @@ def build_report(
         json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
     )
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
-    if design is not None:
-        provenance["measure design"] = _design_provenance(design, setting["max_examples"], random_state)
+    provenance.update(_more_provenance(design, setting["max_examples"], random_state, data, pairs))
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
     verdicts = _verdict_table(records, measures)
     # Shown right after the verdict matrix: what a "holds" of this search is worth.
@@ -163,6 +174,35 @@ def build_report(
     (out / "index.html").write_text(render_html(**pages, folder=out), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(**pages), encoding="utf-8")
     return out / "index.html"
+
+
+def _pair_limits(max_pairs: int | None, sample: int | None) -> dict[str, int | None]:
+    """``max_pairs`` and ``sample``, checked before any work by their one check, :class:`Base`'s (ValueError)."""
+    from puf.reports.bases import Base
+
+    Base(max_pairs=max_pairs, sample=sample)
+    return {"max_pairs": max_pairs, "sample": sample}
+
+
+def _more_provenance(
+    design: Mapping[str, Any] | None,
+    max_examples: int,
+    random_state: int,
+    data: str | None,
+    pairs: Mapping[str, int | None],
+) -> dict[str, str]:
+    """The provenance rows of the options given: the measure design, the real data's pair limits."""
+    more = {}
+    if design is not None:
+        more["measure design"] = _design_provenance(design, max_examples, random_state)
+    max_pairs, sample = pairs["max_pairs"], pairs["sample"]
+    if data and (max_pairs is not None or sample is not None):
+        limit = "no limit" if max_pairs is None else f"the exact pair roads skipped beyond {max_pairs:,} user pairs"
+        drawn = f"; pair measures and UF estimated from {sample:,} drawn pairs (95% intervals)" if sample else ""
+        more["user pairs"] = (
+            f"real data only (--max-pairs, --sample): {limit}{drawn}; the synthetic sections compute every measure"
+        )
+    return more
 
 
 def _designed(
@@ -334,7 +374,9 @@ REAL_RANKERS = "all"
 """Rankers of the real-data sections: every installed one (the paper's seven with the extra)."""
 
 
-def _real_data(name: str, *, random_state: int) -> dict[str, Any]:
+def _real_data(
+    name: str, *, random_state: int, max_pairs: int | None = None, sample: int | None = None
+) -> dict[str, Any]:
     """Load a dataset, run the rankers (cached lists), evaluate them; lists of the best ranker for sweeps."""
     from puf.data import load, to_world
     from puf.data.fetch import cache_dir
@@ -344,7 +386,7 @@ def _real_data(name: str, *, random_state: int) -> dict[str, Any]:
 
     dataset = load(name)
     runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state, cache=cache_dir() / "runs")
-    scores = evaluate_runs(dataset, runs, k=10)
+    scores = evaluate_runs(dataset, runs, k=10, max_pairs=max_pairs, sample=sample, random_state=random_state)
     rankers, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {
@@ -355,6 +397,7 @@ def _real_data(name: str, *, random_state: int) -> dict[str, Any]:
         "agreement_over": note,
         "ranker": ranker,
         "worlds": RelabelledWorlds(to_world(dataset, runs[ranker])),
+        "pairs": {"max_pairs": max_pairs, "sample": sample},
     }
 
 
@@ -382,23 +425,11 @@ def _real_sections(
     figure = save_figure(
         plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"), out / f"{stem}_agreement.png"
     )
-    from puf.reports.realdata import dense_similarity_beyond_memory, plot_measures_per_ranker, skipped_text
+    from puf.reports.pair_limits import agreement_text
+    from puf.reports.realdata import dense_similarity_beyond_memory
 
-    bars = save_figure(
-        plot_measures_per_ranker(real["scores"], title=f"Measures per ranker, {name}"), out / f"{stem}_measures.png"
-    )
-    sections = [
-        Section(
-            f"{stem}_measures",
-            f"Measures per ranker on {name}",
-            f"P@10, NDCG@10 and every fairness measure of the top-10 lists of "
-            f"{len(real['scores'])} rankers (the PUF paper's real-data study; lists "
-            "cached by dataset, ranker, seed and settings)." + skipped_text(real["scores"]),
-            bars,
-            real["scores"].reset_index().round(4),
-            [f"{stem}_rankers.csv"],
-        )
-    ]
+    limited = any(value is not None for value in real.get("pairs", {}).values())
+    sections = [_measures_section(out, real, stem)]
     sections += [
         Section(
             f"{stem}_agreement",
@@ -406,14 +437,19 @@ def _real_sections(
             f"Kendall's τ between every pair of measures over the scores of "
             f"{real['agreement_over']} (the PUF paper's Figure 1); raw values "
             "are compared, so effectiveness (higher is better) and fairness (lower is "
-            "fairer) point in opposite directions.",
+            "fairer) point in opposite directions." + (agreement_text(real["scores"]) if limited else ""),
             figure,
             real["agreement"].round(3).reset_index(names="measure"),
             [f"{stem}_rankers.csv", f"{stem}_agreement.csv"],
         )
     ]
     base = Base(
-        n_users=world.m, n_items=world.n_items, k=10, worlds=real["worlds"], name=f"{name} ({real['ranker']} lists)"
+        n_users=world.m,
+        n_items=world.n_items,
+        k=10,
+        worlds=real["worlds"],
+        name=f"{name} ({real['ranker']} lists)",
+        **real.get("pairs", {}),
     )
     for key in _REAL_SWEEPS:
         spec = SWEEPS[key]
@@ -446,3 +482,40 @@ def _real_sections(
             )
         )
     return sections
+
+
+def _measures_section(out: Path, real: Mapping[str, Any], stem: str) -> Section:
+    """The measures-per-ranker section: its figure, table and CSV; with pair limits, what was skipped or sampled."""
+    from puf.reports.figures import save_figure
+    from puf.reports.pair_limits import estimate_table, estimates_text, ranker_table
+    from puf.reports.realdata import plot_measures_per_ranker, skipped_text
+    from puf.reports.render import Section
+
+    name, scores = real["name"], real["scores"]
+    bars = save_figure(
+        plot_measures_per_ranker(scores, title=f"Measures per ranker, {name}"), out / f"{stem}_measures.png"
+    )
+    files, more, table = [f"{stem}_rankers.csv"], [], scores.reset_index().round(4)
+    text = (
+        f"P@10, NDCG@10 and every fairness measure of the top-10 lists of "
+        f"{len(scores)} rankers (the PUF paper's real-data study; lists "
+        "cached by dataset, ranker, seed and settings)." + skipped_text(scores)
+    )
+    pairs = real.get("pairs", {})
+    if any(value is not None for value in pairs.values()):
+        import pandas as pd
+
+        table = ranker_table(scores)
+        if scores.attrs.get("skipped"):
+            skipped = scores.attrs["skipped"]
+            pd.DataFrame({"measure": list(skipped), "reason": list(skipped.values())}).to_csv(
+                out / f"{stem}_skipped.csv", index=False
+            )
+            files.append(f"{stem}_skipped.csv")
+        estimates = estimate_table(scores)
+        if estimates is not None:
+            pd.DataFrame(scores.attrs["estimates"]).to_csv(out / f"{stem}_estimates.csv", index=False)
+            files.append(f"{stem}_estimates.csv")
+            text += estimates_text(scores, files=[f"{stem}_estimates.csv"])
+            more.append(("The sampled estimates, each with its 95% interval and the pairs drawn.", estimates))
+    return Section(f"{stem}_measures", f"Measures per ranker on {name}", text, bars, table, files, more_tables=more)

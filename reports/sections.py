@@ -255,16 +255,18 @@ def sweep_section(
     from puf.reports.figures import save_figure
     from puf.reports.tables import merge_coinciding, merge_identical, merged_rows, relative_to_random
     from puf.reports.render import Section
+    from puf.reports.pair_limits import pair_text, split_pair_rows, with_roads
     from puf.reports.response import sweep_responses
 
     key = key or spec.name
     table.to_csv(out / f"{key}.csv", index=False)
+    table, skipped, sampled = split_pair_rows(table)  # with max_pairs or sample: what was skipped, sampled
     responses = sweep_responses(spec, table)
     responses.insert(0, "data", base.name)
     labels.append(responses)
     drawn, merged = merge_identical(table)
     drawn, coinciding = merge_coinciding(drawn)
-    text = text or TEXT[spec.name]
+    text = (text or TEXT[spec.name]) + pair_text(skipped, sampled, m=base.n_users, sample=base.sample)
     if spec.name == "skewness_free_mean":
         drawn, relative = relative_to_random(drawn)
         if relative:
@@ -301,6 +303,8 @@ def sweep_section(
     order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}  # a measure's rows together
     shown = shown.sort_values("measure", key=lambda c: c.map(order), kind="stable")
     shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver", "rho": "ρ"})
+    if skipped or sampled:
+        shown = with_roads(shown, skipped, sampled)
     driver = (
         f"Driver of the labels: {spec.driver} ({_EXPECTED[spec.expected]})"
         + ("; the row unfair − fair compares the two pairings" if spec.cross == "pairing" else "")

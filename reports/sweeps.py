@@ -44,7 +44,8 @@ from puf import FAMILIES, MEASURES, UndefinedMeasureWarning
 from puf import variants
 from puf.world import World
 
-from .bases import Base, point_scores
+from .bases import Base, point_results
+from .pair_limits import PAIR_COLUMNS, point_notes
 from .workers import run_points
 
 #: The parameters a sweep can vary.
@@ -102,6 +103,10 @@ def sweep(
     pandas.DataFrame
         Columns ``measure, parameter, value, seed, score``, in the order
         value, seed, measure. ``score`` is NaN where the measure is undefined.
+        With ``base.max_pairs`` or ``base.sample``, also ``road, ci_low, ci_high,
+        reason`` (:data:`reports.pair_limits.PAIR_COLUMNS`) when a value is not exact:
+        whether each value is exact, sampled (with its 95% interval) or skipped (NaN,
+        with the reason).
 
     Examples
     --------
@@ -146,11 +151,12 @@ def _sweep_points(
     if not chosen or not values or not seeds:
         raise ValueError("sweep needs at least one measure, one value and one seed")
     cache = {} if cache is None else cache
+    limited = any(base.max_pairs is not None or base.sample is not None for base in bases)
     bar, own = _bar(progress, len(values) * len(seeds) * len(bases))
     by_value = [[base.replace(**{parameter: value}) for base in bases] for value in values]
 
-    def run(point: tuple[int, int], tick: Callable[[], None]) -> list[list[float]]:
-        """The scores of one (seed, value) from every base in turn."""
+    def run(point: tuple[int, int], tick: Callable[[], None]) -> list[tuple[list[float], Any]]:
+        """The scores of one (seed, value) from every base in turn, each with its :func:`point_notes`."""
         seed, index = point
         scores = []
         for base in by_value[index]:
@@ -158,7 +164,8 @@ def _sweep_points(
                 # An undefined value is recorded as NaN; the table says so.
                 warnings.simplefilter("ignore", UndefinedMeasureWarning)
                 where = f" at {parameter}={values[index]}, seed {seed}"
-                scores.append(point_scores(base, seed, chosen, cache, where=where))
+                found = point_results(base, seed, chosen, cache, where=where)
+                scores.append((found.values["world"], point_notes(found, chosen) if limited else None))
             tick()
         return scores
 
@@ -173,12 +180,17 @@ def _sweep_points(
     finally:
         if own:
             bar.close()
+    # The roads are told only where one is not exact: a limit no point reaches changes no table.
+    told = any(note[0] != "exact" for done in found.values() for _, notes in done for note in notes or ())
     rows: list[list[tuple[Any, ...]]] = [[] for _ in bases]
     for index, value in enumerate(values):
         for seed in seeds:
-            for table, scores in zip(rows, found[seed, index]):
-                table.extend((v.label, parameter, value, seed, score) for v, score in zip(chosen, scores))
-    return [pd.DataFrame(table, columns=COLUMNS) for table in rows]
+            for table, (scores, notes) in zip(rows, found[seed, index]):
+                table.extend(
+                    (v.label, parameter, value, seed, score, *(notes[i] if told else ()))
+                    for i, (v, score) in enumerate(zip(chosen, scores))
+                )
+    return [pd.DataFrame(table, columns=COLUMNS + (PAIR_COLUMNS if told else [])) for table in rows]
 
 
 _SHARES = tuple(i / 10 for i in range(11))

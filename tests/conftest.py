@@ -1,4 +1,4 @@
-"""Shared fixtures: the real-data (ML-100K) fixtures, built once per test run.
+"""Shared fixtures: the real-data (ML-100K) fixtures, built once per test run, and small atomic files.
 
 The data comes from :func:`puf.data.fetch` into the usual cache
 (``$PUF_HARNESS_CACHE`` or the user cache dir; ``.ci/run`` fetches it first).
@@ -8,6 +8,7 @@ missing dataset is a failure, so CI can never pass by skipping them.
 
 import os
 
+import numpy as np
 import pytest
 
 
@@ -42,3 +43,18 @@ def ml100k_runs(ml100k):
 
     trained = {"nmf", "multvae", "ngcf", "ncl"}
     return run_rankers(ml100k, [n for n in available_rankers() if n not in trained], k=10, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    """Atomic files of 40 users x 20 of 60 items, all rated 5 (each keeps 12 training items): the report's real data."""
+    rng = np.random.default_rng(0)
+    folder = tmp_path_factory.mktemp("toy")
+    rows = [f"u{u}\ti{i}\t5\t{t}" for u in range(40) for t, i in enumerate(rng.choice(60, 20, replace=False))]
+    (folder / "toy.inter").write_text(
+        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n"
+    )
+    genres = ["Drama", "Comedy", "War", "Noir"]
+    items = [f"i{i}\t{genres[i % 4]} {genres[(i // 4) % 4]}" for i in range(60)]
+    (folder / "toy.item").write_text("item_id:token\tgenre:token_seq\n" + "\n".join(items) + "\n")
+    return folder

@@ -165,3 +165,21 @@ def test_uf_undefined_when_the_sum_is_zero():
 def test_streaming_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@given(list_worlds(), st.sampled_from([0.0, 0.3, 1.0]), st.integers(1, 8))
+def test_envy_of_users_given_every_listed_item_equals_dense(world, share, block_size):
+    # As the report's artificial relevance: a share of users has exactly its listed items
+    # relevant (own utility 1, no envy, a closed form); the others keep their relevance.
+    rankings, relevance, *_ = world
+    rng = np.random.default_rng(len(rankings))
+    lists = puf.ranking.list_indicator(rankings, relevance.shape[1]).toarray()
+    full = rng.random(len(rankings)) < share
+    grades = relevance.toarray()
+    grades[full] = lists[full]
+    relevance = sp.csr_matrix(grades)
+    utility = puf.utility_matrix(rankings, relevance)
+    got = envy_measures(rankings, relevance, block_size=block_size)
+    assert close(got["me"], puf.mean_envy(utility))
+    assert close(got["mme"], puf.mean_max_envy(utility))
+    assert got["peu"] == puf.proportion_envious_users(utility)

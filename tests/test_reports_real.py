@@ -14,27 +14,6 @@ import puf.properties
 from puf.properties import Verdict
 from puf.cli import main
 
-N_USERS, N_ITEMS, PER_USER = 40, 60, 20
-
-
-@pytest.fixture(scope="module")
-def toy(tmp_path_factory):
-    """40 users x 20 of 60 items, all rated 5: every user keeps 12 training items (60%)."""
-    rng = np.random.default_rng(0)
-    folder = tmp_path_factory.mktemp("toy")
-    rows = [
-        f"u{u}\ti{i}\t5\t{t}"
-        for u in range(N_USERS)
-        for t, i in enumerate(rng.choice(N_ITEMS, PER_USER, replace=False))
-    ]
-    (folder / "toy.inter").write_text(
-        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n"
-    )
-    genres = ["Drama", "Comedy", "War", "Noir"]
-    items = [f"i{i}\t{genres[i % 4]} {genres[(i // 4) % 4]}" for i in range(N_ITEMS)]
-    (folder / "toy.item").write_text("item_id:token\tgenre:token_seq\n" + "\n".join(items) + "\n")
-    return folder
-
 
 @pytest.fixture(scope="module")
 def report(toy, tmp_path_factory):

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-__all__ = ["format_table", "parse_memory", "parse_pair_count", "parse_runs", "chosen_measures", "device_params"]
+__all__ = [
+    "format_table",
+    "parse_memory",
+    "parse_pair_count",
+    "add_pair_options",
+    "pair_options",
+    "parse_runs",
+    "chosen_measures",
+    "device_params",
+]
 
 from typing import TYPE_CHECKING
 from collections.abc import Iterable, Sequence
@@ -10,6 +19,8 @@ import json
 import math
 
 if TYPE_CHECKING:
+    import argparse
+
     import pandas as pd
 
     from puf.metadata import Measure
@@ -100,6 +111,70 @@ def parse_pair_count(text: str) -> int:
     if not (math.isfinite(count) and count >= 1 and count == int(count)):
         raise ValueError(f"--max-pairs must be a whole number of pairs >= 1 such as 1e9, got {text!r}")
     return int(count)
+
+
+def add_pair_options(parser: argparse.ArgumentParser, *, estimates: str) -> None:
+    """Add ``--sample N`` and ``--max-pairs N``, the options bounding the work over user pairs.
+
+    ``puf evaluate`` and ``puf report`` both take them, with the same meaning;
+    :func:`pair_options` reads them.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+    estimates : str
+        Where the 95% intervals of the estimates are written (named in the help).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_pair_options(parser, estimates="estimates.csv")
+    >>> args = parser.parse_args(["--max-pairs", "1e9", "--sample", "1000"])
+    >>> args.max_pairs, args.sample
+    ('1e9', 1000)
+    """
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        metavar="N",
+        help="estimate every pair measure (PUF, MD, Lipschitz, UF, yours) from N "
+        f"sampled user pairs, with a 95%% interval ({estimates})",
+    )
+    parser.add_argument(
+        "--max-pairs",
+        default=None,
+        metavar="N",
+        help="list the exact measures over all user pairs (PUF, MD, Lipschitz, UF, "
+        "Inconsistency, yours) as skipped when the users have more than N pairs, "
+        "e.g. 1e9 (default: no limit); --sample N estimates them",
+    )
+
+
+def pair_options(args: argparse.Namespace) -> dict[str, int | None]:
+    """``max_pairs`` and ``sample`` from the options :func:`add_pair_options` added, checked.
+
+    Raises
+    ------
+    ValueError
+        Naming the option and its value: ``--max-pairs`` not a whole number >= 1,
+        ``--sample`` below 2 pairs.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> pair_options(argparse.Namespace(max_pairs="1e9", sample=1000))
+    {'max_pairs': 1000000000, 'sample': 1000}
+    >>> pair_options(argparse.Namespace(max_pairs=None, sample=1))
+    Traceback (most recent call last):
+    ...
+    ValueError: --sample must be >= 2 pairs, got 1
+    """
+    max_pairs, sample = getattr(args, "max_pairs", None), getattr(args, "sample", None)
+    if sample is not None and sample < 2:
+        raise ValueError(f"--sample must be >= 2 pairs, got {sample}")
+    return {"max_pairs": None if max_pairs is None else parse_pair_count(max_pairs), "sample": sample}
 
 
 def parse_runs(specs: Iterable[str]) -> dict[str, str]:

@@ -13,11 +13,12 @@ import contextlib
 
 from ..exitcodes import EXIT_OK
 from ._evaluate_options import (
+    add_pair_options,
     chosen_measures,
     device_params,
     format_table,
     parse_memory,
-    parse_pair_count,
+    pair_options,
     parse_runs,
 )
 
@@ -97,22 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "registered name; repeatable); a pair kernel declared with "
         "puf.pair_kernel lets it run at any size",
     )
-    parser.add_argument(
-        "--sample",
-        type=int,
-        default=None,
-        metavar="N",
-        help="estimate every pair measure (PUF, MD, Lipschitz, UF, yours) from N "
-        "sampled user pairs, with a 95%% interval (estimates.csv)",
-    )
-    parser.add_argument(
-        "--max-pairs",
-        default=None,
-        metavar="N",
-        help="list the exact measures over all user pairs (PUF, MD, Lipschitz, UF, "
-        "Inconsistency, yours) as skipped when the users have more than N pairs, "
-        "e.g. 1e9 (default: no limit); --sample N estimates them",
-    )
+    add_pair_options(parser, estimates="estimates.csv")
     parser.add_argument(
         "--memory",
         default=None,
@@ -215,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
     # name or output folder must not cost a 45 MB download or the whole evaluation.
     files, names = _check_arguments(args)
     measures = chosen_measures(args.measures)
+    pairs = pair_options(args)
     if names is not None:
         names = _ranker_names(names, show)
     dataset = _load(args)
@@ -246,10 +233,10 @@ def run(args: argparse.Namespace) -> int:
             progress=show,
             measures=measures,
             memory=None if args.memory is None else parse_memory(args.memory),
-            sample=args.sample,
             random_state=args.seed,
             n_jobs=args.jobs,
-            max_pairs=None if args.max_pairs is None else parse_pair_count(args.max_pairs),
+            max_pairs=pairs["max_pairs"],
+            sample=pairs["sample"],
         )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
@@ -336,14 +323,11 @@ def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | li
         check_nonnegative_scalar(args.epsilon, name="--epsilon")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    if args.sample is not None and args.sample < 2:
-        raise ValueError(f"--sample must be >= 2 pairs, got {args.sample}")
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
     if args.memory is not None:
         parse_memory(args.memory)
-    if args.max_pairs is not None:
-        parse_pair_count(args.max_pairs)
+    pair_options(args)
     if args.inter:
         _existing_file(args.inter, "--inter")
     if args.item:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import argparse
 
 from ..exitcodes import EXIT_OK, exit_code
+from ._evaluate_options import add_pair_options, pair_options
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -60,6 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "folder of RecBole atomic files; adds the rankers' measure agreement "
         "and the zero-relevance and skewness sweeps on its histories and lists",
     )
+    # The same options as puf evaluate's, for the real-data sections (--data) only.
+    add_pair_options(parser, estimates="with --data: NAME_estimates.csv and each sweep's CSV")
     parser.add_argument(
         "--design",
         default=None,
@@ -174,7 +177,9 @@ def _command(args: argparse.Namespace) -> str:
         parts.append(f"--design {args.design}")
         parts += [f"--design-forbid {args.design_forbid}"] if args.design_forbid else []
         parts += [f"--design-grammar {args.design_grammar}"] if args.design_grammar else []
-    return " ".join(parts + ([f"--data {args.data}"] if args.data else []))
+    parts += [f"--data {args.data}"] if args.data else []
+    pairs = {"--max-pairs": getattr(args, "max_pairs", None), "--sample": getattr(args, "sample", None)}
+    return " ".join(parts + [f"{option} {value}" for option, value in pairs.items() if value is not None])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -213,6 +218,9 @@ def run(args: argparse.Namespace) -> int:
         workers = getattr(args, "workers", None)
         if workers is not None and workers < 1:
             raise ValueError(f"--workers must be >= 1, got {workers}")
+        pairs = pair_options(args)
+        if args.data is None and any(value is not None for value in pairs.values()):
+            raise ValueError("--max-pairs and --sample need --data: they bound the real data's work over user pairs")
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
         _check_data(args.data)
@@ -235,6 +243,8 @@ def run(args: argparse.Namespace) -> int:
                 progress=not args.quiet,
                 command=_command(args),
                 workers=workers,
+                max_pairs=pairs["max_pairs"],
+                sample=pairs["sample"],
             )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:

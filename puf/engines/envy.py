@@ -192,7 +192,9 @@ def envy_measures(
     Write G = R · Lᵀ (R relevance, L the m x n list indicator), so phi_u(L_v) =
     G[u, v] / z_u. Three kinds of user:
 
-    * no relevant item: no envy;
+    * no relevant item, or an own list of utility 1 (G[u, u] >= z_u: it holds a best
+      k, as every user does whom the report's artificial relevance gives all listed
+      items): no envy, since phi_u(L_v) <= 1 for every list;
     * own list holding a relevant item (14% at ML-20M size): block rows of the sparse
       product R_B · Lᵀ, envy per stored pair (every other pair has utility 0, envy 0),
       with G[u, u] taken from (R ⊙ L)·1, the same float as the product's cell;
@@ -231,7 +233,10 @@ def envy_measures(
     best = ideal_grades(relevance, k).sum(axis=1)
     list_counts = np.asarray(lists.sum(axis=0)).ravel()  # c_i: lists holding item i
     own = _own_gains(relevance, lists)
-    envied = np.flatnonzero(own > 0)
+    # Own utility 1 (the own list holds a best k): phi_u <= 1 for every list, so no envy.
+    # Tested as the dense utility is, own / z_u rounded, so both roads see the same users.
+    content = np.divide(own, best, out=np.zeros(m), where=best > 0) >= 1.0
+    envied = np.flatnonzero((own > 0) & ~content)
     # Own gain 0 (and some grade): envy(u, v) = phi_u(L_v), so Σ_v envy = Σ_i r_ui c_i / z_u.
     closed = np.flatnonzero((own <= 0) & (best > 0))
     closed_sum = float(np.sum((relevance[closed] @ list_counts) / best[closed]))

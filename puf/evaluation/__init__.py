@@ -6,7 +6,8 @@ Kendall's tau between every pair of those columns over the rankers (the
 paper's Figure 1). :func:`read_run` reads a researcher's own run file and
 :func:`run_rankers` produces runs with the built-in baselines.
 :func:`score_variants` scores variants on any :class:`puf.World` through
-:meth:`puf.World.population`: ``puf evaluate`` and the report's sweeps both use it.
+:meth:`puf.World.population`: ``puf evaluate`` and the report's sweeps both use it;
+:func:`variant_scores` gives each variant's road and the sampled estimates too.
 """
 
 __all__ = [
@@ -19,11 +20,12 @@ __all__ = [
     "run_rankers",
     "score_variants",
     "study_similarity",
+    "variant_scores",
 ]
 
 from .agreement import measure_agreement
 from .planner import study_similarity
-from .populations import score_variants
+from .populations import score_variants, variant_scores
 from .runs import read_run, run_rankers
 from .scores import evaluate_runs, measure_columns, per_user_effectiveness
 

@@ -177,18 +177,34 @@ def _envy(world, variant, k):
 
 
 def _uf(world, variant, k, gamma, sample, random_state, options):
-    from puf.engines import sample_uf, uf_streaming
+    from puf.engines import uf_streaming
 
     _, bound = unbound(variant.measure.function)
     base = bound.get("base", math.e)
     inputs = (world.histories, world.item_features, world.rankings[:, :k], world.item_vectors)
     if sample:
-        return sample_uf(*inputs, gamma=gamma, base=base, sample_size=sample, random_state=random_state, **options)
+        return _sampled_uf(world, inputs, (k, gamma, base, sample), random_state, options)
     return float(
         world.memo(
             "users_lists", ("uf", k, gamma, base), lambda: uf_streaming(*inputs, gamma=gamma, base=base, **options)
         )
     )
+
+
+def _sampled_uf(world, inputs, setting, random_state, options):
+    """UF from drawn pairs; from a seed, once per world and its histories and lists (a sweep's worlds differ
+    in relevance alone, which UF does not read), the same estimate each time."""
+    from puf.engines import PairEstimate, sample_uf
+
+    k, gamma, base, sample = setting
+
+    def draw():
+        found = sample_uf(*inputs, gamma=gamma, base=base, sample_size=sample, random_state=random_state, **options)
+        return np.array([found.value, found.standard_error, found.ci_low, found.ci_high, found.n_pairs], dtype=float)
+
+    seeded = isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool)
+    parts = world.memo("users_lists", ("uf-sample", *setting, int(random_state)), draw) if seeded else draw()
+    return PairEstimate(float(parts[0]), float(parts[1]), float(parts[2]), float(parts[3]), int(parts[4]))
 
 
 def _same_users(a, b):
