@@ -47,6 +47,7 @@ def build_report(
     workers: int | None = None,
     max_pairs: int | None = None,
     sample: int | None = None,
+    rankers: str | Sequence[str] | None = None,
 ) -> Path:
     """Run everything and write the report into the existing directory ``out``.
 
@@ -81,6 +82,9 @@ def build_report(
         With ``data``: estimate the real data's pair measures (and UF) from this many
         drawn pairs, with 95% intervals, as ``puf evaluate --sample`` does; the tables
         mark them as sampled. The synthetic sections are unaffected by either option.
+    rankers : str or sequence of str, optional
+        With ``data``: the rankers of the real-data sections, names or ``"all"``
+        (:func:`puf.evaluation.run_rankers`); default :data:`REAL_RANKERS`.
 
     Returns
     -------
@@ -114,7 +118,7 @@ def build_report(
     real = None
     if data:  # first, so that a bad name or a failed download stops the run at once
         with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
-            real = _real_data(data, random_state=random_state, **pairs)
+            real = _real_data(data, random_state=random_state, rankers=rankers, **pairs)
             bar.update(1)
     cache, sections, labels = {}, [], []
     worlds = sum(s.n_worlds(quick=quick, n_seeds=len(seeds)) for s in SWEEPS.values())
@@ -375,7 +379,12 @@ REAL_RANKERS = "all"
 
 
 def _real_data(
-    name: str, *, random_state: int, max_pairs: int | None = None, sample: int | None = None
+    name: str,
+    *,
+    random_state: int,
+    rankers: str | Sequence[str] | None = None,
+    max_pairs: int | None = None,
+    sample: int | None = None,
 ) -> dict[str, Any]:
     """Load a dataset, run the rankers (cached lists), evaluate them; lists of the best ranker for sweeps."""
     from puf.data import load, to_world
@@ -385,15 +394,16 @@ def _real_data(
     from puf.reports.realdata import agreement_rankers
 
     dataset = load(name)
-    runs = run_rankers(dataset, REAL_RANKERS, k=10, random_state=random_state, cache=cache_dir() / "runs")
+    chosen = REAL_RANKERS if rankers is None else rankers
+    runs = run_rankers(dataset, chosen, k=10, random_state=random_state, cache=cache_dir() / "runs")
     scores = evaluate_runs(dataset, runs, k=10, max_pairs=max_pairs, sample=sample, random_state=random_state)
-    rankers, note = agreement_rankers(scores)
+    agreeing, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {
         "name": dataset.name,
         "dataset": dataset,
         "scores": scores,
-        "agreement": measure_agreement(scores.loc[rankers]),
+        "agreement": measure_agreement(scores.loc[agreeing]),
         "agreement_over": note,
         "ranker": ranker,
         "worlds": RelabelledWorlds(to_world(dataset, runs[ranker])),

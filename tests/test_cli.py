@@ -143,19 +143,38 @@ def test_measures_values_column_comes_from_each_measures_attainable_values():
 
 
 @pytest.mark.parametrize(
-    "option, value, message",
+    "options, message",
     [
-        ("--random-state", "-1", "--random-state must be >= 0, got -1"),
-        ("--workers", "0", "--workers must be >= 1, got 0"),
+        (["--random-state", "-1"], "--random-state must be >= 0, got -1"),
+        (["--workers", "0"], "--workers must be >= 1, got 0"),
+        (["--rankers", "mostpop"], "--rankers needs --data"),
+        (["--rankers", "mostpop,popular", "--data", "ml-100k"], "unknown ranker 'popular'; known rankers: random"),
     ],
 )
-def test_report_refuses_a_bad_option_before_the_work(tmp_path, capsys, monkeypatch, option, value, message):
+def test_report_refuses_a_bad_option_before_the_work(tmp_path, capsys, monkeypatch, options, message):
     from puf.reports import report
 
     def no_work(*args, **kwargs):
-        raise AssertionError(f"the report started before {option} was checked")
+        raise AssertionError(f"the report started before {options[0]} was checked")
 
     monkeypatch.setattr(report, "build_report", no_work)
-    assert main(["report", "--quick", option, value, "--out", str(tmp_path / "r")]) == 2
+    assert main(["report", "--quick", *options, "--out", str(tmp_path / "r")]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def test_report_rankers_reach_the_real_data_sections(tmp_path, monkeypatch):
+    from puf.reports import report
+
+    seen = {}
+
+    def record(out, **options):
+        seen.update(options)
+        (out / "index.html").write_text("")
+        return out / "index.html"
+
+    monkeypatch.setattr(report, "build_report", record)
+    monkeypatch.setattr("puf.cli.commands.report._check_data", lambda name: None)
+    argv = ["report", "--quick", "--quiet", "--data", "ml-100k", "--rankers", "mostpop, ease", "--out", str(tmp_path / "r")]
+    assert main(argv) == 0
+    assert seen["rankers"] == ["mostpop", "ease"] and "--rankers mostpop, ease" in seen["command"]

@@ -8,6 +8,7 @@ __all__ = [
     "parse_pair_count",
     "add_pair_options",
     "pair_options",
+    "parse_rankers",
     "parse_runs",
     "chosen_measures",
     "device_params",
@@ -175,6 +176,40 @@ def pair_options(args: argparse.Namespace) -> dict[str, int | None]:
     if sample is not None and sample < 2:
         raise ValueError(f"--sample must be >= 2 pairs, got {sample}")
     return {"max_pairs": None if max_pairs is None else parse_pair_count(max_pairs), "sample": sample}
+
+
+def parse_rankers(text: str) -> str | list[str]:
+    """The rankers ``--rankers`` names: ``"all"``, or the names ('paper' is the PUF paper's seven).
+
+    Raises
+    ------
+    ValueError
+        An unknown name (listing the known ones), or no name at all.
+
+    Examples
+    --------
+    >>> parse_rankers("mostpop, itemknn")
+    ['mostpop', 'itemknn']
+    >>> parse_rankers("all")
+    'all'
+    >>> parse_rankers("mostpop,popular")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown ranker 'popular'; known rankers: random, mostpop, ...
+    """
+    from puf.rankers import PAPER_RANKERS, RANKERS
+
+    if text == "all":
+        return "all"
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if names == ["paper"]:
+        return list(PAPER_RANKERS)
+    unknown = [n for n in names if n.lower() not in RANKERS]
+    if unknown:
+        raise ValueError(f"unknown ranker {unknown[0]!r}; known rankers: {', '.join(RANKERS)}")
+    if not names:
+        raise ValueError("--rankers names no ranker")
+    return names
 
 
 def parse_runs(specs: Iterable[str]) -> dict[str, str]:

@@ -19,6 +19,7 @@ from ._evaluate_options import (
     format_table,
     parse_memory,
     pair_options,
+    parse_rankers,
     parse_runs,
 )
 
@@ -308,8 +309,6 @@ def _existing_file(path: str | os.PathLike[str], option: str) -> None:
 
 def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | list[str] | None]:
     """Check what needs no data; return (run files by name, ranker names or None)."""
-    from puf.rankers import PAPER_RANKERS, RANKERS
-
     if args.item and not args.inter:
         raise ValueError("--item needs --inter")
     if args.k < 1:
@@ -343,18 +342,10 @@ def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | li
         _existing_file(path, "--run")
     names = args.rankers or (None if files else "all")
     if names is not None:
-        names = "all" if names == "all" else [n.strip() for n in names.split(",") if n.strip()]
-        if names == ["paper"]:
-            names = list(PAPER_RANKERS)
-        if names != "all":
-            unknown = [n for n in names if n.lower() not in RANKERS]
-            if unknown:
-                raise ValueError(f"unknown ranker {unknown[0]!r}; known rankers: {', '.join(RANKERS)}")
-            if not names:
-                raise ValueError("--rankers names no ranker")
-            clash = set(files) & set(names)
-            if clash:
-                raise ValueError(f"--run names {sorted(clash)} clash with --rankers")
+        names = parse_rankers(names)
+        clash = set(files) & set(names) if names != "all" else set()
+        if clash:
+            raise ValueError(f"--run names {sorted(clash)} clash with --rankers")
     if args.out:
         from ._output import check_output_folder
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import argparse
 
 from ..exitcodes import EXIT_OK, exit_code
-from ._evaluate_options import add_pair_options, pair_options
+from ._evaluate_options import add_pair_options, pair_options, parse_rankers
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -63,6 +63,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     # The same options as puf evaluate's, for the real-data sections (--data) only.
     add_pair_options(parser, estimates="with --data: NAME_estimates.csv and each sweep's CSV")
+    parser.add_argument(
+        "--rankers",
+        default=None,
+        help="with --data: comma-separated rankers of the real-data sections, 'paper' (the PUF "
+        "paper's seven) or 'all' (every installed one; default)",
+    )
     parser.add_argument(
         "--design",
         default=None,
@@ -178,7 +184,11 @@ def _command(args: argparse.Namespace) -> str:
         parts += [f"--design-forbid {args.design_forbid}"] if args.design_forbid else []
         parts += [f"--design-grammar {args.design_grammar}"] if args.design_grammar else []
     parts += [f"--data {args.data}"] if args.data else []
-    pairs = {"--max-pairs": getattr(args, "max_pairs", None), "--sample": getattr(args, "sample", None)}
+    pairs = {
+        "--rankers": getattr(args, "rankers", None),
+        "--max-pairs": getattr(args, "max_pairs", None),
+        "--sample": getattr(args, "sample", None),
+    }
     return " ".join(parts + [f"{option} {value}" for option, value in pairs.items() if value is not None])
 
 
@@ -221,6 +231,11 @@ def run(args: argparse.Namespace) -> int:
         pairs = pair_options(args)
         if args.data is None and any(value is not None for value in pairs.values()):
             raise ValueError("--max-pairs and --sample need --data: they bound the real data's work over user pairs")
+        rankers = getattr(args, "rankers", None)
+        if rankers is not None:
+            if args.data is None:
+                raise ValueError("--rankers needs --data: it names the rankers of the real-data sections")
+            rankers = parse_rankers(rankers)
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
         _check_data(args.data)
@@ -245,6 +260,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=workers,
                 max_pairs=pairs["max_pairs"],
                 sample=pairs["sample"],
+                rankers=rankers,
             )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:
