@@ -175,6 +175,16 @@ def test_report_rankers_reach_the_real_data_sections(tmp_path, monkeypatch):
 
     monkeypatch.setattr(report, "build_report", record)
     monkeypatch.setattr("puf.cli.commands.report._check_data", lambda name: None)
-    argv = ["report", "--quick", "--quiet", "--data", "ml-100k", "--rankers", "mostpop, ease", "--out", str(tmp_path / "r")]
+    argv = [
+        "report",
+        "--quick",
+        "--quiet",
+        "--data",
+        "ml-100k",
+        "--rankers",
+        "mostpop, ease",
+        "--out",
+        str(tmp_path / "r"),
+    ]
     assert main(argv) == 0
     assert seen["rankers"] == ["mostpop", "ease"] and "--rankers mostpop, ease" in seen["command"]
