@@ -496,6 +496,7 @@ def _real_sections(
 
 def _measures_section(out: Path, real: Mapping[str, Any], stem: str) -> Section:
     """The measures-per-ranker section: its figure, table and CSV; with pair limits, what was skipped or sampled."""
+    from puf.evaluation import write_pair_limits
     from puf.reports.figures import save_figure
     from puf.reports.pair_limits import estimate_table, estimates_text, ranker_table
     from puf.reports.realdata import plot_measures_per_ranker, skipped_text
@@ -513,19 +514,10 @@ def _measures_section(out: Path, real: Mapping[str, Any], stem: str) -> Section:
     )
     pairs = real.get("pairs", {})
     if any(value is not None for value in pairs.values()):
-        import pandas as pd
-
         table = ranker_table(scores)
-        if scores.attrs.get("skipped"):
-            skipped = scores.attrs["skipped"]
-            pd.DataFrame({"measure": list(skipped), "reason": list(skipped.values())}).to_csv(
-                out / f"{stem}_skipped.csv", index=False
-            )
-            files.append(f"{stem}_skipped.csv")
+        files += write_pair_limits(scores, out, stem=f"{stem}_")
         estimates = estimate_table(scores)
         if estimates is not None:
-            pd.DataFrame(scores.attrs["estimates"]).to_csv(out / f"{stem}_estimates.csv", index=False)
-            files.append(f"{stem}_estimates.csv")
             text += estimates_text(scores, files=[f"{stem}_estimates.csv"])
             more.append(("The sampled estimates, each with its 95% interval and the pairs drawn.", estimates))
     return Section(f"{stem}_measures", f"Measures per ranker on {name}", text, bars, table, files, more_tables=more)

@@ -375,9 +375,8 @@ def _write(
     k: int,
 ) -> list[str]:
     """Write this run's files and remove the ones a previous run left that this one does not make."""
-    import pandas as pd
 
-    from puf.evaluation import measure_agreement, per_user_effectiveness
+    from puf.evaluation import measure_agreement, per_user_effectiveness, write_pair_limits
 
     written = ["scores.csv", "per_user.csv"]
     table.to_csv(out / "scores.csv")
@@ -385,14 +384,7 @@ def _write(
     if len(runs) >= 2:
         measure_agreement(table).to_csv(out / "agreement.csv", index_label="measure")
         written.append("agreement.csv")
-    if table.attrs["skipped"]:
-        pd.DataFrame({"measure": list(table.attrs["skipped"]), "reason": list(table.attrs["skipped"].values())}).to_csv(
-            out / "skipped.csv", index=False
-        )
-        written.append("skipped.csv")
-    if table.attrs["estimates"]:
-        pd.DataFrame(table.attrs["estimates"]).to_csv(out / "estimates.csv", index=False)
-        written.append("estimates.csv")
+    written += write_pair_limits(table, out)
     if timings:
         with open(out / "timings.csv", "w", encoding="utf-8") as handle:
             handle.write("ranker,seconds,cached,epochs,best_epoch\n")

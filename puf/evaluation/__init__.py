@@ -21,13 +21,14 @@ __all__ = [
     "score_variants",
     "study_similarity",
     "variant_scores",
+    "write_pair_limits",
 ]
 
 from .agreement import measure_agreement
 from .planner import study_similarity
 from .populations import score_variants, variant_scores
 from .runs import read_run, run_rankers
-from .scores import evaluate_runs, measure_columns, per_user_effectiveness
+from .scores import evaluate_runs, measure_columns, per_user_effectiveness, write_pair_limits
 
 
 def __getattr__(name):

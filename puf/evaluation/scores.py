@@ -8,7 +8,7 @@ code. :data:`MEASURE_COLUMNS` is the current list, read from the registry.
 
 from __future__ import annotations
 
-__all__ = ["MEASURE_COLUMNS", "measure_columns", "evaluate_runs", "per_user_effectiveness"]
+__all__ = ["MEASURE_COLUMNS", "measure_columns", "evaluate_runs", "per_user_effectiveness", "write_pair_limits"]
 
 import dataclasses
 import functools
@@ -315,3 +315,47 @@ def _with_options(chosen, options):
             v = dataclasses.replace(v, measure=measure)
         bound.append(v)
     return tuple(bound)
+
+
+def write_pair_limits(table: pd.DataFrame, folder: Any, *, stem: str = "") -> list[str]:
+    """Write what :func:`evaluate_runs` skipped and estimated: ``{stem}skipped.csv``, ``{stem}estimates.csv``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        An :func:`evaluate_runs` table; its ``attrs["skipped"]`` (measure -> reason)
+        and ``attrs["estimates"]`` (rows of the sampled estimates) are written.
+    folder : str or os.PathLike
+        An existing folder.
+    stem : str, default ""
+        Prefix of the two file names (``"ml_1m_"`` gives ``ml_1m_skipped.csv``).
+
+    Returns
+    -------
+    list of str
+        The names of the files written (none when nothing was skipped or estimated).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile, pandas as pd
+    >>> table = pd.DataFrame()
+    >>> table.attrs.update(skipped={"UF": "too many pairs"}, estimates=[])
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> write_pair_limits(table, folder, stem="toy_")
+    ['toy_skipped.csv']
+    >>> print((folder / "toy_skipped.csv").read_text().strip())
+    measure,reason
+    UF,too many pairs
+    """
+    from pathlib import Path
+
+    written = []
+    skipped, estimates = table.attrs.get("skipped") or {}, table.attrs.get("estimates") or []
+    if skipped:
+        frame = pd.DataFrame({"measure": list(skipped), "reason": list(skipped.values())})
+        frame.to_csv(Path(folder) / f"{stem}skipped.csv", index=False)
+        written.append(f"{stem}skipped.csv")
+    if estimates:
+        pd.DataFrame(estimates).to_csv(Path(folder) / f"{stem}estimates.csv", index=False)
+        written.append(f"{stem}estimates.csv")
+    return written
