@@ -21,8 +21,9 @@ from __future__ import annotations
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -86,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     try:
-        with terminations_interrupt():  # SIGTERM unwinds the run as Ctrl-C does
+        with terminations_interrupt(), _warnings_in_one_line(args.command):  # SIGTERM unwinds as Ctrl-C does
             return int(args.func(args) or EXIT_OK)
     except KeyboardInterrupt as exc:
         import signal
@@ -96,6 +97,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_code(exc)
     except Exception as exc:  # the last line of defence: one line, an exit code, no traceback
         return _report_failure(args.command, exc)
+
+
+@contextlib.contextmanager
+def _warnings_in_one_line(command: str) -> Iterator[None]:
+    """Warnings as ``puf COMMAND: warning: MESSAGE`` lines, without the source line they came from."""
+    import warnings
+
+    def show(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
+        print(f"puf {command}: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 def _report_failure(command: str, exc: Exception) -> int:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["all_verdicts", "verdict_frame", "verdict_matrix"]
+__all__ = ["all_verdicts", "verdicts_in_background", "verdict_frame", "verdict_matrix"]
 
 from typing import Any
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 import contextlib
 from contextlib import AbstractContextManager
 import multiprocessing
@@ -20,9 +20,15 @@ from .verdict import Verdict
 import pandas as pd
 
 
-def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:
-    """One (measure, property) verdict (runs in a worker)."""
+def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any], nice: bool = False) -> Verdict:
+    """One (measure, property) verdict (runs in a worker; ``nice``: at a lower priority from now on)."""
+    import os
     import warnings
+
+    global _NICED
+    if nice and not _NICED and hasattr(os, "nice"):
+        os.nice(_NICENESS)
+        _NICED = True
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are verdicts here, not noise
@@ -75,6 +81,50 @@ def all_verdicts(
     >>> [(v.measure, v.status) for v in vs]
     [('sd', 'proven'), ('gini', 'violated')]
     """
+    with verdicts_in_background(measures, n_jobs=n_jobs, **options) as collect:
+        return collect(progress)
+
+
+_NICENESS = 10  # a background check yields the cores to the work in the foreground, and takes what is idle
+_NICED = False  # whether this (worker) process has lowered its priority already
+
+
+@contextlib.contextmanager
+def verdicts_in_background(
+    measures: Iterable[Any] | None = None, *, n_jobs: int = 1, nice: bool = False, **options: Any
+) -> Iterator[Callable[[Any], list[Verdict]]]:
+    """:func:`all_verdicts` begun now in ``n_jobs`` worker processes, collected when the body asks.
+
+    The body gets ``collect(progress)``, which waits for every check and returns
+    the verdicts as :func:`all_verdicts` does (its bar jumps to the checks already
+    done). With ``n_jobs`` 1 (or one check) nothing runs until ``collect``, in this
+    process. ``puf report`` starts its verdicts before its sweeps, with ``nice``, so
+    that they fill the moments the sweeps leave a core idle (a first world computed
+    alone, a last worker finishing, a figure drawn) instead of running after them.
+
+    Parameters
+    ----------
+    measures : iterable of (str, callable or Measure), optional
+        As in :func:`all_verdicts`.
+    n_jobs : int, default 1
+        Worker processes, started when the body begins.
+    nice : bool, default False
+        Run the workers at a lower priority (Unix ``nice`` +10), so the body's own
+        work keeps the cores it needs.
+    **options
+        Passed to :func:`verdicts`.
+
+    Yields
+    ------
+    callable
+        ``collect(progress) -> list of Verdict``; ``progress`` as in :func:`all_verdicts`.
+
+    Examples
+    --------
+    >>> with verdicts_in_background(["sd"], properties=["range"], max_examples=5) as collect:
+    ...     [v.status for v in collect(False)]
+    ['proven']
+    """
     from puf import MEASURES
 
     measures = list(MEASURES) if measures is None else list(measures)
@@ -84,20 +134,30 @@ def all_verdicts(
     # Checks differ in cost by measure and property; a fixed shuffle mixes them evenly, so a
     # bar's rate (and remaining time) holds from the start instead of jumping at a slow measure.
     random.Random(0).shuffle(tasks)
+    if n_jobs <= 1 or len(tasks) <= 1:
+        yield lambda progress: _gathered(
+            progress, (((i, j), _one_check(m, p, options)) for i, j, m, p in tasks), len(tasks)
+        )
+        return
+    methods = multiprocessing.get_all_start_methods()
+    # killed, not awaited, on Ctrl-C or SIGTERM; the workers die with this process
+    with worker_pool(n_jobs, start_method="fork" if "fork" in methods else None) as pool:
+        futures = {pool.submit(_one_check, m, p, options, nice): (i, j) for i, j, m, p in tasks}
+        yield lambda progress: _gathered(
+            progress, ((futures[f], f.result()) for f in as_completed(futures)), len(tasks)
+        )
+
+
+def _gathered(progress: Any, outcomes: Iterable[tuple[tuple[int, int], Verdict]], total: int) -> list[Verdict]:
+    """The verdicts of ``total`` ``((measure index, property index), verdict)`` pairs, in index order.
+
+    ``progress`` (as in :func:`all_verdicts`) advances by one per verdict as it arrives.
+    """
     results = {}
-    with _progress(progress, len(tasks)) as bar:
-        if n_jobs > 1 and len(tasks) > 1:
-            methods = multiprocessing.get_all_start_methods()
-            # killed, not awaited, on Ctrl-C or SIGTERM; the workers die with this process
-            with worker_pool(n_jobs, start_method="fork" if "fork" in methods else None) as pool:
-                futures = {pool.submit(_one_check, m, p, options): (i, j) for i, j, m, p in tasks}
-                for future in as_completed(futures):
-                    results[futures[future]] = future.result()
-                    bar is None or bar.update(1)
-        else:
-            for i, j, m, p in tasks:
-                results[i, j] = _one_check(m, p, options)
-                bar is None or bar.update(1)
+    with _progress(progress, total) as bar:
+        for key, verdict in outcomes:
+            results[key] = verdict
+            bar is None or bar.update(1)
     return [results[key] for key in sorted(results)]
 
 

@@ -116,39 +116,36 @@ def build_report(
     measures = _matrix_measures(extra)
     n_stages, stage = (3, 2) if data else (2, 1)
     real = None
-    if data:  # first, so that a bad name or a failed download stops the run at once
-        with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
-            real = _real_data(data, random_state=random_state, rankers=rankers, **pairs)
-            bar.update(1)
-    cache, sections, labels = {}, [], []
-    worlds = sum(s.n_worlds(quick=quick, n_seeds=len(seeds)) for s in SWEEPS.values())
-    if real is not None:
-        worlds += sum(SWEEPS[n].n_worlds(quick=quick, n_seeds=len(seeds)) for n in _REAL_SWEEPS)
-    with _stage(progress, stage, n_stages, "sweeps", worlds, "world") as bar:
-        for spec in SWEEPS.values():
-            bar.set_postfix_str(spec.name)
-            table = spec.run(
-                seeds=seeds,
-                base=base,
-                extra=sweep_extra(spec, extra),
-                quick=quick,
-                cache=cache,
-                progress=bar,
-                workers=workers,
-            )
-            sections.append(sweep_section(out, spec, table, base, seeds, cache, labels))
+    # Begun first, at a lower priority: the checks take the cores the sweeps leave idle.
+    with properties.verdicts_in_background(
+        measures, n_jobs=usable_cores(), nice=True, max_examples=setting["max_examples"], random_state=random_state
+    ) as collect:
+        if data:  # first, so that a bad name or a failed download stops the run at once
+            with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
+                real = _real_data(data, random_state=random_state, rankers=rankers, **pairs)
+                bar.update(1)
+        cache, sections, labels = {}, [], []
+        worlds = sum(s.n_worlds(quick=quick, n_seeds=len(seeds)) for s in SWEEPS.values())
         if real is not None:
-            sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache, workers)
-    checks = len(measures) * len(properties.CATALOG)
-    with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
-        found = properties.all_verdicts(
-            measures,
-            n_jobs=usable_cores(),
-            progress=bar,
-            max_examples=setting["max_examples"],
-            random_state=random_state,
-        )
-        records = [verdict_record(v) for v in found]
+            worlds += sum(SWEEPS[n].n_worlds(quick=quick, n_seeds=len(seeds)) for n in _REAL_SWEEPS)
+        with _stage(progress, stage, n_stages, "sweeps", worlds, "world") as bar:
+            for spec in SWEEPS.values():
+                bar.set_postfix_str(spec.name)
+                table = spec.run(
+                    seeds=seeds,
+                    base=base,
+                    extra=sweep_extra(spec, extra),
+                    quick=quick,
+                    cache=cache,
+                    progress=bar,
+                    workers=workers,
+                )
+                sections.append(sweep_section(out, spec, table, base, seeds, cache, labels))
+            if real is not None:
+                sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache, workers)
+        checks = len(measures) * len(properties.CATALOG)
+        with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
+            records = [verdict_record(v) for v in collect(bar)]
     note = _verdict_note(setting["max_examples"], random_state, quick)
     designed = _designed(out, design, setting["max_examples"], random_state, progress)
     all_labels = pd.concat(labels, ignore_index=True)

@@ -130,12 +130,11 @@ def _skewness_markers(
 def _jaccard_mean(base: Base, seeds: Sequence[int], cache: dict[Any, World]) -> float:
     import numpy as np
 
-    from puf.reports.bases import point_population
+    from puf.reports.bases import pair_statistic, point_population
 
     base, values = base.replace(skewness=None), []
     for seed in seeds:
-        jaccard = point_population(base, seed, cache, similarity="jaccard").similarity
-        values.append(jaccard[np.triu_indices_from(jaccard, k=1)].mean())
+        values.append(pair_statistic(point_population(base, seed, cache, similarity="jaccard").similarity, "mean"))
     return float(np.mean(values))
 
 

@@ -44,18 +44,24 @@ def _run_slice(indices: Sequence[int]) -> list[Any]:
 def _slices(start: int, stop: int, parts: int, groups: Sequence[Any] | None = None) -> list[list[int]]:
     """``range(start, stop)`` cut into ``parts`` contiguous runs of near-equal length (none empty).
 
-    With ``groups`` (a key per index), each cut moves to the nearest place where the key
-    changes (the later of two as near: the first run's first group began before ``start``),
-    so a group's points (a seed's, sharing its pairing searches) stay in one run.
+    With ``groups`` (a key per index), a cut moves to the nearest place where the key
+    changes (the later of two as near: the first run's first group began before ``start``)
+    when that is at most an eighth of a run (and one point) away, so a group's points (a
+    seed's, sharing its reshapers and pairing searches) stay in one run unless that would
+    leave one worker with much more to do: a group cut in two costs its shared setup
+    twice, an uneven cut costs the longest run's extra points.
     """
     n = stop - start
     parts = max(1, min(parts, n))
     bounds = [start + (n * p) // parts for p in range(parts + 1)]
     if groups is not None:
+        slack = max(1, n // (8 * parts))
         changes = [i for i in range(start + 1, stop) if groups[i] != groups[i - 1]]
-        if len(changes) >= parts - 1:
-            inner = sorted({min(changes, key=lambda c: (abs(c - b), -c)) for b in bounds[1:-1]})
-            bounds = [start, *inner, stop]
+        inner = []
+        for b in bounds[1:-1]:
+            near = min(changes, key=lambda c: (abs(c - b), -c), default=b)
+            inner.append(near if abs(near - b) <= slack else b)
+        bounds = [start, *sorted(set(inner)), stop]
     return [list(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
@@ -102,6 +108,8 @@ def run_points(
     [1, 4, 9, 16]
     >>> _slices(1, 10, 2, groups=[0, 0, 0, 1, 1, 1, 2, 2, 2, 2])  # cut where the seed changes
     [[1, 2, 3, 4, 5], [6, 7, 8, 9]]
+    >>> [len(run) for run in _slices(1, 40, 2, groups=[i // 8 for i in range(40)])]  # not 23 and 16
+    [19, 20]
     """
     from puf.validation import check_k
 

@@ -58,3 +58,21 @@ def toy(tmp_path_factory):
     items = [f"i{i}\t{genres[i % 4]} {genres[(i // 4) % 4]}" for i in range(60)]
     (folder / "toy.item").write_text("item_id:token\tgenre:token_seq\n" + "\n".join(items) + "\n")
     return folder
+
+
+@pytest.fixture(scope="session")
+def stub_verdicts():
+    """``stub_verdicts(patch)``: the report's property verdicts replaced by one stub verdict per measure.
+
+    For the report tests whose subject is not the verdicts (test_reports_report.py checks them).
+    """
+    import contextlib
+
+    import puf.properties
+    from puf.properties import Verdict
+
+    @contextlib.contextmanager
+    def begun(measures, **_):
+        yield lambda progress: [Verdict(m.name, "range", "holds", "universal", "score", 1, 0, "stub") for m in measures]
+
+    return lambda patch: patch.setattr(puf.properties, "verdicts_in_background", begun)

@@ -188,3 +188,14 @@ def test_report_rankers_reach_the_real_data_sections(tmp_path, monkeypatch):
     ]
     assert main(argv) == 0
     assert seen["rankers"] == ["mostpop", "ease"] and "--rankers mostpop, ease" in seen["command"]
+
+
+def test_a_warning_is_one_line_naming_the_command(capsys):
+    import warnings
+
+    from puf.cli import _warnings_in_one_line
+    from puf.validation import UndefinedMeasureWarning
+
+    with _warnings_in_one_line("evaluate"):
+        warnings.warn(UndefinedMeasureWarning("ge(0) is undefined when some effectiveness value is 0"), stacklevel=1)
+    assert capsys.readouterr().err == "puf evaluate: warning: ge(0) is undefined when some effectiveness value is 0\n"

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts
+from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts, verdicts_in_background
 from puf.properties.display import format_verdicts
 from puf.cli import main
 
@@ -144,6 +144,16 @@ def test_matrix_and_display():
     assert {v.level for v in results} == {"score", "world"}
     text = format_verdicts([v for v in results if v.measure == "sd"])
     assert "VIOLATED" in text and "counterexample (m = 2)" in text
+
+
+def test_verdicts_begun_in_the_background_are_those_of_one_process():
+    options = dict(properties=["range", "similarity-zero"], max_examples=10)
+    with verdicts_in_background(["sd", "me"], n_jobs=2, nice=True, **options) as collect:
+        background = [v.to_dict() for v in collect(False)]
+    inline = [v.to_dict() for v in all_verdicts(["sd", "me"], **options)]
+    for a, b in zip(background, inline):
+        a.pop("seconds"), b.pop("seconds")
+    assert background == inline and len(inline) == 4
 
 
 def test_catalog_documents_every_property():

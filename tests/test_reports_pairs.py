@@ -9,13 +9,11 @@ checks those); the real-data tables are computed for real, on three rankers.
 import pandas as pd
 import pytest
 
-import puf.properties
 import puf.reports.figures
 import puf.reports.power
 import puf.reports.report as report_module
 import puf.reports.sweeps as sweeps_module
 from puf.cli import main
-from puf.properties import Verdict
 
 PAIRS = 40 * 39 // 2  # the toy files' 40 users (tests/conftest.py)
 
@@ -33,7 +31,7 @@ def _blank(path):
 
 
 @pytest.fixture(scope="module")
-def run_report(toy, tmp_path_factory):
+def run_report(toy, stub_verdicts, tmp_path_factory):
     cache = tmp_path_factory.mktemp("cache")
     made = {}
 
@@ -41,14 +39,7 @@ def run_report(toy, tmp_path_factory):
         if options not in made:
             out = tmp_path_factory.mktemp("report") / "out"
             patch = pytest.MonkeyPatch()
-            patch.setattr(
-                puf.properties,
-                "all_verdicts",
-                lambda measures, **_: [
-                    Verdict(m.name, "range", "holds", "universal", "score", 1, 0, "") for m in measures
-                ],
-                raising=False,
-            )
+            stub_verdicts(patch)
             patch.setattr(report_module, "REAL_RANKERS", "random,mostpop,ease")
             patch.setattr(sweeps_module, "SWEEPS", _RealOnly(sweeps_module.SWEEPS))
             patch.setattr(puf.reports.figures, "save_figure", lambda figure, path, **_: _blank(path))

@@ -10,20 +10,14 @@ import pandas as pd
 import pytest
 
 import puf.reports.report as report_module
-import puf.properties
-from puf.properties import Verdict
 from puf.cli import main
 
 
 @pytest.fixture(scope="module")
-def report(toy, tmp_path_factory):
+def report(toy, stub_verdicts, tmp_path_factory):
     out = tmp_path_factory.mktemp("real") / "out"
     patch = pytest.MonkeyPatch()
-
-    def stub(measures, **options):
-        return [Verdict(m.name, "range", "holds", "universal", "score", 1, 0, "stub") for m in measures]
-
-    patch.setattr(puf.properties, "all_verdicts", stub, raising=False)
+    stub_verdicts(patch)
     # The baselines only (the neural rankers have their own tests), and a private lists cache.
     patch.setattr(report_module, "REAL_RANKERS", "random,mostpop,userknn,itemknn,ease")
     patch.setenv("PUF_HARNESS_CACHE", str(tmp_path_factory.mktemp("cache")))

@@ -52,12 +52,15 @@ def test_one_worker_runs_every_point_here():
         run_points(_square, [1], workers=0)
 
 
-def test_slices_are_contiguous_cover_everything_and_keep_groups_whole():
+def test_slices_are_contiguous_cover_everything_and_keep_groups_whole_when_nearly_even():
     assert _slices(0, 7, 3) == [[0, 1], [2, 3], [4, 5, 6]]
     assert _slices(0, 2, 5) == [[0], [1]]
     groups = [i // 4 for i in range(16)]
     assert _slices(1, 16, 2, groups) == [[1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]]
     assert _slices(1, 4, 2, [0, 0, 0, 0]) == [[1], [2, 3]]  # one group: cut where it must be
+    # Seeds of 8 points after the first: whole seeds would give 23 and 16 points; one is cut instead.
+    assert [len(run) for run in _slices(1, 40, 2, [i // 8 for i in range(40)])] == [19, 20]
+    assert [len(run) for run in _slices(1, 40, 2, [i // 10 for i in range(40)])] == [19, 20]  # a change 1 away
 
 
 @needs_fork

@@ -139,3 +139,17 @@ def test_a_two_valued_assignment_takes_the_plain_swaps_on_the_cross_block(sign, 
     roads.clear()
     assert np.array_equal(module._local_search(values, s, sign), plain_local_search(values, s, sign))
     assert not roads
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+@pytest.mark.parametrize("entries", [1, 500])  # changes computed a row, or about eight rows, at a time
+def test_the_cross_block_read_in_row_blocks_gives_the_same_swaps(sign, entries, monkeypatch):
+    rng = np.random.default_rng(11)
+    m = 120
+    upper = np.triu(rng.random((m, m)) ** 3, 1)
+    s = upper + upper.T
+    values = 0.1 + 0.7 * (rng.random(m) < 0.5)
+    whole = module._local_search(values, s, sign)
+    monkeypatch.setattr(_swaps, "_CROSS_BLOCK_ENTRIES", entries)
+    assert np.array_equal(module._local_search(values, s, sign), whole)
+    assert np.array_equal(whole, plain_local_search(values, s, sign))

@@ -316,10 +316,15 @@ def _new_token():
 
 
 def _overridden(roads, chosen, gamma, overrides):
-    """Roads reading a given similarity matrix: from that matrix (UF: on the dense road)."""
+    """Roads reading a given similarity matrix: from that matrix (UF: on the dense road).
+
+    Only a measure that reads the similarity is moved: envy and effectiveness measures keep
+    their roads (the envy engine, one pass for ME, MME and PEU), whatever matrix is given.
+    """
     changed = []
     for variant, road in zip(chosen, roads):
-        if (road.similarity, _gamma(variant, gamma, road)) in overrides and road.kind != "skipped":
+        reads = "similarity" in variant.measure.reads
+        if reads and (road.similarity, _gamma(variant, gamma, road)) in overrides and road.kind != "skipped":
             if road.kind in ("pairs", "sample", "neighbours"):
                 road = replace(road, source="matrix")
             elif road.kind != "effectiveness":
