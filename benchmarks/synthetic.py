@@ -2,6 +2,7 @@
 
     python benchmarks/synthetic.py            # the target sizes
     python benchmarks/synthetic.py --quick    # small sizes, a smoke test
+    python benchmarks/synthetic.py --only pair  # the cases whose name holds "pair"
 
 Each case runs in a fresh child process, so the peak resident memory it reports is that
 case's own (the parent's imports excluded only approximately: about 100 MB).
@@ -28,12 +29,15 @@ CASES = {
     "world 5,000 users x 5,000 items": ("world", {"n_users": 5_000, "n_items": 5_000}),
     "world 5,000 x 5,000, zero_relevance=0.3": ("world", {"n_users": 5_000, "n_items": 5_000, "zero_relevance": 0.3}),
     "reshape_skewness of a 2,000-user Jaccard": ("reshape", {"m": 2_000}),
-    "pair most_unfair m=1,000 (binary effectiveness)": ("pair", {"m": 1_000}),
+    "pair most_fair m=1,000 (binary effectiveness)": ("pair", {"m": 1_000, "mode": "most_fair"}),
+    "pair most_unfair m=1,000 (binary effectiveness)": ("pair", {"m": 1_000, "mode": "most_unfair"}),
+    "pair most_fair m=2,000 (binary effectiveness)": ("pair", {"m": 2_000, "mode": "most_fair"}),
+    "pair most_unfair m=2,000 (binary effectiveness)": ("pair", {"m": 2_000, "mode": "most_unfair"}),
 }
 QUICK = {
     "similarity_matrix m=1,000 skewness=8": ("similarity_matrix", {"m": 1_000, "skewness": 8.0}),
     "world 500 x 500": ("world", {"n_users": 500, "n_items": 500}),
-    "pair most_unfair m=200": ("pair", {"m": 200}),
+    "pair most_unfair m=200": ("pair", {"m": 200, "mode": "most_unfair"}),
 }
 
 
@@ -64,7 +68,7 @@ def _timed(kind, options):
         s = synthetic.similarity_matrix(m, skewness=2.0, random_state=0)
         e = synthetic.zero_relevance_effectiveness(m, 0.3, random_state=0)
         start = time.perf_counter()
-        synthetic.pair(e, s, mode="most_unfair", random_state=0)
+        synthetic.pair(e, s, mode=options["mode"], random_state=0)
     seconds = time.perf_counter() - start
     return seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -73,10 +77,13 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only")
     parser.add_argument("--repeat", type=int, default=1, help="runs per case; the best is kept")
+    parser.add_argument("--only", default="", help="the cases whose name holds this text")
     args = parser.parse_args(argv)
     context = mp.get_context("spawn")
     print(f"{'case':<52} {'seconds':>8} {'peak MB':>8}")
     for name, (kind, options) in (QUICK if args.quick else CASES).items():
+        if args.only not in name:
+            continue
         best = None
         for _ in range(args.repeat):
             queue = context.Queue()

@@ -465,7 +465,7 @@ def _real_sections(
         if too_big:
             bar.update(spec.n_worlds(quick=quick, n_seeds=len(seeds)))
             sections.append(
-                Section(f"{stem}_{key}", f"{spec.title}: {name}", f"Skipped at {world.m} users: {too_big}.")
+                Section(f"{stem}_{key}", f"{spec.title}: {name}", f"Skipped at {world.m:,} users: {too_big}.")
             )
             continue
         chosen = sweep_extra(spec, extra)

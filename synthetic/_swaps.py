@@ -277,7 +277,7 @@ def cross_best(
         values = cross_changes(cost, similarity, low[start : start + rows], high, gap, sign).ravel()
         improving = np.flatnonzero(values < -tolerance)
         count += improving.size
-        if improving.size > most + 1:  # the entries that cannot be among the chosen or the first left out
+        if improving.size > most + 1:  # only a block's best most + 1 can be chosen or be the first left out
             improving = improving[np.argpartition(values[improving], most)[: most + 1]]
         found.append(improving + start * high.size)
         gained.append(values[improving])
