@@ -33,6 +33,8 @@ CASES = {
     "pair most_unfair m=1,000 (binary effectiveness)": ("pair", {"m": 1_000, "mode": "most_unfair"}),
     "pair most_fair m=2,000 (binary effectiveness)": ("pair", {"m": 2_000, "mode": "most_fair"}),
     "pair most_unfair m=2,000 (binary effectiveness)": ("pair", {"m": 2_000, "mode": "most_unfair"}),
+    "pair most_fair m=1,000 (uniform effectiveness)": ("pair", {"m": 1_000, "mode": "most_fair", "uniform": True}),
+    "pair most_unfair m=1,000 (uniform effectiveness)": ("pair", {"m": 1_000, "mode": "most_unfair", "uniform": True}),
 }
 QUICK = {
     "similarity_matrix m=1,000 skewness=8": ("similarity_matrix", {"m": 1_000, "skewness": 8.0}),
@@ -50,6 +52,8 @@ def _run(kind, options, queue):
 
 
 def _timed(kind, options):
+    import numpy as np
+
     from puf import synthetic
 
     start = time.perf_counter()
@@ -66,7 +70,10 @@ def _timed(kind, options):
     elif kind == "pair":
         m = options["m"]
         s = synthetic.similarity_matrix(m, skewness=2.0, random_state=0)
-        e = synthetic.zero_relevance_effectiveness(m, 0.3, random_state=0)
+        if options.get("uniform"):
+            e = np.random.default_rng(0).random(m)
+        else:
+            e = synthetic.zero_relevance_effectiveness(m, 0.3, random_state=0)
         start = time.perf_counter()
         synthetic.pair(e, s, mode=options["mode"], random_state=0)
     seconds = time.perf_counter() - start
