@@ -76,23 +76,37 @@ def best_swaps(change: NDArray[np.float64], tolerance: float, most: int) -> NDAr
     """
     values = change.ravel()
     improving = np.flatnonzero(values < -tolerance)
-    size = min(improving.size, most)
-    if size == 0:
+    if improving.size == 0:
         return improving
-    gains = values[improving]
-    if size < improving.size:
+    found = _strictly_best(improving, values[improving], improving.size, most)
+    if found is not None:
+        return found[0]
+    size = min(improving.size, most)
+    flat = np.argpartition(values, size - 1)[:size]
+    return flat[np.argsort(values[flat], kind="stable")]
+
+
+def _strictly_best(
+    improving: NDArray[np.int64], gains: NDArray[np.float64], count: int, most: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64]] | None:
+    """The ``most`` smallest ``gains`` of ``count`` improving swaps and their indices, smallest first.
+
+    ``improving``/``gains`` hold at least the ``most + 1`` smallest of them. None when
+    equal values could order them (a tie among the chosen, or with the first left out):
+    then the whole matrix decides, as :func:`best_swaps` has it.
+    """
+    size = min(count, most)
+    if size < count:
         parted = np.argpartition(gains, size)
         boundary = gains[parted[size]]
         improving, gains = improving[parted[:size]], gains[parted[:size]]
-        tied = bool(gains.max() >= boundary)
-    else:
-        tied = False
+        if gains.max() >= boundary:
+            return None
     order = np.argsort(gains, kind="stable")
-    ordered = gains[order]
-    if not tied and not bool((ordered[1:] == ordered[:-1]).any()):
-        return improving[order]
-    flat = np.argpartition(values, size - 1)[:size]
-    return flat[np.argsort(values[flat], kind="stable")]
+    gains = gains[order]
+    if bool((gains[1:] == gains[:-1]).any()):
+        return None
+    return improving[order], gains
 
 
 _WINDOW = 512  # candidate swaps screened at a time against the batch so far
@@ -281,19 +295,11 @@ def cross_best(
             improving = improving[np.argpartition(values[improving], most)[: most + 1]]
         found.append(improving + start * high.size)
         gained.append(values[improving])
-    improving, gains = np.concatenate(found), np.concatenate(gained)
-    size = min(count, most)
-    if size < count:
-        parted = np.argpartition(gains, size)
-        boundary = gains[parted[size]]
-        improving, gains = improving[parted[:size]], gains[parted[:size]]
-        if gains.max() >= boundary:
-            return None
-    order = np.argsort(gains, kind="stable")
-    gains = gains[order]
-    if bool((gains[1:] == gains[:-1]).any()):
+    chosen = _strictly_best(np.concatenate(found), np.concatenate(gained), count, most)
+    if chosen is None:
         return None
-    rows_of, columns = np.divmod(improving[order], high.size)
+    improving, gains = chosen
+    rows_of, columns = np.divmod(improving, high.size)
     i, j = low[rows_of], high[columns]
     m = low.size + high.size
     return np.minimum(i, j) * m + np.maximum(i, j), gains
