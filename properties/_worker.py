@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 
-from puf.processes import die_with_parent
+from puf.parallel import die_with_parent
 from multiprocessing.connection import Connection
 
 if TYPE_CHECKING:

@@ -12,21 +12,21 @@ from __future__ import annotations
 
 __all__ = ["Cell", "Candidate", "design", "INEQUALITY"]
 
-from typing import Any, TypeVar
-from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 import math
 from dataclasses import asdict, dataclass, field
 
 from puf import as_measure
 from puf.grammar import BUILTIN_FORMS, IndexForm, PairForm, enumerate_forms, grammar_measure
 from puf.metadata import Measure
+from puf.parallel import map_tasks
 
 from .budget import example_budget
 from .catalog import CATALOG, get_property
 from .proofs import check_mode, combine, prove, settles
 from .runner import verdicts
 
-T = TypeVar("T")
 
 INEQUALITY = "inequality"
 """``kinds`` value for the inequality forms only: the candidates that read effectiveness alone."""
@@ -197,21 +197,6 @@ def design(
         forms = enumerate_forms(grammar, kinds=tuple(kinds))
     options = dict(proofs=proofs, max_examples=max_examples, random_state=random_state)
     jobs = [(f, tuple(require), tuple(forbid), options) for f in forms]
-    if n_jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
-            results = _bar(pool.map(_one, jobs), len(jobs), progress)
-            candidates = list(results)
-    else:
-        candidates = [_one(job) for job in _bar(jobs, len(jobs), progress)]
+    candidates = map_tasks(_one, jobs, n_jobs=n_jobs, progress=progress, desc="puf design", unit="form")
     accepted = sorted((c for c in candidates if c.failed is None), key=lambda c: (-c.n_proven, c.name))
     return accepted, [c for c in candidates if c.failed is not None]
-
-
-def _bar(iterable: Iterable[T], total: int, progress: bool) -> Iterable[T]:
-    if not progress:
-        return iterable
-    from tqdm import tqdm
-
-    return tqdm(iterable, total=total, desc="puf design", unit="form")

@@ -10,7 +10,7 @@ process; its worker is forked from it.
 
 Either way a worker is a pair of processes in a process group of their own
 (:mod:`puf.properties._worker`): a keeper that dies with the harness, even on SIGKILL
-(:func:`puf.processes.die_with_parent`), and the worker, its child, that dies with the
+(:func:`puf.parallel.die_with_parent`), and the worker, its child, that dies with the
 keeper. A measure that signals its parent ends its own worker. Every answer names the
 request it answers and the worker's pid, and is read by an unpickler that builds only
 plain values, so a measure that forks, or writes on the socket, cannot answer for the

@@ -7,12 +7,9 @@ __all__ = ["all_verdicts", "verdicts_in_background", "verdict_frame", "verdict_m
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 import contextlib
-from contextlib import AbstractContextManager
-import multiprocessing
 import random
-from concurrent.futures import as_completed
 
-from puf.processes import worker_pool
+from puf.parallel import completed, progress_bar, worker_pool
 
 from .catalog import CATALOG, Property
 from .runner import verdicts
@@ -20,31 +17,14 @@ from .verdict import Verdict
 import pandas as pd
 
 
-def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any], nice: bool = False) -> Verdict:
-    """One (measure, property) verdict (runs in a worker; ``nice``: at a lower priority from now on)."""
-    import os
+def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:
+    """One (measure, property) verdict (runs in a worker)."""
     import warnings
-
-    global _NICED
-    if nice and not _NICED and hasattr(os, "nice"):
-        os.nice(_NICENESS)
-        _NICED = True
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are verdicts here, not noise
         (verdict,) = verdicts(measure, properties=[prop], **options)
     return verdict
-
-
-def _progress(progress: Any, total: int) -> AbstractContextManager[Any]:
-    """``progress`` as something with ``update(n)``: a bar of the caller's, a new tqdm bar, or none."""
-    if hasattr(progress, "update"):
-        return contextlib.nullcontext(progress)
-    if progress:
-        from tqdm import tqdm
-
-        return tqdm(total=total, desc="puf check", unit="check")
-    return contextlib.nullcontext(None)
 
 
 def all_verdicts(
@@ -86,7 +66,6 @@ def all_verdicts(
 
 
 _NICENESS = 10  # a background check yields the cores to the work in the foreground, and takes what is idle
-_NICED = False  # whether this (worker) process has lowered its priority already
 
 
 @contextlib.contextmanager
@@ -139,13 +118,11 @@ def verdicts_in_background(
             progress, (((i, j), _one_check(m, p, options)) for i, j, m, p in tasks), len(tasks)
         )
         return
-    methods = multiprocessing.get_all_start_methods()
-    # killed, not awaited, on Ctrl-C or SIGTERM; the workers die with this process
-    with worker_pool(n_jobs, start_method="fork" if "fork" in methods else None) as pool:
-        futures = {pool.submit(_one_check, m, p, options, nice): (i, j) for i, j, m, p in tasks}
-        yield lambda progress: _gathered(
-            progress, ((futures[f], f.result()) for f in as_completed(futures)), len(tasks)
-        )
+    # forked where the platform can (a measure loaded from a file is there too); killed, not
+    # awaited, on Ctrl-C or SIGTERM; the workers die with this process
+    with worker_pool(n_jobs, niceness=_NICENESS if nice else 0) as pool:
+        futures = {pool.submit(_one_check, m, p, options): (i, j) for i, j, m, p in tasks}
+        yield lambda progress: _gathered(progress, completed(futures), len(tasks))
 
 
 def _gathered(progress: Any, outcomes: Iterable[tuple[tuple[int, int], Verdict]], total: int) -> list[Verdict]:
@@ -154,7 +131,7 @@ def _gathered(progress: Any, outcomes: Iterable[tuple[tuple[int, int], Verdict]]
     ``progress`` (as in :func:`all_verdicts`) advances by one per verdict as it arrives.
     """
     results = {}
-    with _progress(progress, total) as bar:
+    with progress_bar(progress, total, desc="puf check", unit="check") as bar:
         for key, verdict in outcomes:
             results[key] = verdict
             bar is None or bar.update(1)

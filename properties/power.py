@@ -22,15 +22,13 @@ __all__ = [
     "POWER_TABLE",
 ]
 
-from typing import Any, TypeVar
+from typing import Any
 from collections.abc import Callable, Iterable
 import time
 
 from .measured import POWER_TABLE, measured_power
 import pandas as pd
 
-
-T = TypeVar("T")
 
 #: The example budgets the power table is measured at (``python benchmarks/power.py``).
 BUDGETS = (10, 30, 60, 100, 300, 1000)
@@ -136,38 +134,19 @@ def power_runs(
     skip = {(n, int(b), int(s)) for n, b, s in skip}
     only = None if properties is None else tuple(properties)
     jobs = [(n, int(b), int(s), bool(known), only) for n, b, s in plan if (n, int(b), int(s)) not in skip]
-    results = {}
+    from puf.parallel import map_tasks
+
+    from . import runner  # noqa: F401  (loaded before the fork: later edits of the code
+    #                                   on disk cannot reach a running benchmark)
 
     def collect(index: int, result: list[dict[str, Any]]) -> None:
-        results[index] = result
         if on_run is not None:
             on_run(result)
 
-    if n_jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import as_completed
-
-        from puf.processes import worker_pool
-
-        from . import runner  # noqa: F401  (loaded before the fork: later edits of the code
-
-        #                                   on disk cannot reach a running benchmark)
-        with worker_pool(n_jobs) as pool:  # killed, not awaited, on Ctrl-C or SIGTERM
-            futures = {pool.submit(_one, job): index for index, job in enumerate(jobs)}
-            for future in _bar(as_completed(futures), len(jobs), progress):
-                collect(futures[future], future.result())
-    else:
-        for index, result in enumerate(_bar(map(_one, jobs), len(jobs), progress)):
-            collect(index, result)
-    # In the plan's order whatever order the workers finished in: same table for the same seeds.
-    return pd.DataFrame([row for index in sorted(results) for row in results[index]])
-
-
-def _bar(iterable: Iterable[T], total: int, progress: bool) -> Iterable[T]:
-    if not progress:
-        return iterable
-    from tqdm.auto import tqdm
-
-    return tqdm(iterable, total=total, desc="puf power", unit="run")
+    # killed, not awaited, on Ctrl-C or SIGTERM; in the plan's order whatever order the
+    # workers finished in: same table for the same seeds
+    results = map_tasks(_one, jobs, n_jobs=n_jobs, progress=progress, desc="puf power", unit="run", on_result=collect)
+    return pd.DataFrame([row for result in results for row in result])
 
 
 def detection_rate(runs: pd.DataFrame) -> float:

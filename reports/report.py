@@ -18,7 +18,7 @@ from typing import Any
 
 from puf.properties.budget import example_budget
 from puf.metadata import Measure
-from puf.cores import usable_cores
+from puf.parallel import usable_cores
 from puf.world import World
 import pandas as pd
 from .bases import Base

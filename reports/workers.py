@@ -11,27 +11,16 @@ world, so a progress bar advances as it does in one process.
 
 from __future__ import annotations
 
-__all__ = ["run_points", "fork_available"]
+__all__ = ["run_points"]
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from puf.parallel import fork_available, tick_queue, worker_pool
+
 #: What the forked workers run: (run, points, queue), set only while a pool is open.
 _JOB: tuple[Callable[..., Any], Sequence[Any], Any] | None = None
 _DRAIN_SECONDS = 30.0  # how long the last progress ticks may take to arrive once every run is done
-
-
-def fork_available() -> bool:
-    """Whether worker processes can be forked here (they inherit the parent's pieces).
-
-    Examples
-    --------
-    >>> isinstance(fork_available(), bool)
-    True
-    """
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _run_slice(indices: Sequence[int]) -> list[Any]:
@@ -130,14 +119,11 @@ def _in_workers(
     run: Callable[..., Any], points: Sequence[Any], slices: list[list[int]], bar: Any, worlds: int
 ) -> list[Any]:
     """The results of each slice of points, each slice in a forked worker, in order."""
-    import multiprocessing
     import queue as queues
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    from puf.processes import worker_pool
-
     global _JOB
-    ticks = multiprocessing.get_context("fork").Queue()
+    ticks = tick_queue("fork")
     expected, seen = worlds * sum(len(s) for s in slices), 0
 
     def drain(timeout: float | None) -> None:

@@ -7,7 +7,8 @@ import pytest
 from puf.reports.artificial_relevance import RelabelledWorlds
 from puf.reports.bases import Base
 from puf.reports.sweeps import SWEEPS
-from puf.reports.workers import _slices, fork_available, run_points
+from puf.parallel import fork_available
+from puf.reports.workers import _slices, run_points
 
 needs_fork = pytest.mark.skipif(not fork_available(), reason="the workers are forked")
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import scipy.sparse as sp
 
 from puf.arrays import MatrixLike
-from puf.cores import usable_cores
+from puf.parallel import usable_cores
 from puf.validation import check_histories, check_k
 
 if TYPE_CHECKING:

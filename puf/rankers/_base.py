@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..arrays import MatrixLike
-from ..cores import usable_cores
+from ..parallel import usable_cores
 from ..validation import check_histories, check_k, check_random_state
 
 

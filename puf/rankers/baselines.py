@@ -10,7 +10,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from ..cores import usable_cores
+from ..parallel import usable_cores
 from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker, single_threaded_blas
 
