@@ -9,7 +9,7 @@ or the measure writing on the socket itself).
 
 from __future__ import annotations
 
-__all__ = ["Channel", "ChannelError", "describe_status"]
+__all__ = ["Channel", "ChannelError"]
 
 from typing import TYPE_CHECKING, Any, NoReturn
 from collections.abc import Iterable
@@ -47,25 +47,6 @@ class ChannelError(Exception):
 class _PlainUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> NoReturn:
         raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
-
-
-def describe_status(code: int | None) -> str:
-    """Words for a keeper's exit code (negative, or 128 + n: killed by signal n).
-
-    Examples
-    --------
-    >>> describe_status(3), describe_status(-9), describe_status(143), describe_status(None)
-    ('exit code 3', 'killed by SIGKILL', 'killed by SIGTERM', 'unknown status')
-    """
-    if code is None:
-        return "unknown status"
-    if code < 0 or code > 128:
-        number = -code if code < 0 else code - 128
-        try:
-            return f"killed by {signal.Signals(number).name}"
-        except ValueError:
-            return f"killed by signal {number}"
-    return f"exit code {code}"
 
 
 class Channel:

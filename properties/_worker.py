@@ -15,20 +15,21 @@ harness's pid as arguments: a new interpreter, which never saw the harness's sta
 
 from __future__ import annotations
 
-__all__ = ["BOOT", "boot", "keep", "measure_facts", "real_number"]
+__all__ = ["BOOT", "boot", "keep", "measure_facts", "warm_up_fields"]
 
 from typing import TYPE_CHECKING, Any, NoReturn
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 import dataclasses
-import numbers
 import os
+import pickle
 import signal
 import sys
 import warnings
 
 import numpy as np
 
-from puf.parallel import die_with_parent
+from puf.parallel import describe_exit, die_with_parent
+from puf.returned import returned_kind, returned_number
 from multiprocessing.connection import Connection
 
 if TYPE_CHECKING:
@@ -103,19 +104,25 @@ def _load(spec: str) -> tuple[Measure | None, tuple[str, Any]]:
         return None, ("failed", (text or type(exc).__name__).splitlines()[0])
 
 
-def real_number(value: object) -> float | None:
-    """Return ``value`` as a float, or None when it is not a real number (bools are not).
+def warm_up_fields(reads: Iterable[str]) -> dict[str, Any]:
+    """The fields of the small population a measure that reads ``reads`` is first called on.
 
     Examples
     --------
-    >>> real_number(np.float64(0.5)), real_number(np.array(2)), real_number("x"), real_number(True)
-    (0.5, 2.0, None, None)
+    >>> sorted(warm_up_fields(["effectiveness"]))
+    ['effectiveness', 'similarity']
     """
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
-        return None
-    return float(value)
+    from puf import Population, World
+
+    if {"utility", "list_distance"} & set(reads):
+        world = World(
+            np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]),
+            np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
+            [[0, 2], [1, 0]],
+            np.eye(3),
+        )
+        return world.population(metric="precision").fields()
+    return Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]]).fields()
 
 
 def _value(measure: Measure | None, fields: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -126,14 +133,37 @@ def _value(measure: Measure | None, fields: Mapping[str, Any]) -> tuple[Any, ...
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             value = measure(**fields)
-        return ("ok", real_number(value), type(value).__name__)
+        return ("ok", returned_number(value), returned_kind(value))
     except BaseException as exc:  # SystemExit and KeyboardInterrupt too: reported, not obeyed
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return ("raised", text.splitlines()[0])
 
 
+def _first_call(measure: Measure | None, fields: Mapping[str, Any], connection: Connection) -> tuple[Any, ...]:
+    """:func:`_value` in a process forked for it: the measure's first call in a process
+    (this one never calls it, so each fork starts as the module was loaded)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        connection.close()  # this copy says nothing to the harness: the worker answers
+        with os.fdopen(write, "wb") as out:
+            out.write(pickle.dumps(_value(measure, fields)))
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as source:
+        data = source.read()
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    try:
+        reply: tuple[Any, ...] = pickle.loads(data)
+        return reply
+    except Exception:
+        return ("raised", f"the measure's process ended ({describe_exit(code)})")
+
+
 def _serve(connection: Connection, measure: Measure | None) -> None:
-    """The worker's loop: (id, "load", spec) | (id, "call", fields) | (id, "many", [fields])."""
+    """The worker's loop: (id, "load", spec) | (id, "warm", None) | (id, "call", fields) |
+    (id, "many", [fields]) | (id, "first", [fields]), each of the last a first call in a process."""
     me = os.getpid()
     os.register_at_fork(after_in_child=_forked_by_the_measure)
     os.dup2(2, 1)  # what a measure prints is not the harness's output
@@ -154,6 +184,10 @@ def _serve(connection: Connection, measure: Measure | None) -> None:
             measure, reply = _load(payload)
         elif kind == "call":
             reply = _value(measure, payload)
+        elif kind == "warm":  # the untimed first call of this process; its value is not used
+            reply = _value(measure, warm_up_fields(measure.reads if measure is not None else ()))
+        elif kind == "first":
+            reply = ("many", [_first_call(measure, fields, connection) for fields in payload])
         else:
             reply = ("many", [_value(measure, fields) for fields in payload])
         try:

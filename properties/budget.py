@@ -3,12 +3,13 @@
 
 A budget is the number of Hypothesis examples per property, the same for every
 property; :func:`example_budget` gives the default or refuses a bad value, for
-every caller. (The seconds a property search may take are its ``time_budget``.)
+every caller. (The seconds a property search may take are its ``time_budget``.) The seconds
+one call of a measure may take have one default too, :data:`DEFAULT_TIME_LIMIT`.
 The same seed and budget give the same verdicts everywhere, and each
 :class:`~puf.properties.Verdict` records both.
 """
 
-__all__ = ["DEFAULT_MAX_EXAMPLES", "QUICK_MAX_EXAMPLES", "example_budget"]
+__all__ = ["DEFAULT_MAX_EXAMPLES", "QUICK_MAX_EXAMPLES", "DEFAULT_TIME_LIMIT", "TIME_LIMIT_HINT", "example_budget"]
 
 import numbers
 
@@ -17,6 +18,14 @@ DEFAULT_MAX_EXAMPLES = 60
 
 QUICK_MAX_EXAMPLES = 20
 """Examples per property of ``puf report --quick``."""
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds one call of a measure may take (``puf check`` and ``puf design --time-limit``;
+pytest: ``--measure-time-limit``); a measure's first call in a process, its warm-up, may
+take ten times as long (:func:`puf.properties.isolation.warm_up_limit`)."""
+
+TIME_LIMIT_HINT = "raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)"
+"""What a time-out message adds: the options that raise the limit."""
 
 
 def example_budget(max_examples: int | None = None, *, quick: bool = False, name: str = "max_examples") -> int:

@@ -3,7 +3,8 @@
 A user's measure runs in a worker process (:mod:`puf.properties.isolation`) that is
 killed at the time limit, so nothing it does (C code that ignores signals,
 ``except BaseException``, ``sys.exit``, editing its input) reaches the caller; the
-built-in measures run in-process under a SIGALRM limit.
+built-in measures run in-process under a SIGALRM limit. Every measure's first call
+(:func:`check_returns_number`, and a new worker's warm-up) is not held to the limit.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 __all__ = [
     "MeasureError",
     "Timeout",
-    "as_number",
     "call_measure",
     "FreshCaller",
     "check_returns_number",
@@ -33,9 +33,12 @@ import numpy as np
 from types import FrameType
 
 from puf.metadata import Measure
+from puf.parallel import WorkerDied
 from puf.population import Population
+from puf.returned import RETURN_FIX, not_a_number, returned_kind, returned_number
 
 from . import isolation
+from ._worker import warm_up_fields
 
 
 class MeasureError(Exception):
@@ -70,19 +73,6 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_REAL, max(outer_delay - (seconds - left), 1e-3))
 
 
-def as_number(value: object) -> float | None:
-    """Return ``value`` as a float, or None when it is not a real number.
-
-    Examples
-    --------
-    >>> as_number(np.float64(0.5)), as_number(np.array(2)), as_number("x"), as_number(True)
-    (0.5, 2.0, None, None)
-    """
-    if isinstance(value, _Returned):
-        return value.number
-    return isolation.real_number(value)
-
-
 def call_measure(measure: Measure, population: Population, time_limit: float | None) -> float:
     """Evaluate ``measure`` on ``population`` and return a float.
 
@@ -102,22 +92,26 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
     1.0
     """
     value = _evaluate(measure, population.fields(), time_limit)
-    number = as_number(value)
+    number = _number(value)
     if number is None:
-        raise MeasureError(f"returned {_type_name(value)}, not a number")
+        raise MeasureError(not_a_number(_kind(value)))
     return number
 
 
 class _Returned:
-    """What a worker reports instead of the value itself: its number (or None) and type."""
+    """What a worker reports instead of the value itself: its number (or None) and kind."""
 
     def __init__(self, number: float | None, kind: str) -> None:
         self.number, self.kind = number, kind
 
 
-def _type_name(value: object) -> str:
-    """The name of the type the measure returned (a worker reports it in a _Returned)."""
-    return value.kind if isinstance(value, _Returned) else type(value).__name__
+def _number(value: object) -> float | None:
+    return value.number if isinstance(value, _Returned) else returned_number(value)
+
+
+def _kind(value: object) -> str:
+    """The type (and shape) the measure returned (a worker reports it in a _Returned)."""
+    return value.kind if isinstance(value, _Returned) else returned_kind(value)
 
 
 def _unbounded(measure: Measure) -> Measure:
@@ -131,7 +125,7 @@ def _in_worker(worker: isolation.MeasureWorker, fields: Mapping[str, Any], time_
         return _Returned(*worker.call(fields, time_limit))
     except isolation.WorkerTimeout:
         raise Timeout() from None
-    except (isolation.WorkerDied, RuntimeError) as exc:
+    except (WorkerDied, RuntimeError) as exc:
         raise MeasureError(str(exc)) from None
 
 
@@ -155,8 +149,14 @@ class FreshCaller:
     """Evaluate one measure in a worker process of its own, started fresh: nothing the measure
     kept from earlier calls elsewhere (a cache, a running normaliser) reaches it.
 
-    A registered built-in measure (trusted, the package's own stateless code) is called
-    in-process, as for every other property. :meth:`close` ends the worker.
+    The worker is never warmed up: its first call is the first population asked, with
+    :func:`~puf.properties.isolation.warm_up_limit` added to its request's limit. With
+    ``first_calls``, every population asked is the measure's first call in a process (a
+    process forked for it from the worker, which has loaded the measure and never called
+    it), so a measure that fixes something (a normaliser) on its first call in a process
+    is seen doing so, whatever it was asked before. A registered built-in measure
+    (trusted, the package's own stateless code) is called in-process, as for every other
+    property. :meth:`close` ends the worker.
 
     Examples
     --------
@@ -167,27 +167,30 @@ class FreshCaller:
     >>> caller.close()
     """
 
-    def __init__(self, measure: Measure, time_limit: float) -> None:
-        self.measure, self.time_limit = _unbounded(measure), time_limit
+    def __init__(self, measure: Measure, time_limit: float, *, first_calls: bool = False) -> None:
+        self.measure, self.time_limit, self.first_calls = _unbounded(measure), time_limit, first_calls
         self._worker: isolation.MeasureWorker | None = None
 
     def many(self, populations: Sequence[Population]) -> list[float]:
         """The values on ``populations``, asked in this order (one request to the worker)."""
         if isolation.is_trusted(self.measure) or not isolation.CAN_ISOLATE:
             return [call_measure(self.measure, pop, self.time_limit) for pop in populations]
+        warm_up = isolation.warm_up_limit(self.time_limit)  # what a process's first call may take
+        limit = (warm_up if self.first_calls else self.time_limit) * len(populations)
         if self._worker is None:
+            limit += 0.0 if self.first_calls else warm_up
             self._worker = isolation.fresh_worker(self.measure)
             try:
                 self._worker.start(max(self.time_limit, isolation.IMPORT_TIME_LIMIT))
-            except (isolation.WorkerTimeout, isolation.WorkerDied, ValueError) as exc:
+            except (isolation.WorkerTimeout, WorkerDied, ValueError) as exc:
                 self.close()
                 raise MeasureError(f"the measure's fresh worker did not start: {exc}") from None
         try:
-            outcomes = self._worker.call_many([pop.fields() for pop in populations], self.time_limit * len(populations))
+            outcomes = self._worker.call_many([pop.fields() for pop in populations], limit, first=self.first_calls)
         except isolation.WorkerTimeout:
             self.close()
             raise Timeout() from None
-        except isolation.WorkerDied as exc:
+        except WorkerDied as exc:
             self.close()
             raise MeasureError(str(exc)) from None
         values = []
@@ -195,7 +198,7 @@ class FreshCaller:
             if outcome.error is not None:
                 raise MeasureError(outcome.error)
             if outcome.number is None:
-                raise MeasureError(f"returned {outcome.kind}, not a number")
+                raise MeasureError(not_a_number(outcome.kind))
             values.append(outcome.number)
         return values
 
@@ -211,25 +214,13 @@ def end_calls() -> None:
     isolation.release_workers()
 
 
-def _probe_population(measure: Measure) -> Population:
-    from puf import Population, World
-
-    if {"utility", "list_distance"} & set(measure.reads or ()):
-        world = World(
-            np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]),
-            np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
-            [[0, 2], [1, 0]],
-            np.eye(3),
-        )
-        return world.population(metric="precision")
-    return Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
-
-
 def check_returns_number(measure: Measure, time_limit: float | None) -> None:
     """Raise ValueError unless ``measure`` returns a number on a small valid population.
 
-    A measure that raises on it passes this check: raising is a finding the
-    verdicts report, while a non-number return is a broken interface.
+    This is the measure's first call (its warm-up where it runs in-process): it may
+    take :func:`~puf.properties.isolation.warm_up_limit` of ``time_limit``. A measure
+    that raises on it passes this check: raising is a finding the verdicts report,
+    while a non-number return is a broken interface.
 
     Examples
     --------
@@ -237,15 +228,17 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> None:
     >>> check_returns_number(as_measure(lambda effectiveness: "high"), 1.0)
     Traceback (most recent call last):
     ...
-    ValueError: measure '<lambda>' does not return a number: it returned str
+    ValueError: measure '<lambda>' does not return a number: it returned str; return one real number (a float, or a 0-d or one-element array, list or tensor)
     """
-    population = _probe_population(measure)
+    in_worker = isolation.CAN_ISOLATE and not isolation.is_trusted(_unbounded(measure))
+    if time_limit is not None and not in_worker:  # (a worker warms itself up)
+        time_limit = isolation.warm_up_limit(time_limit)
     try:
-        value = _evaluate(measure, population.fields(), time_limit)
+        value = _evaluate(measure, warm_up_fields(measure.reads or ()), time_limit)
     except (MeasureError, Timeout):
         return
-    if as_number(value) is None:
-        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {_type_name(value)}")
+    if _number(value) is None:
+        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {_kind(value)}; {RETURN_FIX}")
 
 
 def check_run_options(

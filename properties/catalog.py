@@ -80,8 +80,8 @@ class Property:
     fresh_workers : bool, default False
         True when the values compared come from two worker processes of the
         property's own, started fresh (``deterministic``): the first is asked
-        each case's ``before`` alone, the second each ``after`` (and each
-        alternative's) followed by ``before`` again.
+        each case's ``before`` alone, as the first call of a process, the second
+        each ``after`` (and each alternative's) followed by ``before`` again.
     derived : callable, optional
         ``derived(case) -> dict`` of named populations built from a case's
         ``before`` and ``after`` alone (the subgroups of a partition, the
@@ -385,7 +385,7 @@ CATALOG = {
         Property(
             name="deterministic",
             statement="the same population gets the same value, asked again or after other populations",
-            formal="∀ P, Q: f(P) asked in a fresh worker (that has seen only the earlier cases' P) ≐ "
+            formal="∀ P, Q: f(P) as the first call of a fresh process ≐ "
             "f(P) asked in a second fresh worker right after f(Q), for Q = P with its extremes "
             "moved a quarter of their gap towards each other (same m and mean; world level: "
             "P relabelled), P relabelled, a population drawn anew and (score level) P's "

@@ -22,7 +22,7 @@ from puf.grammar import BUILTIN_FORMS, IndexForm, PairForm, enumerate_forms, gra
 from puf.metadata import Measure
 from puf.parallel import map_tasks
 
-from .budget import example_budget
+from .budget import DEFAULT_TIME_LIMIT, example_budget
 from .catalog import CATALOG, get_property
 from .proofs import check_mode, combine, prove, settles
 from .runner import verdicts
@@ -110,7 +110,15 @@ def _alias(form: Any) -> str:
     return ""
 
 
-def decide(measure: Measure, prop: str, *, proofs: str, max_examples: int, random_state: int | None) -> Cell:
+def decide(
+    measure: Measure,
+    prop: str,
+    *,
+    proofs: str,
+    max_examples: int,
+    random_state: int | None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Cell:
     """One cell: by proof when one settles it, else by the search (proofs off)."""
     proof = prove(measure, prop, mode=proofs)
     if settles(proof):
@@ -118,7 +126,14 @@ def decide(measure: Measure, prop: str, *, proofs: str, max_examples: int, rando
     if proof is not None and proof.status == "violated":
         return Cell(prop, "violated", "proof", f"counterexample {proof.scope}", None, proof.example)
     # A fixed-m proof covers small m only: the search decides, and the proof adds its scope.
-    (v,) = verdicts(measure, properties=[prop], max_examples=max_examples, random_state=random_state, proofs="none")
+    (v,) = verdicts(
+        measure,
+        properties=[prop],
+        max_examples=max_examples,
+        random_state=random_state,
+        proofs="none",
+        time_limit=time_limit,
+    )
     status, reason, example, scope = combine(v.status, v.reason, v.example, proof)
     return Cell(prop, status, "search" if scope is None else "search and proof", reason, scope, example)
 
@@ -152,6 +167,7 @@ def design(
     proofs: str = "smt",
     max_examples: int | None = None,
     random_state: int | None = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
     n_jobs: int = 1,
     progress: bool = False,
 ) -> tuple[list[Candidate], list[Candidate]]:
@@ -169,6 +185,8 @@ def design(
         How cells are proven before the search is asked (see :func:`properties.verdicts`).
     max_examples, random_state
         The search's budget and seed, for the cells no proof settles.
+    time_limit : float, default :data:`~puf.properties.budget.DEFAULT_TIME_LIMIT`
+        Seconds allowed per call of a candidate.
     n_jobs : int, default 1
         Worker processes over candidates.
     progress : bool, default False
@@ -195,7 +213,7 @@ def design(
         forms = [f for f in enumerate_forms(grammar) if f.reads == ("effectiveness",)]
     else:
         forms = enumerate_forms(grammar, kinds=tuple(kinds))
-    options = dict(proofs=proofs, max_examples=max_examples, random_state=random_state)
+    options = dict(proofs=proofs, max_examples=max_examples, random_state=random_state, time_limit=time_limit)
     jobs = [(f, tuple(require), tuple(forbid), options) for f in forms]
     candidates = map_tasks(_one, jobs, n_jobs=n_jobs, progress=progress, desc="puf design", unit="form")
     accepted = sorted((c for c in candidates if c.failed is None), key=lambda c: (-c.n_proven, c.name))

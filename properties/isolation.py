@@ -8,17 +8,20 @@ a :class:`RemoteFunction` with the measure's metadata. A measure function given 
 object (a lambda, a function of the caller's own module) already lives in the caller's
 process; its worker is forked from it.
 
-Either way a worker is a pair of processes in a process group of their own
+Either way a :class:`MeasureWorker` is a pair of processes in a process group of their own
 (:mod:`puf.properties._worker`): a keeper that dies with the harness, even on SIGKILL
 (:func:`puf.parallel.die_with_parent`), and the worker, its child, that dies with the
 keeper. A measure that signals its parent ends its own worker. Every answer names the
 request it answers and the worker's pid, and is read by an unpickler that builds only
-plain values, so a measure that forks, or writes on the socket, cannot answer for the
-worker. A call over its time limit kills the group (SIGKILL); the next call starts a
-fresh worker. Each call gets the fields as copies (they cross a socket), so a measure
-that edits its input cannot change what the caller later prints. One call costs a
-socket round trip (tens of microseconds for the property runner's small populations);
-:meth:`MeasureWorker.call_many` answers many in one.
+plain values (:mod:`puf.properties._channel`), so a measure that forks, or writes on the
+socket, cannot answer for the worker, nor run code in the harness. (A pool library's
+workers are the harness's children and its answers are unpickled in full: a measure could
+kill the harness or run code in it.) A call over its time limit kills the group
+(SIGKILL); the next call starts a fresh worker. A new worker's first call is a warm-up
+on a small population, with :func:`warm_up_limit` instead of the call's limit, so an
+import, a compilation or a cache filled on the first call is not timed. Each call gets
+the fields as copies (they cross a socket), so a measure that edits its input cannot
+change what the caller later prints. A few workers live at a time, oldest closed first.
 
 The registered built-in measures (:data:`puf.MEASURES`) are trusted and called
 in-process. Without ``os.fork`` (Windows) every measure runs in-process.
@@ -29,8 +32,8 @@ from __future__ import annotations
 __all__ = [
     "CAN_ISOLATE",
     "IMPORT_TIME_LIMIT",
+    "warm_up_limit",
     "WorkerTimeout",
-    "WorkerDied",
     "WorkerBroken",
     "Outcome",
     "MeasureWorker",
@@ -43,11 +46,11 @@ __all__ = [
     "worker_for",
     "release_workers",
     "live_workers",
-    "real_number",
 ]
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
+import atexit
 import functools
 import inspect
 import os
@@ -56,22 +59,210 @@ import sys
 
 from puf.loader import load_measure
 from puf.metadata import Measure
+from puf.parallel import WorkerDied, describe_exit
+from puf.returned import not_a_number, returned_kind, returned_number
 
-from ._worker import real_number
-from .workers import (
-    IMPORT_TIME_LIMIT,
-    MeasureWorker,
-    Outcome,
-    WorkerBroken,
-    WorkerDied,
-    WorkerTimeout,
-    live_workers,
-    release_workers,
-    worker_of,
-)
+from ._channel import Channel, ChannelError
+from .budget import TIME_LIMIT_HINT
 
 #: True where a user's measure can run in a worker process (``os.fork`` and socket pairs).
 CAN_ISOLATE = hasattr(os, "fork") and hasattr(socket, "socketpair")
+
+IMPORT_TIME_LIMIT = 60.0
+"""Seconds a fresh worker may take to start and import the measure's module."""
+
+_WARM_UP_FACTOR = 10
+
+
+def warm_up_limit(time_limit: float) -> float:
+    """Seconds a measure's first call in a process may take: ten times the calls' limit.
+
+    Examples
+    --------
+    >>> warm_up_limit(2.0)
+    20.0
+    """
+    return _WARM_UP_FACTOR * time_limit
+
+
+class WorkerTimeout(Exception):
+    """The worker did not answer within the time limit; it has been killed."""
+
+
+class WorkerBroken(WorkerDied):
+    """An answer did not belong to its request (another process wrote it); the worker is killed."""
+
+
+class Outcome(NamedTuple):
+    """One call's outcome in a worker: the number (None when not a real number), type, error."""
+
+    number: float | None
+    kind: str
+    error: str | None
+
+
+class MeasureWorker:
+    """The worker of one measure: ``source`` is a spec (a fresh interpreter) or a Measure (forked).
+
+    With ``warm`` (the default), each new process's first request is preceded by the
+    warm-up call; a worker asked for a measure's first call in a process
+    (:class:`puf.properties.calls.FreshCaller`) is made with ``warm=False``.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
+    >>> worker.call({"effectiveness": [0.25, 0.5]}, 1.0)
+    (0.75, 'float')
+    >>> [o.number for o in worker.call_many([{"effectiveness": [1.0]}] * 2, 1.0)]
+    [1.0, 1.0]
+    >>> _ = worker.close()
+    """
+
+    def __init__(self, source: str | Measure, *, warm: bool = True) -> None:
+        self.source, self.warm = source, warm
+        self.facts: dict[str, Any] | None = None  # a spec's measure metadata, once loaded
+        self._channel: Channel | None = None
+        self._warmed = False  # this process had its warm-up call
+
+    def start(self, time_limit: float = IMPORT_TIME_LIMIT) -> dict[str, Any] | None:
+        """Start the worker if none runs; return the metadata of a spec's measure (else None).
+
+        Raises
+        ------
+        ValueError
+            The spec cannot be loaded (the loader's one-line message).
+        WorkerTimeout, WorkerDied
+            Loading took over ``time_limit`` seconds, or the worker ended while loading.
+        """
+        if self._channel is not None:
+            return self.facts
+        others = [w._channel for w in _WORKERS.values() if w._channel is not None]
+        self._channel = Channel(self.source, others)
+        reply = self._ask(None, None, time_limit)  # the worker's hello: who it is
+        if isinstance(self.source, str):
+            reply = self._ask("load", self.source, time_limit)
+            if reply[0] == "failed":
+                self.close()
+                raise ValueError(reply[1])
+            self.facts = reply[1]
+        return self.facts
+
+    def _ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
+        if self._channel is None:
+            raise WorkerDied("the worker is not running")
+        try:
+            return self._channel.ask(kind, payload, time_limit)
+        except TimeoutError:
+            self.close()
+            raise WorkerTimeout(f"timed out after {time_limit:g} s") from None
+        except ChannelError as exc:
+            status = self.close(grace=2.0)
+            kind_of = WorkerBroken if exc.foreign else WorkerDied
+            raise kind_of(f"{exc} ({describe_exit(status)})") from None
+
+    def _warm_up(self, time_limit: float | None) -> None:
+        """The untimed first call of a new process (bounded by :func:`warm_up_limit`)."""
+        if not self.warm or self._warmed or time_limit is None:
+            return
+        self._warmed = True
+        try:
+            self._ask("warm", None, warm_up_limit(time_limit))
+        except WorkerTimeout:
+            self.warm = False  # it hangs: the timed calls say so, without a warm-up each time
+            self.start()
+
+    def call(self, fields: Mapping[str, Any], time_limit: float | None) -> tuple[float | None, str]:
+        """Return ``(number or None, type name)`` of the measure's value on ``fields``.
+
+        Raises
+        ------
+        WorkerTimeout
+            No answer within ``time_limit`` seconds (the worker is killed).
+        WorkerDied
+            The worker ended during the call, or an answer came from another process.
+        RuntimeError
+            The measure raised; the message is its first line.
+        """
+        self.start()
+        self._warm_up(time_limit)
+        reply = self._ask("call", fields, time_limit)
+        if reply[0] == "raised":
+            raise RuntimeError(reply[1])
+        return reply[1], reply[2]
+
+    def call_many(
+        self, fields_list: Iterable[Mapping[str, Any]], time_limit: float | None, *, first: bool = False
+    ) -> list[Outcome]:
+        """Return one :class:`Outcome` per fields dict, all asked in one request.
+
+        ``time_limit`` bounds the whole request; raises as :meth:`call` does,
+        but a measure that raises gives an Outcome with ``error`` set. With
+        ``first`` each value is the measure's first call in a process: the
+        worker, which never calls the measure itself then, forks a process for it.
+        """
+        self.start()
+        if not first:
+            self._warm_up(time_limit)
+        reply = self._ask("first" if first else "many", list(fields_list), time_limit)
+        return [Outcome(None, "", r[1]) if r[0] == "raised" else Outcome(r[1], r[2], None) for r in reply[1]]
+
+    @property
+    def running(self) -> bool:
+        """True while the worker's processes are up."""
+        return self._channel is not None
+
+    def close(self, grace: float = 0.0) -> int | None:
+        """Kill the worker's process group and reap it; return the keeper's exit code (or None)."""
+        channel, self._channel, self._warmed = self._channel, None, False
+        return None if channel is None else channel.close(grace)
+
+
+_WORKERS = {}  # a spec, or id(measure) -> MeasureWorker, oldest first
+_MAX_WORKERS = 4
+
+
+def worker_of(source: str | Measure) -> MeasureWorker:
+    """The live worker of ``source`` (a spec or a Measure); a new one if none is alive."""
+    key = source if isinstance(source, str) else id(source)
+    worker = _WORKERS.get(key)
+    if worker is not None and (worker.source is source or isinstance(source, str)):
+        return worker
+    while len(_WORKERS) >= _MAX_WORKERS:
+        _WORKERS.pop(next(iter(_WORKERS))).close()
+    worker = _WORKERS[key] = MeasureWorker(source)
+    return worker
+
+
+def release_workers() -> None:
+    """Close every worker (the runner does when a measure's verdicts are done; also at exit)."""
+    while _WORKERS:
+        _WORKERS.pop(next(iter(_WORKERS))).close()
+
+
+def live_workers() -> int:
+    """How many workers are alive (each is a keeper and a worker process).
+
+    Examples
+    --------
+    >>> release_workers(); live_workers()
+    0
+    """
+    return sum(w.running for w in _WORKERS.values())
+
+
+def _forget_in_child() -> None:
+    """In a forked child: the workers are the parent's; close our copies of their sockets."""
+    for worker in _WORKERS.values():
+        if worker._channel is not None:
+            worker._channel.abandon()
+        worker._channel = None
+    _WORKERS.clear()
+
+
+atexit.register(release_workers)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def is_trusted(measure: Measure) -> bool:
@@ -158,11 +349,11 @@ def _bounded(worker: MeasureWorker, name: str, fields: Mapping[str, Any], time_l
     try:
         number, kind = worker.call(fields, time_limit)
     except WorkerTimeout as exc:
-        raise TimeoutError(f"measure {name!r} {exc}") from None
+        raise TimeoutError(f"measure {name!r} {exc}; {TIME_LIMIT_HINT}") from None
     except (WorkerDied, RuntimeError) as exc:
         raise RuntimeError(f"measure {name!r}: {exc}") from None
     if number is None:
-        raise TypeError(f"measure {name!r} returned {kind}, not a number")
+        raise TypeError(f"measure {name!r} {not_a_number(kind)}")
     return number
 
 
@@ -289,9 +480,9 @@ def _fresh_spec(measure: Measure) -> str | None:
 
 
 def fresh_worker(measure: Measure) -> MeasureWorker:
-    """A worker of ``measure`` of the caller's own, not started: a new interpreter importing
-    the measure by its spec, or a fork where it has none (a lambda, a closure). Call
-    ``start`` before use and ``close`` after.
+    """A worker of ``measure`` of the caller's own, not started and never warmed up: a new
+    interpreter importing the measure by its spec, or a fork where it has none (a lambda, a
+    closure), whose first call is the caller's. Call ``start`` before use and ``close`` after.
 
     Examples
     --------
@@ -301,7 +492,7 @@ def fresh_worker(measure: Measure) -> MeasureWorker:
     'sd'
     """
     spec = _fresh_spec(measure)
-    return MeasureWorker(measure if spec is None else spec)
+    return MeasureWorker(measure if spec is None else spec, warm=False)
 
 
 def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *, time_limit: float) -> list[Outcome]:
@@ -320,11 +511,12 @@ def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *
     [Outcome(number=0.5, kind='float', error=None)]
     """
     if not CAN_ISOLATE:
-        return [Outcome(real_number(v), type(v).__name__, None) for v in (measure(**fields) for fields in fields_list)]
+        values = [measure(**fields) for fields in fields_list]
+        return [Outcome(returned_number(v), returned_kind(v), None) for v in values]
     worker = fresh_worker(measure)
     try:
         worker.start(max(time_limit, IMPORT_TIME_LIMIT))
-        return worker.call_many(fields_list, time_limit)
+        return worker.call_many(fields_list, warm_up_limit(time_limit) + time_limit * len(fields_list))
     finally:
         worker.close()
 

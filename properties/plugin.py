@@ -54,7 +54,9 @@ _NOTES = pytest.StashKey()  # informational findings shown in the summary
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Add ``--measure``, ``--known``, ``--measure-max-examples`` and the ini settings."""
+    """Add ``--measure``, ``--known``, ``--measure-max-examples``, ``--measure-time-limit`` and the ini settings."""
+    from puf.properties.budget import DEFAULT_TIME_LIMIT
+
     group = parser.getgroup("puf-harness", "fairness measure property checks")
     group.addoption(
         "--measure",
@@ -78,6 +80,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="N",
         help="examples per property (default: the shared default budget, as puf check)",
+    )
+    group.addoption(
+        "--measure-time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"seconds allowed per call of a measure (default {DEFAULT_TIME_LIMIT:g}, as puf check --time-limit)",
     )
     parser.addini(
         "puf_measures",
@@ -141,6 +150,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
     try:
         example_budget(config.getoption("measure_max_examples", default=None), name="--measure-max-examples")
+        limit = config.getoption("measure_time_limit", default=1.0)
+        if not 0 < limit < float("inf"):
+            raise ValueError(f"--measure-time-limit must be a finite number of seconds > 0, got {limit}")
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[_PLAN] = _plan(config)
@@ -255,6 +267,7 @@ class PropertyItem(pytest.Item):
             measure,
             properties=[self.property_name],
             max_examples=self.config.getoption("measure_max_examples"),
+            time_limit=self.config.getoption("measure_time_limit"),
             random_state=0,
             known=pinned or True,
         )[0]

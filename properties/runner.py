@@ -25,7 +25,7 @@ from puf.metadata import Measure
 
 from .cases import LARGEST
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
-from .budget import example_budget
+from .budget import DEFAULT_TIME_LIMIT, example_budget
 from .catalog import CATALOG, Property, get_property
 from .measured import measured_power
 from .proofs import Proof, check_mode, combine, prove, settles
@@ -219,7 +219,7 @@ def verdicts(
     properties: str | Property | Iterable[str | Property] | None = None,
     max_examples: int | None = None,
     random_state: int | np.random.Generator | None = 0,
-    time_limit: float = 2.0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
     time_budget: float = 60.0,
     database: Any = None,
     known: bool | Mapping[str, Any] = True,
@@ -240,7 +240,7 @@ def verdicts(
         default ``properties.budget.DEFAULT_MAX_EXAMPLES`` (60).
     random_state : int, numpy Generator or None, default 0
         Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
-    time_limit : float, default 2.0
+    time_limit : float, default :data:`~puf.properties.budget.DEFAULT_TIME_LIMIT` (2 s)
         Seconds allowed per measure call, > 0; a call over it makes the verdict
         ``undefined: timed out after N s``. A user's measure runs in a worker
         process killed at the limit (so even C code that ignores signals stops);

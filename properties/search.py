@@ -179,9 +179,12 @@ class PropertySearch:
         ] = {}  # derived populations' values, by identity (see evaluate_case)
         self.start = time.perf_counter()
         # Two workers of the property's own (``fresh_workers``): one asked each case's P alone,
-        # the other the case's other populations, each followed by P.
+        # each time as the first call of a process, the other the case's other populations,
+        # each followed by P.
         self.callers = (
-            (FreshCaller(measure, time_limit), FreshCaller(measure, time_limit)) if prop.fresh_workers else None
+            (FreshCaller(measure, time_limit, first_calls=True), FreshCaller(measure, time_limit))
+            if prop.fresh_workers
+            else None
         )
 
     def close(self) -> None:

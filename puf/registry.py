@@ -24,12 +24,12 @@ __all__ = [
 ]
 
 import importlib
-import numbers
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .metadata import Measure, bind, first_docstring_line
 from .population import Population
+from .returned import RETURN_FIX, returned_kind, returned_number
 
 BUILTIN_MODULES = ("paper_score_measures", "paper_list_measures", "inequality", "dispersion", "lipschitz")
 """The modules (of :mod:`puf`) whose decorated measures are the built-ins, in registry order."""
@@ -181,25 +181,16 @@ def evaluate_measures(
     results = {}
     for m in chosen:
         value = m(**fields)
-        number = _as_real(value)
+        number = returned_number(value)
         if number is None:
-            raise ValueError(f"measure {m.name!r} returned {_shown(value)}, not a real number")
+            raise ValueError(f"measure {m.name!r} returned {_shown(value)}, not a real number: {RETURN_FIX}")
         results[m.name] = number
     return results
 
 
-def _as_real(value):
-    """``value`` as a float when it is one real number (a 0-d array counts), else None."""
-    if hasattr(value, "ndim") and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return None
-    return float(value)
-
-
 def _shown(value):
     text = repr(value)
-    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+    return f"{returned_kind(value)} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
 def builtin_measures() -> tuple[Measure, ...]:

@@ -16,6 +16,7 @@ import sys
 
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
+from ._time_limit import add_time_limit, time_limit_error, timed_out_note
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -72,6 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="seed; the same seed gives the same verdicts (default 0)",
     )
+    add_time_limit(parser)
     parser.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes for --all (default 2)")
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
     parser.add_argument(
@@ -131,6 +133,26 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     return results
 
 
+def _refusal(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, checked before any work (None: nothing)."""
+    from puf.properties import CATALOG
+
+    unknown = [p for p in args.properties or () if p not in CATALOG]
+    if args.all == bool(args.measure):
+        return "give either MODULE:FUNCTION or --all"
+    if args.known and args.all:
+        return "--known writes one measure's file: give MODULE:FUNCTION, not --all"
+    if args.update_known and not args.all:
+        return "--update-known writes the built-ins' known files: give --all"
+    if unknown:
+        return f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}"
+    if args.jobs < 1:
+        return f"--jobs must be >= 1, got {args.jobs}"
+    if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
+        return f"--random-state must be >= 0, got {args.random_state}"
+    return time_limit_error(args.time_limit)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``puf check``; return the exit code.
 
@@ -140,29 +162,24 @@ def run(args: argparse.Namespace) -> int:
     >>> main(["check", "no_such_module_xyz:f"])
     2
     """
-    from puf.properties import CATALOG, verdicts
+    from puf.properties import verdicts
     from puf.properties.budget import example_budget
     from puf.properties.display import format_verdicts
     from puf.properties.isolation import load_isolated
 
-    if args.all == bool(args.measure):
-        return _fail("give either MODULE:FUNCTION or --all")
-    if args.known and args.all:
-        return _fail("--known writes one measure's file: give MODULE:FUNCTION, not --all")
-    if args.update_known and not args.all:
-        return _fail("--update-known writes the built-ins' known files: give --all")
-    unknown = [p for p in args.properties or () if p not in CATALOG]
-    if unknown:
-        return _fail(f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}")
-    options = {"properties": args.properties, "random_state": args.random_state, "proofs": args.proofs}
+    problem = _refusal(args)
+    if problem:
+        return _fail(problem)
+    options = {
+        "properties": args.properties,
+        "random_state": args.random_state,
+        "proofs": args.proofs,
+        "time_limit": args.time_limit,
+    }
     try:
         options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
     except ValueError as exc:
         return _fail(str(exc))
-    if args.jobs < 1:
-        return _fail(f"--jobs must be >= 1, got {args.jobs}")
-    if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
-        return _fail(f"--random-state must be >= 0, got {args.random_state}")
     from puf.files import atomic_file
 
     from ._output import check_writable_file
@@ -188,6 +205,9 @@ def run(args: argparse.Namespace) -> int:
             with atomic_file(args.known) as handle:
                 json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
                 handle.write("\n")
+    note = timed_out_note(results, args.time_limit)
+    if note:
+        print(note)
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
         from puf.reports.verdicts import verdict_document, verdict_record
 

@@ -14,6 +14,7 @@ import json
 import sys
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
+from ._time_limit import add_time_limit, time_limit_error
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -56,6 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="search budget per undecided cell (default: the shared default)",
     )
     parser.add_argument("--random-state", type=int, default=0, metavar="N", help="seed (default 0)")
+    add_time_limit(parser)
     parser.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes (default 2)")
     parser.add_argument("--json", metavar="FILE", help="also write the result as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="also write the result as a report section")
@@ -97,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
             if unknown
             else "--require needs at least one property"
         )
+    if time_limit_error(args.time_limit):
+        return _fail(str(time_limit_error(args.time_limit)))
     if args.jobs < 1 or args.random_state < 0:
         return _fail(f"--jobs must be >= 1 and --random-state >= 0, got {args.jobs} and {args.random_state}")
     try:
@@ -115,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         proofs=args.proofs,
         max_examples=max_examples,
         random_state=args.random_state,
+        time_limit=args.time_limit,
         n_jobs=args.jobs,
         progress=not args.quiet,
     )

@@ -1,0 +1,176 @@
+"""The measure-call boundary on planted measures: warm-up, time limits, numbers in wrappers,
+state fixed on a first call."""
+
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import puf
+from puf.cli import main
+from puf.properties import verdicts
+from puf.properties.calls import check_returns_number
+from puf.properties.isolation import load_isolated, release_workers, warm_up_limit
+from puf.returned import returned_kind, returned_number
+
+pytest_plugins = ["pytester"]
+
+PLANTED = """
+import time
+import numpy as np
+
+_STARTED = False
+_NORMALISER = None
+
+def slow_start(effectiveness):
+    global _STARTED
+    if not _STARTED:
+        time.sleep(5)  # an import, a compilation, a cache: once per process
+        _STARTED = True
+    return float(np.ptp(effectiveness))
+
+def first_normalised(effectiveness):
+    global _NORMALISER
+    if _NORMALISER is None:
+        _NORMALISER = max(float(np.max(effectiveness)), 1e-3)  # fixed on the first call, kept
+    return float(np.ptp(effectiveness)) / _NORMALISER
+
+def stuck(effectiveness):
+    while True:
+        pass
+
+def one_element_array(effectiveness):
+    return np.array([np.ptp(effectiveness)])
+
+def one_element_list(effectiveness):
+    return [float(np.ptp(effectiveness))]
+
+def nested_one_element(effectiveness):
+    return np.array([[np.ptp(effectiveness)]], dtype=np.float32)
+
+def one_element_tensor(effectiveness):
+    import torch
+
+    return torch.tensor([float(np.ptp(effectiveness))])
+
+def per_user(effectiveness):
+    return np.asarray(effectiveness) - np.mean(effectiveness)
+"""
+
+
+@pytest.fixture()
+def planted(tmp_path):
+    path = tmp_path / "planted.py"
+    path.write_text(textwrap.dedent(PLANTED))
+    yield path
+    release_workers()
+
+
+def test_a_measure_slow_on_its_first_call_gets_its_verdicts_at_the_default_limit(planted):
+    started = time.perf_counter()
+    results = verdicts(
+        load_isolated(f"{planted}:slow_start"), properties=["range", "anonymity", "deterministic"], max_examples=5
+    )
+    assert [(v.property, v.status) for v in results] == [
+        ("range", "holds"),
+        ("anonymity", "holds"),
+        ("deterministic", "holds"),
+    ], [v.reason for v in results]
+    assert time.perf_counter() - started < 120
+
+
+def test_the_warm_up_is_bounded_and_a_hang_still_times_out_at_the_limit(planted):
+    assert warm_up_limit(0.2) == pytest.approx(2.0)
+    (verdict,) = verdicts(load_isolated(f"{planted}:stuck"), properties=["range"], max_examples=3, time_limit=0.2)
+    assert (verdict.status, verdict.reason) == ("undefined", "timed out after 0.2 s")
+
+
+def test_state_fixed_on_the_first_call_in_a_process_is_not_deterministic(planted):
+    (verdict,) = verdicts(load_isolated(f"{planted}:first_normalised"), properties=["deterministic"], max_examples=10)
+    assert verdict.status == "violated", verdict.reason
+    (twin,) = verdicts(load_isolated(f"{planted}:slow_start"), properties=["deterministic"], max_examples=3)
+    assert twin.status == "holds"  # slow on its first call, but the same value
+
+
+@pytest.mark.parametrize("name", ["one_element_array", "one_element_list", "nested_one_element", "one_element_tensor"])
+def test_a_number_in_a_one_element_wrapper_is_read_as_its_number(planted, name):
+    if name == "one_element_tensor":
+        pytest.importorskip("torch")
+    measure = load_isolated(f"{planted}:{name}")
+    assert measure(effectiveness=np.array([0.25, 1.0])) == 0.75
+    (verdict,) = verdicts(measure, properties=["range"], max_examples=5)
+    assert verdict.status in ("holds", "proven"), verdict.reason
+
+
+def test_anything_else_is_named_with_its_type_its_shape_and_the_fix(planted):
+    with pytest.raises(ValueError) as info:
+        check_returns_number(load_isolated(f"{planted}:per_user"), 2.0)
+    message = str(info.value)
+    assert "measure 'per_user' does not return a number: it returned ndarray of shape (2,)" in message
+    assert "return one real number (a float, or a 0-d or one-element array, list or tensor)" in message
+    pop = puf.Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]])
+    assert puf.evaluate_measures(pop, [puf.measure(lambda effectiveness: [0.5], name="wrapped")]) == {"wrapped": 0.5}
+    with pytest.raises(ValueError, match=r"returned ndarray of shape \(2,\) .*, not a real number: return one"):
+        puf.evaluate_measures(pop, [puf.measure(lambda effectiveness: np.zeros(2), name="vector")])
+
+
+def test_the_number_reader_on_every_wrapper():
+    torch = pytest.importorskip("torch")
+    assert returned_number(torch.tensor(0.5)) == 0.5 and returned_number(torch.tensor([[0.25]])) == 0.25
+    assert returned_number(torch.tensor([0.5, 1.0])) is None and returned_kind(torch.zeros(2, 3)) == (
+        "Tensor of shape (2, 3)"
+    )
+    assert [returned_number(v) for v in (np.array(2), (3,), [[np.float32(0.5)]], 7)] == [2.0, 3.0, 0.5, 7.0]
+    assert [returned_number(v) for v in (None, "1", [], [1, 2], np.bool_(True), 1 + 0j)] == [None] * 6
+
+
+def test_puf_check_takes_a_time_limit_and_a_time_out_names_the_option(planted, capsys):
+    assert main(["check", f"{planted}:stuck", "--property", "range", "--max-examples", "2", "--time-limit", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "timed out after 0.2 s" in out
+    assert "1 verdict timed out at the limit of 0.2 s per call: raise it with --time-limit SECONDS" in out
+    for command in (["check", "sd"], ["design", "--require", "range"]):
+        assert main([*command, "--time-limit", "0"]) == 2
+        assert "--time-limit must be a finite number of seconds > 0, got 0.0" in capsys.readouterr().err
+
+
+def test_design_passes_its_time_limit_to_every_cell(monkeypatch):
+    from puf.properties import design as design_module
+
+    seen = []
+    real = design_module.verdicts
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["time_limit"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(design_module, "verdicts", spy)
+    design_module.design(["range"], grammar={"index": {"cv": [None]}}, kinds=("index",), proofs="none", time_limit=7.5)
+    assert seen and set(seen) == {7.5}
+
+
+def _plugin_args():
+    import importlib.metadata
+
+    names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
+    return [] if "puf.properties.plugin" in names else ["-p", "puf.properties.plugin"]
+
+
+def test_pytest_takes_a_measure_time_limit(planted, pytester):
+    result = pytester.runpytest_inprocess(
+        *_plugin_args(),
+        "--measure",
+        f"{planted}:stuck",
+        "--measure-time-limit",
+        "0.2",
+        "--measure-max-examples",
+        "2",
+        "-k",
+        "range",
+        "-p",
+        "no:cacheprovider",
+    )
+    result.stdout.fnmatch_lines(["*timed out after 0.2 s*"])
+    refused = pytester.runpytest_inprocess(*_plugin_args(), "--measure", "sd", "--measure-time-limit", "0")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
