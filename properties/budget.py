@@ -4,12 +4,20 @@
 A budget is the number of Hypothesis examples per property, the same for every
 property; :func:`example_budget` gives the default or refuses a bad value, for
 every caller. (The seconds a property search may take are its ``time_budget``.) The seconds
-one call of a measure may take have one default too, :data:`DEFAULT_TIME_LIMIT`.
+one call of a measure may take have their default here too: :data:`DEFAULT_TIME_LIMIT` for
+the verdicts, :data:`SWEEP_TIME_LIMIT` for a report's sweeps.
 The same seed and budget give the same verdicts everywhere, and each
 :class:`~puf.properties.Verdict` records both.
 """
 
-__all__ = ["DEFAULT_MAX_EXAMPLES", "QUICK_MAX_EXAMPLES", "DEFAULT_TIME_LIMIT", "TIME_LIMIT_HINT", "example_budget"]
+__all__ = [
+    "DEFAULT_MAX_EXAMPLES",
+    "QUICK_MAX_EXAMPLES",
+    "DEFAULT_TIME_LIMIT",
+    "SWEEP_TIME_LIMIT",
+    "TIME_LIMIT_HINT",
+    "example_budget",
+]
 
 import numbers
 
@@ -23,6 +31,10 @@ DEFAULT_TIME_LIMIT = 2.0
 """Seconds one call of a measure may take (``puf check`` and ``puf design --time-limit``;
 pytest: ``--measure-time-limit``); a measure's first call in a process, its warm-up, may
 take ten times as long (:func:`puf.properties.isolation.warm_up_limit`)."""
+
+SWEEP_TIME_LIMIT = 10.0
+"""Seconds one call of a user's measure may take in a report's sweeps (``puf report
+--time-limit``), on populations of a real dataset's size rather than a search's."""
 
 TIME_LIMIT_HINT = "raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)"
 """What a time-out message adds: the options that raise the limit."""

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 import argparse
 
+from puf.properties.budget import SWEEP_TIME_LIMIT
+
 from ..exitcodes import EXIT_OK, exit_code
 from ._evaluate_options import add_pair_options, pair_options, parse_rankers
 
@@ -97,9 +99,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit",
         type=float,
-        default=10.0,
+        default=SWEEP_TIME_LIMIT,
         metavar="SECONDS",
-        help="seconds allowed per call of a --measure in the sweeps (default 10); "
+        help=f"seconds allowed per call of a --measure in the sweeps (default {SWEEP_TIME_LIMIT:g}); "
         "a call over it stops the report with a one-line message",
     )
     parser.add_argument("--force", action="store_true", help="write into DIR even if it exists and is not empty")
