@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from ..metadata import NONNEGATIVE
 from ..validation import undefined
 from . import expressions as ex
-from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS, Block, lookup_block
+from .building_blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS, Block, lookup_block
 
 
 def _number(value, *, name, low=-math.inf):
