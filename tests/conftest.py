@@ -76,3 +76,16 @@ def stub_verdicts():
         yield lambda progress: [Verdict(m.name, "range", "holds", "universal", "score", 1, 0, "stub") for m in measures]
 
     return lambda patch: patch.setattr(puf.properties, "verdicts_in_background", begun)
+
+
+@pytest.fixture(scope="session")
+def search_budget():
+    """Examples per property for the suite's slow searches (the built-in matrix, the power subset).
+
+    The ``ci`` profile's budget, the stored examples of ``properties/known/`` replayed first by
+    the matrix, so a pinned violation is found whatever the budget; with ``PUF_FULL_BUDGET=1``
+    (a scheduled or local run) the budget each fixture states for its full run.
+    """
+    from hypothesis import settings
+
+    return None if os.environ.get("PUF_FULL_BUDGET") == "1" else settings.get_profile("ci").max_examples
