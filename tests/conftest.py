@@ -79,12 +79,12 @@ def stub_verdicts():
 
 
 @pytest.fixture(scope="session")
-def search_budget():
-    """Examples per property for the suite's slow searches (the built-in matrix, the power subset).
+def matrix_budget():
+    """Examples per property of the built-in verdict matrix (tests/test_properties_builtin.py).
 
-    The ``ci`` profile's budget, the stored examples of ``properties/known/`` replayed first by
-    the matrix, so a pinned violation is found whatever the budget; with ``PUF_FULL_BUDGET=1``
-    (a scheduled or local run) the budget each fixture states for its full run.
+    The ``ci`` profile's budget: the matrix replays the stored examples of ``properties/known/``
+    first, so a pinned violation is found whatever the budget. With ``PUF_FULL_BUDGET=1`` (a
+    scheduled or local run, CONTRIBUTING.md) None: the harness's default budget.
     """
     from hypothesis import settings
 

@@ -1,4 +1,4 @@
-"""The import graph of the installed package: layers, no circle, public names, small modules.
+"""The import graph of the installed package: layers, no circle, public names, one home per name, small functions.
 
 Every module of every folder that installs under ``puf`` (pyproject's ``package-dir``) is parsed
 with :mod:`ast`; its imports, those inside functions included, become edges of a module graph

@@ -50,10 +50,10 @@ PAPER_FINDINGS = {
 
 
 @pytest.fixture(scope="module")
-def found(search_budget):
+def found(matrix_budget):
     """Every built-in measure through every property, seed 0 (2 processes): at the ``ci``
     profile's budget, or the default budget with ``PUF_FULL_BUDGET=1`` (tests/conftest.py)."""
-    results = all_verdicts(list(PINNED), n_jobs=min(2, os.cpu_count() or 1), random_state=0, max_examples=search_budget)
+    results = all_verdicts(list(PINNED), n_jobs=min(2, os.cpu_count() or 1), random_state=0, max_examples=matrix_budget)
     return {(v.measure, v.property): v for v in results}
 
 
