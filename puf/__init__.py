@@ -8,7 +8,6 @@ and the registry that evaluates any measure by its parameter names.
 
 __version__ = "0.1.0"
 
-
 import importlib
 
 # Every public name, with the module it lives in (and so, in this order, ``__all__``). Names load
