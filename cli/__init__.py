@@ -1,25 +1,13 @@
 """The ``puf`` command line: a thin dispatcher over :mod:`puf.cli.commands`.
 
 The top of the stack: it imports every other part of the harness and nothing imports it.
-Exit codes, the same for every subcommand (one map, :mod:`puf.cli.exitcodes`):
-
-==== ==========================================================================
-0    done (``puf check`` verdicts, violated ones included, are findings: still 0)
-1    a dataset download failed (network, pip)
-2    bad input: an argument, a file or folder that is missing, unreadable or
-     unwritable, a measure that cannot be imported or does not return a number
-70   an internal error (a bug in the harness); one line, and the traceback
-     with ``PUF_DEBUG=1``
-130  interrupted (Ctrl-C)
-143  terminated (SIGTERM; SIGHUP gives 129), handled as Ctrl-C is
-==== ==========================================================================
-
+Every command ends with one of the exit codes of :mod:`puf.cli.exitcodes`, their one home.
 Every failure prints one line, ``puf COMMAND: ...``, on stderr; no traceback.
 """
 
 from __future__ import annotations
 
-__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_DOWNLOAD", "EXIT_BAD_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED"]
+__all__ = ["main", "build_parser"]
 
 from collections.abc import Iterator, Sequence
 import argparse
@@ -31,9 +19,7 @@ import sys
 from .commands import COMMANDS
 from .exitcodes import (
     EXIT_BAD_INPUT,
-    EXIT_DOWNLOAD,
     EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
     EXIT_OK,
     Terminated,
     exit_code,

@@ -8,27 +8,10 @@ given.
 
 from __future__ import annotations
 
-__all__ = [
-    "CATALOG",
-    "Property",
-    "get_property",
-    "catalog_frame",
-    "Verdict",
-    "STATUSES",
-    "verdicts",
-    "all_verdicts",
-    "verdicts_in_background",
-    "verdict_matrix",
-    "verdict_frame",
-    "effectiveness_vectors",
-    "similarity_matrices",
-    "populations",
-    "worlds",
-]
-
 from typing import Any
 import importlib
 
+# Every public name, with the module it lives in (and so, in this order, ``__all__``).
 _HOME = {
     "CATALOG": "catalog",
     "Property": "catalog",
@@ -46,6 +29,8 @@ _HOME = {
     "populations": "strategies",
     "worlds": "strategies",
 }
+
+__all__ = list(_HOME)
 
 
 def __getattr__(name: str) -> Any:

@@ -33,6 +33,7 @@ from .user_cases import (
     single_cases,
 )
 from .cases import Case
+from puf.population import FIELDS
 import pandas as pd
 
 
@@ -155,7 +156,7 @@ FORMAL_CONVENTIONS = (
 )
 """What every formal statement of :data:`CATALOG` takes for granted (one place for all)."""
 
-_ALL = ("effectiveness", "similarity", "utility", "list_distance")
+_ALL = FIELDS
 _OUT = ("effectiveness", "utility")
 _INEQ = "inequality axioms (Atkinson 1970; Cowell, Measuring Inequality)"
 _PUF = "the PUF paper's sensitivity claims (Rampisela et al., ECIR 2026)"

@@ -27,7 +27,7 @@ import numpy as np
 from hypothesis import target
 
 from puf.metadata import Measure
-from puf.population import Population
+from puf.population import FIELDS, Population
 
 from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from .cases import distance
@@ -199,7 +199,7 @@ class PropertySearch:
         # Effectiveness and similarity always (a Population needs both, so the example
         # replays as a known example), the other fields when the measure or property uses them.
         used = {"effectiveness", "similarity", *(self.measure.reads or ()), *self.prop.needs}
-        shown = [f for f in ("effectiveness", "similarity", "utility", "list_distance") if f in used]
+        shown = [f for f in FIELDS if f in used]
 
         def fields(pop: Population | None) -> dict[str, Any] | None:
             if pop is None:

@@ -14,7 +14,6 @@ registry, so those modules can import it without a cycle.
 from __future__ import annotations
 
 __all__ = [
-    "FIELDS",
     "FAMILIES",
     "Measure",
     "measure",
@@ -33,8 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-FIELDS = ("effectiveness", "similarity", "utility", "list_distance")
-"""The Population fields a measure may read, by parameter name."""
+from .population import FIELDS
 
 
 def function_name(function: object) -> str:
@@ -50,7 +48,7 @@ def function_name(function: object) -> str:
 
 
 def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
-    """The Population fields a measure reads: its parameters named after :data:`FIELDS`.
+    """The Population fields a measure reads: its parameters named after :data:`puf.population.FIELDS`.
 
     Returns the field-named parameters in parameter order; raises ValueError
     if the signature cannot be read, a required parameter is not a field name,

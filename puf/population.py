@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["Population"]
+__all__ = ["Population", "FIELDS"]
 
+import dataclasses
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,9 +20,6 @@ def _frozen(array):
     array = np.array(array, dtype=np.float64, copy=True)
     array.flags.writeable = False
     return array
-
-
-_FIELDS = ("effectiveness", "similarity", "utility", "list_distance")  # the dataclass's fields, in order
 
 
 def _checked(name: str, value: ArrayLike, m: int) -> NDArray[np.float64]:
@@ -80,7 +78,7 @@ class Population:
 
     def __post_init__(self) -> None:
         m = check_effectiveness(self.effectiveness, min_users=2).shape[0]
-        for name in _FIELDS:
+        for name in FIELDS:
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, _checked(name, value, m))
@@ -98,7 +96,7 @@ class Population:
         >>> list(Population([0.5, 0.5], [[1, 1], [1, 1]]).fields())
         ['effectiveness', 'similarity']
         """
-        return {name: getattr(self, name) for name in _FIELDS if getattr(self, name) is not None}
+        return {name: getattr(self, name) for name in FIELDS if getattr(self, name) is not None}
 
     def replace(self, **changes: Any) -> Population:
         """Return a validated copy with some fields replaced.
@@ -117,12 +115,12 @@ class Population:
         ...
         ValueError: similarity must lie in [0, 1], got 2.0 at index (0, 1)
         """
-        if not set(changes) <= set(_FIELDS):
+        if not set(changes) <= set(FIELDS):
             return replace(self, **changes)  # dataclasses' TypeError names the unknown field
         if "effectiveness" in changes and np.shape(changes["effectiveness"]) != (self.m,):
             return replace(self, **changes)  # a new m: every field is checked against it
         new = object.__new__(Population)
-        for name in _FIELDS:
+        for name in FIELDS:
             value = changes[name] if name in changes else getattr(self, name)
             if name in changes and value is not None:
                 value = _checked(name, value, self.m)
@@ -164,3 +162,7 @@ class Population:
         return mine.keys() == theirs.keys() and all(np.array_equal(mine[k], theirs[k]) for k in mine)
 
     __hash__ = None  # type: ignore[assignment]  # unhashable: a Population is mutable
+
+
+FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Population))
+"""The Population fields in the dataclass's order: what a measure may read, by parameter name."""

@@ -52,5 +52,5 @@ from .similarity import (
 )
 from .histories import add_shared_history, drop_shared_history, share_items
 from .relabel_users import move_outcomes, permute_users, replicate
-from .transforms import less_relevant, more_relevant, relevance_from_lists, set_relevance
+from .relevance import less_relevant, more_relevant, relevance_from_lists, set_relevance
 from .worlds import summary, world

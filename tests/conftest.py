@@ -76,3 +76,16 @@ def stub_verdicts():
         yield lambda progress: [Verdict(m.name, "range", "holds", "universal", "score", 1, 0, "stub") for m in measures]
 
     return lambda patch: patch.setattr(puf.properties, "verdicts_in_background", begun)
+
+
+@pytest.fixture(scope="session")
+def matrix_budget():
+    """Examples per property of the built-in verdict matrix (tests/test_properties_builtin.py).
+
+    The ``ci`` profile's budget: the matrix replays the stored examples of ``properties/known/``
+    first, so a pinned violation is found whatever the budget. With ``PUF_FULL_BUDGET=1`` (a
+    scheduled or local run, CONTRIBUTING.md) None: the harness's default budget.
+    """
+    from hypothesis import settings
+
+    return None if os.environ.get("PUF_FULL_BUDGET") == "1" else settings.get_profile("ci").max_examples

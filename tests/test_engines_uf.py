@@ -185,12 +185,12 @@ def test_uf_engines_on_a_world_agree_with_its_population():
 
 
 def test_bench_table_checks_the_sampled_uf_against_the_exact_one():
-    from puf.cli.commands.bench import format_table
+    from puf.cli.commands.bench import benchmark_table
 
     common = {"size": "ml1m", "users": 6040, "interactions": 10**6, "dense": None}
     timing = {"seconds": 1.0, "cpu_seconds": 1.5, "peak_mb": 100.0}
     estimate = {"value": 11.7, "standard_error": 0.01, "ci_low": 11.68, "ci_high": 11.72, "n_pairs": 1000}
-    table = format_table(
+    table = benchmark_table(
         [
             {**common, "case": "uf", "engine": {**timing, "value": 11.69}},
             {**common, "case": "uf-sample", "engine": {**timing, "value": estimate}},

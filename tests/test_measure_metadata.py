@@ -11,7 +11,8 @@ import pytest
 
 import puf
 from puf import registry
-from puf.metadata import FIELDS, Measure, measure, signature_reads
+from puf.metadata import Measure, measure, signature_reads
+from puf.population import FIELDS
 
 BUILTINS = list(puf.MEASURES)  # every registered measure at import: the built-ins
 # The display labels tables and figures have always shown: pinned, so that none changes unseen.

@@ -88,7 +88,7 @@ def test_the_field_names_are_the_dataclass_fields():
 
     from puf import population
 
-    assert population._FIELDS == tuple(f.name for f in dataclasses.fields(Population))
+    assert population.FIELDS == tuple(f.name for f in dataclasses.fields(Population))
 
 
 def test_replace_checks_what_it_is_given_and_shares_the_rest():

@@ -3,9 +3,10 @@
 The pins live in ``properties/known/<measure>.json`` (one file per registered
 measure, format in ``properties/known/README.md``), with the argument behind
 every ``holds`` and the counterexample behind every ``violated`` cell. The
-runner tries those counterexamples first, so the verdicts found here at the
-default budget and random_state=0 do not depend on Hypothesis' version, the
-Hypothesis profile, or luck. The PUF paper's findings are asserted separately
+runner tries those counterexamples first, so the verdicts found here at
+random_state=0 do not depend on Hypothesis' version, the Hypothesis profile,
+the example budget (the ``ci`` profile's in CI, the default with
+``PUF_FULL_BUDGET=1``), or luck. The PUF paper's findings are asserted separately
 in ``test_the_paper_findings_are_pinned`` (SD, Gini and the envy measures
 ignore similarity; UF ignores effectiveness; PUF responds to both and is
 monotone in disparity and similarity; Gini is undefined at all-zero
@@ -49,9 +50,10 @@ PAPER_FINDINGS = {
 
 
 @pytest.fixture(scope="module")
-def found():
-    """Every built-in measure through every property, default settings, seed 0 (2 processes)."""
-    results = all_verdicts(list(PINNED), n_jobs=min(2, os.cpu_count() or 1), random_state=0)
+def found(matrix_budget):
+    """Every built-in measure through every property, seed 0 (2 processes): at the ``ci``
+    profile's budget, or the default budget with ``PUF_FULL_BUDGET=1`` (tests/conftest.py)."""
+    results = all_verdicts(list(PINNED), n_jobs=min(2, os.cpu_count() or 1), random_state=0, max_examples=matrix_budget)
     return {(v.measure, v.property): v for v in results}
 
 

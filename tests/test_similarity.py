@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-import puf.similarity_functions as similarity_module
+import puf.similarity as similarity_module
 from puf.similarity import (
     SIMILARITIES,
     cosine_similarity,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
-    "format_table",
+    "ranker_table_text",
     "parse_memory",
     "parse_pair_count",
     "add_pair_options",
@@ -27,16 +27,16 @@ if TYPE_CHECKING:
     from puf.metadata import Measure
 
 
-def format_table(table: pd.DataFrame, fmt: str) -> str:
+def ranker_table_text(table: pd.DataFrame, fmt: str) -> str:
     """Render the per-ranker table as ``table``, ``json`` or ``csv`` text.
 
     Examples
     --------
     >>> import pandas as pd
     >>> table = pd.DataFrame({"P@10": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="ranker"))
-    >>> print(format_table(table, "json"))
+    >>> print(ranker_table_text(table, "json"))
     {"a": {"P@10": 0.5}, "b": {"P@10": null}}
-    >>> print(format_table(table, "csv"))
+    >>> print(ranker_table_text(table, "csv"))
     ranker,P@10
     a,0.5
     b,

@@ -9,7 +9,7 @@ the available memory.
 
 from __future__ import annotations
 
-__all__ = ["register", "run", "add_arguments", "run_benchmarks", "format_table"]
+__all__ = ["register", "run", "add_arguments", "run_benchmarks", "benchmark_table"]
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -166,14 +166,14 @@ def _gap(engine: Mapping[str, Any], dense: Mapping[str, Any]) -> float:
     return abs(a - b)
 
 
-def format_table(rows: Iterable[Mapping[str, Any]]) -> str:
+def benchmark_table(rows: Iterable[Mapping[str, Any]]) -> str:
     """Markdown table: wall time, peak memory, speed-up over the dense baseline.
 
     Examples
     --------
     >>> row = {"size": "small", "users": 3000, "interactions": 167856, "case": "envy",
     ...        "engine": {"error": "timeout after 1 s"}, "dense": None}
-    >>> print(format_table([row]).splitlines()[-1])
+    >>> print(benchmark_table([row]).splitlines()[-1])
     | small | 3,000 | 167,856 | envy | timeout after 1 s |  |  |  |  |  |  |  |
     """
     header = (
@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
         check_writable_file(args.output, option="--output")  # before the runs, not after
     log = None if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
     rows = run_benchmarks(args.size, args.cases, baseline=args.baseline, timeout=args.timeout, seed=args.seed, log=log)
-    table = format_table(rows)
+    table = benchmark_table(rows)
     print(table)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["register", "run", "format_table"]
+__all__ = ["register", "run"]
 
 from pathlib import Path
 from collections.abc import Iterator, Mapping
@@ -16,11 +16,11 @@ from ._evaluate_options import (
     add_pair_options,
     chosen_measures,
     device_params,
-    format_table,
     parse_memory,
     pair_options,
     parse_rankers,
     parse_runs,
+    ranker_table_text,
 )
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
             sample=pairs["sample"],
         )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
-    print(format_table(table, args.format))
+    print(ranker_table_text(table, args.format))
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
     if show:

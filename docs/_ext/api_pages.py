@@ -124,7 +124,7 @@ def _escape_bars(app, what, name, obj, options, lines):
 
 def _attribute_doc(name, value):
     """The documentation of constant ``name`` where it is assigned (a ``#:`` comment or a string after
-    it): a package that re-exports it (``puf.FIELDS`` of ``puf.metadata``) has none of its own."""
+    it): a package that re-exports it (``puf.FIELDS`` of ``puf.population``) has none of its own."""
     from sphinx.pycode import ModuleAnalyzer
     from sphinx.errors import PycodeError
 

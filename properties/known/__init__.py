@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puf.metadata import FIELDS
+from puf.population import FIELDS
 from puf.population import Population
 from ..cases import Case
 from ..verdict import Verdict

@@ -30,7 +30,7 @@ __all__ = [
     "Expr",
 ]
 
-from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS
+from .building_blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS
 from .builtins import BUILTIN_FORMS, builtin_form
 from .enumeration import DEFAULT_GRAMMAR, enumerate_forms, load_grammar
 from .expressions import Expr

@@ -14,16 +14,20 @@ from __future__ import annotations
 
 __all__ = ["PairForm", "IndexForm", "INDEX_FORMS"]
 
+import inspect
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..metadata import NONNEGATIVE
+from .. import inequality
+from ..metadata import NONNEGATIVE, Measure
 from ..validation import undefined
 from . import expressions as ex
-from .blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS, Block, lookup_block
+from .building_blocks import AGGREGATIONS, GAPS, NORMALISATIONS, OUTERS, TERMS, WEIGHTS, Block, lookup_block
 
 
 def _number(value, *, name, low=-math.inf):
@@ -188,15 +192,25 @@ class PairForm:
         return f"√({text})" if self.root else text
 
 
-# name -> (term, outer, default parameter, declared range, reference)
-INDEX_FORMS = {
-    "ge": ("entropy", "identity", 2.0, NONNEGATIVE, "Shorrocks 1980"),
-    "atkinson": ("power", "atkinson", 0.5, (0.0, 1.0), "Atkinson 1970"),
-    "cv": ("squared-deviation", "sqrt", None, NONNEGATIVE, ""),
-    "jain": ("squared-deviation", "share", None, (0.0, 1.0), "Jain, Chiu and Hawe 1984"),
-    "hoover": ("absolute-deviation", "half", None, (0.0, 1.0), "Hoover 1936"),
+# name -> (term, outer, the field's index it is the form of)
+INDEX_FORMS: dict[str, tuple[str, str, Callable[..., float]]] = {
+    "ge": ("entropy", "identity", inequality.generalized_entropy),
+    "atkinson": ("power", "atkinson", inequality.atkinson),
+    "cv": ("squared-deviation", "sqrt", inequality.coefficient_of_variation),
+    "jain": ("squared-deviation", "share", inequality.jain_unfairness),
+    "hoover": ("absolute-deviation", "half", inequality.hoover),
 }
-"""The inequality forms of the field's indices: ``outer((1/m) Σ_u term(S(u)/μ))``."""
+"""The inequality forms of the field's indices: ``outer((1/m) Σ_u term(S(u)/μ))``.
+
+A form's declared range and reference are its index's ``@measure`` metadata, and its default
+parameter the index's one option's default (:meth:`IndexForm.index`).
+"""
+
+
+def _default_parameter(function: Callable[..., Any]) -> float | None:
+    """The default of the index's one keyword-only option (ge's α, Atkinson's ε), or None."""
+    options = [p.default for p in inspect.signature(function).parameters.values() if p.kind is p.KEYWORD_ONLY]
+    return options[0] if options else None
 
 
 @dataclass(frozen=True)
@@ -209,23 +223,30 @@ class IndexForm:
     0.1
     >>> str(IndexForm("hoover").symbolic(2)).count("S0")
     3
+    >>> IndexForm("atkinson").parameter, IndexForm("atkinson").bounds(), IndexForm("atkinson").index.reference
+    (0.5, (0.0, 1.0), 'Atkinson 1970')
     """
 
     form: str
     parameter: float | None = None
 
     def __post_init__(self) -> None:
-        entry = lookup_block(INDEX_FORMS, self.form, what="index form")
-        if entry[2] is None:
+        default = _default_parameter(lookup_block(INDEX_FORMS, self.form, what="index form")[2])
+        if default is None:
             if self.parameter is not None:
                 raise ValueError(f"index form {self.form!r} takes no parameter, got {self.parameter!r}")
         else:
-            value = entry[2] if self.parameter is None else self.parameter
+            value = default if self.parameter is None else self.parameter
             low = 0.0 if self.form == "atkinson" else -math.inf
             object.__setattr__(self, "parameter", _number(value, name="parameter", low=low))
 
     reads = ("effectiveness",)
     degree = 0
+
+    @property
+    def index(self) -> Measure:
+        """The ``@measure`` metadata of the field's index this is the form of (its range, reference)."""
+        return INDEX_FORMS[self.form][2].__puf_measure__  # type: ignore[attr-defined]
 
     @property
     def term(self) -> Block:
@@ -261,7 +282,7 @@ class IndexForm:
         return self.outer.symbolic(inner, self.parameter)
 
     def bounds(self) -> tuple[float, float]:
-        return INDEX_FORMS[self.form][3]
+        return self.index.range
 
     def name(self) -> str:
         return self.form if self.parameter is None else f"{self.form}({self.parameter:g})"

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..pair_kernels import PairKernel
 from ..validation import undefined
-from .blocks import GAPS, WEIGHTS
+from .building_blocks import GAPS, WEIGHTS
 
 
 class _Terms:

@@ -39,9 +39,6 @@ from ...effectiveness import ndcg_at_k
 from .._base import Ranker
 from .checkpoint import load_checkpoint, save_checkpoint, training_fingerprint
 
-# Re-exported: the graph rankers import these from here.
-from .graph_inputs import interaction_keys, normalized_adjacency, sample_negatives, symmetric_propagation  # noqa: F401
-
 VALID_K = 10
 """Cut-off of the early-stopping metric (NDCG@10, the PUF paper's cut-off)."""
 

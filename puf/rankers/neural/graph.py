@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ._training import TorchRanker, interaction_keys, normalized_adjacency, sample_negatives, symmetric_propagation
+from ._training import TorchRanker
+from .graph_inputs import interaction_keys, normalized_adjacency, sample_negatives, symmetric_propagation
 
 
 class _BPRGraph(TorchRanker):

@@ -1,7 +1,4 @@
-"""Inputs of the graph rankers (NGCF, NCL): interaction keys, negative samples, the adjacency.
-
-:mod:`puf.rankers.neural._training` re-exports these names for the graph rankers.
-"""
+"""Inputs of the graph rankers (NGCF, NCL): interaction keys, negative samples, the adjacency."""
 
 from __future__ import annotations
 

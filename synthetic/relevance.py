@@ -1,14 +1,14 @@
-"""World transformations for the property catalog: each returns a new World, input untouched.
+"""Relevance transformations for the property catalog: each returns a new World, input untouched.
 
-The primitives (relabelling, replication, one grade set) are methods of
-:class:`puf.World`; these are built on the data model and validate their input.
-The history transformations live in :mod:`puf.synthetic.histories`
-(``add_shared_history`` is re-exported here).
+More or less relevance in one user's list, one grade set, relevance read from lists. The
+primitives (relabelling, replication, one grade set) are methods of :class:`puf.World`; these
+are built on the data model and validate their input. The history transformations are
+:mod:`puf.synthetic.histories`.
 """
 
 from __future__ import annotations
 
-__all__ = ["more_relevant", "less_relevant", "set_relevance", "relevance_from_lists", "add_shared_history"]
+__all__ = ["more_relevant", "less_relevant", "set_relevance", "relevance_from_lists"]
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,7 +16,6 @@ from numpy.typing import NDArray
 from puf.world import World
 
 from ._checks import check_user
-from .histories import add_shared_history
 
 
 def _with_row(world: World, user: int, grades: NDArray[np.float64]) -> World:

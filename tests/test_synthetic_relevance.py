@@ -1,4 +1,4 @@
-"""synthetic.transforms: each changes exactly what it says and leaves the input untouched."""
+"""synthetic.relevance and synthetic.histories: each changes exactly what it says and leaves the input untouched."""
 
 import numpy as np
 import pytest
