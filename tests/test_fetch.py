@@ -15,7 +15,7 @@ from puf.data import DatasetSource
 from puf.cli.commands import data as data_command
 
 # puf.data re-exports the function fetch, which shadows the submodule of that name.
-fetch_module = importlib.import_module("puf.data.fetch")
+fetch_module = importlib.import_module("puf.data.dataset_cache")
 
 CONTENT = {
     "toy.inter": b"user_id:token\titem_id:token\nu\ti\n",

@@ -376,7 +376,7 @@ def test_13_empty_after_preprocessing_and_bad_bytes_are_named(tmp_path, capsys):
 def test_14_data_list_shows_a_damaged_entry(tmp_path, capsys, monkeypatch):
     import importlib
 
-    fetch_module = importlib.import_module("puf.data.fetch")
+    fetch_module = importlib.import_module("puf.data.dataset_cache")
 
     entry = tmp_path / "ml-100k"
     entry.mkdir()
@@ -1023,7 +1023,7 @@ def test_18_fetch_repairs_an_entry_whose_manifest_is_not_json(tmp_path, capsys, 
     import importlib
     import zipfile
 
-    fetch_module = importlib.import_module("puf.data.fetch")
+    fetch_module = importlib.import_module("puf.data.dataset_cache")
     content = {"toy.inter": b"user_id:token\titem_id:token\nu\ti\n"}
     import hashlib
 

@@ -38,7 +38,7 @@ def test_kcore_matches_reference_and_holds(rows, core):
 @settings(deadline=None)
 @given(rows=interactions, core=st.integers(1, 4))
 def test_kcore_mask_keeps_the_reference_rows_in_place(rows, core):
-    from puf.data.core_and_split import kcore_mask
+    from puf.data.preprocessing import kcore_mask
 
     users = np.array([u for u, _ in rows], dtype=np.int64)
     items = np.array([i for _, i in rows], dtype=np.int64)
@@ -48,7 +48,7 @@ def test_kcore_mask_keeps_the_reference_rows_in_place(rows, core):
 
 
 def test_kcore_mask_refuses_what_is_not_codes():
-    from puf.data.core_and_split import kcore_mask
+    from puf.data.preprocessing import kcore_mask
 
     with pytest.raises(ValueError, match="one length, got shapes \\(2,\\) and \\(1,\\)"):
         kcore_mask([0, 1], [0])

@@ -26,7 +26,7 @@ from ._evaluate_options import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from puf.data.preprocess import SplitDataset
+    from puf.data.preprocessing import SplitDataset
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -161,7 +161,7 @@ def _ranker_names(names: str | list[str], show: bool) -> str | list[str]:
 
 
 def _run_cache(cache: str | None) -> Path:
-    from puf.data.fetch import cache_dir
+    from puf.data.dataset_cache import cache_dir
 
     return cache_dir(cache) / "runs"
 

@@ -1,7 +1,7 @@
 """Load a dataset by name or path into a :class:`~puf.data.SplitDataset`, and derive from it.
 
-``load("ml-100k")`` fetches (see :mod:`puf.data.fetch`), reads the atomic
-files, preprocesses (see :mod:`puf.data.preprocess`) and attaches the items'
+``load("ml-100k")`` fetches (see :mod:`puf.data.dataset_cache`), reads the atomic
+files, preprocesses (see :mod:`puf.data.preprocessing`) and attaches the items'
 genres as multi-hot ``item_features``. :func:`to_world` wraps a dataset and
 ranked lists as a :class:`puf.World`, from which everything a measure reads is
 derived (:meth:`puf.World.population`).
@@ -23,9 +23,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..world import World
 from .atomic import read_atomic
-from .fetch import fetch
+from .dataset_cache import fetch
 from .fields import one_row_per_key
-from .preprocess import SplitDataset, preprocess
+from .preprocessing import SplitDataset, preprocess
 from .sources import DATASETS
 
 #: Item fields read as genres (the item features), first match wins.
