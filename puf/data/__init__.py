@@ -16,6 +16,7 @@ __all__ = [
     "SplitDataset",
     "cache_dir",
     "convert",
+    "dataset_name",
     "download",
     "fetch",
     "genre_features",
@@ -36,6 +37,6 @@ from .atomic import ATOMIC_TYPES, read_atomic, write_atomic
 from .convert import CONVERTERS, convert, qk_video
 from .download import DownloadError, download
 from .dataset_cache import cache_dir, fetch, list_cached, verify
-from .loading import GENRE_FIELDS, genre_features, load, load_atomic, to_world
+from .loading import GENRE_FIELDS, dataset_name, genre_features, load, load_atomic, to_world
 from .preprocessing import SplitDataset, kcore, preprocess, split_by_time
 from .sources import DATASETS, ArchiveSource, DatasetSource

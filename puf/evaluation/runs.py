@@ -15,7 +15,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..rankers import PAPER_RANKERS, available_rankers, make_ranker
-from ..rankers.cache import checkpoint_path, load_run, run_key, save_run
+from ..rankers.cache import checkpoint_path, claimed_entry, load_run, run_key, save_run
 from ..rankers.factorization import ALS, BPR
 from ..rankers.neural import TorchRanker
 from ..rankers.nmf import NMF
@@ -121,23 +121,24 @@ def run_rankers(
         ranker = make_ranker(name, random_state=random_state, **params.get(name, {}))
         key = run_key(dataset, ranker, seed=random_state, k=k, split=split)
         store = cache if isinstance(ranker, _TRAINED) else None  # the cache folder, when this ranker uses it
-        stored = load_run(store, key) if store is not None and not retrain else None
-        cached = stored is not None
-        if stored is None:
-            start = time.perf_counter()
-            if isinstance(ranker, TorchRanker):
-                checkpoint = checkpoint_path(store, key) if store is not None else None
-                if checkpoint is not None and retrain:
-                    checkpoint.unlink(missing_ok=True)
-                ranker.fit(train, valid=exclude, progress=progress, checkpoint=checkpoint)
-            else:
-                ranker.fit(train)
-            rankings = ranker.recommend(k=k, exclude=exclude)
-            seconds = time.perf_counter() - start + getattr(ranker, "resumed_seconds_", 0.0)
-            info = {"seconds": seconds, **_training_facts(ranker)}
-            if store is not None:
-                save_run(store, key, rankings, info)
-            stored = rankings, info
+        with claimed_entry(store, key):  # the same entry in another run: wait, then read its lists
+            stored = load_run(store, key) if store is not None and not retrain else None
+            cached = stored is not None
+            if stored is None:
+                start = time.perf_counter()
+                if isinstance(ranker, TorchRanker):
+                    checkpoint = checkpoint_path(store, key) if store is not None else None
+                    if checkpoint is not None and retrain:
+                        checkpoint.unlink(missing_ok=True)
+                    ranker.fit(train, valid=exclude, progress=progress, checkpoint=checkpoint)
+                else:
+                    ranker.fit(train)
+                rankings = ranker.recommend(k=k, exclude=exclude)
+                seconds = time.perf_counter() - start + getattr(ranker, "resumed_seconds_", 0.0)
+                info = {"seconds": seconds, **_training_facts(ranker)}
+                if store is not None:
+                    save_run(store, key, rankings, info)
+                stored = rankings, info
         runs[name] = stored[0]
         if timings is not None:
             timings[name] = stored[1]["seconds"]
