@@ -107,7 +107,7 @@ def _move_in(staging, target, stale):
     On an error every move is undone, so ``target`` is as it was; an old file that cannot
     be moved back stays in the folder aside, which the error's note names.
     """
-    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=staging.parent))
     new = sorted(entry.name for entry in staging.iterdir())
     moves = []  # (from, to), in order
     try:
@@ -158,12 +158,15 @@ def staged_folder(path: str | os.PathLike[str], *, stale: Iterable[str | os.Path
     path = Path(path)
     created = next((p for p in [path.parent, *path.parent.absolute().parents][::-1] if not p.exists()), None)
     path.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))
+    # Inside an existing folder (which may be the user's own in a folder they cannot write),
+    # else beside it: on its filesystem either way, so the final renames cannot cross one.
+    inside = path.is_dir()
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path if inside else path.parent))
     try:
         os.chmod(staging, 0o777 & ~_umask())
         yield staging
         with _signals_held():
-            if not path.exists():
+            if not inside and not path.exists():
                 os.replace(staging, path)
             else:
                 _move_in(staging, path, stale)
@@ -217,7 +220,12 @@ def hold_lock(
         yield path
         return
     while True:
-        handle = open(path, "a+", encoding="utf-8")
+        try:
+            handle = open(path, "a+", encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(
+                f"{what}: cannot make its lock file in {path.parent} ({exc.strerror}); that folder must be writable"
+            ) from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:

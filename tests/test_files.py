@@ -28,7 +28,7 @@ def test_old_files_that_cannot_be_moved_back_are_kept_and_named(tmp_path, monkey
         with files.staged_folder(out) as staging:
             (staging / "a.txt").write_text("new a")
             (staging / "b.txt").write_text("new b")
-    kept = [p for p in tmp_path.iterdir() if ".old-" in p.name]
+    kept = [p for p in out.iterdir() if ".old-" in p.name]  # staged inside the existing folder
     assert len(kept) == 1 and sorted(p.name for p in kept[0].iterdir()) == ["a.txt", "b.txt"]
     assert (kept[0] / "b.txt").read_text() == "old b"
     assert str(kept[0]) in "\n".join(getattr(raised.value, "__notes__", []))

@@ -366,8 +366,9 @@ def test_13_empty_after_preprocessing_and_bad_bytes_are_named(tmp_path, capsys):
         (latin, "latin.inter: line 3: byte 0xfc at column 2 is not valid UTF-8"),
     ]
     for path, fragment in cases:
-        assert main(["evaluate", "--inter", str(path), "-q"]) == 2
+        assert main(["evaluate", "--inter", str(path), "--out", str(tmp_path / "out"), "-q"]) == 2
         assert fragment in _one_line_error(capsys), path
+        assert not (tmp_path / "out").exists()
 
 
 # ---- 14. damaged cache, no empty folder, arguments before downloads ----------------------------
@@ -970,9 +971,10 @@ def test_18_a_rating_that_is_not_one_number_names_file_line_and_field(tmp_path, 
     rows = [f"u{u}\ti{j}\t{cell if (u, j) == (0, 2) else '4'}\t{j}" for u in range(6) for j in range(6)]
     inter = tmp_path / "bad.inter"
     inter.write_text(f"user_id:token\titem_id:token\t{header}\ttimestamp:float\n" + "\n".join(rows))
-    assert main(["evaluate", "--inter", str(inter), "-q"]) == 2
+    assert main(["evaluate", "--inter", str(inter), "--out", str(tmp_path / "out"), "-q"]) == 2
     line = _one_line_error(capsys)
     assert str(inter) in line and fragment in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.inter"]  # the claimed --out is left as it was
 
 
 def test_18_an_item_listed_twice_with_different_values_is_refused(tmp_path, capsys):
