@@ -189,6 +189,18 @@ def test_numeric_ids_sort_naturally_and_matrix_is_binary():
         data.matrix("training")
 
 
+def test_ids_of_any_length_are_tokens_in_natural_order(tmp_path):
+    """20-digit ids (hashes) and ids past 2**64 sort as numbers without overflowing; leading zeros tie stably."""
+    big = [str(2**63), str(2**64 + 5), "18446744073709551616", "7", "0012", "12"]
+    rows = [f"{u}\t{i}\t5\t{t}" for t, u in enumerate(big) for i in ("3", str(10**30))]
+    inter = tmp_path / "hashes.inter"
+    inter.write_text("user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n")
+    data = load_atomic(inter, core=1, ratios=(1, 0, 0), min_train=1)
+    assert data.users.tolist() == ["7", "0012", "12", str(2**63), "18446744073709551616", str(2**64 + 5)]
+    assert data.items.tolist() == ["3", str(10**30)]
+    assert data.matrix("train").sum() == len(rows)
+
+
 def test_implicit_data_without_rating_or_time():
     frame = pd.DataFrame({"user_id": ["u"] * 10, "item_id": [str(i) for i in range(10)]})
     data = preprocess(frame, core=1)

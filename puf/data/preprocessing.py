@@ -156,9 +156,17 @@ class SplitDataset:
 
 
 def _natural_order(ids):
+    """The ids as text tokens, sorted: by number when all are digits (of any length), else as text.
+
+    Numbers are compared as digit strings (by length without leading zeros, then digit by
+    digit), never converted to machine integers, so a 20-digit hash orders like any other id.
+    """
     as_text = pd.Series(pd.unique(pd.Series(ids).astype(str).to_numpy(dtype=object)), dtype=object)
     if len(as_text) and as_text.str.fullmatch(r"\d+").all():
-        return pd.Index(as_text.iloc[np.argsort(as_text.astype(np.int64), kind="stable")], dtype=object)
+        digits = as_text.str.lstrip("0")
+        keys = pd.DataFrame({"length": digits.str.len(), "digits": digits})
+        order = keys.sort_values(["length", "digits"], kind="stable").index.to_numpy()
+        return pd.Index(as_text.iloc[order], dtype=object)
     return pd.Index(np.sort(as_text.to_numpy(dtype=object)), dtype=object)
 
 
