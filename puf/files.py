@@ -47,7 +47,7 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", *, encoding: str 
 
     If the body raises (a full disk, an interruption), the sibling is removed
     and ``path`` is untouched. The new file keeps the permissions of the one it
-    replaces (new files: the umask's).
+    replaces (new files: the umask's). A link is followed: its target is replaced.
 
     Examples
     --------
@@ -63,7 +63,7 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", *, encoding: str 
     >>> path.read_text(), sorted(p.name for p in path.parent.iterdir())
     ('earlier', ['v.json'])
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))  # a link's target is written, the link stays
     try:
         permissions = path.stat().st_mode & 0o7777
     except FileNotFoundError:

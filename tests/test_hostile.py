@@ -1128,3 +1128,52 @@ def test_8_a_partial_answer_is_bounded_by_the_time_limit():
     reader.join(60)  # a hang guard, not a measurement: the limit is 0.2 s
     theirs.close()
     assert outcome and isinstance(outcome[0], TimeoutError), outcome
+
+
+# ---- 19. outputs at their edges: links, folders one cannot write, what is really done -----------
+
+
+def test_19_an_out_link_to_a_missing_folder_is_made_there(tmp_path, capsys):
+    inter = _toy_inter(tmp_path)
+    link, target = tmp_path / "link", tmp_path / "elsewhere" / "new"
+    link.symlink_to(target)
+    assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", "--out", str(link), "-q"]) == 0
+    assert link.is_symlink() and (target / "scores.csv").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "link", "toy.inter", "toy.item"]
+
+
+def test_19_an_existing_out_holds_its_lock_and_staging_inside_it(tmp_path, monkeypatch, capsys):
+    """Nothing is made beside an existing --out: it may sit in a folder the user cannot write."""
+    from puf.cli.commands import evaluate
+
+    inter, out = _toy_inter(tmp_path), tmp_path / "out"
+    out.mkdir()
+    seen, write = {}, evaluate._write
+
+    def watching(staging, *args):
+        seen["beside"] = sorted(p.name for p in tmp_path.iterdir())
+        seen["inside"] = sorted(p.name for p in out.iterdir())
+        seen["staging"] = staging.parent
+        return write(staging, *args)
+
+    monkeypatch.setattr(evaluate, "_write", watching)
+    assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", "--out", str(out), "-q"]) == 0
+    assert seen["beside"] == ["out", "toy.inter", "toy.item"] and seen["staging"] == out
+    assert ".puf-lock" in seen["inside"]
+    assert (out / "scores.csv").is_file() and not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_19_a_file_option_in_a_folder_that_cannot_be_written_is_refused_before_the_work(monkeypatch, capsys):
+    """A file that can be appended to is not enough: it is replaced by a sibling renamed over it."""
+    from puf.properties import isolation
+
+    comm = "/proc/self/coredump_filter"  # this process may write it, in a folder nobody can make files in
+    if not os.access(comm, os.W_OK):
+        pytest.skip(f"{comm} is not writable here")
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the measure was loaded before --json was checked")
+
+    monkeypatch.setattr(isolation, "load_isolated", no_work)
+    assert main(["check", "sd", "--json", comm]) == 2
+    assert "cannot write in /proc/" in _one_line_error(capsys)
