@@ -220,6 +220,7 @@ def claimed_folder(
     ends, the new files are moved in and the names in ``stale`` it did not
     make are removed.
     """
+    path = resolved_folder(path)  # staged and renamed on the filesystem of the folder a link names
     check_output_folder(path, option=option, force=force)  # its refusal, not the lock's
     with hold_lock(folder_lock(path), what=f"output folder {path}", wait=wait, command=command):
         check_output_folder(path, option=option, force=force)
