@@ -106,7 +106,7 @@ def run_rankers(
     if isinstance(names, str):  # "ease" or "ease,mostpop" or "all" or "paper"
         names = [n.strip() for n in names.split(",") if n.strip()]
     every = names is None or list(names) == ["all"]  # then a ranker that cannot fit is skipped, saying why
-    if every:
+    if names is None or every:
         names = available_rankers()
     elif list(names) == ["paper"]:
         names = list(PAPER_RANKERS)
