@@ -286,5 +286,10 @@ def test_under_all_a_ranker_that_cannot_fit_is_skipped_saying_why(monkeypatch):
     monkeypatch.setenv("PUF_MAX_MEMORY", "500")  # bytes: EASE's three 6 x 6 matrices take 864
     with pytest.warns(UserWarning, match=r"skipping ease: fitting ease on 4 users and 6 items .* needs 864 bytes"):
         assert list(runs.run_rankers(data, "all", k=2)) == ["mostpop"]
+    trained = []
+    from puf.rankers import MostPop
+
+    monkeypatch.setattr(MostPop, "fit", lambda self, train: trained.append(self))
     with pytest.raises(ValueError, match="needs 864 bytes"):  # named, it is refused, not skipped
-        runs.run_rankers(data, "ease", k=2)
+        runs.run_rankers(data, "mostpop,ease", k=2)
+    assert trained == []  # before any ranker trained

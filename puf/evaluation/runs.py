@@ -115,16 +115,19 @@ def run_rankers(
     params = params or {}
     train = dataset.matrix("train")
     exclude = dataset.matrix("valid") if split == "test" else None
+    rankers = {name: make_ranker(name, random_state=random_state, **params.get(name, {})) for name in names}
+    if every:  # a ranker that cannot fit is skipped, saying why
+        rankers = {name: ranker for name, ranker in rankers.items() if not _cannot_fit(ranker, train)}
+    for ranker in rankers.values():  # a named one is refused before any ranker trains
+        ranker.check_fits(*train.shape)
     runs = {}
-    iterator = names
+    iterator = list(rankers)
     if progress:
         from tqdm.auto import tqdm
 
-        iterator = tqdm(names, desc="rankers", unit="ranker")
+        iterator = tqdm(iterator, desc="rankers", unit="ranker")
     for name in iterator:
-        ranker = make_ranker(name, random_state=random_state, **params.get(name, {}))
-        if every and _cannot_fit(ranker, train):
-            continue
+        ranker = rankers[name]
         key = run_key(dataset, ranker, seed=random_state, k=k, split=split)
         store = cache if isinstance(ranker, _TRAINED) else None  # the cache folder, when this ranker uses it
         with claimed_entry(store, key):  # the same entry in another run: wait, then read its lists
