@@ -1177,3 +1177,22 @@ def test_19_a_file_option_in_a_folder_that_cannot_be_written_is_refused_before_t
     monkeypatch.setattr(isolation, "load_isolated", no_work)
     assert main(["check", "sd", "--json", comm]) == 2
     assert "cannot write in /proc/" in _one_line_error(capsys)
+
+
+def test_19_an_out_link_to_another_filesystem_is_staged_there(tmp_path, capsys):
+    """Staged beside the link, the final rename crossed filesystems after the whole evaluation."""
+    import shutil
+    import tempfile
+
+    other = "/dev/shm"
+    if not os.path.isdir(other) or os.stat(other).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip(f"{other} is not another filesystem here")
+    inter = _toy_inter(tmp_path)
+    elsewhere = tempfile.mkdtemp(dir=other, prefix="puf-test-")
+    try:
+        link = tmp_path / "link"
+        link.symlink_to(os.path.join(elsewhere, "new"))
+        assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", "--out", str(link), "-q"]) == 0
+        assert (link / "scores.csv").is_file() and sorted(os.listdir(elsewhere)) == ["new"]
+    finally:
+        shutil.rmtree(elsewhere, ignore_errors=True)
