@@ -12,7 +12,7 @@ however it ends.
 
 from __future__ import annotations
 
-__all__ = ["atomic_file", "staged_folder", "hold_lock", "Locked"]
+__all__ = ["atomic_file", "staged_folder", "hold_lock", "Locked", "LockWait"]
 
 import contextlib
 import os
@@ -21,6 +21,7 @@ import signal
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -33,6 +34,10 @@ except ImportError:  # Windows: no flock; a run there holds no lock
 
 class Locked(ValueError):
     """Another process holds the lock (a ValueError: the run is refused like bad input)."""
+
+
+class LockWait(UserWarning):
+    """Another process holds the lock and this run waits for it (said once, when the wait begins)."""
 
 
 def _umask():
@@ -194,7 +199,8 @@ def hold_lock(
     what : str
         What the lock guards, for the message (``"output folder R"``).
     wait : bool, default False
-        Wait for the holder to finish instead of refusing.
+        Wait for the holder to finish instead of refusing (with a :class:`LockWait`
+        warning naming the holder when the wait begins).
     command : str, optional
         This run's command, written in the lock for a refused run's message
         (default: this process's arguments).
@@ -227,11 +233,15 @@ def hold_lock(
                 f"{what}: cannot make its lock file in {path.parent} ({exc.strerror}); that folder must be writable"
             ) from None
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _holder(handle)
-            handle.close()
-            raise Locked(f"{what} is in use by {holder}; wait for it to finish, or pass --wait") from None
+            if not wait:
+                handle.close()
+                raise Locked(f"{what} is in use by {holder}; wait for it to finish, or pass --wait") from None
+            # Said once, so a run that waits for minutes is not mistaken for a hung one.
+            warnings.warn(LockWait(f"{what} is in use by {holder}; waiting for it to finish"), stacklevel=3)
+            fcntl.flock(handle, fcntl.LOCK_EX)
         # The holder before us may have removed the file (at any moment): then this lock guards nothing.
         try:
             same = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
