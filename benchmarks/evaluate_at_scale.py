@@ -110,7 +110,7 @@ def dense_difference(inter, item, out, rankers, data=None):
     from puf.variant import METRICS
 
     dataset = load(data) if data else load_atomic(inter, item)
-    from puf.data.fetch import cache_dir
+    from puf.data.dataset_cache import cache_dir
 
     runs_cache = cache_dir() / "runs" if data else out.parent / "cache" / "runs"
     runs = run_rankers(dataset, rankers, k=10, random_state=0, cache=runs_cache)

@@ -348,7 +348,7 @@ def main(argv=None):
     # torch >= 2.6 then refuses the pickled Config in RecBole's own checkpoint. This process only.
     os.environ.setdefault("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
     from puf.data import load
-    from puf.data.fetch import cache_dir
+    from puf.data.dataset_cache import cache_dir
 
     out = pathlib.Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ however it ends.
 
 from __future__ import annotations
 
-__all__ = ["atomic_file", "staged_folder", "hold_lock", "Locked"]
+__all__ = ["atomic_file", "staged_folder", "hold_lock", "Locked", "LockWait"]
 
 import contextlib
 import os
@@ -21,6 +21,7 @@ import signal
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -35,6 +36,10 @@ class Locked(ValueError):
     """Another process holds the lock (a ValueError: the run is refused like bad input)."""
 
 
+class LockWait(UserWarning):
+    """Another process holds the lock and this run waits for it (said once, when the wait begins)."""
+
+
 def _umask():
     mask = os.umask(0)
     os.umask(mask)
@@ -47,7 +52,7 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", *, encoding: str 
 
     If the body raises (a full disk, an interruption), the sibling is removed
     and ``path`` is untouched. The new file keeps the permissions of the one it
-    replaces (new files: the umask's).
+    replaces (new files: the umask's). A link is followed: its target is replaced.
 
     Examples
     --------
@@ -63,7 +68,7 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", *, encoding: str 
     >>> path.read_text(), sorted(p.name for p in path.parent.iterdir())
     ('earlier', ['v.json'])
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))  # a link's target is written, the link stays
     try:
         permissions = path.stat().st_mode & 0o7777
     except FileNotFoundError:
@@ -107,7 +112,7 @@ def _move_in(staging, target, stale):
     On an error every move is undone, so ``target`` is as it was; an old file that cannot
     be moved back stays in the folder aside, which the error's note names.
     """
-    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=staging.parent))
     new = sorted(entry.name for entry in staging.iterdir())
     moves = []  # (from, to), in order
     try:
@@ -158,12 +163,15 @@ def staged_folder(path: str | os.PathLike[str], *, stale: Iterable[str | os.Path
     path = Path(path)
     created = next((p for p in [path.parent, *path.parent.absolute().parents][::-1] if not p.exists()), None)
     path.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path.parent))
+    # Inside an existing folder (which may be the user's own in a folder they cannot write),
+    # else beside it: on its filesystem either way, so the final renames cannot cross one.
+    inside = path.is_dir()
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.partial-", dir=path if inside else path.parent))
     try:
         os.chmod(staging, 0o777 & ~_umask())
         yield staging
         with _signals_held():
-            if not path.exists():
+            if not inside and not path.exists():
                 os.replace(staging, path)
             else:
                 _move_in(staging, path, stale)
@@ -191,7 +199,8 @@ def hold_lock(
     what : str
         What the lock guards, for the message (``"output folder R"``).
     wait : bool, default False
-        Wait for the holder to finish instead of refusing.
+        Wait for the holder to finish instead of refusing (with a :class:`LockWait`
+        warning naming the holder when the wait begins).
     command : str, optional
         This run's command, written in the lock for a refused run's message
         (default: this process's arguments).
@@ -217,13 +226,22 @@ def hold_lock(
         yield path
         return
     while True:
-        handle = open(path, "a+", encoding="utf-8")
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            handle = open(path, "a+", encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(
+                f"{what}: cannot make its lock file in {path.parent} ({exc.strerror}); that folder must be writable"
+            ) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _holder(handle)
-            handle.close()
-            raise Locked(f"{what} is in use by {holder}; wait for it to finish, or pass --wait") from None
+            if not wait:
+                handle.close()
+                raise Locked(f"{what} is in use by {holder}; wait for it to finish, or pass --wait") from None
+            # Said once, so a run that waits for minutes is not mistaken for a hung one.
+            warnings.warn(LockWait(f"{what} is in use by {holder}; waiting for it to finish"), stacklevel=3)
+            fcntl.flock(handle, fcntl.LOCK_EX)
         # The holder before us may have removed the file (at any moment): then this lock guards nothing.
         try:
             same = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino

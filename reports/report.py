@@ -385,7 +385,7 @@ def _real_data(
 ) -> dict[str, Any]:
     """Load a dataset, run the rankers (cached lists), evaluate them; lists of the best ranker for sweeps."""
     from puf.data import load, to_world
-    from puf.data.fetch import cache_dir
+    from puf.data.dataset_cache import cache_dir
     from puf.evaluation import evaluate_runs, measure_agreement, run_rankers
     from puf.reports.artificial_relevance import RelabelledWorlds
     from puf.reports.realdata import agreement_rankers

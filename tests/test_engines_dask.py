@@ -76,3 +76,52 @@ def test_missing_dask_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(ImportError, match=r'pip install "puf-harness\[dask\]"'):
         puf_from_histories(S, HISTORIES, engine="dask", scheduler="tcp://127.0.0.1:9")
+
+
+def _killing_scatter(client, times):
+    """``client.scatter`` that, on its first ``times`` calls, then kills every worker (their nannies restart them)."""
+    import os
+
+    real, calls = client.scatter, []
+
+    def scatter(*args, **kwargs):
+        future = real(*args, **kwargs)
+        calls.append(1)
+        if len(calls) <= times:
+            before = set(client.scheduler_info()["workers"])
+            try:
+                client.run(os._exit, 1)
+            except Exception:  # noqa: BLE001 (the workers died before answering, as meant)
+                pass
+            deadline = time.monotonic() + 60
+            while set(client.scheduler_info()["workers"]) & before and time.monotonic() < deadline:
+                time.sleep(0.05)
+            client.wait_for_workers(1, timeout=60)
+        return future
+
+    return scatter
+
+
+@pytest.fixture
+def dying_client():
+    """A cluster of one worker process under a nanny, which restarts it when it dies."""
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(processes=True, n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        with distributed.Client(cluster, set_as_default=False) as c:
+            yield c
+
+
+def test_shared_arrays_lost_with_their_workers_are_scattered_again_and_the_value_is_exact(dying_client, monkeypatch):
+    """The run ended in FutureCancelledError ('lost dependencies'), though the client had the data."""
+    local = puf_from_histories(S, HISTORIES, engine="local", block_size=16)
+    monkeypatch.setattr(dying_client, "scatter", _killing_scatter(dying_client, times=1))
+    assert puf_from_histories(S, HISTORIES, engine="dask", scheduler=dying_client, block_size=16) == local
+
+
+def test_shared_arrays_lost_every_time_end_in_one_line_naming_the_workers(dying_client, monkeypatch):
+    monkeypatch.setattr(dask_engine, "ATTEMPTS", 2)
+    monkeypatch.setattr(dying_client, "scatter", _killing_scatter(dying_client, times=2))
+    with pytest.raises(ValueError) as lost:
+        puf_from_histories(S, HISTORIES, engine="dask", scheduler=dying_client, block_size=16)
+    message = str(lost.value)
+    assert "lost 2 times (lost: tcp://127.0.0.1:" in message and "engine='local'" in message and "\n" not in message

@@ -15,7 +15,7 @@ from puf.data import DatasetSource
 from puf.cli.commands import data as data_command
 
 # puf.data re-exports the function fetch, which shadows the submodule of that name.
-fetch_module = importlib.import_module("puf.data.fetch")
+fetch_module = importlib.import_module("puf.data.dataset_cache")
 
 CONTENT = {
     "toy.inter": b"user_id:token\titem_id:token\nu\ti\n",
@@ -121,12 +121,13 @@ def test_missing_member_in_wheel_writes_nothing(toy, tmp_path):
 def test_download_failure_is_a_download_error_and_writes_nothing(monkeypatch, tmp_path):
     def failing_run(command, **kwargs):
         assert command[1:5] == ["-m", "pip", "download", "--no-deps"]
-        return subprocess.CompletedProcess(command, 1, "", "Could not find a version (offline)")
+        return subprocess.CompletedProcess(command, 1, "", "ERROR: Could not find a version\n(offline)\n")
 
     monkeypatch.setattr(fetch_module.subprocess, "run", failing_run)
     monkeypatch.setattr(fetch_module, "_installed_folder", lambda source: None)
-    with pytest.raises(DownloadError, match=r"recbole==1\.2\.1 failed \(exit 1\).*offline"):
+    with pytest.raises(DownloadError, match=r"recbole==1\.2\.1 failed \(exit 1\).*version \(offline\)$") as failed:
         fetch("ml-100k", cache=tmp_path / "c")
+    assert "\n" not in str(failed.value)  # pip's lines on one
     assert list((tmp_path / "c").iterdir()) == []
 
 
@@ -216,3 +217,32 @@ def test_losing_a_rename_race_keeps_the_winners_verified_copy(toy, monkeypatch, 
     assert fetch("toy", cache=tmp_path) == tmp_path / "toy"
     monkeypatch.setattr(fetch_module.os, "replace", real_replace)
     assert [p.name for p in tmp_path.iterdir()] == ["toy"]
+
+
+def test_two_fetches_of_one_dataset_download_once_and_both_find_it(toy, monkeypatch, tmp_path):
+    """The second fetch waits for the first's lock, then finds the entry cached (no shared staging)."""
+    import threading
+    import time
+
+    slow = fetch_module._download_wheel
+
+    def slow_download(src, destination):
+        time.sleep(0.3)  # long enough for the other fetch to arrive meanwhile
+        return slow(src, destination)
+
+    monkeypatch.setattr(fetch_module, "_download_wheel", slow_download)
+    found, failed = [], []
+
+    def one():
+        try:
+            found.append(fetch("toy", cache=tmp_path))
+        except Exception as exc:  # noqa: BLE001 (reported by the assertion below)
+            failed.append(exc)
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert failed == [] and found == [tmp_path / "toy"] * 2 and toy["n"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["toy"]

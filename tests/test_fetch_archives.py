@@ -409,8 +409,9 @@ def test_cli_convert_names_a_bad_file(tmp_path, capsys):
     wrong.write_bytes(
         zipped({"ml-10M100K/ratings.dat": "1::2::x::3\n", "ml-10M100K/movies.dat": "2::T (1999)::Drama\n"})
     )
-    assert main(["data", "convert", "ml-10m", str(wrong), "--out", str(tmp_path / "o")]) == 2
+    assert main(["data", "convert", "ml-10m", str(wrong), "--out", str(tmp_path / "o" / "new")]) == 2
     assert "ratings.dat" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # the refused conversion left no folder behind
 
 
 @pytest.mark.parametrize(
@@ -437,3 +438,115 @@ def test_a_bad_rating_row_names_its_line_in_the_file(name, members, where, tmp_p
     archive.write_bytes(zipped({**members, member: text}))
     with pytest.raises(ValueError, match=where):
         convert(name, archive, tmp_path, progress=False)
+
+
+def test_a_member_declaring_more_than_the_dataset_can_hold_is_refused_before_inflating(tmp_path, monkeypatch):
+    """A 1 MB archive whose member inflates to 1 GB ended in a MemoryError; the zip's sizes are read first.
+
+    The limit is lowered here so that a small archive stands for the large one.
+    """
+    import importlib
+
+    from puf.data.convert import convert
+
+    convert_module = importlib.import_module("puf.data.convert")  # puf.data.convert is the function
+
+    def no_inflating(*args, **kwargs):
+        raise AssertionError("a member was inflated before the declared sizes were checked")
+
+    monkeypatch.setitem(DATASETS, "ml-10m", dataclasses.replace(DATASETS["ml-10m"], largest_member=100_000))
+    archive = tmp_path / "ml-10m.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bomb:
+        bomb.writestr("ml-10M100K/ratings.dat", b"1::2::5::9\n" * 100_000)  # 1.1 MB in about 3 kB
+        bomb.writestr("ml-10M100K/movies.dat", "2::T (1999)::Drama\n")
+    assert archive.stat().st_size < 10_000
+    monkeypatch.setattr(convert_module.zipfile.ZipFile, "testzip", no_inflating)
+    with pytest.raises(ValueError) as refused:
+        convert("ml-10m", archive, tmp_path, progress=False)
+    message = str(refused.value)
+    assert "member ml-10M100K/ratings.dat declares 1,100,000 bytes" in message
+    assert "(100,000 bytes)" in message and "\n" not in message
+
+
+def test_members_are_converted_in_blocks_of_whole_lines(tmp_path, monkeypatch):
+    from puf.data import _raw
+    from puf.data.convert import convert
+
+    monkeypatch.setattr(_raw, "BLOCK_BYTES", 64)  # many blocks, lines cut across them
+    archive = tmp_path / "ml-10m.zip"
+    archive.write_bytes(ml10m_archive())
+    convert("ml-10m", archive, tmp_path, progress=False)
+    rows = read_atomic(tmp_path / "ml-10m.inter")
+    assert len(rows) == len(RATINGS) and rows["user_id"].tolist() == [str(u) for u, *_ in RATINGS]
+    wrong = tmp_path / "wrong.zip"
+    wrong.write_bytes(
+        zipped(
+            {
+                "ml-10M100K/ratings.dat": "1::2::3::4\n" * 20 + "1::3::x::5\n",
+                "ml-10M100K/movies.dat": "2::A::Drama\n",
+            }
+        )
+    )
+    (tmp_path / "w").mkdir()
+    with pytest.raises(ValueError, match="ratings.dat: line 21:"):
+        convert("ml-10m", wrong, tmp_path / "w", progress=False)
+
+
+class _Dripping(http.server.BaseHTTPRequestHandler):
+    """Promises 1,000 bytes, sends 5 one at a time, then nothing (or redirects to itself)."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        import time
+
+        if self.path == "/loop":
+            self.send_response(302)
+            self.send_header("Location", "/loop")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        for byte in b"12345":
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(0.1)
+        time.sleep(3)  # silent past the client's timeout, then the connection ends
+
+
+@pytest.fixture
+def dripping():
+    instance = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Dripping)
+    instance.daemon_threads = True
+    thread = threading.Thread(target=instance.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{instance.server_address[1]}"
+    instance.shutdown()
+    instance.server_close()
+    thread.join(timeout=10)
+
+
+def test_a_dripping_server_keeps_every_byte_and_times_out_on_silence(dripping, tmp_path):
+    """The timeout is on progress, and what arrived is written as it arrives (a resume keeps it)."""
+    import time
+
+    from puf.data import download
+
+    began = time.monotonic()
+    with pytest.raises(DownloadError) as broke:
+        download(f"{dripping}/x.zip", tmp_path / "x.zip", progress=False, timeout=1.0)
+    assert time.monotonic() - began < 30
+    assert (tmp_path / "x.zip.part").read_bytes() == b"12345"
+    assert "after 5 bytes" in str(broke.value) and "\n" not in str(broke.value)
+
+
+def test_a_redirect_loop_is_one_line(dripping, tmp_path):
+    from puf.data import download
+
+    with pytest.raises(DownloadError) as looped:
+        download(f"{dripping}/loop", tmp_path / "x.zip", progress=False, timeout=5.0)
+    message = str(looped.value)
+    assert "redirect" in message and "\n" not in message, message

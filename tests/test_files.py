@@ -28,7 +28,7 @@ def test_old_files_that_cannot_be_moved_back_are_kept_and_named(tmp_path, monkey
         with files.staged_folder(out) as staging:
             (staging / "a.txt").write_text("new a")
             (staging / "b.txt").write_text("new b")
-    kept = [p for p in tmp_path.iterdir() if ".old-" in p.name]
+    kept = [p for p in out.iterdir() if ".old-" in p.name]  # staged inside the existing folder
     assert len(kept) == 1 and sorted(p.name for p in kept[0].iterdir()) == ["a.txt", "b.txt"]
     assert (kept[0] / "b.txt").read_text() == "old b"
     assert str(kept[0]) in "\n".join(getattr(raised.value, "__notes__", []))
@@ -77,3 +77,27 @@ def test_a_lock_file_removed_while_being_taken_is_taken_anew(tmp_path, monkeypat
     with files.hold_lock(lock, what="output folder out"):
         assert lock.exists()
     assert not lock.exists() and len(seen) == 2
+
+
+def test_a_run_that_waits_for_a_lock_says_so_once_naming_the_holder(tmp_path):
+    import threading
+    import time
+
+    lock, taken, order = tmp_path / ".entry.lock", threading.Event(), []
+
+    def first():
+        with files.hold_lock(lock, what="run cache entry e", command="puf evaluate --rankers ease"):
+            taken.set()
+            time.sleep(0.3)
+            order.append("first")
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    taken.wait(30)
+    with pytest.warns(
+        files.LockWait, match=r"run cache entry e is in use by pid \d+ \(puf evaluate --rankers ease\); waiting"
+    ):
+        with files.hold_lock(lock, what="run cache entry e", wait=True):
+            order.append("second")
+    thread.join(30)
+    assert order == ["first", "second"]

@@ -366,8 +366,9 @@ def test_13_empty_after_preprocessing_and_bad_bytes_are_named(tmp_path, capsys):
         (latin, "latin.inter: line 3: byte 0xfc at column 2 is not valid UTF-8"),
     ]
     for path, fragment in cases:
-        assert main(["evaluate", "--inter", str(path), "-q"]) == 2
+        assert main(["evaluate", "--inter", str(path), "--out", str(tmp_path / "out"), "-q"]) == 2
         assert fragment in _one_line_error(capsys), path
+        assert not (tmp_path / "out").exists()
 
 
 # ---- 14. damaged cache, no empty folder, arguments before downloads ----------------------------
@@ -376,7 +377,7 @@ def test_13_empty_after_preprocessing_and_bad_bytes_are_named(tmp_path, capsys):
 def test_14_data_list_shows_a_damaged_entry(tmp_path, capsys, monkeypatch):
     import importlib
 
-    fetch_module = importlib.import_module("puf.data.fetch")
+    fetch_module = importlib.import_module("puf.data.dataset_cache")
 
     entry = tmp_path / "ml-100k"
     entry.mkdir()
@@ -970,9 +971,10 @@ def test_18_a_rating_that_is_not_one_number_names_file_line_and_field(tmp_path, 
     rows = [f"u{u}\ti{j}\t{cell if (u, j) == (0, 2) else '4'}\t{j}" for u in range(6) for j in range(6)]
     inter = tmp_path / "bad.inter"
     inter.write_text(f"user_id:token\titem_id:token\t{header}\ttimestamp:float\n" + "\n".join(rows))
-    assert main(["evaluate", "--inter", str(inter), "-q"]) == 2
+    assert main(["evaluate", "--inter", str(inter), "--out", str(tmp_path / "out"), "-q"]) == 2
     line = _one_line_error(capsys)
     assert str(inter) in line and fragment in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.inter"]  # the claimed --out is left as it was
 
 
 def test_18_an_item_listed_twice_with_different_values_is_refused(tmp_path, capsys):
@@ -1023,7 +1025,7 @@ def test_18_fetch_repairs_an_entry_whose_manifest_is_not_json(tmp_path, capsys, 
     import importlib
     import zipfile
 
-    fetch_module = importlib.import_module("puf.data.fetch")
+    fetch_module = importlib.import_module("puf.data.dataset_cache")
     content = {"toy.inter": b"user_id:token\titem_id:token\nu\ti\n"}
     import hashlib
 
@@ -1126,3 +1128,71 @@ def test_8_a_partial_answer_is_bounded_by_the_time_limit():
     reader.join(60)  # a hang guard, not a measurement: the limit is 0.2 s
     theirs.close()
     assert outcome and isinstance(outcome[0], TimeoutError), outcome
+
+
+# ---- 19. outputs at their edges: links, folders one cannot write, what is really done -----------
+
+
+def test_19_an_out_link_to_a_missing_folder_is_made_there(tmp_path, capsys):
+    inter = _toy_inter(tmp_path)
+    link, target = tmp_path / "link", tmp_path / "elsewhere" / "new"
+    link.symlink_to(target)
+    assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", "--out", str(link), "-q"]) == 0
+    assert link.is_symlink() and (target / "scores.csv").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "link", "toy.inter", "toy.item"]
+
+
+def test_19_an_existing_out_holds_its_lock_and_staging_inside_it(tmp_path, monkeypatch, capsys):
+    """Nothing is made beside an existing --out: it may sit in a folder the user cannot write."""
+    from puf.cli.commands import evaluate
+
+    inter, out = _toy_inter(tmp_path), tmp_path / "out"
+    out.mkdir()
+    seen, write = {}, evaluate._write
+
+    def watching(staging, *args):
+        seen["beside"] = sorted(p.name for p in tmp_path.iterdir())
+        seen["inside"] = sorted(p.name for p in out.iterdir())
+        seen["staging"] = staging.parent
+        return write(staging, *args)
+
+    monkeypatch.setattr(evaluate, "_write", watching)
+    assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", "--out", str(out), "-q"]) == 0
+    assert seen["beside"] == ["out", "toy.inter", "toy.item"] and seen["staging"] == out
+    assert ".puf-lock" in seen["inside"]
+    assert (out / "scores.csv").is_file() and not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_19_a_file_option_in_a_folder_that_cannot_be_written_is_refused_before_the_work(monkeypatch, capsys):
+    """A file that can be appended to is not enough: it is replaced by a sibling renamed over it."""
+    from puf.properties import isolation
+
+    comm = "/proc/self/coredump_filter"  # this process may write it, in a folder nobody can make files in
+    if not os.access(comm, os.W_OK):
+        pytest.skip(f"{comm} is not writable here")
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the measure was loaded before --json was checked")
+
+    monkeypatch.setattr(isolation, "load_isolated", no_work)
+    assert main(["check", "sd", "--json", comm]) == 2
+    assert "cannot write in /proc/" in _one_line_error(capsys)
+
+
+def test_19_an_out_link_to_another_filesystem_is_staged_there(tmp_path, capsys):
+    """Staged beside the link, the final rename crossed filesystems after the whole evaluation."""
+    import shutil
+    import tempfile
+
+    other = "/dev/shm"
+    if not os.path.isdir(other) or os.stat(other).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip(f"{other} is not another filesystem here")
+    inter = _toy_inter(tmp_path)
+    elsewhere = tempfile.mkdtemp(dir=other, prefix="puf-test-")
+    try:
+        link = tmp_path / "link"
+        link.symlink_to(os.path.join(elsewhere, "new"))
+        assert main(["evaluate", "--inter", str(inter), "--rankers", "mostpop", "--out", str(link), "-q"]) == 0
+        assert (link / "scores.csv").is_file() and sorted(os.listdir(elsewhere)) == ["new"]
+    finally:
+        shutil.rmtree(elsewhere, ignore_errors=True)

@@ -38,7 +38,7 @@ def test_kcore_matches_reference_and_holds(rows, core):
 @settings(deadline=None)
 @given(rows=interactions, core=st.integers(1, 4))
 def test_kcore_mask_keeps_the_reference_rows_in_place(rows, core):
-    from puf.data.core_and_split import kcore_mask
+    from puf.data.preprocessing import kcore_mask
 
     users = np.array([u for u, _ in rows], dtype=np.int64)
     items = np.array([i for _, i in rows], dtype=np.int64)
@@ -48,7 +48,7 @@ def test_kcore_mask_keeps_the_reference_rows_in_place(rows, core):
 
 
 def test_kcore_mask_refuses_what_is_not_codes():
-    from puf.data.core_and_split import kcore_mask
+    from puf.data.preprocessing import kcore_mask
 
     with pytest.raises(ValueError, match="one length, got shapes \\(2,\\) and \\(1,\\)"):
         kcore_mask([0, 1], [0])
@@ -187,6 +187,18 @@ def test_numeric_ids_sort_naturally_and_matrix_is_binary():
     assert data.matrix("train", values="rating").toarray().tolist() == [[5, 5], [10, 5]]
     with pytest.raises(ValueError, match="split must be one of"):
         data.matrix("training")
+
+
+def test_ids_of_any_length_are_tokens_in_natural_order(tmp_path):
+    """20-digit ids (hashes) and ids past 2**64 sort as numbers without overflowing; leading zeros tie stably."""
+    big = [str(2**63), str(2**64 + 5), "18446744073709551616", "7", "0012", "12"]
+    rows = [f"{u}\t{i}\t5\t{t}" for t, u in enumerate(big) for i in ("3", str(10**30))]
+    inter = tmp_path / "hashes.inter"
+    inter.write_text("user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n")
+    data = load_atomic(inter, core=1, ratios=(1, 0, 0), min_train=1)
+    assert data.users.tolist() == ["7", "0012", "12", str(2**63), "18446744073709551616", str(2**64 + 5)]
+    assert data.items.tolist() == ["3", str(10**30)]
+    assert data.matrix("train").sum() == len(rows)
 
 
 def test_implicit_data_without_rating_or_time():

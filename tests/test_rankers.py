@@ -254,3 +254,42 @@ def test_mostpop_walks_the_popularity_order_as_the_generic_sort_ranks(seed, k, b
     width = min(k, train.shape[1])
     expected[:, :width] = Ranker._batch_top(ranker, np.arange(13), ranker.train_ + exclude, width)
     assert np.array_equal(got, expected)
+
+
+def test_ease_at_60000_items_is_refused_before_its_gram_matrix_with_the_estimate(monkeypatch):
+    """Allocated anyway, the 28.8 GB Gram matrix ended in a MemoryError (or the kernel's kill)."""
+    from puf.memory import MemoryNeeded
+    from puf.rankers import EASE
+
+    monkeypatch.setenv("PUF_MAX_MEMORY", "20G")
+    train = sp.csr_matrix(([1.0, 1.0], ([0, 1], [0, 59_999])), shape=(2, 60_000))
+
+    def no_gram(*args, **kwargs):
+        raise AssertionError("the Gram matrix was built before the memory check")
+
+    monkeypatch.setattr(EASE, "_fit", no_gram)
+    with pytest.raises(MemoryNeeded, match=r"fitting ease on 2 users and 60,000 items .* needs 86\.4 GB of memory"):
+        EASE().fit(train)
+
+
+def test_under_all_a_ranker_that_cannot_fit_is_skipped_saying_why(monkeypatch):
+    import pandas as pd
+
+    import puf.evaluation.runs as runs
+    from puf.data import preprocess
+
+    frame = pd.DataFrame(
+        {"user_id": np.repeat(list("abcd"), 6), "item_id": np.tile(list("uvwxyz"), 4), "rating": 5.0, "timestamp": 1}
+    )
+    data = preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1)
+    monkeypatch.setattr(runs, "available_rankers", lambda: ["mostpop", "ease"])
+    monkeypatch.setenv("PUF_MAX_MEMORY", "500")  # bytes: EASE's three 6 x 6 matrices take 864
+    with pytest.warns(UserWarning, match=r"skipping ease: fitting ease on 4 users and 6 items .* needs 864 bytes"):
+        assert list(runs.run_rankers(data, "all", k=2)) == ["mostpop"]
+    trained = []
+    from puf.rankers import MostPop
+
+    monkeypatch.setattr(MostPop, "fit", lambda self, train: trained.append(self))
+    with pytest.raises(ValueError, match="needs 864 bytes"):  # named, it is refused, not skipped
+        runs.run_rankers(data, "mostpop,ease", k=2)
+    assert trained == []  # before any ranker trained

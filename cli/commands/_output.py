@@ -9,7 +9,14 @@ moved into place at the end (:mod:`puf.files`).
 
 from __future__ import annotations
 
-__all__ = ["check_writable_file", "check_output_folder", "output_folder", "claimed_folder", "folder_lock"]
+__all__ = [
+    "check_writable_file",
+    "check_output_folder",
+    "output_folder",
+    "claimed_folder",
+    "folder_lock",
+    "resolved_folder",
+]
 
 from collections.abc import Collection, Iterator
 import contextlib
@@ -23,12 +30,25 @@ from puf.files import hold_lock, staged_folder
 
 
 def _probe_folder(folder: str | os.PathLike[str]) -> str | None:
-    """Return None if a file can be created in ``folder``, else the reason."""
+    """Return None if a file can be made in ``folder`` and renamed there, else the reason.
+
+    This is what writing an output does (:func:`puf.files.atomic_file`, a staged folder):
+    a temporary sibling, renamed over its target.
+    """
+    probe = renamed = None
     try:
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".puf-probe-")
+        os.close(descriptor)
+        renamed = probe + ".renamed"
+        os.replace(probe, renamed)
+        probe = None
     except OSError as exc:
         return exc.strerror or type(exc).__name__
+    finally:
+        for leftover in (probe, renamed):
+            if leftover is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(leftover)
     return None
 
 
@@ -62,15 +82,12 @@ def check_writable_file(path: str | os.PathLike[str], *, option: str) -> None:
         ancestor = _existing_ancestor(path)
         reason = "is a file" if ancestor.exists() and not ancestor.is_dir() else "does not exist"
         raise ValueError(f"{option} {path}: folder {path.parent} {reason}")
-    if path.exists():
-        try:
-            open(path, "ab").close()  # appends nothing: the file is untouched
-        except OSError as exc:
-            raise ValueError(f"{option} {path}: cannot write it ({exc.strerror})") from None
-        return
-    refused = _probe_folder(path.parent)
+    # The file is written as a temporary sibling renamed over it, so its folder is what must be
+    # writable, whether or not the file exists (and whatever the file's own permissions).
+    folder = Path(os.path.realpath(path)).parent
+    refused = _probe_folder(folder)
     if refused:
-        raise ValueError(f"{option} {path}: cannot write in {path.parent} ({refused})")
+        raise ValueError(f"{option} {path}: cannot write in {folder} ({refused})")
 
 
 def check_output_folder(path: str | os.PathLike[str], *, option: str = "--out", force: bool = False) -> None:
@@ -93,7 +110,7 @@ def check_output_folder(path: str | os.PathLike[str], *, option: str = "--out", 
     if path.exists():
         if not path.is_dir():
             raise ValueError(f"{option} {path}: exists and is not a folder")
-        if not force and any(path.iterdir()):
+        if not force and any(p.name != LOCK for p in path.iterdir()):
             raise ValueError(
                 f"output folder {path} exists and is not empty; pass --force to write into it, or choose another --out"
             )
@@ -143,8 +160,30 @@ def output_folder(path: str | os.PathLike[str]) -> Iterator[Path]:
         raise
 
 
+def resolved_folder(path: str | os.PathLike[str]) -> Path:
+    """``path`` as the folder it names: absolute, its links followed (a link to a missing folder: that folder).
+
+    Resolved once, before the work, so the folder is staged and renamed on its own filesystem.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp()).resolve()
+    >>> (root / "link").symlink_to(root / "elsewhere" / "out")
+    >>> resolved_folder(root / "link") == root / "elsewhere" / "out"
+    True
+    """
+    return Path(os.path.realpath(os.path.expanduser(path)))
+
+
+#: The lock file of an existing output folder, inside it.
+LOCK = ".puf-lock"
+
+
 def folder_lock(path: str | os.PathLike[str]) -> Path:
-    """The lock file of output folder ``path``: beside it, in its nearest existing ancestor.
+    """The lock file of output folder ``path``: inside it if it exists, else in its nearest existing ancestor.
+
+    Inside the folder when it exists, so a folder the user owns in one they cannot write can be locked.
 
     Examples
     --------
@@ -152,11 +191,13 @@ def folder_lock(path: str | os.PathLike[str]) -> Path:
     >>> root = pathlib.Path(tempfile.mkdtemp())
     >>> folder_lock(root / "new" / "report") == root / ".new-report.puf-lock"
     True
+    >>> folder_lock(root) == root / LOCK
+    True
     """
     path = Path(os.path.abspath(path))
+    if path.is_dir():
+        return path / LOCK
     ancestor = _existing_ancestor(path / "x")
-    if ancestor == path:
-        ancestor = path.parent
     name = "-".join(path.relative_to(ancestor).parts)
     return ancestor / f".{name}.puf-lock"
 
@@ -179,6 +220,8 @@ def claimed_folder(
     ends, the new files are moved in and the names in ``stale`` it did not
     make are removed.
     """
+    path = resolved_folder(path)  # staged and renamed on the filesystem of the folder a link names
+    check_output_folder(path, option=option, force=force)  # its refusal, not the lock's
     with hold_lock(folder_lock(path), what=f"output folder {path}", wait=wait, command=command):
         check_output_folder(path, option=option, force=force)
         with staged_folder(path, stale=stale) as staging:

@@ -252,6 +252,8 @@ def run(args: argparse.Namespace) -> int:
     table = benchmark_table(rows)
     print(table)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
+        from puf.files import atomic_file
+
+        with atomic_file(args.output) as handle:
             handle.write(table + "\n")
     return EXIT_OK

@@ -128,13 +128,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    """``puf data convert``: into a staging folder beside ``--out``, then moved in, file by file."""
+    """``puf data convert``: into a staging folder inside ``--out``, then moved in, file by file."""
     import pathlib
     import shutil
     import sys
     import tempfile
 
     from puf.data import convert, qk_video
+
+    from ._output import output_folder
 
     source, out = pathlib.Path(args.path), pathlib.Path(args.out)
     stem = "qk-video" if args.format == "qk-video" else args.format
@@ -149,18 +151,19 @@ def _convert(args: argparse.Namespace) -> int:
                 f"--out {str(out)!r}: already holds {taken[0].name}; choose another "
                 "folder or remove it (nothing is overwritten)"
             )
-        out.mkdir(parents=True, exist_ok=True)
-        staging = pathlib.Path(tempfile.mkdtemp(prefix=".puf-convert-", dir=out))
-        try:
-            if args.format == "qk-video":
-                qk_video(source, staging, progress=args.progress)
-            else:
-                convert(args.format, source, staging, progress=args.progress)
-            written = sorted(staging.iterdir())
-            for path in written:
-                path.replace(out / path.name)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+        # A refused conversion removes the folders it made: --out is as it was.
+        with output_folder(out):
+            staging = pathlib.Path(tempfile.mkdtemp(prefix=".puf-convert-", dir=out))
+            try:
+                if args.format == "qk-video":
+                    qk_video(source, staging, progress=args.progress)
+                else:
+                    convert(args.format, source, staging, progress=args.progress)
+                written = sorted(staging.iterdir())
+                for path in written:
+                    path.replace(out / path.name)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
     except ValueError as exc:
         print(f"puf data convert: error: {exc}", file=sys.stderr)
         return exit_code(exc)

@@ -132,11 +132,13 @@ def run(args: argparse.Namespace) -> int:
         + (" --inequality" if args.inequality else "")
         + f": proofs {args.proofs}, example budget {max_examples}, random_state={args.random_state}"
     )
+    from puf.files import atomic_file
+
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
+        with atomic_file(args.json) as handle:
             json.dump(design_document(accepted, rejected, note=note, **options), handle, indent=1, ensure_ascii=False)
             handle.write("\n")
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as handle:
+        with atomic_file(args.markdown) as handle:
             handle.write(design_markdown(accepted, rejected, note=note, **options))
     return EXIT_OK

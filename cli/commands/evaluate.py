@@ -26,7 +26,7 @@ from ._evaluate_options import (
 if TYPE_CHECKING:
     import pandas as pd
 
-    from puf.data.preprocess import SplitDataset
+    from puf.data.preprocessing import SplitDataset
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -128,7 +128,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--wait",
         action="store_true",
-        help="if another run is writing --out or using the run cache, wait for it to finish instead of refusing",
+        help="if another run is writing --out, wait for it to finish instead of refusing",
     )
     parser.add_argument(
         "--format",
@@ -161,7 +161,7 @@ def _ranker_names(names: str | list[str], show: bool) -> str | list[str]:
 
 
 def _run_cache(cache: str | None) -> Path:
-    from puf.data.fetch import cache_dir
+    from puf.data.dataset_cache import cache_dir
 
     return cache_dir(cache) / "runs"
 
@@ -205,9 +205,9 @@ def run(args: argparse.Namespace) -> int:
     pairs = pair_options(args)
     if names is not None:
         names = _ranker_names(names, show)
-    dataset = _load(args)
-    out = _out_folder(args, dataset)
-    with _claim(args, out, cache=names is not None) as staging:  # this run's until it ends
+    out = _out_folder(args)
+    with _claim(args, out) as staging:  # this run's until it ends; the data is loaded once it is
+        dataset = _load(args)
         runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
         timings, facts = {}, {}
         if names is not None:
@@ -268,10 +268,8 @@ _OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipp
 
 
 @contextlib.contextmanager
-def _claim(args: argparse.Namespace, out: Path, *, cache: bool) -> Iterator[Path]:
-    """Lock ``out`` (and the run cache, when rankers run) and yield the folder to write in."""
-    from puf.files import hold_lock
-
+def _claim(args: argparse.Namespace, out: Path) -> Iterator[Path]:
+    """Lock ``out`` and yield the folder to write in (the run cache locks each entry it trains)."""
     from ._output import claimed_folder
 
     command = " ".join(
@@ -280,16 +278,7 @@ def _claim(args: argparse.Namespace, out: Path, *, cache: bool) -> Iterator[Path
             *(f"--{key} {value}" for key, value in (("data", args.data), ("inter", args.inter), ("out", out)) if value),
         ]
     )
-    with contextlib.ExitStack() as claim:
-        staging = claim.enter_context(
-            claimed_folder(out, force=args.force, wait=args.wait, command=command, stale=_OUTPUTS)
-        )
-        if cache:
-            folder = _run_cache(args.cache)
-            folder.mkdir(parents=True, exist_ok=True)
-            claim.enter_context(
-                hold_lock(folder / ".puf-lock", what=f"run cache {folder}", wait=args.wait, command=command)
-            )
+    with claimed_folder(out, force=args.force, wait=args.wait, command=command, stale=_OUTPUTS) as staging:
         yield staging
 
 
@@ -359,10 +348,14 @@ def _load(args: argparse.Namespace) -> SplitDataset:
     return load_atomic(args.inter, args.item) if args.inter else load(args.data, cache=args.cache)
 
 
-def _out_folder(args: argparse.Namespace, dataset: SplitDataset) -> Path:
-    import pathlib
+def _out_folder(args: argparse.Namespace) -> Path:
+    """``--out`` (default ``puf-evaluate-<dataset>``), resolved once: links followed, made absolute."""
+    from puf.data import dataset_name
 
-    return pathlib.Path(args.out or f"puf-evaluate-{dataset.name}")
+    from ._output import resolved_folder
+
+    name = Path(args.inter).stem if args.inter else dataset_name(args.data)
+    return resolved_folder(args.out or f"puf-evaluate-{name}")
 
 
 def _write(

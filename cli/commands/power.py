@@ -100,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     if args.csv:
-        runs.to_csv(args.csv, index=False)
+        from puf.files import atomic_file
+
+        with atomic_file(args.csv) as handle:
+            runs.to_csv(handle, index=False)
     print(format_power(power_summary(runs)))
     return EXIT_OK

@@ -206,8 +206,9 @@ def run(args: argparse.Namespace) -> int:
 
     Examples
     --------
-    >>> import argparse, contextlib, io
-    >>> args = argparse.Namespace(out="never-made", force=False, measure=["no_such_module:f"],
+    >>> import argparse, contextlib, io, tempfile
+    >>> never_made = f"{tempfile.mkdtemp()}/never-made"
+    >>> args = argparse.Namespace(out=never_made, force=False, measure=["no_such_module:f"],
     ...                           quick=True, random_state=0, data=None, quiet=True,
     ...                           time_limit=10.0, wait=False)
     >>> with contextlib.redirect_stderr(io.StringIO()) as err:

@@ -16,6 +16,7 @@ __all__ = [
     "SplitDataset",
     "cache_dir",
     "convert",
+    "dataset_name",
     "download",
     "fetch",
     "genre_features",
@@ -34,8 +35,8 @@ __all__ = [
 
 from .atomic import ATOMIC_TYPES, read_atomic, write_atomic
 from .convert import CONVERTERS, convert, qk_video
-from .download import download
-from .fetch import DownloadError, cache_dir, fetch, list_cached, verify
-from .loading import GENRE_FIELDS, genre_features, load, load_atomic, to_world
-from .preprocess import SplitDataset, kcore, preprocess, split_by_time
+from .download import DownloadError, download
+from .dataset_cache import cache_dir, fetch, list_cached, verify
+from .loading import GENRE_FIELDS, dataset_name, genre_features, load, load_atomic, to_world
+from .preprocessing import SplitDataset, kcore, preprocess, split_by_time
 from .sources import DATASETS, ArchiveSource, DatasetSource

@@ -6,6 +6,7 @@ __all__ = [
     "ROWS_PER_WRITE",
     "decoded",
     "genre_tokens",
+    "member_blocks",
     "member_bytes",
     "numeric_table",
     "tab_table",
@@ -16,7 +17,7 @@ __all__ = [
 import io
 import pathlib
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,15 +35,54 @@ def decoded(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def member_bytes(archive: zipfile.ZipFile, file_name: str) -> bytes:
-    """The bytes of the member whose base name is ``file_name`` (the one folder level varies)."""
+def _member(archive, file_name):
+    """The member whose base name is ``file_name`` (the one folder level varies)."""
     names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == file_name]
     if not names:
         raise ValueError(f"{archive.filename}: has no file {file_name!r}; is it the right archive?")
+    return names[0]
+
+
+def member_bytes(archive: zipfile.ZipFile, file_name: str) -> bytes:
+    """The bytes of the member whose base name is ``file_name`` (a small one: a table of items, tags)."""
+    name = _member(archive, file_name)
     try:
-        return archive.read(names[0])
+        return archive.read(name)
     except (zipfile.BadZipFile, EOFError, OSError) as exc:
-        raise ValueError(f"{archive.filename}: {names[0]} is damaged ({exc})") from None
+        raise ValueError(f"{archive.filename}: {name} is damaged ({exc})") from None
+
+
+BLOCK_BYTES = 64 << 20
+"""Bytes of a member inflated at a time by :func:`member_blocks`."""
+
+
+def member_blocks(archive: zipfile.ZipFile, file_name: str) -> Iterator[bytes]:
+    r"""The member whose base name is ``file_name`` as blocks of whole lines, inflated as a stream.
+
+    Each block holds about :data:`BLOCK_BYTES` (a longer line is kept whole), so a large member
+    (20 million ratings) is converted in bounded memory.
+
+    Examples
+    --------
+    >>> import io, zipfile
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as z:
+    ...     z.writestr("ml-10M100K/ratings.dat", "1::2::5::9\n1::3::4::9")
+    >>> list(member_blocks(zipfile.ZipFile(buffer), "ratings.dat"))
+    [b'1::2::5::9\n', b'1::3::4::9\n']
+    """
+    name = _member(archive, file_name)
+    rest = b""
+    try:
+        with archive.open(name) as stream:
+            for chunk in iter(lambda: stream.read(BLOCK_BYTES), b""):
+                whole, cut, rest = (rest + chunk).rpartition(b"\n")
+                if cut:  # else no line ends yet: all of it is the rest
+                    yield whole + cut
+    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+        raise ValueError(f"{archive.filename}: {name} is damaged ({exc})") from None
+    if rest:
+        yield rest + b"\n"
 
 
 def token_text(values: pd.Series) -> pd.Series:

@@ -215,6 +215,7 @@ def convert(
     except (zipfile.BadZipFile, EOFError) as exc:
         raise ValueError(f"{archive_path}: not a readable zip archive ({exc})") from None
     with archive:
+        _check_declared_sizes(archive, archive_path, source)  # before anything is inflated
         try:
             damaged = archive.testzip()  # CRC of every member: a flipped byte is caught here
         except (zipfile.BadZipFile, EOFError, OSError) as exc:
@@ -224,3 +225,16 @@ def convert(
         before = set(folder.iterdir())
         CONVERTERS[source](archive, folder, progress=progress)
     return sorted(set(folder.iterdir()) - before)
+
+
+def _check_declared_sizes(archive, archive_path, source):
+    """Refuse a member declaring more bytes than any file of ``source`` can hold, naming both sizes."""
+    from .sources import DATASETS
+
+    limit = DATASETS[source].largest_member
+    for info in archive.infolist():
+        if info.file_size > limit:
+            raise ValueError(
+                f"{archive_path}: member {info.filename} declares {info.file_size:,} bytes inflated, more "
+                f"than any file of {source} can hold ({limit:,} bytes); refused before inflating it"
+            )

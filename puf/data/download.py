@@ -86,10 +86,15 @@ def _open(url, start, timeout):
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and start:  # the part reaches the end: whole only at the file's size
             return _RangePastEnd(_content_range_size(exc.headers.get("Content-Range", "")))
-        raise DownloadError(f"{url}: the server answered {exc.code} {exc.reason}") from None
+        raise DownloadError(f"{url}: the server answered {exc.code} {_one_line(exc.reason)}") from None
     except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+        reason = _one_line(getattr(exc, "reason", exc))
         raise DownloadError(f"{url}: cannot be reached ({reason}); is there a network connection?") from None
+
+
+def _one_line(reason):
+    """A reason on one line (urllib's redirect-loop reason spans three)."""
+    return " ".join(str(reason).split())
 
 
 def _total(response, start):
@@ -118,7 +123,8 @@ def download(
     progress : bool, default True
         Show a tqdm bar of the bytes received.
     timeout : float, default 60.0
-        Seconds to wait for the server at the start and between blocks.
+        Seconds to wait for the server at the start, and for the next byte during the transfer
+        (a server that sends nothing for that long ends it; what it sent is kept for a resume).
 
     Returns
     -------
@@ -184,15 +190,18 @@ def _receive(url, response, part, start, total, progress):
         with open(part, "ab" if start else "wb") as handle:
             while True:
                 try:
-                    block = response.read(CHUNK)
+                    # read1: what has arrived (up to a block), so the timeout is on progress --
+                    # no byte for that long -- and every byte is kept for a resume.
+                    block = response.read1(CHUNK)
                 except (http.client.IncompleteRead, ConnectionError, socket.timeout, TimeoutError) as exc:
                     raise DownloadError(
-                        f"{url}: the transfer broke after {received:,} bytes ({exc!r}); run "
-                        "the same command again to resume it"
+                        f"{url}: the transfer broke after {received:,} bytes ({_one_line(repr(exc))}); "
+                        "run the same command again to resume it"
                     ) from None
                 if not block:
                     break
                 handle.write(block)
+                handle.flush()
                 received += len(block)
                 bar.update(len(block))
     finally:

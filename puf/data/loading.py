@@ -1,7 +1,7 @@
 """Load a dataset by name or path into a :class:`~puf.data.SplitDataset`, and derive from it.
 
-``load("ml-100k")`` fetches (see :mod:`puf.data.fetch`), reads the atomic
-files, preprocesses (see :mod:`puf.data.preprocess`) and attaches the items'
+``load("ml-100k")`` fetches (see :mod:`puf.data.dataset_cache`), reads the atomic
+files, preprocesses (see :mod:`puf.data.preprocessing`) and attaches the items'
 genres as multi-hot ``item_features``. :func:`to_world` wraps a dataset and
 ranked lists as a :class:`puf.World`, from which everything a measure reads is
 derived (:meth:`puf.World.population`).
@@ -9,7 +9,7 @@ derived (:meth:`puf.World.population`).
 
 from __future__ import annotations
 
-__all__ = ["GENRE_FIELDS", "genre_features", "load", "load_atomic", "to_world"]
+__all__ = ["GENRE_FIELDS", "dataset_name", "genre_features", "load", "load_atomic", "to_world"]
 
 import dataclasses
 import os
@@ -23,9 +23,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..world import World
 from .atomic import read_atomic
-from .fetch import fetch
+from .dataset_cache import fetch
 from .fields import one_row_per_key
-from .preprocess import SplitDataset, preprocess
+from .preprocessing import SplitDataset, preprocess
 from .sources import DATASETS
 
 #: Item fields read as genres (the item features), first match wins.
@@ -173,30 +173,63 @@ def load(
     ValueError: unknown dataset 'no-such-dataset': neither a known name (ml-100k, ml-1m, ml-10m, ml-20m, lastfm) nor an existing file or folder
     """
     text = os.fspath(name_or_path)
-    if text in DATASETS:
-        folder, stem = fetch(text, cache=cache), text
-        inter = folder / f"{stem}.inter"
-    else:
-        path = pathlib.Path(text)
-        if path.is_dir():
-            found = sorted(path.glob("*.inter"))
-            if len(found) != 1:
-                raise ValueError(f"{path}: expected exactly one .inter file, found {len(found)}")
-            inter = found[0]
-        elif path.is_file():
-            inter = path
-        else:
-            raise ValueError(
-                f"unknown dataset {text!r}: neither a known name ({', '.join(DATASETS)}) nor an existing file or folder"
-            )
+    inter = fetch(text, cache=cache) / f"{text}.inter" if text in DATASETS else _inter_file(text)
     item = inter.with_suffix(".item")
     return load_atomic(
         inter,
         item if item.is_file() else None,
-        name=text if text in DATASETS else inter.stem,
+        name=dataset_name(text),
         genre_field=genre_field,
         **options,
     )
+
+
+def _inter_file(text):
+    """The ``.inter`` file of a path: the file itself, or a folder's only one; else a ValueError."""
+    path = pathlib.Path(text)
+    if path.is_dir():
+        found = sorted(path.glob("*.inter"))
+        if len(found) != 1:
+            raise ValueError(f"{path}: expected exactly one .inter file, found {len(found)}")
+        return found[0]
+    if path.is_file():
+        return path
+    raise ValueError(
+        f"unknown dataset {text!r}: neither a known name ({', '.join(DATASETS)}) nor an existing file or folder"
+    )
+
+
+def dataset_name(name_or_path: str | os.PathLike[str]) -> str:
+    """The name :func:`load` gives a dataset, found without fetching or reading it.
+
+    Parameters
+    ----------
+    name_or_path : str or os.PathLike
+        As for :func:`load`.
+
+    Returns
+    -------
+    str
+        The known dataset's name, or the stem of the ``.inter`` file.
+
+    Raises
+    ------
+    ValueError
+        As :func:`load`: neither a known name nor an existing file or folder, or a folder
+        without exactly one ``.inter`` file.
+
+    Examples
+    --------
+    >>> dataset_name("ml-100k")
+    'ml-100k'
+    >>> import pathlib, tempfile
+    >>> inter = pathlib.Path(tempfile.mkdtemp()) / "toy.inter"
+    >>> _ = inter.write_text("")
+    >>> dataset_name(inter.parent)
+    'toy'
+    """
+    text = os.fspath(name_or_path)
+    return text if text in DATASETS else _inter_file(text).stem
 
 
 def to_world(dataset: SplitDataset, rankings: ArrayLike, *, split: str = "test") -> World:

@@ -5,25 +5,44 @@ from __future__ import annotations
 __all__ = ["movielens_10m", "movielens_20m"]
 
 import io
+import itertools
 import pathlib
 import zipfile
 
 import numpy as np
 import pandas as pd
 
-from ._raw import decoded, genre_tokens, member_bytes, numeric_table, token_text, write_interactions
+from tqdm.auto import tqdm
+
+from ._raw import decoded, genre_tokens, member_blocks, member_bytes, numeric_table, token_text
 from .atomic import write_atomic
 
 
-def _movielens(archive, folder, name, ratings, movies, progress):
-    interactions = ratings.rename(columns={"userId": "user_id", "movieId": "item_id"})
-    interactions = interactions[["user_id", "item_id", "rating", "timestamp"]]
-    write_interactions(
-        interactions,
-        folder / f"{name}.inter",
-        {"user_id": "token", "item_id": "token", "rating": "float", "timestamp": "float"},
-        progress,
-    )
+_COLUMNS = ["userId", "movieId", "rating", "timestamp"]
+_TYPES = {"user_id": "token", "item_id": "token", "rating": "float", "timestamp": "float"}
+
+
+def _write_ratings(archive, folder, name, member, separator, progress):
+    """Convert the ratings member block by block (bounded memory), naming a bad line in the file."""
+    blocks = member_blocks(archive, member)
+    first_line = 1
+    if separator == ",":  # ratings.csv opens with its header
+        first, _, body = next(blocks, b"").partition(b"\n")
+        header = decoded(first).strip()
+        if header.split(",") != _COLUMNS:
+            raise ValueError(f"{member}: line 1: expected the header {','.join(_COLUMNS)}, got {header!r}")
+        blocks, first_line = itertools.chain([body] if body else [], blocks), 2
+    with open(folder / f"{name}.inter", "w", encoding="utf-8", newline="\n") as handle:
+        handle.write("\t".join(f"{c}:{t}" for c, t in _TYPES.items()) + "\n")
+        for block in tqdm(blocks, desc=f"{name}.inter", leave=False, disable=not progress, unit="block"):
+            data = block.replace(b"::", b"\t") if separator == "::" else block
+            ratings = numeric_table(data, _COLUMNS, "\t" if separator == "::" else ",", member, first_line=first_line)
+            ratings = ratings.astype({"userId": np.int64, "movieId": np.int64})
+            ratings.to_csv(handle, sep="\t", header=False, index=False, lineterminator="\n")
+            first_line += block.count(b"\n")
+
+
+def _write_movies(folder, name, movies):
     items = pd.DataFrame(
         {
             "item_id": movies["movieId"].astype(str),
@@ -61,15 +80,12 @@ def movielens_10m(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: b
     >>> (folder / "ml-10m.inter").read_text().splitlines()[1]
     '1\\t122\\t5.0\\t838985046.0'
     """
-    columns = ["userId", "movieId", "rating", "timestamp"]
-    ratings = numeric_table(member_bytes(archive, "ratings.dat").replace(b"::", b"\t"), columns, "\t", "ratings.dat")
-    ratings = ratings.astype({"userId": np.int64, "movieId": np.int64})
+    _write_ratings(archive, folder, "ml-10m", "ratings.dat", "::", progress)
     rows = [line.split("::", 2) for line in decoded(member_bytes(archive, "movies.dat")).splitlines() if line.strip()]
     if any(len(r) != 3 for r in rows):
         bad = next(i for i, r in enumerate(rows) if len(r) != 3)
         raise ValueError(f"movies.dat: line {bad + 1}: expected MovieID::Title::Genres")
-    movies = pd.DataFrame(rows, columns=["movieId", "title", "genres"])
-    _movielens(archive, folder, "ml-10m", ratings, movies, progress)
+    _write_movies(folder, "ml-10m", pd.DataFrame(rows, columns=["movieId", "title", "genres"]))
 
 
 def movielens_20m(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: bool = True) -> None:
@@ -97,12 +113,7 @@ def movielens_20m(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: b
     >>> (folder / "ml-20m.item").read_text().splitlines()[1]
     '2\\tJumanji, The (1995)\\tAdventure Children Fantasy'
     """
-    first, _, body = member_bytes(archive, "ratings.csv").partition(b"\n")
-    header = decoded(first).strip()
-    if header.split(",") != ["userId", "movieId", "rating", "timestamp"]:
-        raise ValueError(f"ratings.csv: line 1: expected the header userId,movieId,rating,timestamp, got {header!r}")
-    ratings = numeric_table(body, ["userId", "movieId", "rating", "timestamp"], ",", "ratings.csv", first_line=2)
-    ratings = ratings.astype({"userId": np.int64, "movieId": np.int64})
+    _write_ratings(archive, folder, "ml-20m", "ratings.csv", ",", progress)
     try:
         movies = pd.read_csv(
             io.StringIO(decoded(member_bytes(archive, "movies.csv"))), dtype=str, keep_default_na=False
@@ -113,4 +124,4 @@ def movielens_20m(archive: zipfile.ZipFile, folder: pathlib.Path, *, progress: b
         raise ValueError(
             f"movies.csv: line 1: expected the header movieId,title,genres, got {','.join(movies.columns)!r}"
         )
-    _movielens(archive, folder, "ml-20m", ratings, movies, progress)
+    _write_movies(folder, "ml-20m", movies)

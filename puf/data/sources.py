@@ -75,6 +75,9 @@ class ArchiveSource:
         Name of the function of :mod:`puf.data.convert` that writes the atomic files.
     files : tuple of str
         The atomic files the conversion writes.
+    largest_member : int
+        The most bytes a member of the archive may declare it inflates to (about twice the
+        largest file of the published archive): a larger one is refused before it is inflated.
     defaults : dict
         Preprocessing keywords that differ from :func:`puf.data.preprocess`'s defaults.
     citation : str
@@ -92,6 +95,7 @@ class ArchiveSource:
     md5: str | None
     converter: str
     files: tuple
+    largest_member: int
     defaults: dict = dataclasses.field(default_factory=dict)
     citation: str = ""
 
@@ -141,6 +145,7 @@ DATASETS: dict[str, DatasetSource | ArchiveSource] = {
         md5="ce571fd55effeba0271552578f2648bd",
         converter="movielens_10m",
         files=("ml-10m.inter", "ml-10m.item"),
+        largest_member=600 * 10**6,  # ratings.dat: 265 MB
         citation=_MOVIELENS,
     ),
     "ml-20m": ArchiveSource(
@@ -148,6 +153,7 @@ DATASETS: dict[str, DatasetSource | ArchiveSource] = {
         md5="cd245b17a1ae2cc31bb14903e1204af3",
         converter="movielens_20m",
         files=("ml-20m.inter", "ml-20m.item"),
+        largest_member=1200 * 10**6,  # ratings.csv: 533 MB
         citation=_MOVIELENS,
     ),
     "lastfm": ArchiveSource(
@@ -155,6 +161,7 @@ DATASETS: dict[str, DatasetSource | ArchiveSource] = {
         md5=None,
         converter="lastfm",
         files=("lastfm.inter", "lastfm.item"),
+        largest_member=64 * 10**6,  # user_taggedartists.dat: 4 MB
         citation=(
             "Ivan Cantador, Peter Brusilovsky and Tsvi Kuflik. 2011. 2nd Workshop on "
             "Information Heterogeneity and Fusion in Recommender Systems (HetRec 2011). "

@@ -3,14 +3,19 @@
 The shared arrays are scattered once to every worker; each task is one tile or
 block (the same tasks the local engine runs on threads) and returns a small
 partial result; partials are gathered and reduced in task order, so the answer
-is the local engine's. dask is an optional extra: ``pip install "puf-harness[dask]"``.
+is the local engine's. When the workers holding the scattered arrays die, the
+scheduler cannot rebuild them: they are scattered again and the unfinished tasks
+run again (up to :data:`ATTEMPTS` times), so the answer is still exact; past that,
+one line names the lost workers and what to do. dask is an optional extra:
+``pip install "puf-harness[dask]"``.
 """
 
 from __future__ import annotations
 
-__all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT"]
+__all__ = ["ATTEMPTS", "DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT"]
 
 from collections.abc import Callable, Iterable
+from concurrent.futures import CancelledError
 from typing import Any, Self
 
 from .blocks import Scheduler, progress_bar
@@ -18,6 +23,9 @@ from .blocks import Scheduler, progress_bar
 #: Seconds to wait for a scheduler before giving up, so that a wrong address
 #: fails at once instead of after the preparation work.
 CONNECT_TIMEOUT = 5
+
+#: Times the tasks are run with the shared arrays scattered anew before a loss is an error.
+ATTEMPTS = 3
 
 #: What to install for ``engine="dask"``, said when dask.distributed is missing.
 INSTALL_HINT = 'engine="dask" needs dask.distributed; install it with: pip install "puf-harness[dask]"'
@@ -101,19 +109,56 @@ class DaskExecutor:
         progress: bool = False,
         desc: str | None = None,
     ) -> list[Any]:
-        """Return ``[kernel(shared, t) for t in tasks]`` computed on the cluster, in order."""
-        distributed = _import_distributed()
+        """Return ``[kernel(shared, t) for t in tasks]`` computed on the cluster, in order.
+
+        Raises
+        ------
+        ValueError
+            The workers holding the shared arrays were lost :data:`ATTEMPTS` times running;
+            the message names them and what to do.
+        """
         tasks = list(tasks)
-        if not tasks:
-            return []
+        results: dict[int, Any] = {}
+        lost: set[str] = set()
+        with progress_bar(len(tasks), desc, progress) as bar:
+            for _ in range(ATTEMPTS):
+                if len(results) == len(tasks):
+                    break
+                workers = set(self.client.scheduler_info()["workers"])
+                try:
+                    self._attempt(kernel, shared, tasks, results, bar)
+                except CancelledError:  # lost dependencies: the scattered arrays died with their workers
+                    lost |= workers - set(self.client.scheduler_info()["workers"])
+            else:
+                if len(results) < len(tasks):
+                    raise ValueError(
+                        f"the dask workers holding the engine's shared arrays were lost {ATTEMPTS} times "
+                        f"(lost: {', '.join(sorted(lost)) or 'not named by the scheduler'}); give the workers "
+                        "more memory or check their logs, then run again, or use engine='local'"
+                    )
+        return [results[i] for i in range(len(tasks))]
+
+    def _attempt(self, kernel, shared, tasks, results, bar):
+        """Scatter ``shared`` and run the tasks not in ``results`` yet, adding theirs as they finish."""
+        distributed = _import_distributed()
+        pending = [i for i in range(len(tasks)) if i not in results]
         # A one-element list scatters the whole mapping as a single future.
         (shared_future,) = self.client.scatter([shared], broadcast=True, hash=False)
-        futures = self.client.map(_run_task, tasks, kernel=kernel, shared=shared_future, pure=False)
+        futures = self.client.map(
+            _run_task, [tasks[i] for i in pending], kernel=kernel, shared=shared_future, pure=False
+        )
         try:
-            with progress_bar(len(tasks), desc, progress) as bar:
-                for _ in distributed.as_completed(futures, loop=self.client.loop):
+            for future in distributed.as_completed(futures, loop=self.client.loop):
+                if future.status == "finished":
                     bar.update()
-            return self.client.gather(futures)
+            results.update(zip(pending, self.client.gather(futures)))
+        except CancelledError:
+            finished = [(i, f) for i, f in zip(pending, futures) if f.status == "finished"]
+            try:  # what finished before the loss need not run again, if its workers live
+                results.update(zip([i for i, _ in finished], self.client.gather([f for _, f in finished])))
+            except CancelledError:
+                pass
+            raise
         finally:
             self.client.cancel(futures + [shared_future])
 

