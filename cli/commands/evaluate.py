@@ -13,7 +13,11 @@ import contextlib
 
 from ..exitcodes import EXIT_OK
 from ._evaluate_options import (
+    add_list_options,
     add_pair_options,
+    add_scheduler_option,
+    engine_options,
+    parse_columns,
     chosen_measures,
     device_params,
     format_table,
@@ -73,8 +77,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME=FILE",
-        help="your run: CSV/TSV of user,item,rank|score (repeatable)",
+        help="your run: a TREC run file (qid Q0 docid rank score tag), or CSV, TSV or Parquet "
+        "with user, item and rank or score columns (repeatable)",
     )
+    add_list_options(parser)
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
     parser.add_argument(
         "--gamma",
@@ -111,6 +117,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--jobs", type=int, default=None, metavar="N", help="threads of the engines (default: every usable core)"
     )
+    add_scheduler_option(parser)
     parser.add_argument(
         "--device", default="cpu", metavar="DEVICE", help="torch device of the neural rankers, e.g. cuda (default cpu)"
     )
@@ -194,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     """
     import sys
 
-    from puf.evaluation import evaluate_runs, read_run, run_rankers
+    from puf.evaluation import evaluate_runs, run_rankers
 
     show = not args.quiet
     # Failures end in cli.main, the one handler: one line on stderr and the exit code of its kind.
@@ -205,41 +212,48 @@ def run(args: argparse.Namespace) -> int:
     pairs = pair_options(args)
     if names is not None:
         names = _ranker_names(names, show)
-    dataset = _load(args)
-    out = _out_folder(args, dataset)
-    with _claim(args, out, cache=names is not None) as staging:  # this run's until it ends
-        runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
-        timings, facts = {}, {}
-        if names is not None:
-            runs.update(
-                run_rankers(
-                    dataset,
-                    names,
-                    k=args.k,
-                    random_state=args.seed,
-                    timings=timings,
-                    progress=show,
-                    facts=facts,
-                    cache=_run_cache(args.cache),
-                    retrain=args.retrain,
-                    params=device_params(names, args.device),
+    # The cluster is connected first, so that a wrong --scheduler costs no download or training.
+    with engine_options(args.scheduler) as engine:
+        dataset = _load(args)
+        out = _out_folder(args, dataset)
+        with _claim(args, out, cache=names is not None) as staging:
+            read = _read_runs(args, files, dataset)
+            runs = {name: lists.rankings for name, lists in read.items()}
+            timings, facts = {}, {}
+            if names is not None:
+                runs.update(
+                    run_rankers(
+                        dataset,
+                        names,
+                        k=args.k,
+                        random_state=args.seed,
+                        timings=timings,
+                        progress=show,
+                        facts=facts,
+                        cache=_run_cache(args.cache),
+                        retrain=args.retrain,
+                        params=device_params(names, args.device),
+                    )
                 )
+            table = evaluate_runs(
+                dataset,
+                runs,
+                k=args.k,
+                gamma=args.gamma,
+                epsilon=args.epsilon,
+                progress=show,
+                measures=measures,
+                memory=None if args.memory is None else parse_memory(args.memory),
+                random_state=args.seed,
+                n_jobs=args.jobs,
+                max_pairs=pairs["max_pairs"],
+                sample=pairs["sample"],
+                **engine,
             )
-        table = evaluate_runs(
-            dataset,
-            runs,
-            k=args.k,
-            gamma=args.gamma,
-            epsilon=args.epsilon,
-            progress=show,
-            measures=measures,
-            memory=None if args.memory is None else parse_memory(args.memory),
-            random_state=args.seed,
-            n_jobs=args.jobs,
-            max_pairs=pairs["max_pairs"],
-            sample=pairs["sample"],
-        )
-        written = _write(staging, dataset, runs, table, timings, facts, args.k)
+            written = _write(staging, dataset, runs, table, timings, facts, args.k)
+            if read:
+                _write_lists(staging, read)
+                written.append("lists.csv")
     print(format_table(table, args.format))
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
@@ -264,7 +278,15 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipped.csv", "estimates.csv")
+_OUTPUTS = (
+    "scores.csv",
+    "per_user.csv",
+    "agreement.csv",
+    "timings.csv",
+    "skipped.csv",
+    "estimates.csv",
+    "lists.csv",
+)
 
 
 @contextlib.contextmanager
@@ -340,6 +362,9 @@ def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | li
     files = parse_runs(args.runs)
     for path in files.values():
         _existing_file(path, "--run")
+    parse_columns(args.columns)
+    if not files and (args.strict or args.drop_seen or args.columns):
+        raise ValueError("--strict, --drop-seen and --columns need --run: they say how run files are read")
     names = args.rankers or (None if files else "all")
     if names is not None:
         names = parse_rankers(names)
@@ -363,6 +388,32 @@ def _out_folder(args: argparse.Namespace, dataset: SplitDataset) -> Path:
     import pathlib
 
     return pathlib.Path(args.out or f"puf-evaluate-{dataset.name}")
+
+
+def _read_runs(args: argparse.Namespace, files: Mapping[str, str], dataset: SplitDataset) -> dict[str, Any]:
+    """Each --run's lists (:func:`puf.evaluation.read_lists`); what was skipped, seen or short said in one line."""
+    import sys
+
+    from puf.evaluation import read_lists
+
+    read = {
+        name: read_lists(
+            path, dataset, k=args.k, strict=args.strict, drop_seen=args.drop_seen, columns=parse_columns(args.columns)
+        )
+        for name, path in files.items()
+    }
+    for name, lists in read.items():  # a result, shown even with --quiet
+        if lists.summary():
+            print(f"puf evaluate: run {name}: {lists.summary()}", file=sys.stderr)
+    return read
+
+
+def _write_lists(out: Path, read: Mapping[str, Any]) -> None:
+    """``lists.csv``: per --run, the users skipped, the seen items found (or dropped) and the short lists."""
+    import pandas as pd
+
+    table = pd.DataFrame.from_dict({name: lists.counts() for name, lists in read.items()}, orient="index")
+    table.to_csv(out / "lists.csv", index_label="run")
 
 
 def _write(
