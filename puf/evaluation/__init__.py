@@ -24,6 +24,7 @@ __all__ = [
     "read_lists",
     "read_run",
     "run_rankers",
+    "Study",
     "score_variants",
     "study_similarity",
     "variant_scores",
@@ -33,10 +34,11 @@ __all__ = [
 
 from .agreement import measure_agreement
 from .planner import study_similarity
-from .populations import score_variants, variant_scores
+from .roads import score_variants, variant_scores
 from .lists import ListsEvaluation, RunLists, evaluate_lists, read_lists, read_run
 from .runs import run_rankers
 from .split_files import write_split
+from .study import Study
 from .scores import evaluate_runs, measure_columns, per_user_effectiveness, write_pair_limits
 
 

@@ -15,7 +15,7 @@ __all__ = ["RunLists", "ListsEvaluation", "read_lists", "read_run", "evaluate_li
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -27,7 +27,8 @@ from .run_files import list_rows
 if TYPE_CHECKING:
     from ..data import SplitDataset
 
-Lists = str | os.PathLike[str] | pd.DataFrame
+Lists: TypeAlias = str | os.PathLike[str] | pd.DataFrame
+"""Where one run's lists come from: a file's path or a DataFrame."""
 
 
 @dataclass(frozen=True)

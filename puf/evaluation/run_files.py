@@ -48,6 +48,7 @@ def _roles(source: str, header: list, columns: Mapping[str, str] | None) -> dict
     chosen_order = {"rank", "score"} & set(given)
     found = {}
     for role, names in COLUMN_NAMES.items():
+        wanted: tuple[str, ...]
         if role in given:
             wanted = (given[role],)
         elif chosen_order and role in ("rank", "score"):
