@@ -57,3 +57,21 @@ def test_an_unreachable_scheduler_fails_before_any_work(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
     assert main(["report", "--quick", "--out", str(tmp_path / "r"), "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "--scheduler needs --data" in capsys.readouterr().err
+
+
+def test_report_scheduler_reaches_the_real_data_settings(cluster, tmp_path, monkeypatch):
+    from puf.reports import report
+
+    seen = {}
+
+    def record(out, **options):
+        seen.update(options, connected=options["study"].scheduler.status)
+        (out / "index.html").write_text("")
+        return out / "index.html"
+
+    monkeypatch.setattr(report, "build_report", record)
+    monkeypatch.setattr("puf.cli.commands.report._check_data", lambda name: None)
+    argv = ["report", "--quick", "--quiet", "--data", "ml-100k", "--out", str(tmp_path / "r")]
+    assert main([*argv, "--scheduler", cluster.scheduler_address]) == 0
+    assert seen["study"].engine == "dask" and seen["connected"] == "running"
+    assert f"--scheduler {cluster.scheduler_address}" in seen["command"]
