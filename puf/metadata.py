@@ -147,6 +147,7 @@ _DEFAULTS = dict(
     tables=True,
     attainable=None,
     study_options=(),
+    engine_output=None,
 )
 
 
@@ -201,6 +202,11 @@ class Measure:
         Keyword options of its function that a study sets from its own
         settings: PEU declares ``("epsilon",)``, so ``puf evaluate --epsilon``
         reaches every measure that declares ``epsilon``, by metadata, not name.
+    engine_output : tuple of (str, float), optional
+        Which output of its scale engine the measure's value is, and the factor
+        applied to it: the envy measures declare theirs among
+        :func:`puf.engines.envy_measures`' ``me``, ``mme`` and ``peu``
+        (ME-as-printed: ``("me", 2.0)``), so one engine pass gives them all.
 
     Examples
     --------
@@ -229,6 +235,7 @@ class Measure:
     tables: bool = True
     attainable: str | None = None
     study_options: tuple[str, ...] = ()
+    engine_output: tuple[str, float] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -295,7 +302,19 @@ def _checked_metadata(meta):
     options = meta["study_options"]
     if isinstance(options, str) or not all(isinstance(o, str) for o in options):
         raise ValueError(f"study_options must be a tuple of option names, got {options!r}")
-    return dict(meta, range=(low, high), gamma=gamma, tables=bool(meta["tables"]), study_options=tuple(options))
+    output = meta["engine_output"]
+    if output is not None:
+        if not (isinstance(output, tuple) and len(output) == 2 and isinstance(output[0], str)):
+            raise ValueError(f"engine_output must be (output name, factor), got {output!r}")
+        output = (output[0], float(output[1]))
+    return dict(
+        meta,
+        range=(low, high),
+        gamma=gamma,
+        tables=bool(meta["tables"]),
+        study_options=tuple(options),
+        engine_output=output,
+    )
 
 
 def check_similarity_choice(similarity: str, gamma: object) -> float | None:
@@ -345,8 +364,8 @@ def measure(
     **metadata
         ``label``, ``range``, ``direction``, ``definition`` (default the
         docstring's first line), ``family``, ``reference``, ``similarity``,
-        ``gamma``, ``panel``, ``tables``, ``attainable``, ``study_options``, as
-        for :class:`Measure`.
+        ``gamma``, ``panel``, ``tables``, ``attainable``, ``study_options``,
+        ``engine_output``, as for :class:`Measure`.
 
     Returns
     -------

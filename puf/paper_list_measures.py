@@ -47,6 +47,7 @@ def _envy(utility):
 
 @measure(
     name="me",
+    engine_output=("me", 1.0),
     label="ME",
     family=_ENVY,
     panel="Envy",
@@ -85,6 +86,7 @@ def mean_envy(utility: ArrayLike) -> float:
 
 @measure(
     name="me-as-printed",
+    engine_output=("me", 2.0),
     label="ME-as-printed",
     family=_ENVY,
     panel="Envy",
@@ -116,6 +118,7 @@ def mean_envy_as_printed(utility: ArrayLike) -> float:
 
 @measure(
     name="mme",
+    engine_output=("mme", 1.0),
     label="MME",
     family=_ENVY,
     panel="Envy",
@@ -150,6 +153,7 @@ def mean_max_envy(utility: ArrayLike) -> float:
 
 @measure(
     name="peu",
+    engine_output=("peu", 1.0),
     label="PEU",
     family=_ENVY,
     panel="Envy",

@@ -14,12 +14,14 @@ __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
 from pathlib import Path
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from puf.properties.budget import example_budget
 from puf.metadata import Measure
 from puf.parallel import usable_cores
 from puf.world import World
+from puf.evaluation.study import Study
 import pandas as pd
 from .bases import Base
 from .report_parts import Section
@@ -45,8 +47,7 @@ def build_report(
     progress: bool = False,
     command: str = "puf report",
     workers: int | None = None,
-    max_pairs: int | None = None,
-    sample: int | None = None,
+    study: Study | None = None,
     rankers: str | Sequence[str] | None = None,
 ) -> Path:
     """Run everything and write the report into the existing directory ``out``.
@@ -73,15 +74,14 @@ def build_report(
     workers : int, optional
         Processes for the sweeps' worlds (:func:`reports.sweeps.sweep`); default one
         per core, 1 runs them in this process. The files are the same whatever it is.
-    max_pairs : int, optional
-        With ``data``: skip the measures on the exact roads over all m(m−1)/2 user
-        pairs of the real data when it has more pairs than this, as ``puf evaluate
-        --max-pairs`` does (:func:`puf.evaluation.planner.plan_roads`); each real-data
-        table lists them as skipped, with the reason. Default no limit.
-    sample : int, optional
-        With ``data``: estimate the real data's pair measures (and UF) from this many
-        drawn pairs, with 95% intervals, as ``puf evaluate --sample`` does; the tables
-        mark them as sampled. The synthetic sections are unaffected by either option.
+    study : puf.evaluation.Study, optional
+        With ``data``: the real data's settings, as ``puf evaluate`` takes them (its seed is
+        ``random_state``). ``max_pairs`` skips the measures on the exact roads over all
+        m(m−1)/2 user pairs when there are more pairs than this (each real-data table lists
+        them as skipped, with the reason); ``sample`` estimates the pair measures (and UF)
+        from this many drawn pairs, with 95% intervals, marked as sampled; ``engine`` and
+        ``scheduler`` run the measures-per-ranker evaluation's engine blocks on a dask
+        cluster. The synthetic sections are unaffected. Default ``Study()``.
     rankers : str or sequence of str, optional
         With ``data``: the rankers of the real-data sections, names or ``"all"``
         (:func:`puf.evaluation.run_rankers`); default :data:`REAL_RANKERS`.
@@ -108,7 +108,8 @@ def build_report(
     from puf.reports.sweeps import SWEEPS, Base
     from puf.reports.verdicts import verdict_document, verdict_record
 
-    pairs = _pair_limits(max_pairs, sample)
+    study = replace(Study() if study is None else study, random_state=random_state)
+    pairs = _pair_limits(study.max_pairs, study.sample)
     setting = SETTINGS["quick" if quick else "full"]
     workers = usable_cores() if workers is None else workers
     seeds = [random_state + i for i in range(setting["n_seeds"])]
@@ -122,7 +123,7 @@ def build_report(
     ) as collect:
         if data:  # first, so that a bad name or a failed download stops the run at once
             with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
-                real = _real_data(data, random_state=random_state, rankers=rankers, **pairs)
+                real = _real_data(data, study=study, rankers=rankers)
                 bar.update(1)
         cache, sections, labels = {}, [], []
         worlds = sum(s.n_worlds(quick=quick, n_seeds=len(seeds)) for s in SWEEPS.values())
@@ -375,14 +376,7 @@ REAL_RANKERS = "all"
 """Rankers of the real-data sections: every installed one (the paper's seven with the extra)."""
 
 
-def _real_data(
-    name: str,
-    *,
-    random_state: int,
-    rankers: str | Sequence[str] | None = None,
-    max_pairs: int | None = None,
-    sample: int | None = None,
-) -> dict[str, Any]:
+def _real_data(name: str, *, study: Study, rankers: str | Sequence[str] | None = None) -> dict[str, Any]:
     """Load a dataset, run the rankers (cached lists), evaluate them; lists of the best ranker for sweeps."""
     from puf.data import load, to_world
     from puf.data.dataset_cache import cache_dir
@@ -392,8 +386,10 @@ def _real_data(
 
     dataset = load(name)
     chosen = REAL_RANKERS if rankers is None else rankers
-    runs = run_rankers(dataset, chosen, k=10, random_state=random_state, cache=cache_dir() / "runs")
-    scores = evaluate_runs(dataset, runs, k=10, max_pairs=max_pairs, sample=sample, random_state=random_state)
+    seed = study.random_state if isinstance(study.random_state, int) else None
+    runs = run_rankers(dataset, chosen, k=10, random_state=seed, cache=cache_dir() / "runs")
+    settings = ("max_pairs", "sample", "random_state", "engine", "scheduler", "n_jobs")
+    scores = evaluate_runs(dataset, runs, k=10, **{name: getattr(study, name) for name in settings})
     agreeing, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {
@@ -404,7 +400,7 @@ def _real_data(
         "agreement_over": note,
         "ranker": ranker,
         "worlds": RelabelledWorlds(to_world(dataset, runs[ranker])),
-        "pairs": {"max_pairs": max_pairs, "sample": sample},
+        "pairs": {"max_pairs": study.max_pairs, "sample": study.sample},
     }
 
 

@@ -217,7 +217,13 @@ def test_cli_with_own_files_and_run(tmp_path, capsys):
     printed = json.loads(capsys.readouterr().out)
     assert set(printed) == {"mine", "mostpop", "itemknn"}
     assert set(printed["mine"]) == {c.replace("@k", "@10") for c in MEASURE_COLUMNS}
-    assert {p.name for p in out.iterdir()} == {"scores.csv", "per_user.csv", "agreement.csv", "timings.csv"}
+    assert {p.name for p in out.iterdir()} == {
+        "scores.csv",
+        "per_user.csv",
+        "agreement.csv",
+        "timings.csv",
+        "lists.csv",
+    }
     assert printed["mine"]["P@10"] == pytest.approx(0.1)  # each list holds the test item
     per_user = pd.read_csv(out / "per_user.csv")
     assert len(per_user) == 3 * 10 and set(per_user["ranker"]) == {"mine", "mostpop", "itemknn"}

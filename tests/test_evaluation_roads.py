@@ -11,6 +11,7 @@ import puf
 from puf.evaluation import study_similarity
 from puf.evaluation.planner import plan_roads
 from puf.evaluation.roads import score_worlds
+from puf.evaluation.study import Study
 from puf.validation import UndefinedMeasureWarning
 
 
@@ -45,7 +46,7 @@ def test_engine_road_equals_dense_road_for_every_measure(worlds):
     chosen = puf.variants()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
-        engine = score_worlds(worlds, chosen, gamma=0.5, memory=1)
+        engine = score_worlds(worlds, chosen, Study(gamma=0.5), memory=1)
         dense = {name: [_dense(w, v) for v in chosen] for name, w in worlds.items()}
     kinds = {v.label: r.kind for v, r in zip(chosen, engine.roads)}
     assert kinds["PUF-P"] == "pairs" and engine.roads[[v.label for v in chosen].index("PUF-P")].source == "jaccard"
@@ -95,9 +96,9 @@ def test_sampled_estimates_cover_the_exact_values(worlds):
     chosen = (
         puf.variants("PUF-P") + puf.variants("PUF-NDCG") + puf.variants("Lipschitz-violation-P") + puf.variants("UF")
     )
-    exact = score_worlds(worlds, chosen, gamma=0.5).values
-    sampled = score_worlds(worlds, chosen, gamma=0.5, sample=40_000, random_state=1)
-    again = score_worlds(worlds, chosen, gamma=0.5, sample=40_000, random_state=1)
+    exact = score_worlds(worlds, chosen, Study(gamma=0.5)).values
+    sampled = score_worlds(worlds, chosen, Study(gamma=0.5, sample=40_000, random_state=1))
+    again = score_worlds(worlds, chosen, Study(gamma=0.5, sample=40_000, random_state=1))
     assert sampled.values == again.values
     for name in worlds:
         for variant, value in zip(chosen, exact[name]):
@@ -284,7 +285,22 @@ def test_a_value_of_a_given_matrix_and_the_lists_is_computed_once_for_every_rele
     calls = []
     real = uf[0].__call__
     monkeypatch.setattr(type(uf[0]), "__call__", lambda self, *a, **k: calls.append(1) or real(*a, **k))
-    values = [score_worlds({"w": w}, uf, similarities={("uf", 0.5): matrix}).values["w"] for w in relabelled]
+    values = [score_worlds({"w": w}, uf, Study(overrides={("uf", 0.5): matrix})).values["w"] for w in relabelled]
     assert values[0] == values[1] and len(calls) == 1
     fresh = matrix.copy()  # writeable: computed afresh, the same value
-    assert score_worlds({"w": relabelled[0]}, uf, similarities={("uf", 0.5): fresh}).values["w"] == values[0]
+    assert score_worlds({"w": relabelled[0]}, uf, Study(overrides={("uf", 0.5): fresh})).values["w"] == values[0]
+
+
+def test_the_envy_road_reads_the_output_each_measure_declares():
+    """ME, ME-as-printed, MME and PEU name their engine output in ``@measure``; one pass serves them."""
+    from puf.engines import envy_measures
+
+    world = _worlds(60, 40, runs=1, seed=7)["r0"]
+    labels = ("ME", "ME-as-printed", "MME", "PEU")
+    chosen = [v for label in labels for v in puf.variants(label)]
+    assert [v.measure.engine_output for v in chosen] == [("me", 1.0), ("me", 2.0), ("mme", 1.0), ("peu", 1.0)]
+    values = score_worlds({"w": world}, chosen).values["w"]
+    found = envy_measures(world.rankings, world.relevance, k=world.k)
+    assert values == pytest.approx([found["me"], 2 * found["me"], found["mme"], found["peu"]], abs=1e-15)
+    with pytest.raises(ValueError, match=r"engine_output must be \(output name, factor\), got 'me'"):
+        puf.metadata.Measure(puf.mean_envy, "mine", engine_output="me")

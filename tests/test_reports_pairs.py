@@ -131,12 +131,13 @@ def test_pair_options_without_data_are_refused(tmp_path, capsys, option, value):
 
 
 def test_build_report_refuses_bad_pair_limits_naming_them(tmp_path):
+    from puf.evaluation import Study
     from puf.reports.report import build_report
 
     with pytest.raises(ValueError, match="max_pairs"):
-        build_report(tmp_path, quick=True, data="ml-100k", max_pairs=0)
+        build_report(tmp_path, quick=True, data="ml-100k", study=Study(max_pairs=0))
     with pytest.raises(ValueError, match="sample must be >= 2 pairs, got 1"):
-        build_report(tmp_path, quick=True, data="ml-100k", sample=1)
+        build_report(tmp_path, quick=True, data="ml-100k", study=Study(sample=1))
 
 
 def test_the_worlds_of_a_sweep_share_one_sampled_uf(monkeypatch):

@@ -10,12 +10,17 @@ __all__ = [
     "pair_options",
     "parse_rankers",
     "parse_runs",
+    "add_list_options",
+    "parse_columns",
+    "add_scheduler_option",
+    "engine_options",
     "chosen_measures",
     "device_params",
 ]
 
-from typing import TYPE_CHECKING
-from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Sequence
+import contextlib
 import json
 import math
 
@@ -222,6 +227,115 @@ def parse_runs(specs: Iterable[str]) -> dict[str, str]:
             raise ValueError(f"--run name {name!r} given twice")
         runs[name] = path
     return runs
+
+
+def add_list_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--strict``, ``--drop-seen`` and ``--columns``: how ``--run`` files are read.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_list_options(parser)
+    >>> args = parser.parse_args(["--drop-seen", "--columns", "user=uid,score=pred"])
+    >>> args.strict, args.drop_seen, args.columns
+    (False, True, 'user=uid,score=pred')
+    """
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse a --run listing users the dataset's split does not hold (default: skip and count them)",
+    )
+    parser.add_argument(
+        "--drop-seen",
+        action="store_true",
+        help="drop the items of a user's training or validation data from its --run lists before the "
+        "cut at k (default: keep them, scored as misses, and count them)",
+    )
+    parser.add_argument(
+        "--columns",
+        default=None,
+        metavar="ROLE=NAME,...",
+        help="the --run tables' column names, when not user/user_id, item/item_id, rank or score: "
+        "e.g. user=uid,item=movie,score=prediction",
+    )
+
+
+def parse_columns(text: str | None) -> dict[str, str] | None:
+    """``--columns user=uid,score=pred`` as role -> column name.
+
+    Examples
+    --------
+    >>> parse_columns("user=uid, score=pred")
+    {'user': 'uid', 'score': 'pred'}
+    >>> parse_columns("uid")
+    Traceback (most recent call last):
+    ...
+    ValueError: --columns must be ROLE=NAME,... with roles user, item, rank, score; got 'uid'
+    """
+    if text is None:
+        return None
+    columns = {}
+    for spec in text.split(","):
+        role, equals, name = (part.strip() for part in spec.partition("="))
+        if not equals or not name or role not in ("user", "item", "rank", "score") or role in columns:
+            raise ValueError(f"--columns must be ROLE=NAME,... with roles user, item, rank, score; got {text!r}")
+        columns[role] = name
+    if "rank" in columns and "score" in columns:
+        raise ValueError(f"--columns names rank and score; a run is ordered by one of them, got {text!r}")
+    return columns
+
+
+def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--scheduler ADDRESS``: the engines' blocks as tasks on a dask.distributed cluster.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> add_scheduler_option(parser)
+    >>> parser.parse_args(["--scheduler", "tcp://10.0.0.5:8786"]).scheduler
+    'tcp://10.0.0.5:8786'
+    """
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the engines' blocks on the dask.distributed cluster of this scheduler, e.g. "
+        "tcp://10.0.0.5:8786 (needs the dask extra); the values are those of a local run",
+    )
+
+
+@contextlib.contextmanager
+def engine_options(address: str | None) -> Iterator[dict[str, Any]]:
+    """The engines' ``engine`` and ``scheduler`` for ``--scheduler``: one client for the whole command.
+
+    Connected before any work, so a wrong address fails at once; closed when the command ends.
+
+    Raises
+    ------
+    ImportError
+        ``--scheduler`` without dask.distributed installed (the message says what to install).
+    ValueError
+        The scheduler cannot be reached.
+
+    Examples
+    --------
+    >>> with engine_options(None) as options:
+    ...     options
+    {'engine': 'local', 'scheduler': None}
+    """
+    if address is None:
+        yield {"engine": "local", "scheduler": None}
+        return
+    from puf.engines.dask import DaskExecutor
+
+    try:
+        connected = DaskExecutor(address)
+    except ValueError as exc:
+        raise ValueError(f"--scheduler {address}: {exc}") from None
+    with connected:
+        yield {"engine": "dask", "scheduler": connected.client}
 
 
 def chosen_measures(specs: Sequence[str] | None) -> list[Measure] | None:

@@ -1,4 +1,4 @@
-"""``puf data fetch NAME``, ``puf data list`` and ``puf data convert``: the real datasets."""
+"""``puf data fetch NAME``, ``puf data list``, ``puf data convert`` and ``puf data split``: the real datasets."""
 
 from __future__ import annotations
 
@@ -61,7 +61,64 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="folder for the atomic files (made if missing; files are not overwritten)",
     )
     convert.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars")
+    _register_split(actions)
     parser.set_defaults(func=run, action=None)
+
+
+def _register_split(actions: argparse._SubParsersAction) -> None:
+    split = actions.add_parser(
+        "split",
+        help="write the train/validation/test split puf evaluate judges on",
+        description="Write the exact split puf evaluate --data NAME uses, as RecBole atomic files "
+        "(NAME.train.inter, NAME.valid.inter, NAME.test.inter, NAME.item) and the test split as "
+        "TREC qrels (NAME.test.qrels), so a model trained elsewhere is judged on the same users "
+        "and items; its lists then enter puf evaluate --data NAME --run.",
+    )
+    split.add_argument(
+        "name", help="dataset name (ml-100k, ml-1m, ...) or a folder/.inter file, as puf evaluate --data"
+    )
+    split.add_argument(
+        "--out", required=True, metavar="DIR", help="folder for the files (made if missing; files are not overwritten)"
+    )
+    split.add_argument("--cache", metavar="DIR", default=None, help="dataset cache folder")
+
+
+def _split(args: argparse.Namespace) -> int:
+    """``puf data split``: into a staging folder inside ``--out``, then moved in, file by file."""
+    import pathlib
+    import shutil
+    import sys
+    import tempfile
+
+    from puf.data import load
+    from puf.evaluation import write_split
+
+    out = pathlib.Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {str(out)!r}: is a file, not a folder")
+    dataset = load(args.name, cache=args.cache)
+    out.mkdir(parents=True, exist_ok=True)
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=".puf-split-", dir=out))
+    try:
+        written = write_split(dataset, staging)
+        taken = [path.name for path in written if (out / path.name).exists()]
+        if taken:
+            raise ValueError(
+                f"--out {str(out)!r}: already holds {taken[0]}; choose another folder or remove it "
+                "(nothing is overwritten)"
+            )
+        for path in written:
+            path.replace(out / path.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    for path in written:
+        print(out / path.name)
+    print(
+        f"{dataset.name}: {dataset.n_users:,} users, {dataset.n_items:,} items; "
+        f"train, validation, test: {len(dataset.train):,}, {len(dataset.valid):,}, {len(dataset.test):,}",
+        file=sys.stderr,
+    )
+    return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "convert":
         return _convert(args)
+    if args.action == "split":
+        return _split(args)
     if args.action == "fetch":
         try:
             path = fetch(
@@ -122,7 +181,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged entry", file=sys.stderr)
         return EXIT_OK
     print(
-        "usage: puf data {fetch NAME [--cache DIR], list [--cache DIR], convert FORMAT PATH --out DIR}", file=sys.stderr
+        "usage: puf data {fetch NAME [--cache DIR], list [--cache DIR], convert FORMAT PATH --out DIR, "
+        "split NAME --out DIR}",
+        file=sys.stderr,
     )
     return EXIT_BAD_INPUT
 

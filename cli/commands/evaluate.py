@@ -13,7 +13,11 @@ import contextlib
 
 from ..exitcodes import EXIT_OK
 from ._evaluate_options import (
+    add_list_options,
     add_pair_options,
+    add_scheduler_option,
+    engine_options,
+    parse_columns,
     chosen_measures,
     device_params,
     parse_memory,
@@ -73,8 +77,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME=FILE",
-        help="your run: CSV/TSV of user,item,rank|score (repeatable)",
+        help="your run: a TREC run file (qid Q0 docid rank score tag), or CSV, TSV or Parquet "
+        "with user, item and rank or score columns (repeatable)",
     )
+    add_list_options(parser)
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")
     parser.add_argument(
         "--gamma",
@@ -111,6 +117,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--jobs", type=int, default=None, metavar="N", help="threads of the engines (default: every usable core)"
     )
+    add_scheduler_option(parser)
     parser.add_argument(
         "--device", default="cpu", metavar="DEVICE", help="torch device of the neural rankers, e.g. cuda (default cpu)"
     )
@@ -194,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     """
     import sys
 
-    from puf.evaluation import evaluate_runs, read_run, run_rankers
+    from puf.evaluation import evaluate_runs, run_rankers
 
     show = not args.quiet
     # Failures end in cli.main, the one handler: one line on stderr and the exit code of its kind.
@@ -206,9 +213,12 @@ def run(args: argparse.Namespace) -> int:
     if names is not None:
         names = _ranker_names(names, show)
     out = _out_folder(args)
-    with _claim(args, out) as staging:  # this run's until it ends; the data is loaded once it is
+    # The cluster is connected first, so that a wrong --scheduler costs no download or training;
+    # the output folder is this run's until it ends, and the data is loaded once it is.
+    with engine_options(args.scheduler) as engine, _claim(args, out) as staging:
         dataset = _load(args)
-        runs = {name: read_run(path, dataset, k=args.k) for name, path in files.items()}
+        read = _read_runs(args, files, dataset)
+        runs = {name: lists.rankings for name, lists in read.items()}
         timings, facts = {}, {}
         if names is not None:
             runs.update(
@@ -238,8 +248,12 @@ def run(args: argparse.Namespace) -> int:
             n_jobs=args.jobs,
             max_pairs=pairs["max_pairs"],
             sample=pairs["sample"],
+            **engine,
         )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
+        if read:
+            _write_lists(staging, read)
+            written.append("lists.csv")
     print(ranker_table_text(table, args.format))
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
@@ -264,7 +278,15 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_OUTPUTS = ("scores.csv", "per_user.csv", "agreement.csv", "timings.csv", "skipped.csv", "estimates.csv")
+_OUTPUTS = (
+    "scores.csv",
+    "per_user.csv",
+    "agreement.csv",
+    "timings.csv",
+    "skipped.csv",
+    "estimates.csv",
+    "lists.csv",
+)
 
 
 @contextlib.contextmanager
@@ -329,6 +351,9 @@ def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | li
     files = parse_runs(args.runs)
     for path in files.values():
         _existing_file(path, "--run")
+    parse_columns(args.columns)
+    if not files and (args.strict or args.drop_seen or args.columns):
+        raise ValueError("--strict, --drop-seen and --columns need --run: they say how run files are read")
     names = args.rankers or (None if files else "all")
     if names is not None:
         names = parse_rankers(names)
@@ -356,6 +381,32 @@ def _out_folder(args: argparse.Namespace) -> Path:
 
     name = Path(args.inter).stem if args.inter else dataset_name(args.data)
     return resolved_folder(args.out or f"puf-evaluate-{name}")
+
+
+def _read_runs(args: argparse.Namespace, files: Mapping[str, str], dataset: SplitDataset) -> dict[str, Any]:
+    """Each --run's lists (:func:`puf.evaluation.read_lists`); what was skipped, seen or short said in one line."""
+    import sys
+
+    from puf.evaluation import read_lists
+
+    read = {
+        name: read_lists(
+            path, dataset, k=args.k, strict=args.strict, drop_seen=args.drop_seen, columns=parse_columns(args.columns)
+        )
+        for name, path in files.items()
+    }
+    for name, lists in read.items():  # a result, shown even with --quiet
+        if lists.summary():
+            print(f"puf evaluate: run {name}: {lists.summary()}", file=sys.stderr)
+    return read
+
+
+def _write_lists(out: Path, read: Mapping[str, Any]) -> None:
+    """``lists.csv``: per --run, the users skipped, the seen items found (or dropped) and the short lists."""
+    import pandas as pd
+
+    table = pd.DataFrame.from_dict({name: lists.counts() for name, lists in read.items()}, orient="index")
+    table.to_csv(out / "lists.csv", index_label="run")
 
 
 def _write(

@@ -11,7 +11,7 @@ import argparse
 from puf.properties.budget import SWEEP_TIME_LIMIT
 
 from ..exitcodes import EXIT_OK, exit_code
-from ._evaluate_options import add_pair_options, pair_options, parse_rankers
+from ._evaluate_options import add_pair_options, add_scheduler_option, engine_options, pair_options, parse_rankers
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -65,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     # The same options as puf evaluate's, for the real-data sections (--data) only.
     add_pair_options(parser, estimates="with --data: NAME_estimates.csv and each sweep's CSV")
+    add_scheduler_option(parser)
     parser.add_argument(
         "--rankers",
         default=None,
@@ -190,6 +191,7 @@ def _command(args: argparse.Namespace) -> str:
         "--rankers": getattr(args, "rankers", None),
         "--max-pairs": getattr(args, "max_pairs", None),
         "--sample": getattr(args, "sample", None),
+        "--scheduler": getattr(args, "scheduler", None),
     }
     return " ".join(parts + [f"{option} {value}" for option, value in pairs.items() if value is not None])
 
@@ -234,6 +236,8 @@ def run(args: argparse.Namespace) -> int:
         pairs = pair_options(args)
         if args.data is None and any(value is not None for value in pairs.values()):
             raise ValueError("--max-pairs and --sample need --data: they bound the real data's work over user pairs")
+        if args.data is None and getattr(args, "scheduler", None):
+            raise ValueError("--scheduler needs --data: it runs the real data's engine blocks on a cluster")
         rankers = getattr(args, "rankers", None)
         if rankers is not None:
             if args.data is None:
@@ -246,11 +250,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"puf report: {exc}", file=sys.stderr)
         return exit_code(exc)
+    from puf.evaluation import Study
     from puf.reports.report import build_report
 
     start = time.perf_counter()
     try:
-        with claimed_folder(out, force=args.force, wait=args.wait, command=_command(args)) as staging:
+        with (
+            engine_options(getattr(args, "scheduler", None)) as engine,
+            claimed_folder(out, force=args.force, wait=args.wait, command=_command(args)) as staging,
+        ):
             build_report(
                 staging,
                 quick=args.quick,
@@ -261,8 +269,7 @@ def run(args: argparse.Namespace) -> int:
                 progress=not args.quiet,
                 command=_command(args),
                 workers=workers,
-                max_pairs=pairs["max_pairs"],
-                sample=pairs["sample"],
+                study=Study(max_pairs=pairs["max_pairs"], sample=pairs["sample"], **engine),
                 rankers=rankers,
             )
         index = out / "index.html"

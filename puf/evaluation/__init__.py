@@ -3,8 +3,10 @@
 :func:`evaluate_runs` gives one row per ranker with P@k, NDCG@k and every
 registered fairness measure (on P@k and NDCG@k where it reads effectiveness); :func:`measure_agreement` gives
 Kendall's tau between every pair of those columns over the rankers (the
-paper's Figure 1). :func:`read_run` reads a researcher's own run file and
-:func:`run_rankers` produces runs with the built-in baselines.
+paper's Figure 1). :func:`evaluate_lists` scores lists made outside the harness (TREC, CSV, TSV, Parquet
+files or a DataFrame) read by :func:`read_lists`, which skips and counts what the split
+cannot judge; :func:`write_split` writes the split they are judged on, to train a model
+elsewhere; :func:`run_rankers` produces runs with the built-in baselines.
 :func:`score_variants` scores variants on any :class:`puf.World` through
 :meth:`puf.World.population`: ``puf evaluate`` and the report's sweeps both use it;
 :func:`variant_scores` gives each variant's road and the sampled estimates too.
@@ -13,21 +15,30 @@ paper's Figure 1). :func:`read_run` reads a researcher's own run file and
 __all__ = [
     "MEASURE_COLUMNS",
     "measure_columns",
+    "ListsEvaluation",
+    "RunLists",
+    "evaluate_lists",
     "evaluate_runs",
     "measure_agreement",
     "per_user_effectiveness",
+    "read_lists",
     "read_run",
     "run_rankers",
+    "Study",
     "score_variants",
     "study_similarity",
     "variant_scores",
     "write_pair_limits",
+    "write_split",
 ]
 
 from .agreement import measure_agreement
 from .planner import study_similarity
-from .populations import score_variants, variant_scores
-from .runs import read_run, run_rankers
+from .roads import score_variants, variant_scores
+from .lists import ListsEvaluation, RunLists, evaluate_lists, read_lists, read_run
+from .runs import run_rankers
+from .split_files import write_split
+from .study import Study
 from .scores import evaluate_runs, measure_columns, per_user_effectiveness, write_pair_limits
 
 

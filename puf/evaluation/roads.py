@@ -1,25 +1,26 @@
-"""Score variants on worlds along the roads :func:`puf.evaluation.planner.plan_roads` chose.
+"""Score measure variants on worlds: the one road from a world to the numbers a study shows.
 
-:func:`score_worlds` takes several worlds that share their histories (one per
-ranker) and computes each variant on each of them: the pair measures of one
-similarity for every ranker and metric in one pass over the pair tiles, the
-envy measures and UF on their engines, the rest from the (m,) effectiveness or
-the dense Population. Every value read from a world is memoised in it
-(:meth:`puf.World.memo`), so a world with new relevance recomputes only what
-reads the relevance.
+``puf evaluate`` (:func:`puf.evaluation.evaluate_runs`) and the report's sweeps both score
+their variants here, along the roads :func:`puf.evaluation.planner.plan_roads` chose, with
+the settings of a :class:`puf.evaluation.study.Study`. :func:`score_worlds` takes several
+worlds that share their histories (one per ranker) and computes each variant on each of
+them: the pair measures of one similarity for every ranker and metric in one pass over the
+pair tiles, the envy measures and UF on their engines, the rest from the (m,) effectiveness
+or the dense Population (:meth:`puf.World.population`). Every value read from a world is
+memoised in it (:meth:`puf.World.memo`), so a world with new relevance recomputes only what
+reads the relevance; :func:`score_variants` and :func:`variant_scores` score one world.
 """
 
 from __future__ import annotations
 
-__all__ = ["WorldScores", "score_worlds", "study_gamma"]
+__all__ = ["WorldScores", "score_worlds", "score_variants", "variant_scores"]
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ..lists import list_centroids
 from ..pair_kernels import pair_kernel_of
@@ -28,12 +29,8 @@ from ..memory import memory_limit
 from ..paper_list_measures import proportion_envious_users
 from ..variant import METRICS, Variant
 from ..world import World
-from .planner import plan_roads, unbound
-
-if TYPE_CHECKING:
-    from ..engines.blocks import Scheduler
-
-_ENVY_PARTS = {"me": (0, 1.0), "me-as-printed": (0, 2.0), "mme": (1, 1.0), "peu": (2, 1.0)}
+from .planner import DEFAULT_SIMILARITY, plan_roads, study_similarity, unbound
+from .study import Study, study_gamma
 
 
 @dataclass
@@ -53,26 +50,6 @@ class WorldScores:
     values: dict
     estimates: dict = field(default_factory=dict)
     roads: list = field(default_factory=list)
-
-
-def study_gamma(variant: Variant, gamma: float | None, similarity: str) -> float | None:
-    """The γ a variant reads ``similarity`` with: the study's, else its own, else the declared one.
-
-    None for a similarity that takes no γ.
-
-    Examples
-    --------
-    >>> import puf
-    >>> study_gamma(puf.variants("UF")[0], None, "uf"), study_gamma(puf.variants("PUF-P")[0], 0.3, "uf")
-    (0.5, 0.3)
-    """
-    from ..registry import declared_gamma
-
-    declared = declared_gamma(similarity)
-    if declared is None:
-        return None
-    own = gamma if gamma is not None else variant.gamma
-    return declared if own is None else own
 
 
 def _gamma(variant, gamma, road=None):
@@ -101,13 +78,14 @@ def _source_inputs(world, road, gamma, overrides=None):
     return {"histories": world.histories, "item_features": world.item_features, "gamma": gamma}
 
 
-def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=None, overrides=None):
+def _pair_group(worlds, group, chosen, study, scores, where):
     """One pass (or one sample) for every (world, variant) of a group of one similarity."""
     from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
 
     first = next(iter(worlds.values()))
-    m, road = first.m, group[0][1]
-    own = _gamma(chosen[group[0][0]], gamma, road)
+    m, road, k, sample = first.m, group[0][1], study.k, study.sample
+    own = _gamma(chosen[group[0][0]], study.gamma, road)
+    options = dict(study.options, **({"random_state": study.random_state} if sample else {}))
     jobs, slots, runs = [], [], list(worlds)
     for index, _ in group:
         variant = chosen[index]
@@ -121,7 +99,11 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
                 slots.append(None)
     centroids = [_centroids(worlds[name], k) for name in runs] if any(j.lists is not None for j in jobs) else ()
     common = dict(
-        m=m, similarity=road.source, inputs=_source_inputs(first, road, own, overrides), centroids=centroids, **options
+        m=m,
+        similarity=road.source,
+        inputs=_source_inputs(first, road, own, study.overrides),
+        centroids=centroids,
+        **options,
     )
     n_all = m * (m - 1) / 2
     labels = ", ".join(chosen[index].label for index, _ in group)
@@ -155,7 +137,7 @@ def _pair_group(worlds, group, chosen, k, gamma, options, scores, where, sample=
         )
 
 
-def _envy(world, variant, k):
+def _envy(world, variant, study):
     import inspect
 
     from puf.engines import envy_measures
@@ -165,41 +147,47 @@ def _envy(world, variant, k):
         "epsilon",
         inspect.signature(function).parameters["epsilon"].default if function is proportion_envious_users else None,
     )
-    parts = world.memo(
-        "judged",
-        ("envy", k, epsilon),
-        lambda: np.array(
-            list(envy_measures(world.rankings[:, :k], world.relevance, k=k, epsilon=epsilon or 0.0).values())
-        ),
-    )
-    index, scale = _ENVY_PARTS[function.__puf_measure__.name]
-    return scale * float(parts[index])
+    k = study.k
+
+    def outputs():  # one record of the engine's named outputs (a world memoises arrays)
+        found = envy_measures(world.rankings[:, :k], world.relevance, k=k, epsilon=epsilon or 0.0, **study.options)
+        return np.array([tuple(found.values())], dtype=[(name, np.float64) for name in found])
+
+    parts = world.memo("judged", ("envy", k, epsilon), outputs)
+    output, factor = variant.measure.engine_output  # declared by the measure (puf.measure's engine_output)
+    return factor * float(parts[output][0])
 
 
-def _uf(world, variant, k, gamma, sample, random_state, options):
+def _uf(world, variant, study, gamma):
     from puf.engines import uf_streaming
 
     _, bound = unbound(variant.measure.function)
     base = bound.get("base", math.e)
+    k = study.k
     inputs = (world.histories, world.item_features, world.rankings[:, :k], world.item_vectors)
-    if sample:
-        return _sampled_uf(world, inputs, (k, gamma, base, sample), random_state, options)
+    if study.sample:
+        return _sampled_uf(world, inputs, (k, gamma, base, study.sample), study)
     return float(
         world.memo(
-            "users_lists", ("uf", k, gamma, base), lambda: uf_streaming(*inputs, gamma=gamma, base=base, **options)
+            "users_lists",
+            ("uf", k, gamma, base),
+            lambda: uf_streaming(*inputs, gamma=gamma, base=base, **study.options),
         )
     )
 
 
-def _sampled_uf(world, inputs, setting, random_state, options):
+def _sampled_uf(world, inputs, setting, study):
     """UF from drawn pairs; from a seed, once per world and its histories and lists (a sweep's worlds differ
     in relevance alone, which UF does not read), the same estimate each time."""
     from puf.engines import PairEstimate, sample_uf
 
     k, gamma, base, sample = setting
+    random_state = study.random_state
 
     def draw():
-        found = sample_uf(*inputs, gamma=gamma, base=base, sample_size=sample, random_state=random_state, **options)
+        found = sample_uf(
+            *inputs, gamma=gamma, base=base, sample_size=sample, random_state=random_state, **study.options
+        )
         return np.array([found.value, found.standard_error, found.ci_low, found.ci_high, found.n_pairs], dtype=float)
 
     seeded = isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool)
@@ -219,7 +207,7 @@ def _same_users(a, b):
     )
 
 
-def _uf_together(worlds, chosen, roads, k, gamma, options):
+def _uf_together(worlds, chosen, roads, study):
     """Seed each world's exact UF from one pass over the pair tiles for all of them (they share their users)."""
     from puf.engines import uf_streaming_runs
 
@@ -230,25 +218,25 @@ def _uf_together(worlds, chosen, roads, k, gamma, options):
         return
     done = set()
     for variant, road in zip(chosen, roads):
-        own = _gamma(variant, gamma, road)
+        own = _gamma(variant, study.gamma, road)
         base = unbound(variant.measure.function)[1].get("base", math.e)
         if road.kind != "uf" or (own, base) in done:
             continue
         done.add((own, base))
-        runs = [w.rankings[:, :k] for w in worlds.values()]
+        runs = [w.rankings[:, : study.k] for w in worlds.values()]
         try:
             values = uf_streaming_runs(
-                first.histories, first.item_features, runs, first.item_vectors, gamma=own, base=base, **options
+                first.histories, first.item_features, runs, first.item_vectors, gamma=own, base=base, **study.options
             )
         except Warning:
             raise
         except Exception:  # each world's own road then raises, naming the measure and the run
             continue
         for world, value in zip(worlds.values(), values):
-            world.memo("users_lists", ("uf", k, own, base), lambda value=value: value)
+            world.memo("users_lists", ("uf", study.k, own, base), lambda value=value: value)
 
 
-def _neighbours(world, variant, road, k, gamma, options, overrides):
+def _neighbours(world, variant, road, study, gamma):
     from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
 
     from ..validation import check_k, undefined
@@ -258,9 +246,11 @@ def _neighbours(world, variant, road, k, gamma, options, overrides):
     if world.m < n + 1:
         return undefined(f"inconsistency with n_neighbors={n} is undefined for m = {world.m} < {n + 1} users")
 
+    overrides = study.overrides
+
     def compute():
         return nearest_neighbors(
-            world.m, n, similarity=road.source, inputs=_source_inputs(world, road, gamma, overrides), **options
+            world.m, n, similarity=road.source, inputs=_source_inputs(world, road, gamma, overrides), **study.options
         )
 
     overridden = overrides and (road.similarity, gamma) in overrides
@@ -269,23 +259,24 @@ def _neighbours(world, variant, road, k, gamma, options, overrides):
         if overridden
         else world.memo("users", ("neighbours", road.similarity, road.source, gamma, n), compute)
     )
-    return inconsistency_from_neighbors(world.effectiveness(METRICS[variant.metric], k), neighbors)
+    return inconsistency_from_neighbors(world.effectiveness(METRICS[variant.metric], study.k), neighbors)
 
 
-def _single(world, variant, road, k, gamma, sample, random_state, options, estimate, overrides):
+def _single(world, variant, road, study, estimate):
     """The value of a variant whose road needs no joint pass over pair tiles."""
+    k, overrides = study.k, study.overrides
     if road.kind == "neighbours":
-        return _neighbours(world, variant, road, k, _gamma(variant, gamma, road), options, overrides)
+        return _neighbours(world, variant, road, study, _gamma(variant, study.gamma, road))
     if road.kind == "effectiveness":
         return variant({"effectiveness": world.effectiveness(METRICS[variant.metric], k)})
     if road.kind == "envy":
-        return _envy(world, variant, k)
+        return _envy(world, variant, study)
     if road.kind.startswith("uf"):
-        value = _uf(world, variant, k, _gamma(variant, gamma, road), sample, random_state, options)
-        if sample:
+        value = _uf(world, variant, study, _gamma(variant, study.gamma, road))
+        if study.sample:
             estimate.append(value)
         return float(value)
-    own = (road.similarity, _gamma(variant, gamma, road))
+    own = (road.similarity, _gamma(variant, study.gamma, road))
 
     def dense():
         population = world.population(
@@ -315,7 +306,7 @@ def _new_token():
     return next(_TOKENS)
 
 
-def _overridden(roads, chosen, gamma, overrides):
+def _overridden(roads, chosen, study):
     """Roads reading a given similarity matrix: from that matrix (UF: on the dense road).
 
     Only a measure that reads the similarity is moved: envy and effectiveness measures keep
@@ -324,7 +315,8 @@ def _overridden(roads, chosen, gamma, overrides):
     changed = []
     for variant, road in zip(chosen, roads):
         reads = "similarity" in variant.measure.reads
-        if reads and (road.similarity, _gamma(variant, gamma, road)) in overrides and road.kind != "skipped":
+        own = (road.similarity, _gamma(variant, study.gamma, road))
+        if reads and own in study.overrides and road.kind != "skipped":
             if road.kind in ("pairs", "sample", "neighbours"):
                 road = replace(road, source="matrix")
             elif road.kind != "effectiveness":
@@ -336,21 +328,12 @@ def _overridden(roads, chosen, gamma, overrides):
 def score_worlds(
     worlds: Mapping[str, World],
     chosen: Sequence[Variant],
+    study: Study | None = None,
     *,
-    k: int | None = None,
-    similarity: str = "jaccard",
-    gamma: float | None = None,
+    similarity: str = DEFAULT_SIMILARITY,
     memory: int | None = None,
-    sample: int | None = None,
-    random_state: int | np.random.Generator | None = 0,
     features_from: str | None = None,
-    n_jobs: int | None = None,
-    engine: str = "local",
-    scheduler: Scheduler = None,
-    progress: bool = False,
     where: str = "",
-    similarities: dict[tuple[str, float | None], NDArray[np.float64]] | None = None,
-    max_pairs: int | None = None,
 ) -> WorldScores:
     """Each variant's value on each world, every measure on the road its size allows.
 
@@ -359,30 +342,19 @@ def score_worlds(
     worlds : dict of str to puf.World
         Worlds sharing their users (e.g. one per ranker: same histories, other lists).
     chosen : sequence of puf.Variant
-    k : int, optional
-        Cut-off; default the lists' length.
-    similarity, gamma
-        As in :func:`puf.evaluation.score_variants`.
+    study : puf.evaluation.study.Study, optional
+        The settings (cut-off, γ, sampling, pair limit, given similarity matrices, where the
+        engines run); default ``Study()``.
+    similarity : str, default "jaccard"
+        The study's default similarity (:func:`puf.evaluation.planner.study_similarity`).
     memory : int, optional
         Bytes the dense m x m pieces may take (:func:`puf.evaluation.planner.plan_roads`);
         default :func:`puf.memory.memory_budget`. When given, it is also the limit of
         the dense builders' guard while the worlds are scored (:func:`puf.memory.memory_limit`).
-    sample : int, optional
-        Estimate every pair measure (and UF) from ``sample`` drawn pairs.
-    random_state : int, default 0
-        Seed of the drawn pairs.
     features_from : str, optional
         The worlds' item features are placeholders: skip what reads them, naming this source.
-    n_jobs, engine, scheduler, progress
-        As in :func:`puf.engines.jaccard_puf`.
     where : str
         Appended to ``"measure LABEL failed"`` when a measure raises.
-    similarities : dict of (str, float) to numpy.ndarray, optional
-        (similarity name, γ) -> an (m, m) matrix read instead of the worlds'
-        own (e.g. reshaped to a skewness): every road reading it reads the matrix.
-    max_pairs : int, optional
-        Skip the exact roads over all user pairs beyond this many pairs
-        (:func:`puf.evaluation.planner.plan_roads`).
 
     Returns
     -------
@@ -396,55 +368,170 @@ def score_worlds(
     >>> score_worlds({"a": w}, puf.variants("SD-P") + puf.variants("PUF-P")).values  # J = 1/3
     {'a': [0.5, 0.3333333333333333]}
     """
+    study = Study() if study is None else study
     if memory is not None:
         with memory_limit(memory):
-            return score_worlds(
-                worlds,
-                chosen,
-                k=k,
-                similarity=similarity,
-                gamma=gamma,
-                sample=sample,
-                random_state=random_state,
-                features_from=features_from,
-                n_jobs=n_jobs,
-                engine=engine,
-                scheduler=scheduler,
-                progress=progress,
-                where=where,
-                similarities=similarities,
-                max_pairs=max_pairs,
-            )
+            return score_worlds(worlds, chosen, study, similarity=similarity, features_from=features_from, where=where)
     first = next(iter(worlds.values()))
-    k = first.k if k is None else k
+    study = replace(study, k=first.k) if study.k is None else study
     roads = plan_roads(
-        chosen, m=first.m, sample=sample, similarity=similarity, features_from=features_from, max_pairs=max_pairs
+        chosen,
+        m=first.m,
+        sample=study.sample,
+        similarity=similarity,
+        features_from=features_from,
+        max_pairs=study.max_pairs,
     )
-    overrides = similarities or {}
-    roads = _overridden(roads, chosen, gamma, overrides) if overrides else roads
+    roads = _overridden(roads, chosen, study) if study.overrides else roads
     scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds}, {name: {} for name in worlds}, roads)
-    options = dict(n_jobs=n_jobs, engine=engine, scheduler=scheduler, progress=progress)
     groups = {}
     for index, (variant, road) in enumerate(zip(chosen, roads)):
         if road.kind in ("pairs", "sample"):
-            key = (road.kind, road.similarity, road.source, _gamma(variant, gamma, road))
+            key = (road.kind, road.similarity, road.source, _gamma(variant, study.gamma, road))
             groups.setdefault(key, []).append((index, road))
     for group in groups.values():
-        extra = {"random_state": random_state} if sample else {}
-        _pair_group(worlds, group, chosen, k, gamma, dict(options, **extra), scores, where, sample, overrides)
-    _uf_together(worlds, chosen, roads, k, gamma, options)
+        _pair_group(worlds, group, chosen, study, scores, where)
+    _uf_together(worlds, chosen, roads, study)
     for name, world in worlds.items():
         here = f"{where} on run {name!r}" if len(worlds) > 1 and not where else where
         for index, (variant, road) in enumerate(zip(chosen, roads)):
             if road.kind in ("pairs", "sample", "skipped"):
                 continue
             estimate = []
-            value = _wrapped(
-                variant,
-                here,
-                lambda: _single(world, variant, road, k, gamma, sample, random_state, options, estimate, overrides),
-            )
+            value = _wrapped(variant, here, lambda: _single(world, variant, road, study, estimate))
             if estimate:
                 scores.estimates[name][variant.label] = estimate[0]
             scores.values[name][index] = value
     return scores
+
+
+def score_variants(
+    world: World,
+    chosen: Sequence[Variant],
+    *,
+    k: int | None = None,
+    similarity: str = DEFAULT_SIMILARITY,
+    gamma: float | None = None,
+    adjust: Callable[..., Any] | None = None,
+    where: str = "",
+    memory: int | None = None,
+) -> list[float]:
+    """Each variant's value on ``world``, through :meth:`puf.World.population`.
+
+    Parameters
+    ----------
+    world : puf.World
+    chosen : sequence of puf.Variant
+        E.g. :func:`puf.variants`.
+    k : int, optional
+        Cut-off; default the world's list length.
+    similarity : str, default "jaccard"
+        The study's default similarity (see :func:`puf.evaluation.planner.study_similarity`).
+    gamma : float in [0, 1], optional
+        The study's γ (sim_UF's weight of shared history), for every variant
+        whose similarity takes one; default each variant's own ``gamma``
+        (:class:`puf.Variant`), or :meth:`puf.World.population`'s default
+        when it declares none.
+    adjust : callable, optional
+        ``adjust(similarity, similarity_name) -> similarity``: the (m, m)
+        matrix it returns is what every variant reading that similarity reads
+        (e.g. a sweep reshaping it to a skewness).
+    where : str
+        Appended to ``"measure LABEL failed"`` when a measure raises
+        (e.g. ``" on run 'ease'"``).
+    memory : int, optional
+        As in :func:`score_worlds`.
+
+    Returns
+    -------
+    list of float
+        In the order of ``chosen``; NaN (with :class:`puf.UndefinedMeasureWarning`)
+        where a measure is undefined.
+
+    Raises
+    ------
+    ValueError
+        A measure raised: the message names it, ``where`` and the error.
+
+    Notes
+    -----
+    ``adjust`` is applied once per similarity the variants read; every road
+    reading that similarity then reads the adjusted matrix.
+
+    Examples
+    --------
+    >>> import numpy as np, puf
+    >>> w = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]),
+    ...               [[2], [1]], np.eye(3))
+    >>> score_variants(w, puf.variants("SD-P") + puf.variants("PUF-P"))  # J = 1/3
+    [0.5, 0.3333333333333333]
+    """
+    return variant_scores(
+        world, chosen, k=k, similarity=similarity, gamma=gamma, adjust=adjust, where=where, memory=memory
+    ).values["world"]
+
+
+def variant_scores(
+    world: World,
+    chosen: Sequence[Variant],
+    *,
+    k: int | None = None,
+    similarity: str = DEFAULT_SIMILARITY,
+    gamma: float | None = None,
+    adjust: Callable[..., Any] | None = None,
+    where: str = "",
+    memory: int | None = None,
+    max_pairs: int | None = None,
+    sample: int | None = None,
+    random_state: int | np.random.Generator | None = 0,
+) -> WorldScores:
+    """What :func:`score_variants` finds, with each variant's road and the sampled estimates.
+
+    Parameters
+    ----------
+    world, chosen, k, similarity, gamma, adjust, where, memory
+        As in :func:`score_variants`.
+    max_pairs : int, optional
+        Skip the exact roads over all m(m−1)/2 user pairs when there are more
+        pairs than this (:func:`puf.evaluation.planner.plan_roads`); default no limit.
+    sample : int, optional
+        Estimate every pair measure (and UF) from ``sample`` drawn pairs, with a 95% interval.
+    random_state : int, default 0
+        Seed of the drawn pairs (``sample`` only).
+
+    Returns
+    -------
+    WorldScores
+        ``values["world"]`` (NaN where skipped), ``estimates["world"]`` (variant
+        label -> :class:`puf.engines.PairEstimate`) and ``roads`` (each variant's
+        road, with the reason where it is ``"skipped"``).
+
+    Examples
+    --------
+    >>> import numpy as np, puf
+    >>> w = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]),
+    ...               [[2], [1]], np.eye(3))
+    >>> found = variant_scores(w, puf.variants("SD-P") + puf.variants("PUF-P"), max_pairs=1)
+    >>> found.values["world"], [road.kind for road in found.roads]  # 2 users: 1 pair
+    ([0.5, 0.3333333333333333], ['effectiveness', 'pairs'])
+    >>> w3 = puf.World(np.eye(3), np.eye(3), [[0], [1], [2]], np.eye(3))  # 3 users: 3 pairs
+    >>> found = variant_scores(w3, puf.variants("SD-P") + puf.variants("PUF-P"), max_pairs=2)
+    >>> found.values["world"][0], found.roads[1].kind
+    (0.0, 'skipped')
+    >>> print(found.roads[1].reason)  # doctest: +NORMALIZE_WHITESPACE
+    its exact road reads all 3 user pairs, more than max_pairs = 2; sample=N (--sample N) estimates it
+    from N drawn pairs
+    >>> found = variant_scores(w3, puf.variants("PUF-P"), max_pairs=2, sample=100)
+    >>> found.roads[0].kind, found.estimates["world"]["PUF-P"].n_pairs
+    ('sample', 100)
+    """
+    from ..validation import check_similarity
+
+    overrides = {}
+    for variant in chosen if adjust is not None else ():
+        name = study_similarity(variant, similarity)
+        own = study_gamma(variant, gamma, name)
+        if adjust is not None and (name, own) not in overrides and "similarity" in variant.measure.reads:
+            overrides[name, own] = check_similarity(adjust(world.shared_similarity(name, gamma=own), name), m=world.m)
+    study = Study(k=k, gamma=gamma, sample=sample, random_state=random_state, max_pairs=max_pairs, overrides=overrides)
+    return score_worlds({"world": world}, chosen, study, similarity=similarity, memory=memory, where=where)

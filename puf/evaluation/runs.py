@@ -1,10 +1,9 @@
-"""Runs: ranked lists from the built-in baselines, or read from a researcher's file."""
+"""Runs: ranked lists from the built-in baselines, trained on the split (their lists cached on disk)."""
 
 from __future__ import annotations
 
-__all__ = ["read_run", "run_rankers"]
+__all__ = ["run_rankers"]
 
-import csv
 import os
 import time
 import warnings
@@ -12,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from ..memory import MemoryNeeded
@@ -21,7 +19,6 @@ from ..rankers.cache import checkpoint_path, claimed_entry, load_run, run_key, s
 from ..rankers.factorization import ALS, BPR
 from ..rankers.neural import TorchRanker
 from ..rankers.nmf import NMF
-from ..validation import check_k
 
 if TYPE_CHECKING:
     from ..data import SplitDataset
@@ -176,145 +173,3 @@ def _training_facts(ranker):
         "stopped_early": ranker.stopped_early_,
         "resumed_from": ranker.resumed_from_,
     }
-
-
-def _run_header(path, header):
-    fields = [cell.strip().lower().split(":")[0] for cell in header]
-    users = [i for i, f in enumerate(fields) if f in ("user", "user_id")]
-    items = [i for i, f in enumerate(fields) if f in ("item", "item_id")]
-    orders = [i for i, f in enumerate(fields) if f in ("rank", "score")]
-    if len(users) != 1 or len(items) != 1 or len(orders) != 1:
-        raise ValueError(
-            f"{path}: line 1: the header must name one user column (user or user_id), one item "
-            f"column (item or item_id) and one of rank or score; got {header}"
-        )
-    return users[0], items[0], orders[0], fields[orders[0]]
-
-
-def read_run(
-    path: str | os.PathLike[str],
-    dataset: SplitDataset,
-    *,
-    k: int | None = None,
-    split: str = "test",
-    missing: str = "error",
-) -> NDArray[np.int64]:
-    """Read a run file (CSV or TSV of user, item, rank or score) into rankings.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        A header line naming ``user`` (or ``user_id``), ``item`` (or
-        ``item_id``) and ``rank`` (1 = best) or ``score`` (higher = better),
-        then one line per recommended item. Tab-separated when the file ends
-        in ``.tsv`` or its header holds a tab, else comma-separated.
-    dataset : puf.data.SplitDataset
-        The dataset the run ranks; ids are its external ids.
-    k : int, optional
-        Keep each user's best k; default the longest list.
-    split : {"test", "valid"}
-        Split whose relevance will judge the run: a listed user with an empty
-        one is an error.
-    missing : {"error", "pad"}, default "error"
-        A dataset user the run does not list is an error (the population
-        measures need every user's list), or gets an empty (all ``-1``) list.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n_users, k), int64
-        Internal item ids, best first; ``-1`` pads short lists (and, with
-        ``missing="pad"``, the rows of users the run does not list).
-
-    Raises
-    ------
-    ValueError
-        Bad header, wrong number of cells, a non-numeric rank/score, a user or
-        item not in the dataset, an item listed twice for a user, a user with
-        an empty ``split`` set: the message names the file and line. A user
-        the run omits (unless ``missing="pad"``).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib, pandas as pd
-    >>> from puf.data import preprocess
-    >>> frame = pd.DataFrame({"user_id": list("aabb"), "item_id": list("xyyx"),
-    ...                       "rating": [5.0] * 4, "timestamp": [1, 2, 1, 2]})
-    >>> data = preprocess(frame, core=1, ratios=(1, 0, 1), min_train=1)
-    >>> run = pathlib.Path(tempfile.mkdtemp()) / "run.csv"
-    >>> _ = run.write_text("user,item,score\\na,x,0.1\\na,y,0.9\\nb,y,0.5\\n")
-    >>> read_run(run, data).tolist()
-    [[1, 0], [1, -1]]
-    """
-    path = os.fspath(path)
-    if missing not in ("error", "pad"):
-        raise ValueError(f"missing must be 'error' or 'pad', got {missing!r}")
-    with open(path, encoding="utf-8-sig", newline="") as handle:  # -sig: spreadsheets' BOM
-        text = handle.read()
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
-        raise ValueError(f"{path}: line 1: empty file; expected a header user,item,rank|score")
-    delimiter = "\t" if path.endswith(".tsv") or "\t" in lines[0] else ","
-    entries = _run_entries(path, list(csv.reader(lines, delimiter=delimiter)), dataset, split)
-    if not entries:
-        raise ValueError(f"{path}: no recommendations after the header")
-    table = pd.DataFrame(entries, columns=["user", "item", "key", "line"])
-    absent = np.setdiff1d(np.arange(dataset.n_users), table["user"].to_numpy())
-    if absent.size and missing == "error":
-        raise ValueError(
-            f"{path}: the run lists no item for {absent.size} of the {dataset.n_users} users of "
-            f"dataset {dataset.name!r} (first: {dataset.users[int(absent[0])]!r}); the fairness "
-            "measures need every user's list"
-        )
-    table = table.sort_values(["user", "key", "line"], kind="stable")
-    position = table.groupby("user").cumcount().to_numpy()
-    longest = int(position.max()) + 1
-    k = longest if k is None else check_k(k)
-    keep = position < k
-    rankings = np.full((dataset.n_users, k), -1, dtype=np.int64)
-    rankings[table["user"].to_numpy()[keep], position[keep]] = table["item"].to_numpy()[keep]
-    return rankings
-
-
-def _run_entries(path, rows, dataset, split):
-    """(user, item, sort key, line) per recommendation line; every bad line is named."""
-    u_col, i_col, o_col, order = _run_header(path, rows[0])
-    width = len(rows[0])
-    user_index = pd.Index(np.asarray(dataset.users, dtype=object))
-    item_index = pd.Index(np.asarray(dataset.items, dtype=object))
-    empty = np.diff(dataset.matrix(split).indptr) == 0
-    seen, entries = {}, []
-    for number, row in enumerate(rows[1:], start=2):
-        if not row or not any(cell.strip() for cell in row):
-            continue
-        if len(row) != width:
-            raise ValueError(f"{path}: line {number}: expected {width} cells, got {len(row)}")
-        user_id, item_id = row[u_col].strip(), row[i_col].strip()
-        try:
-            value = float(row[o_col])
-        except ValueError:
-            raise ValueError(f"{path}: line {number}: {order} {row[o_col]!r} is not a number") from None
-        if not np.isfinite(value):
-            raise ValueError(f"{path}: line {number}: {order} {row[o_col]!r} is not finite")
-        user = user_index.get_indexer([user_id])[0]
-        if user < 0:
-            raise ValueError(
-                f"{path}: line {number}: user {user_id!r} is not in dataset {dataset.name!r} (after preprocessing)"
-            )
-        item = item_index.get_indexer([item_id])[0]
-        if item < 0:
-            raise ValueError(
-                f"{path}: line {number}: item {item_id!r} is not in dataset {dataset.name!r} (after preprocessing)"
-            )
-        if empty[user]:
-            raise ValueError(
-                f"{path}: line {number}: user {user_id!r} has an empty {split} set "
-                f"in dataset {dataset.name!r}; the run cannot be judged for it"
-            )
-        if (user, item) in seen:
-            raise ValueError(
-                f"{path}: line {number}: item {item_id!r} is listed twice for user "
-                f"{user_id!r} (first on line {seen[user, item]})"
-            )
-        seen[user, item] = number
-        entries.append((user, item, value if order == "rank" else -value, number))
-    return entries

@@ -23,6 +23,7 @@ from ..effectiveness import ndcg_at_k, precision_at_k
 from ..validation import check_k, check_nonnegative_scalar, check_rankings, check_unit_scalar
 from ..variant import Variant, variants
 from .roads import score_worlds
+from .study import Study
 
 if TYPE_CHECKING:
     from ..data import SplitDataset
@@ -235,21 +236,18 @@ def evaluate_runs(
     world, features_from = _world(dataset, _relevance(dataset, split), next(iter(runs.values())))
     # One world per run, sharing the first's histories: the similarities are computed once.
     worlds = {name: world.replace(rankings=rankings) for name, rankings in runs.items()}
-    scores = score_worlds(
-        worlds,
-        chosen,
+    study = Study(
         k=k,
         gamma=gamma,
-        memory=memory,
         sample=sample,
         random_state=random_state,
-        features_from=features_from,
-        n_jobs=n_jobs,
+        max_pairs=max_pairs,
         engine=engine,
         scheduler=scheduler,
+        n_jobs=n_jobs,
         progress=progress,
-        max_pairs=max_pairs,
     )
+    scores = score_worlds(worlds, chosen, study, memory=memory, features_from=features_from)
     kept = [i for i, road in enumerate(scores.roads) if road.kind != "skipped"]
     columns = _columns(chosen, k)
     table = pd.DataFrame.from_dict(

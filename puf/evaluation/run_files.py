@@ -1,0 +1,214 @@
+"""Ranked lists as rows: TREC run files, CSV/TSV/Parquet tables and DataFrames, one shape out.
+
+Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text),
+``key`` (lower is better: the rank, or minus the score), ``tie`` (what breaks equal keys)
+and ``where`` (the line or row it came from, for messages);
+:func:`puf.evaluation.lists.lists_from_rows` turns that table into rankings.
+"""
+
+from __future__ import annotations
+
+__all__ = ["COLUMN_NAMES", "INSTALL_PARQUET", "list_rows"]
+
+import csv
+import os
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+#: The column names recognised in a header (compared in lower case, a RecBole type such as
+#: ``:token`` left out), per role; the ``columns`` option names others.
+COLUMN_NAMES = {
+    "user": ("user", "user_id", "userid", "uid"),
+    "item": ("item", "item_id", "itemid", "iid"),
+    "rank": ("rank",),
+    "score": ("score", "prediction"),
+}
+
+#: What to install to read Parquet files, said when pyarrow is missing.
+INSTALL_PARQUET = 'reading a Parquet run needs pyarrow; install it with: pip install "puf-harness[parquet]"'
+
+_TREC_SUFFIXES = (".trec", ".run")
+
+
+def _field(name: object) -> str:
+    return str(name).strip().lower().split(":")[0]
+
+
+def _roles(source: str, header: list, columns: Mapping[str, str] | None) -> dict[str, int]:
+    """Column position per role (user, item, and rank or score) from a header and the given names."""
+    fields = [_field(cell) for cell in header]
+    given = {role: _field(name) for role, name in (columns or {}).items()}
+    unknown = set(given) - set(COLUMN_NAMES)
+    if unknown:
+        raise ValueError(f"columns names roles {sorted(unknown)}; the roles are user, item, rank and score")
+    if "rank" in given and "score" in given:
+        raise ValueError("columns must name one of rank or score, not both")
+    chosen_order = {"rank", "score"} & set(given)
+    found = {}
+    for role, names in COLUMN_NAMES.items():
+        wanted: tuple[str, ...]
+        if role in given:
+            wanted = (given[role],)
+        elif chosen_order and role in ("rank", "score"):
+            continue  # the order column given is the only one looked for
+        else:
+            wanted = names
+        at = [i for i, f in enumerate(fields) if f in wanted]
+        if len(at) == 1:
+            found[role] = at[0]
+    orders = [role for role in ("rank", "score") if role in found]
+    if "user" not in found or "item" not in found or len(orders) != 1:
+        named = ", ".join(f"{role}={name}" for role, name in given.items())
+        raise ValueError(
+            f"{source}: line 1: the header must name one user column (user or user_id), one item "
+            f"column (item or item_id) and one of rank or score"
+            + (f" (columns given: {named})" if named else "")
+            + f"; got {header}"
+        )
+    return {"user": found["user"], "item": found["item"], orders[0]: found[orders[0]]}
+
+
+def _kind_of(cell: str) -> str:
+    """What a rank or score cell that is not a finite number is instead."""
+    try:
+        float(cell)
+    except ValueError:
+        return "a number"
+    return "finite"
+
+
+def _table_rows(source: str, table: pd.DataFrame, where: np.ndarray, columns, place: str) -> pd.DataFrame:
+    """The rows of a table whose columns are named (CSV, TSV, Parquet, DataFrame)."""
+    roles = _roles(source, list(table.columns), columns)
+    order = "rank" if "rank" in roles else "score"
+    raw = table.iloc[:, roles[order]]
+    values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.size:
+        cell = str(raw.iloc[bad[0]])
+        raise ValueError(f"{source}: {place} {where[bad[0]]}: {order} {cell!r} is not {_kind_of(cell)}")
+    return pd.DataFrame(
+        {
+            "user_id": table.iloc[:, roles["user"]].astype(str).str.strip().to_numpy(dtype=object),
+            "item_id": table.iloc[:, roles["item"]].astype(str).str.strip().to_numpy(dtype=object),
+            "key": values if order == "rank" else -values,
+            "tie": np.zeros(len(values)),
+            "where": where,
+        }
+    )
+
+
+def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
+    delimiter = "\t" if path.endswith(".tsv") or "\t" in lines[0] else ","
+    rows = list(csv.reader(lines, delimiter=delimiter))
+    width = len(rows[0])
+    kept, numbers = [], []
+    for number, row in enumerate(rows[1:], start=2):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        if len(row) != width:
+            raise ValueError(f"{path}: line {number}: expected {width} cells, got {len(row)}")
+        kept.append(row)
+        numbers.append(number)
+    table = pd.DataFrame(kept, columns=range(width), dtype=object) if kept else pd.DataFrame(columns=range(width))
+    table.columns = rows[0]
+    return _table_rows(path, table, np.asarray(numbers, dtype=np.int64), columns, "line")
+
+
+def _trec_rows(path: str, lines: list[str]) -> pd.DataFrame:
+    """``qid Q0 docid rank score tag`` per line; ordered by score as trec_eval and ranx do, rank breaking ties."""
+    users, items, keys, ties, numbers = [], [], [], [], []
+    for number, line in enumerate(lines, start=1):
+        cells = line.split()
+        if not cells:
+            continue
+        if len(cells) != 6:
+            raise ValueError(f"{path}: line {number}: a TREC run line is 'qid Q0 docid rank score tag', got {line!r}")
+        for name, cell in (("rank", cells[3]), ("score", cells[4])):
+            try:
+                value = float(cell)
+            except ValueError:
+                raise ValueError(f"{path}: line {number}: {name} {cell!r} is not a number") from None
+            if not np.isfinite(value):
+                raise ValueError(f"{path}: line {number}: {name} {cell!r} is not finite")
+        users.append(cells[0])
+        items.append(cells[2])
+        keys.append(-float(cells[4]))
+        ties.append(float(cells[3]))
+        numbers.append(number)
+    return pd.DataFrame(
+        {
+            "user_id": np.asarray(users, dtype=object),
+            "item_id": np.asarray(items, dtype=object),
+            "key": np.asarray(keys, dtype=np.float64),
+            "tie": np.asarray(ties, dtype=np.float64),
+            "where": np.asarray(numbers, dtype=np.int64),
+        }
+    )
+
+
+def _is_trec(path: str, first: str) -> bool:
+    cells = first.split()
+    return path.endswith(_TREC_SUFFIXES) or (len(cells) == 6 and cells[1].upper() == "Q0")
+
+
+def list_rows(
+    source: str | os.PathLike[str] | pd.DataFrame, *, columns: Mapping[str, str] | None = None
+) -> tuple[str, pd.DataFrame, str]:
+    """Read ranked lists from a file or a DataFrame as rows of one shape.
+
+    Parameters
+    ----------
+    source : str, os.PathLike or pandas.DataFrame
+        A TREC run file (``qid Q0 docid rank score tag``, whitespace-separated, no header;
+        recognised by a ``.trec`` or ``.run`` name or a first line of six fields whose
+        second is ``Q0``), a Parquet file (``.parquet``), a CSV or TSV file with a header,
+        or a DataFrame. A table names its user and item columns and one of rank (1 = best)
+        or score (higher = better): see :data:`COLUMN_NAMES` and ``columns``.
+    columns : dict of str to str, optional
+        Role -> column name (roles ``user``, ``item`` and one of ``rank`` or ``score``),
+        for columns named otherwise; the roles not given are recognised.
+
+    Returns
+    -------
+    tuple of (str, pandas.DataFrame, str)
+        The source's name for messages, the rows (``user_id``, ``item_id``, ``key``,
+        ``tie``, ``where``) and what ``where`` counts (``"line"`` or ``"row"``).
+
+    Raises
+    ------
+    ValueError
+        An empty file, a header without the columns, a line of the wrong width, a rank or
+        score that is not a finite number: the message names the file and the line.
+    ImportError
+        A Parquet file without pyarrow (the message says what to install).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"uid": [7, 7], "movie": ["x", "y"], "score": [0.2, 0.9]})
+    >>> name, rows, place = list_rows(frame, columns={"item": "movie"})
+    >>> rows[["user_id", "item_id", "key", "where"]].values.tolist()
+    [['7', 'x', -0.2, 1], ['7', 'y', -0.9, 2]]
+    """
+    if isinstance(source, pd.DataFrame):
+        where = np.arange(1, len(source) + 1, dtype=np.int64)
+        return "the frame", _table_rows("the frame", source, where, columns, "row"), "row"
+    path = os.fspath(source)
+    if path.endswith(".parquet"):
+        try:
+            import pyarrow  # noqa: F401  (pandas reads Parquet through it)
+        except ImportError as exc:
+            raise ImportError(INSTALL_PARQUET) from exc
+        table = pd.read_parquet(path)
+        where = np.arange(1, len(table) + 1, dtype=np.int64)
+        return path, _table_rows(path, table, where, columns, "row"), "row"
+    with open(path, encoding="utf-8-sig", newline="") as handle:  # -sig: spreadsheets' BOM
+        lines = handle.read().splitlines()
+    if not lines or not lines[0].strip():
+        raise ValueError(f"{path}: line 1: empty file; expected a header user,item,rank|score or TREC run lines")
+    if _is_trec(path, lines[0]):
+        return path, _trec_rows(path, lines), "line"
+    return path, _delimited_rows(path, lines, columns), "line"

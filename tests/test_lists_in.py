@@ -1,0 +1,184 @@
+"""Lists made outside the harness: TREC, CSV, TSV, Parquet and DataFrames give the numbers of the same lists.
+
+A run names users the split does not hold, lists the users' own training items, or lists
+fewer than k items: each is skipped, counted or dropped as documented, and said in one line.
+"""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from puf.cli import main
+from puf.data import load_atomic
+from puf.evaluation import evaluate_lists, evaluate_runs, read_lists
+
+
+@pytest.fixture()
+def toy(tmp_path):
+    rng = np.random.default_rng(1)
+    rows = [f"u{u}\ti{i}\t4\t{t}" for u in range(12) for t, i in enumerate(rng.choice(20, 10, replace=False))]
+    (tmp_path / "toy.inter").write_text(
+        "user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n"
+    )
+    (tmp_path / "toy.item").write_text(
+        "item_id:token\tgenre:token_seq\n" + "\n".join(f"i{i}\tG{i % 3} G{i % 5}" for i in range(20))
+    )
+    return tmp_path
+
+
+def unseen_lists(dataset, k=5):
+    """Per user (external ids), k items neither in its training nor its validation data, best first."""
+    seen = (dataset.matrix("train") + dataset.matrix("valid")).tocsr()
+    lists = {}
+    for u, user in enumerate(dataset.users):
+        own = set(seen.indices[seen.indptr[u] : seen.indptr[u + 1]])
+        lists[user] = [dataset.items[i] for i in range(dataset.n_items) if i not in own][u % 3 : u % 3 + k]
+    return lists
+
+
+def csv_text(lists, extra=()):
+    lines = ["user,item,rank"] + [f"{u},{i},{r}" for u, items in lists.items() for r, i in enumerate(items, 1)]
+    return "\n".join(lines + list(extra)) + "\n"
+
+
+def evaluate(toy, spec, *options, capsys):
+    code = main(
+        ["evaluate", "--inter", str(toy / "toy.inter"), "--item", str(toy / "toy.item"), "--run", spec]
+        + ["--k", "5", "--format", "csv", "--out", str(toy / "out"), "--force", "--quiet", *options]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    said = [line for line in captured.err.splitlines() if line.startswith("puf evaluate: run ")]
+    return pd.read_csv(io.StringIO(captured.out), index_col="ranker"), "\n".join(said)
+
+
+@pytest.fixture()
+def dataset(toy):
+    return load_atomic(toy / "toy.inter", toy / "toy.item")
+
+
+def test_trec_parquet_and_a_run_with_strangers_give_the_numbers_of_the_csv(toy, dataset, capsys):
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected, said = evaluate(toy, f"mine={toy / 'run.csv'}", capsys=capsys)
+    assert said == ""  # nothing skipped, seen or short: no line about the run
+    # TREC: ordered by score (the rank column deliberately disagrees: trec_eval reads the score)
+    trec = [f"{u} Q0 {i} {9 - r} {10.0 - r} tagged" for u, items in lists.items() for r, i in enumerate(items)]
+    (toy / "run.trec").write_text("\n".join(trec) + "\n")
+    found, _ = evaluate(toy, f"mine={toy / 'run.trec'}", capsys=capsys)
+    pd.testing.assert_frame_equal(found, expected)
+    # Parquet, its columns named otherwise
+    frame = pd.DataFrame(
+        [(u, i, 1.0 / (r + 1)) for u, items in lists.items() for r, i in enumerate(items)],
+        columns=["uid", "movie", "pred"],
+    )
+    frame.to_parquet(toy / "run.parquet")
+    found, _ = evaluate(
+        toy, f"mine={toy / 'run.parquet'}", "--columns", "user=uid,item=movie,score=pred", capsys=capsys
+    )
+    pd.testing.assert_frame_equal(found, expected)
+    # users the split does not hold: skipped, counted in one line, the numbers unchanged
+    (toy / "strangers.csv").write_text(csv_text(lists, ["ghost,i1,1", "ghost,i2,2", "nobody,i3,1"]))
+    found, said = evaluate(toy, f"mine={toy / 'strangers.csv'}", capsys=capsys)
+    pd.testing.assert_frame_equal(found, expected)
+    assert said == "puf evaluate: run mine: 2 users not in the dataset skipped (first: 'ghost')"
+    counts = pd.read_csv(toy / "out" / "lists.csv", index_col="run")
+    assert counts.loc["mine", "unknown_users_skipped"] == 2
+    code = main(
+        ["evaluate", "--inter", str(toy / "toy.inter"), "--run", f"mine={toy / 'strangers.csv'}", "--strict"]
+        + ["--out", str(toy / "strict"), "--quiet"]
+    )
+    message = capsys.readouterr().err
+    assert code == 2
+    assert "user 'ghost' is not in dataset 'toy'" in message and "2 of the run's 14 users are not" in message
+
+
+def test_seen_items_are_counted_kept_by_default_and_dropped_on_request(toy, dataset, capsys):
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected, _ = evaluate(toy, f"mine={toy / 'run.csv'}", capsys=capsys)
+    train = dataset.matrix("train")
+    with_seen = {}
+    for u, (user, items) in enumerate(lists.items()):
+        first_seen = dataset.items[train.indices[train.indptr[u]]]
+        with_seen[user] = [first_seen] + items if u < 3 else items  # three users list a training item first
+    (toy / "seen.csv").write_text(csv_text(with_seen))
+    kept, said = evaluate(toy, f"mine={toy / 'seen.csv'}", capsys=capsys)
+    assert "3 of 60 listed items are the users' own training or validation items, kept" in said
+    assert not kept.equals(expected)  # a training item is never relevant: it takes a slot
+    dropped, said = evaluate(toy, f"mine={toy / 'seen.csv'}", "--drop-seen", capsys=capsys)
+    assert "3 of 60 listed items are the users' own training or validation items, dropped" in said
+    pd.testing.assert_frame_equal(dropped, expected)
+    counts = pd.read_csv(toy / "out" / "lists.csv", index_col="run")
+    assert counts.loc["mine", "seen_items"] == 3 and bool(counts.loc["mine", "seen_dropped"])
+
+
+def test_short_lists_are_scored_as_such_and_counted(dataset):
+    lists = unseen_lists(dataset)
+    rows = [(u, i, r) for u, items in lists.items() for r, i in enumerate(items[: 2 if u == "u0" else 5], 1)]
+    frame = pd.DataFrame(rows, columns=["user_id", "item_id", "rank"])
+    found = read_lists(frame, dataset, k=5)
+    assert found.short == 1 and found.summary() == "1 list shorter than k = 5"
+    assert found.rankings[dataset.users.get_loc("u0")].tolist()[2:] == [-1, -1, -1]
+    evaluated = evaluate_lists(dataset, {"mine": frame}, k=5, measures=["SD-P", "PUF-NDCG"])
+    direct = evaluate_runs(dataset, {"mine": found.rankings}, k=5, measures=["SD-P", "PUF-NDCG"])
+    pd.testing.assert_frame_equal(evaluated.scores, direct)
+    assert evaluated.lists.loc["mine", "short_lists"] == 1
+    assert list(evaluated.per_user.columns) == ["ranker", "user_id", "P@5", "NDCG@5"]
+
+
+def test_bad_lists_name_the_row_or_line(dataset, tmp_path):
+    with pytest.raises(ValueError, match="none of the run's 1 users is"):
+        read_lists(pd.DataFrame({"user": ["ghost"], "item": ["i1"], "rank": [1]}), dataset)
+    with pytest.raises(ValueError, match=r"the frame: row 2: score 'high' is not a number"):
+        read_lists(pd.DataFrame({"user": ["u0", "u0"], "item": ["i1", "i2"], "score": [1, "high"]}), dataset)
+    with pytest.raises(ValueError, match="a TREC run line is 'qid Q0 docid rank score tag'"):
+        path = tmp_path / "bad.trec"
+        path.write_text("u0 Q0 i1 1 0.5 tag\nu0 Q0 i2 2\n")
+        read_lists(path, dataset)
+    with pytest.raises(ValueError, match=r"columns must name one of rank or score, not both"):
+        read_lists(pd.DataFrame({"u": ["u0"]}), dataset, columns={"rank": "r", "score": "s"})
+    with pytest.raises(ValueError, match=r"the header must name one user column .* \(columns given: user=who\)"):
+        read_lists(pd.DataFrame({"user": ["u0"], "item": ["i1"], "rank": [1]}), dataset, columns={"user": "who"})
+
+
+def test_list_options_need_a_run(toy, capsys):
+    code = main(["evaluate", "--inter", str(toy / "toy.inter"), "--drop-seen", "--rankers", "mostpop", "-q"])
+    assert code == 2 and "--drop-seen and --columns need --run" in capsys.readouterr().err
+
+
+_SPLIT_PARTS = ("train.inter", "valid.inter", "test.inter", "item", "test.qrels", "split.json")
+
+
+def test_the_split_out_round_trips_through_run(tmp_path, capsys):
+    """Lists made from ``puf data split``'s files alone are judged as the harness's own ranker's."""
+    folder = tmp_path / "split"
+    assert main(["data", "split", "ml-100k", "--out", str(folder)]) == 0
+    assert capsys.readouterr().out.split() == [str(folder / f"ml-100k.{p}") for p in _SPLIT_PARTS]
+    written = sorted(p.name for p in folder.iterdir())
+    assert written == sorted(f"ml-100k.{part}" for part in _SPLIT_PARTS)
+    read = {part: pd.read_csv(folder / f"ml-100k.{part}.inter", sep="\t", dtype=str) for part in ("train", "valid")}
+    items = pd.read_csv(folder / "ml-100k.item", sep="\t", dtype=str)["item_id:token"]
+    # MostPop from the files alone: training popularity, ties to the earlier line of the .item file
+    popularity = read["train"]["item_id:token"].value_counts().reindex(items, fill_value=0)
+    order = items.to_numpy()[np.argsort(-popularity.to_numpy(), kind="stable")]
+    seen = pd.concat(read.values()).groupby("user_id:token")["item_id:token"].agg(set)
+    lines = ["user,item,rank"]
+    for user, own in seen.items():
+        top = [item for item in order[: 10 + len(own)] if item not in own][:10]
+        lines += [f"{user},{item},{rank}" for rank, item in enumerate(top, 1)]
+    (tmp_path / "pop.csv").write_text("\n".join(lines) + "\n")
+    qrels = pd.read_csv(folder / "ml-100k.test.qrels", sep=" ", header=None, dtype=str)
+    assert qrels[0].nunique() == len(seen) and set(qrels[3]) == {"1"}
+    code = main(
+        ["evaluate", "--data", "ml-100k", "--run", f"pop={tmp_path / 'pop.csv'}", "--rankers", "mostpop"]
+        + ["--format", "csv", "--out", str(tmp_path / "out"), "--quiet"]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    table = pd.read_csv(io.StringIO(captured.out), index_col="ranker")
+    np.testing.assert_allclose(table.loc["pop"].to_numpy(), table.loc["mostpop"].to_numpy(), rtol=0, atol=0)
+    assert main(["data", "split", "ml-100k", "--out", str(folder)]) == 2  # nothing is overwritten
+    assert "already holds ml-100k.train.inter" in capsys.readouterr().err
