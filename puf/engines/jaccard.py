@@ -8,8 +8,9 @@ machine, against 1.5 ns for a float32 GEMM over the same 64 items); a sparse
 product costs per co-occurrence (about 15 ns), so an item is cheaper in bits
 where it is dense among the tile's users. Users are ordered by history length,
 so a tile's users have similar histories, and each pair of column segments gets
-its own split (:data:`DENSE_FRACTION`): tiles of long histories put over a
-thousand items in bits, tiles of short ones a few dozen. The ratios and
+its own split (:data:`DENSE_FRACTION`): at ML-20M size, tiles of the longest
+histories put 3,072 items in bits, tiles of the shortest 64 (5 words a tile on
+average). The ratios and
 Σ J·|S_u − S_v| are then taken in float64 over row slices that stay in cache.
 Tiles run on a thread pool: numpy's loops and scipy's kernels release the GIL.
 """
@@ -70,20 +71,16 @@ def _dense_words(pattern, segments, cap):
     splits where its own users make an item cheaper in bits: with users ordered by history
     length, tiles of long histories take many items into bits, tiles of short ones few.
     """
-    m, n = pattern.shape
+    n = pattern.shape[1]
     counts = np.bincount(pattern.indices, minlength=n)
     by_popularity = np.argsort(-counts, kind="stable")
     top = by_popularity[: min(cap, np.count_nonzero(counts))]
-    rank = np.full(n, top.size, dtype=np.int64)
+    rank = np.full(n, top.size, dtype=pattern.indices.dtype)  # top.size: not among the top
     rank[top] = np.arange(top.size)
-    starts = np.array([c0 for c0, _ in segments], dtype=np.int64)
-    widths = np.array([c1 - c0 for c0, c1 in segments], dtype=np.float64)
-    owner = np.repeat(np.arange(m), np.diff(pattern.indptr))
-    ranks = rank[pattern.indices]
-    held = ranks < top.size
-    segment_of = np.searchsorted(starts, owner[held], side="right") - 1
-    per_segment = np.bincount(segment_of * top.size + ranks[held], minlength=len(segments) * top.size)
-    density = per_segment.reshape(len(segments), top.size) / widths[:, None]
+    density = np.empty((len(segments), top.size))
+    for s, (c0, c1) in enumerate(segments):
+        held = rank[pattern.indices[pattern.indptr[c0] : pattern.indptr[c1]]]
+        density[s] = np.bincount(held, minlength=top.size + 1)[: top.size] / (c1 - c0)
     threshold = DENSE_FRACTION**2
     items = np.array([np.count_nonzero(row * density >= threshold, axis=1) for row in density], dtype=np.int64)
     words = np.minimum(-(-items // _WORD), cap // _WORD)
@@ -132,17 +129,19 @@ def prepare_pattern(
     >>> shared["union_sizes"].tolist(), shared["bits"].tolist(), shared["dense_words"].tolist()
     ([2.0, 1.0], [[3], [1]], [[1]])
     """
-    pattern = histories if order is None else histories[order]
-    m, n = pattern.shape
-    sizes = np.diff(pattern.indptr)
+    m, n = histories.shape
+    sizes = np.diff(histories.indptr) if order is None else np.diff(histories.indptr)[order]
     # Counts are exact in float32 below 2**24; beyond that use float64.
     dtype = np.float32 if sizes.max(initial=0) < 2**24 else np.float64
+    pattern = sp.csr_matrix((np.ones(histories.nnz, dtype), histories.indices, histories.indptr), shape=(m, n))
+    if order is not None:
+        pattern = pattern[order]
     cap = min(MAX_DENSE_ITEMS, DENSE_BYTES // max(m // 4, 1))
     words, by_popularity = _dense_words(pattern, segments, cap)
     rank = np.empty(n, dtype=pattern.indices.dtype)
     rank[by_popularity] = np.arange(n)
     # Items renumbered by popularity: a tile's dense items are a prefix of the columns.
-    ranked = sp.csr_matrix((np.ones(pattern.nnz, dtype), rank[pattern.indices], pattern.indptr), shape=(m, n))
+    ranked = sp.csr_matrix((pattern.data, rank[pattern.indices], pattern.indptr), shape=(m, n))
     ranked.sort_indices()
     bits = _packed(ranked, int(words.max(initial=0)))
     return {
