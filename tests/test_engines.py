@@ -1,5 +1,6 @@
 """The PUF scale engines against the dense form, hand arithmetic, and bad input."""
 
+import functools
 import math
 
 import numpy as np
@@ -137,6 +138,69 @@ def test_tiles_cover_the_upper_triangle_once():
             keep = keep_upper(r0, r1, c0, c1)
             seen[r0:r1, c0:c1] += np.ones((r1 - r0, c1 - c0), int) if keep is None else keep
         assert (seen == np.triu(np.ones((m, m), int), 1)).all()
+
+
+def power_law_histories(seed, m, n):
+    """Histories of log-normal lengths over items of power-law popularity (MovieLens-like)."""
+    rng = np.random.default_rng(seed)
+    lengths = np.clip(rng.lognormal(np.log(6), 1.0, m).astype(int), 1, n)
+    popularity = 1.0 / np.arange(1, n + 1) ** 1.1
+    rows = [rng.choice(n, size=k, replace=False, p=popularity / popularity.sum()) for k in lengths]
+    indptr = np.concatenate(([0], np.cumsum(lengths)))
+    return sp.csr_matrix((np.ones(indptr[-1]), np.concatenate(rows), indptr), shape=(m, n))
+
+
+def test_tiles_split_bits_and_sparse_by_their_users_and_stay_exact(monkeypatch):
+    # Users ordered by history length: the segments of long histories put more items in bits
+    # than those of short ones; every split gives the dense values to 1e-12.
+    histories = power_law_histories(4, 700, 300)
+    s = np.random.default_rng(4).random(700)
+    expected = puf.pairwise_user_unfairness(s, puf.jaccard_similarity(histories))
+    monkeypatch.setattr(blocks, "SEGMENT_WIDTH", 128)
+    monkeypatch.setattr(jaccard, "DENSE_FRACTION", 0.05)
+    order = np.argsort(np.diff(histories.indptr), kind="stable")
+    segments, _ = blocks.tile_tasks(700, 32)
+    words = jaccard.prepare_pattern(histories, order, segments=segments)["dense_words"]
+    assert words[0, 0] < words[-1, -1] and (words == words.T).all()
+    assert abs(jaccard_puf(s, histories, block_size=32) - expected) <= 1e-12 * expected
+
+
+def test_public_sparse_product_and_byte_table_popcount_give_the_same_value(monkeypatch):
+    histories = power_law_histories(5, 300, 200)
+    s = np.random.default_rng(5).random(300)
+    monkeypatch.setattr(jaccard, "DENSE_FRACTION", 0.1)
+    kernels = jaccard_puf(s, histories, block_size=16)
+    monkeypatch.setattr(jaccard, "_sparsetools", None)
+    monkeypatch.setattr(jaccard, "_popcount", jaccard._popcount_table)
+    assert jaccard_puf(s, histories, block_size=16) == kernels
+    words = np.random.default_rng(5).integers(0, 2**64, (3, 7), dtype=np.uint64)
+    out = np.empty((3, 7), dtype=np.uint8)
+    assert (jaccard._popcount_table(words, out) == np.bitwise_count(words)).all()
+
+
+@functools.cache
+def side_by_side():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "jaccard_side_by_side.py"
+    spec = importlib.util.spec_from_file_location("jaccard_side_by_side", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@given(worlds(max_users=60, max_items=40))
+def test_engine_equals_the_gemm_road_before_it(world):
+    effectiveness, histories = world
+    before = side_by_side().gemm_road_puf(effectiveness, histories, n_jobs=1)
+    assert math.isclose(jaccard_puf(effectiveness, histories), before, rel_tol=1e-12, abs_tol=1e-15)
+
+
+def test_side_by_side_benchmark_runs_both_roads_on_one_data_set(capsys):
+    assert side_by_side().main(["--size", "small", "--n-jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("engine:") == 1 and out.count("before:") == 1 and "median wall" in out
 
 
 # --- sampling ------------------------------------------------------------------------------

@@ -1,19 +1,18 @@
 """Exact Jaccard PUF over tiles of user pairs: memory O(tile), never m x m.
 
-Intersections |H_u ∩ H_v| of a tile of pairs come from two products that add
-up: a dense float32 GEMM over the most popular items (held by at least
-``DENSE_FRACTION`` of the users), and a scipy sparse product over the long
-tail. A sparse product pays per co-occurrence (Σ_i c_i² over item counts c_i,
-dominated by the head), a GEMM per pair and dense item, so the split puts the
-head in the GEMM. Measured on the 2-core reference machine at ML-20M size
-(138k users, 13-16M interactions, power-law popularity), single-core seconds
-for the whole upper triangle: sparse products only ~540; a bit-packed popcount
-(``np.bitwise_count``) of the 512 most popular items ~1080 against ~250 for a
-float32 GEMM of the same items (so popcount was dropped); the hybrid at
-DENSE_FRACTION = 0.03 (489 items) ~220 (GEMM 96, sparse 72, the ratio and
-reduction 52), flat within noise for fractions 0.025-0.065. Tiles run on a
-thread pool, each thread with a single-threaded BLAS (two threads over a
-two-thread BLAS were 1.9x slower).
+Intersections |H_u ∩ H_v| of a tile of pairs come from two parts that add up:
+AND and popcount over bit-packed words of the most popular items, and a sparse
+product (scipy's compiled kernel) over the rest. Bits cost the same for every
+pair and item (about 0.9 ns a pair and 64-item word on the 2-core reference
+machine, against 1.5 ns for a float32 GEMM over the same 64 items); a sparse
+product costs per co-occurrence (about 15 ns), so an item is cheaper in bits
+where it is dense among the tile's users. Users are ordered by history length,
+so a tile's users have similar histories, and each pair of column segments gets
+its own split (:data:`DENSE_FRACTION`): at ML-20M size, tiles of the longest
+histories put 3,072 items in bits, tiles of the shortest 64 (5 words a tile on
+average). The ratios and
+Σ J·|S_u − S_v| are then taken in float64 over row slices that stay in cache.
+Tiles run on a thread pool: numpy's loops and scipy's kernels release the GIL.
 """
 
 from __future__ import annotations
@@ -33,22 +32,71 @@ from puf.validation import check_effectiveness
 from .blocks import Scheduler, check_block_size, check_user_matrix, tile_tasks
 from .executors import open_executor
 
-#: Items held by at least this fraction of users go to the dense GEMM part.
-DENSE_FRACTION = 0.03
-#: At most this many dense items, and at most DENSE_BYTES for the dense part (4·m bytes an item).
-MAX_DENSE_ITEMS = 1024
+#: An item goes to the dense (bit) part of a tile when the geometric mean of its densities among
+#: the tile's row users and among its column users is at least this (0: every item, > 1: none).
+DENSE_FRACTION = 0.04
+#: At most this many dense items, and at most DENSE_BYTES for the bits (m/4 bytes an item:
+#: the users' words and their transpose).
+MAX_DENSE_ITEMS = 4096
 DENSE_BYTES = 1 << 29
 DEFAULT_BLOCK_SIZE = 256
+_WORD = 64  # items per bit word
+# Rows of a tile handled at once by the bit counts and the ratios: their temporaries
+# (a uint64, a float64 and a few narrow rows of a 4,096-wide segment) stay near L2.
+_SUB_ROWS = 32
 
 
-def _toarray_accumulates():
-    """Whether ``csr.toarray(out=a)`` adds into ``a`` (scipy's csr_todense does)."""
-    probe = np.ones((1, 1), dtype=np.float32)
-    sp.csr_matrix(np.ones((1, 1), dtype=np.float32)).toarray(out=probe)
-    return probe[0, 0] == 2.0
+def _popcount_table(words, out):
+    """``np.bitwise_count`` for numpy < 2: a byte table, summed over each word's 8 bytes."""
+    table = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
+    np.sum(table[words.view(np.uint8)].reshape(*words.shape, 8), axis=-1, dtype=np.uint8, out=out)
+    return out
 
 
-_ACCUMULATES = _toarray_accumulates()
+_popcount = getattr(np, "bitwise_count", _popcount_table)
+
+try:  # scipy's compiled sparse kernels; the public product is the fallback
+    from scipy.sparse import _sparsetools
+except ImportError:  # a future scipy may move them
+    _sparsetools = None
+
+
+def _dense_words(pattern, segments, cap):
+    """(segments, segments) bit words of each pair of segments' tiles, and items by popularity.
+
+    A tile of row segment s and column segment j puts its first ``64·words[s, j]`` items (by
+    popularity) in bits: as many as the items, among the ``cap`` most popular, whose
+    densities satisfy p_s·p_j >= DENSE_FRACTION². Bits cost the same for every pair and
+    item, a sparse product costs per co-occurrence (p_s·p_j a pair and item), so each tile
+    splits where its own users make an item cheaper in bits: with users ordered by history
+    length, tiles of long histories take many items into bits, tiles of short ones few.
+    """
+    n = pattern.shape[1]
+    counts = np.bincount(pattern.indices, minlength=n)
+    by_popularity = np.argsort(-counts, kind="stable")
+    top = by_popularity[: min(cap, np.count_nonzero(counts))]
+    rank = np.full(n, top.size, dtype=pattern.indices.dtype)  # top.size: not among the top
+    rank[top] = np.arange(top.size)
+    density = np.empty((len(segments), top.size))
+    for s, (c0, c1) in enumerate(segments):
+        held = rank[pattern.indices[pattern.indptr[c0] : pattern.indptr[c1]]]
+        density[s] = np.bincount(held, minlength=top.size + 1)[: top.size] / (c1 - c0)
+    threshold = DENSE_FRACTION**2
+    items = np.array([np.count_nonzero(row * density >= threshold, axis=1) for row in density], dtype=np.int64)
+    words = np.minimum(-(-items // _WORD), cap // _WORD)
+    return words.reshape(len(segments), len(segments)), by_popularity
+
+
+def _packed(ranked, words):
+    """(m, words) uint64: bit b of word k is item 64·k + b (items numbered by popularity)."""
+    m, n = ranked.shape
+    bits = np.zeros((m, words), dtype=np.uint64)
+    for r0 in range(0, m, 8192):
+        held = ranked[r0 : r0 + 8192, : words * _WORD].toarray() != 0
+        block = np.zeros((held.shape[0], words * _WORD), dtype=bool)  # words may reach past n
+        block[:, : held.shape[1]] = held
+        bits[r0 : r0 + 8192] = np.packbits(block, axis=1, bitorder="little").view("<u8")
+    return bits
 
 
 def prepare_pattern(
@@ -68,60 +116,142 @@ def prepare_pattern(
     Returns
     -------
     dict
-        ``head`` (m, h) dense 0/1 of popular items, ``tail`` (m, n−h) CSR,
-        ``tail_t`` per segment the transposed tail rows, ``sizes`` |H_u|,
+        ``bits`` (m, w) uint64 of the 64·w most popular items and ``bits_t`` its
+        transpose, ``pattern`` (m, n) CSR with items numbered by popularity,
+        ``pattern_t`` per segment its transposed rows, ``dense_words`` the words in bits
+        per pair of segments, ``union_sizes`` |H_u| (0.5 for an empty history),
         ``segments``; all in the new user order.
 
     Examples
     --------
     >>> import scipy.sparse as sp
     >>> shared = prepare_pattern(sp.csr_matrix([[1.0, 1], [0, 1]]), segments=[(0, 2)])
-    >>> shared["sizes"].tolist(), shared["head"].shape
-    ([2.0, 1.0], (2, 2))
+    >>> shared["union_sizes"].tolist(), shared["bits"].tolist(), shared["dense_words"].tolist()
+    ([2.0, 1.0], [[3], [1]], [[1]])
     """
-    pattern = histories if order is None else histories[order]
-    pattern = sp.csr_matrix((np.ones(pattern.nnz, np.float32), pattern.indices, pattern.indptr), shape=pattern.shape)
-    m, n = pattern.shape
-    sizes = np.diff(pattern.indptr)
+    m, n = histories.shape
+    sizes = np.diff(histories.indptr) if order is None else np.diff(histories.indptr)[order]
     # Counts are exact in float32 below 2**24; beyond that use float64.
     dtype = np.float32 if sizes.max(initial=0) < 2**24 else np.float64
-    counts = np.bincount(pattern.indices, minlength=n)
-    by_popularity = np.argsort(-counts, kind="stable")
-    n_dense = int(
-        min(MAX_DENSE_ITEMS, DENSE_BYTES // (4 * max(m, 1)), np.count_nonzero(counts >= max(DENSE_FRACTION * m, 1)))
-    )
-    head_items = np.sort(by_popularity[:n_dense])
-    is_head = np.zeros(n, dtype=bool)
-    is_head[head_items] = True
-    head = np.ascontiguousarray(pattern[:, head_items].toarray(), dtype=dtype)
-    tail = pattern[:, np.flatnonzero(~is_head)].astype(dtype).tocsr()
+    pattern = sp.csr_matrix((np.ones(histories.nnz, dtype), histories.indices, histories.indptr), shape=(m, n))
+    if order is not None:
+        pattern = pattern[order]
+    cap = min(MAX_DENSE_ITEMS, DENSE_BYTES // max(m // 4, 1))
+    words, by_popularity = _dense_words(pattern, segments, cap)
+    rank = np.empty(n, dtype=pattern.indices.dtype)
+    rank[by_popularity] = np.arange(n)
+    # Items renumbered by popularity: a tile's dense items are a prefix of the columns.
+    ranked = sp.csr_matrix((pattern.data, rank[pattern.indices], pattern.indptr), shape=(m, n))
+    ranked.sort_indices()
+    bits = _packed(ranked, int(words.max(initial=0)))
     return {
-        "head": head,
-        "tail": tail,
-        "tail_t": [tail[c0:c1].T.tocsr() for c0, c1 in segments] if tail.nnz else None,
-        "sizes": sizes.astype(dtype),
+        "bits": bits,
+        "bits_t": np.ascontiguousarray(bits.T),
+        "pattern": ranked,
+        "pattern_t": [ranked[c0:c1].T.tocsr() for c0, c1 in segments],
+        "dense_words": words,
+        "segment_starts": np.array([c0 for c0, _ in segments], dtype=np.int64),
         # An empty history has size 0; counting it as 0.5 in the union makes
         # 0 / (0.5 + |H_v|) = 0, the convention for two empty histories, with no branch.
-        "union_sizes": np.where(sizes > 0, sizes, 0.5).astype(dtype),
+        "union_sizes": np.where(sizes > 0, sizes, 0.5),
         "segments": segments,
     }
 
 
+def _bit_counts(shared, r0, r1, c0, c1, words, out):
+    """Write |H_u ∩ H_v| over the first 64·words items into ``out`` (rows [r0, r1), columns [c0, c1))."""
+    bits, bits_t = shared["bits"], shared["bits_t"]
+    width = c1 - c0
+    both = np.empty((_SUB_ROWS, width), dtype=np.uint64)
+    ones = np.empty((_SUB_ROWS, width), dtype=np.uint8)
+    three = np.empty((_SUB_ROWS, width), dtype=np.uint8)
+    total = np.empty((_SUB_ROWS, width), dtype=np.uint16)
+    for a in range(r0, r1, _SUB_ROWS):
+        rows = min(_SUB_ROWS, r1 - a)
+        both_, ones_, three_, total_ = both[:rows], ones[:rows], three[:rows], total[:rows]
+        total_.fill(0)
+        # Up to three words' counts (<= 192) add up in uint8 before joining the uint16 total.
+        for k0 in range(0, words, 3):
+            for k in range(k0, min(k0 + 3, words)):
+                np.bitwise_and(bits[a : a + rows, k, None], bits_t[k, None, c0:c1], out=both_)
+                _popcount(both_, out=three_ if k == k0 else ones_)
+                if k > k0:
+                    np.add(three_, ones_, out=three_)
+            np.add(total_, three_, out=total_)
+        out[a - r0 : a - r0 + rows] = total_
+
+
+def _tail_parts(shared, r0, r1, j, first):
+    """CSR arrays of rows [r0, r1) and of segment j's items, both from item ``first`` on."""
+    pattern, items = shared["pattern"], shared["pattern_t"][j]
+    index = pattern.indices.dtype
+    lo, hi = pattern.indptr[r0], pattern.indptr[r1]
+    indices = pattern.indices[lo:hi]
+    kept = indices >= first
+    running = np.zeros(hi - lo + 1, dtype=index)
+    np.cumsum(kept, out=running[1:])
+    rows = (running[pattern.indptr[r0 : r1 + 1] - lo], indices[kept] - index.type(first))
+    start = items.indptr[first]
+    columns = (
+        (items.indptr[first:] - start).astype(index, copy=False),
+        items.indices[start:].astype(index, copy=False),
+    )
+    return rows, columns, pattern.data, items.data[start:]
+
+
+def _add_tail(shared, r0, r1, j, first, counts):
+    """Add the sparse product of items >= ``first`` to ``counts``.
+
+    scipy's own kernels, called directly: ``A @ B`` would first count the product's entries
+    in a pass of its own, and build four matrices a tile; the co-occurrences Σ_i a_i·b_i
+    bound the entries instead, from two counts.
+    """
+    (row_ptr, row_items), (item_ptr, item_users), ones, item_ones = _tail_parts(shared, r0, r1, j, first)
+    n_rows, width = counts.shape
+    per_item = np.diff(item_ptr)
+    held = np.bincount(row_items, minlength=per_item.size)
+    bound = min(int(held @ per_item), n_rows * width)
+    if bound == 0:
+        return
+    if _sparsetools is None:
+        product = sp.csr_matrix((ones[: row_items.size], row_items, row_ptr), shape=(n_rows, per_item.size)) @ (
+            sp.csr_matrix((item_ones, item_users, item_ptr), shape=(per_item.size, width))
+        )
+        counts += product.toarray()
+        return
+    index = row_items.dtype
+    ptr, columns, values = np.empty(n_rows + 1, index), np.empty(bound, index), np.empty(bound, counts.dtype)
+    _sparsetools.csr_matmat(
+        n_rows, width, row_ptr, row_items, ones[: row_items.size], item_ptr, item_users, item_ones, ptr, columns, values
+    )
+    _sparsetools.csr_todense(n_rows, width, ptr, columns, values, counts)  # adds into counts
+
+
 def _intersections(shared, r0, r1, j):
-    """(r1−r0, c1−c0) |H_u ∩ H_v| for rows [r0, r1) and segment j's columns."""
+    """(r1−r0, c1−c0) |H_u ∩ H_v| for rows [r0, r1) and segment j's columns: bits, then the sparse rest."""
     c0, c1 = shared["segments"][j]
-    head = shared["head"]
-    if head.shape[1]:
-        counts = np.matmul(head[r0:r1], head[c0:c1].T)
+    row_segment = int(np.searchsorted(shared["segment_starts"], r0, side="right")) - 1
+    words = int(shared["dense_words"][row_segment, j])
+    pattern = shared["pattern"]
+    counts = np.empty((r1 - r0, c1 - c0), dtype=pattern.dtype)
+    if words:
+        _bit_counts(shared, r0, r1, c0, c1, words, counts)
     else:
-        counts = np.zeros((r1 - r0, c1 - c0), dtype=head.dtype)
-    if shared["tail_t"] is not None:
-        product = shared["tail"][r0:r1] @ shared["tail_t"][j]
-        if _ACCUMULATES:
-            product.toarray(out=counts)
-        else:
-            counts += product.toarray()
+        counts.fill(0)
+    first = min(words * _WORD, pattern.shape[1])
+    if first < pattern.shape[1]:
+        _add_tail(shared, r0, r1, j, first, counts)
     return counts
+
+
+def _ratios(shared, counts, a, r0, c0, c1, out):
+    """J = |∩| / (|H_u| + |H_v| − |∩|) into ``out`` for tile rows a.. of ``counts`` (user r0 + a)."""
+    sizes = shared["union_sizes"]
+    rows = out.shape[0]
+    inter = counts[a : a + rows]
+    np.add(sizes[r0 + a : r0 + a + rows, None], sizes[None, c0:c1], out=out)
+    np.subtract(out, inter, out=out)
+    np.divide(inter, out, out=out)
 
 
 def jaccard_tile(shared: dict[str, Any], r0: int, r1: int, j: int) -> NDArray[np.float64]:
@@ -136,11 +266,11 @@ def jaccard_tile(shared: dict[str, Any], r0: int, r1: int, j: int) -> NDArray[np
     [[1.0, 0.333, 0.0], [0.333, 1.0, 0.0], [0.0, 0.0, 0.0]]
     """
     c0, c1 = shared["segments"][j]
-    inter = _intersections(shared, r0, r1, j)
-    sizes = shared["union_sizes"]
-    union = np.add(sizes[r0:r1, None], sizes[None, c0:c1])
-    union -= inter
-    return np.divide(inter, union, dtype=np.float64)
+    counts = _intersections(shared, r0, r1, j)
+    jac = np.empty((r1 - r0, c1 - c0))
+    for a in range(0, r1 - r0, _SUB_ROWS):
+        _ratios(shared, counts, a, r0, c0, c1, jac[a : a + _SUB_ROWS])
+    return jac
 
 
 def keep_upper(r0: int, r1: int, c0: int, c1: int) -> NDArray[np.bool_] | None:
@@ -161,17 +291,25 @@ def keep_upper(r0: int, r1: int, c0: int, c1: int) -> NDArray[np.bool_] | None:
 
 
 def _puf_tile(shared, task):
-    """Σ_{u<v in tile} J(u, v)·(S_v − S_u), users sorted by S."""
+    """Σ_{u<v in tile} J(u, v)·|S_u − S_v|, in row slices that stay in cache."""
     r0, r1, j = task
     c0, c1 = shared["segments"][j]
-    jac = jaccard_tile(shared, r0, r1, j)
+    counts = _intersections(shared, r0, r1, j)
     keep = keep_upper(r0, r1, c0, c1)
-    if keep is not None:
-        jac *= keep
-    # With users sorted by S, |S_u − S_v| = S_v − S_u for v > u, so the tile's sum
-    # is rows · (J @ S) − S_u · (J @ 1): one GEMM instead of an |S_u − S_v| tile.
-    sums = jac @ shared["weights"][c0:c1]
-    return float(sums[:, 0].sum() - shared["gains"][r0:r1] @ sums[:, 1])
+    scores = shared["scores"]
+    jac = np.empty((min(_SUB_ROWS, r1 - r0), c1 - c0))
+    gaps = np.empty_like(jac)
+    total = 0.0
+    for a in range(0, r1 - r0, _SUB_ROWS):
+        rows = min(_SUB_ROWS, r1 - r0 - a)
+        jac_, gaps_ = jac[:rows], gaps[:rows]
+        _ratios(shared, counts, a, r0, c0, c1, jac_)
+        np.subtract(scores[r0 + a : r0 + a + rows, None], scores[None, c0:c1], out=gaps_)
+        np.abs(gaps_, out=gaps_)
+        if keep is not None:
+            gaps_ *= keep[a : a + rows]
+        total += float(np.vdot(jac_, gaps_))
+    return total
 
 
 def jaccard_puf_checked(
@@ -199,12 +337,12 @@ def jaccard_puf_checked(
     block_size = check_block_size(block_size, default=DEFAULT_BLOCK_SIZE)
     m = effectiveness.shape[0]
     with open_executor(engine, n_jobs=n_jobs, scheduler=scheduler) as executor:
-        order = np.argsort(effectiveness, kind="stable")
-        gains = effectiveness[order] - effectiveness[order[0]]  # a shift leaves S_v − S_u alone
+        # Users by history length, so that a tile's users have similar histories and the
+        # tile's GEMM takes the items that are dense among them (:func:`prepare_pattern`).
+        order = np.argsort(np.diff(histories.indptr), kind="stable")
         segments, tasks = tile_tasks(m, block_size)
         shared = prepare_pattern(histories, order, segments=segments)
-        shared["gains"] = gains
-        shared["weights"] = np.column_stack([gains, np.ones(m)])
+        shared["scores"] = effectiveness[order]
         partials = executor.map(_puf_tile, shared, tasks, progress=progress, desc="PUF (jaccard)")
     return 2.0 * float(np.sum(partials)) / (m * (m - 1))
 
@@ -247,11 +385,12 @@ def jaccard_puf(
     Notes
     -----
     J(u, v) = |H_u ∩ H_v| / (|H_u| + |H_v| − |H_u ∩ H_v|) (0 for two empty
-    histories). Users are sorted by S, so for v after u
-    |S_u − S_v| = S_v − S_u and a tile's contribution is Σ_u (J_u· S − S_u J_u· 1).
+    histories). Users are ordered by history length, so that a tile's users have
+    similar histories and the tile splits its items between bits and a sparse
+    product where its own users make each part cheaper (module docstring).
     Only tiles meeting the strict upper triangle are computed, so each unordered
-    pair is visited once. Intersection counts are exact integers (float32 below
-    2²⁴); the ratio is taken in float64.
+    pair is visited once. Intersection counts are exact integers (popcounts, and
+    float32 below 2²⁴); the ratio and the sum of J·|S_u − S_v| are taken in float64.
 
     Examples
     --------

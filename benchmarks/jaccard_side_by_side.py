@@ -1,0 +1,169 @@
+"""Exact Jaccard-PUF: the engine and the road before it, side by side in one run (not a test).
+
+    python benchmarks/jaccard_side_by_side.py                      # ML-20M size, every core
+    python benchmarks/jaccard_side_by_side.py --size ml1m --repeat 3
+
+Both roads read the same generated data (``puf bench``'s bundle for the size: at ML-20M
+138,000 users x 27,000 items, power-law popularity, log-normal history lengths) in this one
+process, one after the other, and alternate which goes first on each repetition. Each run
+reports wall and CPU seconds (all threads), the peak of numpy memory it allocated
+(tracemalloc; the input excluded) and its value; the end prints the ratio of the median
+times and the largest relative difference of the values.
+
+The road before (kept here only to be timed against): users sorted by S, a float32 GEMM
+over the items held by at least 3% of the users (at most 1,024, and 512 MB), a scipy sparse
+product over the rest, and per tile Σ J·(S_v − S_u) as J @ [S, 1].
+"""
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+import tracemalloc
+
+import numpy as np
+import scipy.sparse as sp
+
+# Run from anywhere: the repository first, so the engine timed is this checkout's.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from puf.engines import jaccard_puf  # noqa: E402
+from puf.engines.blocks import check_user_matrix, tile_tasks  # noqa: E402
+from puf.engines.executors import open_executor  # noqa: E402
+from puf.validation import check_effectiveness  # noqa: E402
+
+_FRACTION, _MAX_ITEMS, _BYTES, _BLOCK = 0.03, 1024, 1 << 29, 256
+
+
+def _toarray_accumulates():
+    probe = np.ones((1, 1), dtype=np.float32)
+    sp.csr_matrix(np.ones((1, 1), dtype=np.float32)).toarray(out=probe)
+    return probe[0, 0] == 2.0
+
+
+_ACCUMULATES = _toarray_accumulates()
+
+
+def _gemm_pattern(histories, order, segments):
+    pattern = histories[order]
+    pattern = sp.csr_matrix((np.ones(pattern.nnz, np.float32), pattern.indices, pattern.indptr), shape=pattern.shape)
+    m, n = pattern.shape
+    sizes = np.diff(pattern.indptr)
+    dtype = np.float32 if sizes.max(initial=0) < 2**24 else np.float64
+    counts = np.bincount(pattern.indices, minlength=n)
+    n_dense = int(min(_MAX_ITEMS, _BYTES // (4 * max(m, 1)), np.count_nonzero(counts >= max(_FRACTION * m, 1))))
+    head_items = np.sort(np.argsort(-counts, kind="stable")[:n_dense])
+    is_head = np.zeros(n, dtype=bool)
+    is_head[head_items] = True
+    tail = pattern[:, np.flatnonzero(~is_head)].astype(dtype).tocsr()
+    return {
+        "head": np.ascontiguousarray(pattern[:, head_items].toarray(), dtype=dtype),
+        "tail": tail,
+        "tail_t": [tail[c0:c1].T.tocsr() for c0, c1 in segments] if tail.nnz else None,
+        "union_sizes": np.where(sizes > 0, sizes, 0.5).astype(dtype),
+        "segments": segments,
+    }
+
+
+def _gemm_tile(shared, task):
+    r0, r1, j = task
+    c0, c1 = shared["segments"][j]
+    head = shared["head"]
+    if head.shape[1]:
+        inter = np.matmul(head[r0:r1], head[c0:c1].T)
+    else:
+        inter = np.zeros((r1 - r0, c1 - c0), dtype=head.dtype)
+    if shared["tail_t"] is not None:
+        product = shared["tail"][r0:r1] @ shared["tail_t"][j]
+        if _ACCUMULATES:
+            product.toarray(out=inter)
+        else:
+            inter += product.toarray()
+    sizes = shared["union_sizes"]
+    union = np.add(sizes[r0:r1, None], sizes[None, c0:c1])
+    union -= inter
+    jac = np.divide(inter, union, dtype=np.float64)
+    if c0 < r1:
+        jac *= np.arange(c0, c1)[None, :] > np.arange(r0, r1)[:, None]
+    sums = jac @ shared["weights"][c0:c1]
+    return float(sums[:, 0].sum() - shared["gains"][r0:r1] @ sums[:, 1])
+
+
+def gemm_road_puf(effectiveness, histories, *, n_jobs=None):
+    """Jaccard-PUF exactly by the road before the bit-packed one (see the module docstring)."""
+    effectiveness = check_effectiveness(effectiveness, min_users=2)
+    histories = check_user_matrix(histories, effectiveness.shape[0])
+    m = effectiveness.shape[0]
+    with open_executor("local", n_jobs=n_jobs) as executor:
+        order = np.argsort(effectiveness, kind="stable")
+        gains = effectiveness[order] - effectiveness[order[0]]
+        segments, tasks = tile_tasks(m, _BLOCK)
+        shared = _gemm_pattern(histories, order, segments)
+        shared["gains"] = gains
+        shared["weights"] = np.column_stack([gains, np.ones(m)])
+        partials = executor.map(_gemm_tile, shared, tasks)
+    return 2.0 * float(np.sum(partials)) / (m * (m - 1))
+
+
+ROADS = {
+    "engine": lambda s, h, n_jobs: jaccard_puf(s, h, n_jobs=n_jobs),
+    "before": lambda s, h, n_jobs: gemm_road_puf(s, h, n_jobs=n_jobs),
+}
+
+
+def _timed(road, bundle, n_jobs):
+    tracemalloc.start()
+    cpu, wall = time.process_time(), time.perf_counter()
+    value = ROADS[road](bundle["effectiveness"], bundle["histories"], n_jobs)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    return {"road": road, "wall": wall, "cpu": cpu, "peak_mb": peak, "value": value}
+
+
+def main(argv=None):
+    from puf.cli.benchmark import SIZES, make_bundle
+    from puf.engines.blocks import check_n_jobs
+
+    parser = argparse.ArgumentParser(prog="benchmarks/jaccard_side_by_side.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--size", choices=tuple(SIZES), default="ml20m", help="data size (default ml20m)")
+    parser.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
+    parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: every usable core)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each road (default 1)")
+    args = parser.parse_args(argv)
+    n_jobs = check_n_jobs(args.n_jobs)
+    start = time.perf_counter()
+    bundle = make_bundle(args.size, random_state=args.seed)
+    m, n = bundle["histories"].shape
+    print(
+        f"{args.size}: {m:,} users x {n:,} items, {bundle['histories'].nnz:,} interactions "
+        f"(generated in {time.perf_counter() - start:.1f} s); {n_jobs} threads",
+        flush=True,
+    )
+    runs = []
+    for repetition in range(args.repeat):
+        for road in ("engine", "before") if repetition % 2 == 0 else ("before", "engine"):
+            run = _timed(road, bundle, n_jobs)
+            runs.append(run)
+            print(
+                f"  {road:>6}: {run['wall']:8.2f} s wall {run['cpu']:8.2f} s CPU "
+                f"{run['peak_mb']:8.0f} MB  value {run['value']!r}",
+                flush=True,
+            )
+    median = {road: statistics.median(r["wall"] for r in runs if r["road"] == road) for road in ROADS}
+    median_cpu = {road: statistics.median(r["cpu"] for r in runs if r["road"] == road) for road in ROADS}
+    values = [r["value"] for r in runs]
+    spread = max(abs(v - values[0]) for v in values) / max(abs(values[0]), math.ulp(0.0))
+    print(
+        f"median wall: engine {median['engine']:.2f} s, before {median['before']:.2f} s, "
+        f"{median['before'] / median['engine']:.2f}x; CPU {median_cpu['engine']:.1f} s against "
+        f"{median_cpu['before']:.1f} s, {median_cpu['before'] / median_cpu['engine']:.2f}x; "
+        f"largest relative difference of the values {spread:.1e}"
+    )
+    return 0 if spread <= 1e-12 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
