@@ -13,7 +13,7 @@ __all__ = ["AXIOM_ENTRIES"]
 
 from typing import Any
 from . import judges
-from .extreme_cases import candidates, size_cases, size_examples
+from .extreme_cases import candidates, reach, size_cases, size_examples
 from .subgroup_cases import consistency_parts, decomposition_parts, subgroup_cases, subgroup_examples
 from .transfer_cases import composite_transfer_worlds, composite_transfer_cases, strict_transfer_cases
 
@@ -119,6 +119,7 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=size_cases,
         explicit=size_examples,
         derived=candidates,
+        refine=reach,
         judge=judges.reaches_range,
         explain=judges.explain_range,
         single_population=True,

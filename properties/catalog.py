@@ -13,7 +13,7 @@ plus its pinned verdicts in ``properties/known/``.
 
 from __future__ import annotations
 
-__all__ = ["FORMAL_CONVENTIONS", "Property", "CATALOG", "get_property", "catalog_frame"]
+__all__ = ["FORMAL_CONVENTIONS", "Property", "CATALOG", "STATUSES", "get_property", "catalog_frame"]
 
 from typing import Any, Callable
 from dataclasses import dataclass
@@ -21,8 +21,19 @@ from dataclasses import dataclass
 from . import judges
 from .axioms import AXIOM_ENTRIES
 from .field_cases import continuity_cases, scale_cases, translation_cases
-from .outcome_cases import disparity_cases, effectiveness_change_cases, transfer_cases, zero_at_equality_cases
-from .similarity_cases import no_similarity_cases, similarity_change_cases, similarity_raise_cases
+from .outcome_cases import (
+    disparity_cases,
+    effectiveness_change_cases,
+    effectiveness_change_grid,
+    transfer_cases,
+    zero_at_equality_cases,
+)
+from .similarity_cases import (
+    no_similarity_cases,
+    similarity_change_cases,
+    similarity_change_grid,
+    similarity_raise_cases,
+)
 from .user_cases import (
     anonymity_cases,
     anonymity_examples,
@@ -88,6 +99,26 @@ class Property:
         candidate extremes at the case's size). The runner evaluates the measure
         on each and hands the values to the judge as ``case.values``; since they
         are rebuilt from ``before`` and ``after``, a stored example replays whole.
+    uses : tuple of str, default ()
+        Population fields the property's own judgment reads beyond ``needs`` (the
+        rearrangement's pairing reads similarity): shown and stored with every example,
+        with the fields the measure reads and ``needs``.
+    shrinks : bool, default True
+        False when a find cannot lose a user the change leaves alone and stay a case of the
+        property (the rearrangement's pairings are of the whole population); see
+        :mod:`properties.shrink`.
+    grid : callable, optional
+        For an existential property: ``grid(level, measure)`` -> list of cases tried, outside
+        Hypothesis, when the search found no witness (exhaustive small grids such as
+        {0, ½, 1}^m for small m). A witness still not found is ``not-found``, never
+        ``violated``, unless a proof shows none exists (the measure reads none of ``needs``).
+    refine : callable, optional
+        For a property that asks for a witness inside a universal claim (``attainable-range``:
+        at every m, some population reaches each end): ``refine(case, value, measure) ->
+        (values, n)``, a stronger search run when the judge finds a shortfall, before it counts
+        (the exhaustive small grid, then a local optimiser from the best candidates); its
+        ``values`` join ``case.values`` and the case is judged again. A shortfall that survives
+        it is ``not-found in n candidates``, never ``violated``: a failed search is no proof.
 
     Examples
     --------
@@ -121,12 +152,16 @@ class Property:
     informational: bool = False
     fresh_workers: bool = False
     derived: Callable | None = None
+    uses: tuple = ()
+    shrinks: bool = True
+    grid: Callable | None = None
+    refine: Callable | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("universal", "existential"):
             raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
-        for name in ("cases", "judge", "explicit", "explain", "derived"):
-            if name == "derived" and self.derived is None:
+        for name in ("cases", "judge", "explicit", "explain", "derived", "grid", "refine"):
+            if name in ("derived", "grid", "refine") and getattr(self, name) is None:
                 continue
             if not callable(getattr(self, name)):
                 raise ValueError(f"{name} of property {self.name!r} must be callable, got {getattr(self, name)!r}")
@@ -144,6 +179,10 @@ class Property:
             for k in ("name", "statement", "formal", "source", "kind", "meant_for", "world", "informational")
         } | {"needs": list(self.needs)}
 
+
+#: The statuses a property's verdict can have, strongest first (:class:`properties.runner.Verdict`
+#: says what each means).
+STATUSES = ("proven", "holds", "violated", "not-found", "undefined", "not-applicable")
 
 FORMAL_CONVENTIONS = (
     "P ranges over valid populations: m ≥ 2 users, S ∈ [0, 1]^m, a symmetric similarity in "
@@ -281,6 +320,7 @@ CATALOG = {
             needs=("similarity",),
             world="shared history items added to two users",
             cases=similarity_change_cases,
+            grid=similarity_change_grid,
             judge=judges.unchanged,
         ),
         Property(
@@ -295,6 +335,7 @@ CATALOG = {
             needs=_OUT,
             world="one relevance grade changed",
             cases=effectiveness_change_cases,
+            grid=effectiveness_change_grid,
             judge=judges.unchanged,
         ),
         Property(
@@ -327,6 +368,8 @@ CATALOG = {
             cases=rearrangement_cases,
             judge=judges.rearranged,
             explain=judges.explain_rearranged,
+            uses=("similarity",),
+            shrinks=False,
         ),
         Property(
             name="replication-invariance",

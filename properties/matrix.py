@@ -16,7 +16,7 @@ from puf.processes import worker_pool
 
 from .catalog import CATALOG, Property
 from .runner import verdicts
-from .verdict import Verdict
+from .runner import Verdict
 import pandas as pd
 
 

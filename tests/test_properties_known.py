@@ -10,12 +10,12 @@ from puf.properties.known import (
     check_known,
     example_case,
     known_examples,
-    known_from_verdicts,
     known_measures,
     known_path,
     load_known,
     write_known,
 )
+from puf.properties.known.updates import known_from_verdicts
 from puf.cli import main
 
 BACKED = [

@@ -12,6 +12,7 @@ __all__ = ["register", "run"]
 from typing import TYPE_CHECKING, Any
 import argparse
 import json
+import os
 import sys
 
 
@@ -19,7 +20,7 @@ from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
-    from puf.properties.verdict import Verdict
+    from puf.properties.runner import Verdict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -131,6 +132,21 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     return results
 
 
+def _pin(args: argparse.Namespace, measure: Measure, results: list[Verdict]) -> None:
+    """Write ``--known``'s file and say where, for which measure."""
+    from puf.files import atomic_file
+    from puf.properties.known.updates import known_from_verdicts
+
+    with atomic_file(args.known) as handle:
+        json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
+        handle.write("\n")
+    print(
+        f"puf check: pinned {len(results)} verdict{'s' * (len(results) != 1)} of {measure.name} "
+        f"({args.measure}) in {os.path.abspath(args.known)}; `pytest --measure {args.measure} "
+        f"--known {args.known}` fails when one of them changes"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``puf check``; return the exit code.
 
@@ -183,11 +199,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
         if args.known:
-            from puf.properties.known import known_from_verdicts
-
-            with atomic_file(args.known) as handle:
-                json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
-                handle.write("\n")
+            _pin(args, measure, results)
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
         from puf.reports.verdicts import verdict_document, verdict_record
 
@@ -202,4 +214,7 @@ def run(args: argparse.Namespace) -> int:
                 handle.write("\n")
         except OSError as exc:
             return _fail(f"--json {args.json}: cannot write it ({exc.strerror})")
+        names = sorted({v.measure for v in results})
+        which = names[0] if len(names) == 1 else f"{len(names)} measures"
+        print(f"puf check: wrote the verdicts of {which} to {os.path.abspath(args.json)}")
     return EXIT_OK
