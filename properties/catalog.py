@@ -187,10 +187,13 @@ STATUSES = ("proven", "holds", "violated", "not-found", "undefined", "not-applic
 FORMAL_CONVENTIONS = (
     "P ranges over valid populations: m ≥ 2 users, S ∈ [0, 1]^m, a symmetric similarity in "
     "[0, 1] (unit diagonal at score level; a Jaccard of 0 where a history is empty) (utility in [0, 1], list distance ≥ 0); at world level P is "
-    "derived from a world (P@k, Jaccard similarity). a ≐ b means |a − b| ≤ tol, tol = "
-    "1e-9·max(1, |a|, |b|); 'fairer' follows the measure's direction (lower is fairer unless "
-    "it declares higher). A case on which f is NaN is set aside (judged by `defined` alone), "
-    "and one on which f raises makes the verdict undefined."
+    "derived from a world (P@k, Jaccard similarity). r = m·2⁻⁵²·max(1, |a|, |b|) is the float "
+    "resolution of values a, b over m users: a change below r is rounding, not a change; a ≐ b "
+    "means |a − b| ≤ tol, tol = max(1e-9·max(1, |a|, |b|), r), and 'strictly fairer' means "
+    "fairer by more than r; 'fairer' follows the measure's direction (lower is fairer unless "
+    "it declares higher). A case on which f is NaN or ±inf or raises is set aside (judged by "
+    "`defined` alone). A property that asks for a witness and finds none says `not-found`, "
+    "never `violated`, unless the measure reads none of the fields the change touches."
 )
 """What every formal statement of :data:`CATALOG` takes for granted (one place for all)."""
 
@@ -205,7 +208,7 @@ CATALOG = {
         Property(
             name="range",
             statement="the value lies in the declared range",
-            formal="∀ P with f(P) defined: low − 1e-12 ≤ f(P) ≤ high + 1e-12 for the declared range (low, high)",
+            formal="∀ P with f(P) defined: low − r ≤ f(P) ≤ high + r for the declared range (low, high)",
             source="the measure's own declaration",
             kind="universal",
             meant_for="every measure",
@@ -357,7 +360,7 @@ CATALOG = {
             statement="most_fair pairing gives a value no less fair than most_unfair, strictly when "
             "the pairing changes the similarity-weighted gaps",
             formal="∀ P with m ≤ 12: f(P_fair) is not less fair than f(P_unfair) (to tol), and fairer by more "
-            "than 1e-12·max(1, |f|) when Σ sim·|gap| of P_unfair exceeds that of P_fair by "
+            "than r when Σ sim·|gap| of P_unfair exceeds that of P_fair by "
             "more than 1e-9; P_fair, P_unfair: the users' outcomes permuted by the most_fair "
             "and most_unfair pairing orders",
             source=_PUF + "; MostFair vs MostUnfair pairing",

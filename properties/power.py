@@ -98,6 +98,8 @@ def _one(job: tuple[Callable[..., list[Any]], str, int, int, bool, tuple[str, ..
     props = list(entry["expected"]) if not entry["control"] or only else None
     if only and props is not None:
         props = [p for p in props if p in only]
+        if not props:  # none of this entry's cells is asked for
+            return []
     start = time.perf_counter()
     found = verdicts(
         entry["measure"], properties=props, max_examples=budget, random_state=seed, known=known, proofs="none"

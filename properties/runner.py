@@ -251,8 +251,12 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
             before, after = shown_pair(found["value_before"], found["value_after"])
             return "holds", f"witness: value {before} → {after}{note}", found
         if kind == "excess" and prop.refine is not None:  # a failed search for a witness: no proof
-            tried = f"{n + search.candidates} candidates"
-            return "not-found", f"{prop.explain(found)}; the declared end not found in {tried}{note}", found
+            tried = (
+                f"nor by the grid {{0, ½, 1}}^m and a local search ({search.candidates} more values)"
+                if search.candidates
+                else "(no grid at world level)"
+            )
+            return "not-found", f"{prop.explain(found)}: not reached, {tried}; no proof either way{note}", found
         return "violated", prop.explain(found) + note, found
     if n == 0 and search.undefined:
         shown = (search.nan_case or (0, None))[1]

@@ -85,7 +85,13 @@ def _renumbered(change: str, kept: list[int], m: int, moved: int) -> str:
     --------
     >>> _renumbered("transfer from user 76 (0.99) to user 2 (0.01)", [1, 2, 40, 76], 87, 0)
     'transfer from user 3 (0.99) to user 1 (0.01) (shrunk from m = 87: users the change leaves alone removed)'
+    >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", [0, 1, 2], 6, 0)
+    'm = 6 (shrunk from m = 9: users the change leaves alone removed)'
     """
+    earlier = re.search(r" \(shrunk from m = (\d+): [^)]*\)", change)
+    if earlier:  # a stored example shrunk before: one note, from the size it was found at
+        change = change.replace(earlier[0], "")
+        m = max(m, int(earlier[1]))
     index = {old: new for new, old in enumerate(kept)}
     text = re.sub(r"\b(users?) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", change)
     text = re.sub(r"\b(users? \d+ and) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", text)

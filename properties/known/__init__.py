@@ -191,8 +191,11 @@ def check_known(data: Any, *, partial: bool = False) -> None:
         if prop not in CATALOG:
             _fail(where, f"example for unknown property {prop!r}")
         before = example.get("before") if isinstance(example, dict) else None
-        if not isinstance(before, dict) or not set(FIELDS) & set(before):
-            _fail(where, f"example of {prop!r} needs 'before' with the fields its measure reads")
+        # The fields every population has that the property acts on (all: the measure's own).
+        needs = CATALOG[prop].needs
+        acts_on = [] if set(needs) >= set(FIELDS) else [f for f in ("effectiveness", "similarity") if f in needs]
+        if not isinstance(before, dict) or not set(FIELDS) & set(before) or not set(acts_on) <= set(before):
+            _fail(where, f"example of {prop!r} needs 'before' with the fields it acts on ({', '.join(acts_on)})")
         after = example.get("after")
         if (after is None) != CATALOG[prop].single_population:
             _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
