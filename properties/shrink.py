@@ -102,14 +102,13 @@ def _renumbered(change: str, kept: list[int], m: int, moved: int) -> str:
 
 
 def _with_effectiveness(case: Case, user: int, value: float) -> Case:
-    def moved(pop: Population | None) -> Population | None:
-        if pop is None:
-            return None
+    def moved(pop: Population) -> Population:
         s = pop.effectiveness.copy()
         s[user] = value
         return pop.replace(effectiveness=s)
 
-    return dataclasses.replace(case, before=moved(case.before), after=moved(case.after), values=None, alternatives=())
+    after = None if case.after is None else moved(case.after)
+    return dataclasses.replace(case, before=moved(case.before), after=after, values=None, alternatives=())
 
 
 def _fails(search: PropertySearch, case: Case, kind: str) -> bool:

@@ -398,3 +398,9 @@ def test_a_strict_transfer_counterexample_needing_four_users_keeps_four():
     assert verdict.status == "violated"
     assert len(verdict.example["before"]["effectiveness"]) == 4
     assert "similarity" not in verdict.example["before"]
+
+
+def test_a_violation_that_needs_many_users_says_so():
+    verdict = verdicts(_spread_from(13), properties=["range"], max_examples=60, known=False)[0]
+    assert verdict.status == "violated" and len(verdict.example["before"]["effectiveness"]) == 13
+    assert "it needs its 13 users: none could be removed" in verdict.reason
