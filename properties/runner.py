@@ -269,7 +269,7 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
     if n == 0 and search.undefined:
         shown = (search.nan_case or (0, None))[1]
         error = (shown or {}).get("error")
-        what = f"e.g. it raised {error}" if error else "NaN or ±inf"
+        what = f"e.g. {error}" if error else "NaN or ±inf"
         return "undefined", f"undefined on all {search.undefined} examples ({what}){note}", shown
     if n == 0:
         return "not-applicable", f"no example admitted the transformation{note}", None

@@ -294,12 +294,17 @@ class PropertySearch:
         if m not in self.refined:
 
             def value(pop: Population) -> float:
+                if time.perf_counter() - self.start > self.time_budget:
+                    raise OutOfBudget  # the stronger search spends the property's time like the rest
                 try:
                     return call_measure(self.measure, pop, self.time_limit)
                 except MeasureError:
                     return math.nan
 
-            self.refined[m] = self.prop.refine(case, value, self.measure)
+            try:
+                self.refined[m] = self.prop.refine(case, value, self.measure)
+            except OutOfBudget:  # out of time: the shortfall stands, as not-found (never violated)
+                self.refined[m] = ({}, 0)
             self.candidates += self.refined[m][1]
         case = dataclasses.replace(case, values={**(case.values or {}), **self.refined[m][0]})
         return case, self.prop.judge(self.measure, before, after, case)

@@ -121,8 +121,8 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
     print(format_matrix(verdict_matrix(results=results)))
     for v in results:
-        if v.status in ("violated", "undefined"):
-            note = " (informational)" if CATALOG[v.property].informational else ""
+        if v.status in ("violated", "not-found", "undefined"):
+            note = " (informational)" if CATALOG[v.property].informational and v.status == "violated" else ""
             print(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
     if args.update_known:
         from puf.properties.known.updates import update_known
