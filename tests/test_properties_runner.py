@@ -404,3 +404,27 @@ def test_a_violation_that_needs_many_users_says_so():
     verdict = verdicts(_spread_from(13), properties=["range"], max_examples=60, known=False)[0]
     assert verdict.status == "violated" and len(verdict.example["before"]["effectiveness"]) == 13
     assert "it needs its 13 users: none could be removed" in verdict.reason
+
+
+def test_strict_judgments_use_the_float_resolution_and_show_the_digits_that_differ():
+    from types import SimpleNamespace
+
+    from puf import as_measure
+    from puf.properties.display import format_example
+    from puf.properties.judges import strictly_fairer
+
+    sd, value = as_measure("sd"), 0.788795123456
+    at_262 = SimpleNamespace(before=SimpleNamespace(m=262))
+    assert strictly_fairer(sd, value, value - 1.8e-13, at_262) < 0  # a real fall, above m·2⁻⁵²·|value|
+    assert strictly_fairer(sd, value, value, at_262) > 0  # no fall at all
+    example = {
+        "change": "a transfer",
+        "value_before": value,
+        "value_after": value - 1.8e-13,
+        "error": None,
+        "before": {"effectiveness": [0.0, 1.0]},
+        "after": {"effectiveness": [0.5, 0.5]},
+    }
+    line = format_example(example, indent=0).splitlines()[1]
+    before, after = line.removeprefix("value before ").split(", after ")
+    assert before != after and float(before) - float(after) == pytest.approx(1.8e-13, rel=0.2)
