@@ -8,7 +8,10 @@ pytest, check, pytest, ...), so that a change of the machine's load reaches both
 default measure is a similarity-weighted gap written to a temporary folder, loaded from its
 file as a user's would be. Prints each round's wall times, the medians and their ratio
 (pytest / check): the plugin computes a measure's row once, as ``puf check`` does, so the
-ratio stays near 1 (the rest is pytest's own start-up and reporting). Report ``uptime``
+ratio stays near 1 (the rest is pytest's own start-up and reporting: pytest rewrites the asserts
+of an installed plugin's package as it imports it, which with bytecode caching off,
+``PYTHONDONTWRITEBYTECODE``, is redone on every run, a fixed cost that shows at small budgets).
+Report ``uptime``
 beside the numbers: on a shared machine, only ratios of runs made side by side compare.
 """
 
