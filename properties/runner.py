@@ -13,11 +13,12 @@ to a minimal witness. The statuses a verdict can have are
 
 from __future__ import annotations
 
-__all__ = ["Verdict", "verdicts"]
+__all__ = ["Verdict", "verdicts", "shrunk_example"]
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
 import contextlib
+import dataclasses
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -33,6 +34,7 @@ from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import example_budget
 from .catalog import CATALOG, Property, get_property
 from .judges import shown_pair
+from .known import example_case
 from .power import measured_power
 from .proofs import Proof, check_mode, combine, prove, settles
 from .search import Found, OutOfBudget, PropertySearch, measure_level
@@ -249,6 +251,35 @@ def _check_one(
     return (*_status(search, note), search)
 
 
+def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str, Any]:
+    """A counterexample found outside the search (a proof's), judged by it and shrunk as its own
+    finds are (:func:`properties.shrink.shrink`); returned as it was when the search does not
+    confirm it.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> search = PropertySearch(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"),
+    ...                         max_examples=5, time_limit=2.0, time_budget=60.0)
+    >>> found = shrunk_example(search, {"change": "m = 4", "before": {"effectiveness": [0.3, 0.7, 0.2, 0.9]},
+    ...                                 "after": None})
+    >>> found["before"]["effectiveness"], found["change"]
+    ([0.0, 1.0], 'm = 4 (shrunk from m = 4: users the change leaves alone removed, 2 values made simpler)')
+    """
+    if search.prop.fresh_workers:  # its workers are closed: judged in fresh ones only
+        return example
+    case = dataclasses.replace(example_case(search.prop.name, example), change=example.get("change", ""))
+    search.max_calls += 1
+    try:
+        search.check(case)
+    except Found:
+        shrink(search)
+        return search.failure[1] if search.failure is not None else example
+    except (OutOfBudget, Timeout):
+        pass
+    return example
+
+
 def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
     prop, failure, n = search.prop, search.failure, search.checked
     if failure is not None:
@@ -445,6 +476,8 @@ def verdicts(
                 f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
             )
         status, reason, found, scope = combine(status, reason, found, proof)
+        if proof is not None and found is not None and search.failure is None and status == "violated":
+            found = shrunk_example(search, found)  # the solver's counterexample, shrunk as any find
         results.append(
             Verdict(
                 measure.name,
