@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from puf.properties.corpus import CONTROLS, FLAWED  # noqa: E402
+from puf.properties.runner import verdicts  # noqa: E402
 from puf.properties.power import (  # noqa: E402
     POWER_TABLE,
     false_alarms_by_property,
@@ -126,6 +127,7 @@ def main(argv=None):
     )
     start = time.perf_counter()
     power_runs(
+        check=verdicts,
         plan=plan,
         skip=done,
         n_jobs=args.jobs,

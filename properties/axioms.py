@@ -13,7 +13,7 @@ __all__ = ["AXIOM_ENTRIES"]
 
 from typing import Any
 from . import judges
-from .extreme_cases import candidates, size_cases, size_examples
+from .extreme_cases import candidates, reach, size_cases, size_examples
 from .subgroup_cases import consistency_parts, decomposition_parts, subgroup_cases, subgroup_examples
 from .transfer_cases import composite_transfer_worlds, composite_transfer_cases, strict_transfer_cases
 
@@ -40,7 +40,7 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         name="strict-transfer",
         statement="a transfer from a better-off to a worse-off user that keeps their order strictly lowers the value",
         formal="∀ P with every S(u) = 0 or ≥ 10⁻³, i, j with S_j − S_i ≥ 0.01, τ ∈ [0.01, ½]: S'_i = S_i + τ(S_j − S_i), "
-        "S'_j = S_j − τ(S_j − S_i) ⇒ f(P') < f(P) − 10⁻¹²·max(1, |f(P)|, |f(P')|) "
+        "S'_j = S_j − τ(S_j − S_i) ⇒ f(P') < f(P) − r (the float resolution) "
         "(lower fairer); world level: the worst-off user gains one relevant listed item "
         "and the best-off loses one, S_max − S_min ≥ 2/k",
         source="Dalton (1920), the principle of transfers in its strict form; `pigou-dalton` "
@@ -60,7 +60,7 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         "δ₁ = τ(S_b − S_a), τ ∈ [0.01, ½], δ₂ > 0 with δ₂(S_d − S_c + δ₂) = "
         "δ₁(S_b − S_a − δ₁), S_b ≤ S_c − δ₂, S_d + δ₂ ≤ 1: S'_a = S_a + δ₁, "
         "S'_b = S_b − δ₁, S'_c = S_c − δ₂, S'_d = S_d + δ₂ (mean and variance kept) ⇒ "
-        "f(P') < f(P) − 10⁻¹²·max(1, |f(P)|, |f(P')|); world level: the hand-made "
+        "f(P') < f(P) − r (the float resolution); world level: the hand-made "
         "four-user worlds with P@10 (0, 0.3, 0.4, 0.5) → (0.1, 0.2, 0.3, 0.6)",
         source="Kolm (1976), the principle of diminishing transfers; Shorrocks and Foster "
         "(1987), transfer sensitivity as favourable composite transfers",
@@ -108,7 +108,8 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         "max f ≥ high − t over the drawn population and the candidate extremes of m "
         "users (everyone equal; one user apart; half and half; evenly spread; users at "
         "10⁻³⁰⁰; everyone, nobody or only the other half alike; at world level no envy "
-        "or everyone envying everyone), t = 10⁻⁹·max(1, |values|); an infinite end wants "
+        "or everyone envying everyone; then the grid {0, ½, 1}^m, whole for m ≤ 7, sampled beyond, "
+        "and a local search from its best points), t = 10⁻⁹·max(1, |values|); an infinite end wants "
         "a value beyond ±100. Values beyond the range are the `range` property's",
         source="Rampisela et al. (TORS 2024): a measure whose declared extremes are "
         "unreachable for a given m cannot be read on its declared scale",
@@ -119,6 +120,7 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=size_cases,
         explicit=size_examples,
         derived=candidates,
+        refine=reach,
         judge=judges.reaches_range,
         explain=judges.explain_range,
         single_population=True,

@@ -13,7 +13,7 @@ plus its pinned verdicts in ``properties/known/``.
 
 from __future__ import annotations
 
-__all__ = ["FORMAL_CONVENTIONS", "Property", "CATALOG", "get_property", "catalog_frame"]
+__all__ = ["FORMAL_CONVENTIONS", "Property", "CATALOG", "STATUSES", "get_property", "catalog_frame"]
 
 from typing import Any, Callable
 from dataclasses import dataclass
@@ -21,8 +21,19 @@ from dataclasses import dataclass
 from . import judges
 from .axioms import AXIOM_ENTRIES
 from .field_cases import continuity_cases, scale_cases, translation_cases
-from .outcome_cases import disparity_cases, effectiveness_change_cases, transfer_cases, zero_at_equality_cases
-from .similarity_cases import no_similarity_cases, similarity_change_cases, similarity_raise_cases
+from .outcome_cases import (
+    disparity_cases,
+    effectiveness_change_cases,
+    effectiveness_change_grid,
+    transfer_cases,
+    zero_at_equality_cases,
+)
+from .similarity_cases import (
+    no_similarity_cases,
+    similarity_change_cases,
+    similarity_change_grid,
+    similarity_raise_cases,
+)
 from .user_cases import (
     anonymity_cases,
     anonymity_examples,
@@ -89,6 +100,26 @@ class Property:
         candidate extremes at the case's size). The runner evaluates the measure
         on each and hands the values to the judge as ``case.values``; since they
         are rebuilt from ``before`` and ``after``, a stored example replays whole.
+    uses : tuple of str, default ()
+        Population fields the property's own judgment reads beyond ``needs`` (the
+        rearrangement's pairing reads similarity): shown and stored with every example,
+        with the fields the measure reads and ``needs``.
+    shrinks : bool, default True
+        False when a find cannot lose a user the change leaves alone and stay a case of the
+        property (the rearrangement's pairings are of the whole population); see
+        :mod:`properties.shrink`.
+    grid : callable, optional
+        For an existential property: ``grid(level, measure)`` -> list of cases tried, outside
+        Hypothesis, when the search found no witness (exhaustive small grids such as
+        {0, ½, 1}^m for small m). A witness still not found is ``not-found``, never
+        ``violated``, unless a proof shows none exists (the measure reads none of ``needs``).
+    refine : callable, optional
+        For a property that asks for a witness inside a universal claim (``attainable-range``:
+        at every m, some population reaches each end): ``refine(case, value, measure) ->
+        (values, n)``, a stronger search run when the judge finds a shortfall, before it counts
+        (the exhaustive small grid, then a local optimiser from the best candidates); its
+        ``values`` join ``case.values`` and the case is judged again. A shortfall that survives
+        it is ``not-found in n candidates``, never ``violated``: a failed search is no proof.
 
     Examples
     --------
@@ -122,12 +153,16 @@ class Property:
     informational: bool = False
     fresh_workers: bool = False
     derived: Callable | None = None
+    uses: tuple = ()
+    shrinks: bool = True
+    grid: Callable | None = None
+    refine: Callable | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("universal", "existential"):
             raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
-        for name in ("cases", "judge", "explicit", "explain", "derived"):
-            if name == "derived" and self.derived is None:
+        for name in ("cases", "judge", "explicit", "explain", "derived", "grid", "refine"):
+            if name in ("derived", "grid", "refine") and getattr(self, name) is None:
                 continue
             if not callable(getattr(self, name)):
                 raise ValueError(f"{name} of property {self.name!r} must be callable, got {getattr(self, name)!r}")
@@ -146,13 +181,20 @@ class Property:
         } | {"needs": list(self.needs)}
 
 
+#: The statuses a property's verdict can have, strongest first (:class:`properties.runner.Verdict`
+#: says what each means).
+STATUSES = ("proven", "holds", "violated", "not-found", "undefined", "not-applicable")
+
 FORMAL_CONVENTIONS = (
     "P ranges over valid populations: m ≥ 2 users, S ∈ [0, 1]^m, a symmetric similarity in "
     "[0, 1] (unit diagonal at score level; a Jaccard of 0 where a history is empty) (utility in [0, 1], list distance ≥ 0); at world level P is "
-    "derived from a world (P@k, Jaccard similarity). a ≐ b means |a − b| ≤ tol, tol = "
-    "1e-9·max(1, |a|, |b|); 'fairer' follows the measure's direction (lower is fairer unless "
-    "it declares higher). A case on which f is NaN is set aside (judged by `defined` alone), "
-    "and one on which f raises makes the verdict undefined."
+    "derived from a world (P@k, Jaccard similarity). r = m·2⁻⁵²·max(1, |a|, |b|) is the float "
+    "resolution of values a, b over m users: a change below r is rounding, not a change; a ≐ b "
+    "means |a − b| ≤ tol, tol = max(1e-9·max(1, |a|, |b|), r), and 'strictly fairer' means "
+    "fairer by more than r; 'fairer' follows the measure's direction (lower is fairer unless "
+    "it declares higher). A case on which f is NaN or ±inf or raises is set aside (judged by "
+    "`defined` alone). A property that asks for a witness and finds none says `not-found`, "
+    "never `violated`, unless the measure reads none of the fields the change touches."
 )
 """What every formal statement of :data:`CATALOG` takes for granted (one place for all)."""
 
@@ -167,7 +209,7 @@ CATALOG = {
         Property(
             name="range",
             statement="the value lies in the declared range",
-            formal="∀ P with f(P) defined: low − 1e-12 ≤ f(P) ≤ high + 1e-12 for the declared range (low, high)",
+            formal="∀ P with f(P) defined: low − r ≤ f(P) ≤ high + r for the declared range (low, high)",
             source="the measure's own declaration",
             kind="universal",
             meant_for="every measure",
@@ -282,6 +324,7 @@ CATALOG = {
             needs=("similarity",),
             world="shared history items added to two users",
             cases=similarity_change_cases,
+            grid=similarity_change_grid,
             judge=judges.unchanged,
         ),
         Property(
@@ -296,6 +339,7 @@ CATALOG = {
             needs=_OUT,
             world="one relevance grade changed",
             cases=effectiveness_change_cases,
+            grid=effectiveness_change_grid,
             judge=judges.unchanged,
         ),
         Property(
@@ -317,7 +361,7 @@ CATALOG = {
             statement="most_fair pairing gives a value no less fair than most_unfair, strictly when "
             "the pairing changes the similarity-weighted gaps",
             formal="∀ P with m ≤ 12: f(P_fair) is not less fair than f(P_unfair) (to tol), and fairer by more "
-            "than 1e-12·max(1, |f|) when Σ sim·|gap| of P_unfair exceeds that of P_fair by "
+            "than r when Σ sim·|gap| of P_unfair exceeds that of P_fair by "
             "more than 1e-9; P_fair, P_unfair: the users' outcomes permuted by the most_fair "
             "and most_unfair pairing orders",
             source=_PUF + "; MostFair vs MostUnfair pairing",
@@ -328,6 +372,8 @@ CATALOG = {
             cases=rearrangement_cases,
             judge=judges.rearranged,
             explain=judges.explain_rearranged,
+            uses=("similarity",),
+            shrinks=False,
         ),
         Property(
             name="replication-invariance",

@@ -11,7 +11,14 @@ import numpy as np
 import pandas as pd
 from .design import Candidate, Cell
 
-_SHORT = {"proven": "proven", "holds": "holds", "violated": "VIOLATED", "undefined": "undef", "not-applicable": "n/a"}
+_SHORT = {
+    "proven": "proven",
+    "holds": "holds",
+    "violated": "VIOLATED",
+    "not-found": "not found",
+    "undefined": "undef",
+    "not-applicable": "n/a",
+}
 
 
 def _counterexample(cell: Cell) -> str:

@@ -8,7 +8,8 @@ from typing import Any
 from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
-from .verdict import Verdict
+from .judges import shown_pair
+from .runner import Verdict
 import pandas as pd
 
 
@@ -16,11 +17,12 @@ _LABEL = {
     "proven": "proven",
     "holds": "holds",
     "violated": "VIOLATED",
+    "not-found": "not found",
     "undefined": "undefined",
     "not-applicable": "n/a",
 }
 _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
-_ROLE = {"holds": "witness", "violated": "counterexample", "undefined": "input"}
+_ROLE = {"holds": "witness", "violated": "counterexample", "not-found": "nearest found", "undefined": "input"}
 
 
 def _array(value: ArrayLike, indent: int) -> str:
@@ -42,6 +44,15 @@ def _label(status: str, property_name: str) -> str:
 
 def _number(value: float | None) -> str:
     return "—" if value is None else f"{value:.6g}"
+
+
+def _numbers(before: Any, after: Any) -> tuple[str, str]:
+    """Two values with the digits that tell them apart (a stored "nan" or "inf" as it is)."""
+    if isinstance(before, (int, float)) and isinstance(after, (int, float)):
+        return shown_pair(float(before), float(after))
+    return (_number(before) if not isinstance(before, str) else before), (
+        _number(after) if not isinstance(after, str) else after
+    )
 
 
 def format_example(example: Mapping[str, Any], *, status: str = "violated", indent: int = 4) -> str:
@@ -84,7 +95,7 @@ def format_example(example: Mapping[str, Any], *, status: str = "violated", inde
             + (f", violation {example['violation']:.3g}" if example.get("violation") else "")
         )
     else:
-        lines.append(f"value before {_number(example['value_before'])}, after {_number(example['value_after'])}")
+        lines.append("value before {}, after {}".format(*_numbers(example["value_before"], example["value_after"])))
     width = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
     for name, value in before.items():
         label = name if after is None else f"{name} (before)"

@@ -12,9 +12,12 @@ candidate of its size.
 
 from __future__ import annotations
 
-__all__ = ["TINY", "candidates", "size_cases", "size_examples"]
+__all__ = ["TINY", "candidates", "size_cases", "size_examples", "reach"]
 
+from collections.abc import Callable, Iterable
 import functools
+import itertools
+import math
 
 import numpy as np
 
@@ -145,3 +148,85 @@ def size_examples(level: str) -> list[Case]:
         Case(Population(np.full(m, 0.5), np.eye(m)), change=f"explicit: m = {m}, the candidate extremes")
         for m in range(LARGEST, 1, -1)
     ]
+
+
+GRID = (0.0, 0.5, 1.0)
+"""The values of the small grid :func:`reach` searches: {0, ½, 1}^m."""
+EXHAUSTIVE = 3**7
+"""The largest grid searched whole (m ≤ 7); beyond it, :data:`SAMPLED` grid points at random."""
+SAMPLED = 600
+CLIMB = 240
+"""Measure calls the local optimiser may spend per end of the range."""
+
+
+def _grid(m: int) -> Iterable[tuple[float, ...]]:
+    if len(GRID) ** m <= EXHAUSTIVE:
+        return itertools.product(GRID, repeat=m)
+    rng = np.random.default_rng(m)  # the same points for the same m: verdicts are reproducible
+    return map(tuple, rng.choice(GRID, size=(SAMPLED, m)))
+
+
+def _climb(
+    value: Callable[[Population], float], start: tuple[float, NDArray[np.float64], NDArray[np.float64]], sign: int
+) -> tuple[float, NDArray[np.float64], NDArray[np.float64], int]:
+    """A coordinate search from ``start`` (value, S, similarity) towards ``sign`` (+1 up, −1 down):
+    each user's S moved by ±½, ±¼, … ±1/16 while it helps; ``(value, S, similarity, calls)``."""
+    best, s, sim = start
+    calls = 0
+    for step in (0.5, 0.25, 0.125, 0.0625):
+        improved = True
+        while improved and calls < CLIMB:
+            improved = False
+            for user, delta in itertools.product(range(len(s)), (step, -step)):
+                moved = s.copy()
+                moved[user] = min(1.0, max(0.0, moved[user] + delta))
+                if moved[user] == s[user] or calls >= CLIMB:
+                    continue
+                found = value(Population(moved, sim))
+                calls += 1
+                if math.isfinite(found) and sign * found > sign * best:
+                    best, s, improved = found, moved, True
+    return best, s, sim, calls
+
+
+def _short(s: NDArray[np.float64]) -> str:
+    return ", ".join(f"{v:.4g}" for v in s)
+
+
+def reach(case: Case, value: Callable[[Population], float], measure: Measure) -> tuple[dict[str, float], int]:
+    """A stronger search for the ends of the range at the case's m: the lowest and highest
+    values over the grid {0, ½, 1}^m (whole for m ≤ 7, sampled beyond; nobody alike, and
+    everyone alike when the measure reads similarity), each then pushed further by a local
+    optimiser; ``({label: value}, measure calls)``. Score level only (``({}, 0)`` for a world's case).
+
+    Examples
+    --------
+    >>> from puf import Population, as_measure
+    >>> mad = lambda pop: float(2 * np.median(np.abs(pop.effectiveness - np.median(pop.effectiveness))))
+    >>> found, calls = reach(Case(Population(np.full(5, 0.5), np.eye(5))), mad, as_measure("sd"))
+    >>> sorted(found.values()), calls > 243
+    ([0.0, 1.0], True)
+    >>> [label for label, v in found.items() if v == 1.0]
+    ['highest of the grid and a local search: S = (0, 0, 0.5, 1, 1)']
+    """
+    pop = case.before
+    if pop.utility is not None or pop.list_distance is not None:
+        return {}, 0
+    m = pop.m
+    similarities = [np.eye(m)] + ([np.ones((m, m))] if "similarity" in (measure.reads or ()) else [])
+    found, calls = [], 0
+    for s in _grid(m):
+        for sim in similarities:
+            v = value(Population(np.array(s), sim))
+            calls += 1
+            if math.isfinite(v):
+                found.append((v, np.array(s), sim))
+    if not found:
+        return {}, calls
+    ends = {}
+    for sign, word in ((-1, "lowest"), (1, "highest")):
+        start = max(found, key=lambda f: (sign * f[0], -len(_short(f[1]))))
+        best, s, _, used = _climb(value, start, sign)
+        calls += used
+        ends[f"{word} of the grid and a local search: S = ({_short(s)})"] = best
+    return ends, calls

@@ -2,14 +2,20 @@
 
 A judge is ``judge(measure, value_before, value_after, case) -> float``: > 0
 means violated for a universal property and a witness for an existential one.
-Lower values are fairer unless the measure declares ``direction="higher"``;
-equalities hold to a relative tolerance of 1e-9. An *explainer* turns the
-example of a violation into the one line a verdict reports.
+Lower values are fairer unless the measure declares ``direction="higher"``.
+Every comparison is made against :func:`resolution`, the float resolution of a
+value of that size computed over the case's m users: a change below it is rounding,
+neither a change (equalities hold to it, and to no less than 1e-9 of the value) nor a
+strict fall. An *explainer* turns the example of a violation into the one line a
+verdict reports, its values printed with the digits that tell them apart
+(:func:`shown_pair`).
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "resolution",
+    "shown_pair",
     "unchanged",
     "at_fairest",
     "in_range",
@@ -39,8 +45,54 @@ UNBOUNDED = 100.0
 """A value beyond ±UNBOUNDED stands for an infinite end of a declared range reached."""
 
 
-def _tol(*values: float) -> float:
-    return _REL * max([1.0] + [abs(v) for v in values if math.isfinite(v)])
+def resolution(m: int, *values: float) -> float:
+    """The float resolution of a measure's value over ``m`` users: m·2⁻⁵²·max(1, |values|).
+
+    The one place every strict and tolerance judgment takes its margin from. A value summed
+    over m users' terms (each of size up to max(1, |value|)) carries a rounding error of
+    about m units in the last place; a change smaller than that is not a change.
+
+    Examples
+    --------
+    >>> resolution(3, 0.5) == 3 * 2.0**-52
+    True
+    >>> resolution(262, -0.788795) < 1.8e-13 < 1e-12   # a real fall of 1.8e-13 at m = 262
+    True
+    """
+    scale = max([1.0] + [abs(v) for v in values if math.isfinite(v)])
+    return max(int(m), 1) * 2.0**-52 * scale
+
+
+def _users(case: Any) -> int:
+    """The case's number of users (1 for a case without a population, as in the doctests)."""
+    before = getattr(case, "before", None)
+    return int(getattr(before, "m", 1) or 1)
+
+
+def _tol(case: Any, *values: float) -> float:
+    """The tolerance of an equality: 1e-9 of the values, or their float resolution when larger."""
+    scale = max([1.0] + [abs(v) for v in values if math.isfinite(v)])
+    return max(_REL * scale, resolution(_users(case), *values))
+
+
+def shown_pair(a: float, b: float, *, digits: int = 6) -> tuple[str, str]:
+    """``a`` and ``b`` printed with ``digits`` significant digits, or as many more as it takes
+    to tell them apart (up to 17, where every distinct float prints distinctly).
+
+    Examples
+    --------
+    >>> shown_pair(-0.78879512345, -0.78879512362)
+    ('-0.788795123', '-0.788795124')
+    >>> shown_pair(0.5, 0.25)
+    ('0.5', '0.25')
+    >>> shown_pair(2.0, 2.0)
+    ('2', '2')
+    """
+    for width in range(digits, 18):
+        left, right = f"{a:.{width}g}", f"{b:.{width}g}"
+        if left != right or a == b or not (math.isfinite(a) and math.isfinite(b)):
+            return left, right
+    return left, right
 
 
 def _unfairness(measure: Measure, value: float) -> float:
@@ -56,7 +108,7 @@ def unchanged(measure: Measure, before: float, after: float, case: Case) -> floa
     >>> unchanged(as_measure("sd"), 0.5, 0.5, None) < 0 < unchanged(as_measure("sd"), 0.5, 0.6, None)
     True
     """
-    return abs(after - before) - _tol(before, after)
+    return abs(after - before) - _tol(case, before, after)
 
 
 def at_fairest(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -71,7 +123,7 @@ def at_fairest(measure: Measure, value: float, after: float | None, case: Case) 
     fairest = measure.fairest
     if value == fairest:
         return -1.0
-    return abs(value - fairest) - _tol(value) if math.isfinite(fairest) else math.inf
+    return abs(value - fairest) - _tol(case, value) if math.isfinite(fairest) else math.inf
 
 
 def in_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -80,13 +132,13 @@ def in_range(measure: Measure, value: float, after: float | None, case: Case) ->
     Examples
     --------
     >>> from puf import as_measure
-    >>> in_range(as_measure("sd"), 0.5, None, None) < 0, in_range(as_measure("sd"), 1.5, None, None)
-    (True, 0.499999999999)
+    >>> in_range(as_measure("sd"), 0.5, None, None) < 0, round(in_range(as_measure("sd"), 1.5, None, None), 12)
+    (True, 0.5)
     """
     low, high = measure.range
     below = low - value if math.isfinite(low) or math.isfinite(value) else -1.0
     above = value - high if math.isfinite(high) or math.isfinite(value) else -1.0
-    return max(below, above) - 1e-12
+    return max(below, above) - resolution(_users(case), value)
 
 
 def finite(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -110,7 +162,7 @@ def not_fairer(measure: Measure, before: float, after: float, case: Case) -> flo
     >>> not_fairer(as_measure("sd"), 0.2, 0.1, None) > 0
     True
     """
-    return _unfairness(measure, before) - _unfairness(measure, after) - _tol(before, after)
+    return _unfairness(measure, before) - _unfairness(measure, after) - _tol(case, before, after)
 
 
 def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
@@ -122,15 +174,12 @@ def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> 
     >>> not_less_fair(as_measure("sd"), 0.1, 0.2, None) > 0
     True
     """
-    return _unfairness(measure, after) - _unfairness(measure, before) - _tol(before, after)
-
-
-STRICT = 1e-12
-"""A strict fall must exceed this share of max(1, |value|): rounding is not a fall."""
+    return _unfairness(measure, after) - _unfairness(measure, before) - _tol(case, before, after)
 
 
 def strictly_fairer(measure: Measure, before: float, after: float, case: Case) -> float:
-    """The after value must be strictly fairer: by more than 1e-12 × max(1, |values|).
+    """The after value must be strictly fairer: by more than the values' :func:`resolution`
+    (a fall below it cannot be told from rounding, and a fall above it is a fall).
 
     Examples
     --------
@@ -139,14 +188,14 @@ def strictly_fairer(measure: Measure, before: float, after: float, case: Case) -
     True
     """
     gain = _unfairness(measure, before) - _unfairness(measure, after)
-    return STRICT * max(1.0, abs(before), abs(after)) - gain
+    return resolution(_users(case), before, after) - gain
 
 
 def _derived(case: Case, before: float, after: float) -> tuple[dict[str, float] | None, float]:
     values = dict(case.values or {})
     if not values or not all(math.isfinite(v) for v in (before, after, *values.values())):
         return None, 0.0
-    return values, _tol(before, after, *values.values())
+    return values, _tol(case, before, after, *values.values())
 
 
 def decomposes(measure: Measure, before: float, after: float, case: Case) -> float:
@@ -202,12 +251,12 @@ def consistent(measure: Measure, before: float, after: float, case: Case) -> flo
     return excess
 
 
-def _shortfall(measure: Measure, end: float, values: Sequence[float], towards: int) -> float:
+def _shortfall(measure: Measure, end: float, values: Sequence[float], towards: int, case: Case) -> float:
     """How far the values found stay from ``end`` on the side ``towards`` (+1 up, −1 down)."""
     best = max(towards * v for v in values)
     if math.isinf(end):
         return UNBOUNDED - best
-    return towards * end - best - _tol(end, *values)
+    return towards * end - best - _tol(case, end, *values)
 
 
 def reaches_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -223,7 +272,7 @@ def reaches_range(measure: Measure, value: float, after: float | None, case: Cas
     """
     values = [v for v in (value, *(case.values or {}).values()) if not math.isnan(v)]
     low, high = measure.range
-    return max(_shortfall(measure, low, values, -1), _shortfall(measure, high, values, +1))
+    return max(_shortfall(measure, low, values, -1, case), _shortfall(measure, high, values, +1, case))
 
 
 def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> float:
@@ -238,8 +287,8 @@ def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> floa
     """
     gain = _unfairness(measure, unfair) - _unfairness(measure, fair)
     if case.strict:
-        return 1e-12 * max(1.0, abs(fair), abs(unfair)) - gain
-    return -gain - _tol(fair, unfair)
+        return resolution(_users(case), fair, unfair) - gain
+    return -gain - _tol(case, fair, unfair)
 
 
 def lipschitz(measure: Measure, before: float, after: float, case: Case) -> float:
@@ -290,8 +339,11 @@ def explain_rearranged(example: Mapping[str, Any]) -> str:
     'most_fair not strictly fairer than most_unfair (both 0.5)'
     """
     before, after = example["value_before"], example["value_after"]
-    if abs(before - after) <= 1e-9 * max(1.0, abs(before)):
+    if before == after:
         return f"most_fair not strictly fairer than most_unfair (both {before:.6g})"
+    fair, unfair = shown_pair(before, after)
+    if abs(before - after) <= 1e-9 * max(1.0, abs(before)):
+        return f"most_fair not strictly fairer than most_unfair ({fair} against {unfair})"
     return explain_excess(example)
 
 
@@ -309,7 +361,7 @@ def explain_range(example: Mapping[str, Any]) -> str:
         for v in (example["value_before"], *example.get("derived", {}).values())
         if isinstance(v, (int, float)) and not math.isnan(v)
     ]
-    m = len(example["before"]["effectiveness"])
+    m = len(next(iter(example["before"].values())))
     return (
         f"m = {m}: the values found span [{min(values):.3g}, {max(values):.3g}] "
         f"(the drawn population and {len(example.get('derived', {}))} candidate extremes)"

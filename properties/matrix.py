@@ -13,7 +13,7 @@ from puf.parallel import completed, progress_bar, worker_pool
 
 from .catalog import CATALOG, Property
 from .runner import verdicts
-from .verdict import Verdict
+from .runner import Verdict
 import pandas as pd
 
 

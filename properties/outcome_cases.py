@@ -10,12 +10,15 @@ the two independently), so P@k moves by exactly 1/k per grade.
 from __future__ import annotations
 
 __all__ = [
+    "effectiveness_change_grid",
     "zero_at_equality_cases",
     "equal_precision",
     "disparity_cases",
     "transfer_cases",
     "effectiveness_change_cases",
 ]
+
+import itertools
 
 import numpy as np
 from hypothesis import strategies as st
@@ -314,3 +317,29 @@ def _regraded(
         derive(world.set_relevance(user, item, grade, allow_history=True)),
         f"user {user} item {item} relevance {relevance[user, item]:g} → {grade}",
     )
+
+
+def effectiveness_change_grid(level: str, measure: Measure) -> list[Case]:
+    """Every S in {0, ½, 1}^m for m = 2–3, nobody or everyone alike, with one user's S moved to
+    each other grid value: the exhaustive small grid tried when the search found no witness
+    (score level; a world has no such grid).
+
+    Examples
+    --------
+    >>> grid = effectiveness_change_grid("score", "sd")
+    >>> len(grid), grid[0].before.effectiveness.tolist(), grid[0].after.effectiveness.tolist()
+    (396, [0.0, 0.0], [0.5, 0.0])
+    """
+    if level != "score":
+        return []
+    cases = []
+    for m in (2, 3):
+        for similarity in (np.eye(m), np.ones((m, m))):
+            for s in itertools.product((0.0, 0.5, 1.0), repeat=m):
+                pop = Population(np.array(s), similarity)
+                for user in range(m):
+                    for value in (v for v in (0.0, 0.5, 1.0) if v != s[user]):
+                        moved = np.array(s)
+                        moved[user] = value
+                        cases.append(Case(pop, pop.replace(effectiveness=moved), f"grid: user {user}'s S → {value:g}"))
+    return cases

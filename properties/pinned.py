@@ -16,17 +16,15 @@ alone (:func:`unpinned_failure`).
 
 from __future__ import annotations
 
-__all__ = ["PINNED_SOURCE", "read_pinned", "pinned_change", "unpinned_failure", "from_pinned"]
+__all__ = ["read_pinned", "pinned_change", "unpinned_failure", "from_pinned"]
 
 from collections.abc import Mapping
 from typing import Any
 import os
 import json
 from pathlib import Path
-from .verdict import Verdict
-
-PINNED_SOURCE = "pinned"
-"""The label of a pinned file's examples in a verdict's ``change`` ("known example (pinned): ...")."""
+from .known import PINNED_SOURCE
+from .runner import Verdict
 
 
 def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> dict[str, Any]:
@@ -64,7 +62,7 @@ def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> 
     ValueError: --known ...mine.known.json: pins measure 'gap', not 'other'
     """
     from .catalog import CATALOG
-    from .verdict import STATUSES
+    from .catalog import STATUSES
 
     where = f"--known {path}"
     try:
@@ -99,7 +97,7 @@ def from_pinned(verdict: Verdict) -> bool:
 
     Examples
     --------
-    >>> from puf.properties.verdict import Verdict
+    >>> from puf.properties.runner import Verdict
     >>> v = Verdict("gap", "range", "violated", "universal", "score", 1, 0, "r",
     ...             {"change": "known example (pinned): S = (0, 1)"})
     >>> from_pinned(v)
@@ -114,7 +112,9 @@ def _now(verdict: Verdict) -> str:
     return f"now {verdict.status}: {verdict.reason}"
 
 
-def pinned_change(verdict: Verdict, pinned: Mapping[str, Any], *, path: str | os.PathLike[str]) -> str | None:
+def pinned_change(
+    verdict: Verdict, pinned: Mapping[str, Any], *, path: str | os.PathLike[str], spec: str | None = None
+) -> str | None:
     """Return what changed in one cell against its pinned verdict, or None when nothing did.
 
     Parameters
@@ -125,6 +125,9 @@ def pinned_change(verdict: Verdict, pinned: Mapping[str, Any], *, path: str | os
         The pinned file (:func:`read_pinned`); it pins ``verdict.property``.
     path : str
         The file, named in the message.
+    spec : str, optional
+        The measure as the command line gave it (``FILE.py:FUNCTION``), for the re-pin hint;
+        default the pinned measure's name.
 
     Returns
     -------
@@ -135,7 +138,7 @@ def pinned_change(verdict: Verdict, pinned: Mapping[str, Any], *, path: str | os
 
     Examples
     --------
-    >>> from puf.properties.verdict import Verdict
+    >>> from puf.properties.runner import Verdict
     >>> pinned = {"measure": "gap", "verdicts": {"range": "holds"}, "examples": {}}
     >>> v = Verdict("gap", "range", "violated", "universal", "score", 1, 0, "value 2 > 1")
     >>> print(pinned_change(v, pinned, path="gap.json"))
@@ -149,12 +152,13 @@ def pinned_change(verdict: Verdict, pinned: Mapping[str, Any], *, path: str | os
     if verdict.status != status:
         lost = " (its stored example no longer shows it)" if prop in pinned["examples"] else ""
         return f"{cell}: pinned {status} in {path}{lost}, {_now(verdict)}"
-    if prop in pinned["examples"] and status != "not-applicable" and not from_pinned(verdict):
+    # A verdict without an example (a proof's) has nothing for the stored one to show.
+    if prop in pinned["examples"] and status != "not-applicable" and verdict.example and not from_pinned(verdict):
         role = "witness" if verdict.kind == "existential" else "counterexample"
         return (
             f"{cell}: pinned {status} in {path}, and still {status}, but its stored {role} "
             f"no longer shows it (the search found another: {verdict.reason}); re-pin it "
-            f"with `puf check MEASURE --known {path}`"
+            f"with `puf check {spec or pinned['measure']} --known {path}`"
         )
     return None
 
@@ -168,7 +172,7 @@ def unpinned_failure(verdict: Verdict) -> str | None:
 
     Examples
     --------
-    >>> from puf.properties.verdict import Verdict
+    >>> from puf.properties.runner import Verdict
     >>> v = Verdict("gap", "scale-invariance", "violated", "universal", "score", 1, 0, "r")
     >>> unpinned_failure(v) is None
     True

@@ -9,9 +9,12 @@ do the same for a plain ``pytest``; the command line takes precedence.
 Registered under the ``pytest11`` entry point, so it loads with every pytest
 run: it is inert unless a measure is given (it adds no test and imports
 nothing beyond pytest). Each measure x property pair becomes one test,
-``<spec>::<property>``, run with the same budget
-(``properties.budget.DEFAULT_MAX_EXAMPLES``) and seed as ``puf check``, so
-both give the same verdicts (``--measure-max-examples`` changes the budget).
+``<spec>::<property>``; the measure's row is computed once, by the first of its
+tests to run, with the same budget (``properties.budget.DEFAULT_MAX_EXAMPLES``)
+and seed as ``puf check``, so both give the same verdicts in the same time
+(``--measure-max-examples`` changes the budget). ``pytest --measure X`` alone
+collects only X's tests: test files are collected as well when named on the
+command line.
 
 With ``--known FILE`` (one per ``--measure``, in order; written by
 ``puf check MEASURE --known FILE``) a test passes when its verdict equals the
@@ -20,7 +23,8 @@ or a pinned ``violated`` whose stored counterexample no longer shows it. The
 file's stored examples are replayed before anything else. Without a pinned
 verdict, ``violated`` and ``undefined`` fail with the counterexample, except on
 the informational properties (scale and translation invariance), which never
-fail; ``not-applicable`` skips.
+fail; ``not-found`` (no witness found: no proof either way) passes and is listed
+in the summary; ``not-applicable`` skips.
 """
 
 from __future__ import annotations
@@ -46,11 +50,12 @@ if TYPE_CHECKING:
 
     from puf.metadata import Measure
 
-    from .verdict import Verdict
+    from .runner import Verdict
 
 _PLAN = pytest.StashKey()  # [(label, spec, known path or None)]
 _LOADED = pytest.StashKey()  # spec -> Measure or the ValueError loading it gave
 _NOTES = pytest.StashKey()  # informational findings shown in the summary
+_ROWS = pytest.StashKey()  # spec -> {property: Verdict}: each measure's row, computed once
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -158,6 +163,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_PLAN] = _plan(config)
     config.stash[_LOADED] = {}
     config.stash[_NOTES] = []
+    config.stash[_ROWS] = {}
+    if config.getoption("measure") and config.args_source != pytest.Config.ArgsSource.ARGS:
+        # `pytest --measure X` alone checks X: the test files under the folder it runs in (a
+        # clone's own suite, say) are collected only when named on the command line.
+        config.args = []
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -257,28 +267,43 @@ class PropertyItem(pytest.Item):
         self.label = label or spec
         self._nodeid = f"{self.label}::{property_name}"
 
+    def _row(self) -> dict[str, Verdict]:
+        """The verdicts of this measure on every selected property, computed once per run (as
+        ``puf check`` computes its row) and read by each of the measure's tests."""
+        rows = self.config.stash[_ROWS]
+        if self.spec not in rows:
+            from puf.properties.runner import verdicts
+
+            measure = _measure(self.config, self.spec)
+            pinned = _pinned(self.config, self.spec, self.known) if self.known else None
+            chosen = [
+                item.property_name
+                for item in self.session.items
+                if isinstance(item, PropertyItem) and item.spec == self.spec
+            ]
+            found = verdicts(
+                measure,
+                properties=chosen or [self.property_name],
+                max_examples=self.config.getoption("measure_max_examples"),
+                time_limit=self.config.getoption("measure_time_limit"),
+                random_state=0,
+                known=pinned or True,
+            )
+            rows[self.spec] = {v.property: v for v in found}
+        return rows[self.spec]
+
     def runtest(self) -> None:
         from puf.properties.pinned import pinned_change, unpinned_failure
-        from puf.properties.runner import verdicts
 
-        measure = _measure(self.config, self.spec)
         pinned = _pinned(self.config, self.spec, self.known) if self.known else None
-        verdict = verdicts(
-            measure,
-            properties=[self.property_name],
-            max_examples=self.config.getoption("measure_max_examples"),
-            time_limit=self.config.getoption("measure_time_limit"),
-            random_state=0,
-            known=pinned or True,
-        )[0]
+        verdict = self._row()[self.property_name]
         if pinned is not None and self.property_name in pinned["verdicts"]:
-            message = pinned_change(verdict, pinned, path=self.known)
+            message = pinned_change(verdict, pinned, path=self.known, spec=self.label)
         else:
             message = unpinned_failure(verdict)
-            if message is None and verdict.status == "violated":  # informational: a finding
-                self.config.stash[_NOTES].append(
-                    f"{self.label} / {verdict.property}: violated (informational) — {verdict.reason}"
-                )
+            if message is None and verdict.status in ("violated", "not-found"):  # a finding, not a failure
+                what = "violated (informational)" if verdict.status == "violated" else "witness not found"
+                self.config.stash[_NOTES].append(f"{self.label} / {verdict.property}: {what} — {verdict.reason}")
         if message is not None:
             raise PropertyFailure(verdict, message)
         if verdict.status == "not-applicable":
@@ -298,9 +323,10 @@ class PropertyItem(pytest.Item):
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
-    """List the informational findings (violated scale or translation invariance) that passed."""
+    """List the findings that passed: violated informational properties (scale or translation
+    invariance) and witnesses not found (a failed search is no proof)."""
     notes = config.stash.get(_NOTES, [])
     if notes:
-        terminalreporter.section("puf-harness: informational findings (not failures)")
+        terminalreporter.section("puf-harness: findings that are not failures")
         for line in notes:
             terminalreporter.line(line)

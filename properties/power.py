@@ -6,13 +6,22 @@ property (a planted cell is detected when the runner reaches its expected
 verdict), the false alarms on the sound controls (a cell whose true verdict is
 ``holds`` reported otherwise) and the seconds spent. ``puf power`` and
 ``python benchmarks/power.py`` print it; the report's "how much is a holds
-worth" section plots it.
+worth" section plots it. The measured table is stored in ``power_table.json``
+and read once (:func:`measured_power`): every ``holds`` verdict quotes it.
+
+The runner quotes this module's table, so this module does not import the
+runner: :func:`power_runs` is given it (``check``, :func:`properties.runner.verdicts`).
+A planted cell is detected when the runner reaches its expected verdict; for a
+planted ``violated`` cell of a property that asks for a witness, ``not-found``
+(the runner's word for a witness it searched for and did not find) counts too:
+the search cannot prove an absence, and it flags the cell.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "BUDGETS",
+    "detected",
     "power_runs",
     "power_summary",
     "false_alarms_by_property",
@@ -24,25 +33,71 @@ __all__ = [
 
 from typing import Any
 from collections.abc import Callable, Iterable
+import functools
+import json
 import time
+from pathlib import Path
 
-from .measured import POWER_TABLE, measured_power
 import pandas as pd
+
+
+POWER_TABLE = Path(__file__).resolve().parent / "power_table.json"
+"""The measured table (``python benchmarks/power.py --write``) the verdicts quote."""
+
+
+@functools.lru_cache(maxsize=1)
+def _stored() -> dict[str, Any]:
+    if not POWER_TABLE.is_file():
+        return {}
+    with open(POWER_TABLE, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def measured_power(property_name: str, max_examples: int) -> tuple[float, int] | None:
+    """Return the measured detection rate of ``property_name`` at the largest measured budget
+    not above ``max_examples`` (with that budget), or None when none was measured.
+
+    Examples
+    --------
+    >>> rate, budget = measured_power("range", 60)
+    >>> 0.0 <= rate <= 1.0, budget <= 60
+    (True, True)
+    """
+    table = _stored().get("detection", {})
+    budgets = sorted(int(b) for b in table if int(b) <= max_examples)
+    for budget in reversed(budgets):
+        rate = table[str(budget)].get(property_name)
+        if rate is not None:
+            return float(rate), budget
+    return None
 
 
 #: The example budgets the power table is measured at (``python benchmarks/power.py``).
 BUDGETS = (10, 30, 60, 100, 300, 1000)
 
 
-def _one(job: tuple[str, int, int, bool, tuple[str, ...] | None]) -> list[dict[str, Any]]:
-    from .corpus import get_entry
-    from .runner import verdicts
+def detected(found: str, expected: str) -> bool:
+    """True when a cell's verdict ``found`` detects its true verdict ``expected``: the same, or
+    ``not-found`` for a ``violated`` cell (a witness searched for and not found flags it).
 
-    name, budget, seed, known, only = job
+    Examples
+    --------
+    >>> detected("violated", "violated"), detected("not-found", "violated"), detected("not-found", "holds")
+    (True, True, False)
+    """
+    return found == expected or (expected == "violated" and found == "not-found")
+
+
+def _one(job: tuple[Callable[..., list[Any]], str, int, int, bool, tuple[str, ...] | None]) -> list[dict[str, Any]]:
+    from .corpus import get_entry
+
+    verdicts, name, budget, seed, known, only = job
     entry = get_entry(name)
     props = list(entry["expected"]) if not entry["control"] or only else None
     if only and props is not None:
         props = [p for p in props if p in only]
+        if not props:  # none of this entry's cells is asked for
+            return []
     start = time.perf_counter()
     found = verdicts(
         entry["measure"], properties=props, max_examples=budget, random_state=seed, known=known, proofs="none"
@@ -74,6 +129,7 @@ def _one(job: tuple[str, int, int, bool, tuple[str, ...] | None]) -> list[dict[s
 
 def power_runs(
     *,
+    check: Callable[..., list[Any]],
     budgets: Iterable[int] = (10, 30, 60),
     seeds: Iterable[int] = range(5),
     names: Iterable[str] | None = None,
@@ -89,6 +145,9 @@ def power_runs(
 
     Parameters
     ----------
+    check : callable
+        The verdict runner, :func:`properties.runner.verdicts` (a module-level function, so
+        that worker processes receive it).
     budgets : iterable of int
         Example budgets (``max_examples`` of :func:`properties.verdicts`).
     seeds : iterable of int
@@ -120,7 +179,8 @@ def power_runs(
 
     Examples
     --------
-    >>> runs = power_runs(budgets=[5], seeds=[0], names=["sd-times-three"])
+    >>> from puf.properties import verdicts
+    >>> runs = power_runs(check=verdicts, budgets=[5], seeds=[0], names=["sd-times-three"])
     >>> runs[["property", "expected", "found"]].to_dict("records")
     [{'property': 'range', 'expected': 'violated', 'found': 'violated'}]
     """
@@ -133,18 +193,16 @@ def power_runs(
         plan = [(n, b, s) for b in budgets for s in seeds for n in names]
     skip = {(n, int(b), int(s)) for n, b, s in skip}
     only = None if properties is None else tuple(properties)
-    jobs = [(n, int(b), int(s), bool(known), only) for n, b, s in plan if (n, int(b), int(s)) not in skip]
+    jobs = [(check, n, int(b), int(s), bool(known), only) for n, b, s in plan if (n, int(b), int(s)) not in skip]
     from puf.parallel import map_tasks
-
-    from . import runner  # noqa: F401  (loaded before the fork: later edits of the code
-    #                                   on disk cannot reach a running benchmark)
 
     def collect(index: int, result: list[dict[str, Any]]) -> None:
         if on_run is not None:
             on_run(result)
 
-    # killed, not awaited, on Ctrl-C or SIGTERM; in the plan's order whatever order the
-    # workers finished in: same table for the same seeds
+    # The runner (``check``) is loaded before the fork: later edits of the code on disk cannot
+    # reach a running benchmark. Killed, not awaited, on Ctrl-C or SIGTERM; in the plan's order
+    # whatever order the workers finished in: same table for the same seeds.
     results = map_tasks(_one, jobs, n_jobs=n_jobs, progress=progress, desc="puf power", unit="run", on_result=collect)
     return pd.DataFrame([row for result in results for row in result])
 
@@ -160,7 +218,7 @@ def detection_rate(runs: pd.DataFrame) -> float:
     0.5
     """
     planted = runs[~runs["control"].astype(bool)]
-    return float((planted["found"] == planted["expected"]).mean())
+    return float(planted.apply(lambda row: detected(row["found"], row["expected"]), axis=1).mean())
 
 
 def power_summary(runs: pd.DataFrame) -> pd.DataFrame:
@@ -173,7 +231,8 @@ def power_summary(runs: pd.DataFrame) -> pd.DataFrame:
 
     Examples
     --------
-    >>> runs = power_runs(budgets=[5], seeds=[0], names=["sd-times-three", "sd-by-hand"])
+    >>> from puf.properties import verdicts
+    >>> runs = power_runs(check=verdicts, budgets=[5], seeds=[0], names=["sd-times-three", "sd-by-hand"])
     >>> table = power_summary(runs)
     >>> float(table.loc["range", 5]), float(table.loc["false alarms", 5])
     (1.0, 0.0)
@@ -182,7 +241,8 @@ def power_summary(runs: pd.DataFrame) -> pd.DataFrame:
 
     from .catalog import CATALOG
 
-    planted = runs[~runs["control"].astype(bool)].assign(hit=lambda f: (f["found"] == f["expected"]).astype(float))
+    planted = runs[~runs["control"].astype(bool)]
+    planted = planted.assign(hit=[float(detected(f, e)) for f, e in zip(planted["found"], planted["expected"])])
     controls = runs[runs["control"].astype(bool) & (runs["expected"] == "holds")].assign(
         alarm=lambda f: (f["found"] != "holds").astype(float)
     )

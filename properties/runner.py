@@ -1,21 +1,27 @@
-"""The verdict runner: put a measure through the property catalog with Hypothesis.
+"""The verdicts of a measure: :class:`Verdict`, one property's verdict, and :func:`verdicts`,
+which puts a measure through the property catalog with Hypothesis to produce them.
 
 Each property runs as a ``@given`` test built here and called directly, its body
 a :class:`~puf.properties.search.PropertySearch` that knows the property only as
 an object (its cases, explicit cases, judge and explanation). A universal
 property that fails is shrunk to a minimal counterexample (after ``target()``
-has pushed the search towards the largest violation); an existential one that
-succeeds is shrunk to a minimal witness.
+has pushed the search towards the largest violation; :mod:`properties.shrink`
+then shrinks a find from any source); an existential one that succeeds is shrunk
+to a minimal witness. The statuses a verdict can have are
+:data:`properties.catalog.STATUSES`.
 """
 
 from __future__ import annotations
 
-__all__ = ["Verdict", "STATUSES", "verdicts"]
+__all__ = ["Verdict", "verdicts", "shrunk_example"]
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
 import contextlib
+import dataclasses
+import math
 import time
+from dataclasses import asdict, dataclass
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, settings
@@ -27,11 +33,108 @@ from .cases import LARGEST
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import DEFAULT_TIME_LIMIT, example_budget
 from .catalog import CATALOG, Property, get_property
-from .measured import measured_power
+from .judges import shown_pair
+from .known import example_case
+from .power import measured_power
 from .proofs import Proof, check_mode, combine, prove, settles
 from .search import Found, OutOfBudget, PropertySearch, measure_level
-from .verdict import STATUSES, Verdict
+from .shrink import shrink
 from .cases import Case
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict of one property on one measure.
+
+    Attributes
+    ----------
+    measure, property : str
+        Names.
+    status : {"proven", "holds", "violated", "not-found", "undefined", "not-applicable"}
+        ``proven``: no counterexample, and a proof (``scope`` says for which m
+        and how, :mod:`properties.proofs`); ``holds``: no counterexample (universal) or a witness found
+        (existential); ``violated``: a minimal counterexample (universal), or
+        a proof that no witness exists (existential: the measure reads none of the
+        fields the change touches); ``not-found``: a property that asks for a
+        witness (the sensitivities; ``attainable-range`` at some m) found none
+        in the candidates its reason counts, the search's and a stronger one's
+        (a failed search is no proof); ``undefined``: the measure timed out, or
+        raised or was NaN or infinite on every example (elsewhere such examples
+        are set aside, counted in ``n_undefined``, and ``defined`` reports them);
+        ``not-applicable``: no example admitted the transformation.
+    kind, level : str
+        Universal or existential; checked on ``score`` populations or ``world``s.
+    n_examples : int
+        Examples checked (trivial and undefined ones not counted).
+    n_undefined : int
+        Examples set aside because the measure returned NaN or ±inf or raised on
+        them (the ``defined`` property reports those).
+    reason : str
+        One line saying why.
+    example : dict or None
+        The counterexample, witness or offending input: ``change``,
+        ``before``/``after`` fields, ``value_before``/``value_after``, ``violation``.
+    seconds : float
+        Wall time of the check.
+    sizes : tuple of int
+        The numbers of users m of the examples checked.
+    power : float or None
+        The measured detection rate of this property's search at this budget
+        (share of the flaw corpus's planted flaws of the property it finds,
+        ``properties/power_table.json``); None where not measured.
+    max_examples : int or None
+        The example budget it was checked at (Hypothesis examples per property).
+    random_state : int or None
+        The seed it was checked with (None: Hypothesis' own randomness).
+    scope : str or None
+        For a ``proven`` cell, what the proof covers: "for every m, by <rule>"
+        or "for m ≤ 4, by SMT"; None otherwise.
+
+    Examples
+    --------
+    >>> from puf.properties import verdicts
+    >>> v = verdicts("sd", properties=["similarity-sensitive"], max_examples=10)[0]
+    >>> v.status, v.to_dict()["property"]
+    ('violated', 'similarity-sensitive')
+    """
+
+    measure: str
+    property: str
+    status: str
+    kind: str
+    level: str
+    n_examples: int
+    n_undefined: int
+    reason: str
+    example: dict | None = None
+    seconds: float = 0.0
+    sizes: tuple = ()
+    power: float | None = None
+    max_examples: int | None = None
+    random_state: int | None = None
+    scope: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").
+
+        Examples
+        --------
+        >>> from puf.properties import verdicts
+        >>> v = verdicts("gini", properties=["defined"], max_examples=10)[0]
+        >>> v.to_dict()["example"]["value_before"]
+        'nan'
+        """
+        return _json_ready(asdict(self))
+
+
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
 
 
 def _recorded_seed(seed_value: int | None) -> int | None:
@@ -120,6 +223,9 @@ def _check_one(
             if not search.replay(known):
                 search.searching = True
                 test()
+                search.searching = False
+                if prop.kind == "existential":
+                    search.grid()
     except Found:
         pass
     except Timeout as exc:
@@ -132,7 +238,46 @@ def _check_one(
         note = f" (Hypothesis: {type(exc).__name__})"
     finally:
         search.close()
+    if search.failure is not None:
+        if not shrink(search):
+            note += " (shrinking stopped at its budget)"
+        elif (
+            prop.shrinks
+            and not prop.fresh_workers
+            and search.failure_case is not None
+            and search.failure_case.before.m > LARGEST
+        ):
+            note += f" (it needs its {search.failure_case.before.m} users: none could be removed)"
     return (*_status(search, note), search)
+
+
+def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str, Any]:
+    """A counterexample found outside the search (a proof's), judged by it and shrunk as its own
+    finds are (:func:`properties.shrink.shrink`); returned as it was when the search does not
+    confirm it.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> search = PropertySearch(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"),
+    ...                         max_examples=5, time_limit=2.0, time_budget=60.0)
+    >>> found = shrunk_example(search, {"change": "m = 4", "before": {"effectiveness": [0.3, 0.7, 0.2, 0.9]},
+    ...                                 "after": None})
+    >>> found["before"]["effectiveness"], found["change"]
+    ([0.0, 1.0], 'm = 4 (shrunk from m = 4: users the change leaves alone removed, 2 values made simpler)')
+    """
+    if search.prop.fresh_workers:  # its workers are closed: judged in fresh ones only
+        return example
+    case = dataclasses.replace(example_case(search.prop.name, example), change=example.get("change", ""))
+    search.max_calls += 1
+    try:
+        search.check(case)
+    except Found:
+        shrink(search)
+        return search.failure[1] if search.failure is not None else example
+    except (OutOfBudget, Timeout):
+        pass
+    return example
 
 
 def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
@@ -142,15 +287,32 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
         if kind == "raised" and not prop.judges_undefined:
             return "undefined", f"the measure raised: {found['error']}{note}", found
         if kind == "excess" and prop.kind == "existential":
-            return "holds", (f"witness: value {found['value_before']:.6g} → {found['value_after']:.6g}{note}"), found
+            before, after = shown_pair(found["value_before"], found["value_after"])
+            return "holds", f"witness: value {before} → {after}{note}", found
+        if kind == "excess" and prop.refine is not None:  # a failed search for a witness: no proof
+            tried = (
+                f"nor by the grid {{0, ½, 1}}^m and a local search ({search.candidates} more values)"
+                if search.candidates
+                else "(no grid at world level)"
+            )
+            return "not-found", f"{prop.explain(found)}: not reached, {tried}; no proof either way{note}", found
         return "violated", prop.explain(found) + note, found
     if n == 0 and search.undefined:
-        return ("undefined", f"NaN on all {search.undefined} examples{note}", (search.nan_case or (0, None))[1])
+        shown = (search.nan_case or (0, None))[1]
+        error = (shown or {}).get("error")
+        what = f"e.g. {error}" if error else "NaN or ±inf"
+        return "undefined", f"undefined on all {search.undefined} examples ({what}){note}", shown
     if n == 0:
         return "not-applicable", f"no example admitted the transformation{note}", None
     sizes = _sizes(search.sizes)
     if prop.kind == "existential":
-        return ("violated", f"no change in {n} tries ({sizes}) moved the value{note}", (search.demo or (0, None))[1])
+        demo = (search.demo or (0, None))[1]
+        unread = not set(prop.needs) & set(search.measure.reads or ())
+        if unread:  # the proof of the negation: what the change touches never reaches the measure
+            fields = " or ".join(prop.needs)
+            return "violated", f"the measure reads no {fields}, so no change of it alone moves the value{note}", None
+        tried = f"{n} candidates ({sizes}, and the grid {{0, ½, 1}}^m for small m)"
+        return "not-found", f"no change moved the value: no witness found in {tried}{note}", demo
     return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
 
 
@@ -314,6 +476,8 @@ def verdicts(
                 f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
             )
         status, reason, found, scope = combine(status, reason, found, proof)
+        if proof is not None and found is not None and search.failure is None and status == "violated":
+            found = shrunk_example(search, found)  # the solver's counterexample, shrunk as any find
         results.append(
             Verdict(
                 measure.name,

@@ -31,8 +31,7 @@ from puf.population import FIELDS, Population
 
 from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from .cases import distance
-from .known import example_case, known_examples
-from .pinned import PINNED_SOURCE
+from .known import PINNED_SOURCE, example_case, known_examples
 from .cases import Case
 from .catalog import Property
 
@@ -170,9 +169,13 @@ class PropertySearch:
         # What was found: (kind, example); the existential demonstration and the smallest NaN
         # example, each with its rank.
         self.failure: tuple[str, dict[str, Any]] | None = None
+        self.failure_case: Case | None = None
         self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
         self.nan_case: tuple[int, dict[str, Any]] | None = None
         self.searching = False
+        # The stronger search's values by size m, and the candidates it and the grid tried.
+        self.refined: dict[int, tuple[dict[str, float], int]] = {}
+        self.candidates = 0
         self.sizes: set[int] = set()
         self.memo: dict[
             int, tuple[Population, float]
@@ -196,9 +199,13 @@ class PropertySearch:
         self, case: Case, before: float | None, after: float | None, excess: float | None, error: str | None = None
     ) -> dict[str, Any]:
         """The example as the verdict shows and stores it (plain lists and numbers)."""
-        # Effectiveness and similarity always (a Population needs both, so the example
-        # replays as a known example), the other fields when the measure or property uses them.
-        used = {"effectiveness", "similarity", *(self.measure.reads or ()), *self.prop.needs}
+        # Only the fields the measure reads and the property acts on or judges by: an
+        # effectiveness-only measure's example shows no similarity matrix (a stored example
+        # replays with the fields it lacks at their neutral values, properties.known).
+        # A property acting on every field (a relabelling, a replication) defines its case by
+        # none in particular: the measure's own fields show it.
+        acts_on = () if set(self.prop.needs) >= set(FIELDS) else self.prop.needs
+        used = {*(self.measure.reads or ()), *acts_on, *self.prop.uses} or {"effectiveness"}
         shown = [f for f in FIELDS if f in used]
 
         def fields(pop: Population | None) -> dict[str, Any] | None:
@@ -220,8 +227,8 @@ class PropertySearch:
             snapshot["derived"] = dict(case.values)
         return snapshot
 
-    def fail(self, kind: str, example: dict[str, Any]) -> NoReturn:
-        self.failure = (kind, example)
+    def fail(self, kind: str, example: dict[str, Any], case: Case) -> NoReturn:
+        self.failure, self.failure_case = (kind, example), case
         raise Found(self.prop.name)
 
     def check(self, case: Case) -> None:
@@ -237,14 +244,17 @@ class PropertySearch:
             else:
                 case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit, self.memo)
         except MeasureError as exc:
-            self.fail("raised", self.snapshot(case, None, None, None, str(exc)))
+            if self.prop.judges_undefined:
+                self.fail("raised", self.snapshot(case, None, None, None, str(exc)), case)
+            self._set_aside(case, None, None, error=str(exc))
+            return
         except Timeout as exc:
             exc.snapshot = self.snapshot(case, None, None, None, "timed out")
             raise
         self.sizes.add(case.before.m)
         if self.prop.judges_undefined:
             self._judge_value(case, before, after)
-        elif math.isnan(before) or (after is not None and math.isnan(after)):
+        elif not math.isfinite(before) or (after is not None and not math.isfinite(after)):
             self._set_aside(case, before, after)
         else:
             self._judge(case, before, after)
@@ -268,24 +278,60 @@ class PropertySearch:
     def _judge_value(self, case: Case, before: float, after: float | None) -> None:
         """Judge a value that may be undefined (a value that is not a number has no size)."""
         if self.prop.judge(self.measure, before, after, case) > 0:
-            self.fail("excess", self.snapshot(case, before, after, None))
+            self.fail("excess", self.snapshot(case, before, after, None), case)
         self.checked += 1
 
-    def _set_aside(self, case: Case, before: float | None, after: float | None) -> None:
-        """NaN is not judged: counted, and the smallest such example kept to show."""
+    def _set_aside(self, case: Case, before: float | None, after: float | None, *, error: str | None = None) -> None:
+        """An undefined value (NaN, ±inf, or a call that raised) is not judged: `defined` reports
+        it; it is counted here, and the smallest such example kept to show."""
         self.undefined += 1
         if self.nan_case is None or case.before.m < self.nan_case[0]:
-            self.nan_case = (case.before.m, self.snapshot(case, before, after, None))
+            self.nan_case = (case.before.m, self.snapshot(case, before, after, None, error))
+
+    def _refined(self, case: Case, before: float, after: float | None) -> tuple[Case, float]:
+        """The case with the property's stronger search's values added (once per size m), and
+        its excess judged again: a shortfall the search alone found is not yet a finding."""
+        assert self.prop.refine is not None  # only properties with a stronger search refine
+        m = case.before.m
+        if m not in self.refined:
+
+            def value(pop: Population) -> float:
+                if time.perf_counter() - self.start > self.time_budget:
+                    raise OutOfBudget  # the stronger search spends the property's time like the rest
+                try:
+                    return call_measure(self.measure, pop, self.time_limit)
+                except MeasureError:
+                    return math.nan
+
+            try:
+                self.refined[m] = self.prop.refine(case, value, self.measure)
+            except OutOfBudget:  # out of time: the shortfall stands, as not-found (never violated)
+                self.refined[m] = ({}, 0)
+            self.candidates += self.refined[m][1]
+        case = dataclasses.replace(case, values={**(case.values or {}), **self.refined[m][0]})
+        return case, self.prop.judge(self.measure, before, after, case)
+
+    def grid(self) -> None:
+        """Try the property's exhaustive small grid (outside Hypothesis); a witness is a find."""
+        if self.prop.grid is None or not set(self.prop.needs) & set(self.measure.reads or ()):
+            return
+        cases = self.prop.grid(self.level, self.measure)
+        self.max_calls += len(cases)
+        self.candidates += len(cases)
+        for case in cases:
+            self.check(case)
 
     def _judge(self, case: Case, before: float, after: float | None) -> None:
         excess = self.prop.judge(self.measure, before, after, case)
+        if excess > 0 and self.prop.refine is not None:
+            case, excess = self._refined(case, before, after)
         if math.isnan(excess):  # the derived values leave nothing to judge (a subgroup's NaN)
             self._set_aside(case, before, after)
             return
         if math.isfinite(excess) and self.searching:
             target(float(np.clip(excess, -1e6, 1e6)), label=self.prop.name)
         if excess > 0:
-            self.fail("excess", self.snapshot(case, before, after, excess))
+            self.fail("excess", self.snapshot(case, before, after, excess), case)
         self.checked += 1
         if self.prop.kind == "existential":
             rank = _demo_rank(case)
@@ -332,11 +378,15 @@ def evaluate_case(
         return call_measure(measure, pop, time_limit)
 
     def derived_value(pop: Population) -> float:
-        if memo is None:
-            return value(pop)
-        if id(pop) not in memo:
-            memo[id(pop)] = (pop, value(pop))  # the population kept: its id stays its own
-        return memo[id(pop)][1]
+        if memo is not None and id(pop) in memo:
+            return memo[id(pop)][1]
+        try:
+            found = value(pop)
+        except MeasureError:
+            found = math.nan  # a derived population that raises is set aside as a NaN one is
+        if memo is not None:
+            memo[id(pop)] = (pop, found)  # the population kept: its id stays its own
+        return found
 
     def with_values(option: Case) -> Case:
         if prop.derived is None:
@@ -380,7 +430,7 @@ def evaluate_case(
         if option.after is None:  # every alternative has its after population
             continue
         b, a = cached(option.before), cached(option.after)
-        if math.isnan(b) or math.isnan(a):
+        if not (math.isfinite(b) and math.isfinite(a)):
             continue
         excess = prop.judge(measure, b, a, option)
         if best is None or excess > best[0]:

@@ -6,7 +6,9 @@ Strategies of :class:`~puf.properties.cases.Case` for the catalog's
 
 from __future__ import annotations
 
-__all__ = ["similarity_raise_cases", "similarity_change_cases", "no_similarity_cases"]
+__all__ = ["similarity_raise_cases", "similarity_change_cases", "no_similarity_cases", "similarity_change_grid"]
+
+import itertools
 
 import numpy as np
 from hypothesis import strategies as st
@@ -116,3 +118,28 @@ def no_similarity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
         derive(drop_shared_history(world)),
         change="histories made disjoint (each item kept by its first holder): every Jaccard is 0",
     )
+
+
+def similarity_change_grid(level: str, measure: Measure) -> list[Case]:
+    """Every S in {0, ½, 1}^m for m = 2–4 with its similarity turned from nobody alike to
+    everyone alike, to half alike and from everyone alike to half: the exhaustive small grid
+    tried when the search found no witness (score level; a world has no such grid).
+
+    Examples
+    --------
+    >>> grid = similarity_change_grid("score", "sd")
+    >>> len(grid), grid[0].before.similarity.tolist(), grid[0].after.similarity.tolist()
+    (351, [[1.0, 0.0], [0.0, 1.0]], [[1.0, 1.0], [1.0, 1.0]])
+    """
+    if level != "score":
+        return []
+    cases = []
+    for m in range(2, 5):
+        half = np.full((m, m), 0.5)
+        np.fill_diagonal(half, 1.0)
+        pairs = ((np.eye(m), np.ones((m, m))), (np.eye(m), half), (np.ones((m, m)), half))
+        for s in itertools.product((0.0, 0.5, 1.0), repeat=m):
+            for before, after in pairs:
+                pop = Population(np.array(s), before)
+                cases.append(Case(pop, pop.replace(similarity=after), "grid: similarity matrix replaced"))
+    return cases

@@ -29,6 +29,7 @@ VERDICT_STYLE = {
     "proven": ("#9fdcc6", "✓✓"),
     "holds": ("#cfeee3", "✓"),
     "violated": ("#f7c9ad", "✗"),
+    "not-found": ("#fbe3a6", "○"),
     "undefined": ("#d9d9d9", "?"),
     "not-applicable": ("#ffffff", "–"),
 }

@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 
 from puf import properties
-from puf.properties.verdict import Verdict
+from puf.properties.runner import Verdict
 
 #: The folder of the known files (``properties/known/<measure>.json``).
 KNOWN_DIR = Path(properties.__file__).parent / "known"

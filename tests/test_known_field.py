@@ -32,7 +32,12 @@ def load(name):
 
 
 def _population(fields):
-    return Population(**{f: np.asarray(v, dtype=np.float64) for f, v in fields.items()})
+    """A stored population; a field its measure does not read is not stored: neutral here."""
+    given = {f: np.asarray(v, dtype=np.float64) for f, v in fields.items()}
+    m = len(next(iter(given.values())))
+    given.setdefault("effectiveness", np.zeros(m))
+    given.setdefault("similarity", np.eye(m))
+    return Population(**given)
 
 
 def replay(name, property_name, example):
@@ -75,16 +80,21 @@ def test_known_file_shape(name):
     assert all(isinstance(r, str) and r and "\n" not in r for r in data["reasons"].values())
     for prop, status in data["verdicts"].items():
         kind = CATALOG[prop].kind
-        backed = (kind == "universal" and status == "violated") or (kind == "existential" and status == "holds")
+        backed = (kind == "universal" and status in ("violated", "not-found")) or (
+            kind == "existential" and status == "holds"
+        )
         assert (prop in data["examples"]) == backed, prop
+    reads = set(as_measure(name).reads)
     for prop, example in data["examples"].items():
-        assert {"effectiveness", "similarity"} <= set(example["before"])
+        # Only the fields the measure reads, and those the property acts on or judges by.
+        needs = set(CATALOG[prop].needs) if len(CATALOG[prop].needs) < 4 else set()
+        assert reads <= set(example["before"]) <= reads | needs | set(CATALOG[prop].uses), prop
         assert (example["after"] is None) == (prop in ONE_POPULATION), prop
 
 
 @pytest.mark.parametrize("name", FIELD)
 def test_stored_examples_back_their_verdicts(name):
-    """A violated universal cell's counterexample and an existential cell's witness both have excess > 0."""
+    """A violated (or not-found) universal cell's example and an existential cell's witness have excess > 0."""
     data = load(name)
     for prop, example in data["examples"].items():
         before, after, excess = replay(name, prop, example)

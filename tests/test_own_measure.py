@@ -114,8 +114,39 @@ def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytest
     )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ["*gap / pigou-dalton: pinned violated in mymeasure.known.json*stored counterexample no longer shows it*"]
+        [
+            "*gap / pigou-dalton: pinned violated in mymeasure.known.json*stored counterexample no longer shows it*"
+            "re-pin it with `puf check mymeasure.py:gap --known mymeasure.known.json`*"
+        ]
     )
+
+
+def test_measure_alone_collects_only_the_measures_tests(pytester):
+    # Run from a folder above a clone: its test files are not collected unless named.
+    pytester.makepyfile(mymeasure=MEASURE)
+    pytester.makepyfile(test_clone="def test_of_the_clone():\n    assert False\n")
+    alone = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "-k", "scale", "--co", "-q"
+    )
+    alone.stdout.no_fnmatch_line("*test_of_the_clone*")
+    alone.stdout.fnmatch_lines(["mymeasure.py:gap::scale-invariance"])
+    named = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "test_clone.py", "--co", "-q"
+    )
+    named.stdout.fnmatch_lines(["*test_of_the_clone*"])
+
+
+def test_pinning_says_where_it_wrote_the_file(tmp_path):
+    (tmp_path / "mymeasure.py").write_text(MEASURE, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "puf.cli", "check", "mymeasure.py:gap", "--property", "range", "--known", "k.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"pinned 1 verdict of gap (mymeasure.py:gap) in {tmp_path / 'k.json'}" in done.stdout
 
 
 def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder):
@@ -146,7 +177,7 @@ def test_without_known_informational_properties_never_fail(pytester):
     result.stdout.fnmatch_lines(
         [
             "*property 'pigou-dalton' is violated*",
-            "*informational findings*",
+            "*findings that are not failures*",
             "mymeasure.py:gap / scale-invariance: violated (informational)*",
         ]
     )

@@ -62,7 +62,7 @@ SUBSET = [
 
 @pytest.fixture(scope="module")
 def subset_runs():
-    return power_runs(budgets=[30], seeds=[0], names=SUBSET + ["sd-by-hand", "puf-double-loop"])
+    return power_runs(check=verdicts, budgets=[30], seeds=[0], names=SUBSET + ["sd-by-hand", "puf-double-loop"])
 
 
 def test_the_search_finds_the_subsets_planted_flaws_at_a_small_budget(subset_runs):
@@ -143,6 +143,7 @@ def test_puf_power_rejects_bad_options(capsys):
 def test_power_runs_skips_done_runs_and_reports_each_run_as_it_finishes():
     seen = []
     runs = power_runs(
+        check=verdicts,
         plan=[("sd-times-three", 3, 0), ("sd-times-three", 3, 1), ("puf-over-m", 3, 0)],
         skip=[("sd-times-three", 3, 1)],
         on_run=seen.append,

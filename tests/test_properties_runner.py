@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts, verdicts_in_background
+from puf import load_measure
 from puf.properties.display import format_verdicts
 from puf.cli import main
 
@@ -61,8 +62,10 @@ def ignoring():
 
 
 def test_a_measure_ignoring_similarity_violates_the_similarity_properties(ignoring):
+    # It reads similarity, so no proof shows that no change of it moves the value: the failed
+    # search for a witness is `not-found`, with the candidates it tried (the grid's included).
     assert {p: v.status for p, v in ignoring.items()} == {
-        "similarity-sensitive": "violated",
+        "similarity-sensitive": "not-found",
         "similarity-zero": "violated",
         "anonymity": "holds",
         "effectiveness-sensitive": "holds",
@@ -100,12 +103,65 @@ def test_a_measure_rewarding_disparity():
     assert example["value_before"] > example["value_after"]
 
 
-def test_a_raising_measure_is_undefined_and_defined_is_violated():
+def test_a_raising_measure_is_a_finding_of_defined_and_set_aside_elsewhere():
     found = _by_property(verdicts(raises_on_ties, properties=["defined", "anonymity"], max_examples=30))
     assert found["defined"].status == "violated"
-    assert found["anonymity"].status == "undefined"
-    assert "ZeroDivisionError" in found["anonymity"].reason
+    assert "ZeroDivisionError: tie" in found["defined"].reason
     assert found["defined"].example["before"]["effectiveness"] in ([0.0, 0.0], [0.01, 0.01])
+    # The ties are set aside as NaN would be; anonymity is judged on the rest of the domain.
+    assert found["anonymity"].status == "holds" and found["anonymity"].n_undefined > 0
+
+
+RAISES_AT_ZERO = '''
+import numpy as np
+
+
+def raises_at_zero(effectiveness):
+    """Spread over mean: raises at S = 0 and leaves [0, 1] (2.0 at S = (0, 0, 1))."""
+    mean = float(np.mean(effectiveness))
+    if mean == 0:
+        raise ZeroDivisionError("division by zero")
+    return float(np.ptp(effectiveness)) / mean / 1.5
+'''
+
+
+def test_a_measure_raising_at_zero_gets_a_full_row_and_its_range_violation(tmp_path):
+    (tmp_path / "planted.py").write_text(RAISES_AT_ZERO, encoding="utf-8")  # importable by fresh workers
+    found = _by_property(verdicts(load_measure(f"{tmp_path / 'planted.py'}:raises_at_zero"), max_examples=30))
+    assert found["range"].status == "violated" and found["range"].example["value_before"] > 1
+    assert found["defined"].status == "violated" and "ZeroDivisionError" in found["defined"].reason
+    # The row says once where the measure is undefined: no other cell is lost to it.
+    assert [p for p, v in found.items() if v.status == "undefined"] == []
+    assert found["zero-at-equality"].status == "holds"  # a spread of 0 wherever it is defined
+
+
+def mad2(effectiveness):
+    """Twice the median absolute deviation: attains 1 at m = 5 only on S = (0, 0, ½, 1, 1) and its relabellings."""
+    s = np.asarray(effectiveness)
+    return float(2 * np.median(np.abs(s - np.median(s))))
+
+
+def test_a_failed_search_for_a_witness_is_not_a_violation():
+    found = _by_property(verdicts(mad2, properties=["attainable-range", "similarity-sensitive"], max_examples=30))
+    assert found["attainable-range"].status == "holds"  # the grid {0, ½, 1}^5 reaches 1 at m = 5
+    # It reads no similarity: that is the proof that no similarity change moves it.
+    assert (
+        found["similarity-sensitive"].status == "violated"
+        and "reads no similarity" in found["similarity-sensitive"].reason
+    )
+
+
+def capped(effectiveness):
+    """The spread, capped below 1 for m ≥ 3 by a factor no grid point undoes: 1 is reached at m = 2 only."""
+    return float(np.ptp(effectiveness)) * (1.0 if len(effectiveness) == 2 else 0.9)
+
+
+def test_an_end_not_reached_is_not_found_never_violated():
+    verdict = verdicts(capped, properties=["attainable-range"], max_examples=20)[0]
+    assert verdict.status == "not-found"
+    assert "not reached, nor by the grid" in verdict.reason and "no proof either way" in verdict.reason
+    # Shrunk to the smallest size where the end is not reached.
+    assert verdict.reason.startswith("m = 3:") and len(verdict.example["before"]["effectiveness"]) == 3
 
 
 def test_a_slow_measure_hits_the_time_limit():
@@ -314,3 +370,61 @@ def test_a_parametrised_builtin_back_from_a_pool_is_still_the_builtin():
     assert isolation.is_trusted(copy)
     (verdict,) = verdicts(copy, properties=["deterministic"], max_examples=5)
     assert verdict.status == "holds", verdict.reason
+
+
+def _spread_from(m_min):
+    """Twice the spread from m_min users on (beyond [0, 1] when the spread passes ½), the spread below."""
+
+    def measure(effectiveness):
+        return float(np.ptp(effectiveness)) * (2.0 if len(effectiveness) >= m_min else 1.0)
+
+    measure.__name__ = f"spread_from_{m_min}"
+    return measure
+
+
+@pytest.mark.parametrize("m_min", [2, 3, 5])
+def test_a_range_counterexample_is_shrunk_to_the_smallest_m_that_shows_it(m_min):
+    verdict = verdicts(_spread_from(m_min), properties=["range"], max_examples=30, known=False)[0]
+    assert verdict.status == "violated"
+    before = verdict.example["before"]
+    assert len(before["effectiveness"]) == m_min
+    assert set(before) == {"effectiveness"}  # an effectiveness-only measure's example shows no similarity
+    assert all(v in (0.0, 0.5, 1.0) or v == round(v, 2) for v in before["effectiveness"])
+
+
+def test_a_strict_transfer_counterexample_needing_four_users_keeps_four():
+    # The spread ignores a transfer between two users strictly inside the range: m = 4 at least.
+    verdict = verdicts(lambda effectiveness: float(np.ptp(effectiveness)), properties=["strict-transfer"])[0]
+    assert verdict.status == "violated"
+    assert len(verdict.example["before"]["effectiveness"]) == 4
+    assert "similarity" not in verdict.example["before"]
+
+
+def test_a_violation_that_needs_many_users_says_so():
+    verdict = verdicts(_spread_from(13), properties=["range"], max_examples=60, known=False)[0]
+    assert verdict.status == "violated" and len(verdict.example["before"]["effectiveness"]) == 13
+    assert "it needs its 13 users: none could be removed" in verdict.reason
+
+
+def test_strict_judgments_use_the_float_resolution_and_show_the_digits_that_differ():
+    from types import SimpleNamespace
+
+    from puf import as_measure
+    from puf.properties.display import format_example
+    from puf.properties.judges import strictly_fairer
+
+    sd, value = as_measure("sd"), 0.788795123456
+    at_262 = SimpleNamespace(before=SimpleNamespace(m=262))
+    assert strictly_fairer(sd, value, value - 1.8e-13, at_262) < 0  # a real fall, above m·2⁻⁵²·|value|
+    assert strictly_fairer(sd, value, value, at_262) > 0  # no fall at all
+    example = {
+        "change": "a transfer",
+        "value_before": value,
+        "value_after": value - 1.8e-13,
+        "error": None,
+        "before": {"effectiveness": [0.0, 1.0]},
+        "after": {"effectiveness": [0.5, 0.5]},
+    }
+    line = format_example(example, indent=0).splitlines()[1]
+    before, after = line.removeprefix("value before ").split(", after ")
+    assert before != after and float(before) - float(after) == pytest.approx(1.8e-13, rel=0.2)

@@ -12,6 +12,7 @@ __all__ = ["register", "run"]
 from typing import TYPE_CHECKING, Any
 import argparse
 import json
+import os
 import sys
 
 
@@ -20,7 +21,7 @@ from ._time_limit import add_time_limit, time_limit_error, timed_out_note
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
-    from puf.properties.verdict import Verdict
+    from puf.properties.runner import Verdict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,8 +123,8 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
     print(format_matrix(verdict_matrix(results=results)))
     for v in results:
-        if v.status in ("violated", "undefined"):
-            note = " (informational)" if CATALOG[v.property].informational else ""
+        if v.status in ("violated", "not-found", "undefined"):
+            note = " (informational)" if CATALOG[v.property].informational and v.status == "violated" else ""
             print(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
     if args.update_known:
         from puf.properties.known.updates import update_known
@@ -151,6 +152,21 @@ def _refusal(args: argparse.Namespace) -> str | None:
     if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
         return f"--random-state must be >= 0, got {args.random_state}"
     return time_limit_error(args.time_limit)
+
+
+def _pin(args: argparse.Namespace, measure: Measure, results: list[Verdict]) -> None:
+    """Write ``--known``'s file and say where, for which measure."""
+    from puf.files import atomic_file
+    from puf.properties.known.updates import known_from_verdicts
+
+    with atomic_file(args.known) as handle:
+        json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
+        handle.write("\n")
+    print(
+        f"puf check: pinned {len(results)} verdict{'s' * (len(results) != 1)} of {measure.name} "
+        f"({args.measure}) in {os.path.abspath(args.known)}; `pytest --measure {args.measure} "
+        f"--known {args.known}` fails when one of them changes"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,11 +216,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results))
         if args.known:
-            from puf.properties.known import known_from_verdicts
-
-            with atomic_file(args.known) as handle:
-                json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
-                handle.write("\n")
+            _pin(args, measure, results)
     note = timed_out_note(results, args.time_limit)
     if note:
         print(note)
@@ -222,4 +234,7 @@ def run(args: argparse.Namespace) -> int:
                 handle.write("\n")
         except OSError as exc:
             return _fail(f"--json {args.json}: cannot write it ({exc.strerror})")
+        names = sorted({v.measure for v in results})
+        which = names[0] if len(names) == 1 else f"{len(names)} measures"
+        print(f"puf check: wrote the verdicts of {which} to {os.path.abspath(args.json)}")
     return EXIT_OK

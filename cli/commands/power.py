@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from puf.properties.corpus import CORPUS
     from puf.properties.power import format_power, power_runs, power_summary
+    from puf.properties.runner import verdicts
 
     try:
         budgets = [int(b) for b in args.budgets.split(",")]
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         return _fail(f"unknown corpus entry {unknown[0]!r}; see properties.corpus.CORPUS")
     runs = power_runs(
+        check=verdicts,
         budgets=budgets,
         seeds=range(args.seeds),
         names=args.names,

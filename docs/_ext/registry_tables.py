@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 START, END = "<!-- verdict-matrix: start -->", "<!-- verdict-matrix: end -->"
-SYMBOL = {"holds": "✓", "violated": "✗", "undefined": "?", "not-applicable": "–"}
+SYMBOL = {"holds": "✓", "violated": "✗", "not-found": "○", "undefined": "?", "not-applicable": "–"}
 
 
 def _cell(text):
@@ -116,7 +116,10 @@ def verdict_matrix():
         for name, verdicts in cells.items()
     ]
     legend = ", ".join(f"{i} {p}" for i, p in enumerate(properties, 1))
-    return _table(header, rows) + f"\n✓ holds, ✗ violated, ? undefined, – not applicable. Columns: {legend}.\n"
+    return (
+        _table(header, rows)
+        + f"\n✓ holds, ✗ violated, ○ witness not found (no proof either way), ? undefined, – not applicable. Columns: {legend}.\n"
+    )
 
 
 def readme_matrix():
@@ -143,7 +146,7 @@ def _seeds(values):
 
 def power_table():
     """The measured search power (``properties/power_table.json``), with its provenance."""
-    from puf.properties.measured import POWER_TABLE
+    from puf.properties.power import POWER_TABLE
 
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
     columns = _power_columns(stored)

@@ -13,19 +13,20 @@ The format is described in ``properties/known/README.md``.
 from __future__ import annotations
 
 __all__ = [
+    "json_number",
+    "PINNED_SOURCE",
     "known_path",
     "load_known",
     "known_measures",
     "known_examples",
     "check_known",
-    "known_from_verdicts",
     "pinned_status",
     "write_known",
     "example_case",
 ]
 
 from typing import Any, NoReturn
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 import os
 import functools
 import json
@@ -38,10 +39,14 @@ import numpy as np
 from puf.population import FIELDS
 from puf.population import Population
 from ..cases import Case
-from ..verdict import Verdict
 
 
 _HOME = Path(__file__).resolve().parent
+
+
+PINNED_SOURCE = "pinned"
+"""The source a measure's own pinned file's examples are labelled with when replayed
+("known example (pinned): …"; :mod:`properties.pinned`)."""
 
 
 def known_path(name: str) -> Path:
@@ -164,7 +169,7 @@ def check_known(data: Any, *, partial: bool = False) -> None:
     ValueError: known file 'x': verdicts must list every catalog property in catalog order
     """
     from ..catalog import CATALOG
-    from ..verdict import STATUSES
+    from ..catalog import STATUSES
 
     if not isinstance(data, dict) or not isinstance(data.get("measure"), str):
         _fail("?", "must be an object with a string 'measure'")
@@ -186,8 +191,11 @@ def check_known(data: Any, *, partial: bool = False) -> None:
         if prop not in CATALOG:
             _fail(where, f"example for unknown property {prop!r}")
         before = example.get("before") if isinstance(example, dict) else None
-        if not isinstance(before, dict) or not {"effectiveness", "similarity"} <= set(before):
-            _fail(where, f"example of {prop!r} needs 'before' with effectiveness and similarity")
+        # The fields every population has that the property acts on (all: the measure's own).
+        needs = CATALOG[prop].needs
+        acts_on = [] if set(needs) >= set(FIELDS) else [f for f in ("effectiveness", "similarity") if f in needs]
+        if not isinstance(before, dict) or not set(FIELDS) & set(before) or not set(acts_on) <= set(before):
+            _fail(where, f"example of {prop!r} needs 'before' with the fields it acts on ({', '.join(acts_on)})")
         after = example.get("after")
         if (after is None) != CATALOG[prop].single_population:
             _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
@@ -210,9 +218,15 @@ def _check_literature(where: str, literature: Any, statuses: Sequence[str]) -> N
 
 
 def _population(fields: Mapping[str, Any]) -> Population:
+    """A stored population; a field it does not store (one its measure does not read) at a
+    neutral value: effectiveness 0, similarity the identity (nobody alike)."""
     from puf import Population
 
-    return Population(**{f: np.asarray(fields[f], dtype=np.float64) for f in FIELDS if f in fields})
+    given = {f: np.asarray(fields[f], dtype=np.float64) for f in FIELDS if f in fields}
+    m = len(next(iter(given.values())))
+    given.setdefault("effectiveness", np.zeros(m))
+    given.setdefault("similarity", np.eye(m))
+    return Population(**given)
 
 
 def example_case(property_name: str, example: Mapping[str, Any], *, source: str = "") -> Case:
@@ -261,45 +275,17 @@ def _check_proofs(where: str, data: Mapping[str, Any]) -> None:
             _fail(where, f"proof of {prop!r} on a cell whose verdict is {data['verdicts'].get(prop)!r}, not 'holds'")
 
 
-def _json_number(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
-
-
-def known_from_verdicts(measure: Any, results: Iterable[Verdict]) -> dict[str, Any]:
-    """Return a known file's content built from one measure's verdicts.
-
-    The reasons are the runner's; rewrite those of ``holds`` cells into the
-    argument why the property holds before committing the file.
+def json_number(value: Any) -> Any:
+    """A value as a known file stores it: NaN and infinities as the strings "nan", "inf", "-inf".
 
     Examples
     --------
-    >>> from puf.properties import verdicts
-    >>> data = known_from_verdicts("sd", verdicts("sd", max_examples=10))
-    >>> data["verdicts"]["similarity-zero"], "similarity-zero" in data["examples"]
-    ('violated', True)
+    >>> json_number(float("inf")), json_number(0.5)
+    ('inf', 0.5)
     """
-    from puf import as_measure
-
-    measure = as_measure(measure)
-    data = {"measure": measure.name, "proofs": {}, "verdicts": {}, "reasons": {}, "examples": {}}
-    for v in results:
-        if v.status == "proven":
-            data["proofs"][v.property] = v.scope
-        data["verdicts"][v.property] = "holds" if v.status == "proven" else v.status
-        data["reasons"][v.property] = v.reason
-        keep = (v.status in ("violated", "undefined") and v.kind == "universal") or (
-            v.status == "holds" and v.kind == "existential"
-        )
-        if keep and v.example and v.example.get("before"):
-            example = {k: v.example[k] for k in ("change", "before", "after")}
-            example["value_before"] = _json_number(v.example.get("value_before"))
-            example["value_after"] = _json_number(v.example.get("value_after"))
-            data["examples"][v.property] = example
-    if not data["proofs"]:
-        del data["proofs"]
-    return data
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
 
 
 def _dumps(value: Any, depth: int) -> str:
@@ -309,7 +295,7 @@ def _dumps(value: Any, depth: int) -> str:
         pad = " " * (depth + 1)
         items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_dumps(v, depth + 1)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
-    return json.dumps(_json_number(value), ensure_ascii=False)
+    return json.dumps(json_number(value), ensure_ascii=False)
 
 
 def write_known(data: dict[str, Any], path: str | os.PathLike[str], *, partial: bool = False) -> None:

@@ -1,6 +1,7 @@
 """Write a property's cells and examples into every known file, keeping everything else.
 
-A new catalog property (or a changed one) is pinned by running it on every built-in and
+A measure's file is built from its verdicts by :func:`known_from_verdicts`. A new catalog
+property (or a changed one) is pinned by running it on every built-in and
 merging its verdicts into ``properties/known/<measure>.json``: ``puf check --all --property
 NAME --update-known``. A cell whose verdict is unchanged keeps its reason and its stored
 example; a new or changed cell gets the runner's reason, for a person to rewrite into the
@@ -12,22 +13,53 @@ cells are left as they were.
 
 from __future__ import annotations
 
-__all__ = ["merge_verdicts", "update_known", "searched_reason"]
+__all__ = ["known_from_verdicts", "merge_verdicts", "update_known", "searched_reason"]
 
 from pathlib import Path
 from collections.abc import Iterable, Mapping
 from typing import Any
 import json
 import re
-from typing import TYPE_CHECKING
 
-from . import check_known, known_from_verdicts, known_path, write_known
-from ..verdict import Verdict
-
-if TYPE_CHECKING:
-    from ..verdict import Verdict
+from . import check_known, json_number, known_path, write_known
+from ..runner import Verdict
 
 _SEARCHED = re.compile(r"; the search found no counterexample in \d+ examples up to m = \d+ \([^)]*\)$")
+
+
+def known_from_verdicts(measure: Any, results: Iterable[Verdict]) -> dict[str, Any]:
+    """Return a known file's content built from one measure's verdicts.
+
+    The reasons are the runner's; rewrite those of ``holds`` cells into the
+    argument why the property holds before committing the file.
+
+    Examples
+    --------
+    >>> from puf.properties import verdicts
+    >>> data = known_from_verdicts("sd", verdicts("sd", max_examples=10))
+    >>> data["verdicts"]["similarity-zero"], "similarity-zero" in data["examples"]
+    ('violated', True)
+    """
+    from puf import as_measure
+
+    measure = as_measure(measure)
+    data = {"measure": measure.name, "proofs": {}, "verdicts": {}, "reasons": {}, "examples": {}}
+    for v in results:
+        if v.status == "proven":
+            data["proofs"][v.property] = v.scope
+        data["verdicts"][v.property] = "holds" if v.status == "proven" else v.status
+        data["reasons"][v.property] = v.reason
+        keep = (v.status in ("violated", "not-found", "undefined") and v.kind == "universal") or (
+            v.status == "holds" and v.kind == "existential"
+        )
+        if keep and v.example and v.example.get("before"):
+            example = {k: v.example[k] for k in ("change", "before", "after")}
+            example["value_before"] = json_number(v.example.get("value_before"))
+            example["value_after"] = json_number(v.example.get("value_after"))
+            data["examples"][v.property] = example
+    if not data["proofs"]:
+        del data["proofs"]
+    return data
 
 
 def searched_reason(reason: str, verdict: "Verdict") -> str:
@@ -102,8 +134,9 @@ def merge_verdicts(data: Mapping[str, Any], results: Iterable[Verdict]) -> dict[
         merged["verdicts"][name] = status
         if name in fresh.get("proofs", {}):
             merged.setdefault("proofs", {})[name] = fresh["proofs"][name]
-        if unchanged and name in merged["examples"]:
+        if unchanged and name in merged["examples"] and name not in fresh["examples"]:
             continue  # the stored example still shows the verdict: kept as it was written
+        # The run replayed the stored example first and shrank it: the fresh one replaces it.
         merged["examples"].pop(name, None)
         if name in fresh["examples"]:
             merged["examples"][name] = fresh["examples"][name]

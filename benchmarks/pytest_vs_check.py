@@ -1,0 +1,88 @@
+"""Time ``pytest --measure`` against ``puf check`` on the same measure and budget, side by side.
+
+    python benchmarks/pytest_vs_check.py                       # a researcher's measure, budget 60
+    python benchmarks/pytest_vs_check.py --measure sd --max-examples 30 --rounds 3
+
+Both run the measure's whole row once per round in a fresh interpreter, in turns (check,
+pytest, check, pytest, ...), so that a change of the machine's load reaches both alike; the
+default measure is a similarity-weighted gap written to a temporary folder, loaded from its
+file as a user's would be. Prints each round's wall times, the medians and their ratio
+(pytest / check): the plugin computes a measure's row once, as ``puf check`` does, so the
+ratio stays near 1 (the rest is pytest's own start-up and reporting: pytest rewrites the asserts
+of an installed plugin's package as it imports it, which with bytecode caching off,
+``PYTHONDONTWRITEBYTECODE``, is redone on every run, a fixed cost that shows at small budgets).
+Report ``uptime``
+beside the numbers: on a shared machine, only ratios of runs made side by side compare.
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MEASURE = '''
+import numpy as np
+
+
+def gap(effectiveness, similarity):
+    """Similarity-weighted mean squared gap over unordered pairs."""
+    s = np.asarray(effectiveness)
+    upper = np.triu_indices(len(s), 1)
+    return float(np.mean(similarity[upper] * (s[:, None] - s[None, :])[upper] ** 2))
+'''
+
+
+def _timed(command, folder):
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode not in (0, 1):  # 1: a violated property (check) or a failed test (pytest)
+        raise SystemExit(f"{' '.join(command)} ended with {done.returncode}:\n{done.stderr[-2000:]}")
+    return seconds
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--measure", default=None, help="a spec or registered name (default: the gap above)")
+    parser.add_argument("--max-examples", type=int, default=60)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        spec = args.measure
+        if spec is None:
+            (Path(folder) / "mymeasure.py").write_text(MEASURE, encoding="utf-8")
+            spec = "mymeasure.py:gap"
+        check = [sys.executable, "-m", "puf.cli", "check", spec, "--quiet", "--max-examples", str(args.max_examples)]
+        plugin = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "--measure",
+            spec,
+            "--measure-max-examples",
+            str(args.max_examples),
+        ]
+        times = {"check": [], "pytest": []}
+        for round_ in range(args.rounds):
+            times["check"].append(_timed(check, folder))
+            times["pytest"].append(_timed(plugin, folder))
+            print(
+                f"round {round_ + 1}: puf check {times['check'][-1]:.1f} s, pytest --measure {times['pytest'][-1]:.1f} s"
+            )
+    check_s, pytest_s = statistics.median(times["check"]), statistics.median(times["pytest"])
+    print(
+        f"{spec}, budget {args.max_examples}, medians: puf check {check_s:.1f} s, pytest --measure "
+        f"{pytest_s:.1f} s, ratio pytest / check {pytest_s / check_s:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
