@@ -166,10 +166,23 @@ def _context(start_method: str | None) -> Any:
     return multiprocessing.get_context(start_method)
 
 
-def _kill(pool: ProcessPoolExecutor) -> str:
+def _kill(pool: ProcessPoolExecutor, *, broken: bool = False) -> str:
     """Kill the pool's processes and reap them; return how the first to die had ended."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
-    ended = [p.exitcode for p in processes if p.exitcode not in (None, 0, -signal.SIGTERM)]
+    import time
+
+    # The pool's own table can be emptied by its manager thread once a worker dies, so the
+    # processes are read from the record kept as they started (worker_pool's _Pool).
+    processes = list(getattr(pool, "started", None) or (getattr(pool, "_processes", None) or {}).values())
+
+    def ended() -> list[int]:
+        return [p.exitcode for p in processes if p.exitcode not in (None, 0, -signal.SIGTERM)]
+
+    # A broken pool has a dead worker, but its pipe can close before the kernel reports its
+    # status: wait briefly for it, so that the death is named.
+    deadline = time.monotonic() + 2.0
+    while broken and not ended() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    how = ended()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -177,7 +190,7 @@ def _kill(pool: ProcessPoolExecutor) -> str:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             process.join(5.0)
-    return describe_exit(ended[0] if ended else None)
+    return describe_exit(how[0] if how else None)
 
 
 @contextlib.contextmanager
@@ -210,7 +223,14 @@ def worker_pool(n_jobs: int, *, start_method: str | None = None, niceness: int =
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(
+    class _Pool(ProcessPoolExecutor):
+        started: list[Any] = []
+
+        def _spawn_process(self) -> None:  # every worker it starts, kept for _kill
+            super()._spawn_process()  # type: ignore[misc]
+            self.started = [*self.started, *(p for p in self._processes.values() if p not in self.started)]
+
+    pool = _Pool(
         max_workers=n_jobs,
         mp_context=_context(start_method),
         initializer=_start_worker,
@@ -219,7 +239,7 @@ def worker_pool(n_jobs: int, *, start_method: str | None = None, niceness: int =
     try:
         yield pool
     except BrokenProcessPool:
-        how = _kill(pool)
+        how = _kill(pool, broken=True)
         raise WorkerDied(f"a worker process ended during its task ({how})") from None
     except BaseException:
         _kill(pool)
