@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 __all__ = [
-    "format_table",
     "parse_memory",
     "parse_pair_count",
     "add_pair_options",
@@ -16,40 +15,12 @@ __all__ = [
 
 from typing import TYPE_CHECKING
 from collections.abc import Iterable, Sequence
-import json
 import math
 
 if TYPE_CHECKING:
     import argparse
 
-    import pandas as pd
-
     from puf.metadata import Measure
-
-
-def format_table(table: pd.DataFrame, fmt: str) -> str:
-    """Render the per-ranker table as ``table``, ``json`` or ``csv`` text.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> table = pd.DataFrame({"P@10": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="ranker"))
-    >>> print(format_table(table, "json"))
-    {"a": {"P@10": 0.5}, "b": {"P@10": null}}
-    >>> print(format_table(table, "csv"))
-    ranker,P@10
-    a,0.5
-    b,
-    """
-    if fmt == "json":
-        clean = {
-            name: {c: (None if math.isnan(v) else float(v)) for c, v in row.items()}
-            for name, row in table.to_dict(orient="index").items()
-        }
-        return json.dumps(clean)
-    if fmt == "csv":
-        return table.to_csv().rstrip("\n")
-    return table.to_string(float_format=lambda v: f"{v:.4f}", na_rep="undefined")
 
 
 _UNITS = {
@@ -224,15 +195,24 @@ def parse_runs(specs: Iterable[str]) -> dict[str, str]:
     return runs
 
 
-def chosen_measures(specs: Sequence[str] | None) -> list[Measure] | None:
-    """None (every registered measure) or those and the --measure specs, through the one loader."""
+def chosen_measures(specs: Sequence[str] | None) -> list[str | Measure] | None:
+    """None (every variant) or P@k, NDCG@k, every registered measure and the --measure specs.
+
+    A --measure adds to the table: effectiveness and the built-ins stay.
+
+    Examples
+    --------
+    >>> [getattr(m, "name", m) for m in chosen_measures(["puf"])[:3]]
+    ['P@k', 'NDCG@k', 'puf']
+    """
     if not specs:
         return None
     from puf import MEASURES, load_measure
 
     loaded = [load_measure(spec) for spec in specs]
     known = {m.function for m in MEASURES.values()}
-    return [m for m in MEASURES.values() if m.tables] + [m for m in loaded if m.function not in known]
+    registered: list[str | Measure] = ["P@k", "NDCG@k"] + [m for m in MEASURES.values() if m.tables]
+    return registered + [m for m in loaded if m.function not in known]
 
 
 def device_params(names: str | Iterable[str], device: str) -> dict[str, dict[str, str]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["register", "run", "format_table"]
+__all__ = ["register", "run"]
 
 from pathlib import Path
 from collections.abc import Iterator, Mapping
@@ -12,11 +12,11 @@ import argparse
 import contextlib
 
 from ..exitcodes import EXIT_OK
+from .score_table import format_table
 from ._evaluate_options import (
     add_pair_options,
     chosen_measures,
     device_params,
-    format_table,
     parse_memory,
     pair_options,
     parse_rankers,
@@ -241,6 +241,12 @@ def run(args: argparse.Namespace) -> int:
         )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
     print(format_table(table, args.format))
+    if len(runs) == 2:  # a result's caveat, shown even with --quiet
+        print(
+            "puf evaluate: agreement.csv compares measures over 2 rankers, where every Kendall's τ is "
+            "+1 or −1 by construction; it needs 3 or more rankers to say anything",
+            file=sys.stderr,
+        )
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
     if show:
