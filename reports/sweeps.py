@@ -27,7 +27,7 @@ it runs, so a newly registered measure joins every sweep of its family.
 
 from __future__ import annotations
 
-__all__ = ["PARAMETERS", "COLUMNS", "Base", "sweep", "BuiltinSweep", "SWEEPS"]
+__all__ = ["PARAMETERS", "COLUMNS", "sweep", "BuiltinSweep", "SWEEPS"]
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -218,8 +218,8 @@ class BuiltinSweep:
     ('zero_relevance', 'pairing', ('most_fair', 'most_unfair'))
     >>> s.n_worlds(quick=False, n_seeds=2)
     44
-    >>> s.measures[:3]
-    ('PUF-P', 'PUF-NDCG', 'UF')
+    >>> s.measures[:3], s.measures[7:10]
+    (('SD-P', 'SD-NDCG', 'Gini-P'), ('PEU', 'PUF-P', 'PUF-NDCG'))
     """
 
     name: str
@@ -321,6 +321,9 @@ _EVERY = FAMILIES  # every family, the mean effectiveness ("other") included
 _SIMILARITY_AWARE = ("similarity-aware",)
 # SD on every study metric: a reference that ignores similarity, flat when only similarity moves.
 _SD = tuple(v.label for v in variants(MEASURES["sd"]))
+# The PUF paper's similarity-blind measures: the pairing sweep shows them beside PUF and UF, since
+# that they cannot tell the two pairings apart is the contrast the paper draws.
+_BLIND = tuple(v.label for name in ("sd", "gini", "me", "mme", "peu") for v in variants(MEASURES[name]))
 
 #: The report's built-in sweeps by name.
 SWEEPS = {
@@ -380,6 +383,7 @@ SWEEPS = {
             cross="pairing",
             levels=("most_fair", "most_unfair"),
             quick_levels=("most_fair", "most_unfair"),
+            controls=_BLIND,
         ),
         BuiltinSweep(
             "gamma",
