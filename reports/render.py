@@ -85,6 +85,8 @@ class Section:
         One line shown right above the table (e.g. the driver its labels judge against).
     more_tables : list of (str, pandas.DataFrame)
         Further tables after the first, each with the line shown above it.
+    details : str
+        How to read the figure at length (why curves merge or turn): collapsed in the HTML.
 
     Examples
     --------
@@ -101,6 +103,7 @@ class Section:
     files: list = field(default_factory=list)
     table_note: str = ""
     more_tables: list = field(default_factory=list)
+    details: str = ""
 
 
 def cell_text(value: object) -> str:
@@ -356,6 +359,8 @@ def _file_links(files: Sequence[str], folder: str | os.PathLike[str] | None) -> 
 def _html_section(s: Section, folder: str | os.PathLike[str] | None) -> str:
     """A section: heading, text, figure; its tables collapsed under one line (the CSVs hold every number)."""
     parts = [f'<h2 id="{_esc(s.key)}">{_esc(s.title)}</h2><p>{_text(s.text)}</p>']
+    if s.details:
+        parts.append(f"<details><summary>Reading this figure</summary><p>{_text(s.details)}</p></details>")
     if s.figure is not None:
         parts.append(f'<img src="{_data_uri(s.figure)}" alt="{_esc(s.title)}">')
     tables = []
@@ -516,7 +521,7 @@ def _md_verdicts(verdicts: pd.DataFrame, verdict_note: str, statements: Mapping[
 
 
 def _md_section(s: Section) -> list[str]:
-    out = [f"## {s.title}", "", s.text, ""]
+    out = [f"## {s.title}", "", s.text, ""] + ([s.details, ""] if s.details else [])
     if s.figure is not None:
         out += [f"![{s.title}]({Path(s.figure).name})", ""]
     if s.table_note:

@@ -281,11 +281,50 @@ def sweep_section(
                 "pairing's at the same skewness and seed, so the pairings stay apart however "
                 "small the values become."
             )
+    reading = _reading(spec, table, base, seeds, cache, merged, coinciding)
+    figure = save_figure(sweep_figure(spec, drawn, base, seeds, cache, title=title), out / f"{key}.png")
+    shown = _trend_rows(responses, merged + coinciding, spec)
+    if skipped or sampled:
+        shown = with_roads(shown, skipped, sampled)
+    more = []
+    if len(contrast):
+        more.append(
+            (
+                "The same populations paired most unfairly against most fairly: the mean of "
+                "most_unfair − most_fair over the sweep, and at how many points most_unfair is higher.",
+                _contrast_rows(contrast, merged + coinciding),
+            )
+        )
+    note = f"Each curve's trend as the {_XLABEL[spec.parameter]} rises (how the tables read: end of the page)."
+    return Section(
+        key,
+        title or spec.title,
+        text,
+        figure,
+        shown,
+        [f"{key}.csv"],
+        table_note=note,
+        more_tables=more,
+        details=reading,
+    )
+
+
+def _reading(
+    spec: BuiltinSweep,
+    table: pd.DataFrame,
+    base: Base,
+    seeds: Sequence[int],
+    cache: dict[Any, World],
+    merged: Sequence[str],
+    coinciding: Sequence[str],
+) -> str:
+    """How to read the figure: which curves were merged and why, why the curves turn where they do."""
+    text = ""
     if merged:
+        named = ", ".join(merged) if len(merged) <= 3 else f"{len(merged)} measures, e.g. {', '.join(merged[:2])}"
         text += (
-            f" P and NDCG coincide here ({', '.join(merged)}: one line, one table row): every "
-            "list is fully relevant or holds no relevant item, so each user's P@k and NDCG@k "
-            "are both 1 or both 0."
+            f"P and NDCG coincide here ({named}: one line, one table row each): every list is fully "
+            "relevant or holds no relevant item, so each user's P@k and NDCG@k are both 1 or both 0."
         )
     if coinciding:
         text += (
@@ -303,21 +342,7 @@ def sweep_section(
             " Measures that read no similarity are here for contrast: they can only be flat "
             "along this axis (their level may differ by pairing)."
         )
-    figure = save_figure(sweep_figure(spec, drawn, base, seeds, cache, title=title), out / f"{key}.png")
-    shown = _trend_rows(responses, merged + coinciding, spec)
-    if skipped or sampled:
-        shown = with_roads(shown, skipped, sampled)
-    more = []
-    if len(contrast):
-        more.append(
-            (
-                "The same populations paired most unfairly against most fairly: the mean of "
-                "most_unfair − most_fair over the sweep, and at how many points most_unfair is higher.",
-                _contrast_rows(contrast, merged + coinciding),
-            )
-        )
-    note = f"Each curve's trend as the {_XLABEL[spec.parameter]} rises (how the tables read: end of the page)."
-    return Section(key, title or spec.title, text, figure, shown, [f"{key}.csv"], table_note=note, more_tables=more)
+    return text.strip()
 
 
 def _trend_rows(responses: pd.DataFrame, merged: Sequence[str], spec: BuiltinSweep) -> pd.DataFrame:

@@ -218,8 +218,10 @@ class BuiltinSweep:
     ('zero_relevance', 'pairing', ('most_fair', 'most_unfair'))
     >>> s.n_worlds(quick=False, n_seeds=2)
     44
-    >>> s.measures[:3], s.measures[7:10]
-    (('SD-P', 'SD-NDCG', 'Gini-P'), ('PEU', 'PUF-P', 'PUF-NDCG'))
+    >>> s.measures[:7]  # the similarity-blind measures, for contrast
+    ('SD-P', 'SD-NDCG', 'Gini-P', 'Gini-NDCG', 'ME', 'MME', 'PEU')
+    >>> s.measures[7:10]
+    ('PUF-P', 'PUF-NDCG', 'UF')
     """
 
     name: str
