@@ -148,8 +148,8 @@ def build_report(
                 if spec.name == "zero_relevance":
                     zero[base.name] = (spec.name, table)
             if real is not None:
-                found = (labels, contrasts, zero)
-                sections += _real_sections(out, real, seeds, extra, quick, bar, found, cache, workers)
+                tables = (labels, contrasts, zero)
+                sections += _real_sections(out, real, seeds, extra, quick, bar, tables, cache, workers)
         checks = len(measures) * len(properties.CATALOG)
         with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
             records = pinned_records([verdict_record(v) for v in collect(bar)], known or {})
