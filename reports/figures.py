@@ -248,8 +248,9 @@ def _coincidence_note(ax: Axes, lines: Sequence[tuple[str, pd.DataFrame, Any, bo
     shared = [g for g in groups if len(g) > 1]
     if not shared:
         return
-    names = [" = ".join(lines[i][0].split(" = ", 1)[-1] for i in g) for g in shared]
-    text = f"all {len(lines)} lines coincide" if len(shared[0]) == len(lines) else "coincide: " + "; ".join(names)
+    names = [" and ".join(lines[i][0].removeprefix("pairing = ") for i in g) for g in shared]
+    every = "both lines coincide" if len(lines) == 2 else f"all {len(lines)} lines coincide"
+    text = every if len(shared[0]) == len(lines) else "coincide: " + "; ".join(names)
     ax.text(
         0.5,
         0.04,
