@@ -48,7 +48,9 @@ LEVEL_STYLE = {
     "most_fair": ("#009E73", "^", "-."),
     "most_unfair": ("#D55E00", "s", "--"),
 }
-_LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
+# Okabe-Ito leaves four colours once the pairings' three are set aside; Tol's wine makes a fifth, so
+# the five γ levels never share one (the low-contrast yellow stays unused).
+_LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()}) + ("#882255",)
 
 
 def _summary(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
