@@ -3,13 +3,16 @@
 The HTML embeds every figure as a base64 ``data:`` URI and every data file
 (CSV) as a ``data:`` download link, carries its own CSS and no script, so the
 single file opens offline in any browser and its links work when it is copied
-alone. The Markdown links the PNGs and CSVs next to it. Both put the measure x
-property verdict matrix near the top (coloured, with a symbol per verdict so
-it reads without colour too; in the HTML every header shows the property's
-statement on hover and every cell its reason in plain language), then each
-sweep's figure with its response labels, then which data, seeds and settings
-produced the report. Text may mark code with Markdown backticks: the HTML
-shows it as ``<code>``, never as literal backticks.
+alone. The Markdown links the PNGs and CSVs next to it. Both open with the
+findings (:mod:`reports.findings`), then each sweep's figure with its trend
+tables (collapsed in the HTML), then the measure x property verdict matrix
+(coloured, with a symbol per verdict so it reads without colour too; in the
+HTML every header shows the property's statement on hover and every cell its
+reason in plain language), then which data, seeds and settings produced the
+report. This module also holds what both documents share: the
+:class:`Section`, the verdict and trend styles, cell text and the verdict
+pivot. Text may mark code with Markdown backticks: the HTML shows it as
+``<code>``, never as literal backticks.
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ class Section:
     files : list of str
         Data files of this section, by name (e.g. its CSV): embedded in the HTML.
     table_note : str
-        One line shown right above the table (e.g. the driver its labels judge against).
+        One line shown right above the table (e.g. what its trend column reads against).
     more_tables : list of (str, pandas.DataFrame)
         Further tables after the first, each with the line shown above it.
     details : str

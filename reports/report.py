@@ -3,9 +3,10 @@
 :func:`build_report` is what ``puf report`` runs: the built-in sweeps of
 :data:`reports.sweeps.SWEEPS` on synthetic worlds (plus the zero-relevance and
 skewness sweeps and the measure-agreement study on a real dataset with
-``data=``), their response labels, one PNG per figure, one CSV per sweep,
-``responses.csv``, ``properties.json`` (every verdict with its counterexample),
-``settings.json``, and ``index.html`` / ``report.md``.
+``data=``), their trends, one PNG per figure, one CSV per sweep,
+``responses.csv``, ``contrasts.csv``, ``findings.csv`` (what the run found,
+:mod:`reports.findings`), ``properties.json`` (every verdict with its
+counterexample), ``settings.json``, and ``index.html`` / ``report.md``.
 """
 
 from __future__ import annotations

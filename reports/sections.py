@@ -1,11 +1,12 @@
-"""The section of one sweep in the report: its text, figure, and labels beside their driver.
+"""The section of one sweep in the report: its text, figure, and trend tables.
 
 :func:`sweep_section` writes the sweep's CSV and PNG and returns the
-:class:`reports.render.Section`: the text says what was varied (and, computed
-from the worlds, why the fixed-mean skewness curves turn where they do and
-where UF is undefined), the figure groups measures by :func:`family`, and the
-table gives each curve its shape against x beside its label against the
-sweep's driver, named right above it.
+:class:`reports.render.Section`: the text says what was varied, its "reading"
+(collapsed on the page) which curves were merged and, computed from the worlds,
+why the fixed-mean skewness curves turn where they do and where UF is undefined;
+the figure groups measures by :func:`family`; the table gives each curve its
+trend as x rises (:func:`reports.response.trend`), and a sweep crossed with the
+pairing a second table comparing the most unfair pairing with the most fair one.
 """
 
 from __future__ import annotations
