@@ -561,3 +561,25 @@ def test_the_report_speaks_of_the_product(report):
         for n, match, _ in process_words(path.read_text(encoding="utf-8"))
     ]
     assert not found, found
+
+
+def test_known_must_pin_one_of_the_given_measures(tmp_path, capsys):
+    (tmp_path / "my_measures.py").write_text(textwrap.dedent(USER_MEASURE))
+    other = tmp_path / "other.known.json"
+    other.write_text(json.dumps({**PINNED, "measure": "another"}))
+    code = main(
+        [
+            "report",
+            "--quick",
+            "--quiet",
+            "--out",
+            str(tmp_path / "o"),
+            "--measure",
+            f"{tmp_path / 'my_measures.py'}:widest_gap",
+            "--known",
+            str(other),
+        ]
+    )
+    assert code == 2
+    assert "pins measure 'another', which is not a --measure (given: widest_gap)" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # refused before any work
