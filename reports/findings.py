@@ -203,25 +203,44 @@ def _pairing(data: str, reading: _Reading) -> Finding | None:
     )
 
 
+def _shares(table: pd.DataFrame) -> np.ndarray:
+    """Each row's realised zero-relevance share q: 1 − mean P@k at its point and seed, else the nominal p.
+
+    With m users a share p puts round(p·m) users at zero relevance, so q = p exactly only
+    where p·m is a whole number (the synthetic worlds); on real data the identities hold for q.
+    """
+    precision = table[table["measure"] == "P@k"].set_index(["value", "seed"])["score"]
+    if precision.empty:
+        return table["value"].to_numpy(float)
+    index = pd.MultiIndex.from_frame(table[["value", "seed"]])
+    return 1.0 - precision.reindex(index).to_numpy(float)
+
+
 def _identities(data: str, table: pd.DataFrame | None, key: str) -> list[Finding]:
-    """SD = √(p(1 − p)) and Gini = p (NaN at p = 1) on the zero-relevance sweep's every point and seed."""
+    """SD = √(q(1 − q)) and Gini = q (NaN at q = 1) on the zero-relevance sweep's every point and seed."""
     if table is None:
         return []
-    p, found = table["value"].to_numpy(float), []
+    q, found = _shares(table), []
+    exact = bool(np.allclose(q, table["value"].to_numpy(float), rtol=0, atol=1e-12))
+    q, share = (table["value"].to_numpy(float), "p") if exact else (q, "q")
     for stem, expected, claim in (
-        ("SD", np.sqrt(p * (1 - p)), "SD = √(p(1 − p)) on the zero-relevance sweep"),
-        ("Gini", np.where(p < 1, p, np.nan), "Gini = p on the zero-relevance sweep, undefined at p = 1"),
+        ("SD", np.sqrt(q * (1 - q)), "SD = √(p(1 − p)) on the zero-relevance sweep"),
+        ("Gini", np.where(q < 1, q, np.nan), "Gini = p on the zero-relevance sweep, undefined at p = 1"),
     ):
-        rows = table["measure"].map(_stem) == stem
+        rows = (table["measure"].map(_stem) == stem).to_numpy()
         if not rows.any():
             continue
         score, want = table["score"].to_numpy(float)[rows], expected[rows]
         both = np.isfinite(score) & np.isfinite(want)
         worst = float(np.max(np.abs(score[both] - want[both]))) if both.any() else float("nan")
         nan_right = bool((np.isnan(score) == np.isnan(want)).all())
-        sentence = (
-            f"Largest |{stem} − {'√(p(1 − p))' if stem == 'SD' else 'p'}| over every point and seed: {_num(worst)}"
-        )
+        formula = f"√({share}(1 − {share}))" if stem == "SD" else share
+        sentence = f"Largest |{stem} − {formula}| over every point and seed: {_num(worst)}"
+        if not exact:
+            sentence += (
+                " (q is the realised share of users at zero relevance, round(p·m)/m, read as 1 − mean P@k; "
+                f"it differs from the nominal p by up to {_num(float(np.max(np.abs(q - table['value']))))})"
+            )
         if stem == "Gini":
             sentence += "; undefined (NaN) at p = 100% " + ("and nowhere else" if nan_right else "— not as expected")
         found.append(Finding(data, claim, bool(worst <= _IDENTITY_ATOL and nan_right), sentence + ".", (key,)))

@@ -92,3 +92,15 @@ def test_sweep_responses_and_the_pairing_contrast_are_separate_tables():
     )
     assert contrasts["UF"].verdict == "no difference"
     assert pairing_contrasts(SWEEPS["zero_relevance"], table.drop(columns="pairing")).empty
+
+
+def test_the_identities_are_read_at_the_realised_share():
+    """With m = 3 a nominal share of 0.5 puts round(1.5) = 2 users at zero relevance: q = 2/3."""
+    from puf.reports.findings import _identities
+
+    rows = []
+    for p, q in ((0.0, 0.0), (0.5, 2 / 3), (1.0, 1.0)):
+        rows += [("P@k", p, 0, 1 - q), ("SD-P", p, 0, np.sqrt(q * (1 - q))), ("Gini-P", p, 0, q if q < 1 else NAN)]
+    sd, gini = _identities("toy", pd.DataFrame(rows, columns=["measure", "value", "seed", "score"]), "toy_zero")
+    assert sd.reproduced and gini.reproduced
+    assert sd.sentence.startswith("Largest |SD − √(q(1 − q))| over every point and seed: 0 (q is the realised share")
