@@ -226,6 +226,19 @@ def _means(frame: pd.DataFrame) -> NDArray[np.float64]:
     return frame.groupby("value", sort=True)["score"].mean().to_numpy(float)
 
 
+def _coinciding(lines: Sequence[tuple[str, pd.DataFrame, Any, bool]], group: Sequence[int]) -> str:
+    """One group of coinciding lines, short enough for a panel: "γ = 0, 0.25, 0.5 coincide"."""
+    import textwrap
+
+    labels = [lines[i][0].removesuffix(" (default)") for i in group]
+    setting = {label.split(" = ", 1)[0] for label in labels}
+    if len(setting) == 1 and all(" = " in label for label in labels):
+        text = f"{setting.pop()} = {', '.join(label.split(' = ', 1)[1] for label in labels)} coincide"
+    else:
+        text = " and ".join(labels) + " coincide"
+    return textwrap.fill(text, 34)
+
+
 def _coincidence_note(ax: Axes, lines: Sequence[tuple[str, pd.DataFrame, Any, bool]]) -> None:
     """Write on the panel which of its lines coincide (equal at every point), since one hides the other.
 
@@ -250,9 +263,8 @@ def _coincidence_note(ax: Axes, lines: Sequence[tuple[str, pd.DataFrame, Any, bo
     shared = [g for g in groups if len(g) > 1]
     if not shared:
         return
-    names = [" and ".join(lines[i][0].removeprefix("pairing = ") for i in g) for g in shared]
     every = "both lines coincide" if len(lines) == 2 else f"all {len(lines)} lines coincide"
-    text = every if len(shared[0]) == len(lines) else "coincide: " + "; ".join(names)
+    text = every if len(shared[0]) == len(lines) else "\n".join(_coinciding(lines, g) for g in shared)
     ax.text(
         0.5,
         0.04,
