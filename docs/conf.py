@@ -7,6 +7,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 
 import puf  # noqa: E402
+import puf.properties  # noqa: E402
 
 project = "puf-harness"
 author = "the puf-harness authors"
@@ -40,8 +41,10 @@ exclude_patterns = [
 ]
 templates_path = ["_templates"]
 
-# MyST: Markdown pages with directives in fences, heading anchors for links, $...$ maths.
-myst_enable_extensions = ["colon_fence", "dollarmath", "deflist"]
+# MyST: Markdown pages with directives in fences, heading anchors for links, $...$ maths, and
+# {{ name }} substitutions for the counts a guide quotes, read from the registry when the site builds.
+myst_enable_extensions = ["colon_fence", "dollarmath", "deflist", "substitution"]
+myst_substitutions = {"n_properties": str(len(puf.properties.CATALOG))}
 myst_heading_anchors = 3
 
 # API reference: one page per public name, from the numpydoc docstrings.

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .report_parts import Section
+from .render import Section
 
 
 def design_section(

@@ -11,9 +11,11 @@ non-negative scores and never zooms a near-constant curve into apparent noise
 spans decades. Every line is the mean over seeds with a band from the smallest
 to the largest seed's value. Colours are the Okabe-Ito palette (safe for the
 common colour-vision deficiencies); a pairing has one colour, marker and dash
-in every figure (:data:`LEVEL_STYLE`). An undefined value (NaN, e.g. Gini when
-every user scores 0) leaves a gap in the line over a hatched grey band, never a
-point at some value; a panel undefined everywhere says so in words.
+in every figure (:data:`LEVEL_STYLE`), and the levels of any other crossed
+setting (γ) each their own. An undefined value (NaN, e.g. Gini when every user
+scores 0) leaves a gap in the line over a hatched grey band, never a point at
+some value; a measure undefined on the whole sweep gets no panel, only its name
+in one line under the figure; lines that coincide are named on their panel.
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ LEVEL_STYLE = {
     "most_fair": ("#009E73", "^", "-."),
     "most_unfair": ("#D55E00", "s", "--"),
 }
-_LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()})
+# Okabe-Ito leaves four colours once the pairings' three are set aside; Tol's wine makes a fifth, so
+# the five γ levels never share one (the low-contrast yellow stays unused).
+_LINE_COLOURS = tuple(c for c in OKABE_ITO[:-1] if c not in {c for c, _, _ in LEVEL_STYLE.values()}) + ("#882255",)
 
 
 def _summary(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -197,18 +201,7 @@ def _panel(
     finite = np.concatenate(finite)
     log = _limits(ax, finite, logy)
     mark_undefined(ax, x_values, np.concatenate(missing))
-    if finite.size == 0:  # nothing to scale: say so instead of an axis of meaningless numbers
-        ax.text(
-            0.5,
-            0.5,
-            "undefined\nat every point",
-            transform=ax.transAxes,
-            ha="center",
-            va="center",
-            fontsize="small",
-            color="0.3",
-        )
-        ax.set_yticks([])
+    _coincidence_note(ax, lines)
     at, text = _marker_for(marker, name) if isinstance(marker, dict) else (marker, marker_label)
     at = None if at is None else float(at)
     if at is not None and np.isfinite(at):  # a per-panel marker (a dict) is dotted
@@ -227,6 +220,86 @@ def _panel(
         ax.yaxis.set_major_locator(MaxNLocator(4))
     ax.tick_params(labelsize="x-small")
     ax.grid(True, color="0.9", linewidth=0.6)
+
+
+def _means(frame: pd.DataFrame) -> NDArray[np.float64]:
+    return frame.groupby("value", sort=True)["score"].mean().to_numpy(float)
+
+
+def _coinciding(lines: Sequence[tuple[str, pd.DataFrame, Any, bool]], group: Sequence[int]) -> str:
+    """One group of coinciding lines, short enough for a panel: "γ = 0, 0.25, 0.5 coincide"."""
+    import textwrap
+
+    labels = [lines[i][0].removesuffix(" (default)") for i in group]
+    setting = {label.split(" = ", 1)[0] for label in labels}
+    if len(setting) == 1 and all(" = " in label for label in labels):
+        text = f"{setting.pop()} = {', '.join(label.split(' = ', 1)[1] for label in labels)} coincide"
+    else:
+        text = " and ".join(labels) + " coincide"
+    return textwrap.fill(text, 34)
+
+
+def _coincidence_note(ax: Axes, lines: Sequence[tuple[str, pd.DataFrame, Any, bool]]) -> None:
+    """Write on the panel which of its lines coincide (equal at every point), since one hides the other.
+
+    Dashes already let a line show through another; the words make sure a reader never
+    takes two coinciding lines for one.
+    """
+    if len(lines) < 2:
+        return
+    curves = [_means(frame) for _, frame, _, _ in lines]
+    scale = max((float(np.nanmax(np.abs(c))) for c in curves if np.isfinite(c).any()), default=0.0)
+    groups: list[list[int]] = []
+    for i, curve in enumerate(curves):
+        for group in groups:
+            other = curves[group[0]]
+            if other.shape == curve.shape and np.allclose(
+                other, curve, rtol=0, atol=1e-3 * scale + 1e-12, equal_nan=True
+            ):
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    shared = [g for g in groups if len(g) > 1]
+    if not shared:
+        return
+    every = "both lines coincide" if len(lines) == 2 else f"all {len(lines)} lines coincide"
+    text = every if len(shared[0]) == len(lines) else "\n".join(_coinciding(lines, g) for g in shared)
+    ax.text(
+        0.5,
+        0.04,
+        text,
+        transform=ax.transAxes,
+        ha="center",
+        va="bottom",
+        fontsize="x-small",
+        color="0.2",
+        bbox={"facecolor": "white", "edgecolor": "0.7", "alpha": 0.85, "pad": 1.5},
+    )
+
+
+def _defined_panels(
+    panels: dict[str, list[tuple[str, pd.DataFrame, Any, bool]]],
+) -> tuple[dict[str, list[tuple[str, pd.DataFrame, Any, bool]]], list[str]]:
+    """(panels with a curve to draw, names of those with fewer than two defined points on every line)."""
+    drawn, undefined = {}, []
+    for name, lines in panels.items():
+        if any(np.isfinite(_means(frame)).sum() >= 2 for _, frame, _, _ in lines):
+            drawn[name] = lines
+        else:
+            undefined.append(name)
+    return drawn, undefined
+
+
+def _undrawn(names: Sequence[str], width: float) -> str:
+    """The title's line naming the measures undefined on the whole sweep: text, not a hatched panel."""
+    if not names:
+        return ""
+    import textwrap
+
+    return "\n" + textwrap.fill(
+        f"not drawn, undefined (NaN) at all but at most one point: {', '.join(names)}", int(width * 13)
+    )
 
 
 def plot_sweep(
@@ -283,7 +356,9 @@ def plot_sweep(
     """
     from puf.reports.layout import figure_legend, fit_title
 
-    panels = _panels(table, families, hue, default)
+    panels, undefined = _defined_panels(_panels(table, families, hue, default))
+    if not panels:
+        raise ValueError(f"plot_sweep: every measure of {title!r} is undefined at every point")
     ncols = ncols or (5 if len(panels) > 12 else min(4, len(panels)))
     ncols = max(1, min(ncols, len(panels)))
     nrows = math.ceil(len(panels) / ncols)
@@ -307,7 +382,7 @@ def plot_sweep(
     fig.suptitle(
         f"{title}\nmean over {n_seeds} seed{'s' * (n_seeds != 1)}"
         f"{', band = min to max over seeds' if n_seeds > 1 else ''}; "
-        "bold titles: the PUF paper's measures",
+        "bold titles: the PUF paper's measures" + _undrawn(undefined, width),
         fontsize="medium",
     )
     return fig

@@ -20,7 +20,7 @@ import shutil
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .report_parts import Section
+from .render import Section
 
 
 def _frame(stored: Mapping[str, Any]) -> pd.DataFrame:
@@ -102,8 +102,15 @@ def _table(stored, detection):
     return table.reset_index()
 
 
-def plot_power(detection: pd.DataFrame, alarms: Mapping[str, float], budgets: Iterable[int]) -> Figure:
+def plot_power(
+    detection: pd.DataFrame, alarms: Mapping[str, float], budgets: Iterable[int], *, measured: str = ""
+) -> Figure:
     """Small multiples: each property's detection rate against the budget, overall as reference.
+
+    Properties whose planted flaws are all found at every measured budget get no panel
+    (a flat line at 100% says nothing a list does not): they are named in one line under
+    the figure. ``measured`` (when and how the stored table was measured) is printed
+    under the title, so the figure never passes for this run's measurement.
 
     Examples
     --------
@@ -119,7 +126,8 @@ def plot_power(detection: pd.DataFrame, alarms: Mapping[str, float], budgets: It
 
     from puf.reports.layout import fit_title
 
-    names = ["overall"] + [n for n in detection.index if n != "overall"]
+    full = [n for n in detection.index if n != "overall" and bool((detection.loc[n] >= 1.0).all())]
+    names = ["overall"] + [n for n in detection.index if n != "overall" and n not in full]
     ncols = 5
     nrows = math.ceil(len(names) / ncols)
     fig = Figure(figsize=(12.7, 1.9 * nrows + 1.2), layout="constrained")
@@ -179,8 +187,20 @@ def plot_power(detection: pd.DataFrame, alarms: Mapping[str, float], budgets: It
         fontsize="small",
     )
     fig.supylabel("share of planted cells found", fontsize="small")
-    fig.suptitle("Search power per property on the flaw corpus", fontsize="medium")
+    title = "Search power per property on the flaw corpus"
+    if measured:
+        title += "\n" + _wrap(measured)
+    if full:  # a flat line at 100% says nothing a list does not
+        title += "\n" + _wrap(f"every planted flaw found at every measured budget (no panel): {', '.join(full)}")
+    fig.suptitle(title, fontsize="medium")
     return fig
+
+
+def _wrap(text: str) -> str:
+    """``text`` wrapped to the figure's width (170 characters a line)."""
+    import textwrap
+
+    return textwrap.fill(text, 170)
 
 
 def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
@@ -213,7 +233,12 @@ def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
         return None
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
     detection = _frame(stored)
-    fig = plot_power(detection, stored.get("false_alarms", {}), budgets)
+    measured = "stored measurement, not made by this report: " + (
+        ", ".join(str(stored[k]) for k in ("date", "machine") if stored.get(k)) or "date not recorded"
+    )
+    if stored.get("command"):
+        measured += f"; {stored['command']}"
+    fig = plot_power(detection, stored.get("false_alarms", {}), budgets, measured=measured)
     figure = save_figure(fig, out / "power.png")  # no version in the PNG: reruns match
     shutil.copyfile(POWER_TABLE, out / "power_table.json")
     table = _table(stored, detection)

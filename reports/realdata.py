@@ -36,13 +36,18 @@ def agreement_rankers(scores: pd.DataFrame) -> tuple[list[Any], str]:
     >>> names
     ['random', 'mostpop']
     >>> print(note)
-    all 2 rankers (the PUF paper's seven need the neural extra)
+    all 2 rankers (the PUF paper's seven need the neural extra; over fewer than 3 rankers every τ is +1 or −1 by construction, so it says nothing yet)
     """
     from puf.rankers import PAPER_RANKERS
 
     if set(PAPER_RANKERS) <= set(scores.index):
         return list(PAPER_RANKERS), "the PUF paper's seven rankers"
-    return list(scores.index), (f"all {len(scores)} rankers (the PUF paper's seven need the neural extra)")
+    few = (
+        "; over fewer than 3 rankers every τ is +1 or −1 by construction, so it says nothing yet"
+        if len(scores) < 3
+        else ""
+    )
+    return list(scores.index), f"all {len(scores)} rankers (the PUF paper's seven need the neural extra{few})"
 
 
 def plot_measures_per_ranker(scores: pd.DataFrame, *, title: str, ncols: int = 4) -> Figure:

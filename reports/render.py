@@ -3,21 +3,39 @@
 The HTML embeds every figure as a base64 ``data:`` URI and every data file
 (CSV) as a ``data:`` download link, carries its own CSS and no script, so the
 single file opens offline in any browser and its links work when it is copied
-alone. The Markdown links the PNGs and CSVs next to it. Both put the measure x
-property verdict matrix near the top (coloured, with a symbol per verdict so
-it reads without colour too; in the HTML every header shows the property's
-statement on hover and every cell its reason in plain language), then each
-sweep's figure with its response labels, then which data, seeds and settings
-produced the report. Text may mark code with Markdown backticks: the HTML
-shows it as ``<code>``, never as literal backticks.
+alone. The Markdown links the PNGs and CSVs next to it. Both open with the
+findings (:mod:`reports.findings`), then each sweep's figure with its trend
+tables (collapsed in the HTML), then the measure x property verdict matrix
+(coloured, with a symbol per verdict so it reads without colour too; in the
+HTML every header shows the property's statement on hover and every cell its
+reason in plain language), then which data, seeds and settings produced the
+report. This module also holds what both documents share: the
+:class:`Section`, the verdict and trend styles, cell text and the verdict
+pivot. Text may mark code with Markdown backticks: the HTML shows it as
+``<code>``, never as literal backticks.
 """
 
 from __future__ import annotations
 
-__all__ = ["Section", "VERDICT_STYLE", "LABEL_STYLE", "render_html", "render_markdown"]
+__all__ = [
+    "Section",
+    "VERDICT_STYLE",
+    "INFORMATIONAL",
+    "TREND_STYLE",
+    "render_html",
+    "render_markdown",
+    "cell_text",
+    "verdict_pivot",
+    "flagged_cells",
+    "cell_look",
+    "legend_items",
+    "example_lines",
+    "FINDING_FILES",
+]
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from dataclasses import dataclass, field
 import os
 import base64
 import html
@@ -26,17 +44,183 @@ from pathlib import Path
 
 import pandas as pd
 
-from .report_parts import (
-    LABEL_STYLE,
-    VERDICT_STYLE,
-    Section,
-    cell_look,
-    cell_text,
-    example_lines,
-    flagged_cells,
-    legend_items,
-    verdict_pivot,
-)
+#: The tables the findings are read from, linked under them.
+FINDING_FILES = ("findings.csv", "responses.csv", "contrasts.csv")
+#: Background (Okabe-Ito hues, lightened), symbol: colour is never the only cue.
+VERDICT_STYLE = {
+    "proven": ("#9fdcc6", "✓✓"),
+    "holds": ("#cfeee3", "✓"),
+    "violated": ("#f7c9ad", "✗"),
+    "not-found": ("#fbe3a6", "○"),
+    "undefined": ("#d9d9d9", "?"),
+    "not-applicable": ("#ffffff", "–"),
+}
+#: A violated informational property (scale, translation invariance) describes the measure
+#: (absolute or relative): its own colour and symbol, so it never reads as a defect.
+INFORMATIONAL = ("#fdf3c4", "i", "violated (informational)")
+#: The background of a trend cell (:data:`reports.response.TRENDS`, by its words before any "("):
+#: a flat curve grey, a one-way move green, one turn yellow, more turns orange.
+TREND_STYLE = {"flat": "#d9d9d9", "rising": "#cfeee3", "falling": "#cfeee3", "non-monotone": "#f7c9ad"}
+TREND_STYLE |= {
+    f"{a} then {b}": "#e3f4ed" for a in ("rising", "falling", "flat") for b in ("flat", "rising", "falling") if a != b
+}
+TREND_STYLE |= {"rising then falling": "#fbe3a6", "falling then rising": "#fbe3a6"}
+
+
+@dataclass
+class Section:
+    """One sweep (or other figure) of the report.
+
+    Attributes
+    ----------
+    key : str
+        Anchor and file stem, e.g. ``"zero_relevance"``.
+    title : str
+        Heading.
+    text : str
+        What was varied and how to read the figure (plain text; `code` in backticks).
+    figure : pathlib.Path, optional
+        The PNG, embedded in the HTML and linked from the Markdown.
+    table : pandas.DataFrame, optional
+        Response labels (or any small table) shown under the figure.
+    files : list of str
+        Data files of this section, by name (e.g. its CSV): embedded in the HTML.
+    table_note : str
+        One line shown right above the table (e.g. what its trend column reads against).
+    more_tables : list of (str, pandas.DataFrame)
+        Further tables after the first, each with the line shown above it.
+    details : str
+        How to read the figure at length (why curves merge or turn): collapsed in the HTML.
+
+    Examples
+    --------
+    >>> s = Section("gamma", "sim_UF's weight", files=["gamma.csv"])
+    >>> s.key, s.figure, s.files
+    ('gamma', None, ['gamma.csv'])
+    """
+
+    key: str
+    title: str
+    text: str = ""
+    figure: Path | None = None
+    table: pd.DataFrame | None = None
+    files: list = field(default_factory=list)
+    table_note: str = ""
+    more_tables: list = field(default_factory=list)
+    details: str = ""
+
+
+def cell_text(value: object) -> str:
+    """A table cell as text: floats to 4 significant digits, NaN empty.
+
+    Examples
+    --------
+    >>> cell_text(0.123456), cell_text(float("nan")), cell_text("flat"), cell_text(3)
+    ('0.1235', '', 'flat', '3')
+    """
+    if isinstance(value, float):
+        return "" if pd.isna(value) else f"{value:.4g}"
+    return str(value)
+
+
+def verdict_pivot(verdicts: pd.DataFrame) -> tuple[list[str], list[str], dict[tuple[str, str], tuple[str, str]]]:
+    """Long table (measure, property, verdict, detail[, reason]) -> (measures, properties, cells).
+
+    Measures and properties keep their first-seen order; ``cells`` maps
+    (measure, property) to (verdict, detail).
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"measure": ["sd", "sd", "gini"], "property": ["range", "defined", "range"],
+    ...                      "verdict": ["holds", "holds", "violated"], "detail": ["", "", "m=1"]})
+    >>> measures, properties, cells = verdict_pivot(long)
+    >>> measures, properties, cells["gini", "range"]
+    (['sd', 'gini'], ['range', 'defined'], ('violated', 'm=1'))
+    """
+    measures = list(dict.fromkeys(verdicts["measure"]))
+    properties = list(dict.fromkeys(verdicts["property"]))
+    cells = {(r.measure, r.property): (r.verdict, r.detail) for r in verdicts.itertuples()}
+    return measures, properties, cells
+
+
+def cell_look(row: Any) -> tuple[str, str, str]:
+    """(colour, symbol, name) of a verdict cell; an informational violation has its own look.
+
+    ``row`` has ``verdict`` and, optionally, ``informational`` (the property's flag).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Row
+    >>> cell_look(Row(verdict="violated", informational=False))[1:]
+    ('✗', 'violated')
+    >>> cell_look(Row(verdict="violated", informational=True))[1]
+    'i'
+    """
+    if row.verdict == "violated" and getattr(row, "informational", False):
+        return INFORMATIONAL
+    colour, symbol = VERDICT_STYLE.get(row.verdict, ("#ffffff", ""))
+    return colour, symbol, row.verdict
+
+
+def legend_items() -> list[tuple[str, str, str]]:
+    """(colour, symbol, text) of every look a verdict cell can have, for the legend.
+
+    Examples
+    --------
+    >>> [symbol for _, symbol, _ in legend_items()]
+    ['✓✓', '✓', 'i', '✗', '?', '–']
+    """
+    items = [(c, s, v) for v, (c, s) in VERDICT_STYLE.items()]
+    colour, symbol, name = INFORMATIONAL
+    note = f"{name}: scale or translation invariance, which describe a measure, not a defect"
+    return items[:2] + [(colour, symbol, note)] + items[2:]
+
+
+def flagged_cells(verdicts: pd.DataFrame) -> list[tuple[Any, str]]:
+    """The violated and undefined cells both documents list, one line each: (row, reason).
+
+    ``reason`` is the plain-language one where the table has it, else the run's detail.
+
+    Examples
+    --------
+    >>> long = pd.DataFrame({"measure": ["sd", "gini"], "property": ["range", "defined"],
+    ...                      "verdict": ["holds", "violated"], "detail": ["", "NaN at S = 0"]})
+    >>> [(row.measure, reason) for row, reason in flagged_cells(long)]
+    [('gini', 'NaN at S = 0')]
+    """
+    return [
+        (r, getattr(r, "reason", "") or r.detail)
+        for r in verdicts.itertuples()
+        if r.verdict not in ("holds", "not-applicable") and r.detail
+    ]
+
+
+def example_lines(row: Any) -> list[str]:
+    """The counterexample (or undefined input) of a flagged cell as text lines, or [] without one.
+
+    ``row`` may carry ``example`` (the verdict's example dict, as properties.json stores it).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Row
+    >>> ex = {"change": "every S halved", "value_before": 0.5, "value_after": 0.25,
+    ...       "before": {"effectiveness": [0.0, 1.0], "similarity": [[1, 0], [0, 1]]},
+    ...       "after": {"effectiveness": [0.0, 0.5], "similarity": [[1, 0], [0, 1]]}}
+    >>> example_lines(Row(verdict="violated", example=ex))[:2]
+    ['counterexample (m = 2): every S halved', 'value before 0.5, after 0.25']
+    """
+    from puf.properties.display import format_example
+
+    example = getattr(row, "example", None)
+    if not isinstance(example, dict) or not example.get("before"):
+        return []
+    numbers = {
+        k: float(v) if isinstance(v, str) else v
+        for k, v in example.items()
+        if k in ("value_before", "value_after", "violation")
+    }
+    return format_example({**example, **numbers}, status=row.verdict, indent=0).splitlines()
+
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:2em auto;
@@ -60,6 +244,8 @@ text-align:left;padding:.2em .5em}
 .caveat{background:#fbe3a6;border:1px solid #d9b44a;padding:.5em .8em}
 code{background:#f4f4f4;padding:0 .2em}
 td code{white-space:nowrap}
+.findings li{margin:.35em 0}.yes{color:#0b6e4f}.no{color:#b3261e}
+details{margin:.5em 0}summary{cursor:pointer;color:#333}
 """
 
 
@@ -80,7 +266,7 @@ def _plain(value: object) -> str:
 def _td(column: str, value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f'<td class="num">{_esc(cell_text(value))}</td>'
-    colour = LABEL_STYLE.get(value) if column in ("label", "against the driver") else None
+    colour = TREND_STYLE.get(str(value).split(" (")[0]) if column.startswith("trend") else None
     style = f' style="background:{colour}"' if colour else ""
     return f"<td{style}>{_text(cell_text(value))}</td>"
 
@@ -175,18 +361,49 @@ def _file_links(files: Sequence[str], folder: str | os.PathLike[str] | None) -> 
 
 
 def _html_section(s: Section, folder: str | os.PathLike[str] | None) -> str:
+    """A section: heading, text, figure; its tables collapsed under one line (the CSVs hold every number)."""
     parts = [f'<h2 id="{_esc(s.key)}">{_esc(s.title)}</h2><p>{_text(s.text)}</p>']
+    if s.details:
+        parts.append(f"<details><summary>Reading this figure</summary><p>{_text(s.details)}</p></details>")
     if s.figure is not None:
         parts.append(f'<img src="{_data_uri(s.figure)}" alt="{_esc(s.title)}">')
+    tables = []
     if s.table_note:
-        parts.append(f"<p class=note>{_text(s.table_note)}</p>")
+        tables.append(f"<p class=note>{_text(s.table_note)}</p>")
     if s.table is not None and len(s.table):
-        parts.append(_html_table(s.table))
+        tables.append(_html_table(s.table))
     for note, table in s.more_tables:
-        parts += [f"<p class=note>{_text(note)}</p>" if note else "", _html_table(table) if len(table) else ""]
+        tables += [f"<p class=note>{_text(note)}</p>" if note else "", _html_table(table) if len(table) else ""]
+    rows = (0 if s.table is None else len(s.table)) + sum(len(t) for _, t in s.more_tables)
+    if rows and s.figure is None:  # a table is the section itself: shown open
+        parts += tables
+    elif rows:
+        parts.append(f"<details><summary>The table of this figure ({rows} rows)</summary>{''.join(tables)}</details>")
     if s.files:
         parts.append(_file_links(s.files, folder))
     return "\n".join(parts)
+
+
+def _html_findings(found: Sequence[Any]) -> str:
+    """The findings list: per data source, each claim as reproduced or not, its sentence, its figures."""
+    if not found:
+        return ""
+    items, data = [], None
+    for f in found:
+        if f.data != data:
+            data = f.data
+            items.append(f"</ul><h3>On {_esc(data)} data</h3><ul class=findings>")
+        mark = {
+            True: "<b class=yes>✓ reproduced</b>",
+            False: "<b class=no>✗ not reproduced</b>",
+            None: "<b>reading</b>",
+        }
+        links = ", ".join(f'<a href="#{_esc(k)}">figure {_esc(k)}</a>' for k in dict.fromkeys(f.figures) if k)
+        items.append(f"<li>{mark[f.reproduced]} — <b>{_esc(f.claim)}</b>. {_text(f.sentence)} ({links})</li>")
+    return (
+        "<h2 id=findings>Findings</h2><p>The PUF paper's claims that these sweeps test, each read off this "
+        "run's own tables (findings.csv, responses.csv, contrasts.csv).</p><ul>" + "".join(items) + "</ul>"
+    )
 
 
 def render_html(
@@ -201,6 +418,7 @@ def render_html(
     caveat: str = "",
     after_verdicts: Sequence[Section] = (),
     folder: str | os.PathLike[str] | None = None,
+    findings: Sequence[Any] = (),
 ) -> str:
     """Return the self-contained HTML report as a string.
 
@@ -224,10 +442,12 @@ def render_html(
     caveat : str
         A warning shown at the top (e.g. that a --quick search was small).
     after_verdicts : list of Section
-        Shown right after the verdict matrix, before the sweeps.
+        Shown right after the verdict matrix.
     folder : pathlib.Path, optional
         Where the sections' data files are: they are embedded as ``data:`` links.
         Without it the links are relative (the files must sit next to the page).
+    findings : list of reports.findings.Finding
+        What the run found, first on the page, each with links to its figures.
 
     Returns
     -------
@@ -247,16 +467,21 @@ def render_html(
     ]
     if caveat:
         parts.append(f"<p class=caveat>{_text(caveat)}</p>")
-    toc = "<li><a href=#verdicts>Property verdicts</a></li>" if verdicts is not None else ""
-    toc += "".join(
-        f'<li><a href="#{_esc(s.key)}">{_esc(s.title)}</a></li>' for s in list(after_verdicts) + list(sections)
+    toc = "<li><a href=#findings>Findings</a></li>" if findings else ""
+    toc += "".join(f'<li><a href="#{_esc(s.key)}">{_esc(s.title)}</a></li>' for s in sections)
+    toc += "<li><a href=#verdicts>Property verdicts</a></li>" if verdicts is not None else ""
+    toc += "".join(f'<li><a href="#{_esc(s.key)}">{_esc(s.title)}</a></li>' for s in after_verdicts)
+    if findings:
+        parts += [_html_findings(findings), _file_links(list(FINDING_FILES), folder)]
+    parts.append(
+        f"<details><summary>Contents</summary><ul>{toc}<li><a href=#provenance>How this report was made</a></li></ul></details>"
     )
-    parts.append(f"<ul>{toc}<li><a href=#provenance>How this report was made</a></li></ul>")
+    parts.extend(_html_section(s, folder) for s in sections)
     if verdicts is not None:
         parts.append(
             f"<h2 id=verdicts>Property verdicts</h2><p>{_text(verdict_note)}</p>" + _html_verdicts(verdicts, statements)
         )
-    parts.extend(_html_section(s, folder) for s in list(after_verdicts) + list(sections))
+    parts.extend(_html_section(s, folder) for s in after_verdicts)
     parts += [
         "<h2 id=provenance>How this report was made</h2>",
         _html_table(pd.DataFrame(list(provenance.items()), columns=["setting", "value"])),
@@ -276,6 +501,58 @@ def _md_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _md_verdicts(verdicts: pd.DataFrame, verdict_note: str, statements: Mapping[str, str] | None) -> list[str]:
+    measures, properties, _ = verdict_pivot(verdicts)
+    looks = {(r.measure, r.property): cell_look(r) for r in verdicts.itertuples()}
+    rows = [[m] + [" ".join(looks[m, p][1:]) if (m, p) in looks else "" for p in properties] for m in measures]
+    out = [
+        "## Property verdicts",
+        "",
+        verdict_note,
+        "",
+        _md_table(pd.DataFrame(rows, columns=["measure"] + properties)),
+        "",
+        "Legend: " + "; ".join(f"{s} {v}" for _, s, v in legend_items()),
+        "",
+    ]
+    if statements:
+        out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
+    for r, reason in flagged_cells(verdicts):
+        out.append(f"- **{r.measure}** / {r.property} ({cell_look(r)[2]}): {reason}")
+        lines = example_lines(r)
+        out += ["", "  ```", *(f"  {line}" for line in lines), "  ```", ""] if lines else []
+    return out + [""]
+
+
+def _md_section(s: Section) -> list[str]:
+    out = [f"## {s.title}", "", s.text, ""] + ([s.details, ""] if s.details else [])
+    if s.figure is not None:
+        out += [f"![{s.title}]({Path(s.figure).name})", ""]
+    if s.table_note:
+        out += [s.table_note, ""]
+    if s.table is not None and len(s.table):
+        out += [_md_table(s.table), ""]
+    for note, table in s.more_tables:
+        out += ([note, ""] if note else []) + ([_md_table(table), ""] if len(table) else [])
+    if s.files:
+        out += ["Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
+    return out
+
+
+def _md_findings(found: Sequence[Any]) -> list[str]:
+    if not found:
+        return []
+    out, data = ["## Findings", ""], None
+    mark = {True: "✓ reproduced", False: "✗ not reproduced", None: "reading"}
+    for f in found:
+        if f.data != data:
+            data = f.data
+            out += ["", f"On {data} data:", ""]
+        figures = ", ".join(f"[{k}]({k}.png)" for k in dict.fromkeys(f.figures) if k)
+        out.append(f"- **{mark[f.reproduced]}: {f.claim}.** {f.sentence} ({figures})")
+    return out + ["", "Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in FINDING_FILES), ""]
+
+
 def render_markdown(
     *,
     title: str,
@@ -287,10 +564,12 @@ def render_markdown(
     statements: Mapping[str, str] | None = None,
     caveat: str = "",
     after_verdicts: Sequence[Section] = (),
+    findings: Sequence[Any] = (),
 ) -> str:
     """Return the Markdown report (figures and data linked as the files beside it).
 
     Parameters are those of :func:`render_html`; ``statements`` are listed under the matrix.
+    The order is the page's: findings, figures, verdicts, the sections after them.
 
     Examples
     --------
@@ -298,40 +577,12 @@ def render_markdown(
     >>> text.splitlines()[0]
     '# t'
     """
-    out = [f"# {title}", ""] + ([f"> {caveat}", ""] if caveat else [])
-    if verdicts is not None:
-        measures, properties, _ = verdict_pivot(verdicts)
-        looks = {(r.measure, r.property): cell_look(r) for r in verdicts.itertuples()}
-        rows = [[m] + [" ".join(looks[m, p][1:]) if (m, p) in looks else "" for p in properties] for m in measures]
-        out += [
-            "## Property verdicts",
-            "",
-            verdict_note,
-            "",
-            _md_table(pd.DataFrame(rows, columns=["measure"] + properties)),
-            "",
-            "Legend: " + "; ".join(f"{s} {v}" for _, s, v in legend_items()),
-            "",
-        ]
-        if statements:
-            out += [f"- *{p}*: {statements[p]}" for p in properties if p in statements] + [""]
-        for r, reason in flagged_cells(verdicts):
-            out.append(f"- **{r.measure}** / {r.property} ({cell_look(r)[2]}): {reason}")
-            lines = example_lines(r)
-            out += ["", "  ```", *(f"  {line}" for line in lines), "  ```", ""] if lines else []
-        out.append("")
-    for s in list(after_verdicts) + list(sections):
-        out += [f"## {s.title}", "", s.text, ""]
-        if s.figure is not None:
-            out += [f"![{s.title}]({Path(s.figure).name})", ""]
-        if s.table_note:
-            out += [s.table_note, ""]
-        if s.table is not None and len(s.table):
-            out += [_md_table(s.table), ""]
-        for note, table in s.more_tables:
-            out += ([note, ""] if note else []) + ([_md_table(table), ""] if len(table) else [])
-        if s.files:
-            out += ["Data (next to this file): " + ", ".join(f"[{f}]({f})" for f in s.files), ""]
+    out = [f"# {title}", ""] + ([f"> {caveat}", ""] if caveat else []) + _md_findings(findings)
+    for s in sections:
+        out += _md_section(s)
+    out += _md_verdicts(verdicts, verdict_note, statements) if verdicts is not None else []
+    for s in after_verdicts:
+        out += _md_section(s)
     out += [
         "## How this report was made",
         "",

@@ -3,9 +3,10 @@
 :func:`build_report` is what ``puf report`` runs: the built-in sweeps of
 :data:`reports.sweeps.SWEEPS` on synthetic worlds (plus the zero-relevance and
 skewness sweeps and the measure-agreement study on a real dataset with
-``data=``), their response labels, one PNG per figure, one CSV per sweep,
-``responses.csv``, ``properties.json`` (every verdict with its counterexample),
-``settings.json``, and ``index.html`` / ``report.md``.
+``data=``), their trends, one PNG per figure, one CSV per sweep,
+``responses.csv``, ``contrasts.csv``, ``findings.csv`` (what the run found,
+:mod:`reports.findings`), ``properties.json`` (every verdict with its
+counterexample), ``settings.json``, and ``index.html`` / ``report.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from puf.world import World
 from puf.evaluation.study import Study
 import pandas as pd
 from .bases import Base
-from .report_parts import Section
+from .render import Section
 from .sweeps import BuiltinSweep
 
 #: The report's sizes, seeds and example budgets, ``quick`` and ``full``.
@@ -49,6 +50,7 @@ def build_report(
     workers: int | None = None,
     study: Study | None = None,
     rankers: str | Sequence[str] | None = None,
+    known: Mapping[str, str] | None = None,
 ) -> Path:
     """Run everything and write the report into the existing directory ``out``.
 
@@ -85,6 +87,9 @@ def build_report(
     rankers : str or sequence of str, optional
         With ``data``: the rankers of the real-data sections, names or ``"all"``
         (:func:`puf.evaluation.run_rankers`); default :data:`REAL_RANKERS`.
+    known : dict of str to str, optional
+        Measure name -> the known file ``puf check MEASURE --known FILE`` wrote: that
+        measure's cells are the verdicts pinned there (:func:`reports.verdicts.pinned_records`).
 
     Returns
     -------
@@ -101,12 +106,12 @@ def build_report(
     """
     import json
 
-    import pandas as pd
     from puf import properties
     from puf.reports.render import render_html, render_markdown
     from puf.reports.sections import RESPONSE_NOTE, sweep_section
-    from puf.reports.sweeps import SWEEPS, Base
-    from puf.reports.verdicts import verdict_document, verdict_record
+    from puf.reports.sweeps import SWEEPS
+    from puf.reports.bases import Base
+    from puf.reports.verdicts import pinned_records, verdict_document, verdict_record
 
     study = replace(Study() if study is None else study, random_state=random_state)
     pairs = _pair_limits(study.max_pairs, study.sample)
@@ -125,7 +130,7 @@ def build_report(
             with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
                 real = _real_data(data, study=study, rankers=rankers)
                 bar.update(1)
-        cache, sections, labels = {}, [], []
+        cache, sections, labels, contrasts, zero = {}, [], [], [], {}
         worlds = sum(s.n_worlds(quick=quick, n_seeds=len(seeds)) for s in SWEEPS.values())
         if real is not None:
             worlds += sum(SWEEPS[n].n_worlds(quick=quick, n_seeds=len(seeds)) for n in _REAL_SWEEPS)
@@ -141,41 +146,68 @@ def build_report(
                     progress=bar,
                     workers=workers,
                 )
-                sections.append(sweep_section(out, spec, table, base, seeds, cache, labels))
+                sections.append(sweep_section(out, spec, table, base, seeds, cache, labels, contrasts=contrasts))
+                if spec.name == "zero_relevance":
+                    zero[base.name] = (spec.name, table)
             if real is not None:
-                sections += _real_sections(out, real, seeds, extra, quick, bar, labels, cache, workers)
+                tables = (labels, contrasts, zero)
+                sections += _real_sections(out, real, seeds, extra, quick, bar, tables, cache, workers)
         checks = len(measures) * len(properties.CATALOG)
         with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
-            records = [verdict_record(v) for v in collect(bar)]
-    note = _verdict_note(setting["max_examples"], random_state, quick)
+            records = pinned_records([verdict_record(v) for v in collect(bar)], known or {})
+    note = _verdict_note(setting["max_examples"], random_state, quick, known or {})
     designed = _designed(out, design, setting["max_examples"], random_state, progress)
-    all_labels = pd.concat(labels, ignore_index=True)
-    all_labels.to_csv(out / "responses.csv", index=False)
+    found = _findings(out, labels, contrasts, zero, extra)
     (out / "properties.json").write_text(
         json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
     )
     provenance = _provenance(quick, setting, seeds, random_state, base, extra, data, command)
     provenance.update(_more_provenance(design, setting["max_examples"], random_state, data, pairs))
     (out / "settings.json").write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n")
-    verdicts = _verdict_table(records, measures)
-    # Shown right after the verdict matrix: what a "holds" of this search is worth.
-    from puf.reports.power import power_section
-
-    after_verdicts = [s for s in [power_section(out, budgets=[setting["max_examples"]])] if s] + designed
     pages = dict(
         title="puf-harness sensitivity report",
+        findings=found,
         provenance=provenance,
         sections=sections,
-        verdicts=verdicts,
+        verdicts=_verdict_table(records, measures),
         verdict_note=note,
         notes=[RESPONSE_NOTE],
         statements={name: p.statement for name, p in properties.CATALOG.items()},
         caveat=_QUICK_CAVEAT.format(n=setting["max_examples"]) if quick else "",
-        after_verdicts=after_verdicts,
+        after_verdicts=_power(out, setting["max_examples"]) + designed,
     )
     (out / "index.html").write_text(render_html(**pages, folder=out), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(**pages), encoding="utf-8")
     return out / "index.html"
+
+
+def _power(out: Path, budget: int) -> list[Section]:
+    """Shown right after the verdict matrix: what a "holds" of this search is worth (none without a table)."""
+    from puf.reports.power import power_section
+
+    section = power_section(out, budgets=[budget])
+    return [section] if section else []
+
+
+def _findings(
+    out: Path,
+    labels: Sequence[pd.DataFrame],
+    contrasts: Sequence[pd.DataFrame],
+    zero: Mapping[str, tuple[str, pd.DataFrame]],
+    extra: Sequence[Measure],
+) -> list[Any]:
+    """Write responses.csv, contrasts.csv and findings.csv; return the findings, read from the first two."""
+    import pandas as pd
+
+    from puf.reports.findings import finding_table, findings
+
+    trends = pd.concat(labels, ignore_index=True)
+    trends.to_csv(out / "responses.csv", index=False)
+    pairings = pd.concat(contrasts, ignore_index=True)
+    pairings.to_csv(out / "contrasts.csv", index=False)
+    found = findings(trends, pairings, zero, yours=[m.name for m in extra])
+    finding_table(found).to_csv(out / "findings.csv", index=False)
+    return found
 
 
 def _pair_limits(max_pairs: int | None, sample: int | None) -> dict[str, int | None]:
@@ -294,12 +326,17 @@ def sweep_extra(spec: BuiltinSweep, extra: Sequence[Measure] = ()) -> tuple[Meas
     return tuple(missing) + tuple(extra)
 
 
-def _verdict_note(max_examples: int, random_state: int, quick: bool) -> str:
+def _verdict_note(max_examples: int, random_state: int, quick: bool, known: Mapping[str, str]) -> str:
+    pinned = "".join(
+        f" The cells of {name} are the verdicts pinned in {path} (`puf check --known`); where this "
+        "run's search found otherwise, the cell's reason says so."
+        for name, path in known.items()
+    )
     return (
         f"Verdicts of the property catalog (properties.verdicts, as in `puf check --all`): up to "
         f"{max_examples} Hypothesis examples per property, random_state={random_state}"
         f"{' (--quick: a small search)' if quick else ''}. Hover a property for its statement "
-        "and a cell for its reason in plain language; properties.json holds every counterexample."
+        "and a cell for its reason in plain language; properties.json holds every counterexample." + pinned
     )
 
 
@@ -398,6 +435,7 @@ def _real_data(name: str, *, study: Study, rankers: str | Sequence[str] | None =
         "scores": scores,
         "agreement": measure_agreement(scores.loc[agreeing]),
         "agreement_over": note,
+        "agreement_rankers": len(agreeing),
         "ranker": ranker,
         "worlds": RelabelledWorlds(to_world(dataset, runs[ranker])),
         "pairs": {"max_pairs": study.max_pairs, "sample": study.sample},
@@ -411,10 +449,11 @@ def _real_sections(
     extra: Sequence[Measure],
     quick: bool,
     bar: Any,
-    labels: list[pd.DataFrame],
+    found: tuple[list[pd.DataFrame], list[pd.DataFrame], dict[str, tuple[str, pd.DataFrame]]],
     cache: dict[Any, World],
     workers: int = 1,
 ) -> list[Section]:
+    """The real data's sections; each sweep's trends, contrasts and zero-relevance table join ``found``."""
     from puf.reports.bases import Base
     from puf.reports.figures import plot_heatmap, save_figure
     from puf.reports.render import Section
@@ -426,7 +465,8 @@ def _real_sections(
     real["scores"].to_csv(out / f"{stem}_rankers.csv")
     real["agreement"].to_csv(out / f"{stem}_agreement.csv", index_label="measure")
     figure = save_figure(
-        plot_heatmap(real["agreement"], title=f"Measure agreement over rankers, {name}"), out / f"{stem}_agreement.png"
+        plot_heatmap(real["agreement"], title=_agreement_title(name, real["agreement_rankers"])),
+        out / f"{stem}_agreement.png",
     )
     from puf.reports.pair_limits import agreement_text
     from puf.reports.realdata import dense_similarity_beyond_memory
@@ -466,6 +506,8 @@ def _real_sections(
             continue
         chosen = sweep_extra(spec, extra)
         table = spec.run(seeds=seeds, base=base, extra=chosen, quick=quick, cache=cache, progress=bar, workers=workers)
+        if key == "zero_relevance":
+            found[2][base.name] = (f"{stem}_{key}", table)
         text = (
             f"{name}'s training histories (real Jaccard similarities) and the {real['ranker']} "
             f"ranker's top-10 lists, with artificial relevance: {TEXT[key]}"
@@ -478,13 +520,26 @@ def _real_sections(
                 base,
                 seeds,
                 cache,
-                labels,
+                found[0],
+                contrasts=found[1],
                 key=f"{stem}_{key}",
                 title=f"{spec.title}: {name}",
                 text=text,
             )
         )
     return sections
+
+
+def _agreement_title(name: str, rankers: int) -> str:
+    """The heatmap's title; over fewer than 3 rankers it says that every τ is ±1 by construction.
+
+    Examples
+    --------
+    >>> _agreement_title("ml-100k", 2)
+    'Measure agreement over 2 rankers, ml-100k (every τ is ±1 over 2 rankers: run 3 or more)'
+    """
+    few = f" (every τ is ±1 over {rankers} rankers: run 3 or more)" if rankers < 3 else ""
+    return f"Measure agreement over {rankers} rankers, {name}{few}"
 
 
 def _measures_section(out: Path, real: Mapping[str, Any], stem: str) -> Section:

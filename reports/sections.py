@@ -1,11 +1,12 @@
-"""The section of one sweep in the report: its text, figure, and labels beside their driver.
+"""The section of one sweep in the report: its text, figure, and trend tables.
 
 :func:`sweep_section` writes the sweep's CSV and PNG and returns the
-:class:`reports.render.Section`: the text says what was varied (and, computed
-from the worlds, why the fixed-mean skewness curves turn where they do and
-where UF is undefined), the figure groups measures by :func:`family`, and the
-table gives each curve its shape against x beside its label against the
-sweep's driver, named right above it.
+:class:`reports.render.Section`: the text says what was varied, its "reading"
+(collapsed on the page) which curves were merged and, computed from the worlds,
+why the fixed-mean skewness curves turn where they do and where UF is undefined;
+the figure groups measures by :func:`family`; the table gives each curve its
+trend as x rises (:func:`reports.response.trend`), and a sweep crossed with the
+pairing a second table comparing the most unfair pairing with the most fair one.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from matplotlib.figure import Figure
 from puf.world import World
 
 from .bases import Base
-from .report_parts import Section
+from .render import Section
 from .sweeps import BuiltinSweep
 
 
@@ -61,20 +62,17 @@ TEXT = {
     "across the zero-relevance share. The bold line is the default γ = 0.5 used everywhere "
     "else in this report (the CSV names the column gamma).",
 }
-_EXPECTED = {1: "a measure should rise with it", -1: "a measure should fall with it", 0: "either direction counts"}
-#: How the response tables read, said once at the end of the report.
+#: How the trend tables read, said once at the end of the report.
 RESPONSE_NOTE = (
-    "How the tables read. shape: the mean curve over seeds against the x axis, in words (rises, falls, "
-    "peaks at, V-shaped, flat, irregular; a step within the flatness tolerance is no step). label: "
-    "the same curve against the sweep's driver: flat when its total change (max − min) is within "
-    "max(1e-9, 2% of its largest magnitude); otherwise responds (|Spearman ρ| ≥ 0.8 in the expected "
-    "direction), wrong direction, or non-monotone. A curve that takes one value at tied driver values "
-    "(p and 1 − p plant the same p(1 − p)) is ranked once per tie, so an exact function of the "
-    "driver has ρ = ±1; undefined points (NaN) are left out and named in shape. Drivers: the planted "
-    "disparity p(1 − p) for a zero-relevance share (expected to rise with it), the skewness itself "
-    "(either direction). In sweeps crossed with the pairing, the row 'unfair − fair' compares the two "
-    "pairings: change is the mean of most_unfair − most_fair and ρ the share of points where "
-    "most_unfair is higher."
+    "How the tables read. trend: what the mean curve over seeds does as x rises — flat (its total "
+    "change, max − min, within max(1e-9, 2% of its largest magnitude)), rising, falling, rising then "
+    "flat (two or more steps at the end within that tolerance), flat then rising, rising then falling "
+    "(with where it peaks), falling then rising, or non-monotone (more than one turn); a move counts "
+    "once it passes the tolerance, so a slow steady rise is rising. undefined at: the x values where "
+    "the measure is undefined (NaN), left out of the trend. change: max − min of the mean curve. In "
+    "sweeps crossed with the pairing, a second table compares the two pairings of the same "
+    "populations: the mean of most_unfair − most_fair, and at how many points most_unfair is higher "
+    "by more than the tolerance."
 )
 
 
@@ -179,7 +177,8 @@ def sweep_figure(
 
     Examples
     --------
-    >>> from puf.reports.sweeps import SWEEPS, Base
+    >>> from puf.reports.sweeps import SWEEPS
+    >>> from puf.reports.bases import Base
     >>> base = Base(n_users=20, n_items=100, k=5)
     >>> table = SWEEPS["pairing"].run(seeds=[0], base=base, quick=True)
     >>> sweep_figure(SWEEPS["pairing"], table, base, [0], {}).axes[0].get_title()
@@ -188,10 +187,7 @@ def sweep_figure(
     from puf.reports.figures import plot_sweep
 
     marker = _skewness_markers(spec, base, seeds, cache) if spec.parameter == "skewness" else None
-    xlabel = {
-        "zero_relevance": "share of users with zero relevance",
-        "skewness": "skewness of the similarity distribution",
-    }[spec.parameter]
+    xlabel = _XLABEL[spec.parameter]
     return plot_sweep(
         drawn,
         title=title or spec.title,
@@ -214,6 +210,7 @@ def sweep_section(
     cache: dict[Any, World],
     labels: list[pd.DataFrame],
     *,
+    contrasts: list[pd.DataFrame] | None = None,
     key: str | None = None,
     title: str | None = None,
     text: str | None = None,
@@ -233,7 +230,11 @@ def sweep_section(
     cache : dict
         The report's world cache.
     labels : list
-        The sweep's response labels (with a ``data`` column) are appended to it.
+        The sweep's trends (:func:`reports.response.sweep_responses`, with ``data`` and
+        ``figure`` columns) are appended to it.
+    contrasts : list, optional
+        The sweep's pairing contrasts (:func:`reports.response.pairing_contrasts`, same
+        columns added) are appended to it.
     key, title, text : str, optional
         File stem and anchor, heading, text; default the sweep's own.
 
@@ -244,25 +245,32 @@ def sweep_section(
     Examples
     --------
     >>> import pathlib, tempfile
-    >>> from puf.reports.sweeps import SWEEPS, Base
+    >>> from puf.reports.sweeps import SWEEPS
+    >>> from puf.reports.bases import Base
     >>> base, out, labels = Base(n_users=20, n_items=100, k=5), pathlib.Path(tempfile.mkdtemp()), []
     >>> table = SWEEPS["pairing"].run(seeds=[0], base=base, quick=True)
     >>> section = sweep_section(out, SWEEPS["pairing"], table, base, [0], {}, labels)
-    >>> sorted(p.name for p in out.iterdir()), section.table_note[:26]
-    (['pairing.csv', 'pairing.png'], 'Driver of the labels: plan')
+    >>> sorted(p.name for p in out.iterdir()), section.table_note[:25]
+    (['pairing.csv', 'pairing.png'], "Each curve's trend as the")
     """
     from puf.reports.figures import save_figure
-    from puf.reports.tables import merge_coinciding, merge_identical, merged_rows, relative_to_random
+    from puf.reports.tables import merge_coinciding, merge_identical, relative_to_random
     from puf.reports.render import Section
     from puf.reports.pair_limits import pair_text, split_pair_rows, with_roads
-    from puf.reports.response import sweep_responses
+    from puf.reports.response import pairing_contrasts, sweep_responses
 
     key = key or spec.name
     table.to_csv(out / f"{key}.csv", index=False)
     table, skipped, sampled = split_pair_rows(table)  # with max_pairs or sample: what was skipped, sampled
     responses = sweep_responses(spec, table)
     responses.insert(0, "data", base.name)
+    responses.insert(2, "figure", key)
     labels.append(responses)
+    contrast = pairing_contrasts(spec, table)
+    contrast.insert(0, "data", base.name)
+    contrast.insert(2, "figure", key)
+    if contrasts is not None:
+        contrasts.append(contrast)
     drawn, merged = merge_identical(table)
     drawn, coinciding = merge_coinciding(drawn)
     text = (text or TEXT[spec.name]) + pair_text(skipped, sampled, m=base.n_users, sample=base.sample)
@@ -274,11 +282,50 @@ def sweep_section(
                 "pairing's at the same skewness and seed, so the pairings stay apart however "
                 "small the values become."
             )
+    reading = _reading(spec, table, base, seeds, cache, merged, coinciding)
+    figure = save_figure(sweep_figure(spec, drawn, base, seeds, cache, title=title), out / f"{key}.png")
+    shown = _trend_rows(responses, merged + coinciding, spec)
+    if skipped or sampled:
+        shown = with_roads(shown, skipped, sampled)
+    more = []
+    if len(contrast):
+        more.append(
+            (
+                "The same populations paired most unfairly against most fairly: the mean of "
+                "most_unfair − most_fair over the sweep, and at how many points most_unfair is higher.",
+                _contrast_rows(contrast, merged + coinciding),
+            )
+        )
+    note = f"Each curve's trend as the {_XLABEL[spec.parameter]} rises (how the tables read: end of the page)."
+    return Section(
+        key,
+        title or spec.title,
+        text,
+        figure,
+        shown,
+        [f"{key}.csv"],
+        table_note=note,
+        more_tables=more,
+        details=reading,
+    )
+
+
+def _reading(
+    spec: BuiltinSweep,
+    table: pd.DataFrame,
+    base: Base,
+    seeds: Sequence[int],
+    cache: dict[Any, World],
+    merged: Sequence[str],
+    coinciding: Sequence[str],
+) -> str:
+    """How to read the figure: which curves were merged and why, why the curves turn where they do."""
+    text = ""
     if merged:
+        named = ", ".join(merged) if len(merged) <= 3 else f"{len(merged)} measures, e.g. {', '.join(merged[:2])}"
         text += (
-            f" P and NDCG coincide here ({', '.join(merged)}: one line, one table row): every "
-            "list is fully relevant or holds no relevant item, so each user's P@k and NDCG@k "
-            "are both 1 or both 0."
+            f"P and NDCG coincide here ({named}: one line, one table row each): every list is fully "
+            "relevant or holds no relevant item, so each user's P@k and NDCG@k are both 1 or both 0."
         )
     if coinciding:
         text += (
@@ -296,17 +343,41 @@ def sweep_section(
             " Measures that read no similarity are here for contrast: they can only be flat "
             "along this axis (their level may differ by pairing)."
         )
-    figure = save_figure(sweep_figure(spec, drawn, base, seeds, cache, title=title), out / f"{key}.png")
-    columns = ["measure"] + (["condition"] if spec.cross else []) + ["shape", "label", "rho", "change"]
-    shown = merged_rows(responses, merged + coinciding)[columns].round({"rho": 3, "change": 4})
-    order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}  # a measure's rows together
+    return text.strip()
+
+
+def _trend_rows(responses: pd.DataFrame, merged: Sequence[str], spec: BuiltinSweep) -> pd.DataFrame:
+    """The trend table a section shows: a merged pair once, a measure's rows together, named columns."""
+    from puf.reports.tables import merged_rows
+
+    columns = ["measure"] + (["condition"] if spec.cross else []) + ["trend", "undefined_at", "change"]
+    shown = merged_rows(responses, merged)[columns].round({"change": 4})
+    order = {m: i for i, m in enumerate(dict.fromkeys(shown["measure"]))}
     shown = shown.sort_values("measure", key=lambda c: c.map(order), kind="stable")
-    shown = shown.rename(columns={"shape": "curve against x", "label": "against the driver", "rho": "ρ"})
-    if skipped or sampled:
-        shown = with_roads(shown, skipped, sampled)
-    driver = (
-        f"Driver of the labels: {spec.driver} ({_EXPECTED[spec.expected]})"
-        + ("; the row unfair − fair compares the two pairings" if spec.cross == "pairing" else "")
-        + ". The column curve against x describes the plot itself."
+    return shown.rename(
+        columns={
+            "trend": f"trend as the {_XLABEL[spec.parameter]} rises",
+            "undefined_at": "undefined at",
+            "change": "change (max − min)",
+        }
     )
-    return Section(key, title or spec.title, text, figure, shown, [f"{key}.csv"], table_note=driver)
+
+
+def _contrast_rows(contrast: pd.DataFrame, merged: Sequence[str]) -> pd.DataFrame:
+    from puf.reports.tables import merged_rows
+
+    shown = merged_rows(contrast, merged)
+    return pd.DataFrame(
+        {
+            "measure": shown["measure"],
+            "most_unfair against most_fair": shown["verdict"],
+            "points where most_unfair is higher": [f"{a} of {n}" for a, n in zip(shown["above"], shown["points"])],
+            "mean of most_unfair − most_fair": shown["gap"].round(4),
+        }
+    )
+
+
+_XLABEL = {
+    "zero_relevance": "share of users with zero relevance",
+    "skewness": "skewness of the similarity distribution",
+}

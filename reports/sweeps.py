@@ -27,7 +27,7 @@ it runs, so a newly registered measure joins every sweep of its family.
 
 from __future__ import annotations
 
-__all__ = ["PARAMETERS", "COLUMNS", "Base", "sweep", "BuiltinSweep", "SWEEPS"]
+__all__ = ["PARAMETERS", "COLUMNS", "sweep", "BuiltinSweep", "SWEEPS"]
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -35,9 +35,7 @@ import numbers
 import warnings
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
-from numpy.typing import ArrayLike, NDArray
 
 from puf import FAMILIES, MEASURES, UndefinedMeasureWarning
 
@@ -206,10 +204,8 @@ class BuiltinSweep:
     variant of those families, :func:`puf.variants`), after the ``controls``
     (labels shown whatever their family, e.g. SD as a reference that ignores
     similarity). ``parameter`` is the x axis; ``cross``, when set, is a further Base setting
-    taking each of ``levels`` (a column of that name is added to the table).
-    ``driver`` names what the x axis moves for the response labels and
-    ``expected`` the sign a measure should follow (0: either). ``setting`` holds
-    further fixed Base settings, as (name, value) pairs.
+    taking each of ``levels`` (a column of that name is added to the table). ``setting``
+    holds further fixed Base settings, as (name, value) pairs.
 
     Examples
     --------
@@ -218,7 +214,9 @@ class BuiltinSweep:
     ('zero_relevance', 'pairing', ('most_fair', 'most_unfair'))
     >>> s.n_worlds(quick=False, n_seeds=2)
     44
-    >>> s.measures[:3]
+    >>> s.measures[:7]  # the similarity-blind measures, for contrast
+    ('SD-P', 'SD-NDCG', 'Gini-P', 'Gini-NDCG', 'ME', 'MME', 'PEU')
+    >>> s.measures[7:10]
     ('PUF-P', 'PUF-NDCG', 'UF')
     """
 
@@ -228,8 +226,6 @@ class BuiltinSweep:
     values: tuple
     quick_values: tuple
     families: tuple
-    driver: str
-    expected: int
     cross: str | None = None
     levels: tuple = (None,)
     quick_levels: tuple = (None,)
@@ -268,17 +264,6 @@ class BuiltinSweep:
         """
         values, levels = self.grid(quick)
         return len(values) * len(levels) * n_seeds
-
-    def driver_values(self, values: ArrayLike) -> NDArray[np.float64]:
-        """The driver at each x value: p(1 − p) for a zero-relevance share, else x itself.
-
-        Examples
-        --------
-        >>> SWEEPS["zero_relevance"].driver_values([0.0, 0.5, 1.0]).tolist()
-        [0.0, 0.25, 0.0]
-        """
-        values = np.asarray(values, dtype=np.float64)
-        return values * (1.0 - values) if self.parameter == "zero_relevance" else values
 
     def run(
         self,
@@ -321,6 +306,9 @@ _EVERY = FAMILIES  # every family, the mean effectiveness ("other") included
 _SIMILARITY_AWARE = ("similarity-aware",)
 # SD on every study metric: a reference that ignores similarity, flat when only similarity moves.
 _SD = tuple(v.label for v in variants(MEASURES["sd"]))
+# The PUF paper's similarity-blind measures: the pairing sweep shows them beside PUF and UF, since
+# that they cannot tell the two pairings apart is the contrast the paper draws.
+_BLIND = tuple(v.label for name in ("sd", "gini", "me", "mme", "peu") for v in variants(MEASURES[name]))
 
 #: The report's built-in sweeps by name.
 SWEEPS = {
@@ -333,8 +321,6 @@ SWEEPS = {
             _SHARES,
             _SHARES,
             _EVERY,
-            "planted effectiveness disparity p(1 − p)",
-            1,
         ),
         BuiltinSweep(
             "skewness",
@@ -343,8 +329,6 @@ SWEEPS = {
             (-1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0),
             (-1.0, 0.0, 2.0, 4.0, 8.0),
             _SIMILARITY_AWARE,
-            "similarity skewness (mean fixed)",
-            0,
             cross="pairing",
             levels=_PAIRINGS,
             quick_levels=_PAIRINGS,
@@ -360,8 +344,6 @@ SWEEPS = {
             (0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0),
             (0.0, 2.0, 4.0, 8.0),
             _SIMILARITY_AWARE,
-            "similarity skewness (mean free)",
-            0,
             cross="pairing",
             levels=_PAIRINGS,
             quick_levels=_PAIRINGS,
@@ -375,11 +357,10 @@ SWEEPS = {
             _SHARES,
             _QUARTERS,
             _SIMILARITY_AWARE,
-            "planted effectiveness disparity p(1 − p)",
-            1,
             cross="pairing",
             levels=("most_fair", "most_unfair"),
             quick_levels=("most_fair", "most_unfair"),
+            controls=_BLIND,
         ),
         BuiltinSweep(
             "gamma",
@@ -388,8 +369,6 @@ SWEEPS = {
             _SHARES,
             _QUARTERS,
             _SIMILARITY_AWARE,
-            "planted effectiveness disparity p(1 − p)",
-            1,
             cross="gamma",
             levels=(0.0, 0.25, 0.5, 0.75, 1.0),
             quick_levels=(0.0, 0.5, 1.0),

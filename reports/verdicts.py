@@ -15,11 +15,12 @@ verdict's own ``reason`` (a user's measure has no file).
 
 from __future__ import annotations
 
-__all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons", "example_reason"]
+__all__ = ["KNOWN_DIR", "verdict_record", "verdict_document", "plain_reasons", "example_reason", "pinned_records"]
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 import json
+import os
 from pathlib import Path
 
 from puf import properties
@@ -127,3 +128,59 @@ def example_reason(record: Mapping[str, Any]) -> str:
     else:
         happened = f"moves the value {_value(example.get('value_before'))} → {_value(example.get('value_after'))}"
     return f"Expected: {statement}. Here: {change} (m = {m}) {happened} ({record['reason']})."
+
+
+def pinned_records(
+    records: Iterable[Mapping[str, Any]], known: Mapping[str, str | os.PathLike[str]]
+) -> list[dict[str, Any]]:
+    """The records with each cell of a pinned measure as its known file pins it.
+
+    ``puf check MEASURE --known FILE`` pins a measure's verdicts; a report given the
+    same file shows those verdicts, so the two never disagree. A cell the file pins
+    takes its status (``proven`` where the file holds a proof), reason and example;
+    where this run's search found otherwise, the reason says so. Cells the file
+    does not pin, and other measures, keep this run's verdict.
+
+    Parameters
+    ----------
+    records : list of dict
+        Verdict records (``measure, property, status, reason, example``).
+    known : dict of str to path
+        Measure name -> its known file (checked by :func:`puf.properties.pinned.read_pinned`).
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    ValueError
+        If a file cannot be read or pins another measure.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "gap.known.json")
+    >>> _ = open(path, "w").write(json.dumps({"measure": "gap", "verdicts": {"range": "violated"},
+    ...     "reasons": {"range": "exceeds 1"}, "examples": {}}))
+    >>> [r["status"] for r in pinned_records([{"measure": "gap", "property": "range", "status": "holds",
+    ...     "reason": "none found"}], {"gap": path})]
+    ['violated']
+    """
+    from puf.properties.pinned import read_pinned
+
+    pinned = {name: read_pinned(path, measure=name) for name, path in known.items()}
+    out = []
+    for r in records:
+        data = pinned.get(r["measure"], {})
+        status = data.get("verdicts", {}).get(r["property"])
+        if status is None:
+            out.append(dict(r))
+            continue
+        status = "proven" if status == "holds" and r["property"] in data.get("proofs", {}) else status
+        found = "" if r["status"] == status else f"; this run's search found {r['status']}: {r['reason']}"
+        reason = data.get("reasons", {}).get(r["property"]) or r["reason"]
+        example = data.get("examples", {}).get(r["property"]) or (r.get("example") if not found else None)
+        source = f"Pinned in {os.path.basename(str(known[r['measure']]))}{found}"
+        out.append({**r, "status": status, "reason": f"{source}: {reason}", "example": example})
+    return out

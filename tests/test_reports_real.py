@@ -73,7 +73,7 @@ def test_real_labels_are_in_responses(report):
     labels = pd.read_csv(report / "responses.csv", keep_default_na=False)
     real = labels[labels["data"].str.startswith("toy")]
     assert set(real["sweep"]) == {"zero_relevance", "skewness"}
-    got = {(r.sweep, r.measure, r.condition): r.label for r in real.itertuples()}
+    got = {(r.sweep, r.measure, r.condition): r.trend for r in real.itertuples()}
     assert got["zero_relevance", "UF", ""] == "flat"
     assert got["skewness", "SD-P", "pairing = random"] == "flat"
 

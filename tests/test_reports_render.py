@@ -229,3 +229,39 @@ def test_power_figure_is_byte_identical_on_a_rerun(tmp_path):
     # power.png was written without save_figure, so it carried matplotlib's Software tag
     assert b"Software" not in (first / "power.png").read_bytes()
     assert (first / "power.png").read_bytes() == (second / "power.png").read_bytes()
+
+
+def test_a_measure_undefined_on_the_whole_sweep_is_named_in_the_title_not_drawn():
+    rows = [("GE-0-P", p, 0, 0.0 if p == 0 else np.nan) for p in (0.0, 0.5, 1.0)]
+    table = pd.concat([_table(), pd.DataFrame(rows, columns=["measure", "value", "seed", "score"])])
+    fig = plot_sweep(table, title="T", xlabel="share", families={"Gini-P": "Gini", "SD-P": "SD", "GE-0-P": "Gini"})
+    assert [ax.get_title() for ax in fig.axes if ax.get_visible()] == ["SD-P", "Gini-P"]
+    assert "not drawn, undefined (NaN) at all but at most one point: GE-0-P" in fig._suptitle.get_text()
+
+
+def test_coinciding_lines_are_named_on_their_panel():
+    same = _pairing_table(("random", "most_fair", "most_unfair")).assign(score=lambda t: t.value + 0.01 * t.seed)
+    notes = [t.get_text() for ax in plot_sweep(same, title="T", xlabel="x", hue="pairing").axes for t in ax.texts]
+    two = same[same.pairing != "random"]
+    both = [t.get_text() for ax in plot_sweep(two, title="T", xlabel="x", hue="pairing").axes for t in ax.texts]
+    apart = _pairing_table(("most_fair", "most_unfair"))  # 0.1 apart at every point
+    none = [t.get_text() for ax in plot_sweep(apart, title="T", xlabel="x", hue="pairing").axes for t in ax.texts]
+    assert (notes, both, none) == (["all 3 lines coincide"], ["both lines coincide"], [])
+
+
+def test_every_gamma_level_has_its_own_colour_and_marker():
+    levels = (0.0, 0.25, 0.5, 0.75, 1.0)
+    table = pd.concat([_table().assign(gamma=g, score=lambda t, g=g: t.score + g) for g in levels])
+    lines = plot_sweep(table, title="T", xlabel="share", hue="gamma", default=0.5).axes[0].get_lines()
+    assert len({line.get_color() for line in lines}) == len({line.get_marker() for line in lines}) == 5
+
+
+def test_the_power_figure_says_when_it_was_measured_and_lists_the_flat_properties():
+    from puf.reports.power import plot_power
+
+    detection = pd.DataFrame({10: [0.5, 1.0, 0.75], 60: [1.0, 1.0, 0.9]}, index=["range", "defined", "overall"])
+    fig = plot_power(detection, {}, [60], measured="stored measurement, not made by this report: 2026-12-01")
+    assert [ax.get_title() for ax in fig.axes if ax.get_visible()] == ["overall", "range"]
+    title = fig._suptitle.get_text()
+    assert "stored measurement, not made by this report: 2026-12-01" in title
+    assert "every planted flaw found at every measured budget (no panel): defined" in title

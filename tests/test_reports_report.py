@@ -37,12 +37,23 @@ DESIGN_GRAMMAR = {
 }
 
 
+# A known file as `puf check --known` writes it, pinning two cells: "range" against what the
+# search finds (the widest gap of values in [0, 1] lies in [0, 1]), "anonymity" as it finds.
+PINNED = {
+    "measure": "widest_gap",
+    "verdicts": {"range": "violated", "anonymity": "holds"},
+    "reasons": {"range": "pinned against the search, to see the pinned verdict win"},
+    "examples": {},
+}
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     """The quick report with a user measure and a small design, built once for every test of this module."""
     home = tmp_path_factory.mktemp("user")
     (home / "my_measures.py").write_text(textwrap.dedent(USER_MEASURE))
     (home / "grammar.json").write_text(json.dumps(DESIGN_GRAMMAR))
+    (home / "widest_gap.known.json").write_text(json.dumps(PINNED))
     out = tmp_path_factory.mktemp("report") / "out"
     code = main(
         [
@@ -53,6 +64,8 @@ def report(tmp_path_factory):
             str(out),
             "--measure",
             f"{home / 'my_measures.py'}:widest_gap",
+            "--known",
+            str(home / "widest_gap.known.json"),
             "--random-state",
             "0",
             "--design",
@@ -72,6 +85,7 @@ def _table(report, name):
 def test_every_file_is_written(report):
     names = {p.name for p in report.iterdir()}
     expected = {"index.html", "report.md", "properties.json", "responses.csv", "settings.json", "design.json"}
+    expected |= {"findings.csv", "contrasts.csv"}
     for sweep in ("zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma"):
         expected |= {f"{sweep}.csv", f"{sweep}.png"}
     assert expected <= names
@@ -103,48 +117,49 @@ def test_tidy_columns(report):
 
 def _labels(report):
     labels = pd.read_csv(report / "responses.csv", keep_default_na=False)
-    return {(r.sweep, r.measure, r.condition): r.label for r in labels.itertuples()}
+    return {(r.sweep, r.measure, r.condition): r.trend for r in labels.itertuples()}
 
 
-def test_pinned_response_labels(report):
-    labels = _labels(report)
+def _contrasts(report):
+    contrasts = pd.read_csv(report / "contrasts.csv", keep_default_na=False)
+    return {(r.sweep, r.measure): r for r in contrasts.itertuples()}
+
+
+def test_pinned_trends_and_pairing_contrasts(report):
+    labels, contrasts = _labels(report), _contrasts(report)
     for metric in ("P", "NDCG"):
         for pairing in ("random", "most_fair", "most_unfair"):
             assert labels["skewness", f"SD-{metric}", f"pairing = {pairing}"] == "flat"
-        assert labels["zero_relevance", f"PUF-{metric}", ""] == "responds"
-        assert labels["zero_relevance", f"SD-{metric}", ""] == "responds"
-        # PUF tells the fair pairing from the unfair one at every skewness; SD and UF cannot.
-        assert labels["skewness", f"PUF-{metric}", "unfair − fair"] == "responds"
-        assert labels["skewness", f"SD-{metric}", "unfair − fair"] == "flat"
-        assert labels["pairing", f"PUF-{metric}", "unfair − fair"] == "responds"
+        assert labels["zero_relevance", f"PUF-{metric}", ""] == "rising then falling (highest at 50%)"
+        assert labels["zero_relevance", f"SD-{metric}", ""] == "rising then falling (highest at 50%)"
+        # PUF tells the fair pairing from the unfair one; the similarity-blind SD and Gini cannot.
+        assert contrasts["skewness", f"PUF-{metric}"].verdict == "unfair above"
+        assert contrasts["pairing", f"PUF-{metric}"].verdict == "unfair above"
+        for blind in ("SD", "Gini"):
+            assert contrasts["skewness", f"{blind}-{metric}"].verdict == "no difference"
+            assert contrasts["pairing", f"{blind}-{metric}"].verdict == "no difference"
         # PUF reads the reshaped similarity where users' effectiveness follows it.
         for pairing in ("most_fair", "most_unfair"):
             assert labels["skewness", f"PUF-{metric}", f"pairing = {pairing}"] != "flat"
     assert labels["zero_relevance", "UF", ""] == "flat"
-    assert labels["pairing", "UF", "unfair − fair"] == "flat"
+    assert contrasts["pairing", "UF"].verdict == "no difference"
 
 
-def test_pinned_free_mean_skewness_labels(report):
-    """With the mean free (sim ** α), PUF responds to skewness even under random pairing.
+def test_pinned_free_mean_skewness_trends(report):
+    """With the mean free (sim ** α), PUF falls with the skewness even under random pairing.
 
     At a fixed mean and random pairing E[PUF] = mean(sim) · E|S(u) − S(v)| does not move, so PUF
-    is flat there (pinned above); a larger α raises the skewness and lowers the mean, so PUF falls.
-    SD reads no similarity at all.
+    is flat there; a larger α raises the skewness and lowers the mean, so PUF falls. SD reads no
+    similarity at all.
     """
     labels = _labels(report)
     for metric in ("P", "NDCG"):
         assert labels["skewness", f"PUF-{metric}", "pairing = random"] == "flat"
-        assert labels["skewness_free_mean", f"PUF-{metric}", "pairing = random"] == "responds"
+        assert labels["skewness_free_mean", f"PUF-{metric}", "pairing = random"] == "falling"
         assert labels["skewness_free_mean", f"SD-{metric}", "pairing = random"] == "flat"
-    rho = (
-        pd.read_csv(report / "responses.csv")
-        .query("sweep == 'skewness_free_mean' and condition == 'pairing = random' and measure == 'PUF-P'")
-        .rho
-    )
-    assert float(rho.iloc[0]) < 0  # PUF falls as the skewness rises and the mean falls
     for gamma in ("0", "0.5", "1"):  # written γ, never gamma
         assert labels["gamma", "UF", f"γ = {gamma}"] == "flat"
-        assert labels["gamma", "PUF-NDCG", f"γ = {gamma}"] == "responds"
+        assert labels["gamma", "PUF-NDCG", f"γ = {gamma}"].startswith("rising then falling")
 
 
 def test_user_measure_is_in_every_sweep_and_the_matrix(report):
@@ -233,7 +248,8 @@ def test_bad_measure_is_a_clean_error(tmp_path, capsys):
 def test_same_random_state_same_csv_bytes(report, tmp_path):
     """Rerun every sweep as the report does; the CSV bytes must match the report's."""
     from puf.reports.report import SETTINGS, sweep_extra
-    from puf.reports.sweeps import SWEEPS, Base
+    from puf.reports.sweeps import SWEEPS
+    from puf.reports.bases import Base
 
     quick = SETTINGS["quick"]
     base = Base(n_users=quick["n_users"], n_items=quick["n_items"])
@@ -252,38 +268,65 @@ def _widest_gap():
 
 
 def test_responses_table_is_complete(report):
+    from puf.reports.response import TRENDS
+
     labels = pd.read_csv(report / "responses.csv", keep_default_na=False)
-    assert set(labels["label"]) <= {"responds", "flat", "wrong direction", "non-monotone", "undefined"}
+    assert {t.split(" (")[0] for t in labels["trend"]} <= set(TRENDS)
     assert not labels["measure"].isin(["P@k", "NDCG@k"]).any()
     assert all(math.isfinite(float(x)) for x in labels["change"] if x != "")
+    assert set(labels["figure"]) == {"zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma"}
 
 
-def test_shape_words_sit_beside_the_driver_label_and_exact_functions_get_rho_one(report):
+def test_the_zero_relevance_trends_of_gini_and_the_envy_measures_say_rising(report):
     labels = pd.read_csv(report / "responses.csv", keep_default_na=False).query("sweep == 'zero_relevance'")
     rows = {r.measure: r for r in labels.itertuples()}
-    # SD = sqrt(p(1 − p)) exactly: the ties p, 1 − p are one point each, so rho is 1, not 0.98.
-    assert float(rows["SD-NDCG"].rho) == 1.0 and rows["SD-NDCG"].shape == "peaks at 50%"
-    # Gini = p rises (the reader sees a rising line), which is non-monotone in p(1 − p).
-    assert rows["Gini-NDCG"].shape == "rises; undefined at 100%"
-    assert rows["Gini-NDCG"].label == "non-monotone"
-    for measure in ("ME", "MME", "PEU"):
-        assert rows[measure].shape == "rises"
-    assert rows["UF"].shape == "flat" and rows["PUF-P"].shape == "peaks at 50%"
+    assert rows["Gini-NDCG"].trend == "rising" and rows["Gini-NDCG"].undefined_at == "100%"
+    for measure in ("Gini-P", "ME", "MME", "PEU"):
+        assert rows[measure].trend == "rising", measure
+    assert rows["UF"].trend == "flat" and rows["Max-min-P"].trend == "rising then flat (from 10%)"
     fixed = pd.read_csv(report / "responses.csv", keep_default_na=False).query(
         "sweep == 'skewness' and measure == 'UF' and condition == 'pairing = random'"
     )
-    assert fixed["shape"].iloc[0].endswith("undefined at -1")  # NaN there: said beside its label
+    assert fixed["undefined_at"].iloc[0] == "-1"  # NaN there: its own column, out of the trend
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert "Driver of the labels: planted effectiveness disparity p(1 − p)" in page
+    assert "trend as the share of users with zero relevance rises" in page  # the column says what it means
     assert "the skewness of a 0/1 sample with the Jaccard mean" in page  # why the V shape
     assert "UF is undefined (NaN, the cross in its panel) at skewness -1" in page
 
 
-def test_verdict_matrix_comes_first_with_statements_reasons_and_the_quick_caveat(report):
+def test_findings_open_the_page_and_match_the_report_csvs(report):
+    """Every finding's numbers are read again from the CSVs the report wrote beside it."""
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert page.index("<h2 id=findings>") < page.index('<h2 id="zero_relevance">') < page.index("<h2 id=verdicts>")
+    found = pd.read_csv(report / "findings.csv", keep_default_na=False)
+    claims = dict(zip(found["claim"], zip(found["reproduced"], found["sentence"])))
+    assert {r for r, _ in claims.values() if r} == {"yes"}  # every claim of the paper reproduced here
+    labels = pd.read_csv(report / "responses.csv", keep_default_na=False)
+    zero = labels[labels["sweep"] == "zero_relevance"].set_index("measure")
+    blind = claims["SD, Gini, ME, MME and PEU respond to effectiveness disparity, not to similarity"][1]
+    for measure in ("SD-NDCG", "Gini-NDCG", "ME", "MME", "PEU"):
+        row = zero.loc[measure]
+        assert f"{measure} is {row.trend}, change {float(row.change):.3g}" in blind
+    skew = labels[labels["sweep"].isin(["skewness", "skewness_free_mean"])]
+    uf = claims["UF responds to similarity, not to effectiveness disparity"][1]
+    assert f"changes by up to {pd.to_numeric(skew[skew.measure == 'UF'].change).max():.3g}" in uf
+    contrast = pd.read_csv(report / "contrasts.csv").query("sweep == 'pairing' and measure == 'PUF-NDCG'").iloc[0]
+    pairing = claims["PUF scores the most unfair pairing above the most fair one"][1]
+    assert f"higher at {contrast.above} of {contrast.points} points (mean gap {contrast.gap:.3g})" in pairing
+    table = _table(report, "zero_relevance")
+    sd = table[table.measure.str.startswith("SD-")]
+    worst = np.max(np.abs(sd.score - np.sqrt(sd.value * (1 - sd.value))))
+    assert f"over every point and seed: {worst:.3g}" in claims["SD = √(p(1 − p)) on the zero-relevance sweep"][1]
+    assert "widest_gap-NDCG is rising then falling (highest from 10% to 90%)" in claims["your measure widest_gap"][1]
+    for sentence in found["sentence"]:
+        assert html.escape(sentence) in page
+
+
+def test_verdict_matrix_follows_the_figures_with_statements_reasons_and_the_quick_caveat(report):
     from puf import properties
 
     page = (report / "index.html").read_text(encoding="utf-8")
-    assert page.index("<h2 id=verdicts>") < page.index('<h2 id="zero_relevance">') < page.index("<h2 id=provenance>")
+    assert page.index('<h2 id="gamma">') < page.index("<h2 id=verdicts>") < page.index("<h2 id=provenance>")
     assert "Made with --quick" in page and "(--quick: a small search)" in page
     for name, prop in properties.CATALOG.items():  # every header states its property on hover
         assert f'<th title="{html.escape(name)}: {html.escape(prop.statement)}">' in page
@@ -311,6 +354,22 @@ def test_verdict_matrix_rows_are_grouped_by_family(report):
     assert set(rows) >= set(puf.MEASURES)
 
 
+def test_a_pinned_measure_shows_its_pinned_verdicts(report):
+    verdicts = {
+        v["property"]: v
+        for v in json.loads((report / "properties.json").read_text())["verdicts"]
+        if v["measure"] == "widest_gap"
+    }
+    assert verdicts["range"]["status"] == "violated"  # the file's, though this run's search found none
+    assert verdicts["range"]["reason"].startswith("Pinned in widest_gap.known.json; this run's search found holds")
+    assert verdicts["anonymity"]["status"] == "holds"
+    assert verdicts["anonymity"]["reason"].startswith("Pinned in widest_gap.known.json: ")
+    assert not verdicts["defined"]["reason"].startswith("Pinned")  # a cell the file does not pin
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert "The cells of widest_gap are the verdicts pinned in" in page
+    assert re.search(r'title="violated: Pinned in widest_gap\.known\.json; this run', page)
+
+
 def test_data_links_work_when_the_page_is_copied_alone(report):
     page = (report / "index.html").read_text(encoding="utf-8")
     links = dict(
@@ -321,7 +380,7 @@ def test_data_links_work_when_the_page_is_copied_alone(report):
     )
     assert set(links) == {
         f"{s}.csv" for s in ("zero_relevance", "skewness", "skewness_free_mean", "pairing", "gamma")
-    } | {"power_table.json", "design.json"}
+    } | {"power_table.json", "design.json", "findings.csv", "responses.csv", "contrasts.csv"}
     for name, data in links.items():
         assert base64.b64decode(data) == (report / name).read_bytes()
 
@@ -502,3 +561,25 @@ def test_the_report_speaks_of_the_product(report):
         for n, match, _ in process_words(path.read_text(encoding="utf-8"))
     ]
     assert not found, found
+
+
+def test_known_must_pin_one_of_the_given_measures(tmp_path, capsys):
+    (tmp_path / "my_measures.py").write_text(textwrap.dedent(USER_MEASURE))
+    other = tmp_path / "other.known.json"
+    other.write_text(json.dumps({**PINNED, "measure": "another"}))
+    code = main(
+        [
+            "report",
+            "--quick",
+            "--quiet",
+            "--out",
+            str(tmp_path / "o"),
+            "--measure",
+            f"{tmp_path / 'my_measures.py'}:widest_gap",
+            "--known",
+            str(other),
+        ]
+    )
+    assert code == 2
+    assert "pins measure 'another', which is not a --measure (given: widest_gap)" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # refused before any work

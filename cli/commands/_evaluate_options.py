@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 __all__ = [
-    "ranker_table_text",
     "parse_memory",
     "parse_pair_count",
     "add_pair_options",
@@ -21,40 +20,12 @@ __all__ = [
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Iterator, Sequence
 import contextlib
-import json
 import math
 
 if TYPE_CHECKING:
     import argparse
 
-    import pandas as pd
-
     from puf.metadata import Measure
-
-
-def ranker_table_text(table: pd.DataFrame, fmt: str) -> str:
-    """Render the per-ranker table as ``table``, ``json`` or ``csv`` text.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> table = pd.DataFrame({"P@10": [0.5, float("nan")]}, index=pd.Index(["a", "b"], name="ranker"))
-    >>> print(ranker_table_text(table, "json"))
-    {"a": {"P@10": 0.5}, "b": {"P@10": null}}
-    >>> print(ranker_table_text(table, "csv"))
-    ranker,P@10
-    a,0.5
-    b,
-    """
-    if fmt == "json":
-        clean = {
-            name: {c: (None if math.isnan(v) else float(v)) for c, v in row.items()}
-            for name, row in table.to_dict(orient="index").items()
-        }
-        return json.dumps(clean)
-    if fmt == "csv":
-        return table.to_csv().rstrip("\n")
-    return table.to_string(float_format=lambda v: f"{v:.4f}", na_rep="undefined")
 
 
 _UNITS = {
@@ -346,7 +317,8 @@ def chosen_measures(specs: Sequence[str] | None) -> list[Measure] | None:
 
     loaded = [load_measure(spec) for spec in specs]
     known = {m.function for m in MEASURES.values()}
-    return [m for m in MEASURES.values() if m.tables] + [m for m in loaded if m.function not in known]
+    registered: list[str | Measure] = ["P@k", "NDCG@k"] + [m for m in MEASURES.values() if m.tables]
+    return registered + [m for m in loaded if m.function not in known]
 
 
 def device_params(names: str | Iterable[str], device: str) -> dict[str, dict[str, str]]:

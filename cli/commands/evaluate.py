@@ -12,6 +12,7 @@ import argparse
 import contextlib
 
 from ..exitcodes import EXIT_OK
+from .score_table import format_table
 from ._evaluate_options import (
     add_list_options,
     add_pair_options,
@@ -24,7 +25,6 @@ from ._evaluate_options import (
     pair_options,
     parse_rankers,
     parse_runs,
-    ranker_table_text,
 )
 
 if TYPE_CHECKING:
@@ -254,7 +254,13 @@ def run(args: argparse.Namespace) -> int:
         if read:
             _write_lists(staging, read)
             written.append("lists.csv")
-    print(ranker_table_text(table, args.format))
+    print(format_table(table, args.format))
+    if len(runs) == 2:  # a result's caveat, shown even with --quiet
+        print(
+            "puf evaluate: agreement.csv compares measures over 2 rankers, where every Kendall's τ is "
+            "+1 or −1 by construction; it needs 3 or more rankers to say anything",
+            file=sys.stderr,
+        )
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
     if show:

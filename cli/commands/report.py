@@ -49,6 +49,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "name) to every sweep and to the verdict matrix (repeatable)",
     )
     parser.add_argument(
+        "--known",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a --measure's known file (as puf check MEASURE --known FILE writes it): that measure's "
+        "cells in the matrix are the verdicts pinned there (repeatable, one per measure)",
+    )
+    parser.add_argument(
         "--random-state",
         type=int,
         default=0,
@@ -179,9 +187,32 @@ def _design(args: argparse.Namespace) -> dict[str, Any] | None:
     return {"require": require, "forbid": forbid, "grammar": grammar, "grammar_name": name}
 
 
+def _known_files(paths: Iterable[str], extra: Iterable[Measure]) -> dict[str, str]:
+    """Measure name -> known file, each checked now (before any work) and matched to a --measure.
+
+    Examples
+    --------
+    >>> _known_files([], [])
+    {}
+    """
+    from puf.properties.pinned import read_pinned
+
+    names, known = {m.name for m in extra}, {}
+    for path in paths:
+        pinned = read_pinned(path)["measure"]
+        if pinned not in names:
+            given = ", ".join(sorted(names)) or "none"
+            raise ValueError(f"--known {path}: pins measure {pinned!r}, which is not a --measure (given: {given})")
+        if pinned in known:
+            raise ValueError(f"--known {path}: measure {pinned!r} is pinned twice (first in {known[pinned]})")
+        known[pinned] = path
+    return known
+
+
 def _command(args: argparse.Namespace) -> str:
     parts = ["puf report", f"--out {args.out}"] + (["--quick"] if args.quick else [])
-    parts += [f"--measure {m}" for m in args.measure] + [f"--random-state {args.random_state}"]
+    parts += [f"--measure {m}" for m in args.measure] + [f"--known {k}" for k in getattr(args, "known", [])]
+    parts += [f"--random-state {args.random_state}"]
     if args.design is not None:
         parts.append(f"--design {args.design}")
         parts += [f"--design-forbid {args.design_forbid}"] if args.design_forbid else []
@@ -245,6 +276,7 @@ def run(args: argparse.Namespace) -> int:
             rankers = parse_rankers(rankers)
         check_output_folder(out, force=args.force)
         extra = _user_measures(args.measure, args.time_limit)
+        known = _known_files(getattr(args, "known", []), extra)
         _check_data(args.data)
         design = _design(args)
     except ValueError as exc:
@@ -271,6 +303,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=workers,
                 study=Study(max_pairs=pairs["max_pairs"], sample=pairs["sample"], **engine),
                 rankers=rankers,
+                known=known,
             )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:

@@ -109,17 +109,27 @@ def _escape_bars(app, what, name, obj, options, lines):
     """Read ``|x|`` in a docstring as an absolute value, not as a reST substitution.
 
     The docstrings write absolute values as ``|S(u) − S(v)|``; outside literals and
-    tables reST would take them for substitution references.
+    tables reST would take them for substitution references, so there a bar is
+    escaped. Maths is left alone: in a ``.. math::`` block or a ``:math:`` role a
+    bar is LaTeX's, and ``\\|`` would draw a double bar ‖.
     """
+    math_indent = None  # the indentation of the open .. math:: directive
     for i, line in enumerate(lines):
         stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if math_indent is not None and (not stripped or indent > math_indent):
+            continue  # the directive's content: LaTeX
+        math_indent = indent if stripped.startswith(".. math::") else None
+        if math_indent is not None:
+            continue
         # A plural s right after a literal needs an escaped space to end the literal.
         line = lines[i] = re.sub(r"``(\w+)``s\b", r"``\1``\\ s", line)
         table = stripped.startswith(("+-", "+=")) or (stripped.startswith("|") and stripped.endswith("|"))
         if "|" not in line or table or stripped.startswith((">>>", "...")):
             continue
-        pieces = line.split("``")
-        lines[i] = "``".join(p if k % 2 else p.replace("|", "\\|") for k, p in enumerate(pieces))
+        # Literals (``...``) and inline maths (:math:`...`) keep their bars.
+        pieces = re.split(r"(``.*?``|:math:`[^`]*`)", line)
+        lines[i] = "".join(p if k % 2 else p.replace("|", "\\|") for k, p in enumerate(pieces))
 
 
 def _attribute_doc(name, value):

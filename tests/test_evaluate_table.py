@@ -1,0 +1,77 @@
+"""``puf evaluate``'s printed table: it fits the terminal, keeps effectiveness, never prints 0 for a non-zero."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from puf.cli import main
+from puf.cli.commands.score_table import format_table, number
+
+
+def _toy(tmp_path):
+    rows = [f"u{u}\ti{(u + j) % 12}\t{3 + (j % 3)}\t{j}" for u in range(10) for j in range(9)]
+    inter = tmp_path / "toy.inter"
+    inter.write_text("user_id:token\titem_id:token\trating:float\ttimestamp:float\n" + "\n".join(rows) + "\n")
+    item = tmp_path / "toy.item"
+    item.write_text(
+        "item_id:token\tgenre:token_seq\n"
+        + "\n".join(f"i{i}\t{['Drama', 'Comedy War', 'Action'][i % 3]}" for i in range(12))
+        + "\n"
+    )
+    return ["--inter", str(inter), "--item", str(item)]
+
+
+def _evaluate(tmp_path, capsys, *options):
+    out = tmp_path / "out"
+    assert main(["evaluate", *_toy(tmp_path), "--out", str(out), "-q", *options]) == 0
+    printed = capsys.readouterr()
+    return printed.out, printed.err, pd.read_csv(out / "scores.csv", index_col="ranker")
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_the_printed_table_fits_the_terminal_and_holds_every_measure(tmp_path, capsys, monkeypatch, columns):
+    monkeypatch.setenv("COLUMNS", str(columns))
+    printed, _, scores = _evaluate(tmp_path, capsys, "--rankers", "mostpop,itemknn,random")
+    lines = printed.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    rows = {line.split()[0] for line in lines if line.strip()}
+    assert set(scores.columns) <= rows  # one row per measure, in a block per group of rankers
+    assert {"mostpop", "itemknn", "random"} <= {word for line in lines for word in line.split()}
+
+
+def test_a_measure_adds_to_the_table_and_keeps_effectiveness(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    printed, _, scores = _evaluate(tmp_path, capsys, "--rankers", "mostpop", "--measure", "puf")
+    assert {"P@10", "NDCG@10", "PUF-P", "PUF-NDCG", "SD-P"} <= set(scores.columns)
+    rows = {line.split()[0] for line in printed.splitlines() if line.strip()}
+    assert {"P@10", "NDCG@10", "PUF-NDCG"} <= rows
+
+
+def test_kendall_tau_over_two_rankers_is_marked(tmp_path, capsys):
+    _, said, _ = _evaluate(tmp_path, capsys, "--rankers", "mostpop,random")
+    assert "over 2 rankers, where every Kendall's τ is +1 or −1 by construction" in said
+    _, said, _ = _evaluate(tmp_path, capsys, "--rankers", "mostpop,random,itemknn", "--force")
+    assert "Kendall's τ" not in said
+
+
+@given(st.floats(min_value=-1e12, max_value=1e12))
+def test_a_non_zero_never_prints_as_zero(value):
+    text = number(value)
+    assert (float(text) == 0) == (value == 0)
+    assert math.isclose(float(text), value, rel_tol=1e-3)
+
+
+def test_the_table_splits_rankers_into_blocks_of_the_width():
+    table = pd.DataFrame(
+        np.full((6, 2), 0.123456), index=pd.Index([f"ranker{i}" for i in range(6)], name="ranker"), columns=["A", "B"]
+    )
+    text = format_table(table, "table", width=40)
+    # A ranker column takes 8 characters beside the 7 of the names: four fit in 40.
+    assert max(map(len, text.splitlines())) <= 40 and text.count("measure") == 2
+    assert format_table(table, "table", width=200).count("measure") == 1
+    table.loc["ranker0", "A"] = float("nan")
+    assert "undefined" in format_table(table, "table", width=200)
