@@ -57,7 +57,7 @@ def worlds(draw, max_users=40, max_items=25):
 
 @given(worlds(), st.integers(1, 9), st.integers(1, 30), st.sampled_from([0.0, 0.05, 2.0]), st.sampled_from([1, 2]))
 def test_jaccard_engine_equals_dense(world, block_size, width, dense_fraction, n_jobs):
-    # dense_fraction 0: every item in the GEMM part; 2.0: every item in the sparse part.
+    # dense_fraction 0: every item in bits; 2.0: every item in the sparse part.
     effectiveness, histories = world
     expected = puf.pairwise_user_unfairness(effectiveness, puf.jaccard_similarity(histories))
     with pytest.MonkeyPatch.context() as mp:

@@ -75,7 +75,7 @@ def test_fallback_pass_runs_when_the_window_misses(monkeypatch):
 
 
 def test_head_and_tail_jaccard_parts_and_dask_free_threads(monkeypatch):
-    # Every item in the GEMM part, then every item in the sparse part; 1 and 2 threads.
+    # Every item in bits, then every item in the sparse part; 1 and 2 threads.
     histories, features, rankings, vectors = world(3, m=90)
     expected = dense_uf(histories, features, rankings, vectors, 0.3)
     for fraction in (0.0, 2.0):
