@@ -168,7 +168,7 @@ def legend_items() -> list[tuple[str, str, str]]:
     Examples
     --------
     >>> [symbol for _, symbol, _ in legend_items()]
-    ['✓✓', '✓', 'i', '✗', '?', '–']
+    ['✓✓', '✓', 'i', '✗', '○', '?', '–']
     """
     items = [(c, s, v) for v, (c, s) in VERDICT_STYLE.items()]
     colour, symbol, name = INFORMATIONAL
