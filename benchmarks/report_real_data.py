@@ -56,7 +56,7 @@ def main(argv=None):
     pairs = pair_options(args)
     from puf.data import load, to_world
     from puf.evaluation import run_rankers
-    from puf.reports.bases import Base
+    from puf.reports.sweeps import Base
     from puf.reports.artificial_relevance import RelabelledWorlds
     from puf.reports.sweeps import SWEEPS
 

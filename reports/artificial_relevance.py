@@ -3,7 +3,7 @@
 :func:`artificial_relevance` gives a share of users no relevant listed item and
 the rest every listed item; :class:`RelabelledWorlds` turns one fixed world
 (real histories and a ranker's lists) into the ``worlds`` source of a
-:class:`reports.bases.Base`, so the sweeps can vary the share and the pairing
+:class:`reports.sweeps.Base`, so the sweeps can vary the share and the pairing
 on real data.
 """
 
@@ -99,7 +99,7 @@ class RelabelledWorlds:
 
     Examples
     --------
-    >>> from puf.reports.bases import Base
+    >>> from puf.reports.sweeps import Base
     >>> w = Base(n_users=20, n_items=100, k=5).world(zero_relevance=0.0, random_state=0)
     >>> source = RelabelledWorlds(w)
     >>> base = Base(n_users=20, n_items=100, k=5, worlds=source, name="fixed")

@@ -49,7 +49,7 @@ def point_notes(found: WorldScores, chosen: Sequence[Any]) -> list[tuple[str, fl
     Parameters
     ----------
     found : puf.evaluation.roads.WorldScores
-        One world's scores (:func:`reports.bases.point_results`).
+        One world's scores (:func:`reports.sweeps.point_results`).
     chosen : sequence of puf.Variant
         The variants, in the order of ``found``.
 
@@ -60,7 +60,7 @@ def point_notes(found: WorldScores, chosen: Sequence[Any]) -> list[tuple[str, fl
     Examples
     --------
     >>> import puf
-    >>> from puf.reports.bases import Base, point_results
+    >>> from puf.reports.sweeps import Base, point_results
     >>> chosen = puf.variants("SD-P") + puf.variants("PUF-P") + puf.variants("Inconsistency-P")
     >>> found = point_results(Base(n_users=20, n_items=100, k=5, max_pairs=100, sample=500), 0, chosen, {})
     >>> [note[0] for note in point_notes(found, chosen)]

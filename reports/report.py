@@ -24,9 +24,8 @@ from puf.parallel import usable_cores
 from puf.world import World
 from puf.evaluation.study import Study
 import pandas as pd
-from .bases import Base
 from .render import Section
-from .sweeps import BuiltinSweep
+from .sweeps import Base, BuiltinSweep
 
 #: The report's sizes, seeds and example budgets, ``quick`` and ``full``.
 SETTINGS = {
@@ -110,7 +109,7 @@ def build_report(
     from puf.reports.render import render_html, render_markdown
     from puf.reports.sections import RESPONSE_NOTE, sweep_section
     from puf.reports.sweeps import SWEEPS
-    from puf.reports.bases import Base
+    from puf.reports.sweeps import Base
     from puf.reports.verdicts import pinned_records, verdict_document, verdict_record
 
     study = replace(Study() if study is None else study, random_state=random_state)
@@ -212,7 +211,7 @@ def _findings(
 
 def _pair_limits(max_pairs: int | None, sample: int | None) -> dict[str, int | None]:
     """``max_pairs`` and ``sample``, checked before any work by their one check, :class:`Base`'s (ValueError)."""
-    from puf.reports.bases import Base
+    from puf.reports.sweeps import Base
 
     Base(max_pairs=max_pairs, sample=sample)
     return {"max_pairs": max_pairs, "sample": sample}
@@ -454,7 +453,7 @@ def _real_sections(
     workers: int = 1,
 ) -> list[Section]:
     """The real data's sections; each sweep's trends, contrasts and zero-relevance table join ``found``."""
-    from puf.reports.bases import Base
+    from puf.reports.sweeps import Base
     from puf.reports.figures import plot_heatmap, save_figure
     from puf.reports.render import Section
     from puf.reports.sections import TEXT, sweep_section

@@ -22,9 +22,8 @@ from matplotlib.figure import Figure
 
 from puf.world import World
 
-from .bases import Base
 from .render import Section
-from .sweeps import BuiltinSweep
+from .sweeps import Base, BuiltinSweep
 
 
 #: What each built-in sweep varies, as its section says.
@@ -116,7 +115,7 @@ def _skewness_markers(
     spec: BuiltinSweep, base: Base, seeds: Sequence[int], cache: dict[Any, World]
 ) -> dict[str, tuple[float, str]]:
     """Per panel: the base worlds' observed skewness of the similarity that panel reads."""
-    from puf.reports.bases import observed_skewness
+    from puf.reports.sweeps import observed_skewness
 
     j, b = (observed_skewness(base, seeds, cache, similarity=name) for name in ("jaccard", "uf"))
     return {
@@ -128,7 +127,7 @@ def _skewness_markers(
 def _jaccard_mean(base: Base, seeds: Sequence[int], cache: dict[Any, World]) -> float:
     import numpy as np
 
-    from puf.reports.bases import pair_statistic, point_population
+    from puf.reports.sweeps import pair_statistic, point_population
 
     base, values = base.replace(skewness=None), []
     for seed in seeds:
@@ -178,7 +177,7 @@ def sweep_figure(
     Examples
     --------
     >>> from puf.reports.sweeps import SWEEPS
-    >>> from puf.reports.bases import Base
+    >>> from puf.reports.sweeps import Base
     >>> base = Base(n_users=20, n_items=100, k=5)
     >>> table = SWEEPS["pairing"].run(seeds=[0], base=base, quick=True)
     >>> sweep_figure(SWEEPS["pairing"], table, base, [0], {}).axes[0].get_title()
@@ -224,7 +223,7 @@ def sweep_section(
     spec : reports.sweeps.BuiltinSweep
     table : pandas.DataFrame
         The sweep's output.
-    base : reports.bases.Base
+    base : reports.sweeps.Base
         Where its worlds came from (the observed skewness and Jaccard mean are read there).
     seeds : list of int
     cache : dict
@@ -246,7 +245,7 @@ def sweep_section(
     --------
     >>> import pathlib, tempfile
     >>> from puf.reports.sweeps import SWEEPS
-    >>> from puf.reports.bases import Base
+    >>> from puf.reports.sweeps import Base
     >>> base, out, labels = Base(n_users=20, n_items=100, k=5), pathlib.Path(tempfile.mkdtemp()), []
     >>> table = SWEEPS["pairing"].run(seeds=[0], base=base, quick=True)
     >>> section = sweep_section(out, SWEEPS["pairing"], table, base, [0], {}, labels)

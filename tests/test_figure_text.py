@@ -13,7 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 from puf import load_measure
-from puf.reports.bases import Base
+from puf.reports.sweeps import Base
 from puf.reports.power import plot_power
 from puf.reports.report import sweep_extra
 from puf.reports.sections import sweep_figure

@@ -230,7 +230,7 @@ def test_one_similarity_dispatch():
 
 def test_gamma_has_one_default_the_one_uf_declares():
     import dataclasses
-    from puf.reports.bases import Base
+    from puf.reports.sweeps import Base
 
     world = puf.World(np.array([[1, 1, 0], [0, 1, 1]]), np.array([[0, 0, 1], [1, 0, 0]]), [[0], [1]], np.eye(3))
     gamma = puf.MEASURES["uf"].gamma

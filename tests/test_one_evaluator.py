@@ -15,7 +15,7 @@ import pytest
 
 import puf
 from puf.evaluation import score_variants, study_similarity
-from puf.reports.bases import Base, point_scores
+from puf.reports.sweeps import Base, point_scores
 from puf.cli import main
 from puf.reports.figures import plot_heatmap
 from puf.reports.sweeps import SWEEPS

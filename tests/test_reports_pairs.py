@@ -144,7 +144,7 @@ def test_the_worlds_of_a_sweep_share_one_sampled_uf(monkeypatch):
     """Worlds differing in relevance alone draw UF's pairs once: UF reads histories and lists only."""
     import puf
     import puf.engines
-    from puf.reports.bases import Base, point_results
+    from puf.reports.sweeps import Base, point_results
 
     calls, real = [], puf.engines.sample_uf
     monkeypatch.setattr(puf.engines, "sample_uf", lambda *args, **options: calls.append(1) or real(*args, **options))

@@ -249,7 +249,7 @@ def test_same_random_state_same_csv_bytes(report, tmp_path):
     """Rerun every sweep as the report does; the CSV bytes must match the report's."""
     from puf.reports.report import SETTINGS, sweep_extra
     from puf.reports.sweeps import SWEEPS
-    from puf.reports.bases import Base
+    from puf.reports.sweeps import Base
 
     quick = SETTINGS["quick"]
     base = Base(n_users=quick["n_users"], n_items=quick["n_items"])

@@ -8,7 +8,7 @@ import pandas as pd
 import puf
 
 from puf.pieces import _HELD, matrix_memo
-from puf.reports.bases import Base, point_scores
+from puf.reports.sweeps import Base, point_scores
 from puf.reports.sweeps import SWEEPS, sweep
 from puf.evaluation import roads
 

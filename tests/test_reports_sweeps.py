@@ -6,7 +6,7 @@ import pytest
 
 import puf
 from puf import variants
-from puf.reports.bases import Base, observed_skewness, point_population
+from puf.reports.sweeps import Base, observed_skewness, point_population
 from puf.reports.artificial_relevance import artificial_relevance
 from puf.reports.sweeps import COLUMNS, SWEEPS, sweep
 

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from puf.reports.artificial_relevance import RelabelledWorlds
-from puf.reports.bases import Base
+from puf.reports.sweeps import Base
 from puf.reports.sweeps import SWEEPS
 from puf.parallel import fork_available
 from puf.reports.workers import _slices, run_points

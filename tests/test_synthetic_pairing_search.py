@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from puf.reports.artificial_relevance import RelabelledWorlds, artificial_relevance
-from puf.reports.bases import Base
+from puf.reports.sweeps import Base
 from puf.synthetic import PairingSearch, pair, pair_order
 from puf.synthetic import pairing as module
 from puf.validation import check_random_state
