@@ -12,8 +12,9 @@ its own split (:data:`DENSE_FRACTION`): at ML-20M size, tiles of the longest
 histories put 3,072 items in bits, tiles of the shortest 64 (5 words a tile on
 average). The ratios and Σ J·|S_u − S_v| are then taken in float64 over row
 slices that stay in cache. Against the float32 GEMM of the items held by 3% of
-the users (users ordered by S), 1.87x less CPU time at ML-20M size, in one run
-of ``benchmarks/jaccard_side_by_side.py`` (docs/benchmarks/scale.md).
+the users (users ordered by S): 1.6-1.9x less CPU time and 1.3x less wall time at
+ML-20M size on 2 threads, in three runs of ``benchmarks/jaccard_side_by_side.py``
+(docs/benchmarks/scale.md).
 Tiles run on a thread pool: numpy's loops and scipy's kernels release the GIL.
 """
 
