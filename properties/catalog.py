@@ -313,6 +313,7 @@ CATALOG = {
             world="the derived similarity of one pair raised alone (histories feed nothing else)",
             cases=similarity_raise_cases,
             judge=judges.not_fairer,
+            uses=("effectiveness",),  # the premise S(u) ≠ S(v): shown even to a measure not reading S
         ),
         Property(
             name="similarity-sensitive",
