@@ -334,7 +334,8 @@ def test_verdict_matrix_follows_the_figures_with_statements_reasons_and_the_quic
     verdicts = json.loads((report / "properties.json").read_text())["verdicts"]
     assert len(cells) == len(verdicts)
     assert all(
-        re.match(r"(proven|holds|violated|violated \(informational\)|not-found|undefined|not-applicable): .+", c) for c in cells
+        re.match(r"(proven|holds|violated|violated \(informational\)|not-found|undefined|not-applicable): .+", c)
+        for c in cells
     )
     assert "`" not in page  # Markdown backticks become <code>
     assert "<code>puf check --all</code>" in page
