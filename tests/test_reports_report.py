@@ -492,10 +492,12 @@ _LAYOUT = """
 const wrap = document.getElementById('verdict-matrix');
 const first = document.querySelector('.verdicts tbody th');
 const sweep = document.getElementById('zero_relevance');
+const found = document.getElementById('findings');
 return {images: Array.from(document.images, i => [i.complete, i.naturalWidth, i.clientWidth]),
         inner: window.innerWidth, page: document.documentElement.scrollWidth,
         matrix: [wrap.clientWidth, wrap.scrollWidth], sticky: getComputedStyle(first).position,
-        order: wrap.getBoundingClientRect().top < sweep.getBoundingClientRect().top,
+        order: found.getBoundingClientRect().top < sweep.getBoundingClientRect().top
+               && sweep.getBoundingClientRect().top < wrap.getBoundingClientRect().top,
         text: document.body.innerText};
 """
 
@@ -516,7 +518,7 @@ def test_index_html_in_headless_chromium_at_800_1400_1920_px(report):
         assert got["sticky"] == "sticky", width
         if width >= 1400:
             assert scroll <= client, width
-        assert got["order"], width  # the matrix comes before the first sweep
+        assert got["order"], width  # the findings first, then the sweeps, then the matrix
         assert "`" not in got["text"], width
 
 
