@@ -14,14 +14,14 @@ import numpy as np
 
 import puf
 from puf import properties
-from puf.properties.power import POWER_TABLE
+from puf.properties.knowledge.power import POWER_TABLE
 
 here = pathlib.Path(puf.__file__).resolve().parent
 assert "site-packages" in str(here), f"puf imported from {here}, not from an installed copy"
-known = pathlib.Path(properties.__file__).resolve().parent / "known"
+known = pathlib.Path(properties.__file__).resolve().parent / "knowledge" / "known"
 names = {p.stem for p in known.glob("*.json")}
 assert set(puf.MEASURES) <= names, f"known files missing from the package: {set(puf.MEASURES) - names}"
-assert (known / "README.md").is_file(), "properties/known/README.md missing from the package"
+assert (known / "README.md").is_file(), "properties/knowledge/known/README.md missing from the package"
 assert json.loads(POWER_TABLE.read_text(encoding="utf-8"))["detection"], "power table empty"
 
 population = puf.Population(np.array([0.9, 0.1, 0.8, 0.2]), np.full((4, 4), 0.5))

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import puf
-from puf.properties.calls import call_measure, end_calls
+from puf.properties.running.calls import call_measure, end_calls
 from puf.properties import isolation
 
 

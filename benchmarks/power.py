@@ -1,6 +1,6 @@
 """Benchmark: the harness's search power on the flaw corpus, per example budget.
 
-Runs ``properties.power.power_runs`` (the search alone: no stored examples) at
+Runs ``properties.knowledge.power.power_runs`` (the search alone: no stored examples) at
 budgets 10, 30, 60, 100, 300, 1000 over 5 seeds and prints the power table:
 detection rate per property and overall, false alarms on the sound controls,
 and the seconds of one corpus pass. The controls are run over
@@ -22,7 +22,7 @@ where it stopped. ``--from-csv`` summarises such files; a run present in several
 files counts once, the later file's rows winning (so a rerun of some properties,
 ``--properties``, replaces those cells).
 
-``--write`` stores properties/power_table.json, which every ``holds`` verdict
+``--write`` stores properties/knowledge/power_table.json, which every ``holds`` verdict
 quotes ("this search finds N% of the corpus's planted flaws of the property"),
 with the seeds each budget covers and where, when and how it was measured
 (machine, date, command). The seconds compare only between runs on one machine
@@ -43,9 +43,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from puf.properties.corpus import CONTROLS, FLAWED  # noqa: E402
-from puf.properties.runner import verdicts  # noqa: E402
-from puf.properties.power import (  # noqa: E402
+from puf.properties.knowledge.corpus import CONTROLS, FLAWED  # noqa: E402
+from puf.properties.running.runner import verdicts  # noqa: E402
+from puf.properties.knowledge.power import (  # noqa: E402
     POWER_TABLE,
     false_alarms_by_property,
     format_power,

@@ -2,7 +2,7 @@
 
 Put any fairness measure through the catalog with :func:`verdicts`; see
 :data:`CATALOG` for the properties. Attributes load lazily so that the pytest
-plugin (:mod:`properties.plugin`) stays inert and cheap unless ``--measure`` is
+plugin (:mod:`properties.running.plugin`) stays inert and cheap unless ``--measure`` is
 given.
 """
 
@@ -13,21 +13,21 @@ import importlib
 
 # Every public name, with the module it lives in (and so, in this order, ``__all__``).
 _HOME = {
-    "CATALOG": "catalog",
-    "Property": "catalog",
-    "get_property": "catalog",
-    "catalog_frame": "catalog",
-    "Verdict": "runner",
-    "STATUSES": "catalog",
-    "verdicts": "runner",
-    "all_verdicts": "matrix",
-    "verdicts_in_background": "matrix",
-    "verdict_matrix": "matrix",
-    "verdict_frame": "matrix",
-    "effectiveness_vectors": "strategies",
-    "similarity_matrices": "strategies",
-    "populations": "strategies",
-    "worlds": "strategies",
+    "CATALOG": "catalog.listing",
+    "Property": "catalog.listing",
+    "get_property": "catalog.listing",
+    "catalog_frame": "catalog.listing",
+    "Verdict": "running.runner",
+    "STATUSES": "catalog.listing",
+    "verdicts": "running.runner",
+    "all_verdicts": "running.matrix",
+    "verdicts_in_background": "running.matrix",
+    "verdict_matrix": "running.matrix",
+    "verdict_frame": "running.matrix",
+    "effectiveness_vectors": "cases.strategies",
+    "similarity_matrices": "cases.strategies",
+    "populations": "cases.strategies",
+    "worlds": "cases.strategies",
 }
 
 __all__ = list(_HOME)

@@ -12,7 +12,7 @@ import importlib
 
 # Every public name, with the module it lives in (and so, in this order, ``__all__``). Names load
 # on first use (PEP 562), so that ``import puf`` is cheap: the pytest plugin
-# (puf.properties.plugin) is imported by every pytest run in an environment that has the harness,
+# (puf.properties.running.plugin) is imported by every pytest run in an environment that has the harness,
 # and must not pull numpy in with it.
 _HOME = {
     "UndefinedMeasureWarning": "validation",

@@ -10,7 +10,7 @@ parent handles it), and die with the parent even when it is killed with SIGKILL
 (:func:`die_with_parent`). When the work fails, is interrupted or is ended by SIGTERM,
 the workers are killed, not waited for; a worker that dies is named by how it ended
 (:class:`WorkerDied`). The engines keep their thread and dask executors and the
-measures' call boundary its own processes (:mod:`puf.properties.isolation`); both take
+measures' call boundary its own processes (:mod:`puf.properties.running.isolation`); both take
 their core count and their parent-death rule from here.
 """
 

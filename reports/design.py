@@ -1,6 +1,6 @@
 """The report's "Designed measures" section: ``puf design`` run inside ``puf report --design``.
 
-:func:`design_section` searches the grammar (:func:`puf.properties.design.design`)
+:func:`design_section` searches the grammar (:func:`puf.properties.proving.design.design`)
 for the forms that meet the required properties, at the report's example budget
 and seed, writes the result as ``design.json`` (the document of ``puf design
 --json``) and returns the section: the accepted candidates ranked by how much
@@ -46,7 +46,7 @@ def design_section(
     grammar_name : str
         How the text names the grammar (e.g. its file).
     max_examples, random_state, proofs, n_jobs, progress
-        As for :func:`puf.properties.design.design`.
+        As for :func:`puf.properties.proving.design.design`.
 
     Returns
     -------
@@ -61,8 +61,8 @@ def design_section(
     >>> s.title, s.table["form"].tolist(), (out / "design.json").exists()
     ('Designed measures', ['`cv`'], True)
     """
-    from puf.properties.design import design
-    from puf.properties.design_display import design_document, design_frames, design_summary
+    from puf.properties.proving.design import design
+    from puf.properties.proving.design_display import design_document, design_frames, design_summary
 
     require, forbid = list(require), list(forbid)
     accepted, rejected = design(

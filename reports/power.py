@@ -3,7 +3,7 @@
 A ``holds`` verdict means the search found no counterexample; this section says
 how often that search finds a flaw that is really there. It reads the table
 that ``python benchmarks/power.py --write`` measured on the flaw corpus
-(``properties/power_table.json``; running the corpus inside the report would
+(``properties/knowledge/power_table.json``; running the corpus inside the report would
 cost minutes) and plots the detection rate per property against the example
 budget, with the report's own budgets marked.
 """
@@ -225,7 +225,7 @@ def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
     >>> section.key, section.figure.name
     ('power', 'power.png')
     """
-    from puf.properties.power import POWER_TABLE
+    from puf.properties.knowledge.power import POWER_TABLE
     from puf.reports.figures import save_figure
     from puf.reports.render import Section
 
@@ -245,12 +245,12 @@ def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
     used = ", ".join(str(b) for b in budgets) or "the budget used"
     text = (
         f"A holds verdict means no counterexample was found, not that none exists. The flaw "
-        f"corpus (properties.corpus: measures with planted flaws on every property, and sound "
+        f"corpus (properties.knowledge.corpus: measures with planted flaws on every property, and sound "
         f"controls) measures how often the search finds a flaw that is there: the share of "
         f"planted cells detected, overall (first panel) and per property (blue, with the overall rate in grey), over "
         f"{_count_seeds(stored.get('seeds'))}, against the example budget; dashed: this report's "
         f"budget ({used}). The plot shows the search alone; the verdicts also replay the stored "
-        f"counterexamples of properties/known first, which finds every known flaw of the "
+        f"counterexamples of properties/knowledge/known first, which finds every known flaw of the "
         f"built-in measures at any budget (the table's 'with stored examples' columns, where "
         f"measured), and the table's 'false alarms' columns give, per property, the share of the "
         f"controls' holds cells reported otherwise. Each holds verdict quotes its property's rate."

@@ -209,7 +209,7 @@ def example_lines(row: Any) -> list[str]:
     >>> example_lines(Row(verdict="violated", example=ex))[:2]
     ['counterexample (m = 2): every S halved', 'value before 0.5, after 0.25']
     """
-    from puf.properties.display import format_example
+    from puf.properties.running.display import format_example
 
     example = getattr(row, "example", None)
     if not isinstance(example, dict) or not example.get("before"):

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from puf.properties.budget import example_budget
+from puf.properties.running.budget import example_budget
 from puf.metadata import Measure
 from puf.parallel import usable_cores
 from puf.world import World
@@ -30,7 +30,7 @@ from .sweeps import Base, BuiltinSweep
 #: The report's sizes, seeds and example budgets, ``quick`` and ``full``.
 SETTINGS = {
     # Sizes chosen to meet the time budgets on 2 cores (quick < 60 s, full < 5 min); the
-    # property budgets are the ones shared with puf check (properties/budget.py).
+    # property budgets are the ones shared with puf check (properties/running/budget.py).
     "quick": {"n_users": 100, "n_items": 600, "n_seeds": 2, "max_examples": example_budget(quick=True)},
     "full": {"n_users": 200, "n_items": 1000, "n_seeds": 5, "max_examples": example_budget()},
 }

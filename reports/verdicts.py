@@ -8,7 +8,7 @@ FILE in one schema (:func:`verdict_document`)::
 
 (wall time is left out so the same seed writes the same file; NaN and
 infinities are the strings "nan", "inf", "-inf"). Each cell's plain-language
-reason comes from ``properties/known/<measure>.json`` (key ``"reasons"``)
+reason comes from ``properties/knowledge/known/<measure>.json`` (key ``"reasons"``)
 where that file exists and pins the verdict the run found, else from the
 verdict's own ``reason`` (a user's measure has no file).
 """
@@ -24,10 +24,10 @@ import os
 from pathlib import Path
 
 from puf import properties
-from puf.properties.runner import Verdict
+from puf.properties.running.runner import Verdict
 
-#: The folder of the known files (``properties/known/<measure>.json``).
-KNOWN_DIR = Path(properties.__file__).parent / "known"
+#: The folder of the known files (``properties/knowledge/known/<measure>.json``).
+KNOWN_DIR = Path(properties.__file__).parent / "knowledge" / "known"
 
 
 def verdict_record(verdict: Verdict) -> dict[str, Any]:
@@ -146,7 +146,7 @@ def pinned_records(
     records : list of dict
         Verdict records (``measure, property, status, reason, example``).
     known : dict of str to path
-        Measure name -> its known file (checked by :func:`puf.properties.pinned.read_pinned`).
+        Measure name -> its known file (checked by :func:`puf.properties.knowledge.pinned.read_pinned`).
 
     Returns
     -------
@@ -167,7 +167,7 @@ def pinned_records(
     ...     "reason": "none found"}], {"gap": path})]
     ['violated']
     """
-    from puf.properties.pinned import read_pinned
+    from puf.properties.knowledge.pinned import read_pinned
 
     pinned = {name: read_pinned(path, measure=name) for name, path in known.items()}
     out = []

@@ -83,7 +83,7 @@ def stub_verdicts():
 def matrix_budget():
     """Examples per property of the built-in verdict matrix (tests/test_properties_builtin.py).
 
-    The ``ci`` profile's budget: the matrix replays the stored examples of ``properties/known/``
+    The ``ci`` profile's budget: the matrix replays the stored examples of ``properties/knowledge/known/``
     first, so a pinned violation is found whatever the budget. With ``PUF_FULL_BUDGET=1`` (a
     scheduled or local run, CONTRIBUTING.md) None: the harness's default budget.
     """

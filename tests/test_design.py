@@ -6,8 +6,8 @@ import pytest
 
 from puf.cli import main
 from puf.properties import CATALOG
-from puf.properties.design import design
-from puf.properties.smt_encoding import INSTALL, z3_module
+from puf.properties.proving.design import design
+from puf.properties.proving.smt_encoding import INSTALL, z3_module
 
 # Gini (½·(1/m²)Σ|ΔS| / μ) beside two index forms: a grammar small enough for the default run.
 SMALL = {

@@ -22,7 +22,7 @@ import pytest
 import puf
 from puf import MEASURES
 from puf.properties import CATALOG
-from puf.properties.known import known_measures, load_known
+from puf.properties.knowledge.known import known_measures, load_known
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = re.compile(r"^[a-z][a-z0-9.]*(-[a-z0-9.]+)*$")  # what the command line and file names take
@@ -54,7 +54,7 @@ def test_every_measure_function_is_documented_and_public(name):
 @pytest.mark.parametrize("name", list(MEASURES))
 def test_every_measure_has_a_complete_known_file(name):
     data = load_known(name)
-    assert data is not None, f"no properties/known/{name}.json"
+    assert data is not None, f"no properties/knowledge/known/{name}.json"
     assert list(data["verdicts"]) == list(CATALOG) and list(data["reasons"]) == list(CATALOG)
 
 
@@ -148,7 +148,7 @@ def test_a_new_builtin_needs_only_its_known_file(tmp_path):
     assert "check_effectiveness" in text and "_INEQUALITY" in text
     module.write_text(text + THROWAWAY, encoding="utf-8")  # the one decorated function
     env = dict(os.environ, PYTHONPATH=str(copy), CI="true")
-    known = copy / "properties" / "known" / "range-gap.json"
+    known = copy / "properties" / "knowledge" / "known" / "range-gap.json"
     checked = subprocess.run(
         [sys.executable, "-m", "puf.cli", "check", "range-gap", "--quiet", "--known", str(known)],
         cwd=copy,

@@ -324,7 +324,7 @@ def _plugin_args():
     import importlib.metadata
 
     names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
-    return [] if "puf.properties.plugin" in names else ["-p", "puf.properties.plugin"]
+    return [] if "puf.properties.running.plugin" in names else ["-p", "puf.properties.running.plugin"]
 
 
 def test_11_pytest_refuses_zero_examples(pytester):
@@ -661,7 +661,7 @@ def test_15_an_answer_written_by_the_measure_is_refused_and_runs_no_code(at_impo
 
 
 def test_15_a_foreign_answer_is_named_and_the_next_call_has_a_new_worker(at_import):
-    from puf.properties._channel import ChannelError
+    from puf.properties.running._channel import ChannelError
 
     worker = isolation.MeasureWorker(f"{at_import}:spread")
     worker.start()
@@ -1109,7 +1109,7 @@ def test_8_a_partial_answer_is_bounded_by_the_time_limit():
     import threading
     from multiprocessing.connection import Connection
 
-    from puf.properties._channel import Channel
+    from puf.properties.running._channel import Channel
 
     ours, theirs = socket.socketpair()
     channel = Channel.__new__(Channel)

@@ -1,6 +1,6 @@
 """The known verdicts of the field's measures: file shape and replayed examples.
 
-Each ``properties/known/<measure>.json`` of the field's measures pins the true
+Each ``properties/knowledge/known/<measure>.json`` of the field's measures pins the true
 verdict of every catalog property, one reason a line, and the example behind
 each violated universal cell (its counterexample) and each existential cell
 that holds (its witness). Here every stored example is replayed through the
@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 
 from puf.properties import CATALOG, STATUSES
-from puf.properties.cases import Case
+from puf.properties.cases.case import Case
 from puf import MEASURES, Population, UndefinedMeasureWarning, as_measure
 
-KNOWN = Path(__file__).resolve().parent.parent / "properties" / "known"
+KNOWN = Path(__file__).resolve().parent.parent / "properties" / "knowledge" / "known"
 FIELD = [name for name, m in MEASURES.items() if "PUF paper" not in m.reference]  # not the PUF paper's
 ONE_POPULATION = {name for name, p in CATALOG.items() if p.single_population}
 

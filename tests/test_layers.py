@@ -250,11 +250,11 @@ def test_the_graph_sees_the_whole_package(graph):
         "puf.cli",
         "puf.cli.commands.bench",
         "puf.synthetic",
-        "puf.properties.runner",
+        "puf.properties.running.runner",
         "puf.reports.report",
     } <= set(graph.modules)
-    lazily = {(a, b) for a, b, _, _ in graph.edges if a == "puf.properties._worker"}
-    assert ("puf.properties._worker", "puf.world") in lazily  # from puf import World
+    lazily = {(a, b) for a, b, _, _ in graph.edges if a == "puf.properties.running._worker"}
+    assert ("puf.properties.running._worker", "puf.world") in lazily  # from puf import World
     inside_functions = {(a, b) for a, b, _, _ in graph.edges if a == "puf.cli.commands.bench"}
     assert ("puf.cli.commands.bench", "puf.cli.benchmark") in inside_functions
 

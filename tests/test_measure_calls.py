@@ -10,8 +10,8 @@ import pytest
 import puf
 from puf.cli import main
 from puf.properties import verdicts
-from puf.properties.calls import check_returns_number
-from puf.properties.isolation import load_isolated, release_workers, warm_up_limit
+from puf.properties.running.calls import check_returns_number
+from puf.properties.running.isolation import load_isolated, release_workers, warm_up_limit
 from puf.returned import returned_kind, returned_number
 
 pytest_plugins = ["pytester"]
@@ -154,7 +154,7 @@ def _plugin_args():
     import importlib.metadata
 
     names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
-    return [] if "puf.properties.plugin" in names else ["-p", "puf.properties.plugin"]
+    return [] if "puf.properties.running.plugin" in names else ["-p", "puf.properties.running.plugin"]
 
 
 def test_pytest_takes_a_measure_time_limit(planted, pytester):

@@ -28,7 +28,7 @@ TRIPLED = MEASURE.replace("return float(np.mean(", "return 3 * float(np.mean(")
 def _plugin_args():
     """Load the plugin explicitly unless the installed entry point already does."""
     names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
-    return [] if "puf.properties.plugin" in names else ["-p", "puf.properties.plugin"]
+    return [] if "puf.properties.running.plugin" in names else ["-p", "puf.properties.running.plugin"]
 
 
 def _pin(folder):

@@ -16,9 +16,9 @@ import pytest
 import puf
 from puf.grammar import BUILTIN_FORMS, IndexForm, PairForm, grammar_measure
 from puf.properties import CATALOG, verdicts
-from puf.properties.known import check_known, example_case, load_known
-from puf.properties.proofs import Proof, combine, prove
-from puf.properties.smt_encoding import INSTALL, z3_module
+from puf.properties.knowledge.known import check_known, example_case, load_known
+from puf.properties.proving.proofs import Proof, combine, prove
+from puf.properties.proving.smt_encoding import INSTALL, z3_module
 
 CI_PROOF_BUDGET = 20
 """Examples per proven cell in the default run (about 25 CPU seconds for every cell of every built-in)."""
@@ -79,7 +79,7 @@ def test_known_files_refuse_a_proof_on_a_cell_that_does_not_hold():
 
 
 def test_without_the_solver_smt_cells_say_the_extra_is_missing(monkeypatch):
-    import puf.properties.smt as smt
+    import puf.properties.proving.smt as smt
 
     monkeypatch.setattr(smt, "z3_module", lambda: None)
     proof = prove(puf.as_measure("puf"), "pigou-dalton", mode="smt")
@@ -161,7 +161,7 @@ def _formal_preconditions(z3, s, w, p, after):
 def test_every_smt_encoding_admits_only_populations_the_formal_statement_covers(m):
     # A sat model must satisfy the formal preconditions: the encoded domain (with the [0, 1]
     # bounds the query adds) and the negated preconditions together are unsat.
-    from puf.properties.smt import _SPECS, SMT_PROPERTIES
+    from puf.properties.proving.smt import _SPECS, SMT_PROPERTIES
 
     z3 = z3_module()
     s = [z3.Real(f"S{i}") for i in range(m)]

@@ -6,10 +6,10 @@ from hypothesis import given, settings, strategies as st
 
 from puf import Population, as_measure
 from puf.properties import CATALOG
-from puf.properties.cases import Case
-from puf.properties.extreme_cases import candidates
-from puf.properties.subgroup_cases import changed_group, decomposition_parts, groups_of, subgroup_cases
-from puf.properties.transfer_cases import composite_transfer, strict_transfer_cases
+from puf.properties.cases.case import Case
+from puf.properties.cases.extreme_cases import candidates
+from puf.properties.cases.subgroup_cases import changed_group, decomposition_parts, groups_of, subgroup_cases
+from puf.properties.cases.transfer_cases import composite_transfer, strict_transfer_cases
 
 AXIOMS = [
     "strict-transfer",
@@ -109,7 +109,7 @@ def test_the_candidates_reach_max_min_and_gini_at_their_true_extremes(m):
     st.floats(1e-3, 0.1),
 )
 def test_a_nudge_keeps_the_groups_mean_stays_in_the_unit_interval_and_is_small(values, direction, size):
-    from puf.properties.subgroup_cases import _nudged
+    from puf.properties.cases.subgroup_cases import _nudged
 
     s = np.array(values)
     moved = _nudged(s, np.array(direction[: len(s)]), size)
@@ -121,7 +121,7 @@ def test_the_overlap_case_shows_a_pair_gap_index_is_not_subgroup_consistent():
     """The hand-made case alone (one example, no stored ones): the three's range is kept while
     its middle user moves towards the overlapping pair, so the mean gap of the whole falls."""
     from puf.properties import verdicts
-    from puf.properties.corpus import get_entry
+    from puf.properties.knowledge.corpus import get_entry
 
     for measure in (get_entry("half-mean-pair-gap")["measure"], "gini"):
         (v,) = verdicts(measure, properties=["subgroup-consistency"], max_examples=1, random_state=0, known=False)

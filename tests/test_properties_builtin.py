@@ -1,7 +1,7 @@
 """Pins the true verdict of every built-in measure on every property.
 
-The pins live in ``properties/known/<measure>.json`` (one file per registered
-measure, format in ``properties/known/README.md``), with the argument behind
+The pins live in ``properties/knowledge/known/<measure>.json`` (one file per registered
+measure, format in ``properties/knowledge/known/README.md``), with the argument behind
 every ``holds`` and the counterexample behind every ``violated`` cell. The
 runner tries those counterexamples first, so the verdicts found here at
 random_state=0 do not depend on Hypothesis' version, the Hypothesis profile,
@@ -18,8 +18,8 @@ import os
 import pytest
 
 from puf.properties import CATALOG, all_verdicts
-from puf.properties.display import format_example
-from puf.properties.known import load_known, pinned_status
+from puf.properties.running.display import format_example
+from puf.properties.knowledge.known import load_known, pinned_status
 from puf import MEASURES
 
 PINNED = {name: (load_known(name) or {}).get("verdicts") for name in MEASURES}
@@ -59,7 +59,7 @@ def found(matrix_budget):
 
 @pytest.mark.parametrize("measure", list(MEASURES))
 def test_every_builtin_measure_has_a_known_file(measure):
-    assert PINNED[measure] is not None, f"no properties/known/{measure}.json"
+    assert PINNED[measure] is not None, f"no properties/knowledge/known/{measure}.json"
     assert list(PINNED[measure]) == list(CATALOG)
 
 
@@ -71,7 +71,7 @@ def test_the_paper_findings_are_pinned():
 @pytest.mark.parametrize("measure, prop", [(m, p) for m in MEASURES for p in CATALOG])
 def test_pinned_verdict(found, measure, prop):
     if PINNED[measure] is None:
-        pytest.fail(f"no properties/known/{measure}.json")
+        pytest.fail(f"no properties/knowledge/known/{measure}.json")
     verdict = found[(measure, prop)]
     detail = f"{measure} / {prop}: {verdict.status} ({verdict.reason})"
     if verdict.example:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from puf.properties import CATALOG, verdicts
-from puf.properties.known import (
+from puf.properties.knowledge.known import (
     check_known,
     example_case,
     known_examples,
@@ -15,7 +15,7 @@ from puf.properties.known import (
     load_known,
     write_known,
 )
-from puf.properties.known.updates import known_from_verdicts
+from puf.properties.knowledge.known.updates import known_from_verdicts
 from puf.cli import main
 
 BACKED = [
@@ -120,7 +120,7 @@ def test_a_literature_citation_needs_a_source_and_a_known_verdict():
 
 
 def test_update_known_writes_a_propertys_cells_and_keeps_the_rest(tmp_path, monkeypatch):
-    from puf.properties.known import updates
+    from puf.properties.knowledge.known import updates
 
     old = load_known("sd")
     partial = json.loads(json.dumps(old))

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from puf.properties import CATALOG, STATUSES, verdicts
-from puf.properties.cases import distance
-from puf.properties.search import narrow_jump
-from puf.properties.corpus import CONTROLS, CORPUS, FLAWED, get_entry
-from puf.properties.power import detection_rate, power_runs, power_summary
+from puf.properties.cases.case import distance
+from puf.properties.running.search import narrow_jump
+from puf.properties.knowledge.corpus import CONTROLS, CORPUS, FLAWED, get_entry
+from puf.properties.knowledge.power import detection_rate, power_runs, power_summary
 from puf import Population
 from puf.cli import main
 
@@ -229,7 +229,7 @@ def test_the_benchmark_records_a_command_a_reader_can_rerun(tmp_path):
 def test_false_alarms_are_counted_per_property():
     import pandas as pd
 
-    from puf.properties.power import false_alarms_by_property
+    from puf.properties.knowledge.power import false_alarms_by_property
 
     runs = pd.DataFrame(
         {

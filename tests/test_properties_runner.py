@@ -11,7 +11,7 @@ import pytest
 
 from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts, verdicts_in_background
 from puf import load_measure
-from puf.properties.display import format_verdicts
+from puf.properties.running.display import format_verdicts
 from puf.cli import main
 
 pytest_plugins = ["pytester"]
@@ -258,18 +258,18 @@ def test_check_exit_codes(tmp_path, capsys):
 def _plugin_args():
     """Load the plugin explicitly unless the installed entry point already does."""
     names = {e.value for e in importlib.metadata.entry_points(group="pytest11")}
-    return [] if "puf.properties.plugin" in names else ["-p", "puf.properties.plugin"]
+    return [] if "puf.properties.running.plugin" in names else ["-p", "puf.properties.running.plugin"]
 
 
 def test_plugin_is_inert_without_measure():
     code = (
-        "import sys, puf.properties.plugin; "
+        "import sys, puf.properties.running.plugin; "
         "print(sorted(m for m in sys.modules if m.startswith(('properties.', 'hypothesis', "
         "'numpy', 'puf'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    # The plugin's own package is imported with it; puf's public names load on first use.
-    assert out.stdout.strip() == "['puf', 'puf.properties', 'puf.properties.plugin']"
+    # The plugin's own packages are imported with it; puf's public names load on first use.
+    assert out.stdout.strip() == "['puf', 'puf.properties', 'puf.properties.running', 'puf.properties.running.plugin']"
 
 
 def test_plugin_runs_each_property_as_a_test(pytester):
@@ -302,7 +302,7 @@ def test_plugin_runs_each_property_as_a_test(pytester):
 def test_a_property_outside_the_catalog_runs_through_the_same_runner():
     """The runner knows a property only as an object: one built here is checked like the catalog's."""
     from puf.properties import Property, judges
-    from puf.properties.cases import Case, case_strategy, sources
+    from puf.properties.cases.case import Case, case_strategy, sources
 
     @case_strategy
     def halved_cases(draw, level, measure):
@@ -343,7 +343,7 @@ def test_a_property_outside_the_catalog_runs_through_the_same_runner():
 
 
 def test_a_verdict_records_its_example_budget_and_seed():
-    from puf.properties.budget import DEFAULT_MAX_EXAMPLES, example_budget
+    from puf.properties.running.budget import DEFAULT_MAX_EXAMPLES, example_budget
 
     (default,) = verdicts("sd", properties=["range"])
     (given,) = verdicts("sd", properties=["range"], max_examples=7, random_state=3)
@@ -410,8 +410,8 @@ def test_strict_judgments_use_the_float_resolution_and_show_the_digits_that_diff
     from types import SimpleNamespace
 
     from puf import as_measure
-    from puf.properties.display import format_example
-    from puf.properties.judges import strictly_fairer
+    from puf.properties.running.display import format_example
+    from puf.properties.catalog.judges import strictly_fairer
 
     sd, value = as_measure("sd"), 0.788795123456
     at_262 = SimpleNamespace(before=SimpleNamespace(m=262))

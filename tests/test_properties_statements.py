@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 
 from puf import as_measure
 from puf.properties import CATALOG
-from puf.properties.cases import distance
-from puf.properties.known import example_case, known_measures, load_known
+from puf.properties.cases.case import distance
+from puf.properties.knowledge.known import example_case, known_measures, load_known
 from puf.synthetic import weighted_gap_sum
 
 TOL = 1e-9

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from puf.properties.strategies import effectiveness_vectors, populations, similarity_matrices, worlds
+from puf.properties.cases.strategies import effectiveness_vectors, populations, similarity_matrices, worlds
 from puf.properties import get_property
 
 
@@ -85,8 +85,8 @@ def test_edge_cases_are_drawn():
 
 def test_the_large_share_sizes_stated_are_the_sizes_drawn():
     # _size draws low + floor((high - low) u^3), u in [0, 1): low to high - 1; the statements say so.
-    from puf.properties.cases import LARGEST, LARGEST_LARGE, LARGEST_LARGE_WORLD
-    from puf.properties.large_draws import _size
+    from puf.properties.cases.case import LARGEST, LARGEST_LARGE, LARGEST_LARGE_WORLD
+    from puf.properties.cases.large_draws import _size
 
     class Edge:
         def __init__(self, u):

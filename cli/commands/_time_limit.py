@@ -9,11 +9,11 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from puf.properties.budget import DEFAULT_TIME_LIMIT, TIME_LIMIT_HINT
+from puf.properties.running.budget import DEFAULT_TIME_LIMIT, TIME_LIMIT_HINT
 
 
 def add_time_limit(parser: argparse.ArgumentParser) -> None:
-    """Add ``--time-limit SECONDS`` (default :data:`~puf.properties.budget.DEFAULT_TIME_LIMIT`)."""
+    """Add ``--time-limit SECONDS`` (default :data:`~puf.properties.running.budget.DEFAULT_TIME_LIMIT`)."""
     parser.add_argument(
         "--time-limit",
         type=float,

@@ -21,7 +21,7 @@ from ._time_limit import add_time_limit, time_limit_error, timed_out_note
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
-    from puf.properties.runner import Verdict
+    from puf.properties.running.runner import Verdict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="example budget per property (default: the shared default, properties.budget)",
+        help="example budget per property (default: the shared default, properties.running.budget)",
     )
     parser.add_argument(
         "--proofs",
@@ -81,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--known",
         metavar="FILE",
         help="also write the verdicts and their examples as a known file "
-        "(the format of properties/known/README.md; one measure only)",
+        "(the format of properties/knowledge/known/README.md; one measure only)",
     )
     parser.add_argument(
         "--update-known",
@@ -104,7 +104,7 @@ def _pinned_before(path: str | None, measure: Measure) -> bool | dict[str, Any]:
     a stored counterexample that still shows its violation. True (the packaged ones) otherwise."""
     import os
 
-    from puf.properties.pinned import read_pinned
+    from puf.properties.knowledge.pinned import read_pinned
 
     if not path or not os.path.isfile(path):
         return True
@@ -118,7 +118,7 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     """Every built-in through the properties: the matrix, each violation, and (with
     ``--update-known``) the verdicts written into the known files."""
     from puf.properties import CATALOG, all_verdicts, verdict_matrix
-    from puf.properties.display import format_matrix
+    from puf.properties.running.display import format_matrix
 
     results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
     print(format_matrix(verdict_matrix(results=results)))
@@ -127,7 +127,7 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
             note = " (informational)" if CATALOG[v.property].informational and v.status == "violated" else ""
             print(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
     if args.update_known:
-        from puf.properties.known.updates import update_known
+        from puf.properties.knowledge.known.updates import update_known
 
         written = update_known(results)
         print(f"updated {len(written)} known files: {', '.join(p.stem for p in written)}")
@@ -157,7 +157,7 @@ def _refusal(args: argparse.Namespace) -> str | None:
 def _pin(args: argparse.Namespace, measure: Measure, results: list[Verdict]) -> None:
     """Write ``--known``'s file and say where, for which measure."""
     from puf.files import atomic_file
-    from puf.properties.known.updates import known_from_verdicts
+    from puf.properties.knowledge.known.updates import known_from_verdicts
 
     with atomic_file(args.known) as handle:
         json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
@@ -179,9 +179,9 @@ def run(args: argparse.Namespace) -> int:
     2
     """
     from puf.properties import verdicts
-    from puf.properties.budget import example_budget
-    from puf.properties.display import format_verdicts
-    from puf.properties.isolation import load_isolated
+    from puf.properties.running.budget import example_budget
+    from puf.properties.running.display import format_verdicts
+    from puf.properties.running.isolation import load_isolated
 
     problem = _refusal(args)
     if problem:

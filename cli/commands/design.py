@@ -85,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
     """
     from puf.grammar import load_grammar
     from puf.properties import CATALOG
-    from puf.properties.budget import example_budget
-    from puf.properties.design import INEQUALITY, design
-    from puf.properties.design_display import design_document, design_markdown, format_design
+    from puf.properties.running.budget import example_budget
+    from puf.properties.proving.design import INEQUALITY, design
+    from puf.properties.proving.design_display import design_document, design_markdown, format_design
 
     from ._output import check_writable_file
 

@@ -1,7 +1,7 @@
 """``puf power``: the harness's search power, measured on the flaw corpus.
 
 Runs the planted-flaw measures and the sound controls of
-:mod:`properties.corpus` at each example budget and seed and prints the
+:mod:`properties.knowledge.corpus` at each example budget and seed and prints the
 detection rate per property and overall, the false-alarm rate on the controls
 and the seconds per corpus pass. Exit 0; exit 2 on a bad option.
 """
@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--known",
         action="store_true",
-        help="let the runner try the stored examples of properties/known first (default: the search alone)",
+        help="let the runner try the stored examples of properties/knowledge/known first (default: the search alone)",
     )
     parser.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes (default 2)")
     parser.add_argument("--csv", metavar="FILE", help="also write every run as CSV")
@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
     >>> main(["power", "--budgets", "x"])
     2
     """
-    from puf.properties.corpus import CORPUS
-    from puf.properties.power import format_power, power_runs, power_summary
-    from puf.properties.runner import verdicts
+    from puf.properties.knowledge.corpus import CORPUS
+    from puf.properties.knowledge.power import format_power, power_runs, power_summary
+    from puf.properties.running.runner import verdicts
 
     try:
         budgets = [int(b) for b in args.budgets.split(",")]
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(exc))
     unknown = [n for n in args.names or () if n not in CORPUS]
     if unknown:
-        return _fail(f"unknown corpus entry {unknown[0]!r}; see properties.corpus.CORPUS")
+        return _fail(f"unknown corpus entry {unknown[0]!r}; see properties.knowledge.corpus.CORPUS")
     runs = power_runs(
         check=verdicts,
         budgets=budgets,

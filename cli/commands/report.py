@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 import argparse
 
-from puf.properties.budget import SWEEP_TIME_LIMIT
+from puf.properties.running.budget import SWEEP_TIME_LIMIT
 
 from ..exitcodes import EXIT_OK, exit_code
 from ._evaluate_options import add_pair_options, add_scheduler_option, engine_options, pair_options, parse_rankers
@@ -130,7 +130,7 @@ def _user_measures(specs: Iterable[str], time_limit: float) -> list[Measure]:
     """
     import dataclasses
 
-    from puf.properties.isolation import IsolatedFunction, load_isolated
+    from puf.properties.running.isolation import IsolatedFunction, load_isolated
     from puf import MEASURES
 
     loaded, taken, origins = [], {name.lower() for name in MEASURES}, {}
@@ -195,7 +195,7 @@ def _known_files(paths: Iterable[str], extra: Iterable[Measure]) -> dict[str, st
     >>> _known_files([], [])
     {}
     """
-    from puf.properties.pinned import read_pinned
+    from puf.properties.knowledge.pinned import read_pinned
 
     names, known = {m.name for m in extra}, {}
     for path in paths:

@@ -1,8 +1,8 @@
 """Tables that restate registry facts, generated so that they cannot drift.
 
 The measure table (``puf.MEASURES``), the property list (``properties.CATALOG``),
-the verdict matrix (the known files ``properties/known/<measure>.json``) and the
-power table (``properties/power_table.json``) are written as Markdown into
+the verdict matrix (the known files ``properties/knowledge/known/<measure>.json``) and the
+power table (``properties/knowledge/power_table.json``) are written as Markdown into
 ``docs/_generated/`` when the site builds (``setup`` below, a Sphinx extension),
 and the README's verdict matrix is rewritten between its markers by::
 
@@ -93,7 +93,7 @@ def _known():
     from puf import MEASURES
     from puf.properties import CATALOG
 
-    known = Path(__import__("puf.properties.known", fromlist=["_"]).__file__).parent
+    known = Path(__import__("puf.properties.knowledge.known", fromlist=["_"]).__file__).parent
     cells = {}
     for name in MEASURES:
         path = known / f"{name}.json"
@@ -145,8 +145,8 @@ def _seeds(values):
 
 
 def power_table():
-    """The measured search power (``properties/power_table.json``), with its provenance."""
-    from puf.properties.power import POWER_TABLE
+    """The measured search power (``properties/knowledge/power_table.json``), with its provenance."""
+    from puf.properties.knowledge.power import POWER_TABLE
 
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
     columns = _power_columns(stored)

@@ -3,7 +3,7 @@ Verdicts of two measures
 ========================
 
 :func:`puf.properties.verdicts` puts a measure through every property of the
-catalog. The stored counterexamples of ``properties/known`` are replayed first,
+catalog. The stored counterexamples of ``properties/knowledge/known`` are replayed first,
 so a small example budget already reaches the pinned verdicts. The matrix below
 shows SD and PUF side by side: SD ignores similarity, so the similarity
 properties are violated.

@@ -5,7 +5,7 @@ effectiveness, aggregated over pairs or users and normalised; an index measure
 (:class:`IndexForm`) is an inequality form ``outer(mean of term(S/μ))``. PUF,
 the mean difference, the Lipschitz measures, variance, SD, Gini and the
 field's indices are expressions of it (:data:`BUILTIN_FORMS`). A form becomes
-an ordinary measure with :func:`grammar_measure`; :mod:`puf.properties.proofs`
+an ordinary measure with :func:`grammar_measure`; :mod:`puf.properties.proving.proofs`
 reads its structure to prove properties, and ``puf design`` searches the
 grammar (:func:`enumerate_forms`) for the forms that meet chosen properties.
 """

@@ -4,7 +4,7 @@ A pair measure is ``coefficient · (aggregation of weight·gap / normalisation)^
 an index measure is ``outer(mean over users of term(S/μ))``. Every block here
 holds the vectorised numpy function, the same function on
 :class:`~puf.grammar.expressions.Expr` trees, and the *facts* the proof rules
-of :mod:`puf.properties.proofs` compose (homogeneity degree, zero at equal
+of :mod:`puf.properties.proving.proofs` compose (homogeneity degree, zero at equal
 effectiveness, monotonicity, convexity, bounds), each with the one-line
 argument that backs it.
 """

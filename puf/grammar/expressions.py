@@ -6,7 +6,7 @@ usual operators and the few functions a measure's blocks need: ``abs_``,
 ``max_``, the indicators ``ge`` and ``gt``, ``sqrt``, ``log``, ``exp`` and
 powers with rational exponents. It evaluates exactly what the block's numpy
 function computes (:meth:`Expr.value`), prints as a formula (``str``) and is
-what :mod:`puf.properties.smt` translates for the solver. Equal trees are equal
+what :mod:`puf.properties.proving.smt` translates for the solver. Equal trees are equal
 and hash alike, so a shared subexpression (the mean μ) is encoded once.
 """
 

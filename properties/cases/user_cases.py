@@ -1,0 +1,257 @@
+"""Cases that take one population as drawn, relabel its users, copy them or re-pair their outcomes.
+
+Strategies of :class:`~puf.properties.cases.case.Case` for the catalog's ``range``,
+``defined``, ``anonymity``, ``rearrangement``, ``replication-invariance`` and
+``deterministic`` entries, with the hand-made populations tried before any drawn one.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "single_cases",
+    "extreme_examples",
+    "anonymity_cases",
+    "anonymity_examples",
+    "rearrangement_cases",
+    "replication_cases",
+    "repeat_cases",
+]
+
+import dataclasses
+import functools
+
+import numpy as np
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+
+from puf import Population, World
+from puf.synthetic import move_outcomes, pair_order, replicate, weighted_gap_sum
+from puf.metadata import Measure
+
+from .case import LARGEST, Case, case_strategy, derive, sources, trivial_case
+
+
+@case_strategy
+def single_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+    """One population as drawn, no transformation (``range``, ``defined``).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(single_cases("score", "sd"), lambda c: c.before.m == 4).after is None
+    True
+    """
+    return Case(draw(sources(level))[0])
+
+
+def extreme_examples(level: str) -> list[Case]:
+    """Hand-made minimal populations tried first for range and defined: users at the extremes.
+
+    Examples
+    --------
+    >>> [c.before.m for c in extreme_examples("score")][:5]
+    [2, 2, 3, 3, 3]
+    >>> extreme_examples("world")[0].before.effectiveness.tolist()
+    [0.0, 0.0]
+    """
+    if level == "score":
+        cases = [
+            Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
+            Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar"),
+        ]
+        # Every size up to the largest drawn, at the extremes and at the values measures treat
+        # specially (0, ½, 1): a flaw at one m or one special value is tried, not hoped for.
+        for m in (*range(3, LARGEST + 1), *_LARGE_EXPLICIT):
+            half = (np.arange(m) >= m // 2).astype(float)
+            cases += [
+                Case(
+                    Population(half, np.ones((m, m))),
+                    change=f"explicit: m = {m}, S half 0 and half 1, everyone similar",
+                ),
+                Case(Population(np.zeros(m), np.eye(m)), change=f"explicit: m = {m}, S = 0, nobody similar"),
+                Case(
+                    Population(np.linspace(0.0, 1.0, m), _uniform_similarity(m, 0.5)),
+                    change=f"explicit: m = {m}, S evenly spread, every similarity ½",
+                ),
+                Case(
+                    Population(np.eye(m)[0], np.ones((m, m))),
+                    change=f"explicit: m = {m}, one user at S = 1, the others at 0",
+                ),
+            ]
+        return cases
+    # Two users, each list made of the other's relevant items: maximal envy.
+    swapped = World(
+        np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0]]),
+        np.array([[0, 0, 1.0, 1.0], [1.0, 1.0, 0, 0]]),
+        [[0, 1], [2, 3]],
+        np.eye(4),
+    )
+    return [Case(derive(swapped), change="explicit: each user's list holds only the other's relevant items")]
+
+
+_LARGE_EXPLICIT = (13, 20, 50, 100, 300)  # sizes where tables, samples and cut-offs end
+
+
+def _uniform_similarity(m: int, value: float) -> NDArray[np.float64]:
+    similarity = np.full((m, m), value)
+    np.fill_diagonal(similarity, 1.0)
+    return similarity
+
+
+@functools.lru_cache(maxsize=None)
+def _permutations(m: int) -> st.SearchStrategy[list[int]]:
+    return st.permutations(range(m))
+
+
+@case_strategy
+def anonymity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+    """Users relabelled: the drawn order, and two that move every user (reversed, rotated).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(anonymity_cases("score", "sd"), lambda c: c.before.m == 3)
+    >>> case.after.m, len(case.alternatives)
+    (3, 2)
+    """
+    pop, world = draw(sources(level))
+    order = np.array(draw(_permutations(pop.m)))
+    cases = [_relabelled(pop, world, o) for o in (order, np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1))]
+    return dataclasses.replace(cases[0], alternatives=tuple(cases[1:]))
+
+
+def anonymity_examples(level: str) -> list[Case]:
+    """Hand-made relabellings tried first: two large continuous populations (m = 64 and 300 at
+    score level, one of 64 users at world level), reversed and rotated, so that a measure that
+    depends on labels only above some size (pairs sampled by index) is judged there every time.
+
+    Examples
+    --------
+    >>> [c.before.m for c in anonymity_examples("score")]
+    [64, 300]
+    """
+    from .large_draws import example_population, example_world
+
+    if level == "score":
+        sources = [(example_population(m), None) for m in (64, 300)]
+    else:
+        world = example_world(64)
+        sources = [(derive(world), world)]
+    cases = []
+    for pop, world in sources:
+        reversed_, rotated = (
+            _relabelled(pop, world, o) for o in (np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1))
+        )
+        cases.append(dataclasses.replace(reversed_, alternatives=(rotated,)))
+    return cases
+
+
+def _relabelled(pop: Population, world: World | None, order: NDArray[np.int64]) -> Case:
+    after = pop.permute(order) if world is None else derive(world.permute(order))
+    return Case(pop, after, f"users relabelled: new user i is old user order[i], order={order.tolist()}")
+
+
+@case_strategy
+def rearrangement_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+    """The most_fair against the most_unfair pairing of effectiveness (or outcomes) with users,
+    on the small populations only (the pairing search takes seconds above a few dozen users).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(rearrangement_cases("score", "sd"), lambda c: c.strict)
+    >>> case.change.startswith("most_fair pairing")
+    True
+    """
+    pop, world = draw(sources(level, large=False))
+    case = _pairings(pop, world)
+    if case.strict or case.trivial or world is not None:
+        return case
+    # No pairing of this draw changes Σ sim·|gap| (m = 2, equal S, uniform similarity: a third of
+    # the first draws), so it cannot show a measure blind to the pairing. Judge the smallest
+    # population where pairings differ too: three users, two of them similar, S from the draw.
+    values = np.unique(pop.effectiveness)
+    values = values[[0, len(values) // 2, -1]] if len(values) >= 3 else np.array([0.0, 0.5, 1.0])
+    similar_pair = np.eye(3)
+    similar_pair[0, 1] = similar_pair[1, 0] = 1.0
+    smallest = _pairings(Population(values, similar_pair), None)
+    return dataclasses.replace(case, alternatives=(smallest,))
+
+
+def _pairings(pop: Population, world: World | None) -> Case:
+    s, sim = pop.effectiveness, pop.similarity
+    fair, unfair = (
+        pair_order(s, sim, mode=mode, method="auto", random_state=0) for mode in ("most_fair", "most_unfair")
+    )
+    gap = weighted_gap_sum(s[unfair], sim) - weighted_gap_sum(s[fair], sim)
+    if gap < -1e-9:
+        return trivial_case(pop, "pairing search ranked the pairings the wrong way")
+    if world is None:
+        before, after = pop.replace(effectiveness=s[fair]), pop.replace(effectiveness=s[unfair])
+    else:
+        before, after = (derive(move_outcomes(world, o)) for o in (fair, unfair))
+    return Case(
+        before,
+        after,
+        f"most_fair pairing (order {fair.tolist()}) vs most_unfair (order {unfair.tolist()})",
+        strict=gap > 1e-9,
+    )
+
+
+@case_strategy
+def replication_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+    """Every user copied r = 2 or 3 times (a user and its copies have similarity 1).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(replication_cases("score", "sd"), lambda c: c.before.m == 2)
+    >>> case.after.m in (4, 6)
+    True
+    """
+    pop, world = draw(sources(level))
+    r = draw(st.integers(2, 3))
+    if world is not None:
+        return Case(pop, derive(world.replicate(r)), f"every user copied {r} times")
+    # The drawn similarities have a unit diagonal, so the tiled pair (u, copy of u) is 1.
+    return Case(pop, replicate(pop, r), f"every user copied {r} times (a user and its copies: similarity 1)")
+
+
+@case_strategy
+def repeat_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+    """A population P (``before``) and others asked just before it again (``after`` of the case
+    and of its alternatives): P with its extremes moved a quarter of their gap towards each
+    other (same size and mean: a cache keyed on a summary hits; at world level, P's users
+    relabelled the other way), P relabelled, a population drawn anew and, at score level, P's
+    users at 0 and 1 in turn (the most spread population of its size).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> case = find(repeat_cases("score", "sd"), lambda c: c.before.m == 3)
+    >>> bool(abs(case.after.effectiveness.mean() - case.before.effectiveness.mean()) < 1e-12)
+    True
+    >>> len(case.alternatives)
+    3
+    """
+    pop, world = draw(sources(level))
+    other, _ = draw(sources(level))
+    order = np.roll(np.arange(pop.m), 1)
+    if world is None:
+        s = pop.effectiveness.copy()
+        low, high = int(np.argmin(s)), int(np.argmax(s))
+        s[low], s[high] = 0.75 * s[low] + 0.25 * s[high], 0.25 * s[low] + 0.75 * s[high]
+        summary_twin = pop.replace(effectiveness=s)
+        relabelled = pop.permute(order)
+    else:
+        summary_twin = derive(world.permute(order[::-1]))
+        relabelled = derive(world.permute(order))
+    spread = pop.replace(effectiveness=(np.arange(pop.m) % 2).astype(np.float64))
+    queries = [
+        Case(pop, summary_twin, "P's summary twin (same m and mean), then P again"),
+        Case(pop, relabelled, "P relabelled: user i → i + 1, then P again"),
+        Case(pop, other, "a population drawn anew, then P again"),
+    ]
+    if world is None:  # the most spread population of P's size: a running maximum moves
+        queries.append(Case(pop, spread, "P's users at 0 and 1 in turn, then P again"))
+    return dataclasses.replace(queries[0], alternatives=tuple(queries[1:]))

@@ -1,0 +1,368 @@
+"""The judges of the property catalog: a measure's values on a case turned into an *excess*.
+
+A judge is ``judge(measure, value_before, value_after, case) -> float``: > 0
+means violated for a universal property and a witness for an existential one.
+Lower values are fairer unless the measure declares ``direction="higher"``.
+Every comparison is made against :func:`resolution`, the float resolution of a
+value of that size computed over the case's m users: a change below it is rounding,
+neither a change (equalities hold to it, and to no less than 1e-9 of the value) nor a
+strict fall. An *explainer* turns the example of a violation into the one line a
+verdict reports, its values printed with the digits that tell them apart
+(:func:`shown_pair`).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "resolution",
+    "shown_pair",
+    "unchanged",
+    "at_fairest",
+    "in_range",
+    "finite",
+    "not_fairer",
+    "not_less_fair",
+    "strictly_fairer",
+    "decomposes",
+    "consistent",
+    "reaches_range",
+    "rearranged",
+    "lipschitz",
+    "explain_excess",
+    "explain_undefined",
+    "explain_rearranged",
+    "explain_range",
+]
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+import math
+from puf.metadata import Measure
+from ..cases.case import Case
+
+_REL = 1e-9
+UNBOUNDED = 100.0
+"""A value beyond ±UNBOUNDED stands for an infinite end of a declared range reached."""
+
+
+def resolution(m: int, *values: float) -> float:
+    """The float resolution of a measure's value over ``m`` users: m·2⁻⁵²·max(1, |values|).
+
+    The one place every strict and tolerance judgment takes its margin from. A value summed
+    over m users' terms (each of size up to max(1, |value|)) carries a rounding error of
+    about m units in the last place; a change smaller than that is not a change.
+
+    Examples
+    --------
+    >>> resolution(3, 0.5) == 3 * 2.0**-52
+    True
+    >>> resolution(262, -0.788795) < 1.8e-13 < 1e-12   # a real fall of 1.8e-13 at m = 262
+    True
+    """
+    scale = max([1.0] + [abs(v) for v in values if math.isfinite(v)])
+    return max(int(m), 1) * 2.0**-52 * scale
+
+
+def _users(case: Any) -> int:
+    """The case's number of users (1 for a case without a population, as in the doctests)."""
+    before = getattr(case, "before", None)
+    return int(getattr(before, "m", 1) or 1)
+
+
+def _tol(case: Any, *values: float) -> float:
+    """The tolerance of an equality: 1e-9 of the values, or their float resolution when larger."""
+    scale = max([1.0] + [abs(v) for v in values if math.isfinite(v)])
+    return max(_REL * scale, resolution(_users(case), *values))
+
+
+def shown_pair(a: float, b: float, *, digits: int = 6) -> tuple[str, str]:
+    """``a`` and ``b`` printed with ``digits`` significant digits, or as many more as it takes
+    to tell them apart (up to 17, where every distinct float prints distinctly).
+
+    Examples
+    --------
+    >>> shown_pair(-0.78879512345, -0.78879512362)
+    ('-0.788795123', '-0.788795124')
+    >>> shown_pair(0.5, 0.25)
+    ('0.5', '0.25')
+    >>> shown_pair(2.0, 2.0)
+    ('2', '2')
+    """
+    for width in range(digits, 18):
+        left, right = f"{a:.{width}g}", f"{b:.{width}g}"
+        if left != right or a == b or not (math.isfinite(a) and math.isfinite(b)):
+            return left, right
+    return left, right
+
+
+def _unfairness(measure: Measure, value: float) -> float:
+    return value if measure.direction == "lower" else -value
+
+
+def unchanged(measure: Measure, before: float, after: float, case: Case) -> float:
+    """Excess of ``|after − before|`` over the tolerance (invariances; sensitivities' witnesses).
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> unchanged(as_measure("sd"), 0.5, 0.5, None) < 0 < unchanged(as_measure("sd"), 0.5, 0.6, None)
+    True
+    """
+    return abs(after - before) - _tol(case, before, after)
+
+
+def at_fairest(measure: Measure, value: float, after: float | None, case: Case) -> float:
+    """Distance of ``value`` from the fairest end of the measure's declared range.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> at_fairest(as_measure("sd"), 0.0, None, None), at_fairest(as_measure("sd"), 0.25, None, None) > 0
+    (-1.0, True)
+    """
+    fairest = measure.fairest
+    if value == fairest:
+        return -1.0
+    return abs(value - fairest) - _tol(case, value) if math.isfinite(fairest) else math.inf
+
+
+def in_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
+    """How far ``value`` lies outside the measure's declared range.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> in_range(as_measure("sd"), 0.5, None, None) < 0, round(in_range(as_measure("sd"), 1.5, None, None), 12)
+    (True, 0.5)
+    """
+    low, high = measure.range
+    below = low - value if math.isfinite(low) or math.isfinite(value) else -1.0
+    above = value - high if math.isfinite(high) or math.isfinite(value) else -1.0
+    return max(below, above) - resolution(_users(case), value)
+
+
+def finite(measure: Measure, value: float, after: float | None, case: Case) -> float:
+    """Infinite excess when ``value`` is NaN or infinite, none otherwise (``defined``).
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> finite(as_measure("gini"), float("nan"), None, None), finite(as_measure("gini"), 0.5, None, None)
+    (inf, -inf)
+    """
+    return -math.inf if math.isfinite(value) else math.inf
+
+
+def not_fairer(measure: Measure, before: float, after: float, case: Case) -> float:
+    """Before is the less unequal population; the after value must not be fairer.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> not_fairer(as_measure("sd"), 0.2, 0.1, None) > 0
+    True
+    """
+    return _unfairness(measure, before) - _unfairness(measure, after) - _tol(case, before, after)
+
+
+def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
+    """The after value must not be less fair than the before value.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> not_less_fair(as_measure("sd"), 0.1, 0.2, None) > 0
+    True
+    """
+    return _unfairness(measure, after) - _unfairness(measure, before) - _tol(case, before, after)
+
+
+def strictly_fairer(measure: Measure, before: float, after: float, case: Case) -> float:
+    """The after value must be strictly fairer: by more than the values' :func:`resolution`
+    (a fall below it cannot be told from rounding, and a fall above it is a fall).
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> strictly_fairer(as_measure("sd"), 0.2, 0.2, None) > 0 > strictly_fairer(as_measure("sd"), 0.2, 0.1, None)
+    True
+    """
+    gain = _unfairness(measure, before) - _unfairness(measure, after)
+    return resolution(_users(case), before, after) - gain
+
+
+def _derived(case: Case, before: float, after: float) -> tuple[dict[str, float] | None, float]:
+    values = dict(case.values or {})
+    if not values or not all(math.isfinite(v) for v in (before, after, *values.values())):
+        return None, 0.0
+    return values, _tol(case, before, after, *values.values())
+
+
+def decomposes(measure: Measure, before: float, after: float, case: Case) -> float:
+    """Excess of the decomposition's three checks (``case.values`` from
+    :func:`properties.cases.subgroup_cases.decomposition_parts`); NaN when there is nothing to judge.
+
+    With P = (A, B), P' = (A', B), A' of A's size and mean: the change of the whole equals
+    the change with the other groups at their means (separable), it is w·(f(A') − f(A)) with
+    the same w as the change to A at its mean (one weight per size and mean), and w ≥ 0.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> parts = dict(others_smoothed=0.3, others_smoothed_changed=0.2, group_smoothed=0.3,
+    ...              group=0.4, group_changed=0.2, group_at_mean=0.0)
+    >>> decomposes(as_measure("variance"), 0.5, 0.4, SimpleNamespace(values=parts)) < 0
+    True
+    """
+    v, tol = _derived(case, before, after)
+    if v is None:
+        return math.nan
+    scale = max(1.0, *(abs(x) for x in (before, after, *v.values())))
+    change = before - after
+    group = v["group"] - v["group_changed"]
+    separable = abs(change - (v["others_smoothed"] - v["others_smoothed_changed"])) - tol
+    one_weight = abs(change * (v["group"] - v["group_at_mean"]) - (before - v["group_smoothed"]) * group) - tol * scale
+    positive = -(_unfairness(measure, change) * _unfairness(measure, group)) - tol * scale
+    return max(separable, one_weight, positive)
+
+
+def consistent(measure: Measure, before: float, after: float, case: Case) -> float:
+    """A group made less fair (same size and mean) must not make the whole fairer, and a group
+    made fairer must not make the whole less fair (``case.values``: the group alone).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> consistent(as_measure("sd"), 0.3, 0.2, SimpleNamespace(values={"group": 0.1, "group_changed": 0.2})) > 0
+    True
+    """
+    v, tol = _derived(case, before, after)
+    if v is None:
+        return math.nan
+    group = _unfairness(measure, v["group_changed"]) - _unfairness(measure, v["group"])
+    whole = _unfairness(measure, after) - _unfairness(measure, before)
+    excess = -math.inf
+    if group >= -tol:
+        excess = max(excess, -whole - tol)
+    if group <= tol:
+        excess = max(excess, whole - tol)
+    return excess
+
+
+def _shortfall(measure: Measure, end: float, values: Sequence[float], towards: int, case: Case) -> float:
+    """How far the values found stay from ``end`` on the side ``towards`` (+1 up, −1 down)."""
+    best = max(towards * v for v in values)
+    if math.isinf(end):
+        return UNBOUNDED - best
+    return towards * end - best - _tol(case, end, *values)
+
+
+def reaches_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
+    """Shortfall of the values at m (the drawn population and ``case.values``, the candidate
+    extremes) from the declared range's ends; an infinite end wants a value beyond ±100.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> round(reaches_range(as_measure("gini"), 0.2, None, SimpleNamespace(values={"a": 0.0, "b": 0.5})), 6)
+    0.5
+    """
+    values = [v for v in (value, *(case.values or {}).values()) if not math.isnan(v)]
+    low, high = measure.range
+    return max(_shortfall(measure, low, values, -1, case), _shortfall(measure, high, values, +1, case))
+
+
+def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> float:
+    """The most_fair pairing's value must be no less fair (strictly fairer when ``case.strict``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> rearranged(as_measure("sd"), 0.3, 0.3, SimpleNamespace(strict=True)) > 0
+    True
+    """
+    gain = _unfairness(measure, unfair) - _unfairness(measure, fair)
+    if case.strict:
+        return resolution(_users(case), fair, unfair) - gain
+    return -gain - _tol(case, fair, unfair)
+
+
+def lipschitz(measure: Measure, before: float, after: float, case: Case) -> float:
+    """Excess of the change per unit of perturbation ``case.delta`` over 10 × the range's width.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from puf import as_measure
+    >>> lipschitz(as_measure("sd"), 0.0, 0.5, SimpleNamespace(delta=0.01))
+    40.0
+    """
+    low, high = measure.range
+    width = high - low if math.isfinite(high - low) else 1.0
+    return abs(after - before) / case.delta - 10.0 * width
+
+
+def explain_excess(example: Mapping[str, Any]) -> str:
+    """The reason of a violated universal property: the size of the violation.
+
+    Examples
+    --------
+    >>> explain_excess({"violation": 0.03333})
+    'counterexample, violation 0.0333'
+    """
+    return f"counterexample, violation {example['violation']:.3g}"
+
+
+def explain_undefined(example: Mapping[str, Any]) -> str:
+    """The reason of a ``defined`` violation: the value returned, or the exception raised.
+
+    Examples
+    --------
+    >>> explain_undefined({"value_before": float("nan"), "error": None})
+    'returned nan on a valid population'
+    """
+    if example.get("error"):
+        return f"raised on a valid population: {example['error']}"
+    return f"returned {example['value_before']} on a valid population"
+
+
+def explain_rearranged(example: Mapping[str, Any]) -> str:
+    """The reason of a rearrangement violation: a tie where a strict gain was due, or the excess.
+
+    Examples
+    --------
+    >>> explain_rearranged({"value_before": 0.5, "value_after": 0.5, "violation": 1e-12})
+    'most_fair not strictly fairer than most_unfair (both 0.5)'
+    """
+    before, after = example["value_before"], example["value_after"]
+    if before == after:
+        return f"most_fair not strictly fairer than most_unfair (both {before:.6g})"
+    fair, unfair = shown_pair(before, after)
+    if abs(before - after) <= 1e-9 * max(1.0, abs(before)):
+        return f"most_fair not strictly fairer than most_unfair ({fair} against {unfair})"
+    return explain_excess(example)
+
+
+def explain_range(example: Mapping[str, Any]) -> str:
+    """The reason of an ``attainable-range`` violation: the values found at m against the range.
+
+    Examples
+    --------
+    >>> explain_range({"before": {"effectiveness": [0, 0, 1]}, "value_before": 0.5,
+    ...                "derived": {"a": 0.0, "b": 2 / 3}})
+    'm = 3: the values found span [0, 0.667] (the drawn population and 2 candidate extremes)'
+    """
+    values = [
+        v
+        for v in (example["value_before"], *example.get("derived", {}).values())
+        if isinstance(v, (int, float)) and not math.isnan(v)
+    ]
+    m = len(next(iter(example["before"].values())))
+    return (
+        f"m = {m}: the values found span [{min(values):.3g}, {max(values):.3g}] "
+        f"(the drawn population and {len(example.get('derived', {}))} candidate extremes)"
+    )

@@ -1,0 +1,187 @@
+"""A measure's pinned verdicts: a known file read back and compared with a new run.
+
+``puf check MEASURE --known FILE`` writes FILE (the format of
+``properties/knowledge/known/README.md``); ``pytest --measure MEASURE --known FILE``
+reads it with :func:`read_pinned`, hands it to the runner (its stored examples
+are replayed before anything else, :func:`puf.properties.verdicts`'s
+``known``), and judges each new verdict against its pinned one with
+:func:`pinned_change`: the same status, and for a cell backed by a stored
+example (a counterexample, a witness, an undefined input) the verdict found
+again on that very example.
+
+A file may pin fewer properties than the catalog holds (it was written before a
+property was added): those cells are unpinned, and the runner's verdict stands
+alone (:func:`unpinned_failure`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["read_pinned", "pinned_change", "unpinned_failure", "from_pinned"]
+
+from collections.abc import Mapping
+from typing import Any
+import os
+import json
+from pathlib import Path
+from .known import PINNED_SOURCE
+from ..running.runner import Verdict
+
+
+def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> dict[str, Any]:
+    """Read and check a pinned file; return its content.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A known file, as ``puf check MEASURE --known FILE`` writes it.
+    measure : str, optional
+        The name of the measure it must pin (its ``"measure"`` field).
+
+    Returns
+    -------
+    dict
+        ``measure``, ``verdicts``, ``reasons`` and ``examples``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the problem: missing, not JSON, not the known-file
+        format, an unknown property or status, or pinned for another measure.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "mine.known.json")
+    >>> _ = open(path, "w").write('{"measure": "gap", "verdicts": {"range": "holds"}, '
+    ...                           '"reasons": {}, "examples": {}}')
+    >>> read_pinned(path, measure="gap")["verdicts"]
+    {'range': 'holds'}
+    >>> read_pinned(path, measure="other")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: --known ...mine.known.json: pins measure 'gap', not 'other'
+    """
+    from ..catalog.listing import CATALOG
+    from ..catalog.listing import STATUSES
+
+    where = f"--known {path}"
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{where}: no such file (write it with `puf check MEASURE --known {path}`)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{where}: cannot read it as JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("measure"), str):
+        raise ValueError(f"{where}: must be an object with a string 'measure'")
+    for key in ("verdicts", "reasons", "examples"):
+        if not isinstance(data.get(key, {}), dict):
+            raise ValueError(f"{where}: {key!r} must be an object")
+        data.setdefault(key, {})
+    for prop, status in data["verdicts"].items():
+        if prop not in CATALOG:
+            raise ValueError(f"{where}: unknown property {prop!r}; known: {', '.join(CATALOG)}")
+        if status not in STATUSES:
+            raise ValueError(f"{where}: verdict of {prop!r} must be one of {', '.join(STATUSES)}, got {status!r}")
+    for prop, example in data["examples"].items():
+        if prop not in CATALOG or not isinstance(example, dict) or not isinstance(example.get("before"), dict):
+            raise ValueError(
+                f"{where}: example of {prop!r} must be a known property's example with a 'before' population"
+            )
+    if measure is not None and data["measure"] != measure:
+        raise ValueError(f"{where}: pins measure {data['measure']!r}, not {measure!r}")
+    return data
+
+
+def from_pinned(verdict: Verdict) -> bool:
+    """True when the verdict's example is a pinned file's stored example, replayed.
+
+    Examples
+    --------
+    >>> from puf.properties.running.runner import Verdict
+    >>> v = Verdict("gap", "range", "violated", "universal", "score", 1, 0, "r",
+    ...             {"change": "known example (pinned): S = (0, 1)"})
+    >>> from_pinned(v)
+    True
+    """
+    change = (verdict.example or {}).get("change") or ""
+    return change.startswith(f"known example ({PINNED_SOURCE})")
+
+
+def _now(verdict: Verdict) -> str:
+    """What the new verdict says, in one line."""
+    return f"now {verdict.status}: {verdict.reason}"
+
+
+def pinned_change(
+    verdict: Verdict, pinned: Mapping[str, Any], *, path: str | os.PathLike[str], spec: str | None = None
+) -> str | None:
+    """Return what changed in one cell against its pinned verdict, or None when nothing did.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        This run's verdict (obtained with the pinned file's examples replayed first).
+    pinned : dict
+        The pinned file (:func:`read_pinned`); it pins ``verdict.property``.
+    path : str
+        The file, named in the message.
+    spec : str, optional
+        The measure as the command line gave it (``FILE.py:FUNCTION``), for the re-pin hint;
+        default the pinned measure's name.
+
+    Returns
+    -------
+    str or None
+        A message naming the cell, the pinned and the new verdict: a status that
+        differs, or a stored example that no longer shows it (the search may have
+        found another).
+
+    Examples
+    --------
+    >>> from puf.properties.running.runner import Verdict
+    >>> pinned = {"measure": "gap", "verdicts": {"range": "holds"}, "examples": {}}
+    >>> v = Verdict("gap", "range", "violated", "universal", "score", 1, 0, "value 2 > 1")
+    >>> print(pinned_change(v, pinned, path="gap.json"))
+    gap / range: pinned holds in gap.json, now violated: value 2 > 1
+    >>> pinned_change(v, {**pinned, "verdicts": {"range": "violated"}}, path="gap.json") is None
+    True
+    """
+    prop = verdict.property
+    status = pinned["verdicts"][prop]
+    cell = f"{pinned['measure']} / {prop}"
+    if verdict.status != status:
+        lost = " (its stored example no longer shows it)" if prop in pinned["examples"] else ""
+        return f"{cell}: pinned {status} in {path}{lost}, {_now(verdict)}"
+    # A verdict without an example (a proof's) has nothing for the stored one to show.
+    if prop in pinned["examples"] and status != "not-applicable" and verdict.example and not from_pinned(verdict):
+        role = "witness" if verdict.kind == "existential" else "counterexample"
+        return (
+            f"{cell}: pinned {status} in {path}, and still {status}, but its stored {role} "
+            f"no longer shows it (the search found another: {verdict.reason}); re-pin it "
+            f"with `puf check {spec or pinned['measure']} --known {path}`"
+        )
+    return None
+
+
+def unpinned_failure(verdict: Verdict) -> str | None:
+    """Why an unpinned verdict fails a test, or None when it passes.
+
+    ``violated`` and ``undefined`` fail, except on an informational property
+    (scale and translation invariance describe a measure; neither outcome is a
+    defect).
+
+    Examples
+    --------
+    >>> from puf.properties.running.runner import Verdict
+    >>> v = Verdict("gap", "scale-invariance", "violated", "universal", "score", 1, 0, "r")
+    >>> unpinned_failure(v) is None
+    True
+    >>> unpinned_failure(v.__class__(**{**v.__dict__, "property": "range"}))
+    "property 'range' is violated"
+    """
+    from ..catalog.listing import CATALOG
+
+    prop = CATALOG.get(verdict.property)
+    if verdict.status not in ("violated", "undefined") or (prop is not None and prop.informational):
+        return None
+    return f"property {verdict.property!r} is {verdict.status}"

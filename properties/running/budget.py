@@ -1,0 +1,77 @@
+"""The example budget: ONE definition shared by ``puf check``, ``pytest --measure``,
+``puf report`` (full and ``--quick``) and ``puf power``.
+
+A budget is the number of Hypothesis examples per property, the same for every
+property; :func:`example_budget` gives the default or refuses a bad value, for
+every caller. (The seconds a property search may take are its ``time_budget``.) The seconds
+one call of a measure may take have their default here too: :data:`DEFAULT_TIME_LIMIT` for
+the verdicts, :data:`SWEEP_TIME_LIMIT` for a report's sweeps.
+The same seed and budget give the same verdicts everywhere, and each
+:class:`~puf.properties.Verdict` records both.
+"""
+
+__all__ = [
+    "DEFAULT_MAX_EXAMPLES",
+    "QUICK_MAX_EXAMPLES",
+    "DEFAULT_TIME_LIMIT",
+    "SWEEP_TIME_LIMIT",
+    "TIME_LIMIT_HINT",
+    "example_budget",
+]
+
+import numbers
+
+DEFAULT_MAX_EXAMPLES = 60
+"""Examples per property of ``puf check``, ``pytest --measure`` and the full report."""
+
+QUICK_MAX_EXAMPLES = 20
+"""Examples per property of ``puf report --quick``."""
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds one call of a measure may take (``puf check`` and ``puf design --time-limit``;
+pytest: ``--measure-time-limit``); a measure's first call in a process, its warm-up, may
+take ten times as long (:func:`puf.properties.running.isolation.warm_up_limit`)."""
+
+SWEEP_TIME_LIMIT = 10.0
+"""Seconds one call of a user's measure may take in a report's sweeps (``puf report
+--time-limit``), on populations of a real dataset's size rather than a search's."""
+
+TIME_LIMIT_HINT = "raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)"
+"""What a time-out message adds: the options that raise the limit."""
+
+
+def example_budget(max_examples: int | None = None, *, quick: bool = False, name: str = "max_examples") -> int:
+    """Return the example budget: ``max_examples`` checked, or the default when it is None.
+
+    Parameters
+    ----------
+    max_examples : int, optional
+        Examples per property, >= 1.
+    quick : bool, default False
+        The default is :data:`QUICK_MAX_EXAMPLES` instead of :data:`DEFAULT_MAX_EXAMPLES`.
+    name : str, default "max_examples"
+        The option's name in the error (``"--max-examples"``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``max_examples`` is not an integer >= 1 (the message names ``name`` and the value).
+
+    Examples
+    --------
+    >>> example_budget(), example_budget(quick=True), example_budget(5)
+    (60, 20, 5)
+    >>> example_budget(0, name="--max-examples")
+    Traceback (most recent call last):
+    ...
+    ValueError: --max-examples must be an integer >= 1, got 0
+    """
+    if max_examples is None:
+        return QUICK_MAX_EXAMPLES if quick else DEFAULT_MAX_EXAMPLES
+    if isinstance(max_examples, bool) or not isinstance(max_examples, numbers.Integral) or max_examples < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {max_examples!r}")
+    return int(max_examples)

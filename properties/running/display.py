@@ -1,0 +1,174 @@
+"""Plain-text rendering of verdicts: tables, and counterexamples as small matrices."""
+
+from __future__ import annotations
+
+__all__ = ["format_example", "format_verdicts", "format_matrix"]
+
+from typing import Any
+from collections.abc import Mapping, Sequence
+import numpy as np
+from numpy.typing import ArrayLike
+from ..catalog.judges import shown_pair
+from .runner import Verdict
+import pandas as pd
+
+
+_LABEL = {
+    "proven": "proven",
+    "holds": "holds",
+    "violated": "VIOLATED",
+    "not-found": "not found",
+    "undefined": "undefined",
+    "not-applicable": "n/a",
+}
+_INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
+_ROLE = {"holds": "witness", "violated": "counterexample", "not-found": "nearest found", "undefined": "input"}
+
+
+def _array(value: ArrayLike, indent: int) -> str:
+    text = np.array2string(
+        np.asarray(value, dtype=float), precision=4, suppress_small=True, max_line_width=120, floatmode="maxprec"
+    )
+    return text.replace("\n", "\n" + " " * indent)
+
+
+def _label(status: str, property_name: str) -> str:
+    """A verdict as the tables print it; an informational property's violation says so."""
+    from ..catalog.listing import CATALOG
+
+    prop = CATALOG.get(property_name)
+    if status == "violated" and prop is not None and prop.informational:
+        return _INFORMATIONAL
+    return _LABEL.get(status, status)
+
+
+def _number(value: float | None) -> str:
+    return "—" if value is None else f"{value:.6g}"
+
+
+def _numbers(before: Any, after: Any) -> tuple[str, str]:
+    """Two values with the digits that tell them apart (a stored "nan" or "inf" as it is)."""
+    if isinstance(before, (int, float)) and isinstance(after, (int, float)):
+        return shown_pair(float(before), float(after))
+    return (_number(before) if not isinstance(before, str) else before), (
+        _number(after) if not isinstance(after, str) else after
+    )
+
+
+def format_example(example: Mapping[str, Any], *, status: str = "violated", indent: int = 4) -> str:
+    """Render a verdict's example: the change, the values, and the fields as matrices.
+
+    Parameters
+    ----------
+    example : dict
+        ``Verdict.example``.
+    status : str
+        The verdict's status, which names the example's role.
+    indent : int
+        Spaces before every line.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> ex = {"change": "every similarity between users is 0", "value_before": 0.5,
+    ...       "value_after": None, "violation": 0.5, "error": None, "after": None,
+    ...       "before": {"effectiveness": [0.0, 1.0], "similarity": [[1, 0], [0, 1]]}}
+    >>> print(format_example(ex, indent=0))
+    counterexample (m = 2): every similarity between users is 0
+    value 0.5, violation 0.5
+    effectiveness  [0. 1.]
+    similarity     [[1. 0.]
+                    [0. 1.]]
+    """
+    pad = " " * indent
+    before, after = example.get("before") or {}, example.get("after")
+    m = len(next(iter(before.values()))) if before else "?"
+    lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {example.get('change', '')}".rstrip(": ")]
+    if example.get("error"):
+        lines.append(f"error: {example['error']}")
+    elif example.get("value_after") is None:
+        lines.append(
+            f"value {_number(example.get('value_before'))}"
+            + (f", violation {example['violation']:.3g}" if example.get("violation") else "")
+        )
+    else:
+        lines.append("value before {}, after {}".format(*_numbers(example["value_before"], example["value_after"])))
+    width = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
+    for name, value in before.items():
+        label = name if after is None else f"{name} (before)"
+        lines.append(label.ljust(width) + _array(value, width))
+    for name, value in (after or {}).items():
+        if name in before and np.array_equal(np.asarray(value), np.asarray(before[name])):
+            continue
+        lines.append(f"{name} (after)".ljust(width) + _array(value, width))
+    return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
+
+
+def format_verdicts(results: Sequence[Verdict], *, examples: bool = True) -> str:
+    """Render one measure's verdicts as a table, each followed by its example.
+
+    Parameters
+    ----------
+    results : list of Verdict
+    examples : bool, default True
+        Print counterexamples, witnesses and offending inputs under their row.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from puf.properties import verdicts
+    >>> print(format_verdicts(verdicts("sd", properties=["anonymity"], max_examples=5)))
+    ... # doctest: +ELLIPSIS
+    measure sd (score level)
+    property   verdict    detail
+    anonymity  proven     proven for every m, by symmetric aggregation: a sum, mean or max over all users ...
+    """
+    if not results:
+        return ""
+    width = max(len("property"), *(len(v.property) for v in results))
+    head = f"measure {results[0].measure} ({results[0].level} level)"
+    column = max(9, *(len(_label(v.status, v.property)) for v in results))
+    lines = [head, f"{'property'.ljust(width)}  {'verdict'.ljust(column)}  detail"]
+    for v in results:
+        label = _label(v.status, v.property).ljust(column)
+        lines.append(f"{v.property.ljust(width)}  {label}  {v.reason}".rstrip())
+        if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
+            lines.append(format_example(v.example, status=v.status, indent=width + 2))
+    return "\n".join(lines)
+
+
+def format_matrix(matrix: pd.DataFrame) -> str:
+    """Render a measure x property status matrix with properties as rows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"range": ["holds", "violated"]}, index=["sd", "x"])
+    >>> print(format_matrix(frame))
+    property  sd     x
+    range     holds  VIOLATED
+    >>> print(format_matrix(pd.DataFrame({"scale-invariance": ["violated"]}, index=["sd"])))
+    property          sd
+    scale-invariance  violated (i)
+    (i) informational: scale and translation invariance describe a measure (relative or absolute), neither outcome is a defect
+    """
+    table = matrix.T
+    rows = [["property", *map(str, table.columns)]]
+    rows += [
+        [str(name), *(_label(s, name).replace(_INFORMATIONAL, "violated (i)") for s in row)]
+        for name, row in zip(table.index, table.to_numpy().tolist())
+    ]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    text = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    if any("violated (i)" in c for r in rows for c in r):
+        text += (
+            "\n(i) informational: scale and translation invariance describe a measure "
+            "(relative or absolute), neither outcome is a defect"
+        )
+    return text

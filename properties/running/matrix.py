@@ -1,0 +1,188 @@
+"""Many measures at once: the verdict list, its tidy table and the measure x property matrix."""
+
+from __future__ import annotations
+
+__all__ = ["all_verdicts", "verdicts_in_background", "verdict_frame", "verdict_matrix"]
+
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import contextlib
+import random
+
+from puf.parallel import completed, progress_bar, worker_pool
+
+from ..catalog.listing import CATALOG, Property
+from .runner import verdicts
+from .runner import Verdict
+import pandas as pd
+
+
+def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:
+    """One (measure, property) verdict (runs in a worker)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined values are verdicts here, not noise
+        (verdict,) = verdicts(measure, properties=[prop], **options)
+    return verdict
+
+
+def all_verdicts(
+    measures: Iterable[Any] | None = None, *, n_jobs: int = 1, progress: Any = False, **options: Any
+) -> list[Verdict]:
+    """Run :func:`verdicts` for several measures (default every built-in), optionally in processes.
+
+    The one verdict runner of ``puf check --all`` and ``puf report``. Every
+    (measure, property) check is one task, so a bar advances by one per check
+    and estimates the remaining time from checks, not whole measures. Every
+    property is seeded on its own, so the verdicts do not depend on the number
+    of processes or on the order.
+
+    Parameters
+    ----------
+    measures : iterable of (str, callable or Measure), optional
+        Default every name in :data:`puf.MEASURES`.
+    n_jobs : int, default 1
+        Worker processes (forked where the platform can, so a measure loaded
+        from a file is there too; elsewhere measures must be importable).
+    progress : bool or object with ``update(n)``, default False
+        True: a tqdm bar over the checks; a bar of the caller's advances by one per check.
+    **options
+        Passed to :func:`verdicts` (``properties`` chooses the checks).
+
+    Returns
+    -------
+    list of Verdict
+        In measure order, then property order.
+
+    Examples
+    --------
+    >>> vs = all_verdicts(["sd", "gini"], properties=["defined"], max_examples=20)
+    >>> [(v.measure, v.status) for v in vs]
+    [('sd', 'proven'), ('gini', 'violated')]
+    """
+    with verdicts_in_background(measures, n_jobs=n_jobs, **options) as collect:
+        return collect(progress)
+
+
+_NICENESS = 10  # a background check yields the cores to the work in the foreground, and takes what is idle
+
+
+@contextlib.contextmanager
+def verdicts_in_background(
+    measures: Iterable[Any] | None = None, *, n_jobs: int = 1, nice: bool = False, **options: Any
+) -> Iterator[Callable[[Any], list[Verdict]]]:
+    """:func:`all_verdicts` begun now in ``n_jobs`` worker processes, collected when the body asks.
+
+    The body gets ``collect(progress)``, which waits for every check and returns
+    the verdicts as :func:`all_verdicts` does (its bar jumps to the checks already
+    done). With ``n_jobs`` 1 (or one check) nothing runs until ``collect``, in this
+    process. ``puf report`` starts its verdicts before its sweeps, with ``nice``, so
+    that they fill the moments the sweeps leave a core idle (a first world computed
+    alone, a last worker finishing, a figure drawn) instead of running after them.
+
+    Parameters
+    ----------
+    measures : iterable of (str, callable or Measure), optional
+        As in :func:`all_verdicts`.
+    n_jobs : int, default 1
+        Worker processes, started when the body begins.
+    nice : bool, default False
+        Run the workers at a lower priority (Unix ``nice`` +10), so the body's own
+        work keeps the cores it needs.
+    **options
+        Passed to :func:`verdicts`.
+
+    Yields
+    ------
+    callable
+        ``collect(progress) -> list of Verdict``; ``progress`` as in :func:`all_verdicts`.
+
+    Examples
+    --------
+    >>> with verdicts_in_background(["sd"], properties=["range"], max_examples=5) as collect:
+    ...     [v.status for v in collect(False)]
+    ['proven']
+    """
+    from puf import MEASURES
+
+    measures = list(MEASURES) if measures is None else list(measures)
+    chosen = options.pop("properties", None)
+    chosen = list(CATALOG) if chosen is None else ([chosen] if isinstance(chosen, (str, Property)) else list(chosen))
+    tasks = [(i, j, m, p) for i, m in enumerate(measures) for j, p in enumerate(chosen)]
+    # Checks differ in cost by measure and property; a fixed shuffle mixes them evenly, so a
+    # bar's rate (and remaining time) holds from the start instead of jumping at a slow measure.
+    random.Random(0).shuffle(tasks)
+    if n_jobs <= 1 or len(tasks) <= 1:
+        yield lambda progress: _gathered(
+            progress, (((i, j), _one_check(m, p, options)) for i, j, m, p in tasks), len(tasks)
+        )
+        return
+    # forked where the platform can (a measure loaded from a file is there too); killed, not
+    # awaited, on Ctrl-C or SIGTERM; the workers die with this process
+    with worker_pool(n_jobs, niceness=_NICENESS if nice else 0) as pool:
+        futures = {pool.submit(_one_check, m, p, options): (i, j) for i, j, m, p in tasks}
+        yield lambda progress: _gathered(progress, completed(futures), len(tasks))
+
+
+def _gathered(progress: Any, outcomes: Iterable[tuple[tuple[int, int], Verdict]], total: int) -> list[Verdict]:
+    """The verdicts of ``total`` ``((measure index, property index), verdict)`` pairs, in index order.
+
+    ``progress`` (as in :func:`all_verdicts`) advances by one per verdict as it arrives.
+    """
+    results = {}
+    with progress_bar(progress, total, desc="puf check", unit="check") as bar:
+        for key, verdict in outcomes:
+            results[key] = verdict
+            bar is None or bar.update(1)
+    return [results[key] for key in sorted(results)]
+
+
+def verdict_frame(results: Iterable[Verdict]) -> pd.DataFrame:
+    """Return one row per verdict (the tidy form, every :class:`Verdict` field).
+
+    Examples
+    --------
+    >>> verdict_frame(verdicts("sd", properties=["range"], max_examples=5))[["measure", "status"]]
+      measure  status
+    0      sd  proven
+    """
+    import pandas as pd
+
+    return pd.DataFrame([v.to_dict() for v in results])
+
+
+def verdict_matrix(
+    measures: Iterable[Any] | None = None, *, results: Sequence[Verdict] | None = None, **options: Any
+) -> pd.DataFrame:
+    """Return the measure x property matrix of statuses as a pandas DataFrame.
+
+    Parameters
+    ----------
+    measures : iterable, optional
+        Measures to run (default every built-in); ignored when ``results`` is given.
+    results : list of Verdict, optional
+        Verdicts already computed (e.g. by :func:`all_verdicts`).
+    **options
+        Passed to :func:`all_verdicts`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: measure names in input order; columns: property names in catalog order.
+
+    Examples
+    --------
+    >>> verdict_matrix(["sd", "puf"], properties=["similarity-zero"], max_examples=10)
+    property similarity-zero
+    measure
+    sd              violated
+    puf               proven
+    """
+    if results is None:
+        results = all_verdicts(measures, **options)
+    frame = verdict_frame(results)
+    matrix = frame.pivot(index="measure", columns="property", values="status")
+    rows = list(dict.fromkeys(frame["measure"]))
+    cols = [p for p in CATALOG if p in matrix.columns]
+    return matrix.loc[rows, cols].rename_axis(index="measure", columns="property")

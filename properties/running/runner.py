@@ -1,0 +1,501 @@
+"""The verdicts of a measure: :class:`Verdict`, one property's verdict, and :func:`verdicts`,
+which puts a measure through the property catalog with Hypothesis to produce them.
+
+Each property runs as a ``@given`` test built here and called directly, its body
+a :class:`~puf.properties.running.search.PropertySearch` that knows the property only as
+an object (its cases, explicit cases, judge and explanation). A universal
+property that fails is shrunk to a minimal counterexample (after ``target()``
+has pushed the search towards the largest violation; :mod:`properties.running.shrink`
+then shrinks a find from any source); an existential one that succeeds is shrunk
+to a minimal witness. The statuses a verdict can have are
+:data:`properties.catalog.listing.STATUSES`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Verdict", "verdicts", "shrunk_example"]
+
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from typing import Any
+import contextlib
+import dataclasses
+import math
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, settings
+
+from puf import as_measure
+from puf.metadata import Measure
+
+from ..cases.case import LARGEST
+from .calls import Timeout, check_returns_number, check_run_options, end_calls
+from .budget import DEFAULT_TIME_LIMIT, example_budget
+from ..catalog.listing import CATALOG, Property, get_property
+from ..catalog.judges import shown_pair
+from ..knowledge.known import example_case
+from ..knowledge.power import measured_power
+from ..proving.proofs import Proof, check_mode, combine, prove, settles
+from .search import Found, OutOfBudget, PropertySearch, measure_level
+from .shrink import shrink
+from ..cases.case import Case
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict of one property on one measure.
+
+    Attributes
+    ----------
+    measure, property : str
+        Names.
+    status : {"proven", "holds", "violated", "not-found", "undefined", "not-applicable"}
+        ``proven``: no counterexample, and a proof (``scope`` says for which m
+        and how, :mod:`properties.proving.proofs`); ``holds``: no counterexample (universal) or a witness found
+        (existential); ``violated``: a minimal counterexample (universal), or
+        a proof that no witness exists (existential: the measure reads none of the
+        fields the change touches); ``not-found``: a property that asks for a
+        witness (the sensitivities; ``attainable-range`` at some m) found none
+        in the candidates its reason counts, the search's and a stronger one's
+        (a failed search is no proof); ``undefined``: the measure timed out, or
+        raised or was NaN or infinite on every example (elsewhere such examples
+        are set aside, counted in ``n_undefined``, and ``defined`` reports them);
+        ``not-applicable``: no example admitted the transformation.
+    kind, level : str
+        Universal or existential; checked on ``score`` populations or ``world``s.
+    n_examples : int
+        Examples checked (trivial and undefined ones not counted).
+    n_undefined : int
+        Examples set aside because the measure returned NaN or ±inf or raised on
+        them (the ``defined`` property reports those).
+    reason : str
+        One line saying why.
+    example : dict or None
+        The counterexample, witness or offending input: ``change``,
+        ``before``/``after`` fields, ``value_before``/``value_after``, ``violation``.
+    seconds : float
+        Wall time of the check.
+    sizes : tuple of int
+        The numbers of users m of the examples checked.
+    power : float or None
+        The measured detection rate of this property's search at this budget
+        (share of the flaw corpus's planted flaws of the property it finds,
+        ``properties/knowledge/power_table.json``); None where not measured.
+    max_examples : int or None
+        The example budget it was checked at (Hypothesis examples per property).
+    random_state : int or None
+        The seed it was checked with (None: Hypothesis' own randomness).
+    scope : str or None
+        For a ``proven`` cell, what the proof covers: "for every m, by <rule>"
+        or "for m ≤ 4, by SMT"; None otherwise.
+
+    Examples
+    --------
+    >>> from puf.properties import verdicts
+    >>> v = verdicts("sd", properties=["similarity-sensitive"], max_examples=10)[0]
+    >>> v.status, v.to_dict()["property"]
+    ('violated', 'similarity-sensitive')
+    """
+
+    measure: str
+    property: str
+    status: str
+    kind: str
+    level: str
+    n_examples: int
+    n_undefined: int
+    reason: str
+    example: dict | None = None
+    seconds: float = 0.0
+    sizes: tuple = ()
+    power: float | None = None
+    max_examples: int | None = None
+    random_state: int | None = None
+    scope: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (NaN and infinities as the strings "nan", "inf", "-inf").
+
+        Examples
+        --------
+        >>> from puf.properties import verdicts
+        >>> v = verdicts("gini", properties=["defined"], max_examples=10)[0]
+        >>> v.to_dict()["example"]["value_before"]
+        'nan'
+        """
+        return _json_ready(asdict(self))
+
+
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def _recorded_seed(seed_value: int | None) -> int | None:
+    """The seed as a Verdict records it: an int, or None for Hypothesis' own randomness."""
+    return None if seed_value is None else int(seed_value)
+
+
+def _seed(random_state: int | np.random.Generator | None) -> int | None:
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**32))
+    return random_state
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hide the constants Hypothesis harvests from every local module in ``sys.modules``.
+
+    Hypothesis mixes literals found in the source of already-imported local
+    modules into generation, so the same seed gave different verdicts
+    depending on what else the process had imported (``puf check`` versus a
+    pytest run that collected other tests). Internal API: if it moves,
+    this does nothing.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        original, empty = providers._get_local_constants, providers.Constants()
+        providers.CONSTANTS_CACHE.cache.clear()
+    except (ImportError, AttributeError):
+        yield
+        return
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        providers.CONSTANTS_CACHE.cache.clear()
+
+
+def _hypothesis_test(
+    search: PropertySearch, *, max_examples: int, random_state: int | None, database: Any
+) -> Callable[[], None]:
+    """The property's ``@given`` test around ``search.check``, its hand-made examples first."""
+    prop, measure = search.prop, search.measure
+
+    def body(case: Case) -> None:
+        search.check(case)
+
+    test = given(prop.cases(search.level, measure))(body)
+    for case in prop.explicit(search.level):
+        test = example(case)(test)
+    test = settings(
+        max_examples=max_examples,
+        database=database,
+        deadline=None,
+        derandomize=False,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        verbosity=Verbosity.quiet,
+        print_blob=False,
+        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
+    )(test)
+    if random_state is not None:
+        test = seed(random_state)(test)
+    test._hypothesis_internal_database_key = f"puf-harness:{measure.name}:{prop.name}".encode()
+    return test
+
+
+def _check_one(
+    measure: Measure,
+    prop: Property,
+    *,
+    max_examples: int,
+    random_state: int | None,
+    time_limit: float,
+    time_budget: float,
+    database: Any,
+    known: bool | Mapping[str, Any],
+) -> tuple[str, str, dict[str, Any] | None, PropertySearch]:
+    """Return ``(status, reason, example, search)`` of one property on one measure."""
+    search = PropertySearch(measure, prop, max_examples=max_examples, time_limit=time_limit, time_budget=time_budget)
+    test = _hypothesis_test(search, max_examples=max_examples, random_state=random_state, database=database)
+    note = ""
+    try:
+        with _no_local_constants():
+            if not search.replay(known):
+                search.searching = True
+                test()
+                search.searching = False
+                if prop.kind == "existential":
+                    search.grid()
+    except Found:
+        pass
+    except Timeout as exc:
+        return "undefined", f"timed out after {time_limit:g} s", exc.snapshot, search
+    except OutOfBudget:
+        note = " (search stopped at its call or time budget)"
+    except Exception as exc:  # Hypothesis' own errors, e.g. Flaky from a non-deterministic measure
+        if search.failure is None:
+            return "undefined", f"{type(exc).__name__}: {exc}".splitlines()[0], None, search
+        note = f" (Hypothesis: {type(exc).__name__})"
+    finally:
+        search.close()
+    if search.failure is not None:
+        if not shrink(search):
+            note += " (shrinking stopped at its budget)"
+        elif (
+            prop.shrinks
+            and not prop.fresh_workers
+            and search.failure_case is not None
+            and search.failure_case.before.m > LARGEST
+        ):
+            note += f" (it needs its {search.failure_case.before.m} users: none could be removed)"
+    return (*_status(search, note), search)
+
+
+def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str, Any]:
+    """A counterexample found outside the search (a proof's), judged by it and shrunk as its own
+    finds are (:func:`properties.running.shrink.shrink`); returned as it was when the search does not
+    confirm it.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> search = PropertySearch(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"),
+    ...                         max_examples=5, time_limit=2.0, time_budget=60.0)
+    >>> found = shrunk_example(search, {"change": "m = 4", "before": {"effectiveness": [0.3, 0.7, 0.2, 0.9]},
+    ...                                 "after": None})
+    >>> found["before"]["effectiveness"], found["change"]
+    ([0.0, 1.0], 'm = 4 (shrunk from m = 4: users the change leaves alone removed, 2 values made simpler)')
+    """
+    if search.prop.fresh_workers:  # its workers are closed: judged in fresh ones only
+        return example
+    case = dataclasses.replace(example_case(search.prop.name, example), change=example.get("change", ""))
+    search.max_calls += 1
+    try:
+        search.check(case)
+    except Found:
+        shrink(search)
+        return search.failure[1] if search.failure is not None else example
+    except (OutOfBudget, Timeout):
+        pass
+    return example
+
+
+def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
+    prop, failure, n = search.prop, search.failure, search.checked
+    if failure is not None:
+        kind, found = failure
+        if kind == "raised" and not prop.judges_undefined:
+            return "undefined", f"the measure raised: {found['error']}{note}", found
+        if kind == "excess" and prop.kind == "existential":
+            before, after = shown_pair(found["value_before"], found["value_after"])
+            return "holds", f"witness: value {before} → {after}{note}", found
+        if kind == "excess" and prop.refine is not None:  # a failed search for a witness: no proof
+            tried = (
+                f"nor by the grid {{0, ½, 1}}^m and a local search ({search.candidates} more values)"
+                if search.candidates
+                else "(no grid at world level)"
+            )
+            return "not-found", f"{prop.explain(found)}: not reached, {tried}; no proof either way{note}", found
+        return "violated", prop.explain(found) + note, found
+    if n == 0 and search.undefined:
+        shown = (search.nan_case or (0, None))[1]
+        error = (shown or {}).get("error")
+        what = f"e.g. {error}" if error else "NaN or ±inf"
+        return "undefined", f"undefined on all {search.undefined} examples ({what}){note}", shown
+    if n == 0:
+        return "not-applicable", f"no example admitted the transformation{note}", None
+    sizes = _sizes(search.sizes)
+    if prop.kind == "existential":
+        demo = (search.demo or (0, None))[1]
+        unread = not set(prop.needs) & set(search.measure.reads or ())
+        if unread:  # the proof of the negation: what the change touches never reaches the measure
+            fields = " or ".join(prop.needs)
+            return "violated", f"the measure reads no {fields}, so no change of it alone moves the value{note}", None
+        tried = f"{n} candidates ({sizes}, and the grid {{0, ½, 1}}^m for small m)"
+        return "not-found", f"no change moved the value: no witness found in {tried}{note}", demo
+    return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
+
+
+def _sizes(sizes: Collection[int]) -> str:
+    """The sizes m checked, as ranges, with the largest one: "m = 2–6, 8; largest m = 8".
+
+    Beyond the small populations' 12 users, the sizes are counted, not listed.
+
+    Examples
+    --------
+    >>> _sizes({2, 3, 4, 8})
+    'm = 2–4, 8; largest m = 8'
+    >>> _sizes({2, 3, 13, 40, 250})
+    'm = 2–3 and 3 sizes in 13–250; largest m = 250'
+    """
+    if not sizes:
+        return "no size"
+    small = sorted(m for m in sizes if m <= LARGEST)
+    large = sorted(m for m in sizes if m > LARGEST)
+    parts = []
+    if small:
+        start = prev = small[0]
+        for m in small[1:] + [None]:
+            if m is not None and m == prev + 1:
+                prev = m
+                continue
+            parts.append(str(start) if start == prev else f"{start}–{prev}")
+            if m is not None:
+                start = prev = m
+    text = "m = " + ", ".join(parts) if parts else "m"
+    if large:
+        text += (
+            f" and {len(large)} size{'s' * (len(large) > 1)} in {large[0]}–{large[-1]}"
+            if len(large) > 1
+            else f" and {large[0]}"
+        )
+    return f"{text}; largest m = {max(sizes)}"
+
+
+def _proven(
+    measure: Measure, prop: Property, proof: Proof, max_examples: int, seed_value: int | None, start: float
+) -> Verdict:
+    """The verdict of a cell a proof settles for every m: its argument, and no examples."""
+    return Verdict(
+        measure.name,
+        prop.name,
+        "proven",
+        prop.kind,
+        measure_level(measure),
+        0,
+        0,
+        f"proven {proof.scope}: {proof.argument}",
+        None,
+        round(time.perf_counter() - start, 3),
+        (),
+        None,
+        max_examples,
+        _recorded_seed(seed_value),
+        proof.scope,
+    )
+
+
+def verdicts(
+    measure: Any,
+    *,
+    properties: str | Property | Iterable[str | Property] | None = None,
+    max_examples: int | None = None,
+    random_state: int | np.random.Generator | None = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    time_budget: float = 60.0,
+    database: Any = None,
+    known: bool | Mapping[str, Any] = True,
+    proofs: str = "rules",
+) -> list[Verdict]:
+    """Put ``measure`` through the property catalog.
+
+    Parameters
+    ----------
+    measure : str, callable or puf.Measure
+        A registered name or any function whose parameters are Population fields.
+    properties : str, Property or iterable of them, optional
+        Property names or :class:`properties.Property` objects (one may be given
+        alone; a Property need not be in the catalog); default the whole
+        :data:`properties.CATALOG`.
+    max_examples : int, optional
+        The example budget: Hypothesis examples per property before shrinking;
+        default ``properties.running.budget.DEFAULT_MAX_EXAMPLES`` (60).
+    random_state : int, numpy Generator or None, default 0
+        Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
+    time_limit : float, default :data:`~puf.properties.running.budget.DEFAULT_TIME_LIMIT` (2 s)
+        Seconds allowed per measure call, > 0; a call over it makes the verdict
+        ``undefined: timed out after N s``. A user's measure runs in a worker
+        process killed at the limit (so even C code that ignores signals stops);
+        the built-ins run in-process under SIGALRM (main thread).
+    time_budget : float, default 60.0
+        Seconds allowed per property; the search stops there and reports what it has.
+    database : hypothesis database, optional
+        Example database (keyed by measure and property); default none.
+    known : bool or dict, default True
+        Try the stored examples of ``properties/knowledge/known/`` first (every file's
+        examples of the property); False measures the search alone. A known
+        file's content (a measure's own pinned file, :func:`properties.knowledge.pinned.read_pinned`)
+        has its examples tried before those.
+    proofs : {"rules", "smt", "none"}, default "rules"
+        For a grammar measure (:mod:`puf.grammar`, which the built-ins PUF,
+        SD, Gini, ... are expressions of): prove cells by the composition
+        rules (every m), and with "smt" also by the z3 solver for m ≤ 4
+        (the optional extra ``proofs``). A cell proven for every m is
+        ``proven`` without a search (its reason is the proof's argument); one
+        proven for m ≤ 4 is searched, and ``proven`` when the search finds
+        nothing either; a solver's counterexample is confirmed
+        by the judge before it counts. "none": the search alone.
+
+    Returns
+    -------
+    list of Verdict
+        One per property, in the order given (catalog order by default).
+
+    Raises
+    ------
+    ValueError
+        If the measure has an unknown parameter or does not return a number, or
+        an option is out of range (``time_limit`` or ``time_budget`` <= 0, ``max_examples`` < 1).
+
+    Examples
+    --------
+    >>> [(v.property, v.status) for v in verdicts("puf", properties=["range", "anonymity"],
+    ...                                             max_examples=10)]
+    [('range', 'proven'), ('anonymity', 'proven')]
+    """
+    measure = as_measure(measure)
+    if isinstance(properties, Property):
+        properties = [properties]
+    max_examples = example_budget(max_examples)
+    properties = check_run_options(time_limit=time_limit, time_budget=time_budget, properties=properties)
+    check_mode(proofs)
+    check_returns_number(measure, time_limit)
+    chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
+    seed_value = _seed(random_state)
+    results = []
+    for prop in chosen:
+        name = prop.name
+        start = time.perf_counter()
+        proof = prove(measure, name, mode=proofs)
+        if settles(proof):
+            results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
+            continue
+        status, reason, found, search = _check_one(
+            measure,
+            prop,
+            max_examples=max_examples,
+            random_state=seed_value,
+            time_limit=time_limit,
+            time_budget=time_budget,
+            database=database,
+            known=known,
+        )
+        power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
+        if power is not None:
+            reason += (
+                f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
+            )
+        status, reason, found, scope = combine(status, reason, found, proof)
+        if proof is not None and found is not None and search.failure is None and status == "violated":
+            found = shrunk_example(search, found)  # the solver's counterexample, shrunk as any find
+        results.append(
+            Verdict(
+                measure.name,
+                name,
+                status,
+                prop.kind,
+                search.level,
+                search.checked,
+                search.undefined,
+                reason,
+                found,
+                round(time.perf_counter() - start, 3),
+                tuple(sorted(search.sizes)),
+                None if power is None else power[0],
+                max_examples,
+                _recorded_seed(seed_value),
+                scope,
+            )
+        )
+    end_calls()  # a user measure's worker process is not kept past its verdicts
+    return results

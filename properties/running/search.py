@@ -1,0 +1,452 @@
+"""Search helpers run inside one example: jumps narrowed by bisection.
+
+A continuity case may carry a *segment*, two populations of the same users
+far apart. :func:`narrow_jump` walks it: it evaluates the measure at a few
+points and halves the pieces, keeping a small beam of the pieces whose values
+differ most, until the two ends are closer than ``tolerance`` in every field. A jump (a threshold at any value,
+a tie broken, a user filtered out) survives the halving, so the last pair
+shows a change far larger than its distance; on a Lipschitz measure the
+ratio stays bounded by the Lipschitz constant, so no false alarm arises.
+
+:class:`PropertySearch` is the body of one property's Hypothesis test: it
+evaluates the measure on each case (narrowing segments, choosing the worst of
+a case's alternatives) and judges it through the property object alone.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Found", "OutOfBudget", "PropertySearch", "measure_level", "narrow_jump"]
+
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn, cast
+import dataclasses
+import math
+import time
+
+import numpy as np
+from hypothesis import target
+
+from puf.metadata import Measure
+from puf.population import FIELDS, Population
+
+from .calls import FreshCaller, MeasureError, Timeout, call_measure
+from ..cases.case import distance
+from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
+from ..cases.case import Case
+from ..catalog.listing import Property
+
+
+_WORLD_FIELDS = {"utility", "list_distance"}
+
+
+def measure_level(measure: Measure) -> str:
+    """The level a measure is checked at: ``"world"`` when it reads a field only a World
+    supplies (its recommended lists), else ``"score"``.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
+    ('score', 'world')
+    """
+    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
+
+
+def interpolate(start: Population, end: Population, t: float) -> Population:
+    """The population ``start + t·(end − start)`` (every field both have).
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> a, b = Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.5], np.eye(2))
+    >>> interpolate(a, b, 0.5).effectiveness.tolist()
+    [0.5, 0.25]
+    """
+    a, b = start.fields(), end.fields()
+    return start.replace(**{f: a[f] + t * (b[f] - a[f]) for f in a if f in b})
+
+
+def narrow_jump(
+    evaluate: Callable[[Population], float],
+    start: Population,
+    end: Population,
+    *,
+    tolerance: float = 1e-7,
+    points: int = 8,
+    beam: int = 3,
+) -> tuple[Population, Population, float, float] | None:
+    """Return ``(pop_a, pop_b, value_a, value_b)``: the steepest short piece of the segment.
+
+    ``evaluate`` maps a population to a float (NaN allowed: NaN points are never kept).
+    The segment is cut into ``points`` pieces; every piece is halved, and the ``beam``
+    halves whose values differ most are kept and halved again, down to ``tolerance``.
+    A jump keeps its size as its piece shrinks while a continuous change halves with it,
+    so a jump's piece stays in the beam even when the measure's trend elsewhere is larger.
+    None when fewer than two points of the segment have finite values.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> a, b = Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.0], np.eye(2))
+    >>> step = lambda pop: float(pop.effectiveness[0] > 0.3)   # a jump at S(0) = 0.3
+    >>> low, high, f_low, f_high = narrow_jump(step, a, b)
+    >>> f_low, f_high, distance(low, high) <= 1e-7
+    (0.0, 1.0, True)
+    """
+    grid = [k / points for k in range(points + 1)]
+    values = [evaluate(interpolate(start, end, t)) for t in grid]
+    pieces = [
+        (grid[i], grid[i + 1], values[i], values[i + 1])
+        for i in range(points)
+        if math.isfinite(values[i]) and math.isfinite(values[i + 1])
+    ]
+    if not pieces:
+        return None
+    length = distance(start, end)
+    while pieces and (pieces[0][1] - pieces[0][0]) * length > tolerance:
+        halves = []
+        for low, high, f_low, f_high in pieces:
+            mid = 0.5 * (low + high)
+            f_mid = evaluate(interpolate(start, end, mid))
+            if not math.isfinite(f_mid):
+                continue
+            halves += [(low, mid, f_low, f_mid), (mid, high, f_mid, f_high)]
+        if not halves:
+            break
+        halves.sort(key=lambda piece: -abs(piece[3] - piece[2]))
+        pieces = halves[:beam]
+    low, high, f_low, f_high = max(pieces, key=lambda piece: abs(piece[3] - piece[2]))
+    return interpolate(start, end, low), interpolate(start, end, high), f_low, f_high
+
+
+class Found(AssertionError):
+    """Raised inside the Hypothesis test when a case fails (or is a witness): a test failure,
+    so Hypothesis shrinks it.
+
+    Examples
+    --------
+    >>> issubclass(Found, AssertionError)
+    True
+    """
+
+
+class OutOfBudget(BaseException):
+    """The property's call or time budget ran out; not an Exception, so it stops Hypothesis at once.
+
+    Examples
+    --------
+    >>> issubclass(OutOfBudget, Exception)
+    False
+    """
+
+
+class PropertySearch:
+    """One property's search on one measure: the body of its Hypothesis test, and what it found.
+
+    :meth:`check` judges one case and raises :class:`Found` on a counterexample
+    (universal) or a witness (existential), recording it in ``failure``; the last
+    one recorded is the one Hypothesis replays at the end: the minimal one.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> from puf.properties import get_property
+    >>> search = PropertySearch(as_measure("gini"), get_property("defined"), max_examples=10,
+    ...                         time_limit=2.0, time_budget=60.0)
+    >>> search.replay(True), search.failure[1]["value_before"]
+    (True, nan)
+    """
+
+    def __init__(
+        self, measure: Measure, prop: Property, *, max_examples: int, time_limit: float, time_budget: float
+    ) -> None:
+        self.measure, self.prop, self.level = measure, prop, measure_level(measure)
+        self.time_limit, self.time_budget = time_limit, time_budget
+        # A deterministic cap on calls (generation, targeting and shrinking together) keeps
+        # world-level shrinking bounded; the time budget is only a safety net for slow measures.
+        self.max_calls = 5 * max_examples + 100
+        self.checked = self.undefined = self.calls = 0
+        # What was found: (kind, example); the existential demonstration and the smallest NaN
+        # example, each with its rank.
+        self.failure: tuple[str, dict[str, Any]] | None = None
+        self.failure_case: Case | None = None
+        self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
+        self.nan_case: tuple[int, dict[str, Any]] | None = None
+        self.searching = False
+        # The stronger search's values by size m, and the candidates it and the grid tried.
+        self.refined: dict[int, tuple[dict[str, float], int]] = {}
+        self.candidates = 0
+        self.sizes: set[int] = set()
+        self.memo: dict[
+            int, tuple[Population, float]
+        ] = {}  # derived populations' values, by identity (see evaluate_case)
+        self.start = time.perf_counter()
+        # Two workers of the property's own (``fresh_workers``): one asked each case's P alone,
+        # each time as the first call of a process, the other the case's other populations,
+        # each followed by P.
+        self.callers = (
+            (FreshCaller(measure, time_limit, first_calls=True), FreshCaller(measure, time_limit))
+            if prop.fresh_workers
+            else None
+        )
+
+    def close(self) -> None:
+        """End the property's own workers, if any."""
+        for caller in self.callers or ():
+            caller.close()
+
+    def snapshot(
+        self, case: Case, before: float | None, after: float | None, excess: float | None, error: str | None = None
+    ) -> dict[str, Any]:
+        """The example as the verdict shows and stores it (plain lists and numbers)."""
+        # Only the fields the measure reads and the property acts on or judges by: an
+        # effectiveness-only measure's example shows no similarity matrix (a stored example
+        # replays with the fields it lacks at their neutral values, properties.knowledge.known).
+        # A property acting on every field (a relabelling, a replication) defines its case by
+        # none in particular: the measure's own fields show it.
+        acts_on = () if set(self.prop.needs) >= set(FIELDS) else self.prop.needs
+        used = {*(self.measure.reads or ()), *acts_on, *self.prop.uses} or {"effectiveness"}
+        shown = [f for f in FIELDS if f in used]
+
+        def fields(pop: Population | None) -> dict[str, Any] | None:
+            if pop is None:
+                return None
+            present = pop.fields()
+            return {f: np.asarray(present[f]).tolist() for f in shown if f in present}
+
+        snapshot = {
+            "change": case.change,
+            "before": fields(case.before),
+            "after": fields(case.after),
+            "value_before": before,
+            "value_after": after,
+            "violation": None if excess is None else float(excess),
+            "error": error,
+        }
+        if case.values:  # the derived populations' values: what a subgroup or range judge read
+            snapshot["derived"] = dict(case.values)
+        return snapshot
+
+    def fail(self, kind: str, example: dict[str, Any], case: Case) -> NoReturn:
+        self.failure, self.failure_case = (kind, example), case
+        raise Found(self.prop.name)
+
+    def check(self, case: Case) -> None:
+        """The test body: evaluate the measure on ``case`` and judge it (raise on a find)."""
+        self.calls += 1
+        if self.calls > self.max_calls or time.perf_counter() - self.start > self.time_budget:
+            raise OutOfBudget
+        if case.trivial:
+            return
+        try:
+            if self.callers:
+                case, before, after = self._repeated(case)
+            else:
+                case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit, self.memo)
+        except MeasureError as exc:
+            if self.prop.judges_undefined:
+                self.fail("raised", self.snapshot(case, None, None, None, str(exc)), case)
+            self._set_aside(case, None, None, error=str(exc))
+            return
+        except Timeout as exc:
+            exc.snapshot = self.snapshot(case, None, None, None, "timed out")
+            raise
+        self.sizes.add(case.before.m)
+        if self.prop.judges_undefined:
+            self._judge_value(case, before, after)
+        elif not math.isfinite(before) or (after is not None and not math.isfinite(after)):
+            self._set_aside(case, before, after)
+        else:
+            self._judge(case, before, after)
+
+    def _repeated(self, case: Case) -> tuple[Case, float, float | None]:
+        """``(option, f(P) in the first worker, f(P) in the second)`` of the option whose two
+        values differ most: the second worker is asked each option's other population, then P."""
+        assert self.callers is not None  # only properties with fresh workers repeat (their cases have an after)
+        first, second = self.callers
+        options = (case, *case.alternatives)
+        alone = first.many([case.before])[0]
+        asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
+        again = asked[1::2]
+
+        def gap(value: float) -> float:
+            return abs(value - alone) if math.isfinite(value - alone) else math.inf
+
+        worst = max(range(len(options)), key=lambda i: gap(again[i]))
+        return dataclasses.replace(options[worst], alternatives=()), alone, again[worst]
+
+    def _judge_value(self, case: Case, before: float, after: float | None) -> None:
+        """Judge a value that may be undefined (a value that is not a number has no size)."""
+        if self.prop.judge(self.measure, before, after, case) > 0:
+            self.fail("excess", self.snapshot(case, before, after, None), case)
+        self.checked += 1
+
+    def _set_aside(self, case: Case, before: float | None, after: float | None, *, error: str | None = None) -> None:
+        """An undefined value (NaN, ±inf, or a call that raised) is not judged: `defined` reports
+        it; it is counted here, and the smallest such example kept to show."""
+        self.undefined += 1
+        if self.nan_case is None or case.before.m < self.nan_case[0]:
+            self.nan_case = (case.before.m, self.snapshot(case, before, after, None, error))
+
+    def _refined(self, case: Case, before: float, after: float | None) -> tuple[Case, float]:
+        """The case with the property's stronger search's values added (once per size m), and
+        its excess judged again: a shortfall the search alone found is not yet a finding."""
+        assert self.prop.refine is not None  # only properties with a stronger search refine
+        m = case.before.m
+        if m not in self.refined:
+
+            def value(pop: Population) -> float:
+                if time.perf_counter() - self.start > self.time_budget:
+                    raise OutOfBudget  # the stronger search spends the property's time like the rest
+                try:
+                    return call_measure(self.measure, pop, self.time_limit)
+                except MeasureError:
+                    return math.nan
+
+            try:
+                self.refined[m] = self.prop.refine(case, value, self.measure)
+            except OutOfBudget:  # out of time: the shortfall stands, as not-found (never violated)
+                self.refined[m] = ({}, 0)
+            self.candidates += self.refined[m][1]
+        case = dataclasses.replace(case, values={**(case.values or {}), **self.refined[m][0]})
+        return case, self.prop.judge(self.measure, before, after, case)
+
+    def grid(self) -> None:
+        """Try the property's exhaustive small grid (outside Hypothesis); a witness is a find."""
+        if self.prop.grid is None or not set(self.prop.needs) & set(self.measure.reads or ()):
+            return
+        cases = self.prop.grid(self.level, self.measure)
+        self.max_calls += len(cases)
+        self.candidates += len(cases)
+        for case in cases:
+            self.check(case)
+
+    def _judge(self, case: Case, before: float, after: float | None) -> None:
+        excess = self.prop.judge(self.measure, before, after, case)
+        if excess > 0 and self.prop.refine is not None:
+            case, excess = self._refined(case, before, after)
+        if math.isnan(excess):  # the derived values leave nothing to judge (a subgroup's NaN)
+            self._set_aside(case, before, after)
+            return
+        if math.isfinite(excess) and self.searching:
+            target(float(np.clip(excess, -1e6, 1e6)), label=self.prop.name)
+        if excess > 0:
+            self.fail("excess", self.snapshot(case, before, after, excess), case)
+        self.checked += 1
+        if self.prop.kind == "existential":
+            rank = _demo_rank(case)
+            if self.demo is None or rank < self.demo[0]:
+                self.demo = (rank, self.snapshot(case, before, after, excess))
+
+    def replay(self, known: bool | Mapping[str, Any]) -> bool:
+        """Try the stored examples first, outside Hypothesis; True when one was a find.
+
+        A known violation is found on any Hypothesis release, and a found one ends
+        the property without a search. ``known`` is True (the packaged files), False
+        (none), or a known file's content (a measure's pinned file): its example of
+        the property first, then the packaged ones.
+        """
+        examples = []
+        if isinstance(known, dict):
+            own = known.get("examples", {}).get(self.prop.name)
+            examples = [(PINNED_SOURCE, own)] if own else []
+        examples += known_examples(self.prop.name, first=self.measure.name) if known else []
+        for source, stored in examples:
+            if not set(self.measure.reads or ()) <= set(stored["before"]):
+                continue
+            try:
+                self.check(example_case(self.prop.name, stored, source=source))
+            except Found:
+                return True
+        return False
+
+
+def evaluate_case(
+    case: Case,
+    measure: Measure,
+    prop: Property,
+    time_limit: float,
+    memo: dict[int, tuple[Population, float]] | None = None,
+) -> tuple[Case, float, float | None]:
+    """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
+    or choosing the worst of its alternatives (the one with the largest excess).
+
+    ``memo``: a dict keeping the values of derived populations by identity across cases (the
+    candidate extremes of one size are the same objects every time)."""
+
+    def value(pop: Population) -> float:
+        return call_measure(measure, pop, time_limit)
+
+    def derived_value(pop: Population) -> float:
+        if memo is not None and id(pop) in memo:
+            return memo[id(pop)][1]
+        try:
+            found = value(pop)
+        except MeasureError:
+            found = math.nan  # a derived population that raises is set aside as a NaN one is
+        if memo is not None:
+            memo[id(pop)] = (pop, found)  # the population kept: its id stays its own
+        return found
+
+    def with_values(option: Case) -> Case:
+        if prop.derived is None:
+            return option
+        values = {
+            name: derived_value(pop)
+            for name, pop in prop.derived(option).items()
+            if set(measure.reads or ()) <= set(pop.fields())
+        }
+        return dataclasses.replace(option, values=values)
+
+    case = with_values(case)
+    if case.segment and case.after is not None:  # a segment has both ends
+        narrowed = narrow_jump(value, case.before, case.after)
+        if narrowed is None:
+            return case, value(case.before), value(case.after)
+        low, high, f_low, f_high = narrowed
+        gap = distance(low, high)
+        case = dataclasses.replace(
+            case,
+            before=low,
+            after=high,
+            segment=False,
+            delta=gap or math.inf,
+            change=case.change + f", narrowed by bisection to δ = {gap:.3g}",
+        )
+        return case, f_low, f_high
+    cache: dict[int, tuple[Population, float]] = {}
+
+    def cached(pop: Population) -> float:
+        if id(pop) not in cache:
+            cache[id(pop)] = (pop, value(pop))
+        return cache[id(pop)][1]
+
+    before = cached(case.before)
+    after = None if case.after is None else cached(case.after)
+    if not case.alternatives:
+        return case, before, after
+    best = None
+    for option in (dataclasses.replace(case, alternatives=()), *map(with_values, case.alternatives)):
+        if option.after is None:  # every alternative has its after population
+            continue
+        b, a = cached(option.before), cached(option.after)
+        if not (math.isfinite(b) and math.isfinite(a)):
+            continue
+        excess = prop.judge(measure, b, a, option)
+        if best is None or excess > best[0]:
+            best = (excess, option, b, a)
+    if best is None:
+        return dataclasses.replace(case, alternatives=()), before, after
+    return best[1], best[2], best[3]
+
+
+def _demo_rank(case: Case) -> tuple[bool, bool, int]:
+    """Order of preference of an existential property's demonstration: telling ones first.
+
+    A demonstration that the value does not move is most telling when the
+    fields vary (a constant effectiveness leaves every measure of gaps at 0,
+    whatever the similarity), then the smaller the better.
+    """
+    before = case.before
+    sim = before.similarity[~np.eye(before.m, dtype=bool)]
+    return (bool(np.ptp(before.effectiveness) == 0), bool(np.ptp(sim) == 0), before.m)
