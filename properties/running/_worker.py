@@ -1,4 +1,4 @@
-"""The worker side of :mod:`puf.properties.running.isolation` (private): a keeper and its worker.
+"""The worker side of :mod:`puf.properties.isolation` (private): a keeper and its worker.
 
 Every user measure gets two processes in a process group of their own. The *keeper*
 does nothing but wait: it dies with the harness (a parent-death signal) and is the

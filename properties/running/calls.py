@@ -1,6 +1,6 @@
 """Calling a measure safely: time limit, warnings silenced, a number required (private).
 
-A user's measure runs in a worker process (:mod:`puf.properties.running.isolation`) that is
+A user's measure runs in a worker process (:mod:`puf.properties.isolation`) that is
 killed at the time limit, so nothing it does (C code that ignores signals,
 ``except BaseException``, ``sys.exit``, editing its input) reaches the caller; the
 built-in measures run in-process under a SIGALRM limit. Every measure's first call
@@ -150,7 +150,7 @@ class FreshCaller:
     kept from earlier calls elsewhere (a cache, a running normaliser) reaches it.
 
     The worker is never warmed up: its first call is the first population asked, with
-    :func:`~puf.properties.running.isolation.warm_up_limit` added to its request's limit. With
+    :func:`~puf.properties.isolation.warm_up_limit` added to its request's limit. With
     ``first_calls``, every population asked is the measure's first call in a process (a
     process forked for it from the worker, which has loaded the measure and never called
     it), so a measure that fixes something (a normaliser) on its first call in a process
@@ -218,7 +218,7 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> None:
     """Raise ValueError unless ``measure`` returns a number on a small valid population.
 
     This is the measure's first call (its warm-up where it runs in-process): it may
-    take :func:`~puf.properties.running.isolation.warm_up_limit` of ``time_limit``. A measure
+    take :func:`~puf.properties.isolation.warm_up_limit` of ``time_limit``. A measure
     that raises on it passes this check: raising is a finding the verdicts report,
     while a non-number return is a broken interface.
 

@@ -9,11 +9,11 @@ object (a lambda, a function of the caller's own module) already lives in the ca
 process; its worker is forked from it.
 
 Either way a :class:`MeasureWorker` is a pair of processes in a process group of their own
-(:mod:`puf.properties.running._worker`): a keeper that dies with the harness, even on SIGKILL
+(:mod:`puf.properties._worker`): a keeper that dies with the harness, even on SIGKILL
 (:func:`puf.parallel.die_with_parent`), and the worker, its child, that dies with the
 keeper. A measure that signals its parent ends its own worker. Every answer names the
 request it answers and the worker's pid, and is read by an unpickler that builds only
-plain values (:mod:`puf.properties.running._channel`), so a measure that forks, or writes on the
+plain values (:mod:`puf.properties._channel`), so a measure that forks, or writes on the
 socket, cannot answer for the worker, nor run code in the harness. (A pool library's
 workers are the harness's children and its answers are unpickled in full: a measure could
 kill the harness or run code in it.) A call over its time limit kills the group
@@ -106,7 +106,7 @@ class MeasureWorker:
 
     With ``warm`` (the default), each new process's first request is preceded by the
     warm-up call; a worker asked for a measure's first call in a process
-    (:class:`puf.properties.running.calls.FreshCaller`) is made with ``warm=False``.
+    (:class:`puf.properties.calls.FreshCaller`) is made with ``warm=False``.
 
     Examples
     --------

@@ -1,13 +1,13 @@
 """Known verdicts and examples of the built-in measures, one JSON file per measure.
 
-``properties/knowledge/known/<measure-name>.json`` pins a measure's true verdict on every
+``properties/known/<measure-name>.json`` pins a measure's true verdict on every
 catalog property (``verdicts``), says why in one line (``reasons``) and stores
 the examples behind the verdicts (``examples``: the counterexample of a
 violated universal property, the witness of an existential one, the input on
 which the measure is undefined). The verdict runner tries every stored example
 of a property, from every file, before any generated one, so a known
 violation is found whatever Hypothesis' version or luck, for any measure.
-The format is described in ``properties/knowledge/known/README.md``.
+The format is described in ``properties/known/README.md``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ _HOME = Path(__file__).resolve().parent
 
 PINNED_SOURCE = "pinned"
 """The source a measure's own pinned file's examples are labelled with when replayed
-("known example (pinned): …"; :mod:`properties.knowledge.pinned`)."""
+("known example (pinned): …"; :mod:`properties.pinned`)."""
 
 
 def known_path(name: str) -> Path:

@@ -2,7 +2,7 @@
 
 A measure's file is built from its verdicts by :func:`known_from_verdicts`. A new catalog
 property (or a changed one) is pinned by running it on every built-in and
-merging its verdicts into ``properties/knowledge/known/<measure>.json``: ``puf check --all --property
+merging its verdicts into ``properties/known/<measure>.json``: ``puf check --all --property
 NAME --update-known``. A cell whose verdict is unchanged keeps its reason and its stored
 example; a new or changed cell gets the runner's reason, for a person to rewrite into the
 argument or the counterexample behind it. Every ``holds`` cell of a universal property also
