@@ -14,11 +14,11 @@ import importlib
 # Every public name, with the module it lives in (and so, in this order, ``__all__``).
 _HOME = {
     "CATALOG": "catalog.listing",
-    "Property": "catalog.listing",
+    "Property": "catalog.property",
     "get_property": "catalog.listing",
     "catalog_frame": "catalog.listing",
     "Verdict": "running.runner",
-    "STATUSES": "catalog.listing",
+    "STATUSES": "catalog.property",
     "verdicts": "running.runner",
     "all_verdicts": "running.matrix",
     "verdicts_in_background": "running.matrix",

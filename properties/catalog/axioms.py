@@ -1,6 +1,6 @@
 """The inequality literature's axioms that tell the indices apart, as catalog entries.
 
-Each entry is the keyword arguments of one :class:`~puf.properties.catalog.listing.Property`
+Each entry is the keyword arguments of one :class:`~puf.properties.catalog.property.Property`
 (the catalog builds them): the strict transfer principle, the principle of diminishing
 transfers, additive decomposability and consistency by subgroups, and reaching both ends
 of the declared range at every size. Their formal statements say exactly what the search
@@ -12,7 +12,12 @@ from __future__ import annotations
 __all__ = ["AXIOM_ENTRIES"]
 
 from typing import Any
+
+from puf.grammar import IndexForm, PairForm
+from puf.metadata import Measure
+
 from . import judges
+from ..proving.proof_rules import composition_rule
 from ..cases.extreme_cases import candidates, reach, size_cases, size_examples
 from ..cases.subgroup_cases import consistency_parts, decomposition_parts, subgroup_cases, subgroup_examples
 from ..cases.transfer_cases import composite_transfer_worlds, composite_transfer_cases, strict_transfer_cases
@@ -23,6 +28,17 @@ _GROUPS = (
     "similarities); A' has A's size and mean; score level only: measures read at world "
     "level (utility, list distance) are not applicable"
 )
+
+
+@composition_rule("Shorrocks' decomposition")
+def _subgroup_decomposability(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    if isinstance(form, IndexForm) and form.form == "ge":
+        return (
+            "Shorrocks 1980: GE(α) = GE of the group means (each user at its group's mean) + "
+            "Σ_g (n_g/n)(μ_g/μ)^α GE_g, an exact decomposition for every α"
+        )
+    return None
+
 
 # What the two subgroup axioms share: the partitions drawn, and where they apply.
 _SUBGROUP_SEARCH = dict(
@@ -87,6 +103,7 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         **_SUBGROUP_SEARCH,
         derived=decomposition_parts,
         judge=judges.decomposes,
+        proof_rule=_subgroup_decomposability,
     ),
     dict(
         name="subgroup-consistency",

@@ -62,7 +62,7 @@ def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> 
     ValueError: --known ...mine.known.json: pins measure 'gap', not 'other'
     """
     from ..catalog.listing import CATALOG
-    from ..catalog.listing import STATUSES
+    from ..catalog.property import STATUSES
 
     where = f"--known {path}"
     try:

@@ -10,7 +10,7 @@ none; a solver that stops leaves the search's verdict, with a note.
 
 from __future__ import annotations
 
-__all__ = ["PROOF_MODES", "Proof", "prove", "settles", "combine"]
+__all__ = ["PROOF_MODES", "Proof", "prove", "rule_argument", "settles", "combine"]
 
 from typing import Any, TypeGuard
 from dataclasses import dataclass
@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from puf.grammar import builtin_form
 from puf.metadata import Measure
 
-from .proof_rules import rule_argument
+from ..catalog.listing import PROOF_RULES
+from ..catalog.property import Property
+from .proof_rules import ProofRule
 
 PROOF_MODES = ("none", "rules", "smt")
 """``none``: search only; ``rules``: composition rules (every m); ``smt``: rules, then z3 for fixed m."""
@@ -42,6 +44,30 @@ class Proof:
     example: dict | None = None
 
 
+def rule_argument(measure: Measure, form: Any, prop: str | Property) -> tuple[str, str] | None:
+    """``(rule name, argument)`` proving ``prop`` for every m by its composition rule, or None.
+
+    The rule is the property's ``proof_rule`` (a catalog property named by ``prop`` has the
+    one of its entry); a plain function as rule is cited by its name.
+
+    Examples
+    --------
+    >>> import puf
+    >>> from puf.grammar import builtin_form
+    >>> m = puf.as_measure("puf")
+    >>> rule_argument(m, builtin_form(m), "anonymity")[0]
+    'symmetric aggregation'
+    >>> rule_argument(m, builtin_form(m), "pigou-dalton") is None
+    True
+    """
+    rule = prop.proof_rule if isinstance(prop, Property) else PROOF_RULES.get(prop)
+    if rule is None or form is None:
+        return None
+    if not isinstance(rule, ProofRule):
+        rule = ProofRule(getattr(rule, "__name__", "composition rule").replace("_", " "), rule)
+    return rule.argument(measure, form)
+
+
 def check_mode(mode: str) -> str:
     """Return ``mode`` or raise ValueError naming it (one of :data:`PROOF_MODES`)."""
     if mode not in PROOF_MODES:
@@ -50,14 +76,15 @@ def check_mode(mode: str) -> str:
 
 
 def prove(
-    measure: Measure, property_name: str, *, mode: str = "rules", max_users: int = 4, timeout: float = 5.0
+    measure: Measure, prop: str | Property, *, mode: str = "rules", max_users: int = 4, timeout: float = 5.0
 ) -> Proof | None:
     """Prove (or refute) one property of ``measure`` where its grammar form allows; else None.
 
     Parameters
     ----------
     measure : puf.Measure
-    property_name : str
+    prop : str or Property
+        The property, or the name of a catalog property.
     mode : {"rules", "smt", "none"}, default "rules"
     max_users : int, default 4
         The largest m the solver is asked about.
@@ -74,14 +101,15 @@ def prove(
     form = builtin_form(measure)
     if form is None or mode == "none":
         return None
-    rule = rule_argument(measure, form, property_name)
+    rule = rule_argument(measure, form, prop)
     if rule is not None:
         return Proof("proven", f"for every m, by {rule[0]}", rule[1])
     if mode != "smt":
         return None
     from .smt import smt_decide
 
-    result = smt_decide(measure, form, property_name, max_users=max_users, timeout=timeout)
+    name = prop.name if isinstance(prop, Property) else prop
+    result = smt_decide(measure, form, name, max_users=max_users, timeout=timeout)
     if result is None:
         return None
     return Proof(result.status, result.scope, result.note, result.example)

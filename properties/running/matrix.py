@@ -11,7 +11,8 @@ import random
 
 from puf.parallel import completed, progress_bar, worker_pool
 
-from ..catalog.listing import CATALOG, Property
+from ..catalog.listing import CATALOG
+from ..catalog.property import Property
 from .runner import verdicts
 from .runner import Verdict
 import pandas as pd

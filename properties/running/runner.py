@@ -8,7 +8,7 @@ property that fails is shrunk to a minimal counterexample (after ``target()``
 has pushed the search towards the largest violation; :mod:`properties.running.shrink`
 then shrinks a find from any source); an existential one that succeeds is shrunk
 to a minimal witness. The statuses a verdict can have are
-:data:`properties.catalog.listing.STATUSES`.
+:data:`properties.catalog.property.STATUSES`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from puf.metadata import Measure
 from ..cases.case import LARGEST
 from .calls import Timeout, check_returns_number, check_run_options, end_calls
 from .budget import DEFAULT_TIME_LIMIT, example_budget
-from ..catalog.listing import CATALOG, Property, get_property
+from ..catalog.listing import CATALOG, get_property
+from ..catalog.property import Property
 from ..catalog.judges import shown_pair
 from ..knowledge.known import example_case
 from ..knowledge.power import measured_power
@@ -456,7 +457,7 @@ def verdicts(
     for prop in chosen:
         name = prop.name
         start = time.perf_counter()
-        proof = prove(measure, name, mode=proofs)
+        proof = prove(measure, prop, mode=proofs)
         if settles(proof):
             results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
             continue

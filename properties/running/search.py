@@ -33,7 +33,7 @@ from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from ..cases.case import distance
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..cases.case import Case
-from ..catalog.listing import Property
+from ..catalog.property import Property
 
 
 _WORLD_FIELDS = {"utility", "list_distance"}

@@ -169,7 +169,7 @@ def check_known(data: Any, *, partial: bool = False) -> None:
     ValueError: known file 'x': verdicts must list every catalog property in catalog order
     """
     from ...catalog.listing import CATALOG
-    from ...catalog.listing import STATUSES
+    from ...catalog.property import STATUSES
 
     if not isinstance(data, dict) or not isinstance(data.get("measure"), str):
         _fail("?", "must be an object with a string 'measure'")

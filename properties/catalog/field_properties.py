@@ -1,0 +1,91 @@
+"""The properties of how a measure responds to a change of every field it reads, as catalog entries.
+
+Each entry is the keyword arguments of one :class:`~puf.properties.catalog.property.Property`
+with its composition rule, where one proves it for a grammar measure: scaling or shifting every
+outcome (informational: relative and absolute indices), and a small perturbation of the fields
+read changing the value by a bounded amount.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FIELD_ENTRIES"]
+
+from typing import Any
+
+
+from puf.grammar import GAPS, IndexForm, PairForm
+from puf.metadata import Measure
+from puf.population import FIELDS
+
+from . import judges
+from .property import INEQUALITY_AXIOMS, OUTCOME_FIELDS
+from ..proving.proof_rules import composition_rule
+from ..cases.field_cases import continuity_cases, scale_cases, translation_cases
+
+
+@composition_rule("equal homogeneity degree")
+def _scale_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    if form.degree != 0:
+        return None
+    if isinstance(form, IndexForm):
+        return "homogeneity degree 0: the form reads S only through S/μ, which aS leaves unchanged"
+    return (
+        "equal homogeneity degree: numerator and denominator μ^d are both of degree d in S, so "
+        "aS leaves their ratio unchanged"
+    )
+
+
+@composition_rule("function of differences only")
+def _translation_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    if not isinstance(form, PairForm) or form.normalisation == "mean":
+        return None
+    if GAPS[form.gap].facts["differences_only"]:
+        return "function of differences only: every gap reads S(u) − S(v), which S + b leaves unchanged"
+    return None
+
+
+#: The keyword arguments of the catalog's field properties, one dict each (``Property(**entry)``).
+FIELD_ENTRIES: tuple[dict[str, Any], ...] = (
+    dict(
+        name="scale-invariance",
+        statement="multiplying all effectiveness leaves the value unchanged",
+        formal="∀ P, a ∈ [0.001, 0.999]: f(P[S := aS, utility := a·utility]) ≐ f(P)",
+        source=INEQUALITY_AXIOMS + ": relative inequality",
+        kind="universal",
+        meant_for="relative inequality indices (informational)",
+        needs=OUTCOME_FIELDS,
+        world="derived effectiveness and utility rescaled",
+        cases=scale_cases,
+        judge=judges.unchanged,
+        informational=True,
+        proof_rule=_scale_invariance,
+    ),
+    dict(
+        name="translation-invariance",
+        statement="shifting all effectiveness leaves the value unchanged",
+        formal="∀ P, b with S + b and utility + b in [0, 1]: f(P[S := S + b, utility := utility + b]) ≐ f(P)",
+        source=INEQUALITY_AXIOMS + ": absolute inequality",
+        kind="universal",
+        meant_for="absolute inequality indices (informational)",
+        needs=OUTCOME_FIELDS,
+        world="derived effectiveness and utility shifted",
+        cases=translation_cases,
+        judge=judges.unchanged,
+        informational=True,
+        proof_rule=_translation_invariance,
+    ),
+    dict(
+        name="continuity",
+        statement="a perturbation of size δ in the fields read changes the value by O(δ)",
+        formal="∀ P, P' differing only in the fields f reads (each in its range), δ = "
+        "‖P' − P‖∞ > 0, f(P) and f(P') defined: |f(P') − f(P)| ≤ 10·w·δ, where w = "
+        "high − low for a bounded declared range and w = 1 for an unbounded one",
+        source="Lipschitz individual fairness (Dwork et al. 2012)",
+        kind="universal",
+        meant_for="every measure",
+        needs=FIELDS,
+        world="derived fields perturbed (no discrete world change is small)",
+        cases=continuity_cases,
+        judge=judges.lipschitz,
+    ),
+)

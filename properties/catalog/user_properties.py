@@ -1,0 +1,156 @@
+"""The properties every measure should have whoever its users are, as catalog entries.
+
+Each entry is the keyword arguments of one :class:`~puf.properties.catalog.property.Property`
+with its composition rule, where one proves it for a grammar measure: the value lies in the
+declared range and is defined, relabelling or replicating the users leaves it unchanged, and
+the same population gets the same value again.
+"""
+
+from __future__ import annotations
+
+__all__ = ["USER_ENTRIES"]
+
+from typing import Any
+
+
+from puf.grammar import AGGREGATIONS, IndexForm, PairForm
+from puf.metadata import Measure
+from puf.population import FIELDS
+
+from . import judges
+from .property import INEQUALITY_AXIOMS
+from ..proving.proof_rules import composition_rule
+from ..cases.user_cases import (
+    anonymity_cases,
+    anonymity_examples,
+    extreme_examples,
+    repeat_cases,
+    replication_cases,
+    single_cases,
+)
+
+
+@composition_rule("bounds of the blocks")
+def _in_range(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    low, high = form.bounds()
+    if not (measure.range[0] <= low and high <= measure.range[1]):
+        return None
+    if isinstance(form, IndexForm):
+        return (
+            f"bounds of the form: Jensen's (or the power-mean) inequality puts the value in "
+            f"[{low:g}, {high:g}], within the declared range"
+        )
+    return (
+        f"bounds of the blocks: weights and gaps lie in [0, 1], so the value lies in "
+        f"[{low:g}, {high:g}], within the declared range"
+    )
+
+
+@composition_rule("no division")
+def _defined(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    if isinstance(form, PairForm) and form.normalisation == "none":
+        return "no division, logarithm or negative power: a finite expression of finite inputs (m ≥ 2)"
+    return None
+
+
+@composition_rule("symmetric aggregation")
+def _anonymity(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    return (
+        "symmetric aggregation: a sum, mean or max over all users or all unordered pairs of terms "
+        "symmetric in their pair, so relabelling users permutes the terms"
+    )
+
+
+@composition_rule("replication-invariant aggregation")
+def _replication_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    if isinstance(form, IndexForm):
+        return "a mean over users of a term of S/μ: r copies repeat every term r times and keep μ"
+    if not AGGREGATIONS[form.aggregation].facts["replication_invariant"] or form.normalisation == "weights":
+        return None
+    return (
+        f"replication-invariant aggregation ({form.aggregation}): a user and its copies form pairs "
+        "of gap 0, the other pairs repeat r² times over (rm)² places (or the max is unchanged), "
+        "and μ is unchanged"
+    )
+
+
+#: The keyword arguments of the catalog's user properties, one dict each (``Property(**entry)``).
+USER_ENTRIES: tuple[dict[str, Any], ...] = (
+    dict(
+        name="range",
+        statement="the value lies in the declared range",
+        formal="∀ P with f(P) defined: low − r ≤ f(P) ≤ high + r for the declared range (low, high)",
+        source="the measure's own declaration",
+        kind="universal",
+        meant_for="every measure",
+        needs=(),
+        world="any world",
+        cases=single_cases,
+        explicit=extreme_examples,
+        judge=judges.in_range,
+        single_population=True,
+        proof_rule=_in_range,
+    ),
+    dict(
+        name="defined",
+        statement="the value is finite on every valid population (no NaN, no inf, no exception)",
+        formal="∀ P: f(P) returns a finite real number (no NaN, no ±inf, no exception)",
+        source="well-definedness",
+        kind="universal",
+        meant_for="every measure",
+        needs=(),
+        world="any world",
+        cases=single_cases,
+        explicit=extreme_examples,
+        judge=judges.finite,
+        explain=judges.explain_undefined,
+        single_population=True,
+        judges_undefined=True,
+        proof_rule=_defined,
+    ),
+    dict(
+        name="anonymity",
+        statement="relabelling users leaves the value unchanged",
+        formal="∀ P, permutation π of the users: f(π·P) ≐ f(P), π acting on every per-user "
+        "field consistently (rows and columns of the matrices)",
+        source=INEQUALITY_AXIOMS + ": symmetry / anonymity",
+        kind="universal",
+        meant_for="every measure",
+        needs=FIELDS,
+        world="permute users (histories, relevance and lists together)",
+        cases=anonymity_cases,
+        explicit=anonymity_examples,
+        judge=judges.unchanged,
+        proof_rule=_anonymity,
+    ),
+    dict(
+        name="replication-invariance",
+        statement="replicating the population r times leaves the value unchanged",
+        formal="∀ P, r ∈ {2, 3}: f(P ⊗ r) ≐ f(P) (every user copied r times; a user and its copies have similarity 1)",
+        source=INEQUALITY_AXIOMS + ": Dalton's population principle",
+        kind="universal",
+        meant_for="measures compared across population sizes",
+        needs=FIELDS,
+        world="every user copied r times",
+        cases=replication_cases,
+        judge=judges.unchanged,
+        proof_rule=_replication_invariance,
+    ),
+    dict(
+        name="deterministic",
+        statement="the same population gets the same value, asked again or after other populations",
+        formal="∀ P, Q: f(P) as the first call of a fresh process ≐ "
+        "f(P) asked in a second fresh worker right after f(Q), for Q = P with its extremes "
+        "moved a quarter of their gap towards each other (same m and mean; world level: "
+        "P relabelled), P relabelled, a population drawn anew and (score level) P's "
+        "users at 0 and 1 in turn (registered built-in measures: both in-process)",
+        source="reproducibility: a measure is a function of the population alone",
+        kind="universal",
+        meant_for="every measure",
+        needs=(),
+        world="the same derived population asked again after other worlds' populations",
+        cases=repeat_cases,
+        judge=judges.unchanged,
+        fresh_workers=True,
+    ),
+)
