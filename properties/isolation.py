@@ -253,6 +253,8 @@ def load_isolated(
     >>> import numpy; numpy.std is None  # the module ran in the worker, not here
     False
     """
+    if isinstance(spec, Measure):
+        return spec
     source, sep, attribute = spec.strip().rpartition(":") if isinstance(spec, str) else ("", "", "")
     if not CAN_ISOLATE or not sep or source == "puf" or source.startswith("puf."):
         return load_measure(spec)
