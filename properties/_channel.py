@@ -51,9 +51,12 @@ class Channel:
             try:
                 os.setsid()
                 ours.close()
-                if isinstance(source, str):
-                    os.set_inheritable(theirs.fileno(), True)
-                    os.execv(sys.executable, [sys.executable, "-c", BOOT, str(theirs.fileno()), str(harness)])
+                if isinstance(source, str):  # a new interpreter, given no descriptor of ours but its socket
+                    fd = theirs.fileno()
+                    os.closerange(3, fd)
+                    os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
+                    os.set_inheritable(fd, True)
+                    os.execv(sys.executable, [sys.executable, "-c", BOOT, str(fd), str(harness)])
                 keep(Connection(theirs.detach()), harness, source)
             finally:
                 os._exit(1)
