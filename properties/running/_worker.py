@@ -1,196 +1,135 @@
-"""The worker side of :mod:`puf.properties.isolation` (private): a keeper and its worker.
+"""The worker side of :mod:`puf.properties.running.isolation` (private): a keeper and its worker.
 
-Every user measure gets two processes in a process group of their own. The *keeper*
-does nothing but wait: it dies with the harness (a parent-death signal) and is the
-worker's parent, so a measure that signals its parent signals the keeper, never the
-harness (the keeper dies, the worker with it, and the harness reads that as the
-measure's failure). The *worker* dies with the keeper, imports the measure (a spec:
-only here, never in the harness) and answers requests on its socket. Every answer
-carries the request's id and the worker's pid; a process the measure forks is marked
-at the fork and exits instead of answering, so one socket has one speaker.
-
-A fresh worker is ``python -c`` of :data:`BOOT` with the socket's descriptor and the
-harness's pid as arguments: a new interpreter, which never saw the harness's state.
+The keeper dies with the harness and is the worker's parent, so a measure that signals its
+parent ends its own worker. The worker dies with the keeper, imports a spec's measure (only
+here: a fresh interpreter runs :data:`BOOT`) and answers each request as JSON ``[request id,
+its pid, reply]``, never a pickle. A process the measure forks dies with it, answering nothing.
 """
 
 from __future__ import annotations
 
-__all__ = ["BOOT", "boot", "keep", "measure_facts", "warm_up_fields"]
+__all__ = ["BOOT", "keep", "warm_up_fields"]
 
 from typing import TYPE_CHECKING, Any, NoReturn
 from collections.abc import Iterable, Mapping
+from multiprocessing.connection import Connection
 import dataclasses
+import json
 import os
-import pickle
 import signal
-import sys
 import warnings
 
 import numpy as np
 
 from puf.parallel import describe_exit, die_with_parent
 from puf.returned import returned_kind, returned_number
-from multiprocessing.connection import Connection
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
 
-BOOT = "from puf.properties.running._worker import boot; boot()"
-"""The code a fresh worker interpreter runs (``python -c BOOT FD HARNESS_PID``)."""
+BOOT = "import sys; from puf.properties.running._worker import keep; keep(int(sys.argv[1]), int(sys.argv[2]), None)"
+"""What a fresh worker interpreter runs: ``python -c BOOT SOCKET_FD HARNESS_PID``."""
 
 
-def boot() -> None:
-    """Entry point of a fresh interpreter: become the keeper of a worker that loads a spec."""
-    descriptor, harness_pid = int(sys.argv[1]), int(sys.argv[2])
-    keep(Connection(descriptor), harness_pid, None)
-
-
-def keep(connection: Connection, parent_pid: int, measure: Measure | None) -> NoReturn:
-    """Run the keeper in this process; never returns.
-
-    ``measure`` is the measure to serve (a forked keeper holds it already), or
-    None when the worker is to load the spec that the harness sends first.
-    """
+def keep(connection: Connection | int, parent_pid: int, measure: Measure | None) -> NoReturn:
+    """Be the keeper of a worker serving ``measure`` (None: the spec the harness sends first),
+    and exit with the worker's status (killed by signal n: 128 + n, as shells say)."""
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
-    keeper = os.getpid()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    connection, keeper = Connection(connection) if isinstance(connection, int) else connection, os.getpid()
+    if (pid := os.fork()) == 0:
+        code = 1
         try:
             die_with_parent(keeper)
             _serve(connection, measure)
-        except BaseException:
-            code = 1
+            code = 0
         finally:
             os._exit(code)
     connection.close()  # the worker alone speaks to the harness
-    while True:
-        try:
-            code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-            break
-        except InterruptedError:
-            continue
-        except ChildProcessError:
-            code = 0
-            break
-    os._exit(128 - code if code < 0 else code)  # killed by signal n: 128 + n, as shells say
-
-
-def _forked_by_the_measure() -> None:
-    """In a process the measure forked: end with the worker, and never answer for it."""
-    die_with_parent(os.getppid())
-
-
-def measure_facts(measure: Measure) -> dict[str, Any]:
-    """What the harness needs to stand in for ``measure``: its metadata and where it comes from."""
-    facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
-    function = measure.function
-    facts["origin"] = f"{getattr(function, '__module__', '?')}:{getattr(function, '__qualname__', measure.name)}"
-    return facts
-
-
-def _load(spec: str) -> tuple[Measure | None, tuple[str, Any]]:
-    """Load ``spec`` here; return (measure, reply) with reply ("ready", facts) or ("failed", text)."""
-    from puf.loader import load_measure
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            measure = load_measure(spec)
-        return measure, ("ready", measure_facts(measure))
-    except BaseException as exc:  # KeyboardInterrupt at import too: the user's module failed
-        text = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
-        return None, ("failed", (text or type(exc).__name__).splitlines()[0])
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    os._exit(128 - code if code < 0 else code)
 
 
 def warm_up_fields(reads: Iterable[str]) -> dict[str, Any]:
     """The fields of the small population a measure that reads ``reads`` is first called on.
 
-    Examples
-    --------
     >>> sorted(warm_up_fields(["effectiveness"]))
     ['effectiveness', 'similarity']
     """
     from puf import Population, World
 
     if {"utility", "list_distance"} & set(reads):
-        world = World(
-            np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]),
-            np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
-            [[0, 2], [1, 0]],
-            np.eye(3),
-        )
-        return world.population(metric="precision").fields()
+        relevance, items = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]), np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+        return World(relevance, items, [[0, 2], [1, 0]], np.eye(3)).population(metric="precision").fields()
     return Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]]).fields()
 
 
-def _value(measure: Measure | None, fields: Mapping[str, Any]) -> tuple[Any, ...]:
-    """("ok", number or None, type name) or ("raised", first line) of one call."""
-    if measure is None:  # asked before a spec was loaded
-        return ("raised", "no measure is loaded")
+def _first_line(exc: BaseException) -> str:
+    return (f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__).splitlines()[0]
+
+
+def _value(measure: Measure | None, fields: Mapping[str, Any]) -> list[Any]:
+    """[number or None, type name, None] or [None, "", the first line of what it raised]."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            value = measure(**fields)
-        return ("ok", returned_number(value), returned_kind(value))
+            value = measure(**fields)  # type: ignore[misc]
+        return [returned_number(value), returned_kind(value), None]
     except BaseException as exc:  # SystemExit and KeyboardInterrupt too: reported, not obeyed
-        text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        return ("raised", text.splitlines()[0])
-
-
-def _first_call(measure: Measure | None, fields: Mapping[str, Any], connection: Connection) -> tuple[Any, ...]:
-    """:func:`_value` in a process forked for it: the measure's first call in a process
-    (this one never calls it, so each fork starts as the module was loaded)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        connection.close()  # this copy says nothing to the harness: the worker answers
-        with os.fdopen(write, "wb") as out:
-            out.write(pickle.dumps(_value(measure, fields)))
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as source:
-        data = source.read()
-    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    try:
-        reply: tuple[Any, ...] = pickle.loads(data)
-        return reply
-    except Exception:
-        return ("raised", f"the measure's process ended ({describe_exit(code)})")
+        return [None, "", _first_line(exc) if measure is not None else "no measure is loaded"]
 
 
 def _serve(connection: Connection, measure: Measure | None) -> None:
-    """The worker's loop: (id, "load", spec) | (id, "warm", None) | (id, "call", fields) |
-    (id, "many", [fields]) | (id, "first", [fields]), each of the last a first call in a process."""
-    me = os.getpid()
-    os.register_at_fork(after_in_child=_forked_by_the_measure)
-    os.dup2(2, 1)  # what a measure prints is not the harness's output
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    """Answer (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields]) until EOF;
+    "first" calls each in a process forked for it (this one never calls the measure then)."""
+    from puf.loader import load_measure
 
-    def answer(request_id: int, reply: Any) -> None:
+    me = os.getpid()
+    os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
+    os.dup2(2, 1)  # what a measure prints is not the harness's output
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+
+    def first_call(fields: Mapping[str, Any]) -> list[Any]:
+        read, write = os.pipe()
+        if (pid := os.fork()) == 0:
+            connection.close()  # this copy says nothing to the harness
+            reply = json.dumps(_value(measure, fields), default=str).encode()
+            if os.getppid() == me:  # (not a copy the measure forked)
+                os.write(write, reply)
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as source:
+            data = source.read()
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        try:
+            return list(json.loads(data))
+        except ValueError:
+            return [None, "", f"the measure's process ended ({describe_exit(code)})"]
+
+    reply: Any = "ready"
+    request_id = 0
+    while True:
         if os.getpid() != me:
             os._exit(0)  # a copy the measure forked: only the worker answers
-        connection.send((request_id, me, reply))
-
-    answer(0, ("ready", None))
-    while True:
+        connection.send_bytes(json.dumps([request_id, me, reply], default=str).encode())
         try:
             request_id, kind, payload = connection.recv()
         except (EOFError, OSError):
             return
         if kind == "load":
-            measure, reply = _load(payload)
-        elif kind == "call":
-            reply = _value(measure, payload)
-        elif kind == "warm":  # the untimed first call of this process; its value is not used
-            reply = _value(measure, warm_up_fields(measure.reads if measure is not None else ()))
-        elif kind == "first":
-            reply = ("many", [_first_call(measure, fields, connection) for fields in payload])
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    measure = load_measure(payload)
+            except BaseException as exc:  # KeyboardInterrupt at import too: the user's module failed
+                reply = [
+                    "failed",
+                    (str(exc) if isinstance(exc, ValueError) and str(exc) else _first_line(exc)).splitlines()[0],
+                ]
+                continue
+            facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
+            origin = f"{getattr(measure.function, '__module__', '?')}:{getattr(measure.function, '__qualname__', '')}"
+            reply = ["ready", {**facts, "origin": origin}]
         else:
-            reply = ("many", [_value(measure, fields) for fields in payload])
-        try:
-            answer(request_id, reply)
-        except (OSError, ValueError):
-            return
+            reply = [first_call(fields) if kind == "first" else _value(measure, fields) for fields in payload]

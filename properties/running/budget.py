@@ -3,7 +3,8 @@
 
 A budget is the number of Hypothesis examples per property, the same for every
 property; :func:`example_budget` gives the default or refuses a bad value, for
-every caller. (The seconds a property search may take are its ``time_budget``.) The seconds
+every caller. (The seconds a property search may take are its ``time_budget``;
+:func:`check_run_options` checks both limits of a run.) The seconds
 one call of a measure may take have their default here too: :data:`DEFAULT_TIME_LIMIT` for
 the verdicts, :data:`SWEEP_TIME_LIMIT` for a report's sweeps.
 The same seed and budget give the same verdicts everywhere, and each
@@ -17,8 +18,12 @@ __all__ = [
     "SWEEP_TIME_LIMIT",
     "TIME_LIMIT_HINT",
     "example_budget",
+    "check_run_options",
 ]
 
+from collections.abc import Iterable
+from typing import Any
+import math
 import numbers
 
 DEFAULT_MAX_EXAMPLES = 60
@@ -75,3 +80,28 @@ def example_budget(max_examples: int | None = None, *, quick: bool = False, name
     if isinstance(max_examples, bool) or not isinstance(max_examples, numbers.Integral) or max_examples < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {max_examples!r}")
     return int(max_examples)
+
+
+def check_run_options(
+    *, time_limit: float, time_budget: float, properties: str | Iterable[object] | None
+) -> list[Any] | None:
+    """Raise ValueError naming the option unless the runner's options make sense.
+
+    Returns ``properties`` as a list of names (a single string is one name), or None for
+    the whole catalog.
+
+    Examples
+    --------
+    >>> check_run_options(time_limit=0, time_budget=60.0, properties=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: time_limit must be a finite number of seconds > 0, got 0
+    """
+    for name, value in (("time_limit", time_limit), ("time_budget", time_budget)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+            raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
+    if properties is None or isinstance(properties, str):
+        return None if properties is None else [properties]
+    if not (properties := list(properties)):
+        raise ValueError("properties must name at least one property, got an empty list")
+    return properties

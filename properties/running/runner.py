@@ -30,8 +30,8 @@ from puf import as_measure
 from puf.metadata import Measure
 
 from ..cases.case import LARGEST
-from .calls import Timeout, check_returns_number, check_run_options, end_calls
-from .budget import DEFAULT_TIME_LIMIT, example_budget
+from .calls import Timeout, check_returns_number, end_calls
+from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
 from ..catalog.judges import shown_pair
