@@ -48,7 +48,7 @@ def test_each_violation_shows_its_stored_or_derived_reason():
 def test_every_property_is_detailed_as_the_catalog_states_it():
     text = _tables().property_details()
     for name, prop in CATALOG.items():
-        assert f"### `{name}`" in text and f"- **Formal statement**: {prop.formal}\n" in text
+        assert f"# `{name}`\n" in text and f"- **Formal statement**: {prop.formal}\n" in text
         assert f"- **Source**: {prop.source}\n" in text
     assert _tables().formal_conventions().strip() == FORMAL_CONVENTIONS
 
@@ -56,7 +56,7 @@ def test_every_property_is_detailed_as_the_catalog_states_it():
 def test_the_guide_includes_the_generated_parts_and_writes_them_when_the_site_builds(tmp_path):
     guide = GUIDE.read_text(encoding="utf-8")
     for name in ("conventions", "properties", "verdicts", "violations", "literature", "property-details"):
-        assert f"```{{include}} ../_generated/{name}.md" in guide, name
+        assert f"```{{include}} ../_generated/{name}.md\n" in guide, name
     assert "- **Formal statement**:" not in guide  # no hand copy of a catalog fact
     _tables().write_all(tmp_path)
     assert (tmp_path / "literature.md").read_text(encoding="utf-8") == _tables().literature_table()

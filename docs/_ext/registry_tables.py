@@ -103,14 +103,15 @@ def formal_conventions():
 
 def property_details():
     """One section per catalog property: its statement, formal statement, source, the measures it
-    is meant for and how it reads at world level, as the catalog states them."""
+    is meant for and how it reads at world level, as the catalog states them (top-level headings:
+    the page that includes it sets their level with ``:heading-offset:``)."""
     from puf.properties import catalog_frame
 
     sections = []
     for name, row in catalog_frame().iterrows():
         note = " Informational: neither outcome is a defect." if row["informational"] else ""
         sections.append(
-            f"### `{name}`\n\n{row['statement'][:1].upper()}{row['statement'][1:]} ({row['kind']}).{note}\n\n"
+            f"# `{name}`\n\n{row['statement'][:1].upper()}{row['statement'][1:]} ({row['kind']}).{note}\n\n"
             f"- **Formal statement**: {row['formal']}\n- **Source**: {row['source']}\n"
             f"- **Meant for**: {row['meant_for']}\n- **At world level**: {row['world']}\n"
         )
