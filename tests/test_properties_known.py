@@ -212,6 +212,13 @@ def test_no_known_file_stores_coverage_or_a_derivable_reason(name, prop):
     )
 
 
+@pytest.mark.parametrize("name", known_measures())
+def test_a_known_file_stays_small(name):
+    """Stored examples are shrunk: a built-in's file under 100 KB (today's largest is under 20 KB)."""
+    size = known_path(name).stat().st_size
+    assert size < 100_000, f"properties/known/{name}.json is {size:,} bytes: shrink its stored examples"
+
+
 def test_the_normaliser_fixes_a_column_written_with_coverage_and_derived_reasons(tmp_path, monkeypatch):
     from puf.properties.known import updates
 
