@@ -8,9 +8,10 @@ FILE in one schema (:func:`verdict_document`)::
 
 (wall time is left out so the same seed writes the same file; NaN and
 infinities are the strings "nan", "inf", "-inf"). Each cell's plain-language
-reason comes from ``properties/knowledge/known/<measure>.json`` (key ``"reasons"``)
-where that file exists and pins the verdict the run found, else from the
-verdict's own ``reason`` (a user's measure has no file).
+reason comes from ``properties/knowledge/known/<measure>.json`` where that file exists and
+pins the verdict the run found (its stored reason, else the one derived from what
+the measure reads: :func:`puf.properties.knowledge.known.derived.cell_reason`), else from
+the verdict's own ``reason`` (a user's measure has no file).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import os
 from pathlib import Path
 
 from puf import properties
+from puf.properties.knowledge.known.derived import cell_reason
 from puf.properties.running.runner import Verdict
 
 #: The folder of the known files (``properties/knowledge/known/<measure>.json``).
@@ -57,13 +59,12 @@ def verdict_document(records: Iterable[Mapping[str, Any]], note: str) -> dict[st
     return {"note": note, "verdicts": list(records)}
 
 
-def _known_reasons(name: str) -> tuple[dict[str, str], dict[str, str]]:
-    """(verdicts, reasons) of the measure's known file, or two empty dicts without one."""
+def _known_file(name: str) -> dict[str, Any]:
+    """The measure's known file, or an empty one without a file."""
     path = KNOWN_DIR / f"{name}.json"
     if not path.is_file():
-        return {}, {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return data.get("verdicts", {}), data.get("reasons", {})
+        return {"measure": name, "verdicts": {}, "reasons": {}}
+    return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
 def plain_reasons(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], str]:
@@ -88,13 +89,15 @@ def plain_reasons(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str],
     ...                 "reason": "no counterexample in 10 examples"}])
     {('my_measure', 'range'): 'no counterexample in 10 examples'}
     """
-    known, out = {}, {}
+    known: dict[str, dict[str, Any]] = {}
+    out = {}
     for r in records:
         if r["measure"] not in known:
-            known[r["measure"]] = _known_reasons(r["measure"])
-        pinned, reasons = known[r["measure"]]
-        use_known = pinned.get(r["property"]) == r["status"] and reasons.get(r["property"])
-        out[r["measure"], r["property"]] = reasons[r["property"]] if use_known else example_reason(r)
+            known[r["measure"]] = _known_file(r["measure"])
+        data = known[r["measure"]]
+        pinned = data["verdicts"].get(r["property"]) == r["status"]
+        reason = cell_reason(data, r["property"]) if pinned else None
+        out[r["measure"], r["property"]] = reason or example_reason(r)
     return out
 
 
@@ -179,7 +182,7 @@ def pinned_records(
             continue
         status = "proven" if status == "holds" and r["property"] in data.get("proofs", {}) else status
         found = "" if r["status"] == status else f"; this run's search found {r['status']}: {r['reason']}"
-        reason = data.get("reasons", {}).get(r["property"]) or r["reason"]
+        reason = cell_reason(data, r["property"]) or r["reason"]
         example = data.get("examples", {}).get(r["property"]) or (r.get("example") if not found else None)
         source = f"Pinned in {os.path.basename(str(known[r['measure']]))}{found}"
         out.append({**r, "status": status, "reason": f"{source}: {reason}", "example": example})

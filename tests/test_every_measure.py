@@ -55,7 +55,8 @@ def test_every_measure_function_is_documented_and_public(name):
 def test_every_measure_has_a_complete_known_file(name):
     data = load_known(name)
     assert data is not None, f"no properties/knowledge/known/{name}.json"
-    assert list(data["verdicts"]) == list(CATALOG) and list(data["reasons"]) == list(CATALOG)
+    assert list(data["verdicts"]) == list(CATALOG)
+    assert list(data["reasons"]) == [p for p in CATALOG if p in data["reasons"]]  # where one is needed
 
 
 def test_the_fields_a_measure_may_read_are_the_populations():

@@ -75,7 +75,8 @@ def replay(name, property_name, example):
 def test_known_file_shape(name):
     data = load(name)
     assert data["measure"] == name
-    assert list(data["verdicts"]) == list(CATALOG) and list(data["reasons"]) == list(CATALOG)
+    assert list(data["verdicts"]) == list(CATALOG)
+    assert list(data["reasons"]) == [p for p in CATALOG if p in data["reasons"]]  # where one is needed
     assert set(data["verdicts"].values()) <= set(STATUSES)
     assert all(isinstance(r, str) and r and "\n" not in r for r in data["reasons"].values())
     for prop, status in data["verdicts"].items():

@@ -15,6 +15,7 @@ from puf.properties.knowledge.known import (
     load_known,
     write_known,
 )
+from puf.properties.knowledge.known.derived import COVERAGE, cell_reason, derived_reason
 from puf.properties.knowledge.known.updates import known_from_verdicts
 from puf.cli import main
 
@@ -32,7 +33,7 @@ def test_every_known_file_is_well_formed_and_explains_every_cell(name):
     check_known(data)
     assert data["measure"] == name
     for prop, status in data["verdicts"].items():
-        assert data["reasons"][prop].strip(), (name, prop)
+        assert cell_reason(data, prop), (name, prop)  # stored, derived from what it reads, or the proof's
         backed = (status in ("violated", "not-found", "undefined") and CATALOG[prop].kind == "universal") or (
             status == "holds" and CATALOG[prop].kind == "existential"
         )
@@ -124,8 +125,7 @@ def test_update_known_writes_a_propertys_cells_and_keeps_the_rest(tmp_path, monk
 
     old = load_known("sd")
     partial = json.loads(json.dumps(old))
-    for key in ("verdicts", "reasons"):
-        del partial[key]["similarity-zero"]
+    del partial["verdicts"]["similarity-zero"]
     del partial["examples"]["similarity-zero"]
     path = tmp_path / "sd.json"
     write_known(partial, path, partial=True)
@@ -135,13 +135,106 @@ def test_update_known_writes_a_propertys_cells_and_keeps_the_rest(tmp_path, monk
     new = json.loads(path.read_text(encoding="utf-8"))
     assert list(new["verdicts"]) == list(CATALOG)
     assert new["verdicts"]["similarity-zero"] == "violated" and "similarity-zero" in new["examples"]
-    argument = old["reasons"]["continuity"].split("; the search found")[0]
-    assert new["reasons"]["continuity"].startswith(argument + "; the search found no counterexample in ")  # kept
-    assert new["reasons"]["continuity"].endswith("(budget 5, seed 0)")  # what this run covered, once
-    assert new["reasons"]["range"] == old["reasons"]["range"]  # proven for every m: no search, no clause
-    assert "the search found" not in new["reasons"]["range"]
+    assert "similarity-zero" not in new["reasons"]  # derived from what SD reads, not stored
+    assert new["reasons"] == old["reasons"]  # kept, and no coverage of this run added
     assert new["examples"] == {**old["examples"], "similarity-zero": new["examples"]["similarity-zero"]}
     assert new["literature"] == old["literature"]
+
+
+def _without_column(tmp_path, prop):
+    """Temporary copies of every known file with ``prop``'s column removed."""
+    for name in known_measures():
+        data = load_known(name)
+        for key in ("verdicts", "reasons", "examples", "proofs", "literature"):
+            data.get(key, {}).pop(prop, None)
+        write_known(data, tmp_path / f"{name}.json", partial=True)
+
+
+def test_update_known_writes_a_new_column_with_verdicts_examples_and_no_derivable_or_coverage_reason(
+    tmp_path, monkeypatch
+):
+    from puf.properties.knowledge.known import updates
+
+    prop = "similarity-monotone"
+    _without_column(tmp_path, prop)
+    monkeypatch.setattr(updates, "known_path", lambda name: tmp_path / f"{name}.json")
+    found = [v for name in ("sd", "uf", "inconsistency") for v in verdicts(name, properties=[prop], max_examples=5)]
+    assert len(updates.update_known(found)) == 3
+    for v in found:
+        data = json.loads((tmp_path / f"{v.measure}.json").read_text(encoding="utf-8"))
+        assert data["verdicts"][prop] == load_known(v.measure)["verdicts"][prop]
+        reason = data["reasons"].get(prop, "")
+        assert not any(phrase in reason for phrase in COVERAGE), (v.measure, reason)
+        assert reason != derived_reason(v.measure, prop, data["verdicts"][prop])
+        assert (prop in data["examples"]) == (data["verdicts"][prop] == "violated")
+    sd = json.loads((tmp_path / "sd.json").read_text(encoding="utf-8"))
+    assert prop not in sd["reasons"] and cell_reason(sd, prop).startswith("the measure reads no similarity")
+    assert json.loads((tmp_path / "uf.json").read_text(encoding="utf-8"))["reasons"][prop]  # to review
+
+
+def test_update_known_writes_a_column_of_a_property_new_to_the_catalog(tmp_path, monkeypatch):
+    """A catalog with one more property (the same check under another name): its column is
+    written into every file given, with no reason where it is derived or only coverage."""
+    import dataclasses
+
+    from puf.properties import catalog
+    from puf.properties.knowledge.known import updates
+
+    extra = dataclasses.replace(CATALOG["similarity-sensitive"], name="similarity-sensitive-again")
+    monkeypatch.setitem(catalog.CATALOG, extra.name, extra)
+    _without_column(tmp_path, extra.name)
+    monkeypatch.setattr(updates, "known_path", lambda name: tmp_path / f"{name}.json")
+    found = [v for name in ("sd", "puf") for v in verdicts(name, properties=[extra], max_examples=5)]
+    assert [v.property for v in found] == [extra.name] * 2
+    updates.update_known(found)
+    sd = json.loads((tmp_path / "sd.json").read_text(encoding="utf-8"))
+    puf = json.loads((tmp_path / "puf.json").read_text(encoding="utf-8"))
+    assert list(sd["verdicts"])[-1] == extra.name and sd["verdicts"][extra.name] == "violated"
+    assert extra.name not in sd["reasons"]  # SD reads no similarity: derived
+    assert puf["verdicts"][extra.name] == "holds" and extra.name in puf["examples"]  # the witness
+
+
+COVERED = [(name, prop) for name in known_measures() for prop in load_known(name)["reasons"]]
+
+
+@pytest.mark.parametrize("name, prop", COVERED)
+def test_no_known_file_stores_coverage_or_a_derivable_reason(name, prop):
+    data = load_known(name)
+    reason = data["reasons"][prop]
+    fix = "python -m puf.properties.knowledge.known.updates --normalise"
+    found = [phrase for phrase in COVERAGE if phrase in reason]
+    assert not found, (
+        f"properties/knowledge/known/{name}.json, {prop}: the reason holds search coverage ({found[0]!r}): "
+        f"that is the run's output, not knowledge; run `{fix}`"
+    )
+    assert reason != derived_reason(name, prop, data["verdicts"][prop]), (
+        f"properties/knowledge/known/{name}.json, {prop}: the reason is the one derived from what the measure reads; run `{fix}`"
+    )
+
+
+@pytest.mark.parametrize("name", known_measures())
+def test_a_known_file_stays_small(name):
+    """Stored examples are shrunk: a built-in's file under 100 KB (today's largest is under 20 KB)."""
+    size = known_path(name).stat().st_size
+    assert size < 100_000, f"properties/knowledge/known/{name}.json is {size:,} bytes: shrink its stored examples"
+
+
+def test_the_normaliser_fixes_a_column_written_with_coverage_and_derived_reasons(tmp_path, monkeypatch):
+    from puf.properties.knowledge.known import updates
+
+    data = load_known("sd")
+    data["reasons"]["similarity-sensitive"] = derived_reason("sd", "similarity-sensitive", "violated")
+    data["reasons"]["continuity"] = "no counterexample in 60 examples (m = 2–6; largest m = 6)"
+    data["reasons"]["deterministic"] += (
+        "; the search found no counterexample in 9 examples up to m = 4 (budget 5, seed 0)"
+    )
+    data["reasons"] = {p: data["reasons"][p] for p in CATALOG if p in data["reasons"]}
+    write_known(data, tmp_path / "sd.json")
+    monkeypatch.setattr(updates, "known_path", lambda name: tmp_path / f"{name}.json")
+    assert updates.normalise_files(["sd"]) == [tmp_path / "sd.json"]
+    fixed = json.loads((tmp_path / "sd.json").read_text(encoding="utf-8"))
+    assert fixed["reasons"] == {p: r for p, r in load_known("sd")["reasons"].items() if p != "continuity"}
+    assert updates.normalise_files(["sd"]) == []  # once is enough
 
 
 def test_puf_check_update_known_wants_all(capsys):

@@ -1,7 +1,8 @@
 """Tables that restate registry facts, generated so that they cannot drift.
 
-The measure table (``puf.MEASURES``), the property list (``properties.CATALOG``),
-the verdict matrix (the known files ``properties/knowledge/known/<measure>.json``) and the
+The measure table (``puf.MEASURES``), the property list and each property's details
+(``properties.CATALOG``), the verdict matrix, each violation's reason and the
+literature table (the known files ``properties/knowledge/known/<measure>.json``) and the
 power table (``properties/knowledge/power_table.json``) are written as Markdown into
 ``docs/_generated/`` when the site builds (``setup`` below, a Sphinx extension),
 and the README's verdict matrix is rewritten between its markers by::
@@ -14,7 +15,11 @@ and the README's verdict matrix is rewritten between its markers by::
 __all__ = [
     "measure_table",
     "property_list",
+    "formal_conventions",
+    "property_details",
     "verdict_matrix",
+    "violation_reasons",
+    "literature_table",
     "power_table",
     "performance_table",
     "readme_matrix",
@@ -89,16 +94,79 @@ def property_list():
     return _table(("property", "kind", "statement", "formal statement", "source"), rows)
 
 
-def _known():
+def formal_conventions():
+    """What every formal statement takes for granted (``properties.catalog.FORMAL_CONVENTIONS``)."""
+    from puf.properties.catalog import FORMAL_CONVENTIONS
+
+    return FORMAL_CONVENTIONS + "\n"
+
+
+def property_details():
+    """One section per catalog property: its statement, formal statement, source, the measures it
+    is meant for and how it reads at world level, as the catalog states them (top-level headings:
+    the page that includes it sets their level with ``:heading-offset:``)."""
+    from puf.properties import catalog_frame
+
+    sections = []
+    for name, row in catalog_frame().iterrows():
+        note = " Informational: neither outcome is a defect." if row["informational"] else ""
+        sections.append(
+            f"# `{name}`\n\n{row['statement'][:1].upper()}{row['statement'][1:]} ({row['kind']}).{note}\n\n"
+            f"- **Formal statement**: {row['formal']}\n- **Source**: {row['source']}\n"
+            f"- **Meant for**: {row['meant_for']}\n- **At world level**: {row['world']}\n"
+        )
+    return "\n".join(sections)
+
+
+def _known_files():
     from puf import MEASURES
-    from puf.properties import CATALOG
 
     known = Path(__import__("puf.properties.knowledge.known", fromlist=["_"]).__file__).parent
-    cells = {}
+    files = {}
     for name in MEASURES:
         path = known / f"{name}.json"
         if path.is_file():
-            cells[name] = json.loads(path.read_text(encoding="utf-8"))["verdicts"]
+            files[name] = json.loads(path.read_text(encoding="utf-8"))
+    return files
+
+
+def violation_reasons():
+    """Every violated cell of the built-ins with the reason it shows (stored, else derived from
+    what the measure reads), one line per measure and property."""
+    from puf.properties import CATALOG
+    from puf.properties.knowledge.known.derived import cell_reason
+
+    lines = []
+    for name, data in _known_files().items():
+        cells = [p for p in CATALOG if data["verdicts"].get(p) == "violated"]
+        if not cells:
+            continue
+        lines.append(f"- **{name}**:")
+        for prop in cells:
+            note = " (informational)" if CATALOG[prop].informational else ""
+            lines.append(f"  - *{prop}*{note} — {cell_reason(data, prop)}")
+    return "\n".join(lines) + "\n"
+
+
+def literature_table():
+    """Every cell the literature settles: the measure, the property, the source, what it says, the
+    verdict it implies, the pinned verdict, and whether they agree (or why they differ)."""
+    from puf.properties import CATALOG
+
+    rows = []
+    for name, data in _known_files().items():
+        for prop in (p for p in CATALOG if p in data.get("literature", {})):
+            cite, pinned = data["literature"][prop], data["verdicts"][prop]
+            agrees = "agrees" if cite["verdict"] == pinned else "differs: " + cite.get("differs", "")
+            rows.append((f"`{name}`", f"`{prop}`", cite["source"], cite["says"], cite["verdict"], pinned, agrees))
+    header = ("measure", "property", "source", "what it says", "its verdict", "pinned", "agreement")
+    return _table(header, rows) + f"\n{len(rows)} cells settled by the literature.\n"
+
+
+def _known():
+    from puf.properties import CATALOG
+
+    cells = {name: data["verdicts"] for name, data in _known_files().items()}
     return list(CATALOG), cells
 
 
@@ -209,7 +277,11 @@ def performance_table():
 TABLES = {
     "measures": measure_table,
     "properties": property_list,
+    "conventions": formal_conventions,
+    "property-details": property_details,
     "verdicts": verdict_matrix,
+    "violations": violation_reasons,
+    "literature": literature_table,
     "power": power_table,
     "performance": performance_table,
 }

@@ -36,6 +36,7 @@ from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
 from ..catalog.judges import shown_pair
 from ..knowledge.known import example_case
+from ..knowledge.known.derived import derived_reason, unread_reason
 from ..knowledge.power import measured_power
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
 from .search import Found, OutOfBudget, PropertySearch, measure_level
@@ -310,8 +311,7 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
         demo = (search.demo or (0, None))[1]
         unread = not set(prop.needs) & set(search.measure.reads or ())
         if unread:  # the proof of the negation: what the change touches never reaches the measure
-            fields = " or ".join(prop.needs)
-            return "violated", f"the measure reads no {fields}, so no change of it alone moves the value{note}", None
+            return "violated", unread_reason(prop.needs) + note, None
         tried = f"{n} candidates ({sizes}, and the grid {{0, ½, 1}}^m for small m)"
         return "not-found", f"no change moved the value: no witness found in {tried}{note}", demo
     return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
@@ -477,6 +477,9 @@ def verdicts(
                 f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
             )
         status, reason, found, scope = combine(status, reason, found, proof)
+        derived = derived_reason(measure, prop, status) if status in ("holds", "violated") else None
+        if derived and not reason.startswith(derived):  # what the measure reads says why, then the run
+            reason = f"{derived}; {reason}"
         if proof is not None and found is not None and search.failure is None and status == "violated":
             found = shrunk_example(search, found)  # the solver's counterexample, shrunk as any find
         results.append(

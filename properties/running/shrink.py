@@ -6,7 +6,9 @@ is shown or pinned, :func:`shrink` removes the users the case's change leaves al
 time, and then moves their effectiveness towards 0, ½, 1 and short decimals, judging the case
 again after every step through the search itself: a step is kept only when the property still
 fails in the same way. A user the change touches (the two users of a transfer, the pair whose
-similarity is raised) is never removed or moved, so the case stays a case of its property.
+similarity is raised) is never removed or moved, so the case stays a case of its property,
+except in a replication: there every user is copied, and a user is removed (or moved) together
+with its copies, so the case stays the replication of a smaller population.
 """
 
 from __future__ import annotations
@@ -28,13 +30,38 @@ SHRINK_CALLS = 400
 """Cases judged at most while shrinking one find."""
 
 
-def _without(pop: Population, user: int) -> Population:
-    """``pop`` with ``user`` removed from every field (a matrix loses its row and column)."""
+def _without(pop: Population, user: int | list[int]) -> Population:
+    """``pop`` with ``user`` (or users) removed from every field (a matrix loses its rows and columns)."""
     fields = {
         name: np.delete(np.delete(value, user, axis=0), user, axis=1) if value.ndim == 2 else np.delete(value, user)
         for name, value in pop.fields().items()
     }
     return Population(**fields)
+
+
+def _copies(case: Case, user: int) -> list[int] | None:
+    """The users of ``case.after`` that are ``user`` and its copies when ``after`` replicates
+    ``before`` (copy c of user u is user c·m + u, as :func:`puf.synthetic.replicate` stacks
+    them); None for any other case.
+
+    Examples
+    --------
+    >>> from puf.synthetic import replicate
+    >>> pop = Population([0.0, 0.5, 1.0], np.eye(3))
+    >>> _copies(Case(pop, replicate(pop, 2)), 1), _copies(Case(pop, pop), 1)
+    ([1, 4], None)
+    """
+    if case.after is None or case.after.m == case.before.m:
+        return None
+    m = case.before.m
+    r, rest = divmod(case.after.m, m)
+    after = case.after.fields()
+    if rest or r < 2 or set(after) != set(case.before.fields()):
+        return None
+    for name, value in case.before.fields().items():
+        if not np.array_equal(np.tile(value, (r, r) if value.ndim == 2 else r), after[name]):
+            return None
+    return [c * m + user for c in range(r)]
 
 
 def _untouched(case: Case, user: int) -> bool:
@@ -102,13 +129,21 @@ def _renumbered(change: str, kept: list[int], m: int, moved: int) -> str:
 
 
 def _with_effectiveness(case: Case, user: int, value: float) -> Case:
-    def moved(pop: Population) -> Population:
+    """``case`` with ``user``'s effectiveness set to ``value`` (in a replication, its copies' too)."""
+
+    def moved(pop: Population, users: list[int]) -> Population:
         s = pop.effectiveness.copy()
-        s[user] = value
+        s[users] = value
         return pop.replace(effectiveness=s)
 
-    after = None if case.after is None else moved(case.after)
-    return dataclasses.replace(case, before=moved(case.before), after=after, values=None, alternatives=())
+    after = None if case.after is None else moved(case.after, _copies(case, user) or [user])
+    return dataclasses.replace(case, before=moved(case.before, [user]), after=after, values=None, alternatives=())
+
+
+def _removable(case: Case, user: int) -> bool:
+    """True when ``user`` may be removed or moved: the change leaves it alone, or it is copied
+    with the rest of a replicated population."""
+    return _untouched(case, user) or _copies(case, user) is not None
 
 
 def _fails(search: PropertySearch, case: Case, kind: str) -> bool:
@@ -134,12 +169,13 @@ def _fewer_users(search: PropertySearch, kind: str, budget: int, kept: list[int]
         case = search.failure_case
         assert case is not None  # shrink() starts from a find
         for user in reversed(range(case.before.m)):
-            if case.before.m <= 2 or search.calls >= budget or not _untouched(case, user):
+            if case.before.m <= 2 or search.calls >= budget or not _removable(case, user):
                 continue
+            gone = _copies(case, user) or user  # a replicated user leaves with its copies
             smaller = dataclasses.replace(
                 case,
                 before=_without(case.before, user),
-                after=None if case.after is None else _without(case.after, user),
+                after=None if case.after is None else _without(case.after, gone),
                 values=None,
                 alternatives=(),
             )
@@ -155,7 +191,7 @@ def _simpler_values(search: PropertySearch, kind: str, budget: int) -> int:
     moved = 0
     assert search.failure_case is not None  # shrink() starts from a find
     for user in range(search.failure_case.before.m):
-        if not _untouched(search.failure_case, user):
+        if not _removable(search.failure_case, user):
             continue
         for value in _simpler(float(search.failure_case.before.effectiveness[user])):
             if search.calls >= budget:

@@ -156,8 +156,9 @@ def _fail(where: str, problem: str) -> NoReturn:
 def check_known(data: Any, *, partial: bool = False) -> None:
     """Raise ValueError naming the problem unless ``data`` has the known-file format.
 
-    ``partial``: properties may be missing from ``verdicts`` and ``reasons`` (those present
-    still in catalog order), as in a file not yet updated for a new property. An optional
+    ``partial``: properties may be missing from ``verdicts`` (those present still in catalog
+    order), as in a file not yet updated for a new property. ``reasons`` holds a line for the
+    cells that need one (:mod:`properties.known.derived` gives the others'). An optional
     ``literature`` object maps a property to ``{"source", "says", "verdict"}`` (and
     ``"differs"``: why the pinned verdict may differ from the one the literature implies).
 
@@ -177,11 +178,15 @@ def check_known(data: Any, *, partial: bool = False) -> None:
     for key in ("verdicts", "reasons", "examples"):
         if not isinstance(data.get(key), dict):
             _fail(where, f"{key!r} must be an object")
-    for key in ("verdicts", "reasons"):
-        names = list(data[key])
-        expected = [p for p in CATALOG if p in data[key]] if partial else list(CATALOG)
-        if names != expected:
-            _fail(where, f"{key} must list every catalog property in catalog order")
+    names = list(data["verdicts"])
+    if names != ([p for p in CATALOG if p in data["verdicts"]] if partial else list(CATALOG)):
+        _fail(where, "verdicts must list every catalog property in catalog order")
+    # A reason is stored only where it says what a reader needs (properties.known.derived).
+    if list(data["reasons"]) != [p for p in CATALOG if p in data["reasons"]]:
+        _fail(where, "reasons must name catalog properties in catalog order")
+    for prop, reason in data["reasons"].items():
+        if prop not in data["verdicts"] or not isinstance(reason, str) or not reason.strip():
+            _fail(where, f"reason of {prop!r} must be a non-empty line for a pinned verdict")
     _check_literature(where, data.get("literature", {}), STATUSES)
     for prop, status in data["verdicts"].items():
         if status not in STATUSES:
