@@ -6,7 +6,7 @@ import pathlib
 
 from puf import MEASURES
 from puf.properties import CATALOG
-from puf.properties.catalog import FORMAL_CONVENTIONS
+from puf.properties.catalog.property import FORMAL_CONVENTIONS
 from puf.properties.known import known_measures, load_known
 from puf.properties.known.derived import cell_reason
 

@@ -95,8 +95,8 @@ def property_list():
 
 
 def formal_conventions():
-    """What every formal statement takes for granted (``properties.catalog.FORMAL_CONVENTIONS``)."""
-    from puf.properties.catalog import FORMAL_CONVENTIONS
+    """What every formal statement takes for granted (``properties.catalog.property.FORMAL_CONVENTIONS``)."""
+    from puf.properties.catalog.property import FORMAL_CONVENTIONS
 
     return FORMAL_CONVENTIONS + "\n"
 
