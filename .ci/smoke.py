@@ -14,7 +14,7 @@ import numpy as np
 
 import puf
 from puf import properties
-from puf.properties.knowledge.power import POWER_TABLE
+from puf.properties.knowledge.power_table import POWER_TABLE
 
 here = pathlib.Path(puf.__file__).resolve().parent
 assert "site-packages" in str(here), f"puf imported from {here}, not from an installed copy"

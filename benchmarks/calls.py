@@ -22,7 +22,7 @@ import scipy.sparse as sp
 
 import puf
 from puf.properties.running.calls import call_measure, end_calls
-from puf.properties import isolation
+from puf.properties.running import isolation
 
 
 def _user_sd(effectiveness):

@@ -225,7 +225,7 @@ def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
     >>> section.key, section.figure.name
     ('power', 'power.png')
     """
-    from puf.properties.knowledge.power import POWER_TABLE
+    from puf.properties.knowledge.power_table import POWER_TABLE
     from puf.reports.figures import save_figure
     from puf.reports.render import Section
 

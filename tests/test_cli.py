@@ -112,7 +112,7 @@ def test_a_worker_count_or_time_limit_below_1_is_refused(capsys, argv, fragment)
 )
 def test_output_files_are_checked_before_the_work(tmp_path, capsys, monkeypatch, argv):
     import puf.properties
-    from puf.properties import power
+    from puf.properties.knowledge import power
     from puf.cli.commands import bench
 
     def no_work(*args, **kwargs):

@@ -115,7 +115,7 @@ def test_power_figure_keeps_texts_apart_and_inside():
 
     import pandas as pd
 
-    from puf.properties.knowledge.power import POWER_TABLE
+    from puf.properties.knowledge.power_table import POWER_TABLE
 
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
     detection = pd.DataFrame(stored["detection"])

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 import puf
 from puf.properties import verdicts
-from puf.properties import calls, isolation
+from puf.properties.running import calls, isolation
 from puf.engines.envy import envy_measures
 from puf.lists import utility_matrix
 from puf.rankers.baselines import _keep_top
@@ -685,7 +685,7 @@ def test_15_the_workers_end_with_the_harness_even_on_sigkill(hostile, tmp_path):
     script.write_text(
         textwrap.dedent(f"""
         import sys
-        from puf.properties import isolation
+        from puf.properties.running import isolation
         worker = isolation.MeasureWorker({str(hostile) + ":stuck"!r})
         worker.start()
         print(worker._channel.group, worker._channel.worker_pid, flush=True)
@@ -1165,7 +1165,7 @@ def test_19_an_existing_out_holds_its_lock_and_staging_inside_it(tmp_path, monke
 
 def test_19_a_file_option_in_a_folder_that_cannot_be_written_is_refused_before_the_work(monkeypatch, capsys):
     """A file that can be appended to is not enough: it is replaced by a sibling renamed over it."""
-    from puf.properties import isolation
+    from puf.properties.running import isolation
 
     comm = "/proc/self/coredump_filter"  # this process may write it, in a folder nobody can make files in
     if not os.access(comm, os.W_OK):

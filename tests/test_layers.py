@@ -35,6 +35,15 @@ LAYERS = (
     ("puf.reports",),
     ("puf.cli",),
 )
+#: Inside ``puf.properties``: what a subpackage may import of the package's other subpackages
+#: (docs/design.md, "Layers"); the subpackages not listed are bounded by the chain below.
+PROPERTIES_IMPORTS = {
+    "puf.properties.cases": (),
+    "puf.properties.catalog": ("puf.properties.cases", "puf.properties.proving.proof_rules"),
+}
+#: The longest chain of imports inside ``puf.properties``, counted in modules (A imports B
+#: imports C is 3), function-level imports included.
+MAX_PROPERTIES_CHAIN = 11
 MODULE_GUIDE = 300  # advice above this: look for a second concept inside
 MAX_FUNCTION_LINES = 50  # logical lines of code: statements, docstring aside (see _code_lines)
 
@@ -269,6 +278,61 @@ def test_no_import_circle(graph):
     _judge(excused, "circle")
     circles = _cycles(edges)
     assert not circles, "import circles:\n" + "\n".join(" <-> ".join(c) for c in circles)
+
+
+def longest_chain(edges):
+    """The longest path of an acyclic import graph (importer -> imported modules), as a list of modules."""
+    longest = {}
+
+    def walk(root):
+        # Iterative depth-first: the chain of each module after every module it imports.
+        stack = [(root, iter(sorted(edges.get(root, ()))))]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                below = [longest[c] for c in sorted(edges.get(node, ()))]
+                longest[node] = [node, *max(below, key=len, default=[])]
+            elif child not in longest:
+                stack.append((child, iter(sorted(edges.get(child, ())))))
+
+    for module in sorted(edges):
+        if module not in longest:
+            walk(module)
+    return max(longest.values(), key=len, default=[])
+
+
+def test_chain_finder_finds_the_longest_chain():
+    assert longest_chain({"a": {"b", "d"}, "b": {"c"}, "c": set(), "d": set()}) == ["a", "b", "c"]
+    assert longest_chain({"x": {"y"}, "a": {"b"}, "b": {"c"}, "c": {"y"}}) == ["a", "b", "c", "y"]
+    assert longest_chain({}) == []
+
+
+def _inside_properties(graph):
+    edges = defaultdict(set)
+    for importer, module, _, _ in graph.edges:
+        if importer != module and importer.startswith("puf.properties") and module.startswith("puf.properties"):
+            edges[importer].add(module)
+    return edges
+
+
+def test_the_longest_import_chain_inside_properties_is_short(graph):
+    chain = longest_chain(_inside_properties(graph))
+    assert len(chain) <= MAX_PROPERTIES_CHAIN, f"{len(chain)} modules: " + " -> ".join(chain)
+
+
+def test_the_cases_and_the_catalog_import_only_what_lies_below_them(graph):
+    found = []
+    for importer, modules in _inside_properties(graph).items():
+        for package, allowed in PROPERTIES_IMPORTS.items():
+            if not importer.startswith(package + "."):
+                continue
+            for module in modules:
+                below = (package, *allowed)
+                if module != "puf.properties" and not any(module == p or module.startswith(p + ".") for p in below):
+                    found.append(f"{importer} -> {module}")
+    assert found == []
 
 
 def test_cycle_finder_finds_a_circle():

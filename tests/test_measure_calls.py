@@ -136,7 +136,7 @@ def test_puf_check_takes_a_time_limit_and_a_time_out_names_the_option(planted, c
 
 
 def test_design_passes_its_time_limit_to_every_cell(monkeypatch):
-    from puf.properties import design as design_module
+    from puf.properties.proving import design as design_module
 
     seen = []
     real = design_module.verdicts

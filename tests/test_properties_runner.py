@@ -301,7 +301,8 @@ def test_plugin_runs_each_property_as_a_test(pytester):
 
 def test_a_property_outside_the_catalog_runs_through_the_same_runner():
     """The runner knows a property only as an object: one built here is checked like the catalog's."""
-    from puf.properties import Property, judges
+    from puf.properties import Property
+    from puf.properties.catalog import judges
     from puf.properties.cases.case import Case, case_strategy, sources
 
     @case_strategy
@@ -363,7 +364,8 @@ def test_a_parametrised_builtin_back_from_a_pool_is_still_the_builtin():
     import pickle
 
     from puf import as_measure
-    from puf.properties import isolation, verdicts
+    from puf.properties import verdicts
+    from puf.properties.running import isolation
 
     copy = pickle.loads(pickle.dumps(as_measure("ge-0")))
     assert copy.function is not as_measure("ge-0").function

@@ -214,7 +214,7 @@ def _seeds(values):
 
 def power_table():
     """The measured search power (``properties/knowledge/power_table.json``), with its provenance."""
-    from puf.properties.knowledge.power import POWER_TABLE
+    from puf.properties.knowledge.power_table import POWER_TABLE
 
     stored = json.loads(POWER_TABLE.read_text(encoding="utf-8"))
     columns = _power_columns(stored)

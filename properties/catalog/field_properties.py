@@ -12,7 +12,6 @@ __all__ = ["FIELD_ENTRIES"]
 
 from typing import Any
 
-
 from puf.grammar import GAPS, IndexForm, PairForm
 from puf.metadata import Measure
 from puf.population import FIELDS

@@ -12,7 +12,6 @@ __all__ = ["SIMILARITY_ENTRIES"]
 
 from typing import Any
 
-
 from puf.grammar import IndexForm, PairForm
 from puf.metadata import Measure
 

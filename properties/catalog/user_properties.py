@@ -12,7 +12,6 @@ __all__ = ["USER_ENTRIES"]
 
 from typing import Any
 
-
 from puf.grammar import AGGREGATIONS, IndexForm, PairForm
 from puf.metadata import Measure
 from puf.population import FIELDS

@@ -7,7 +7,8 @@ verdict), the false alarms on the sound controls (a cell whose true verdict is
 ``holds`` reported otherwise) and the seconds spent. ``puf power`` and
 ``python benchmarks/power.py`` print it; the report's "how much is a holds
 worth" section plots it. The measured table is stored in ``power_table.json``
-and read once (:func:`measured_power`): every ``holds`` verdict quotes it.
+and read once (:func:`~properties.knowledge.power_table.measured_power`): every ``holds``
+verdict quotes it.
 
 The runner quotes this module's table, so this module does not import the
 runner: :func:`power_runs` is given it (``check``, :func:`properties.running.runner.verdicts`).
@@ -27,49 +28,13 @@ __all__ = [
     "false_alarms_by_property",
     "detection_rate",
     "format_power",
-    "measured_power",
-    "POWER_TABLE",
 ]
 
 from typing import Any
 from collections.abc import Callable, Iterable
-import functools
-import json
 import time
-from pathlib import Path
 
 import pandas as pd
-
-
-POWER_TABLE = Path(__file__).resolve().parent / "power_table.json"
-"""The measured table (``python benchmarks/power.py --write``) the verdicts quote."""
-
-
-@functools.lru_cache(maxsize=1)
-def _stored() -> dict[str, Any]:
-    if not POWER_TABLE.is_file():
-        return {}
-    with open(POWER_TABLE, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def measured_power(property_name: str, max_examples: int) -> tuple[float, int] | None:
-    """Return the measured detection rate of ``property_name`` at the largest measured budget
-    not above ``max_examples`` (with that budget), or None when none was measured.
-
-    Examples
-    --------
-    >>> rate, budget = measured_power("range", 60)
-    >>> 0.0 <= rate <= 1.0, budget <= 60
-    (True, True)
-    """
-    table = _stored().get("detection", {})
-    budgets = sorted(int(b) for b in table if int(b) <= max_examples)
-    for budget in reversed(budgets):
-        rate = table[str(budget)].get(property_name)
-        if rate is not None:
-            return float(rate), budget
-    return None
 
 
 #: The example budgets the power table is measured at (``python benchmarks/power.py``).

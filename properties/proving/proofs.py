@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from puf.grammar import builtin_form
 from puf.metadata import Measure
 
-from ..catalog.listing import PROOF_RULES
+from ..catalog.listing import PROOF_RULES, get_property
 from ..catalog.property import Property
 from .proof_rules import ProofRule
 
@@ -108,8 +108,7 @@ def prove(
         return None
     from .smt import smt_decide
 
-    name = prop.name if isinstance(prop, Property) else prop
-    result = smt_decide(measure, form, name, max_users=max_users, timeout=timeout)
+    result = smt_decide(measure, form, get_property(prop), max_users=max_users, timeout=timeout)
     if result is None:
         return None
     return Proof(result.status, result.scope, result.note, result.example)

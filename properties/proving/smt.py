@@ -29,6 +29,7 @@ from puf.metadata import Measure
 
 from .smt_encoding import INSTALL, Encoder, NotEncodable, z3_module
 from ..cases.case import Case
+from ..catalog.property import Property
 
 
 _MARGIN = 1e-6
@@ -226,12 +227,11 @@ def _case(prop: str, transform: _Transform | None, m: int, value: Mapping[str, f
     return Case(population(s, w), population(*transform(s, w, p)), change=change)
 
 
-def _confirmed(measure: Measure, prop: str, case: Case) -> dict[str, Any] | None:
+def _confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | None:
     """The judge's snapshot of ``case`` when it confirms the violation, else None."""
-    from ..catalog.listing import get_property
     from ..running.search import Found, PropertySearch
 
-    search = PropertySearch(measure, get_property(prop), max_examples=1, time_limit=10.0, time_budget=60.0)
+    search = PropertySearch(measure, prop, max_examples=1, time_limit=10.0, time_budget=60.0)
     try:
         search.check(case)
     except Found:
@@ -239,7 +239,9 @@ def _confirmed(measure: Measure, prop: str, case: Case) -> dict[str, Any] | None
     return None
 
 
-def smt_decide(measure: Measure, form: Any, prop: str, *, max_users: int = 4, timeout: float = 5.0) -> SmtResult | None:
+def smt_decide(
+    measure: Measure, form: Any, prop: Property, *, max_users: int = 4, timeout: float = 5.0
+) -> SmtResult | None:
     """Decide one cell for m = 2..``max_users`` with z3 (see the module docstring).
 
     Returns
@@ -247,21 +249,22 @@ def smt_decide(measure: Measure, form: Any, prop: str, *, max_users: int = 4, ti
     SmtResult or None
         None when the property has no fixed-m encoding.
     """
-    if prop not in _SPECS or measure.direction != "lower":
+    name = prop.name
+    if name not in _SPECS or measure.direction != "lower":
         return None
     z3 = z3_module()
     if z3 is None:
         return SmtResult("unknown", note=f"the SMT solver is not installed: {INSTALL}")
     start, proven_up_to = time.perf_counter(), 1
-    transforms = _SPECS[prop][2] or (None,)
+    transforms = _SPECS[name][2] or (None,)
     try:
         for m in range(2, max_users + 1):
             for transform in transforms:
                 for margin in (0.0, _MARGIN):
-                    answer, value = _query(z3, form, measure, prop, m, transform, margin, timeout)
+                    answer, value = _query(z3, form, measure, name, m, transform, margin, timeout)
                     if answer != "sat" or value is None:
                         break
-                    example = _confirmed(measure, prop, _case(prop, transform, m, value))
+                    example = _confirmed(measure, prop, _case(name, transform, m, value))
                     if example is not None:
                         return SmtResult("violated", f"at m = {m}, by SMT", "", example, time.perf_counter() - start)
                 if answer == "unknown":

@@ -35,9 +35,9 @@ from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
 from ..catalog.judges import shown_pair
-from ..knowledge.known import example_case
+from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..knowledge.known.derived import derived_reason, unread_reason
-from ..knowledge.power import measured_power
+from ..knowledge.power_table import measured_power
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
 from .search import Found, OutOfBudget, PropertySearch, measure_level
 from .shrink import shrink
@@ -205,6 +205,32 @@ def _hypothesis_test(
     return test
 
 
+def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, Any]) -> list[Case]:
+    """The stored examples of ``prop`` that ``measure`` can be called on, as cases to replay first.
+
+    ``known`` is True (the packaged known files), False (none), or a known file's content
+    (a measure's pinned file): its example of the property first, then the packaged ones.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> from puf.properties import get_property
+    >>> cases = _stored_cases(as_measure("gini"), get_property("defined"), True)
+    >>> cases[0].change.startswith("known example (gini)")
+    True
+    """
+    examples = []
+    if isinstance(known, dict):
+        own = known.get("examples", {}).get(prop.name)
+        examples = [(PINNED_SOURCE, own)] if own else []
+    examples += known_examples(prop.name, first=measure.name) if known else []
+    return [
+        example_case(prop.name, stored, source=source)
+        for source, stored in examples
+        if set(measure.reads or ()) <= set(stored["before"])
+    ]
+
+
 def _check_one(
     measure: Measure,
     prop: Property,
@@ -222,7 +248,7 @@ def _check_one(
     note = ""
     try:
         with _no_local_constants():
-            if not search.replay(known):
+            if not search.replay(_stored_cases(measure, prop, known)):
                 search.searching = True
                 test()
                 search.searching = False

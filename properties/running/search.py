@@ -17,7 +17,7 @@ from __future__ import annotations
 
 __all__ = ["Found", "OutOfBudget", "PropertySearch", "measure_level", "narrow_jump"]
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
 import dataclasses
 import math
@@ -31,7 +31,6 @@ from puf.population import FIELDS, Population
 
 from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from ..cases.case import distance
-from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..cases.case import Case
 from ..catalog.property import Property
 
@@ -149,11 +148,11 @@ class PropertySearch:
 
     Examples
     --------
-    >>> from puf import as_measure
+    >>> from puf import Population, as_measure
     >>> from puf.properties import get_property
     >>> search = PropertySearch(as_measure("gini"), get_property("defined"), max_examples=10,
     ...                         time_limit=2.0, time_budget=60.0)
-    >>> search.replay(True), search.failure[1]["value_before"]
+    >>> search.replay([Case(Population([0.0, 0.0], np.eye(2)))]), search.failure[1]["value_before"]
     (True, nan)
     """
 
@@ -338,24 +337,16 @@ class PropertySearch:
             if self.demo is None or rank < self.demo[0]:
                 self.demo = (rank, self.snapshot(case, before, after, excess))
 
-    def replay(self, known: bool | Mapping[str, Any]) -> bool:
-        """Try the stored examples first, outside Hypothesis; True when one was a find.
+    def replay(self, stored: Sequence[Case]) -> bool:
+        """Try stored examples first, outside Hypothesis; True when one was a find.
 
         A known violation is found on any Hypothesis release, and a found one ends
-        the property without a search. ``known`` is True (the packaged files), False
-        (none), or a known file's content (a measure's pinned file): its example of
-        the property first, then the packaged ones.
+        the property without a search; ``stored`` are the cases of the examples this
+        measure can be called on (the runner reads them from the known files).
         """
-        examples = []
-        if isinstance(known, dict):
-            own = known.get("examples", {}).get(self.prop.name)
-            examples = [(PINNED_SOURCE, own)] if own else []
-        examples += known_examples(self.prop.name, first=self.measure.name) if known else []
-        for source, stored in examples:
-            if not set(self.measure.reads or ()) <= set(stored["before"]):
-                continue
+        for case in stored:
             try:
-                self.check(example_case(self.prop.name, stored, source=source))
+                self.check(case)
             except Found:
                 return True
         return False
