@@ -5,9 +5,9 @@ import pytest
 
 from puf import Population, as_measure
 from puf.properties import get_property
-from puf.properties.cases import Case
-from puf.properties.search import Found, PropertySearch
-from puf.properties.shrink import shrink
+from puf.properties.cases.case import Case
+from puf.properties.running.search import Found, PropertySearch
+from puf.properties.running.shrink import shrink
 from puf.synthetic import replicate
 
 

@@ -1,7 +1,7 @@
 """A measure's pinned verdicts: a known file read back and compared with a new run.
 
 ``puf check MEASURE --known FILE`` writes FILE (the format of
-``properties/known/README.md``); ``pytest --measure MEASURE --known FILE``
+``properties/knowledge/known/README.md``); ``pytest --measure MEASURE --known FILE``
 reads it with :func:`read_pinned`, hands it to the runner (its stored examples
 are replayed before anything else, :func:`puf.properties.verdicts`'s
 ``known``), and judges each new verdict against its pinned one with

@@ -1,13 +1,13 @@
 """Known verdicts and examples of the built-in measures, one JSON file per measure.
 
-``properties/known/<measure-name>.json`` pins a measure's true verdict on every
+``properties/knowledge/known/<measure-name>.json`` pins a measure's true verdict on every
 catalog property (``verdicts``), says why in one line (``reasons``) and stores
 the examples behind the verdicts (``examples``: the counterexample of a
 violated universal property, the witness of an existential one, the input on
 which the measure is undefined). The verdict runner tries every stored example
 of a property, from every file, before any generated one, so a known
 violation is found whatever Hypothesis' version or luck, for any measure.
-The format is described in ``properties/known/README.md``.
+The format is described in ``properties/knowledge/known/README.md``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ _HOME = Path(__file__).resolve().parent
 
 PINNED_SOURCE = "pinned"
 """The source a measure's own pinned file's examples are labelled with when replayed
-("known example (pinned): …"; :mod:`properties.pinned`)."""
+("known example (pinned): …"; :mod:`properties.knowledge.pinned`)."""
 
 
 def known_path(name: str) -> Path:
@@ -158,7 +158,7 @@ def check_known(data: Any, *, partial: bool = False) -> None:
 
     ``partial``: properties may be missing from ``verdicts`` (those present still in catalog
     order), as in a file not yet updated for a new property. ``reasons`` holds a line for the
-    cells that need one (:mod:`properties.known.derived` gives the others'). An optional
+    cells that need one (:mod:`properties.knowledge.known.derived` gives the others'). An optional
     ``literature`` object maps a property to ``{"source", "says", "verdict"}`` (and
     ``"differs"``: why the pinned verdict may differ from the one the literature implies).
 
@@ -181,7 +181,7 @@ def check_known(data: Any, *, partial: bool = False) -> None:
     names = list(data["verdicts"])
     if names != ([p for p in CATALOG if p in data["verdicts"]] if partial else list(CATALOG)):
         _fail(where, "verdicts must list every catalog property in catalog order")
-    # A reason is stored only where it says what a reader needs (properties.known.derived).
+    # A reason is stored only where it says what a reader needs (properties.knowledge.known.derived).
     if list(data["reasons"]) != [p for p in CATALOG if p in data["reasons"]]:
         _fail(where, "reasons must name catalog properties in catalog order")
     for prop, reason in data["reasons"].items():
