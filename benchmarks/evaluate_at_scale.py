@@ -4,6 +4,7 @@
     python benchmarks/evaluate_at_scale.py --size ml20m           # ~18M interactions
     python benchmarks/evaluate_at_scale.py --size ml1m --memory 100MB --compare-dense
     python benchmarks/evaluate_at_scale.py --data ml-1m --memory 100MB --compare-dense  # the cached ML-1M
+    python benchmarks/evaluate_at_scale.py --size ml1m --rankers mostpop,als --scheduler local:2 --json out.json
 
 Writes ``DIR/<size>.inter`` and ``DIR/<size>.item`` (RecBole atomic files:
 log-normal history lengths >= 20, power-law item popularity, ratings 1-5,
@@ -20,6 +21,11 @@ measure and over all; with a small ``--memory`` the command takes the engines'
 tiled roads, so this is the engine road against the dense one. ``--data NAME``
 runs ``puf evaluate --data NAME`` on a cached dataset instead of generated files. Report ``uptime`` beside the numbers: on a
 shared machine the CPU time is the steadier figure.
+``--scheduler local:N`` starts a LocalCluster of N one-thread worker processes here and
+runs the command with ``--scheduler`` at its address; it then prints, per pass, the wall
+seconds, the tasks and their compute seconds, the peak memory of the command and of the
+workers, and the tasks' projected wall on more workers (``benchmarks/cluster_measure.py``);
+the CPU time is then the command's plus the workers'. ``--json FILE`` keeps those rows.
 """
 
 import argparse
@@ -34,6 +40,11 @@ import time
 
 import numpy as np
 import pandas as pd
+
+# Run from anywhere: the helper module sits next to this script.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from cluster_measure import pass_rows, run_watched, start_cluster  # noqa: E402
 
 SIZES = {  # users, items, mean history length (before the rating threshold and the 5-core)
     "ml1m": (6_040, 3_706, 165),
@@ -68,8 +79,12 @@ def generate(size, folder, *, seed=0):
     return inter, item_file, len(frame)
 
 
-def run_evaluate(inter, item, out, *, rankers, memory, extra, data=None):
-    """Run the command under /usr/bin/time -v; return (command, wall s, cpu s, peak bytes)."""
+def run_evaluate(inter, item, out, *, rankers, memory, extra, data=None, client=None):
+    """Run the command under /usr/bin/time -v; return (command, wall s, cpu s, peak bytes, passes).
+
+    With a dask ``client``, the command runs with ``--scheduler`` at its address, watched
+    pass by pass (:func:`cluster_measure.run_watched`); the CPU seconds add the workers'.
+    """
     source = ["--data", data] if data else ["--inter", str(inter), "--item", str(item)]
     command = [
         sys.executable,
@@ -88,18 +103,26 @@ def run_evaluate(inter, item, out, *, rankers, memory, extra, data=None):
         "csv",
         *([] if data else ["--cache", str(out.parent / "cache")]),
         *extra,
+        *(["--scheduler", client.scheduler.address] if client is not None else []),
     ]
-    done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
+    passes, worker_cpu = None, 0.0
+    if client is None:
+        done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
+        returncode, stderr = done.returncode, done.stderr
+    else:
+        returncode, _, stderr, bars, samples, tasks, worker_cpu = run_watched(["/usr/bin/time", "-v", *command], client)
+        passes = pass_rows(bars, samples, tasks)
     # The whole stderr (each pass's progress bar ends with its time) next to the output folder.
-    out.parent.joinpath(f"{out.name}.stderr.txt").write_text(done.stderr, encoding="utf-8")
-    sys.stderr.write(done.stderr[-3000:])
-    if done.returncode != 0:
-        raise SystemExit(f"puf evaluate failed ({done.returncode})")
-    facts = dict(re.findall(r"^\s*(.+?): (.+)$", done.stderr, flags=re.MULTILINE))
+    out.parent.joinpath(f"{out.name}.stderr.txt").write_text(stderr, encoding="utf-8")
+    sys.stderr.write(stderr[-3000:])
+    if returncode != 0:
+        raise SystemExit(f"puf evaluate failed ({returncode})")
+    facts = dict(re.findall(r"^\s*(.+?): (.+)$", stderr, flags=re.MULTILINE))
     wall = facts["Elapsed (wall clock) time (h:mm:ss or m:ss)"].split(":")
     seconds = sum(float(part) * 60**i for i, part in enumerate(reversed(wall)))
-    cpu = float(facts["User time (seconds)"]) + float(facts["System time (seconds)"])
-    return " ".join(["python", *command[1:]]), seconds, cpu, int(facts["Maximum resident set size (kbytes)"]) * 1024
+    cpu = float(facts["User time (seconds)"]) + float(facts["System time (seconds)"]) + worker_cpu
+    peak = int(facts["Maximum resident set size (kbytes)"]) * 1024
+    return " ".join(["python", *command[1:]]), seconds, cpu, peak, passes
 
 
 def dense_difference(inter, item, out, rankers, data=None):
@@ -134,6 +157,36 @@ def dense_difference(inter, item, out, rankers, data=None):
     return worst
 
 
+def _workers(spec):
+    """N of ``local:N`` (default 2)."""
+    name, _, count = spec.partition(":")
+    if name != "local" or (count and not count.isdigit()):
+        raise SystemExit(f"--scheduler must be local or local:N, got {spec!r}")
+    return int(count or 2)
+
+
+def _print_passes(passes, path, run):
+    """Print one Markdown row a pass; write them and the run's totals as JSON to ``path``."""
+    counts = list(passes[0]["projected"]) if passes else []
+    print(
+        "| pass | wall s | tasks | task s | largest task s | workers' CPU s | command peak MB | workers' peak MB | "
+        + " | ".join(f"T({n}) s" for n in counts)
+        + " |"
+    )
+    print("|---" * (7 + len(counts)) + "|---|")
+    for row in passes:
+        print(
+            f"| {row['pass']} | {row['wall']:.1f} | {row['tasks']} | {row['task_seconds']:.1f} | "
+            f"{row['largest_task']:.2f} | {row['workers_cpu']:.1f} | {row['command_peak'] / 1e6:.0f} | {row['workers_peak'] / 1e6:.0f} | "
+            + " | ".join(f"{row['projected'][n]:.1f}" for n in counts)
+            + " |"
+        )
+    if path is not None:
+        import json
+
+        path.write_text(json.dumps({"run": run, "passes": passes}, indent=1), encoding="utf-8")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", choices=SIZES, default="ml1m")
@@ -144,6 +197,10 @@ def main(argv=None):
     parser.add_argument(
         "--data", default=None, help="a cached dataset (puf evaluate --data) instead of generated files"
     )
+    parser.add_argument(
+        "--scheduler", default=None, metavar="local:N", help="run on a LocalCluster of N worker processes"
+    )
+    parser.add_argument("--json", type=pathlib.Path, default=None, help="write the passes' rows here")
     parser.add_argument("extra", nargs="*", help="more puf evaluate options, after --")
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
@@ -152,9 +209,17 @@ def main(argv=None):
         inter, item, rows = generate(args.size, args.folder)
         print(f"generated {inter}: {rows} interactions", file=sys.stderr)
     out = args.folder / f"{args.data or args.size}-evaluate"
-    command, wall, cpu, peak = run_evaluate(
-        inter, item, out, rankers=args.rankers, memory=args.memory, extra=args.extra, data=args.data
-    )
+    cluster, client = start_cluster(_workers(args.scheduler)) if args.scheduler else (None, None)
+    try:
+        command, wall, cpu, peak, passes = run_evaluate(
+            inter, item, out, rankers=args.rankers, memory=args.memory, extra=args.extra, data=args.data, client=client
+        )
+    finally:
+        if cluster is not None:
+            client.close()
+            cluster.close()
+    if passes is not None:
+        _print_passes(passes, args.json, {"command": command, "wall": wall, "cpu": cpu, "peak": peak})
     skipped = (out / "skipped.csv").read_text().strip() if (out / "skipped.csv").exists() else "none"
     print(
         f"| {datetime.date.today()} | {platform.machine()} | `{command}` | {wall:.0f} s | "

@@ -2,6 +2,7 @@
 
     python benchmarks/jaccard_side_by_side.py                      # ML-20M size, every core
     python benchmarks/jaccard_side_by_side.py --size ml1m --repeat 3
+    python benchmarks/jaccard_side_by_side.py --parts 20         # where the engine's time goes
 
 Both roads read the same generated data (``puf bench``'s bundle for the size: at ML-20M
 138,000 users x 27,000 items, power-law popularity, log-normal history lengths) in this one
@@ -13,6 +14,11 @@ times and the largest relative difference of the values.
 The road before (kept here only to be timed against): users sorted by S, a float32 GEMM
 over the items held by at least 3% of the users (at most 1,024, and 512 MB), a scipy sparse
 product over the rest, and per tile Σ J·(S_v − S_u) as J @ [S, 1].
+
+``--parts K`` instead times the engine's three parts, in CPU seconds on one thread, over the
+tiles of every K-th row block, and scales them to all tiles: the bit counts (AND and
+popcount over the popular items' words), the sparse product of the rest (scipy's kernel
+and its addition into the counts), and the ratios with Σ J·|S_u − S_v|.
 """
 
 import argparse
@@ -123,6 +129,40 @@ def _timed(road, bundle, n_jobs):
     return {"road": road, "wall": wall, "cpu": cpu, "peak_mb": peak, "value": value}
 
 
+def parts(bundle, every):
+    """Projected one-thread CPU seconds of the engine's bit counts, sparse product and ratios."""
+    from threadpoolctl import threadpool_limits
+
+    from puf.engines import jaccard
+
+    histories, effectiveness = bundle["histories"], bundle["effectiveness"]
+    order = np.argsort(np.diff(histories.indptr), kind="stable")
+    segments, tasks = tile_tasks(histories.shape[0], _BLOCK)
+    shared = jaccard.prepare_pattern(histories, order, segments=segments)
+    shared["scores"] = effectiveness[order]
+    chosen = [task for task in tasks if (task[0] // _BLOCK) % every == 0]
+    seconds = {"bit counts": 0.0, "sparse product": 0.0, "ratios and sum": 0.0}
+    with threadpool_limits(limits=1, user_api="blas"):
+        for r0, r1, j in chosen:
+            row_segment = int(np.searchsorted(shared["segment_starts"], r0, side="right")) - 1
+            words = int(shared["dense_words"][row_segment, j])
+            c0, c1 = segments[j]
+            counts = np.zeros((r1 - r0, c1 - c0), dtype=shared["pattern"].dtype)
+            start = time.process_time()
+            if words:
+                jaccard._bit_counts(shared, r0, r1, c0, c1, words, counts)
+            middle = time.process_time()
+            jaccard._add_tail(shared, r0, r1, j, min(words * 64, histories.shape[1]), counts)
+            counted = time.process_time()
+            jaccard._puf_tile(shared, (r0, r1, j))
+            seconds["bit counts"] += middle - start
+            seconds["sparse product"] += counted - middle
+            # The whole tile counts again inside _puf_tile: its ratios are the rest.
+            seconds["ratios and sum"] += (time.process_time() - counted) - (counted - start)
+    scale = len(tasks) / len(chosen)
+    return {part: value * scale for part, value in seconds.items()}, len(chosen), len(tasks)
+
+
 def main(argv=None):
     from puf.cli.benchmark import SIZES, make_bundle
     from puf.engines.blocks import check_n_jobs
@@ -132,6 +172,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
     parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: every usable core)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each road (default 1)")
+    parser.add_argument("--parts", type=int, default=None, metavar="K", help="time the engine's parts instead")
     args = parser.parse_args(argv)
     n_jobs = check_n_jobs(args.n_jobs)
     start = time.perf_counter()
@@ -142,6 +183,14 @@ def main(argv=None):
         f"(generated in {time.perf_counter() - start:.1f} s); {n_jobs} threads",
         flush=True,
     )
+    if args.parts:
+        projected, chosen, total = parts(bundle, args.parts)
+        everything = sum(projected.values())
+        print(f"engine parts, one thread, {chosen} of {total} tiles timed, CPU s scaled to all tiles:")
+        for part, value in projected.items():
+            print(f"  {part:>15}: {value:7.1f} s ({value / everything:.0%})")
+        print(f"  {'all':>15}: {everything:7.1f} s")
+        return 0
     runs = []
     for repetition in range(args.repeat):
         for road in ("engine", "before") if repetition % 2 == 0 else ("before", "engine"):
