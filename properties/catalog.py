@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from . import judges
 from .axioms import AXIOM_ENTRIES
-from .field_cases import continuity_cases, scale_cases, translation_cases
+from .field_cases import lipschitz_cases, scale_cases, translation_cases
 from .outcome_cases import (
     disparity_cases,
     effectiveness_change_cases,
@@ -120,6 +120,10 @@ class Property:
         (the exhaustive small grid, then a local optimiser from the best candidates); its
         ``values`` join ``case.values`` and the case is judged again. A shortfall that survives
         it is ``not-found in n candidates``, never ``violated``: a failed search is no proof.
+    narrow : callable, optional
+        How a segment case is narrowed (default :func:`properties.search.narrow_jump`):
+        ``narrow(evaluate, start, end) -> (pop_a, pop_b, value_a, value_b)`` or None when the
+        segment shows nothing to judge (``continuity``: no jump that survives the narrowing).
 
     Examples
     --------
@@ -157,6 +161,7 @@ class Property:
     shrinks: bool = True
     grid: Callable | None = None
     refine: Callable | None = None
+    narrow: Callable | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("universal", "existential"):
@@ -416,17 +421,21 @@ CATALOG = {
             informational=True,
         ),
         Property(
-            name="continuity",
-            statement="a perturbation of size δ in the fields read changes the value by O(δ)",
+            name="lipschitz-continuity",
+            statement="the value is Lipschitz in the fields read: a perturbation of size δ changes it "
+            "by at most 10·w·δ",
             formal="∀ P, P' differing only in the fields f reads (each in its range), δ = "
             "‖P' − P‖∞ > 0, f(P) and f(P') defined: |f(P') − f(P)| ≤ 10·w·δ, where w = "
-            "high − low for a bounded declared range and w = 1 for an unbounded one",
-            source="Lipschitz individual fairness (Dwork et al. 2012)",
+            "high − low for a bounded declared range and w = 1 for an unbounded one (a global "
+            "Lipschitz bound with constant 10·w in the max-norm; stronger than continuity)",
+            source="the Lipschitz condition (Lipschitz 1876) on the measure as a function of its "
+            "inputs, in the max-norm (not Dwork et al.'s 2012 condition, which is on how similar "
+            "individuals are treated)",
             kind="universal",
             meant_for="every measure",
             needs=_ALL,
             world="derived fields perturbed (no discrete world change is small)",
-            cases=continuity_cases,
+            cases=lipschitz_cases,
             judge=judges.lipschitz,
         ),
         *(Property(**entry) for entry in AXIOM_ENTRIES),

@@ -183,7 +183,7 @@ def _translation(case, level, measure):
         assert np.all((new >= -TOL) & (new <= 1 + TOL))
 
 
-def _continuity(case, level, measure):
+def _lipschitz_continuity(case, level, measure):
     reads = set(as_measure(measure).reads)
     _same(case.before, case.after, [f for f in case.before.fields() if f not in reads])
     if not case.segment:
@@ -238,7 +238,7 @@ CHECKS = {
     "replication-invariance": _replication,
     "scale-invariance": _scale,
     "translation-invariance": _translation,
-    "continuity": _continuity,
+    "lipschitz-continuity": _lipschitz_continuity,
     "deterministic": _deterministic,
     "strict-transfer": _strict_transfer,
     "transfer-sensitivity": _moments_kept,
@@ -298,6 +298,6 @@ def test_stored_counterexamples_meet_the_statement(measure, name, example):
         # statement replicates every field, before the statement is checked.
         r = case.after.m // case.before.m
         case = dataclasses.replace(case, after=case.after.replace(similarity=np.tile(case.before.similarity, (r, r))))
-    if name == "continuity":
+    if name == "lipschitz-continuity":
         case = dataclasses.replace(case, segment=True)  # a narrowed piece: any δ > 0
     _check_all(name, case, level, measure)

@@ -40,7 +40,7 @@ def get_entry(name: str) -> dict[str, Any]:
     --------
     >>> entry = get_entry("puf-similarity-cutoff")
     >>> entry["expected"], entry["measure"].reads
-    ({'continuity': 'violated'}, ('effectiveness', 'similarity'))
+    ({'lipschitz-continuity': 'violated'}, ('effectiveness', 'similarity'))
     >>> len(FLAWED) >= 50, len(CONTROLS) >= 10
     (True, True)
     """
