@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from . import judges
 from .axioms import AXIOM_ENTRIES
 from .field_cases import lipschitz_cases, scale_cases, translation_cases
+from .jumps import CONTINUITY_ENTRIES
 from .outcome_cases import (
     disparity_cases,
     effectiveness_change_cases,
@@ -166,8 +167,8 @@ class Property:
     def __post_init__(self) -> None:
         if self.kind not in ("universal", "existential"):
             raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
-        for name in ("cases", "judge", "explicit", "explain", "derived", "grid", "refine"):
-            if name in ("derived", "grid", "refine") and getattr(self, name) is None:
+        for name in ("cases", "judge", "explicit", "explain", "derived", "grid", "refine", "narrow"):
+            if name in ("derived", "grid", "refine", "narrow") and getattr(self, name) is None:
                 continue
             if not callable(getattr(self, name)):
                 raise ValueError(f"{name} of property {self.name!r} must be callable, got {getattr(self, name)!r}")
@@ -420,6 +421,7 @@ CATALOG = {
             judge=judges.unchanged,
             informational=True,
         ),
+        *(Property(**entry) for entry in CONTINUITY_ENTRIES),
         Property(
             name="lipschitz-continuity",
             statement="the value is Lipschitz in the fields read: a perturbation of size δ changes it "

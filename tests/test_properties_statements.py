@@ -191,6 +191,18 @@ def _lipschitz_continuity(case, level, measure):
         assert 1e-6 <= case.delta <= 0.1
 
 
+def _continuity(case, level, measure):
+    reads = set(as_measure(measure).reads)
+    _same(case.before, case.after, [f for f in case.before.fields() if f not in reads])
+    if case.segment:  # drawn ends: no value in (0, 1e-6)
+        for pop in (case.before, case.after):
+            for name in reads:
+                value = pop.fields()[name]
+                assert not np.any((value > 0) & (value < 1e-6)), name
+    else:  # a narrowed or stored pair: the two ends of a piece at most 1e-12 long
+        assert distance(case.before, case.after) <= 1e-12
+
+
 def _strict_transfer(case, level, measure):
     _transfer(case, level, measure)
     if level == "score":
@@ -238,6 +250,7 @@ CHECKS = {
     "replication-invariance": _replication,
     "scale-invariance": _scale,
     "translation-invariance": _translation,
+    "continuity": _continuity,
     "lipschitz-continuity": _lipschitz_continuity,
     "deterministic": _deterministic,
     "strict-transfer": _strict_transfer,
