@@ -15,7 +15,15 @@ nudging them apart, where thresholds, sorted orders and nearest neighbours switc
 
 from __future__ import annotations
 
-__all__ = ["JUMP_DISTANCE", "PERSIST_HALVINGS", "CONTINUITY_ENTRIES", "narrow_to_jump", "jump", "jump_cases"]
+__all__ = [
+    "JUMP_DISTANCE",
+    "PERSIST_HALVINGS",
+    "CONTINUITY_ENTRIES",
+    "narrow_to_jump",
+    "jump",
+    "jump_cases",
+    "continuous_blocks",
+]
 
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +34,7 @@ import numpy as np
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
+from puf.grammar import IndexForm, PairForm
 from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
@@ -262,6 +271,41 @@ def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     name = names[draw(st.integers(0, len(names) - 1))]
     start, end, change = (_sweep if kind == "sweep" else _tie)(draw, pop, name)
     return Case(start, end, change, segment=True)
+
+
+_CONTINUOUS_WEIGHTS = ("1", "sim", "sim^2")
+_CONTINUOUS_GAPS = ("abs", "square", "excess")
+
+
+def continuous_blocks(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The proof rule of ``continuity`` for a grammar form built from continuous blocks, or None.
+
+    An index form outer((1/m) Σ term(S/μ)) composes continuous functions; a pair form whose
+    weight and gap are continuous (not the threshold weight 1{sim ≥ t} with t > 0, nor the
+    indicator gap ``violation``) sums or maximises them over a fixed set of pairs, and divides
+    only by a normalisation where it is non-zero (the form is undefined where it is zero).
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> continuous_blocks(as_measure("puf"), PairForm(weight="sim", gap="abs")).startswith("continuous")
+    True
+    >>> continuous_blocks(as_measure("puf"), PairForm(gap="violation")) is None
+    True
+    """
+    if isinstance(form, PairForm):
+        weight = form.weight in _CONTINUOUS_WEIGHTS or (form.weight == "sim>=t" and form.threshold <= 0.0)
+        if not weight or form.gap not in _CONTINUOUS_GAPS:
+            return None
+        return (
+            "continuous blocks: a continuous weight and gap, summed or maximised over a fixed set of "
+            "pairs, divided only where the normalisation is non-zero and rooted where non-negative, "
+            "are continuous wherever the form is defined"
+        )
+    return (
+        "continuous blocks: outer((1/m) Σ term(S/μ)) composes functions continuous where they are "
+        "defined (μ > 0, every term finite), so the index is continuous wherever it is defined"
+    )
 
 
 CONTINUITY_ENTRIES = (
