@@ -308,7 +308,8 @@ def continuous_blocks(measure: Measure, form: PairForm | IndexForm) -> str | Non
     )
 
 
-CONTINUITY_ENTRIES = (
+#: The keyword arguments of the catalog's ``continuity`` property (``Property(**entry)``).
+CONTINUITY_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
         name="continuity",
         statement="where the measure is defined, a small enough change of the fields it reads "
