@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from . import judges
 from .axioms import AXIOM_ENTRIES
-from .field_cases import lipschitz_cases, scale_cases, translation_cases
-from .jumps import CONTINUITY_ENTRIES
+from .field_cases import scale_cases, translation_cases
+from .jumps import CONTINUITY_ENTRIES, perturbation_or_jump_cases
 from .outcome_cases import (
     disparity_cases,
     effectiveness_change_cases,
@@ -437,7 +437,7 @@ CATALOG = {
             meant_for="every measure",
             needs=_ALL,
             world="derived fields perturbed (no discrete world change is small)",
-            cases=lipschitz_cases,
+            cases=perturbation_or_jump_cases,
             judge=judges.lipschitz,
         ),
         *(Property(**entry) for entry in AXIOM_ENTRIES),

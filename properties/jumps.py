@@ -23,6 +23,7 @@ __all__ = [
     "jump",
     "jump_cases",
     "continuous_blocks",
+    "perturbation_or_jump_cases",
 ]
 
 from collections.abc import Callable
@@ -39,6 +40,7 @@ from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
 from .cases import Case, case_strategy, distance, draw_users, sources
+from .field_cases import lipschitz_cases
 from .judges import resolution
 
 JUMP_DISTANCE = 1e-12
@@ -271,6 +273,20 @@ def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     name = names[draw(st.integers(0, len(names) - 1))]
     start, end, change = (_sweep if kind == "sweep" else _tie)(draw, pop, name)
     return Case(start, end, change, segment=True)
+
+
+def perturbation_or_jump_cases(level: str, measure: str | Callable[..., Any]) -> st.SearchStrategy[Case]:
+    """``lipschitz-continuity``'s cases: a δ-perturbation or segment of
+    :func:`properties.field_cases.lipschitz_cases`, or a segment of :func:`jump_cases` (a jump
+    is as much a break of a Lipschitz bound as a steep slope is).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(perturbation_or_jump_cases("score", "sd"), lambda c: "swept" in c.change).segment
+    True
+    """
+    return st.one_of(lipschitz_cases(level, measure), jump_cases(level, measure))
 
 
 _CONTINUOUS_WEIGHTS = ("1", "sim", "sim^2")
