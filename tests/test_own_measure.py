@@ -162,7 +162,7 @@ def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder):
         str(pytester.path),
         str(sub),
         "-k",
-        "pigou or scale or continuity",
+        "pigou or scale or lipschitz",
     )
     result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(["*verdicts pinned in *mymeasure.known.json"])

@@ -68,7 +68,7 @@ def test_known_examples_put_the_named_measure_first():
 def test_a_replicated_example_has_no_delta_and_a_perturbed_one_has_its_max_norm():
     replicated = example_case("replication-invariance", load_known("puf")["examples"]["replication-invariance"])
     assert replicated.after.m > replicated.before.m
-    perturbed = example_case("continuity", load_known("gini")["examples"]["continuity"])
+    perturbed = example_case("lipschitz-continuity", load_known("gini")["examples"]["lipschitz-continuity"])
     assert perturbed.delta == pytest.approx(0.001)
 
 
@@ -130,7 +130,9 @@ def test_update_known_writes_a_propertys_cells_and_keeps_the_rest(tmp_path, monk
     path = tmp_path / "sd.json"
     write_known(partial, path, partial=True)
     monkeypatch.setattr(updates, "known_path", lambda name: tmp_path / f"{name}.json")
-    found = verdicts("sd", properties=["similarity-zero", "continuity", "range"], max_examples=5, random_state=0)
+    found = verdicts(
+        "sd", properties=["similarity-zero", "lipschitz-continuity", "range"], max_examples=5, random_state=0
+    )
     assert updates.update_known(found) == [path]
     new = json.loads(path.read_text(encoding="utf-8"))
     assert list(new["verdicts"]) == list(CATALOG)

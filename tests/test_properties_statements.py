@@ -183,12 +183,24 @@ def _translation(case, level, measure):
         assert np.all((new >= -TOL) & (new <= 1 + TOL))
 
 
-def _continuity(case, level, measure):
+def _lipschitz_continuity(case, level, measure):
     reads = set(as_measure(measure).reads)
     _same(case.before, case.after, [f for f in case.before.fields() if f not in reads])
     if not case.segment:
         assert case.delta > 0 and distance(case.before, case.after) <= case.delta * (1 + 1e-12)
         assert 1e-6 <= case.delta <= 0.1
+
+
+def _continuity(case, level, measure):
+    reads = set(as_measure(measure).reads)
+    _same(case.before, case.after, [f for f in case.before.fields() if f not in reads])
+    if case.segment:  # drawn ends: no value in (0, 1e-6)
+        for pop in (case.before, case.after):
+            for name in reads:
+                value = pop.fields()[name]
+                assert not np.any((value > 0) & (value < 1e-6)), name
+    else:  # a narrowed or stored pair: the two ends of a piece at most 1e-12 long
+        assert distance(case.before, case.after) <= 1e-12
 
 
 def _strict_transfer(case, level, measure):
@@ -239,6 +251,7 @@ CHECKS = {
     "scale-invariance": _scale,
     "translation-invariance": _translation,
     "continuity": _continuity,
+    "lipschitz-continuity": _lipschitz_continuity,
     "deterministic": _deterministic,
     "strict-transfer": _strict_transfer,
     "transfer-sensitivity": _moments_kept,
@@ -298,6 +311,6 @@ def test_stored_counterexamples_meet_the_statement(measure, name, example):
         # statement replicates every field, before the statement is checked.
         r = case.after.m // case.before.m
         case = dataclasses.replace(case, after=case.after.replace(similarity=np.tile(case.before.similarity, (r, r))))
-    if name == "continuity":
+    if name == "lipschitz-continuity":
         case = dataclasses.replace(case, segment=True)  # a narrowed piece: any δ > 0
     _check_all(name, case, level, measure)

@@ -84,9 +84,9 @@ class Case:
     ``alternatives`` are further cases of the same transformation (other amounts,
     other users): the runner judges all and keeps the worst, which costs measure
     calls, not Hypothesis examples. ``segment``: ``before`` and ``after``
-    are the ends of a segment the runner narrows to its steepest piece (continuity).
+    are the ends of a segment the runner narrows to its steepest piece (the continuity properties).
     ``strict``: the property demands a strict change (rearrangement); ``delta``: the
-    size of a perturbation (continuity); ``trivial``: nothing to judge. ``values``: the
+    size of a perturbation (lipschitz-continuity); ``trivial``: nothing to judge. ``values``: the
     measure's values on the property's derived populations (``Property.derived``: the
     subgroups of a subgroup property, the candidate extremes of ``attainable-range``),
     filled in by the runner before the judge reads them.

@@ -3,14 +3,14 @@
 No discrete world change is a rescaling of every user's effectiveness or a
 perturbation of size δ, so at world level too these act on the Population
 fields (effectiveness and utility for rescaling and shifting; every field the
-measure reads for continuity). Strategies of :class:`~puf.properties.cases.case.Case`
+measure reads for lipschitz-continuity). Strategies of :class:`~puf.properties.cases.case.Case`
 for the catalog's ``scale-invariance``, ``translation-invariance`` and
-``continuity`` entries.
+``lipschitz-continuity`` entries.
 """
 
 from __future__ import annotations
 
-__all__ = ["scale_cases", "translation_cases", "continuity_cases"]
+__all__ = ["scale_cases", "translation_cases", "lipschitz_cases"]
 
 import functools
 
@@ -135,13 +135,13 @@ def _segment(draw: st.DrawFn, pop: Population, measure: Measure) -> tuple[Popula
 
 
 @case_strategy
-def continuity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+def lipschitz_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A segment the runner narrows to its steepest piece, or a perturbation of size δ.
 
     Examples
     --------
     >>> from hypothesis import find
-    >>> find(continuity_cases("score", "sd"), lambda c: c.segment).change.split(" (")[0]
+    >>> find(lipschitz_cases("score", "sd"), lambda c: c.segment).change.split(" (")[0]
     'effectiveness moved along a segment'
     """
     pop, _ = draw(sources(level))

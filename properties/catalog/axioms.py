@@ -110,8 +110,11 @@ AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         statement="raising one group's value with its size and mean fixed never lowers the "
         "whole population's (and lowering it never raises it)",
         formal="∀ partitions P = (A, B, …), A' of A's size and mean, P' = (A', B, …): "
-        "f(A') ≥ f(A) − t ⇒ f(P') ≥ f(P) − t and f(A') ≤ f(A) + t ⇒ f(P') ≤ f(P) + t, "
-        "t = 10⁻⁹·max(1, |values|) (lower fairer). " + _GROUPS,
+        "f(A') ≥ f(A) − r ⇒ f(P') ≥ f(P) − t and f(A') ≤ f(A) + r ⇒ f(P') ≤ f(P) + t, "
+        "r = m·2⁻⁵²·max(1, |f(A)|, |f(A')|) the resolution of the group's values (a change of "
+        "the group beyond r is a change, as in the strict judgments; within it both premises "
+        "hold and the whole must be unchanged), t = max(10⁻⁹·max(1, |values|), "
+        "m·2⁻⁵²·max(1, |values|)) over every value (lower fairer). " + _GROUPS,
         source="Shorrocks (1984), subgroup consistency (monotone transforms of the additively decomposable indices)",
         **_SUBGROUP_SEARCH,
         derived=consistency_parts,

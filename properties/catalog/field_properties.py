@@ -14,12 +14,11 @@ from typing import Any
 
 from puf.grammar import GAPS, IndexForm, PairForm
 from puf.metadata import Measure
-from puf.population import FIELDS
 
 from . import judges
 from .property import INEQUALITY_AXIOMS, OUTCOME_FIELDS
 from ..proving.proof_rules import composition_rule
-from ..cases.field_cases import continuity_cases, scale_cases, translation_cases
+from ..cases.field_cases import scale_cases, translation_cases
 
 
 @composition_rule("equal homogeneity degree")
@@ -72,19 +71,5 @@ FIELD_ENTRIES: tuple[dict[str, Any], ...] = (
         judge=judges.unchanged,
         informational=True,
         proof_rule=_translation_invariance,
-    ),
-    dict(
-        name="continuity",
-        statement="a perturbation of size δ in the fields read changes the value by O(δ)",
-        formal="∀ P, P' differing only in the fields f reads (each in its range), δ = "
-        "‖P' − P‖∞ > 0, f(P) and f(P') defined: |f(P') − f(P)| ≤ 10·w·δ, where w = "
-        "high − low for a bounded declared range and w = 1 for an unbounded one",
-        source="Lipschitz individual fairness (Dwork et al. 2012)",
-        kind="universal",
-        meant_for="every measure",
-        needs=FIELDS,
-        world="derived fields perturbed (no discrete world change is small)",
-        cases=continuity_cases,
-        judge=judges.lipschitz,
     ),
 )

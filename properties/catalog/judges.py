@@ -231,11 +231,20 @@ def consistent(measure: Measure, before: float, after: float, case: Case) -> flo
     """A group made less fair (same size and mean) must not make the whole fairer, and a group
     made fairer must not make the whole less fair (``case.values``: the group alone).
 
+    The premise is strict, as the strict judgments are: the group's change counts when it
+    exceeds the group values' :func:`resolution`; within it the group is unchanged and the
+    whole must be too. The conclusion allows the tolerance of an equality. So a group that
+    falls by less than the tolerance while a whole that weighs it more falls by more is
+    consistent, not a violation.
+
     Examples
     --------
     >>> from types import SimpleNamespace
     >>> from puf import as_measure
     >>> consistent(as_measure("sd"), 0.3, 0.2, SimpleNamespace(values={"group": 0.1, "group_changed": 0.2})) > 0
+    True
+    >>> falls = SimpleNamespace(values={"group": 0.1, "group_changed": 0.1 - 5e-10})
+    >>> consistent(as_measure("sd"), 0.3, 0.3 - 2e-9, falls) < 0   # both fall: consistent
     True
     """
     v, tol = _derived(case, before, after)
@@ -243,10 +252,11 @@ def consistent(measure: Measure, before: float, after: float, case: Case) -> flo
         return math.nan
     group = _unfairness(measure, v["group_changed"]) - _unfairness(measure, v["group"])
     whole = _unfairness(measure, after) - _unfairness(measure, before)
+    step = resolution(_users(case), v["group"], v["group_changed"])
     excess = -math.inf
-    if group >= -tol:
+    if group >= -step:
         excess = max(excess, -whole - tol)
-    if group <= tol:
+    if group <= step:
         excess = max(excess, whole - tol)
     return excess
 

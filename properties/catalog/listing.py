@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from .axioms import AXIOM_ENTRIES
+from .continuity import CONTINUITY_ENTRIES
 from .field_properties import FIELD_ENTRIES
 from .outcome_properties import OUTCOME_ENTRIES
 from .property import Property
@@ -45,6 +46,7 @@ ORDER = (
     "scale-invariance",
     "translation-invariance",
     "continuity",
+    "lipschitz-continuity",
     "strict-transfer",
     "transfer-sensitivity",
     "subgroup-decomposability",
@@ -75,7 +77,7 @@ def _in_order(families: Iterable[tuple[Mapping[str, Any], ...]], order: tuple[st
 
 
 #: Every property by name, in :data:`ORDER`.
-CATALOG = _in_order((USER_ENTRIES, OUTCOME_ENTRIES, SIMILARITY_ENTRIES, FIELD_ENTRIES, AXIOM_ENTRIES), ORDER)
+CATALOG = _in_order((USER_ENTRIES, OUTCOME_ENTRIES, SIMILARITY_ENTRIES, FIELD_ENTRIES, CONTINUITY_ENTRIES, AXIOM_ENTRIES), ORDER)
 
 #: Property name -> its composition rule, for the properties that have one (``docs/guide/proofs.md``).
 PROOF_RULES = {name: p.proof_rule for name, p in CATALOG.items() if p.proof_rule is not None}

@@ -93,6 +93,10 @@ class Property:
         (the exhaustive small grid, then a local optimiser from the best candidates); its
         ``values`` join ``case.values`` and the case is judged again. A shortfall that survives
         it is ``not-found in n candidates``, never ``violated``: a failed search is no proof.
+    narrow : callable, optional
+        How a segment case is narrowed (default :func:`properties.running.search.narrow_jump`):
+        ``narrow(evaluate, start, end) -> (pop_a, pop_b, value_a, value_b)`` or None when the
+        segment shows nothing to judge (``continuity``: no jump that survives the narrowing).
     proof_rule : callable, optional
         ``proof_rule(measure, form) -> str or None``: the composition rule that proves the
         property for every m from a grammar form's blocks (a
@@ -137,13 +141,14 @@ class Property:
     shrinks: bool = True
     grid: Callable | None = None
     refine: Callable | None = None
+    narrow: Callable | None = None
     proof_rule: Callable | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("universal", "existential"):
             raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
-        for name in ("cases", "judge", "explicit", "explain", "derived", "grid", "refine", "proof_rule"):
-            if name in ("derived", "grid", "refine", "proof_rule") and getattr(self, name) is None:
+        for name in ("cases", "judge", "explicit", "explain", "derived", "grid", "refine", "narrow", "proof_rule"):
+            if name in ("derived", "grid", "refine", "narrow", "proof_rule") and getattr(self, name) is None:
                 continue
             if not callable(getattr(self, name)):
                 raise ValueError(f"{name} of property {self.name!r} must be callable, got {getattr(self, name)!r}")

@@ -391,7 +391,7 @@ def evaluate_case(
 
     case = with_values(case)
     if case.segment and case.after is not None:  # a segment has both ends
-        narrowed = narrow_jump(value, case.before, case.after)
+        narrowed = (prop.narrow or narrow_jump)(value, case.before, case.after)
         if narrowed is None:
             return case, value(case.before), value(case.after)
         low, high, f_low, f_high = narrowed

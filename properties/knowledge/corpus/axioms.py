@@ -114,7 +114,7 @@ FLAWS = [
     planted(
         _sd_on_a_grid,
         family="axioms",
-        expected={"strict-transfer": V},
+        expected={"strict-transfer": V, "continuity": V},
         flaw="SD rounded down to a 0.01 grid: small transfers move nothing",
     ),
     planted(

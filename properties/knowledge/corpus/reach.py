@@ -96,7 +96,7 @@ FLAWS = [
     planted(
         _puf_twenty_nearest,
         family="large or varied populations",
-        expected={"similarity-monotone": V, "continuity": V},
+        expected={"similarity-monotone": V, "lipschitz-continuity": V},
         flaw="PUF over each user's 20 most similar users (differs from PUF only for m ≥ 22)",
     ),
     planted(
@@ -108,7 +108,7 @@ FLAWS = [
     planted(
         _sd_binned_when_varied,
         family="large or varied populations",
-        expected={"continuity": V},
+        expected={"lipschitz-continuity": V},
         flaw="SD of values snapped to 20 bins when there are more than 10 distinct values",
     ),
     planted(

@@ -118,7 +118,7 @@ FLAWS = [
     planted(
         _puf_cold_start_filter,
         family="special inputs",
-        expected={"defined": V, "continuity": V},
+        expected={"defined": V, "lipschitz-continuity": V},
         flaw="PUF over users with S ≥ 0.05 only (a cold-start filter): NaN when < 2 remain",
     ),
     planted(

@@ -1,5 +1,5 @@
 """Planted discontinuities: thresholds at values that are not round numbers, quantisation,
-tie handling, and steep but continuous shapes (flaws of the ``continuity`` property)."""
+tie handling, and steep but continuous shapes (flaws of the ``lipschitz-continuity`` property)."""
 
 from __future__ import annotations
 
@@ -64,61 +64,61 @@ FLAWS = [
     planted(
         _puf_similarity_cutoff,
         family="thresholds",
-        expected={"continuity": V},
+        expected={"lipschitz-continuity": V},
         flaw="PUF over pairs with sim ≥ 0.4137 only (a cut-off that is not a round number)",
     ),
     planted(
         _puf_gap_tolerance,
         family="thresholds",
-        expected={"continuity": V},
+        expected={"lipschitz-continuity": V},
         flaw="PUF ignoring gaps below 0.263 (a tolerance)",
     ),
     planted(
         _puf_gap_outliers,
         family="thresholds",
-        expected={"continuity": V, "disparity-monotone": V},
+        expected={"lipschitz-continuity": V, "disparity-monotone": V},
         flaw="PUF ignoring gaps above 0.7 as outliers: only large gaps show it",
     ),
     planted(
         _puf_tie_bonus,
         family="thresholds",
-        expected={"continuity": V},
+        expected={"lipschitz-continuity": V},
         flaw="PUF halved when two users tie (only on ties)",
     ),
     planted(
         _sd_noise_floor,
         family="thresholds",
-        expected={"continuity": V},
+        expected={"lipschitz-continuity": V},
         flaw="SD reported as 0 below 0.1234 (a noise floor)",
     ),
     planted(
         _puf_log_scaled,
         family="thresholds",
-        expected={"continuity": V},
+        expected={"lipschitz-continuity": V},
         flaw="log(1 + 1000·PUF)/log(1001): continuous but far too steep near 0",
     ),
     planted(
         _puf_rounded_effectiveness,
         family="thresholds",
-        expected={"continuity": V},
+        expected={"lipschitz-continuity": V},
         flaw="PUF of effectiveness rounded to one decimal",
     ),
     planted(
         _puf_mean_similarity_cutoff,
         family="thresholds",
-        expected={"continuity": V, "similarity-monotone": V},
+        expected={"lipschitz-continuity": V, "similarity-monotone": V},
         flaw="PUF over pairs more similar than the mean similarity (UF's kind of threshold)",
     ),
     planted(
         _sd_of_square_roots,
         family="thresholds",
-        expected={"continuity": V, "translation-invariance": V},
+        expected={"lipschitz-continuity": V, "translation-invariance": V},
         flaw="SD of √S: steep near S = 0 and not shift-invariant",
     ),
     planted(
         _headcount_below_half_mean,
         family="thresholds",
-        expected={"continuity": V, "pigou-dalton": V},
+        expected={"lipschitz-continuity": V, "pigou-dalton": V},
         flaw="share of users below half the mean (a poverty headcount)",
     ),
 ]

@@ -124,13 +124,13 @@ FLAWS = [
     planted(
         _puf_tiny_similarity_default,
         family="weighting",
-        expected={"similarity-zero": V, "similarity-monotone": V, "continuity": V},
+        expected={"similarity-zero": V, "similarity-monotone": V, "lipschitz-continuity": V},
         flaw="similarities ≤ 0.02 taken for missing and set to 0.5 (only near similarity 0)",
     ),
     planted(
         _puf_duplicates_dropped,
         family="weighting",
-        expected={"similarity-monotone": V, "continuity": V},
+        expected={"similarity-monotone": V, "lipschitz-continuity": V},
         flaw="pairs with sim > 0.97 dropped as duplicate users (only near similarity 1)",
     ),
     planted(
