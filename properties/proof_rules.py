@@ -16,6 +16,8 @@ import numpy as np
 from puf.grammar import AGGREGATIONS, GAPS, WEIGHTS, IndexForm, PairForm
 from puf.metadata import Measure
 
+from .welfare_proofs import WELFARE_RULES
+
 
 def _fairest_is_zero(measure: Measure) -> bool:
     return measure.direction == "lower" and measure.fairest == 0.0
@@ -176,6 +178,7 @@ RULES = {
     "range": ("bounds of the blocks", in_range),
     "defined": ("no division", defined),
     "subgroup-decomposability": ("Shorrocks' decomposition", subgroup_decomposability),
+    **WELFARE_RULES,
 }
 """Property name -> (rule name, rule): the composition rules, stated in ``docs/guide/proofs.md``."""
 

@@ -6,8 +6,8 @@ harness should reach: for a flawed measure the cells its flaw breaks, for a
 control its full row, the true verdicts of the measure it implements).
 Families: :mod:`~properties.corpus.normalisation`, :mod:`~properties.corpus.thresholds`,
 :mod:`~properties.corpus.weighting`, :mod:`~properties.corpus.special`,
-:mod:`~properties.corpus.inequality`, :mod:`~properties.corpus.axioms` and
-:mod:`~properties.corpus.reach` (flaws), :mod:`~properties.corpus.controls`.
+:mod:`~properties.corpus.inequality`, :mod:`~properties.corpus.axioms`,
+:mod:`~properties.corpus.reach` and :mod:`~properties.corpus.welfare` (flaws), :mod:`~properties.corpus.controls`.
 ``puf power`` runs them (:mod:`properties.power`).
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
 from typing import Any
-from . import axioms, inequality, normalisation, reach, special, thresholds, weighting
+from . import axioms, inequality, normalisation, reach, special, thresholds, weighting, welfare
 from .controls import CONTROLS
 
 #: The corpus entries with planted flaws, family by family.
@@ -28,6 +28,7 @@ FLAWED = [
     *inequality.FLAWS,
     *axioms.FLAWS,
     *reach.FLAWS,
+    *welfare.FLAWS,
 ]
 #: Every corpus entry (planted flaws and sound controls) by name.
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
