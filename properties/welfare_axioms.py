@@ -50,7 +50,8 @@ WELFARE_ENTRIES: tuple[dict[str, Any], ...] = (
         formal="∀ P, c > 0 with S + c and utility + c in [0, 1]: f(P[S := S + c, utility := "
         "utility + c]) ≤ f(P) + r, r the float resolution (lower fairer); c a drawn share "
         "in [10⁻³, 1] of the room 1 − max, besides the whole room, half of it and 10⁻³ of it "
-        "(a P with an outcome at 1 first scaled by a ∈ (0, 1) in half the draws); "
+        "(a P with an outcome at 1 first scaled by a ∈ (0, 1) in half the draws); P and c on the "
+        "2⁻²⁰ grid, so the addition is exact in floating point (no gap moves by rounding); "
         "world level: the derived effectiveness and utility shifted (no world change adds to "
         "every user alike)",
         source="Dalton (1920), equal additions to all incomes diminish inequality; Kolm (1976), "
@@ -69,7 +70,7 @@ WELFARE_ENTRIES: tuple[dict[str, Any], ...] = (
         formal="∀ P, P' of the same m users (similarity, lists and list distances fixed): "
         "not [f(P) < f(P') − r and f(1 − P) > f(1 − P') + r] and not [f(P) > f(P') + r and "
         "f(1 − P) < f(1 − P') − r], 1 − P = P[S := 1 − S, utility := 1 − utility], r the float "
-        "resolution of the four values; P' = 1 − P, P with two users brought to their mean, P "
+        "resolution of the four values; P and P' on the 2⁻²⁰ grid (1 − P exact in floating point); P' = 1 − P, P with two users brought to their mean, P "
         "shifted, P rescaled, or drawn anew; hand-made: S = (0.2, 0.4) and (0.2, 0.2, 0.2, 0.4, 0.4, "
         "0.4) against 1 − S, every similarity 0.75. With P' = 1 − P this asks f(P) ≐ f(1 − P) to r: "
         "the strong form f(S) = f(1 − S), reported (to tol) in a violation's reason, is implied "

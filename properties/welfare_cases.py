@@ -12,7 +12,9 @@ stored or shrunk example is judged by what it is, not by how it was drawn.
 from __future__ import annotations
 
 __all__ = [
+    "GRID",
     "LORENZ_TOLERANCE",
+    "on_grid",
     "MIN_ENVY",
     "lorenz_curve",
     "lorenz_dominates",
@@ -45,6 +47,10 @@ from .cases import FRACTIONS, FRACTIONS_OR_ONE, HALVES_OR_LESS, Case, case_strat
 from .cases import trivial_case
 from .outcome_cases import transfer_cases
 
+GRID = 2.0**-20
+"""The grid outcomes are rounded to before an equal addition or a mirror: on it, S + c (c on the
+grid too) and 1 − S are exact in floating point, so every gap is the same bits before and after
+(a threshold on a gap, such as PEU's ε, cannot be crossed by rounding alone)."""
 LORENZ_TOLERANCE = 1e-12
 """Rounding allowed on a Lorenz ordinate when the premise S' ≥_L S is checked."""
 MIN_ENVY = 0.01
@@ -217,7 +223,9 @@ def lorenz_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     drawn = _random_pair(draw, pop)
     if drawn is not None:
         others.append(drawn)
-    valid = tuple(o for o in others if lorenz_dominates(o.after.effectiveness, o.before.effectiveness))
+    valid = tuple(
+        o for o in others if o.after is not None and lorenz_dominates(o.after.effectiveness, o.before.effectiveness)
+    )
     return Case(main.before, main.after, main.change, alternatives=valid)
 
 
@@ -240,7 +248,7 @@ def lorenz_examples(level: str) -> list[Case]:
         return []
     cases = []
     for s in ([0.1, 0.1, 0.1, 0.3, 0.3, 0.3], [0.1, 0.3]):
-        pop = Population(s, _alike(len(s), 0.75))
+        pop = Population(np.array(s), _alike(len(s), 0.75))
         cases.append(Case(pop, pop.replace(effectiveness=2.0 * pop.effectiveness), "explicit: every S doubled"))
     return cases
 
@@ -259,13 +267,26 @@ def mirror_examples(level: str) -> list[Case]:
         return []
     cases = []
     for s in ([0.2, 0.2, 0.2, 0.4, 0.4, 0.4], [0.2, 0.4]):
-        pop = Population(s, _alike(len(s), 0.75))
+        pop = Population(np.array(s), _alike(len(s), 0.75))
         cases.append(Case(pop, mirrored(pop), "explicit: P′ = 1 − P (the shortfalls)"))
     return cases
 
 
 def _outcomes(pop: Population) -> list[NDArray[np.float64]]:
     return [pop.effectiveness] + ([pop.utility] if pop.utility is not None else [])
+
+
+def on_grid(pop: Population) -> Population:
+    """``pop`` with its effectiveness (and utility) rounded to the :data:`GRID`.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> p = on_grid(Population(np.array([0.1, 1 / 3]), np.eye(2)))
+    >>> bool(np.all((1.0 - p.effectiveness) + p.effectiveness == 1.0)), bool(abs(p.effectiveness[1] - 1 / 3) < GRID)
+    (True, True)
+    """
+    return pop.replace(**{f: np.round(v / GRID) * GRID for f, v in zip(("effectiveness", "utility"), _outcomes(pop))})
 
 
 def _added(pop: Population, c: float) -> Case:
@@ -280,7 +301,7 @@ def equal_addition_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """The same amount c > 0 added to every effectiveness (and utility entry), staying in
     [0, 1]: a drawn share of the room 1 − max, besides the whole room, half of it and 10⁻³ of it.
     A population with an outcome at 1 is first scaled by a ∈ (0, 1) in half the draws (else it
-    has no room).
+    has no room); outcomes and c lie on the :data:`GRID` (:func:`on_grid`), so the addition is exact.
 
     Examples
     --------
@@ -294,20 +315,22 @@ def equal_addition_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
         # Derived worlds often hold a full list (utility 1): scaled down first, there is room.
         a = draw(FRACTIONS)
         pop = pop.replace(**{f: a * v for f, v in zip(("effectiveness", "utility"), _outcomes(pop))})
+    pop = on_grid(pop)
     room = 1.0 - max(float(v.max()) for v in _outcomes(pop))
-    if room <= 0:
+    if room < GRID:
         return trivial_case(pop, "some outcome is already 1: no room to add")
     share = draw(FRACTIONS_OR_ONE)
-    others = tuple(_added(pop, t * room) for t in (1.0, 0.5, 1e-3) if t != share)
-    main = _added(pop, share * room)
-    return Case(pop, main.after, main.change, alternatives=others)
+    amounts = [max(GRID, np.floor(t * room / GRID) * GRID) for t in (share, 1.0, 0.5, 1e-3)]
+    cases = [_added(pop, float(c)) for c in dict.fromkeys(amounts)]
+    return Case(pop, cases[0].after, cases[0].change, alternatives=tuple(cases[1:]))
 
 
 @case_strategy
 def mirror_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """P against P' on the same users (similarity, lists and list distances fixed): P' = 1 − P
     (the shortfalls themselves), a transfer, a shift, a rescaling and a population drawn anew;
-    the judge compares f(P), f(P') with f(1 − P), f(1 − P') (:func:`mirror_parts`).
+    the judge compares f(P), f(P') with f(1 − P), f(1 − P') (:func:`mirror_parts`). P lies on
+    the :data:`GRID` (:func:`on_grid`), as does P′, so 1 − P and 1 − P′ are exact.
 
     Examples
     --------
@@ -316,7 +339,7 @@ def mirror_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     >>> case.change, len(case.alternatives)
     ('P′ = 1 − P (the shortfalls)', 4)
     """
-    pop = draw(sources(level))[0]
+    pop = on_grid(draw(sources(level))[0])
     fields = _outcomes(pop)
     rng = np.random.default_rng(draw(_SEEDS))
     shift = draw(FRACTIONS) * (1.0 - max(float(v.max()) for v in fields))
@@ -334,7 +357,7 @@ def mirror_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
             "P′ drawn anew",
         ),
     ]
-    cases = [Case(pop, after, change) for after, change in options]
+    cases = [Case(pop, on_grid(after), change) for after, change in options]
     first = draw(st.integers(0, len(cases) - 1)) if draw(st.booleans()) else 0
     main = cases.pop(first)
     return Case(main.before, main.after, main.change, alternatives=tuple(cases))
