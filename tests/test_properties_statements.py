@@ -18,6 +18,7 @@ from puf import as_measure
 from puf.properties import CATALOG
 from puf.properties.cases.case import distance
 from puf.properties.knowledge.known import example_case, known_measures, load_known
+from puf.properties.cases.welfare_cases import added_amount, lorenz_dominates
 from puf.synthetic import weighted_gap_sum
 
 TOL = 1e-9
@@ -231,6 +232,24 @@ def _one_group_redistributed(case, level, measure):
     assert abs(after[moved].sum() - before[moved].sum()) < 1e-9
 
 
+def _lorenz(case, level, measure):
+    """S' Lorenz-dominates S (relative curves, both means positive); similarity and lists kept."""
+    assert lorenz_dominates(case.after.effectiveness, case.before.effectiveness)
+    _same(case.before, case.after, ["similarity", "list_distance"])
+
+
+def _equal_addition(case, level, measure):
+    """One c > 0 added to every S (and utility entry); similarity and lists kept."""
+    assert added_amount(case.before, case.after) > 0
+    _same(case.before, case.after, ["similarity", "list_distance"])
+
+
+def _mirror(case, level, measure):
+    """P' on the same users, similarity and lists kept."""
+    assert case.after.m == case.before.m
+    _same(case.before, case.after, ["similarity", "list_distance"])
+
+
 def _deterministic(case, level, measure):
     assert case.after is not None
 
@@ -258,6 +277,10 @@ CHECKS = {
     "subgroup-decomposability": _one_group_redistributed,
     "subgroup-consistency": _one_group_redistributed,
     "attainable-range": _single,
+    "lorenz-consistency": _lorenz,
+    "equal-additions": _equal_addition,
+    "mirror-consistency": _mirror,
+    "envy-free-fairest": _single,
 }
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 
 from .axioms import AXIOM_ENTRIES
 from .continuity import CONTINUITY_ENTRIES
+from .welfare_axioms import WELFARE_ENTRIES
 from .field_properties import FIELD_ENTRIES
 from .outcome_properties import OUTCOME_ENTRIES
 from .property import Property
@@ -52,6 +53,10 @@ ORDER = (
     "subgroup-decomposability",
     "subgroup-consistency",
     "attainable-range",
+    "lorenz-consistency",
+    "equal-additions",
+    "mirror-consistency",
+    "envy-free-fairest",
     "deterministic",
 )
 
@@ -77,7 +82,7 @@ def _in_order(families: Iterable[tuple[Mapping[str, Any], ...]], order: tuple[st
 
 
 #: Every property by name, in :data:`ORDER`.
-CATALOG = _in_order((USER_ENTRIES, OUTCOME_ENTRIES, SIMILARITY_ENTRIES, FIELD_ENTRIES, CONTINUITY_ENTRIES, AXIOM_ENTRIES), ORDER)
+CATALOG = _in_order((USER_ENTRIES, OUTCOME_ENTRIES, SIMILARITY_ENTRIES, FIELD_ENTRIES, CONTINUITY_ENTRIES, AXIOM_ENTRIES, WELFARE_ENTRIES), ORDER)
 
 #: Property name -> its composition rule, for the properties that have one (``docs/guide/proofs.md``).
 PROOF_RULES = {name: p.proof_rule for name, p in CATALOG.items() if p.proof_rule is not None}

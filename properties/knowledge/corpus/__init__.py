@@ -6,8 +6,9 @@ harness should reach: for a flawed measure the cells its flaw breaks, for a
 control its full row, the true verdicts of the measure it implements).
 Families: :mod:`~properties.knowledge.corpus.normalisation`, :mod:`~properties.knowledge.corpus.thresholds`,
 :mod:`~properties.knowledge.corpus.weighting`, :mod:`~properties.knowledge.corpus.special`,
-:mod:`~properties.knowledge.corpus.inequality`, :mod:`~properties.corpus.axioms`,
-:mod:`~properties.knowledge.corpus.reach` and :mod:`~properties.knowledge.corpus.jumps` (flaws), :mod:`~properties.knowledge.corpus.controls`.
+:mod:`~properties.knowledge.corpus.inequality`, :mod:`~properties.knowledge.corpus.axioms`,
+:mod:`~properties.knowledge.corpus.reach`, :mod:`~properties.knowledge.corpus.jumps` and
+:mod:`~properties.knowledge.corpus.welfare` (flaws), :mod:`~properties.knowledge.corpus.controls`.
 ``puf power`` runs them (:mod:`properties.knowledge.power`).
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
 from typing import Any
-from . import axioms, inequality, jumps, normalisation, reach, special, thresholds, weighting
+from . import axioms, inequality, jumps, normalisation, reach, special, thresholds, weighting, welfare
 from .controls import CONTROLS
 
 #: The corpus entries with planted flaws, family by family.
@@ -29,6 +30,7 @@ FLAWED = [
     *axioms.FLAWS,
     *reach.FLAWS,
     *jumps.FLAWS,
+    *welfare.FLAWS,
 ]
 #: Every corpus entry (planted flaws and sound controls) by name.
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
