@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from . import judges
 from .axioms import AXIOM_ENTRIES
+from .pair_axioms import PAIR_ENTRIES
 from .field_cases import continuity_cases, scale_cases, translation_cases
 from .outcome_cases import (
     disparity_cases,
@@ -430,6 +431,7 @@ CATALOG = {
             judge=judges.lipschitz,
         ),
         *(Property(**entry) for entry in AXIOM_ENTRIES),
+        *(Property(**entry) for entry in PAIR_ENTRIES),
         Property(
             name="deterministic",
             statement="the same population gets the same value, asked again or after other populations",

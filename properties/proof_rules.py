@@ -16,6 +16,8 @@ import numpy as np
 from puf.grammar import AGGREGATIONS, GAPS, WEIGHTS, IndexForm, PairForm
 from puf.metadata import Measure
 
+from .pair_axioms import dissimilar_independence_rule, dissimilar_replication_rule
+
 
 def _fairest_is_zero(measure: Measure) -> bool:
     return measure.direction == "lower" and measure.fairest == 0.0
@@ -176,6 +178,8 @@ RULES = {
     "range": ("bounds of the blocks", in_range),
     "defined": ("no division", defined),
     "subgroup-decomposability": ("Shorrocks' decomposition", subgroup_decomposability),
+    "dissimilar-independence": ("term zero at similarity 0", dissimilar_independence_rule),
+    "dissimilar-replication": ("strangers' copies add nothing", dissimilar_replication_rule),
 }
 """Property name -> (rule name, rule): the composition rules, stated in ``docs/guide/proofs.md``."""
 

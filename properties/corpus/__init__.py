@@ -16,7 +16,7 @@ from __future__ import annotations
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
 from typing import Any
-from . import axioms, inequality, normalisation, reach, special, thresholds, weighting
+from . import axioms, inequality, normalisation, pair_axioms, reach, special, thresholds, weighting
 from .controls import CONTROLS
 
 #: The corpus entries with planted flaws, family by family.
@@ -28,6 +28,7 @@ FLAWED = [
     *inequality.FLAWS,
     *axioms.FLAWS,
     *reach.FLAWS,
+    *pair_axioms.FLAWS,
 ]
 #: Every corpus entry (planted flaws and sound controls) by name.
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
