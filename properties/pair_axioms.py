@@ -3,8 +3,8 @@ users treated alike are the fairest, similarity raises the value strictly, and s
 leave it unchanged.
 
 Each entry is the keyword arguments of one :class:`~puf.properties.catalog.Property` (the
-catalog builds them), with its judge and the composition rules that prove it for a grammar
-form (registered in :data:`properties.proof_rules.RULES`). Their formal statements say exactly
+catalog builds them), with its judge; the composition rules that prove two of them for a
+grammar form are in :mod:`.pair_rules`. Their formal statements say exactly
 what the search tests: the ranges its steps are drawn from and the tolerances of its judges.
 """
 
@@ -16,8 +16,6 @@ __all__ = [
     "strictly_less_fair",
     "explain_treated_alike",
     "explain_strict_raise",
-    "dissimilar_independence_rule",
-    "dissimilar_replication_rule",
 ]
 
 import math
@@ -26,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from puf.grammar import AGGREGATIONS, GAPS, WEIGHTS, IndexForm, PairForm
 from puf.metadata import Measure
 from puf.population import FIELDS
 
@@ -148,77 +145,6 @@ def explain_strict_raise(example: Mapping[str, Any]) -> str:
     return f"the raise moved the value by less than the float resolution: {shown[0]} → {shown[1]}"
 
 
-def _term_zero_without_similarity(form: PairForm) -> bool:
-    """Every pair term w(sim)·g(S_u, S_v, sim) is 0 at sim = 0, whatever the effectiveness."""
-    weight = WEIGHTS[form.weight].facts["zero_at_no_similarity"]
-    gap = GAPS[form.gap].facts["zero_at_no_similarity"]
-    return (
-        weight is True
-        or (weight == "t > 0" and form.threshold > 0.0)
-        or gap is True
-        or (gap == "L >= 1" and form.lipschitz >= 1.0)
-    )
-
-
-def dissimilar_independence_rule(measure: Measure, form: PairForm | IndexForm) -> str | None:
-    """Every term of a stranger's pairs is 0 before and after, and no other term reads its S.
-
-    Examples
-    --------
-    >>> from puf.grammar import builtin_form
-    >>> import puf
-    >>> dissimilar_independence_rule(puf.as_measure("puf"), builtin_form(puf.as_measure("puf"))) is not None
-    True
-    >>> dissimilar_independence_rule(puf.as_measure("sd"), builtin_form(puf.as_measure("sd"))) is None
-    True
-    """
-    if not isinstance(form, PairForm) or form.normalisation == "mean" or not _term_zero_without_similarity(form):
-        return None
-    return (
-        "term zero at similarity 0: every term of a pair with the user similar to no one is 0 "
-        "whatever its S, the other terms and the normalisation (by m or by the weights) do not "
-        "read it, so the value does not move"
-    )
-
-
-def dissimilar_replication_rule(measure: Measure, form: PairForm | IndexForm) -> str | None:
-    """Strangers' copies add terms that are 0 to an aggregation they leave unchanged.
-
-    Examples
-    --------
-    >>> from puf.grammar import builtin_form
-    >>> import puf
-    >>> [dissimilar_replication_rule(puf.as_measure(n), builtin_form(puf.as_measure(n))) is None
-    ...  for n in ("puf", "sd", "ge-1", "mean-difference")]
-    [True, False, False, True]
-    """
-    if isinstance(form, IndexForm):
-        return "reads S alone: a mean over users of a term of S/μ, which r copies repeat r times at the same μ"
-    aggregation = AGGREGATIONS[form.aggregation]
-    reads_similarity = WEIGHTS[form.weight].facts["reads_similarity"] or GAPS[form.gap].facts["reads_similarity"]
-    if not reads_similarity:
-        if not aggregation.facts["replication_invariant"] or form.normalisation == "weights":
-            return None
-        return (
-            f"reads no similarity, replication-invariant aggregation ({form.aggregation}): the "
-            "value is that of S copied r times, as for replication-invariance"
-        )
-    if not _term_zero_without_similarity(form):
-        return None
-    if form.aggregation in ("max", "user-max"):
-        return (
-            f"maximum of non-negative terms ({form.aggregation}): the pairs across copies add terms "
-            "of 0 and each copy repeats the terms of P, so every maximum is unchanged"
-        )
-    weight_zero = WEIGHTS[form.weight].facts["zero_at_no_similarity"]
-    if form.normalisation == "weights" and (weight_zero is True or (weight_zero == "t > 0" and form.threshold > 0)):
-        return (
-            "weighted mean with weight 0 at similarity 0: the copies multiply the weighted sum and "
-            "the sum of the weights by r, and the pairs across copies add 0 to both"
-        )
-    return None
-
-
 _SCORE_ONLY = "not applicable (score level only)"
 
 #: The keyword arguments of the catalog's pair axioms, one dict each (``Property(**entry)``).
@@ -227,14 +153,15 @@ PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
         name="dissimilar-independence",
         statement="changing the effectiveness of a user similar to no one leaves the value unchanged",
         formal="∀ P, user u with sim(u, v) = 0 for every v ≠ u, x ∈ [0, 1]: f(P[S(u) := x]) ≐ f(P); "
-        "world level: histories made pairwise disjoint (every Jaccard 0), then one relevance "
-        "grade of a user (an item on its own list or another's) set to 0 or raised by 1",
+        "world level: one user's history cut to the items no other user holds (its Jaccard "
+        "with everyone 0), then one of its relevance grades (an item on its own list or on "
+        "another's) set to 0 or raised by 1",
         source="Sen (1976), the focus axiom (a measure reads only those it is about), in the "
         "reading of Dwork et al. (2012): individual fairness constrains only similar individuals",
         kind="universal",
         meant_for="similarity-aware individual fairness measures",
         needs=("effectiveness", "utility"),
-        world="histories made pairwise disjoint, one user's relevance grade changed",
+        world="one user's history cut to its private items, then one of its relevance grades changed",
         cases=isolated_user_cases,
         explicit=isolated_user_examples,
         judge=judges.unchanged,

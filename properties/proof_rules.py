@@ -16,7 +16,7 @@ import numpy as np
 from puf.grammar import AGGREGATIONS, GAPS, WEIGHTS, IndexForm, PairForm
 from puf.metadata import Measure
 
-from .pair_axioms import dissimilar_independence_rule, dissimilar_replication_rule
+from .pair_rules import dissimilar_independence_rule, dissimilar_replication_rule
 
 
 def _fairest_is_zero(measure: Measure) -> bool:

@@ -14,12 +14,8 @@ from puf.properties.cases import Case, derive
 from puf.properties.corpus import get_entry
 from puf.properties.known import load_known
 from puf.properties.judges import resolution
-from puf.properties.pair_axioms import (
-    dissimilar_independence_rule,
-    dissimilar_replication_rule,
-    strictly_less_fair,
-    treated_alike,
-)
+from puf.properties.pair_axioms import strictly_less_fair, treated_alike
+from puf.properties.pair_rules import dissimilar_independence_rule, dissimilar_replication_rule
 from puf.properties.pair_cases import (
     MIN_PAIR_GAP,
     bounded_raise_cases,
