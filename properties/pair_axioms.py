@@ -156,8 +156,9 @@ PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
         "world level: one user's history cut to the items no other user holds (its Jaccard "
         "with everyone 0), then one of its relevance grades (an item on its own list or on "
         "another's) set to 0 or raised by 1",
-        source="Sen (1976), the focus axiom (a measure reads only those it is about), in the "
-        "reading of Dwork et al. (2012): individual fairness constrains only similar individuals",
+        source="Sen (1976), the focus axiom (a poverty measure does not depend on the incomes of "
+        "the non-poor), in the reading of Dwork et al. (2012): individual fairness constrains "
+        "only similar individuals, so a user similar to no one is outside its focus",
         kind="universal",
         meant_for="similarity-aware individual fairness measures",
         needs=("effectiveness", "utility"),
