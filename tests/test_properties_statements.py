@@ -19,6 +19,7 @@ from puf.properties import CATALOG
 from puf.properties.cases.case import distance
 from puf.properties.knowledge.known import example_case, known_measures, load_known
 from puf.properties.cases.welfare_cases import added_amount, lorenz_dominates
+from puf.properties.cases.pair_cases import MIN_PAIR_GAP, MIN_RAISE, cluster_labels
 from puf.synthetic import weighted_gap_sum
 
 TOL = 1e-9
@@ -254,6 +255,53 @@ def _deterministic(case, level, measure):
     assert case.after is not None
 
 
+def _stranger_moved(case, level, measure):
+    """At most one user changed (its S; at world level its relevance: S and its utility row),
+    and that user similar to no one."""
+    before, after = case.before.fields(), case.after.fields()
+    moved = set(np.flatnonzero(before["effectiveness"] != after["effectiveness"]))
+    if "utility" in before:
+        moved |= set(np.flatnonzero((before["utility"] != after["utility"]).any(axis=1)))
+    _same(case.before, case.after, _others(case.before, "effectiveness", "utility"))
+    assert len(moved) <= 1
+    for u in moved:
+        assert np.all(np.delete(before["similarity"][u], u) == 0)
+
+
+def _cluster_split(case, level, measure):
+    """Clusters of identical users at equal S, then one user of a cluster of two or more moved
+    by at least the minimum gap."""
+    before, after = case.before.effectiveness, case.after.effectiveness
+    labels = cluster_labels(case.before.similarity)
+    assert labels is not None and 1 <= len(set(labels)) <= case.before.m - 1 and case.before.m < 300
+    np.testing.assert_array_equal(before, before[labels])
+    _same(case.before, case.after, _others(case.before, "effectiveness"))
+    (u,) = np.flatnonzero(after != before)
+    assert np.count_nonzero(labels == labels[u]) >= 2 and abs(after[u] - before[u]) >= MIN_PAIR_GAP - 1e-12
+
+
+def _bounded_raise(case, level, measure):
+    _same(case.before, case.after, _others(case.before, "similarity"))
+    s = case.before.effectiveness
+    ((u, v),) = np.argwhere(np.triu(case.after.similarity != case.before.similarity, k=1))
+    old, new = case.before.similarity[u, v], case.after.similarity[u, v]
+    assert abs(s[u] - s[v]) >= MIN_PAIR_GAP - TOL and old <= 1 - MIN_RAISE + TOL and case.before.m < 300
+    assert old + MIN_RAISE - TOL <= new <= 1 and case.after.similarity[v, u] == new
+
+
+def _dissimilar_copies(case, level, measure):
+    m, big = case.before.m, case.after.m
+    r = big // m
+    assert big == r * m and r in (2, 3)
+    before, after = case.before.fields(), case.after.fields()
+    np.testing.assert_array_equal(after["effectiveness"], np.tile(before["effectiveness"], r))
+    for name in ("similarity", "utility"):  # 0 across copies: no shared history, no relevant item
+        if name in before:
+            np.testing.assert_allclose(after[name], np.kron(np.eye(r), before[name]))
+    if "list_distance" in before:  # the copies' items have the same features
+        np.testing.assert_allclose(after["list_distance"], np.tile(before["list_distance"], (r, r)))
+
+
 CHECKS = {
     "range": _single,
     "defined": _single,
@@ -281,6 +329,10 @@ CHECKS = {
     "equal-additions": _equal_addition,
     "mirror-consistency": _mirror,
     "envy-free-fairest": _single,
+    "dissimilar-independence": _stranger_moved,
+    "similar-treated-alike": _cluster_split,
+    "strict-similarity-monotone": _bounded_raise,
+    "dissimilar-replication": _dissimilar_copies,
 }
 
 
@@ -328,7 +380,13 @@ def _stored():
 def test_stored_counterexamples_meet_the_statement(measure, name, example):
     level = "world" if {"utility", "list_distance"} & set(example["before"]) else "score"
     case = example_case(name, example)
-    if "similarity" not in example["before"] and case.after is not None and case.after.m != case.before.m:
+    copies_alike = name == "replication-invariance"  # dissimilar-replication's copies are strangers
+    if (
+        copies_alike
+        and "similarity" not in example["before"]
+        and case.after is not None
+        and case.after.m != case.before.m
+    ):
         # A field the example does not store (its measure does not read it) is no part of the
         # counterexample: the replay fills it neutrally on each side. Replicated, as the
         # statement replicates every field, before the statement is checked.

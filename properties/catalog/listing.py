@@ -23,6 +23,7 @@ import pandas as pd
 
 from .axioms import AXIOM_ENTRIES
 from .continuity import CONTINUITY_ENTRIES
+from .pair_axioms import PAIR_ENTRIES
 from .welfare_axioms import WELFARE_ENTRIES
 from .field_properties import FIELD_ENTRIES
 from .outcome_properties import OUTCOME_ENTRIES
@@ -57,6 +58,10 @@ ORDER = (
     "equal-additions",
     "mirror-consistency",
     "envy-free-fairest",
+    "dissimilar-independence",
+    "similar-treated-alike",
+    "strict-similarity-monotone",
+    "dissimilar-replication",
     "deterministic",
 )
 
@@ -82,7 +87,7 @@ def _in_order(families: Iterable[tuple[Mapping[str, Any], ...]], order: tuple[st
 
 
 #: Every property by name, in :data:`ORDER`.
-CATALOG = _in_order((USER_ENTRIES, OUTCOME_ENTRIES, SIMILARITY_ENTRIES, FIELD_ENTRIES, CONTINUITY_ENTRIES, AXIOM_ENTRIES, WELFARE_ENTRIES), ORDER)
+CATALOG = _in_order((USER_ENTRIES, OUTCOME_ENTRIES, SIMILARITY_ENTRIES, FIELD_ENTRIES, CONTINUITY_ENTRIES, AXIOM_ENTRIES, WELFARE_ENTRIES, PAIR_ENTRIES), ORDER)
 
 #: Property name -> its composition rule, for the properties that have one (``docs/guide/proofs.md``).
 PROOF_RULES = {name: p.proof_rule for name, p in CATALOG.items() if p.proof_rule is not None}

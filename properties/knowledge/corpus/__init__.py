@@ -17,7 +17,7 @@ from __future__ import annotations
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
 from typing import Any
-from . import axioms, inequality, jumps, normalisation, reach, special, thresholds, weighting, welfare
+from . import axioms, inequality, jumps, normalisation, pairs, reach, special, thresholds, weighting, welfare
 from .controls import CONTROLS
 
 #: The corpus entries with planted flaws, family by family.
@@ -31,6 +31,7 @@ FLAWED = [
     *reach.FLAWS,
     *jumps.FLAWS,
     *welfare.FLAWS,
+    *pairs.FLAWS,
 ]
 #: Every corpus entry (planted flaws and sound controls) by name.
 CORPUS = {entry["name"]: entry for entry in (*FLAWED, *CONTROLS)}
