@@ -357,8 +357,7 @@ CONTINUITY_ENTRIES: tuple[dict[str, Any], ...] = (
     ),
     dict(
         name="lipschitz-continuity",
-        statement="the value is Lipschitz in the fields read: a perturbation of size δ changes it "
-        "by at most 10·w·δ",
+        statement="the value is Lipschitz in the fields read: a perturbation of size δ changes it by at most 10·w·δ",
         formal="∀ P, P' differing only in the fields f reads (each in its range), δ = "
         "‖P' − P‖∞ > 0, f(P) and f(P') defined: |f(P') − f(P)| ≤ 10·w·δ, where w = "
         "high − low for a bounded declared range and w = 1 for an unbounded one (a global "

@@ -87,7 +87,19 @@ def _in_order(families: Iterable[tuple[Mapping[str, Any], ...]], order: tuple[st
 
 
 #: Every property by name, in :data:`ORDER`.
-CATALOG = _in_order((USER_ENTRIES, OUTCOME_ENTRIES, SIMILARITY_ENTRIES, FIELD_ENTRIES, CONTINUITY_ENTRIES, AXIOM_ENTRIES, WELFARE_ENTRIES, PAIR_ENTRIES), ORDER)
+CATALOG = _in_order(
+    (
+        USER_ENTRIES,
+        OUTCOME_ENTRIES,
+        SIMILARITY_ENTRIES,
+        FIELD_ENTRIES,
+        CONTINUITY_ENTRIES,
+        AXIOM_ENTRIES,
+        WELFARE_ENTRIES,
+        PAIR_ENTRIES,
+    ),
+    ORDER,
+)
 
 #: Property name -> its composition rule, for the properties that have one (``docs/guide/proofs.md``).
 PROOF_RULES = {name: p.proof_rule for name, p in CATALOG.items() if p.proof_rule is not None}
