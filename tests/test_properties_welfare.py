@@ -14,7 +14,7 @@ from puf.properties import CATALOG
 from puf.properties.cases.case import Case
 from puf.properties.knowledge.corpus import CORPUS, FLAWED
 from puf.properties.catalog.judges import resolution
-from puf.properties.proving.proof_rules import rule_argument
+from puf.properties.proving.proofs import rule_argument
 from puf.properties.running.runner import verdicts
 from puf.properties.cases.welfare_cases import (
     MIN_ENVY,
@@ -32,7 +32,7 @@ from puf.properties.cases.welfare_cases import (
     mirror_parts,
     strict_envy,
 )
-from puf.properties.catalog.welfare_judges import (
+from puf.properties.catalog.welfare_axioms import (
     addition_not_less_fair,
     envy_free_fairest,
     lorenz_not_less_fair,
