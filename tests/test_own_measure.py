@@ -64,7 +64,9 @@ def test_the_pinned_verdicts_pass_and_the_header_counts_them(pytester, pinned_fo
     result = pytester.runpytest_subprocess(
         *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "--known", "mymeasure.known.json"
     )
-    result.assert_outcomes(passed=len(data["verdicts"]))
+    skipped = list(data["verdicts"].values()).count("not-applicable")  # envy-free-fairest: no utility read
+    assert skipped >= 1
+    result.assert_outcomes(passed=len(data["verdicts"]) - skipped, skipped=skipped)
     result.stdout.fnmatch_lines(
         [
             f"puf-harness: mymeasure.py:gap x {len(data['verdicts'])} "

@@ -179,7 +179,7 @@ def test_update_known_writes_a_column_of_a_property_new_to_the_catalog(tmp_path,
     written into every file given, with no reason where it is derived or only coverage."""
     import dataclasses
 
-    from puf.properties import catalog
+    from puf.properties.catalog import listing as catalog
     from puf.properties.knowledge.known import updates
 
     extra = dataclasses.replace(CATALOG["similarity-sensitive"], name="similarity-sensitive-again")
