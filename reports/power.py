@@ -197,10 +197,11 @@ def plot_power(
 
 
 def _wrap(text: str) -> str:
-    """``text`` wrapped to the figure's width (170 characters a line)."""
+    """``text`` wrapped to the figure's width: 150 characters a line (a line of file paths is
+    wider than one of prose)."""
     import textwrap
 
-    return textwrap.fill(text, 170)
+    return textwrap.fill(text, 150)
 
 
 def power_section(out: Path, *, budgets: Iterable[int] = ()) -> Section | None:
