@@ -25,10 +25,8 @@ def _gated_mean_difference(distinct):
     return gated
 
 
-def _shrunk(measure, case):
-    search = PropertySearch(
-        as_measure(measure), get_property("replication-invariance"), max_examples=5, time_limit=2.0, time_budget=60.0
-    )
+def _shrunk(measure, case, prop="replication-invariance"):
+    search = PropertySearch(as_measure(measure), get_property(prop), max_examples=5, time_limit=2.0, time_budget=60.0)
     with pytest.raises(Found):
         search.check(case)
     assert shrink(search)
@@ -45,6 +43,17 @@ def test_a_replication_find_shrinks_to_its_smallest_m(distinct, r):
     assert case.before.m == distinct and case.after.m == r * distinct
     assert np.array_equal(case.after.effectiveness, np.tile(case.before.effectiveness, r))  # still a replication
     assert search.failure[1]["change"].startswith(f"every user copied {r} times (shrunk from m = 24: ")
+
+
+@pytest.mark.parametrize("distinct", [2, 3])
+def test_copies_that_are_strangers_shrink_too(distinct):
+    """dissimilar-replication's copies (similarity 0 across them, block-diagonal) leave together."""
+    rng = np.random.default_rng(distinct)
+    pop = Population(np.round(rng.uniform(size=12), 3), np.eye(12))
+    after = Population(np.tile(pop.effectiveness, 2), np.kron(np.eye(2), pop.similarity))
+    case = Case(pop, after, "population copied 2 times, similarity 0 across the copies")
+    search = _shrunk(_gated_mean_difference(distinct), case, prop="dissimilar-replication")
+    assert search.failure_case.before.m == distinct and search.failure_case.after.m == 2 * distinct
 
 
 def test_a_replicated_world_level_population_shrinks_with_its_pair_fields():

@@ -42,7 +42,8 @@ def _without(pop: Population, user: int | list[int]) -> Population:
 def _copies(case: Case, user: int) -> list[int] | None:
     """The users of ``case.after`` that are ``user`` and its copies when ``after`` replicates
     ``before`` (copy c of user u is user c·m + u, as :func:`puf.synthetic.replicate` stacks
-    them); None for any other case.
+    them); None for any other case. A pair field is copied whole (tiled: copies alike) or per
+    copy (block-diagonal: strangers across copies, as ``dissimilar-replication`` copies).
 
     Examples
     --------
@@ -50,6 +51,10 @@ def _copies(case: Case, user: int) -> list[int] | None:
     >>> pop = Population([0.0, 0.5, 1.0], np.eye(3))
     >>> _copies(Case(pop, replicate(pop, 2)), 1), _copies(Case(pop, pop), 1)
     ([1, 4], None)
+    >>> alike = Population([0.0, 1.0], np.ones((2, 2)))
+    >>> strangers = Population(np.tile(alike.effectiveness, 2), np.kron(np.eye(2), alike.similarity))
+    >>> _copies(Case(alike, strangers), 0)
+    [0, 2]
     """
     if case.after is None or case.after.m == case.before.m:
         return None
@@ -59,8 +64,11 @@ def _copies(case: Case, user: int) -> list[int] | None:
     if rest or r < 2 or set(after) != set(case.before.fields()):
         return None
     for name, value in case.before.fields().items():
-        if not np.array_equal(np.tile(value, (r, r) if value.ndim == 2 else r), after[name]):
-            return None
+        if np.array_equal(np.tile(value, (r, r) if value.ndim == 2 else r), after[name]):
+            continue
+        if value.ndim == 2 and np.array_equal(np.kron(np.eye(r), value), after[name]):
+            continue
+        return None
     return [c * m + user for c in range(r)]
 
 
