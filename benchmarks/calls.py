@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import puf
-from puf.properties.running.calls import call_measure, end_calls
+from puf.properties.running.calls import call_measure
 from puf.properties.running import isolation
 
 
@@ -62,7 +62,7 @@ def main(argv=None):
         batch = [population.fields()] * 100
         seconds = _best_of(lambda: worker.call_many(batch, 10.0), 5, max(args.calls // 100, 1))
         print(f"{'user sd (fresh worker, 100 a request)':36s} {seconds / 100 * 1e6:8.1f} µs per call")
-    end_calls()
+    isolation.release_workers()
 
     m, n, k = 6000, 3700, 10
     relevance = sp.random(m, n, density=0.02, random_state=1, format="csr")

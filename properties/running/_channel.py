@@ -82,7 +82,7 @@ class Channel:
                 raise ValueError(size)
             answer_id, pid, reply = json.loads(self._read(size, deadline))
         except TimeoutError:
-            raise TimeoutError(time_limit) from None
+            raise
         except (EOFError, OSError):
             raise ChannelError("the measure's process ended") from None
         except Exception:

@@ -39,13 +39,12 @@ def keep(connection: Connection | int, parent_pid: int, measure: Measure | None)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     connection, keeper = Connection(connection) if isinstance(connection, int) else connection, os.getpid()
     if (pid := os.fork()) == 0:
-        code = 1
         try:
             die_with_parent(keeper)
             _serve(connection, measure)
-            code = 0
+            os._exit(0)
         finally:
-            os._exit(code)
+            os._exit(1)
     connection.close()  # the worker alone speaks to the harness
     code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     os._exit(128 - code if code < 0 else code)
@@ -65,71 +64,73 @@ def warm_up_fields(reads: Iterable[str]) -> dict[str, Any]:
     return Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]]).fields()
 
 
-def _first_line(exc: BaseException) -> str:
-    return (f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__).splitlines()[0]
+def _first_line(exc: BaseException, *, named: bool = True) -> str:
+    if not str(exc):
+        return type(exc).__name__
+    return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0]
 
 
-def _value(measure: Measure | None, fields: Mapping[str, Any]) -> list[Any]:
-    """[number or None, type name, None] or [None, "", the first line of what it raised]."""
+def _outcome(measure: Measure | None, fields: Mapping[str, Any]) -> list[Any]:
+    """``[number or None, type name, None]``, or ``[None, "", the first line of what it raised]``."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with warnings.catch_warnings(action="ignore"):
             value = measure(**fields)  # type: ignore[misc]
         return [returned_number(value), returned_kind(value), None]
     except BaseException as exc:  # SystemExit and KeyboardInterrupt too: reported, not obeyed
-        return [None, "", _first_line(exc) if measure is not None else "no measure is loaded"]
+        return [None, "", _first_line(exc)]
+
+
+def _first_outcome(measure: Measure | None, fields: Mapping[str, Any], connection: Connection) -> list[Any]:
+    """The outcome of a call in a process forked for it: the first call of that process."""
+    worker, (read, write) = os.getpid(), os.pipe()
+    if (pid := os.fork()) == 0:
+        connection.close()  # this copy says nothing to the harness
+        reply = json.dumps(_outcome(measure, fields), default=str).encode()
+        if os.getppid() == worker:  # (not a copy the measure forked)
+            os.write(write, reply)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as source:
+        data = source.read()
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    try:
+        return list(json.loads(data))
+    except ValueError:
+        return [None, "", f"the measure's process ended ({describe_exit(code)})"]
+
+
+def _load(spec: str) -> tuple[Measure | None, list[Any]]:
+    """The measure ``spec`` names, and the answer: ``["ready", its metadata]`` or ``["failed", why]``."""
+    from puf.loader import load_measure
+
+    try:
+        with warnings.catch_warnings(action="ignore"):
+            measure = load_measure(spec)
+    except BaseException as exc:  # KeyboardInterrupt at import too: the user's module failed
+        return None, ["failed", _first_line(exc, named=not isinstance(exc, ValueError))]
+    facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
+    origin = f"{getattr(measure.function, '__module__', '?')}:{getattr(measure.function, '__qualname__', '')}"
+    return measure, ["ready", {**facts, "origin": origin}]
 
 
 def _serve(connection: Connection, measure: Measure | None) -> None:
-    """Answer (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields]) until EOF;
-    "first" calls each in a process forked for it (this one never calls the measure then)."""
-    from puf.loader import load_measure
-
+    """Say hello, then answer (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields])
+    until EOF; "first" calls each in a process forked for it (this one never calls the measure then)."""
     me = os.getpid()
     os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
     os.dup2(2, 1)  # what a measure prints is not the harness's output
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-
-    def first_call(fields: Mapping[str, Any]) -> list[Any]:
-        read, write = os.pipe()
-        if (pid := os.fork()) == 0:
-            connection.close()  # this copy says nothing to the harness
-            reply = json.dumps(_value(measure, fields), default=str).encode()
-            if os.getppid() == me:  # (not a copy the measure forked)
-                os.write(write, reply)
-            os._exit(0)
-        os.close(write)
-        with os.fdopen(read, "rb") as source:
-            data = source.read()
-        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        try:
-            return list(json.loads(data))
-        except ValueError:
-            return [None, "", f"the measure's process ended ({describe_exit(code)})"]
-
-    reply: Any = "ready"
     request_id = 0
-    while True:
-        if os.getpid() != me:
-            os._exit(0)  # a copy the measure forked: only the worker answers
+    reply: Any = "ready"  # the hello, then each request's answer
+    while os.getpid() == me:  # a copy the measure forked ends here: only the worker answers
         connection.send_bytes(json.dumps([request_id, me, reply], default=str).encode())
         try:
             request_id, kind, payload = connection.recv()
         except (EOFError, OSError):
             return
         if kind == "load":
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    measure = load_measure(payload)
-            except BaseException as exc:  # KeyboardInterrupt at import too: the user's module failed
-                reply = [
-                    "failed",
-                    (str(exc) if isinstance(exc, ValueError) and str(exc) else _first_line(exc)).splitlines()[0],
-                ]
-                continue
-            facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
-            origin = f"{getattr(measure.function, '__module__', '?')}:{getattr(measure.function, '__qualname__', '')}"
-            reply = ["ready", {**facts, "origin": origin}]
+            measure, reply = _load(payload)
+        elif kind == "first":
+            reply = [_first_outcome(measure, fields, connection) for fields in payload]
         else:
-            reply = [first_call(fields) if kind == "first" else _value(measure, fields) for fields in payload]
+            reply = [_outcome(measure, fields) for fields in payload]

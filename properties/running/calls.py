@@ -8,7 +8,7 @@ in a process may take :func:`~puf.properties.running.isolation.warm_up_limit`.
 
 from __future__ import annotations
 
-__all__ = ["MeasureError", "Timeout", "call_measure", "FreshCaller", "check_returns_number", "end_calls"]
+__all__ = ["MeasureError", "Timeout", "call_measure", "FreshCaller", "check_returns_number"]
 
 from collections.abc import Mapping, Sequence
 from types import FrameType
@@ -45,8 +45,7 @@ def _expire(signum: int, frame: FrameType | None) -> NoReturn:
 def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | None) -> Any:
     """The value, under a SIGALRM limit in the main thread (an alarm set before is given back)."""
     if not (seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with warnings.catch_warnings(action="ignore"):
             return measure(**fields)
     previous = signal.signal(signal.SIGALRM, _expire)
     outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -59,23 +58,41 @@ def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | No
             signal.setitimer(signal.ITIMER_REAL, max(outer - (seconds - left), 1e-3))
 
 
-def _evaluate(measure: Measure, fields: Mapping[str, Any], time_limit: float | None) -> tuple[float | None, str]:
-    """``(number or None, type name)`` of the measure's value on ``fields``."""
+def _in_worker(
+    worker: isolation.MeasureWorker,
+    fields: Sequence[Mapping[str, Any]],
+    time_limit: float | None,
+    *,
+    first: bool = False,
+) -> list[isolation.Outcome]:
+    """The outcomes of calls in ``worker``: :class:`Timeout` over the limit, MeasureError if it died."""
+    try:
+        return worker.call_many(fields, time_limit, first=first)
+    except TimeoutError:
+        raise Timeout() from None
+    except WorkerDied as exc:
+        raise MeasureError(str(exc)) from None
+
+
+def _evaluate(measure: Measure, fields: Mapping[str, Any], time_limit: float | None) -> isolation.Outcome:
+    """The outcome of one call of ``measure`` on ``fields``: in its worker, or here if trusted."""
     if not isolation.is_trusted(measure):
         if isolation.CAN_ISOLATE:
-            try:
-                return isolation.worker_for(measure).call(fields, time_limit)
-            except isolation.WorkerTimeout:
-                raise Timeout() from None
-            except (WorkerDied, RuntimeError) as exc:
-                raise MeasureError(str(exc)) from None
+            return _in_worker(isolation.worker_for(measure), [fields], time_limit)[0]
         fields = {name: np.array(value, copy=True) for name, value in fields.items()}  # no worker
     try:
         value = _in_process(measure, fields, time_limit)
     except Exception as exc:
-        raise MeasureError(f"{type(exc).__name__}: {exc}".splitlines()[0]) from exc
+        return isolation.Outcome(None, "", f"{type(exc).__name__}: {exc}".splitlines()[0])
     number = returned_number(value)
-    return number, "" if number is not None else returned_kind(value)
+    return isolation.Outcome(number, "" if number is not None else returned_kind(value), None)
+
+
+def _number(outcome: isolation.Outcome) -> float:
+    """The outcome's number; MeasureError if the measure raised or returned no number."""
+    if outcome.number is None:
+        raise MeasureError(outcome.error or not_a_number(outcome.kind))
+    return outcome.number
 
 
 def call_measure(measure: Measure, population: Population, time_limit: float | None) -> float:
@@ -87,10 +104,7 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
     >>> call_measure(as_measure(lambda effectiveness: max(effectiveness)), Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
     1.0
     """
-    number, kind = _evaluate(measure, population.fields(), time_limit)
-    if number is None:
-        raise MeasureError(not_a_number(kind))
-    return number
+    return _number(_evaluate(measure, population.fields(), time_limit))
 
 
 class FreshCaller:
@@ -117,31 +131,23 @@ class FreshCaller:
         self._worker = self._worker or isolation.fresh_worker(self.measure)
         try:
             self._worker.start()
-        except (isolation.WorkerTimeout, WorkerDied, ValueError) as exc:
+        except (TimeoutError, WorkerDied, ValueError) as exc:
             self.close()
             raise MeasureError(f"the measure's fresh worker did not start: {exc}") from None
         try:
-            outcomes = self._worker.call_many(
-                [p.fields() for p in populations], self.time_limit, first=self.first_calls
+            outcomes = _in_worker(
+                self._worker, [p.fields() for p in populations], self.time_limit, first=self.first_calls
             )
-        except (isolation.WorkerTimeout, WorkerDied) as exc:
-            self.close()
-            raise Timeout() if isinstance(exc, isolation.WorkerTimeout) else MeasureError(str(exc)) from None
-        for outcome in outcomes:
-            if outcome.error is not None or outcome.number is None:
-                raise MeasureError(outcome.error or not_a_number(outcome.kind))
-        return [float(outcome.number) for outcome in outcomes]  # type: ignore[arg-type]
+        except (Timeout, MeasureError):
+            self.close()  # (the next call starts a fresh worker)
+            raise
+        return [_number(outcome) for outcome in outcomes]
 
     def close(self) -> None:
         """End the worker (a later call starts a fresh one)."""
         if self._worker is not None:
             self._worker.close()
         self._worker = None
-
-
-def end_calls() -> None:
-    """Stop the worker processes of user measures (the runner calls this when done)."""
-    isolation.release_workers()
 
 
 def check_returns_number(measure: Measure, time_limit: float | None) -> None:
@@ -159,8 +165,8 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> None:
     in_worker = isolation.CAN_ISOLATE and not isolation.is_trusted(measure)  # (a worker warms up itself)
     limit = time_limit if in_worker or time_limit is None else isolation.warm_up_limit(time_limit)
     try:
-        number, kind = _evaluate(measure, warm_up_fields(measure.reads or ()), limit)
+        outcome = _evaluate(measure, warm_up_fields(measure.reads or ()), limit)
     except (MeasureError, Timeout):
         return
-    if number is None:
-        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {kind}; {RETURN_FIX}")
+    if outcome.number is None and outcome.error is None:
+        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {outcome.kind}; {RETURN_FIX}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 __all__ = [
     "CAN_ISOLATE",
     "warm_up_limit",
-    "WorkerTimeout",
     "WorkerBroken",
     "Outcome",
     "MeasureWorker",
@@ -58,10 +57,6 @@ def warm_up_limit(time_limit: float) -> float:
     return 10 * time_limit
 
 
-class WorkerTimeout(Exception):
-    """The worker did not answer within the time limit; it has been killed."""
-
-
 class WorkerBroken(WorkerDied):
     """An answer did not belong to its request (another process wrote it); the worker is killed."""
 
@@ -77,7 +72,7 @@ class Outcome(NamedTuple):
 class MeasureWorker:
     """The worker of one measure, a spec (a fresh interpreter) or a Measure (forked from here).
 
-    A call over its limit, a death or a foreign answer kills the process group (WorkerTimeout,
+    A call over its limit, a death or a foreign answer kills the process group (TimeoutError,
     WorkerDied, WorkerBroken); the next call starts a new one, whose first request may take
     :func:`warm_up_limit` more (an import or a cache filled once), unless the last such hung.
 
@@ -93,13 +88,13 @@ class MeasureWorker:
         self._channel: Channel | None = None
         self.facts: dict[str, Any] | None = None  # a spec's measure metadata, once loaded
 
-    def start(self, time_limit: float = _IMPORT_TIME_LIMIT) -> dict[str, Any] | None:
+    def start(self) -> dict[str, Any] | None:
         """Start the worker if none runs; return a spec's measure metadata (ValueError: not loaded)."""
         if self._channel is None:
             self._channel = Channel(self.source)
-            self._ask(None, None, time_limit)  # the worker's hello: who it is
+            self._ask(None, None, _IMPORT_TIME_LIMIT)  # the worker's hello: who it is
             if isinstance(self.source, str):
-                status, facts = self._ask("load", self.source, time_limit)
+                status, facts = self._ask("load", self.source, _IMPORT_TIME_LIMIT)
                 if status != "ready":
                     self.close()
                     raise ValueError(facts)
@@ -112,7 +107,7 @@ class MeasureWorker:
             return self._channel.ask(kind, payload, time_limit)
         except TimeoutError:
             self.close()
-            raise WorkerTimeout(f"no answer within {time_limit:g} s") from None
+            raise TimeoutError(f"no answer within {time_limit:g} s") from None
         except ChannelError as exc:
             status = self.close(grace=2.0)
             raise (WorkerBroken if exc.foreign else WorkerDied)(f"{exc} ({describe_exit(status)})") from None
@@ -129,8 +124,8 @@ class MeasureWorker:
             limit = len(fields) * (warm_up_limit(time_limit) if first else time_limit) + warm
         try:
             reply = self._ask("first" if first else "call", fields, limit)
-        except WorkerTimeout:
-            self.warm = self.warm and self._called
+        except TimeoutError:
+            self.warm = self.warm and self._called  # a hung warm-up gets no second one
             raise
         self._called = True
         return [Outcome(*outcome) for outcome in reply]
@@ -224,25 +219,23 @@ class IsolatedFunction:
     def __call__(self, **fields: Any) -> float:
         try:
             number, kind = worker_for(self.source).call(fields, self.time_limit)
-        except WorkerTimeout:
+        except TimeoutError:
             raise TimeoutError(
                 f"measure {self.__name__!r} timed out after {self.time_limit:g} s; {TIME_LIMIT_HINT}"
             ) from None
-        except (WorkerDied, RuntimeError) as exc:
+        except RuntimeError as exc:  # (WorkerDied too)
             raise RuntimeError(f"measure {self.__name__!r}: {exc}") from None
         if number is None:
             raise TypeError(f"measure {self.__name__!r} {not_a_number(kind)}")
         return number
 
 
-def load_isolated(
-    spec: str | Measure, *, time_limit: float = 10.0, import_limit: float = _IMPORT_TIME_LIMIT
-) -> Measure:
+def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
     """The :class:`puf.Measure` a spec names (as for :func:`puf.load_measure`), imported only in a
     fresh worker: its function an :class:`IsolatedFunction` of ``time_limit`` seconds a call.
 
     A registered name or a function of ``puf`` is the harness's own code and loads here; a
-    module that cannot be loaded, or not within ``import_limit`` seconds, is a ValueError.
+    module that cannot be loaded, or not within a minute, is a ValueError.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"
@@ -261,8 +254,8 @@ def load_isolated(
     if source.endswith(".py") or os.sep in source:  # a path: the same file wherever the harness goes
         spec = f"{os.path.abspath(os.path.expanduser(source))}:{attribute}"
     try:
-        facts = dict(worker_for(spec).start(import_limit) or {})
-    except (WorkerTimeout, WorkerDied) as exc:
+        facts = dict(worker_for(spec).start() or {})
+    except (TimeoutError, WorkerDied) as exc:
         raise ValueError(f"cannot import {source!r}: {exc}") from None
     function = IsolatedFunction(spec, time_limit, reads=facts["reads"], name=facts["name"], origin=facts.pop("origin"))
     return Measure(function, **facts)

@@ -30,7 +30,8 @@ from puf import as_measure
 from puf.metadata import Measure
 
 from ..cases.case import LARGEST
-from .calls import Timeout, check_returns_number, end_calls
+from .calls import Timeout, check_returns_number
+from .isolation import release_workers
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
@@ -527,5 +528,5 @@ def verdicts(
                 scope,
             )
         )
-    end_calls()  # a user measure's worker process is not kept past its verdicts
+    release_workers()  # a user measure's worker process is not kept past its verdicts
     return results
