@@ -75,7 +75,7 @@ def _in_worker(
 
 
 def _evaluate(measure: Measure, fields: Mapping[str, Any], time_limit: float | None) -> isolation.Outcome:
-    """The outcome of one call of ``measure`` on ``fields``: in its worker, or here if trusted."""
+    """The outcome of one call of ``measure`` on ``fields``: in its worker, or here (a built-in, or no fork)."""
     if not isolation.is_trusted(measure):
         if isolation.CAN_ISOLATE:
             return _in_worker(isolation.worker_for(measure), [fields], time_limit)[0]
