@@ -14,7 +14,7 @@ __all__ = [
     "zero_at_equality_cases",
     "equal_precision",
     "disparity_cases",
-    "transfer_cases",
+    "progressive_transfer_cases",
     "effectiveness_change_cases",
 ]
 
@@ -207,14 +207,14 @@ def _transfer(pop: Population, i: int, j: int, tau: float) -> Case:
 
 
 @case_strategy
-def transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+def progressive_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A transfer moving two users' effectiveness towards each other (one relevant listed item
     from the best-off to the worst-off user at world level).
 
     Examples
     --------
     >>> from hypothesis import find
-    >>> case = find(transfer_cases("score", "sd"), lambda c: c.before.m == 2)
+    >>> case = find(progressive_transfer_cases("score", "sd"), lambda c: c.before.m == 2)
     >>> case.change.startswith("transfer"), len(case.alternatives) > 0
     (True, True)
     """

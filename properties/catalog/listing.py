@@ -6,7 +6,7 @@ users are (:mod:`~properties.catalog.user_properties`), their outcomes
 (:mod:`~properties.catalog.outcome_properties`), their similarity
 (:mod:`~properties.catalog.similarity_properties`), every field at once
 (:mod:`~properties.catalog.field_properties`) and the inequality literature's axioms
-(:mod:`~properties.catalog.axioms`). This module lists the families in :data:`FAMILIES`, whose
+(:mod:`~properties.catalog.inequality_axioms`). This module lists the families in :data:`FAMILIES`, whose
 order, each family's entries in the order of its module, is the order verdicts, known files and
 tables follow. The runner knows no property by name: adding one is its entry in its family's
 module, plus its pinned verdicts in ``properties/knowledge/known/`` (written by ``puf check``).
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from .axioms import AXIOM_ENTRIES
+from .inequality_axioms import INEQUALITY_AXIOM_ENTRIES
 from .continuity import CONTINUITY_ENTRIES
 from .pair_axioms import PAIR_ENTRIES
 from .welfare_axioms import WELFARE_ENTRIES
@@ -39,7 +39,7 @@ FAMILIES = (
     SIMILARITY_ENTRIES,
     FIELD_ENTRIES,
     CONTINUITY_ENTRIES,
-    AXIOM_ENTRIES,
+    INEQUALITY_AXIOM_ENTRIES,
     WELFARE_ENTRIES,
     PAIR_ENTRIES,
 )

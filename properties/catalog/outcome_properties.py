@@ -24,7 +24,7 @@ from ..cases.outcome_cases import (
     disparity_cases,
     effectiveness_change_cases,
     effectiveness_change_grid,
-    transfer_cases,
+    progressive_transfer_cases,
     zero_at_equality_cases,
 )
 
@@ -125,7 +125,7 @@ OUTCOME_ENTRIES: tuple[dict[str, Any], ...] = (
         meant_for="inequality indices",
         needs=("effectiveness",),
         world="worst-off user gains one relevant listed item, best-off user loses one",
-        cases=transfer_cases,
+        cases=progressive_transfer_cases,
         judge=judges.not_less_fair,
         proof_rule=_pigou_dalton,
     ),

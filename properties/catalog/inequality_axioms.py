@@ -9,7 +9,7 @@ tests: the ranges its parameters are drawn from and the tolerances of its judges
 
 from __future__ import annotations
 
-__all__ = ["AXIOM_ENTRIES"]
+__all__ = ["INEQUALITY_AXIOM_ENTRIES"]
 
 from typing import Any
 
@@ -51,7 +51,7 @@ _SUBGROUP_SEARCH = dict(
 )
 
 #: The keyword arguments of the catalog's axiom properties, one dict each (``Property(**entry)``).
-AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
+INEQUALITY_AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
         name="strict-transfer",
         statement="a transfer from a better-off to a worse-off user that keeps their order strictly lowers the value",
