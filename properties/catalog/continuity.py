@@ -175,6 +175,15 @@ def continuous_blocks(measure: Measure, form: PairForm | IndexForm) -> str | Non
     indicator gap ``violation``) sums or maximises them over a fixed set of pairs, and divides
     only by a normalisation where it is non-zero (the form is undefined where it is zero).
 
+    Notes
+    -----
+    The weights `1`, `sim`, `sim^2` and the gaps `abs`, `square`,
+    `excess` are continuous in S and the similarity; a mean, a sum or a maximum over a fixed set of
+    pairs of continuous terms is continuous, a normalisation divides where it is non-zero (the form
+    is undefined where it is zero) and a root is taken of a non-negative value. An index form
+    composes functions continuous where they are defined (μ > 0, every term finite). The threshold
+    weight `sim>=t` (t > 0) and the indicator gap `violation` jump, and the rule does not apply.
+
     Examples
     --------
     >>> from puf import as_measure

@@ -32,6 +32,14 @@ _GROUPS = (
 
 @composition_rule("Shorrocks' decomposition")
 def _subgroup_decomposability(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "Shorrocks' decomposition" of ``subgroup-decomposability``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    (for the catalog's property of that
+    name). GE(α) = GE of the group means + Σ_g (n_g/n)(μ_g/μ)^α GE_g exactly, for every α
+    (Shorrocks 1980).
+    """
     if isinstance(form, IndexForm) and form.form == "ge":
         return (
             "Shorrocks 1980: GE(α) = GE of the group means (each user at its group's mean) + "
