@@ -9,10 +9,8 @@ bisection along a segment is :func:`properties.catalog.continuity.narrow_to_jump
 
 from __future__ import annotations
 
-__all__ = ["jump_cases", "perturbation_or_jump_cases"]
+__all__ = ["jump_cases"]
 
-from collections.abc import Callable
-from typing import Any
 import functools
 
 import numpy as np
@@ -23,7 +21,6 @@ from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
 from .case import Case, case_strategy, draw_users, sources
-from .field_cases import lipschitz_cases
 
 _SMALLEST = 1e-6  # drawn values below it (but not 0) become 0: see jump_cases
 
@@ -133,17 +130,3 @@ def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     name = names[draw(st.integers(0, len(names) - 1))]
     start, end, change = (_sweep if kind == "sweep" else _tie)(draw, pop, name)
     return Case(start, end, change, segment=True)
-
-
-def perturbation_or_jump_cases(level: str, measure: str | Callable[..., Any]) -> st.SearchStrategy[Case]:
-    """``lipschitz-continuity``'s cases: a δ-perturbation or segment of
-    :func:`properties.cases.field_cases.lipschitz_cases`, or a segment of :func:`jump_cases` (a jump
-    is as much a break of a Lipschitz bound as a steep slope is).
-
-    Examples
-    --------
-    >>> from hypothesis import find
-    >>> find(perturbation_or_jump_cases("score", "sd"), lambda c: "swept" in c.change).segment
-    True
-    """
-    return st.one_of(lipschitz_cases(level, measure), jump_cases(level, measure))

@@ -20,6 +20,7 @@ __all__ = [
     "narrow_to_jump",
     "jump",
     "continuous_blocks",
+    "perturbation_or_jump_cases",
 ]
 
 from collections.abc import Callable
@@ -27,14 +28,17 @@ from typing import Any
 import math
 
 
+from hypothesis import strategies as st
+
 from puf.grammar import IndexForm, PairForm
 from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
 from . import judges
 from .judges import resolution
-from ..cases.case import distance
-from ..cases.jump_cases import jump_cases, perturbation_or_jump_cases
+from ..cases.case import Case, distance
+from ..cases.field_cases import lipschitz_cases
+from ..cases.jump_cases import jump_cases
 from ..proving.proof_rules import composition_rule
 
 JUMP_DISTANCE = 1e-12
@@ -160,6 +164,21 @@ def jump(measure: Measure, before: float, after: float, case: Any) -> float:
     scale = max([1.0] + [abs(v) for v in (before, after) if math.isfinite(v)])
     m = int(getattr(case.before, "m", 1) or 1)
     return abs(after - before) - max(_REL * scale, resolution(m, before, after))
+
+
+def perturbation_or_jump_cases(level: str, measure: str | Callable[..., Any]) -> st.SearchStrategy[Case]:
+    """``lipschitz-continuity``'s cases: a δ-perturbation or segment of
+    :func:`properties.cases.field_cases.lipschitz_cases`, or a segment of
+    :func:`properties.cases.jump_cases.jump_cases` (a jump is as much a break of a Lipschitz
+    bound as a steep slope is).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(perturbation_or_jump_cases("score", "sd"), lambda c: "swept" in c.change).segment
+    True
+    """
+    return st.one_of(lipschitz_cases(level, measure), jump_cases(level, measure))
 
 
 _CONTINUOUS_WEIGHTS = ("1", "sim", "sim^2")
