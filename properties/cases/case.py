@@ -261,10 +261,11 @@ def listed_relevance(world: World) -> tuple[NDArray[np.float64], NDArray[np.bool
 
     Examples
     --------
-    >>> from puf.synthetic import example_world
-    >>> relevance, relevant = listed_relevance(example_world())
-    >>> relevant.shape == example_world().rankings.shape
-    True
+    >>> from puf.properties.cases.large_draws import example_world
+    >>> world = example_world(20)
+    >>> relevance, relevant = listed_relevance(world)
+    >>> relevant.shape == world.rankings.shape, relevance.shape == world.relevance.shape
+    (True, True)
     """
     relevance = world.relevance.toarray()
     return relevance, relevance[np.arange(world.m)[:, None], world.rankings] > 0
@@ -295,9 +296,8 @@ def world_transfer(draw: st.DrawFn, pop: Population, world: World) -> Case:
     Examples
     --------
     >>> from hypothesis import find
-    >>> case = find(st.data().map(lambda data: world_transfer(data.draw, *data.draw(sources("world")))),
-    ...             lambda c: not c.trivial)
-    >>> case.change.startswith("transfer of 1/k")
+    >>> transfers = st.composite(lambda draw: world_transfer(draw, *draw(sources("world"))))()
+    >>> find(transfers, lambda case: not case.trivial).change.startswith("transfer of 1/k")
     True
     """
     s = pop.effectiveness
