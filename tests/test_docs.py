@@ -8,6 +8,8 @@ import importlib.util
 import pathlib
 import re
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
@@ -71,3 +73,22 @@ def test_ci_runs_the_readme_test_command():
     assert invocation.startswith("python -m pytest"), command
     run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert re.search(rf'pip install -e "\.\[test[a-z,]*\]" && {re.escape(invocation)}\n', run), invocation
+
+
+def test_the_proofs_guide_states_every_composition_rule_from_its_docstring(monkeypatch):
+    from puf.properties.catalog import listing
+    from puf.properties.proving.proof_rules import ProofRule
+
+    tables = _tables()
+    items = tables.proof_rules().split("\n- ")
+    assert len(items) == len(listing.PROOF_RULES)
+    for (name, rule), item in zip(listing.PROOF_RULES.items(), items):
+        assert item.lstrip("- ").startswith(f"**{rule.name} → `{name}`.** ") and len(item) > 80
+    assert "../_generated/proof-rules.md" in (ROOT / "docs/guide/proofs.md").read_text(encoding="utf-8")
+
+    def unargued(measure, form):
+        return None
+
+    monkeypatch.setitem(listing.PROOF_RULES, "range", ProofRule("no argument", unargued))
+    with pytest.raises(ValueError, match="the proof rule of 'range' states no argument"):
+        tables.proof_rules()

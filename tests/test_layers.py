@@ -43,7 +43,10 @@ PROPERTIES_IMPORTS = {
 }
 #: The longest chain of imports inside ``puf.properties``, counted in modules (A imports B
 #: imports C is 3), function-level imports included.
-MAX_PROPERTIES_CHAIN = 11
+MAX_PROPERTIES_CHAIN = 10
+#: The longest chain below the catalog's listing (the entries, their judges, rules and cases): what
+#: every module that reads the catalog stands on.
+MAX_CATALOG_CHAIN = 6
 MODULE_GUIDE = 300  # advice above this: look for a second concept inside
 MAX_FUNCTION_LINES = 50  # logical lines of code: statements, docstring aside (see _code_lines)
 
@@ -320,6 +323,19 @@ def _inside_properties(graph):
 def test_the_longest_import_chain_inside_properties_is_short(graph):
     chain = longest_chain(_inside_properties(graph))
     assert len(chain) <= MAX_PROPERTIES_CHAIN, f"{len(chain)} modules: " + " -> ".join(chain)
+
+
+def test_the_catalog_stands_on_a_short_chain(graph):
+    edges = _inside_properties(graph)
+    reached, todo = set(), ["puf.properties.catalog.listing"]
+    while todo:  # every module the listing imports, directly or not
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo.extend(edges.get(module, ()))
+    chain = longest_chain({module: edges.get(module, set()) for module in reached})
+    assert chain[0] == "puf.properties.catalog.listing"
+    assert len(chain) <= MAX_CATALOG_CHAIN, f"{len(chain)} modules: " + " -> ".join(chain)
 
 
 def test_the_cases_and_the_catalog_import_only_what_lies_below_them(graph):

@@ -14,7 +14,8 @@ from puf.properties.cases.case import Case, derive
 from puf.properties.knowledge.corpus import get_entry
 from puf.properties.knowledge.known import load_known
 from puf.properties.catalog.judges import resolution
-from puf.properties.catalog.pair_axioms import strictly_less_fair, treated_alike
+from puf.properties.catalog.judges import strictly_fairer
+from puf.properties.catalog.pair_axioms import treated_alike
 from puf.properties.catalog.pair_rules import dissimilar_independence_rule, dissimilar_replication_rule
 from puf.properties.cases.pair_cases import (
     MIN_PAIR_GAP,
@@ -118,17 +119,17 @@ def test_treated_alike_applies_the_resolution_rule_to_the_split_pair():
     assert treated_alike(puf, 0.0, 2 * r, case) < 0 < treated_alike(puf, 0.0, r / 2, case)
 
 
-def test_strictly_less_fair_needs_a_rise_above_the_resolution():
+def test_strictly_less_fair_judgment_needs_a_rise_above_the_resolution():
     puf = as_measure("puf")
     case = Case(Population([0.0, 1.0], np.eye(2)))
     r = resolution(2, 0.5)
-    assert strictly_less_fair(puf, 0.5, 0.5 + 2 * r, case) < 0
-    assert strictly_less_fair(puf, 0.5, 0.5 + r / 2, case) > 0
-    assert strictly_less_fair(puf, 0.5, 0.4, case) > 0
+    assert strictly_fairer(puf, 0.5, 0.5 + 2 * r, case, towards="less fair") < 0
+    assert strictly_fairer(puf, 0.5, 0.5 + r / 2, case, towards="less fair") > 0
+    assert strictly_fairer(puf, 0.5, 0.4, case, towards="less fair") > 0
     higher = as_measure(
         measure(lambda effectiveness: 1.0 - float(np.std(effectiveness)), name="evenness", direction="higher")
     )
-    assert strictly_less_fair(higher, 0.5, 0.4, case) < 0
+    assert strictly_fairer(higher, 0.5, 0.4, case, towards="less fair") < 0
 
 
 def test_cluster_labels_reads_only_zero_one_blocks():
@@ -260,3 +261,8 @@ def test_puf_shrinks_on_copies_by_the_ratio_its_reason_states(r, values):
     m = len(s)
     copied = puf(effectiveness=np.tile(s, r), similarity=np.kron(np.eye(r), sim))
     assert copied == pytest.approx(puf(effectiveness=s, similarity=sim) * (m - 1) / (r * m - 1), abs=1e-12)
+
+
+def test_the_strict_judgment_names_its_direction():
+    with pytest.raises(ValueError, match="towards must be 'fairer' or 'less fair', got 'up'"):
+        strictly_fairer(as_measure("puf"), 0.5, 0.4, None, towards="up")

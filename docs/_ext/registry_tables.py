@@ -1,7 +1,7 @@
 """Tables that restate registry facts, generated so that they cannot drift.
 
 The measure table (``puf.MEASURES``), the property list and each property's details
-(``properties.CATALOG``), the verdict matrix, each violation's reason and the
+(``properties.CATALOG``), the composition rules' arguments (their docstrings), the verdict matrix, each violation's reason and the
 literature table (the known files ``properties/knowledge/known/<measure>.json``) and the
 power table (``properties/knowledge/power_table.json``) are written as Markdown into
 ``docs/_generated/`` when the site builds (``setup`` below, a Sphinx extension),
@@ -17,6 +17,7 @@ __all__ = [
     "property_list",
     "formal_conventions",
     "property_details",
+    "proof_rules",
     "verdict_matrix",
     "violation_reasons",
     "literature_table",
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -116,6 +118,25 @@ def property_details():
             f"- **Meant for**: {row['meant_for']}\n- **At world level**: {row['world']}\n"
         )
     return "\n".join(sections)
+
+
+def proof_rules():
+    """The composition rules, one item each: the rule, its property and its argument (the
+    ``Notes`` of the rule's docstring, beside its catalog entry), in catalog order."""
+    import inspect
+
+    from puf.properties.catalog.listing import PROOF_RULES
+
+    items = []
+    for name, rule in PROOF_RULES.items():
+        doc = inspect.cleandoc(rule.argue.__doc__ or "")
+        notes = re.search(r"^Notes\n-----\n(.*?)(?:\n\n[A-Z][a-z]+\n-+\n|\Z)", doc, flags=re.S | re.M)
+        if notes is None:
+            raise ValueError(f"the proof rule of {name!r} states no argument (a Notes section in its docstring)")
+        # A docstring escapes the bars of an absolute value from reStructuredText (``\\|``).
+        argument = notes.group(1).strip().replace("\\|", "|").replace("\n", "\n  ")
+        items.append(f"- **{rule.name} → `{name}`.** {argument}")
+    return "\n".join(items) + "\n"
 
 
 def _known_files():
@@ -279,6 +300,7 @@ TABLES = {
     "properties": property_list,
     "conventions": formal_conventions,
     "property-details": property_details,
+    "proof-rules": proof_rules,
     "verdicts": verdict_matrix,
     "violations": violation_reasons,
     "literature": literature_table,

@@ -35,6 +35,9 @@ __all__ = [
     "sources",
     "trivial_case",
     "draw_users",
+    "listed_relevance",
+    "choose_listed",
+    "world_transfer",
     "distance",
 ]
 
@@ -44,6 +47,7 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from hypothesis import strategies as st
 
 from puf import as_measure
@@ -250,3 +254,62 @@ def distance(start: Population, end: Population) -> float:
     """
     a, b = start.fields(), end.fields()
     return max(float(np.max(np.abs(b[f] - a[f]))) for f in a if f in b)
+
+
+def listed_relevance(world: World) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """The world's relevance as an array, and which listed positions hold a relevant item.
+
+    Examples
+    --------
+    >>> from puf.properties.cases.large_draws import example_world
+    >>> world = example_world(20)
+    >>> relevance, relevant = listed_relevance(world)
+    >>> relevant.shape == world.rankings.shape, relevance.shape == world.relevance.shape
+    (True, True)
+    """
+    relevance = world.relevance.toarray()
+    return relevance, relevance[np.arange(world.m)[:, None], world.rankings] > 0
+
+
+def choose_listed(
+    draw: st.DrawFn, users: ArrayLike, positions_ok: NDArray[np.bool_], rankings: NDArray[np.int64]
+) -> tuple[int, int]:
+    """Pick one user of ``users`` and the item at one of its list positions where ``positions_ok``.
+
+    Examples
+    --------
+    >>> from hypothesis import find, strategies as st
+    >>> rankings = np.array([[3, 4], [5, 6]])
+    >>> find(st.data(), lambda data: choose_listed(data.draw, [1], np.ones((2, 2), bool), rankings) == (1, 6))
+    data(...)
+    """
+    user = int(users[draw(st.integers(0, len(users) - 1))])
+    positions = np.flatnonzero(positions_ok[user])
+    return user, int(rankings[user, positions[draw(st.integers(0, len(positions) - 1))]])
+
+
+def world_transfer(draw: st.DrawFn, pop: Population, world: World) -> Case:
+    """A transfer of 1/k at world level: one relevant listed item of a best-off user becomes
+    irrelevant and one irrelevant listed item of a worst-off user relevant (trivial when no two
+    users are 2/k apart).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> transfers = st.composite(lambda draw: world_transfer(draw, *draw(sources("world"))))()
+    >>> find(transfers, lambda case: not case.trivial).change.startswith("transfer of 1/k")
+    True
+    """
+    s = pop.effectiveness
+    relevance, relevant = listed_relevance(world)
+    if s.max() - s.min() < 2.0 / world.k - 1e-12:
+        return trivial_case(pop, "no two users 2/k apart")
+    low, up = choose_listed(draw, np.flatnonzero(s == s.min()), ~relevant, world.rankings)
+    high, down = choose_listed(draw, np.flatnonzero(s == s.max()), relevant, world.rankings)
+    after = world.set_relevance(low, up, 1.0, allow_history=True).set_relevance(high, down, 0.0, allow_history=True)
+    return Case(
+        pop,
+        derive(after),
+        f"transfer of 1/k: worst-off user {low} item {up} relevance 0 → 1, "
+        f"best-off user {high} item {down} relevance {relevance[high, down]:g} → 0",
+    )

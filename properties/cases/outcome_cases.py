@@ -14,7 +14,7 @@ __all__ = [
     "zero_at_equality_cases",
     "equal_precision",
     "disparity_cases",
-    "transfer_cases",
+    "progressive_transfer_cases",
     "effectiveness_change_cases",
 ]
 
@@ -22,7 +22,7 @@ import itertools
 
 import numpy as np
 from hypothesis import strategies as st
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from puf.synthetic import relevance_from_lists
 from puf.metadata import Measure
@@ -35,10 +35,13 @@ from .case import (
     LARGEST,
     Case,
     case_strategy,
+    choose_listed,
     derive,
     draw_users,
+    listed_relevance,
     sources,
     trivial_case,
+    world_transfer,
 )
 from .draws import GRID_VALUES, draw_effectiveness
 
@@ -110,20 +113,6 @@ def equal_precision(world: World, hits: int) -> World:
     return world.replace(relevance=relevance)
 
 
-def _list_relevance(world: World) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    relevance = world.relevance.toarray()
-    return relevance, relevance[np.arange(world.m)[:, None], world.rankings] > 0
-
-
-def _choose(
-    draw: st.DrawFn, users: ArrayLike, positions_ok: NDArray[np.bool_], rankings: NDArray[np.int64]
-) -> tuple[int, int]:
-    """Pick one user of ``users`` and one of its list positions where ``positions_ok``."""
-    user = int(users[draw(st.integers(0, len(users) - 1))])
-    positions = np.flatnonzero(positions_ok[user])
-    return user, int(rankings[user, positions[draw(st.integers(0, len(positions) - 1))]])
-
-
 @case_strategy
 def disparity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every gap S(u) − c widened about a centre c inside the population's range [min S, max S]
@@ -164,10 +153,10 @@ def disparity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
             f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}",
             alternatives=tuple(_widened(pop, narrow, centre, factor) for narrow, centre, factor in others),
         )
-    relevance, relevant = _list_relevance(world)
+    relevance, relevant = listed_relevance(world)
     top = np.flatnonzero((s == s.max()) & (~relevant).any(axis=1))
     if top.size:
-        user, item = _choose(draw, top, ~relevant, world.rankings)
+        user, item = choose_listed(draw, top, ~relevant, world.rankings)
         grade = draw(st.integers(1, 3))
         after = world.set_relevance(user, item, grade, allow_history=True)
         return Case(
@@ -177,7 +166,7 @@ def disparity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
         )
     bottom = np.flatnonzero((s == s.min()) & relevant.any(axis=1))
     if bottom.size:
-        user, item = _choose(draw, bottom, relevant, world.rankings)
+        user, item = choose_listed(draw, bottom, relevant, world.rankings)
         after = world.set_relevance(user, item, 0.0, allow_history=True)
         return Case(
             pop,
@@ -207,14 +196,14 @@ def _transfer(pop: Population, i: int, j: int, tau: float) -> Case:
 
 
 @case_strategy
-def transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+def progressive_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A transfer moving two users' effectiveness towards each other (one relevant listed item
     from the best-off to the worst-off user at world level).
 
     Examples
     --------
     >>> from hypothesis import find
-    >>> case = find(transfer_cases("score", "sd"), lambda c: c.before.m == 2)
+    >>> case = find(progressive_transfer_cases("score", "sd"), lambda c: c.before.m == 2)
     >>> case.change.startswith("transfer"), len(case.alternatives) > 0
     (True, True)
     """
@@ -247,18 +236,7 @@ def transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
             if (base, a, b, t) != (pop, i, j, tau)
         )
         return Case(pop, main.after, main.change, alternatives=others)
-    relevance, relevant = _list_relevance(world)
-    if s.max() - s.min() < 2.0 / world.k - 1e-12:
-        return trivial_case(pop, "no two users 2/k apart")
-    low, up = _choose(draw, np.flatnonzero(s == s.min()), ~relevant, world.rankings)
-    high, down = _choose(draw, np.flatnonzero(s == s.max()), relevant, world.rankings)
-    after = world.set_relevance(low, up, 1.0, allow_history=True).set_relevance(high, down, 0.0, allow_history=True)
-    return Case(
-        pop,
-        derive(after),
-        f"transfer of 1/k: worst-off user {low} item {up} relevance 0 → 1, "
-        f"best-off user {high} item {down} relevance {relevance[high, down]:g} → 0",
-    )
+    return world_transfer(draw, pop, world)
 
 
 @case_strategy

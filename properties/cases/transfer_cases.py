@@ -33,8 +33,7 @@ from puf import World
 from puf.metadata import Measure
 from puf.population import Population
 
-from .case import Case, case_strategy, derive, sources, trivial_case
-from .outcome_cases import transfer_cases
+from .case import Case, case_strategy, derive, sources, trivial_case, world_transfer
 
 MIN_GAP = 0.01
 """Smallest gap S_j − S_i between the two users of a transfer the search makes."""
@@ -93,7 +92,7 @@ def strict_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case
     (True, True)
     """
     if level == "world":
-        return draw(transfer_cases(level, measure))
+        return world_transfer(draw, *draw(sources(level)))
     pop = rounded_away(draw(sources(level))[0])
     s = pop.effectiveness
     # Every ordered pair (a, b) with S_b − S_a ≥ MIN_GAP, a major and b minor (one array

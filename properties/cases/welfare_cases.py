@@ -44,8 +44,7 @@ from puf.world import World
 from puf.metadata import Measure
 
 from .case import FRACTIONS, FRACTIONS_OR_ONE, HALVES_OR_LESS, Case, case_strategy, derive, draw_users, sources
-from .case import trivial_case
-from .outcome_cases import transfer_cases
+from .case import trivial_case, world_transfer
 
 GRID = 2.0**-20
 """The grid outcomes are rounded to before an equal addition or a mirror: on it, S + c (c on the
@@ -203,7 +202,7 @@ def lorenz_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     True
     """
     if level == "world":
-        return draw(transfer_cases(level, measure))
+        return world_transfer(draw, *draw(sources(level)))
     pop = draw(sources(level))[0]
     s = pop.effectiveness
     if s.max() <= 0:

@@ -8,9 +8,7 @@ a gap on a segment P(t) = (1 − t)·P0 + t·P1 by bisection, down to two popula
 :data:`JUMP_DISTANCE` apart, and keeps it only when it survives
 :data:`PERSIST_HALVINGS` further halvings (a steep continuous change shrinks about
 1024-fold over ten halvings; a jump keeps its size). :func:`jump` judges the two
-populations it returns; :func:`jump_cases` draws the segments, moving every field the
-measure reads, sweeping one entry across its whole range and setting ties before
-nudging them apart, where thresholds, sorted orders and nearest neighbours switch.
+populations it returns; :func:`properties.cases.jump_cases.jump_cases` draws the segments.
 """
 
 from __future__ import annotations
@@ -21,19 +19,16 @@ __all__ = [
     "CONTINUITY_ENTRIES",
     "narrow_to_jump",
     "jump",
-    "jump_cases",
     "continuous_blocks",
     "perturbation_or_jump_cases",
 ]
 
 from collections.abc import Callable
 from typing import Any
-import functools
 import math
 
-import numpy as np
+
 from hypothesis import strategies as st
-from numpy.typing import NDArray
 
 from puf.grammar import IndexForm, PairForm
 from puf.metadata import Measure
@@ -41,15 +36,15 @@ from puf.population import FIELDS, Population
 
 from . import judges
 from .judges import resolution
-from ..cases.case import Case, case_strategy, distance, draw_users, sources
+from ..cases.case import Case, distance
 from ..cases.field_cases import lipschitz_cases
+from ..cases.jump_cases import jump_cases
 from ..proving.proof_rules import composition_rule
 
 JUMP_DISTANCE = 1e-12
 """How close the two ends of a narrowed piece are, in t and in every field (max-norm)."""
 PERSIST_HALVINGS = 10
 """Further halvings a jump's gap must survive, keeping at least half of its size."""
-_SMALLEST = 1e-6  # drawn values below it (but not 0) become 0: see jump_cases
 _REL = 1e-9
 
 
@@ -110,6 +105,7 @@ def narrow_to_jump(
 
     Examples
     --------
+    >>> import numpy as np
     >>> from puf import Population
     >>> a, b = Population([0.0, 0.0], np.eye(2)), Population([1.0, 0.0], np.eye(2))
     >>> step = lambda pop: float(pop.effectiveness[0] > 0.3)   # a jump at S(0) = 0.3
@@ -170,117 +166,11 @@ def jump(measure: Measure, before: float, after: float, case: Any) -> float:
     return abs(after - before) - max(_REL * scale, resolution(m, before, after))
 
 
-@functools.lru_cache(maxsize=None)
-def _noise(shape: int | tuple[int, ...]) -> st.SearchStrategy[NDArray[np.float64]]:
-    # Uniform noise from one drawn seed: Hypothesis' own arrays move few entries.
-    return st.integers(0, 2**32 - 1).map(lambda seed: np.random.default_rng(seed).uniform(-1.0, 1.0, shape))
-
-
-def _high(name: str, value: NDArray[np.float64]) -> float:
-    """The top of a field's range: 1, or for the unbounded list distance twice its largest value."""
-    return max(1.0, 2.0 * float(value.max())) if name == "list_distance" else 1.0
-
-
-def _symmetric(name: str) -> bool:
-    return name in ("similarity", "list_distance")
-
-
-def _set(value: NDArray[np.float64], name: str, index: tuple[int, ...], x: float) -> NDArray[np.float64]:
-    """``value`` with entry ``index`` set to ``x`` (and its mirror for a symmetric matrix)."""
-    new = value.copy()
-    new[index] = x
-    if len(index) == 2 and _symmetric(name):
-        new[index[::-1]] = x
-    return new
-
-
-def _dense(draw: st.DrawFn, pop: Population, name: str) -> NDArray[np.float64]:
-    """Field ``name`` moved by noise of a drawn size, clipped to its range (diagonals kept)."""
-    value = pop.fields()[name]
-    noise = draw(_noise(value.shape)) * draw(st.sampled_from([1.0, 0.3, 0.05, 1e-3]))
-    if _symmetric(name):
-        noise = np.triu(noise, k=1)
-        noise = noise + noise.T
-    return np.clip(value + noise, 0.0, _high(name, value))
-
-
-def _entry(draw: st.DrawFn, m: int, name: str) -> tuple[int, ...]:
-    if name == "effectiveness":
-        return (draw(st.integers(0, m - 1)),)
-    return draw_users(draw, m, 2)
-
-
-def _sweep(draw: st.DrawFn, pop: Population, name: str) -> tuple[Population, Population, str]:
-    """One entry swept across its whole range; for utility, its user first envies no one."""
-    value = pop.fields()[name]
-    index = _entry(draw, pop.m, name)
-    if name == "utility":  # every envy of the row at 0 (a tie with the own list), one raised to 1
-        u = index[0]
-        value = value.copy()
-        value[u] = np.minimum(value[u], value[u, u])
-    start = pop.replace(**{name: _set(value, name, index, 0.0)})
-    return start, pop.replace(**{name: _set(value, name, index, _high(name, value))}), f"{name}{list(index)} swept"
-
-
-def _tie(draw: st.DrawFn, pop: Population, name: str) -> tuple[Population, Population, str]:
-    """Two entries tied, then one moved past the other by a drawn step (a sorted order switches)."""
-    value = pop.fields()[name]
-    first, second = _entry(draw, pop.m, name), _entry(draw, pop.m, name)
-    if name != "effectiveness" and draw(st.booleans()):
-        second = (first[0], second[1])  # in one row: the order of a user's neighbours or envies
-    if first == second or (len(second) == 2 and second[0] == second[1]):
-        return _sweep(draw, pop, name)
-    level = float(value[first])
-    step = draw(st.sampled_from([1e-3, 0.05, 0.3]))
-    start = _set(value, name, second, level)
-    end = _set(
-        value, name, second, float(np.clip(level + step * draw(st.sampled_from([1, -1])), 0, _high(name, value)))
-    )
-    return (
-        pop.replace(**{name: start}),
-        pop.replace(**{name: end}),
-        f"{name}{list(second)} tied with {list(first)}, then moved",
-    )
-
-
-def _without_tiny(pop: Population, names: list[str]) -> Population:
-    # A value such as 10⁻³⁰⁰ makes a logarithm fall by a gap that shrinks too slowly to be
-    # told from a jump at any float scale; the statement draws none.
-    fields = pop.fields()
-    return pop.replace(**{n: np.where((fields[n] > 0) & (fields[n] < _SMALLEST), 0.0, fields[n]) for n in names})
-
-
-@case_strategy
-def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
-    """A segment between two populations differing in the fields the measure reads.
-
-    Every field read moved (by noise of size 1, 0.3, 0.05 or 10⁻³), or one entry of one field
-    swept across its range, or two entries tied and then moved apart.
-
-    Examples
-    --------
-    >>> from hypothesis import find
-    >>> find(jump_cases("score", "puf"), lambda c: "swept" in c.change).segment
-    True
-    """
-    pop, _ = draw(sources(level))
-    names = [f for f in FIELDS if f in (measure.reads or ()) and f in pop.fields()]
-    if not names:
-        names = ["effectiveness"]
-    pop = _without_tiny(pop, names)
-    kind = draw(st.sampled_from(["dense", "sweep", "tie"]))
-    if kind == "dense":
-        end = pop.replace(**{n: _dense(draw, pop, n) for n in names})
-        return Case(pop, end, f"{', '.join(names)} moved along a segment", segment=True)
-    name = names[draw(st.integers(0, len(names) - 1))]
-    start, end, change = (_sweep if kind == "sweep" else _tie)(draw, pop, name)
-    return Case(start, end, change, segment=True)
-
-
 def perturbation_or_jump_cases(level: str, measure: str | Callable[..., Any]) -> st.SearchStrategy[Case]:
     """``lipschitz-continuity``'s cases: a δ-perturbation or segment of
-    :func:`properties.cases.field_cases.lipschitz_cases`, or a segment of :func:`jump_cases` (a jump
-    is as much a break of a Lipschitz bound as a steep slope is).
+    :func:`properties.cases.field_cases.lipschitz_cases`, or a segment of
+    :func:`properties.cases.jump_cases.jump_cases` (a jump is as much a break of a Lipschitz
+    bound as a steep slope is).
 
     Examples
     --------
@@ -303,6 +193,15 @@ def continuous_blocks(measure: Measure, form: PairForm | IndexForm) -> str | Non
     weight and gap are continuous (not the threshold weight 1{sim ≥ t} with t > 0, nor the
     indicator gap ``violation``) sums or maximises them over a fixed set of pairs, and divides
     only by a normalisation where it is non-zero (the form is undefined where it is zero).
+
+    Notes
+    -----
+    The weights `1`, `sim`, `sim^2` and the gaps `abs`, `square`,
+    `excess` are continuous in S and the similarity; a mean, a sum or a maximum over a fixed set of
+    pairs of continuous terms is continuous, a normalisation divides where it is non-zero (the form
+    is undefined where it is zero) and a root is taken of a non-negative value. An index form
+    composes functions continuous where they are defined (μ > 0, every term finite). The threshold
+    weight `sim>=t` (t > 0) and the indicator gap `violation` jump, and the rule does not apply.
 
     Examples
     --------

@@ -23,6 +23,14 @@ from ..cases.field_cases import scale_cases, translation_cases
 
 @composition_rule("equal homogeneity degree")
 def _scale_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "equal homogeneity degree" of ``scale-invariance``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    |ΔS| has degree 1, ΔS² degree 2, the weights
+    degree 0; the aggregations keep the degree; dividing by μ^d leaves degree 0, so f(aS) = f(S).
+    An index form reads S only through S/μ.
+    """
     if form.degree != 0:
         return None
     if isinstance(form, IndexForm):
@@ -35,6 +43,13 @@ def _scale_invariance(measure: Measure, form: PairForm | IndexForm) -> str | Non
 
 @composition_rule("function of differences only")
 def _translation_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "function of differences only" of ``translation-invariance``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    A pair form without the `mean`
+    normalisation reads S only through S(u) − S(v) (and similarities), which S + b leaves.
+    """
     if not isinstance(form, PairForm) or form.normalisation == "mean":
         return None
     if GAPS[form.gap].facts["differences_only"]:

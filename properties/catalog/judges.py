@@ -22,6 +22,7 @@ __all__ = [
     "finite",
     "not_fairer",
     "not_less_fair",
+    "unfairness",
     "strictly_fairer",
     "decomposes",
     "consistent",
@@ -95,7 +96,17 @@ def shown_pair(a: float, b: float, *, digits: int = 6) -> tuple[str, str]:
     return left, right
 
 
-def _unfairness(measure: Measure, value: float) -> float:
+def unfairness(measure: Measure, value: float) -> float:
+    """``value`` read so that larger is less fair, whichever direction the measure declares.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> import dataclasses
+    >>> sd = as_measure("sd")
+    >>> unfairness(sd, 0.3), unfairness(dataclasses.replace(sd, direction="higher"), 0.3)
+    (0.3, -0.3)
+    """
     return value if measure.direction == "lower" else -value
 
 
@@ -162,7 +173,7 @@ def not_fairer(measure: Measure, before: float, after: float, case: Case) -> flo
     >>> not_fairer(as_measure("sd"), 0.2, 0.1, None) > 0
     True
     """
-    return _unfairness(measure, before) - _unfairness(measure, after) - _tol(case, before, after)
+    return unfairness(measure, before) - unfairness(measure, after) - _tol(case, before, after)
 
 
 def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
@@ -174,21 +185,26 @@ def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> 
     >>> not_less_fair(as_measure("sd"), 0.1, 0.2, None) > 0
     True
     """
-    return _unfairness(measure, after) - _unfairness(measure, before) - _tol(case, before, after)
+    return unfairness(measure, after) - unfairness(measure, before) - _tol(case, before, after)
 
 
-def strictly_fairer(measure: Measure, before: float, after: float, case: Case) -> float:
-    """The after value must be strictly fairer: by more than the values' :func:`resolution`
-    (a fall below it cannot be told from rounding, and a fall above it is a fall).
+def strictly_fairer(measure: Measure, before: float, after: float, case: Case, *, towards: str = "fairer") -> float:
+    """The after value must be strictly fairer (``towards="less fair"``: strictly less fair):
+    by more than the values' :func:`resolution` (a change below it cannot be told from rounding,
+    and a change above it is a change).
 
     Examples
     --------
     >>> from puf import as_measure
     >>> strictly_fairer(as_measure("sd"), 0.2, 0.2, None) > 0 > strictly_fairer(as_measure("sd"), 0.2, 0.1, None)
     True
+    >>> strictly_fairer(as_measure("sd"), 0.1, 0.2, None, towards="less fair") < 0
+    True
     """
-    gain = _unfairness(measure, before) - _unfairness(measure, after)
-    return resolution(_users(case), before, after) - gain
+    if towards not in ("fairer", "less fair"):
+        raise ValueError(f"towards must be 'fairer' or 'less fair', got {towards!r}")
+    gain = unfairness(measure, before) - unfairness(measure, after)
+    return resolution(_users(case), before, after) - (gain if towards == "fairer" else -gain)
 
 
 def _derived(case: Case, before: float, after: float) -> tuple[dict[str, float] | None, float]:
@@ -223,7 +239,7 @@ def decomposes(measure: Measure, before: float, after: float, case: Case) -> flo
     group = v["group"] - v["group_changed"]
     separable = abs(change - (v["others_smoothed"] - v["others_smoothed_changed"])) - tol
     one_weight = abs(change * (v["group"] - v["group_at_mean"]) - (before - v["group_smoothed"]) * group) - tol * scale
-    positive = -(_unfairness(measure, change) * _unfairness(measure, group)) - tol * scale
+    positive = -(unfairness(measure, change) * unfairness(measure, group)) - tol * scale
     return max(separable, one_weight, positive)
 
 
@@ -250,8 +266,8 @@ def consistent(measure: Measure, before: float, after: float, case: Case) -> flo
     v, tol = _derived(case, before, after)
     if v is None:
         return math.nan
-    group = _unfairness(measure, v["group_changed"]) - _unfairness(measure, v["group"])
-    whole = _unfairness(measure, after) - _unfairness(measure, before)
+    group = unfairness(measure, v["group_changed"]) - unfairness(measure, v["group"])
+    whole = unfairness(measure, after) - unfairness(measure, before)
     step = resolution(_users(case), v["group"], v["group_changed"])
     excess = -math.inf
     if group >= -step:
@@ -295,7 +311,7 @@ def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> floa
     >>> rearranged(as_measure("sd"), 0.3, 0.3, SimpleNamespace(strict=True)) > 0
     True
     """
-    gain = _unfairness(measure, unfair) - _unfairness(measure, fair)
+    gain = unfairness(measure, unfair) - unfairness(measure, fair)
     if case.strict:
         return resolution(_users(case), fair, unfair) - gain
     return -gain - _tol(case, fair, unfair)

@@ -6,22 +6,22 @@ users are (:mod:`~properties.catalog.user_properties`), their outcomes
 (:mod:`~properties.catalog.outcome_properties`), their similarity
 (:mod:`~properties.catalog.similarity_properties`), every field at once
 (:mod:`~properties.catalog.field_properties`) and the inequality literature's axioms
-(:mod:`~properties.catalog.axioms`). This module lists them in :data:`ORDER`, the order
-verdicts, known files and tables follow. The runner knows no property by name: adding one
-is its entry in its family's module and its name in :data:`ORDER`, plus its pinned
-verdicts in ``properties/knowledge/known/``.
+(:mod:`~properties.catalog.inequality_axioms`). This module lists the families in :data:`FAMILIES`, whose
+order, each family's entries in the order of its module, is the order verdicts, known files and
+tables follow. The runner knows no property by name: adding one is its entry in its family's
+module, plus its pinned verdicts in ``properties/knowledge/known/`` (written by ``puf check``).
 """
 
 from __future__ import annotations
 
-__all__ = ["ORDER", "CATALOG", "PROOF_RULES", "get_property", "catalog_frame"]
+__all__ = ["FAMILIES", "CATALOG", "PROOF_RULES", "in_order", "get_property", "catalog_frame"]
 
 from typing import Any
 from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from .axioms import AXIOM_ENTRIES
+from .inequality_axioms import INEQUALITY_AXIOM_ENTRIES
 from .continuity import CONTINUITY_ENTRIES
 from .pair_axioms import PAIR_ENTRIES
 from .welfare_axioms import WELFARE_ENTRIES
@@ -31,75 +31,40 @@ from .property import Property
 from .similarity_properties import SIMILARITY_ENTRIES
 from .user_properties import USER_ENTRIES
 
-#: Every property's name, in the order verdicts, known files and tables list them.
-ORDER = (
-    "range",
-    "defined",
-    "anonymity",
-    "zero-at-equality",
-    "disparity-monotone",
-    "pigou-dalton",
-    "similarity-monotone",
-    "similarity-sensitive",
-    "effectiveness-sensitive",
-    "similarity-zero",
-    "rearrangement",
-    "replication-invariance",
-    "scale-invariance",
-    "translation-invariance",
-    "continuity",
-    "lipschitz-continuity",
-    "strict-transfer",
-    "transfer-sensitivity",
-    "subgroup-decomposability",
-    "subgroup-consistency",
-    "attainable-range",
-    "lorenz-consistency",
-    "equal-additions",
-    "mirror-consistency",
-    "envy-free-fairest",
-    "dissimilar-independence",
-    "similar-treated-alike",
-    "strict-similarity-monotone",
-    "dissimilar-replication",
-    "deterministic",
+#: The families of the catalog, in the order verdicts, known files and tables list them; each
+#: family's entries follow in the order of its module (a new property in a family touches no list).
+FAMILIES = (
+    USER_ENTRIES,
+    OUTCOME_ENTRIES,
+    SIMILARITY_ENTRIES,
+    FIELD_ENTRIES,
+    CONTINUITY_ENTRIES,
+    INEQUALITY_AXIOM_ENTRIES,
+    WELFARE_ENTRIES,
+    PAIR_ENTRIES,
 )
 
 
-def _in_order(families: Iterable[tuple[Mapping[str, Any], ...]], order: tuple[str, ...]) -> dict[str, Property]:
-    """The entries of ``families`` as properties in ``order``; every entry placed once.
+def in_order(families: Iterable[tuple[Mapping[str, Any], ...]]) -> dict[str, Property]:
+    """The entries of ``families`` as properties, family by family, each name once.
 
     Examples
     --------
-    >>> _in_order([(dict(name="b"),), (dict(name="a"),)], ("a",))  # doctest: +ELLIPSIS
+    >>> in_order([(dict(name="a"),), (dict(name="a"),)])
     Traceback (most recent call last):
     ...
-    ValueError: the catalog's ORDER must name every entry once; not placed: b; ...
+    ValueError: the catalog names a property twice: a
     """
-    entries = {entry["name"]: entry for family in families for entry in family}
-    unplaced, unknown = sorted(set(entries) - set(order)), sorted(set(order) - set(entries))
-    if unplaced or unknown or len(set(order)) != len(order):
-        raise ValueError(
-            f"the catalog's ORDER must name every entry once; not placed: {', '.join(unplaced) or 'none'}; "
-            f"without an entry: {', '.join(unknown) or 'none'}"
-        )
-    return {name: Property(**entries[name]) for name in order}
+    entries = [entry for family in families for entry in family]
+    names = [entry["name"] for entry in entries]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"the catalog names a property twice: {', '.join(twice)}")
+    return {entry["name"]: Property(**entry) for entry in entries}
 
 
-#: Every property by name, in :data:`ORDER`.
-CATALOG = _in_order(
-    (
-        USER_ENTRIES,
-        OUTCOME_ENTRIES,
-        SIMILARITY_ENTRIES,
-        FIELD_ENTRIES,
-        CONTINUITY_ENTRIES,
-        AXIOM_ENTRIES,
-        WELFARE_ENTRIES,
-        PAIR_ENTRIES,
-    ),
-    ORDER,
-)
+#: Every property by name, family by family (:data:`FAMILIES`).
+CATALOG = in_order(FAMILIES)
 
 #: Property name -> its composition rule, for the properties that have one (``docs/guide/proofs.md``).
 PROOF_RULES = {name: p.proof_rule for name, p in CATALOG.items() if p.proof_rule is not None}

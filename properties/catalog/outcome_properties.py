@@ -24,13 +24,23 @@ from ..cases.outcome_cases import (
     disparity_cases,
     effectiveness_change_cases,
     effectiveness_change_grid,
-    transfer_cases,
+    progressive_transfer_cases,
     zero_at_equality_cases,
 )
 
 
 @composition_rule("gap zero at equal effectiveness")
 def _zero_at_equality(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "gap zero at equal effectiveness" of ``zero-at-equality``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    Every gap is 0 when S(u) = S(v)
+    (excess: max(0, −L(1 − sim)) = 0; violation: 0 > L(1 − sim) is false), so every term is 0, the
+    aggregate is 0 and so is its normalised, scaled or rooted value. For an index form S/μ = 1 for
+    every user and outer(term(1)) = 0 (checked numerically for the form). The measure's fairest
+    value must be 0.
+    """
     if not fairest_is_zero(measure):
         return None
     if isinstance(form, PairForm):
@@ -46,6 +56,15 @@ def _zero_at_equality(measure: Measure, form: PairForm | IndexForm) -> str | Non
 
 @composition_rule("monotone in every gap")
 def _disparity_monotone(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "monotone in every gap" of ``disparity-monotone``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    S' = c + λ(S − c) multiplies every |ΔS| by
+    λ > 1 and leaves the similarities; every gap is nondecreasing in |ΔS|, so no term decreases,
+    and neither does a sum, mean, max or weighted mean of them. Not with the `mean` normalisation
+    (μ moves).
+    """
     if not isinstance(form, PairForm) or form.normalisation == "mean" or measure.direction != "lower":
         return None
     return (
@@ -56,7 +75,21 @@ def _disparity_monotone(measure: Measure, form: PairForm | IndexForm) -> str | N
 
 @composition_rule("Schur–Ostrowski")
 def _pigou_dalton(measure: Measure, form: PairForm | IndexForm) -> str | None:
-    """Schur–Ostrowski: a symmetric convex function of S is Schur-convex, so transfers lower it."""
+    """Schur–Ostrowski: a symmetric convex function of S is Schur-convex, so transfers lower it.
+
+    Notes
+    -----
+    A symmetric function f is Schur-convex iff
+    (S_i − S_j)(∂f/∂S_i − ∂f/∂S_j) ≥ 0, and a Schur-convex function does not increase under a
+    transfer S'_i = S_i + τ(S_j − S_i), S'_j = S_j − τ(S_j − S_i), 0 < τ ≤ ½ (the transfer makes S'
+    majorised by S). A symmetric convex function is Schur-convex. With weight 1 and a convex even
+    gap (|ΔS|, ΔS²), the pair aggregate is a symmetric convex function of S; a transfer keeps μ;
+    the coefficient and the root are increasing. For an index form, (1/m) Σ term(S/μ) with a
+    convex term is Schur-convex at fixed μ (term' nondecreasing gives the condition), and the
+    outer is increasing; for Atkinson a concave term (ε < 1, or ln at ε = 1) sits under a
+    decreasing outer, a convex one (ε > 1) under an increasing one. A weight that reads
+    similarity breaks the symmetry in S, and the rule does not apply (PUF violates the property).
+    """
     if measure.direction != "lower":
         return None
     if isinstance(form, PairForm):
@@ -125,7 +158,7 @@ OUTCOME_ENTRIES: tuple[dict[str, Any], ...] = (
         meant_for="inequality indices",
         needs=("effectiveness",),
         world="worst-off user gains one relevant listed item, best-off user loses one",
-        cases=transfer_cases,
+        cases=progressive_transfer_cases,
         judge=judges.not_less_fair,
         proof_rule=_pigou_dalton,
     ),

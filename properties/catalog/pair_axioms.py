@@ -13,11 +13,11 @@ from __future__ import annotations
 __all__ = [
     "PAIR_ENTRIES",
     "treated_alike",
-    "strictly_less_fair",
     "explain_treated_alike",
     "explain_strict_raise",
 ]
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -46,10 +46,6 @@ from ..cases.pair_cases import (
 
 _PUF_PAPER = "Rampisela et al. (ECIR 2026), the PUF paper"
 _GAP_SLACK = 1e-12  # a gap of MIN_PAIR_GAP built in floating point may land a rounding below it
-
-
-def _unfairness(measure: Measure, value: float) -> float:
-    return value if measure.direction == "lower" else -value
 
 
 def _split_user(case: Case) -> int | None:
@@ -92,21 +88,8 @@ def treated_alike(measure: Measure, before: float, after: float, case: Case) -> 
     alike = judges.at_fairest(measure, before, None, case)
     if not math.isfinite(fairest):
         return alike
-    apart = _unfairness(measure, after) - _unfairness(measure, fairest)
+    apart = judges.unfairness(measure, after) - judges.unfairness(measure, fairest)
     return max(alike, judges.resolution(case.before.m, after, fairest) - apart)
-
-
-def strictly_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
-    """The after value must be strictly less fair: by more than the values' resolution (the
-    resolution rule of :func:`properties.catalog.judges.strictly_fairer`, read the other way).
-
-    Examples
-    --------
-    >>> from puf import as_measure
-    >>> strictly_less_fair(as_measure("sd"), 0.1, 0.1, None) > 0 > strictly_less_fair(as_measure("sd"), 0.1, 0.2, None)
-    True
-    """
-    return judges.strictly_fairer(measure, after, before, case)
 
 
 def explain_treated_alike(example: Mapping[str, Any]) -> str:
@@ -210,7 +193,7 @@ PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
         world="the derived similarity of one pair raised alone (histories feed nothing else)",
         cases=bounded_raise_cases,
         explicit=bounded_raise_examples,
-        judge=strictly_less_fair,
+        judge=functools.partial(judges.strictly_fairer, towards="less fair"),
         explain=explain_strict_raise,
         uses=("effectiveness",),  # the premise |S(u) − S(v)| ≥ 0.01: shown even to a measure not reading S
     ),

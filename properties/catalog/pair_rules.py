@@ -30,6 +30,14 @@ def _term_zero_without_similarity(form: PairForm) -> bool:
 def dissimilar_independence_rule(measure: Measure, form: PairForm | IndexForm) -> str | None:
     """Every term of a stranger's pairs is 0 before and after, and no other term reads its S.
 
+    Notes
+    -----
+    When the weight or the gap is 0 at
+    similarity 0 (as for similarity-zero), every term of a pair with a user similar to no one is 0
+    whatever that user's S; no other term reads it, and neither does a normalisation by m or by the
+    weights. Not with the `mean` normalisation (the user's S moves μ). Index forms read S alone and
+    get no proof (they violate the property).
+
     Examples
     --------
     >>> from puf.grammar import builtin_form
@@ -51,6 +59,15 @@ def dissimilar_independence_rule(measure: Measure, form: PairForm | IndexForm) -
 @composition_rule("strangers' copies add nothing")
 def dissimilar_replication_rule(measure: Measure, form: PairForm | IndexForm) -> str | None:
     """Strangers' copies add terms that are 0 to an aggregation they leave unchanged.
+
+    Notes
+    -----
+    r copies with similarity 0 across
+    them: a form that reads S alone is replication-invariant as above (an index form; a pair form
+    with a replication-invariant aggregation). A form that reads similarity, with its term 0 at
+    similarity 0, gets terms of 0 for the pairs across copies: `max` and `user-max` are unchanged,
+    and a weighted mean (`weights`, with a weight 0 at similarity 0) multiplies its sum and its
+    weights by r. `pairs` and `all-pairs` fail (the places grow faster than the sum).
 
     Examples
     --------

@@ -17,11 +17,8 @@ __all__ = ["FORMAL_CONVENTIONS", "STATUSES", "INEQUALITY_AXIOMS", "PUF_CLAIMS", 
 from typing import Any, Callable
 from dataclasses import dataclass
 
-from . import judges
-from ..cases.case import Case
 
-
-def _no_examples(level: str) -> list[Case]:
+def _no_examples(level: str) -> list[Any]:
     return []
 
 
@@ -50,8 +47,9 @@ class Property:
     explicit : callable, optional
         ``explicit(level)`` -> list of hand-made cases tried before any
         generated one; default none.
-    explain : callable, default :func:`properties.catalog.judges.explain_excess`
-        ``explain(example) -> str``: the reason a violated verdict reports.
+    explain : callable, optional
+        ``explain(example) -> str``: the reason a violated verdict reports; without one, the
+        runner reports the excess (:func:`properties.catalog.judges.explain_excess`).
     single_population : bool, default False
         True when a case is one population judged alone (no ``after``), as its
         stored examples in ``properties/knowledge/known/`` are.
@@ -131,7 +129,7 @@ class Property:
     cases: Callable
     judge: Callable
     explicit: Callable = _no_examples
-    explain: Callable = judges.explain_excess
+    explain: Callable | None = None
     single_population: bool = False
     judges_undefined: bool = False
     informational: bool = False
@@ -148,7 +146,7 @@ class Property:
         if self.kind not in ("universal", "existential"):
             raise ValueError(f"kind must be 'universal' or 'existential', got {self.kind!r}")
         for name in ("cases", "judge", "explicit", "explain", "derived", "grid", "refine", "narrow", "proof_rule"):
-            if name in ("derived", "grid", "refine", "narrow", "proof_rule") and getattr(self, name) is None:
+            if name in ("explain", "derived", "grid", "refine", "narrow", "proof_rule") and getattr(self, name) is None:
                 continue
             if not callable(getattr(self, name)):
                 raise ValueError(f"{name} of property {self.name!r} must be callable, got {getattr(self, name)!r}")

@@ -34,6 +34,14 @@ from ..cases.user_cases import rearrangement_cases
 
 @composition_rule("monotone in similarity")
 def _similarity_monotone(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "monotone in similarity" of ``similarity-monotone``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    Every weight and gap is non-negative and
+    nondecreasing in sim (`excess` and `violation` through L(1 − sim)); raising one sim(u, v)
+    lowers no term, and the aggregations are monotone. Not with the `weights` normalisation.
+    """
     if not isinstance(form, PairForm) or form.normalisation == "weights" or measure.direction != "lower":
         return None
     return (
@@ -44,6 +52,14 @@ def _similarity_monotone(measure: Measure, form: PairForm | IndexForm) -> str | 
 
 @composition_rule("weight or gap zero at similarity 0")
 def _similarity_zero(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "weight or gap zero at similarity 0" of ``similarity-zero``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    w(0) = 0 for `sim`, `sim^2` and
+    `sim>=t` with t > 0; for `excess` and `violation` with L ≥ 1, |ΔS| ≤ 1 ≤ L(1 − 0). Every term is
+    0. Not for the `weights` normalisation (0/0).
+    """
     if not (isinstance(form, PairForm) and fairest_is_zero(measure)) or form.normalisation == "weights":
         return None
     if weight_zero_without_similarity(form):

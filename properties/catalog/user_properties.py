@@ -31,6 +31,15 @@ from ..cases.user_cases import (
 
 @composition_rule("bounds of the blocks")
 def _in_range(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "bounds of the blocks" of ``range``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    Weights and gaps lie in [0, 1], so any mean, weighted mean or
+    max of their products does; the coefficient scales and the root keeps [0, 1]. The rule proves
+    the cell when that interval lies within the declared range. Index forms: Jensen's (or the
+    power-mean) inequality gives ≥ 0, and the form's own bound above.
+    """
     low, high = form.bounds()
     if not (measure.range[0] <= low and high <= measure.range[1]):
         return None
@@ -47,6 +56,13 @@ def _in_range(measure: Measure, form: PairForm | IndexForm) -> str | None:
 
 @composition_rule("no division")
 def _defined(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "no division" of ``defined``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    A pair form without normalisation has no division, logarithm or
+    negative power: a finite expression of finite inputs.
+    """
     if isinstance(form, PairForm) and form.normalisation == "none":
         return "no division, logarithm or negative power: a finite expression of finite inputs (m ≥ 2)"
     return None
@@ -54,6 +70,15 @@ def _defined(measure: Measure, form: PairForm | IndexForm) -> str | None:
 
 @composition_rule("symmetric aggregation")
 def _anonymity(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "symmetric aggregation" of ``anonymity``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    Every aggregation is a sum, mean or max over all users
+    or all unordered pairs, and each term depends on its pair symmetrically (|ΔS|, ΔS² and
+    sim(u, v) are symmetric; μ is a symmetric mean). A permutation of users permutes the terms
+    and leaves the aggregate.
+    """
     return (
         "symmetric aggregation: a sum, mean or max over all users or all unordered pairs of terms "
         "symmetric in their pair, so relabelling users permutes the terms"
@@ -62,6 +87,16 @@ def _anonymity(measure: Measure, form: PairForm | IndexForm) -> str | None:
 
 @composition_rule("replication-invariant aggregation")
 def _replication_invariance(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "replication-invariant aggregation" of ``replication-invariance``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    r copies of every user (a
+    user and its copies at similarity 1): pairs of copies have gap 0; under `all-pairs` the other
+    terms repeat r² times over (rm)² places; `max` and `user-max` are unchanged (the added terms
+    are 0); μ is unchanged. An index form is a mean over users of a term of S/μ. `pairs` fails
+    (its denominator m(m − 1) grows faster than the sum).
+    """
     if isinstance(form, IndexForm):
         return "a mean over users of a term of S/μ: r copies repeat every term r times and keep μ"
     if not AGGREGATIONS[form.aggregation].facts["replication_invariant"] or form.normalisation == "weights":

@@ -37,10 +37,6 @@ from ..cases.welfare_cases import lorenz_examples, mirror_examples, mirror_parts
 from .welfare_rules import equal_additions, lorenz_consistency, mirror_consistency
 
 
-def _unfairness(measure: Measure, value: float) -> float:
-    return value if measure.direction == "lower" else -value
-
-
 def lorenz_not_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
     """``case.after`` Lorenz-dominates ``case.before`` (their effectiveness): its value must not
     be less fair, to the tolerance.
@@ -79,7 +75,7 @@ def addition_not_less_fair(measure: Measure, before: float, after: float, case: 
     assert case.after is not None  # an addition compares two populations
     if math.isnan(added_amount(case.before, case.after)):
         return math.nan
-    rise = _unfairness(measure, after) - _unfairness(measure, before)
+    rise = judges.unfairness(measure, after) - judges.unfairness(measure, before)
     return rise - judges.resolution(case.before.m, before, after)
 
 
@@ -130,7 +126,7 @@ def envy_free_fairest(measure: Measure, value: float, after: float | None, case:
     if not strict_envy(utility):
         return math.nan
     fairest = measure.fairest
-    gain = _unfairness(measure, value) - _unfairness(measure, fairest)
+    gain = judges.unfairness(measure, value) - judges.unfairness(measure, fairest)
     return judges.resolution(case.before.m, value) - gain
 
 

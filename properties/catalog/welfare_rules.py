@@ -32,6 +32,13 @@ def _relative_schur_convex(form: PairForm | IndexForm) -> str | None:
 def lorenz_consistency(measure: Measure, form: PairForm | IndexForm) -> str | None:
     """Relative and Schur-convex: Lorenz dominance is majorisation of the shares.
 
+    Notes
+    -----
+    An index form reads S only through S/μ
+    and is Schur-convex (the Pigou–Dalton rule); so is a pair form with weight 1, a convex even
+    gap of degree d and the division by μ^d. S' ≥_L S at equal m means S'/μ' is majorised by S/μ
+    (Hardy, Littlewood and Pólya), so f(S') = f(S'/μ') ≤ f(S/μ) = f(S) (Foster 1985).
+
     Examples
     --------
     >>> import puf
@@ -54,6 +61,13 @@ def lorenz_consistency(measure: Measure, form: PairForm | IndexForm) -> str | No
 def equal_additions(measure: Measure, form: PairForm | IndexForm) -> str | None:
     """Gaps kept by S + c (absolute forms) or S + c Lorenz-dominating S (relative forms).
 
+    Notes
+    -----
+    A pair form without the `mean`
+    normalisation reads S only through S(u) − S(v), which S + c leaves; for a Lorenz-consistent
+    form (the rule above), the shares of S + c are (μ/(μ + c))·(shares of S) + (c/(μ + c))·(equal
+    shares), so S + c ≥_L S and the value does not rise.
+
     Examples
     --------
     >>> import puf
@@ -75,7 +89,13 @@ def equal_additions(measure: Measure, form: PairForm | IndexForm) -> str | None:
 
 @composition_rule("even in every gap")
 def mirror_consistency(measure: Measure, form: PairForm | IndexForm) -> str | None:
-    """Even gaps without a mean normalisation: f(1 − S) = f(S), so rankings agree.
+    r"""Even gaps without a mean normalisation: f(1 − S) = f(S), so rankings agree.
+
+    Notes
+    -----
+    A pair form with an even gap (\|ΔS\|, ΔS²) and no
+    `mean` normalisation has f(1 − S) = f(S) for every S, since \|(1 − S(u)) − (1 − S(v))\| =
+    \|S(u) − S(v)\| and the weights do not read S; so any two populations rank as their shortfalls.
 
     Examples
     --------

@@ -35,7 +35,7 @@ from .isolation import release_workers
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
-from ..catalog.judges import shown_pair
+from ..catalog.judges import explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..knowledge.known.derived import derived_reason, unread_reason
 from ..knowledge.power_table import measured_power
@@ -311,6 +311,7 @@ def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str,
 
 def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
     prop, failure, n = search.prop, search.failure, search.checked
+    explain = prop.explain or explain_excess
     if failure is not None:
         kind, found = failure
         if kind == "raised" and not prop.judges_undefined:
@@ -324,8 +325,8 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
                 if search.candidates
                 else "(no grid at world level)"
             )
-            return "not-found", f"{prop.explain(found)}: not reached, {tried}; no proof either way{note}", found
-        return "violated", prop.explain(found) + note, found
+            return "not-found", f"{explain(found)}: not reached, {tried}; no proof either way{note}", found
+        return "violated", explain(found) + note, found
     if n == 0 and search.undefined:
         shown = (search.nan_case or (0, None))[1]
         error = (shown or {}).get("error")

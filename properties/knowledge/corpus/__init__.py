@@ -6,7 +6,7 @@ harness should reach: for a flawed measure the cells its flaw breaks, for a
 control its full row, the true verdicts of the measure it implements).
 Families: :mod:`~properties.knowledge.corpus.normalisation`, :mod:`~properties.knowledge.corpus.thresholds`,
 :mod:`~properties.knowledge.corpus.weighting`, :mod:`~properties.knowledge.corpus.special`,
-:mod:`~properties.knowledge.corpus.inequality`, :mod:`~properties.knowledge.corpus.axioms`,
+:mod:`~properties.knowledge.corpus.inequality`, :mod:`~properties.knowledge.corpus.transfers_and_groups`,
 :mod:`~properties.knowledge.corpus.reach`, :mod:`~properties.knowledge.corpus.jumps` and
 :mod:`~properties.knowledge.corpus.welfare` (flaws), :mod:`~properties.knowledge.corpus.controls`.
 ``puf power`` runs them (:mod:`properties.knowledge.power`).
@@ -17,7 +17,18 @@ from __future__ import annotations
 __all__ = ["FLAWED", "CONTROLS", "CORPUS", "get_entry"]
 
 from typing import Any
-from . import axioms, inequality, jumps, normalisation, pairs, reach, special, thresholds, weighting, welfare
+from . import (
+    inequality,
+    jumps,
+    normalisation,
+    pairs,
+    reach,
+    special,
+    thresholds,
+    transfers_and_groups,
+    weighting,
+    welfare,
+)
 from .controls import CONTROLS
 
 #: The corpus entries with planted flaws, family by family.
@@ -27,7 +38,7 @@ FLAWED = [
     *weighting.FLAWS,
     *special.FLAWS,
     *inequality.FLAWS,
-    *axioms.FLAWS,
+    *transfers_and_groups.FLAWS,
     *reach.FLAWS,
     *jumps.FLAWS,
     *welfare.FLAWS,

@@ -177,7 +177,7 @@ def normalise_known(data: Mapping[str, Any]) -> dict[str, Any]:
             continue
         reasons[prop] = kept
     out["reasons"] = reasons
-    return out
+    return _in_catalog_order(out)
 
 
 def _derived(measure: str, prop: str, status: str) -> str | None:
@@ -190,8 +190,10 @@ def _derived(measure: str, prop: str, status: str) -> str | None:
 
 
 def _load(path: Path) -> dict[str, Any]:
+    """A known file put in catalog order (a file written before the catalog changed order is
+    rewritten in the new one), checked."""
     with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
+        data = _in_catalog_order(json.load(handle))
     check_known(data, partial=True)
     return data
 
@@ -230,9 +232,10 @@ def normalise_files(names: Sequence[str] | None = None) -> list[Path]:
     changed = []
     for name in known_measures() if names is None else names:
         path = known_path(name)
-        data = _load(path)
-        fixed = normalise_known(data)
-        if fixed != data:
+        with open(path, encoding="utf-8") as handle:
+            stored = json.load(handle)
+        fixed = normalise_known(_load(path))
+        if json.dumps(fixed) != json.dumps(stored):  # order counts: a file in an old order is rewritten
             write_known(fixed, path, partial=True)
             changed.append(path)
     return changed

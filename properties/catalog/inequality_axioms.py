@@ -9,7 +9,7 @@ tests: the ranges its parameters are drawn from and the tolerances of its judges
 
 from __future__ import annotations
 
-__all__ = ["AXIOM_ENTRIES"]
+__all__ = ["INEQUALITY_AXIOM_ENTRIES"]
 
 from typing import Any
 
@@ -32,6 +32,14 @@ _GROUPS = (
 
 @composition_rule("Shorrocks' decomposition")
 def _subgroup_decomposability(measure: Measure, form: PairForm | IndexForm) -> str | None:
+    """The composition rule "Shorrocks' decomposition" of ``subgroup-decomposability``: its premises, read off the form's blocks.
+
+    Notes
+    -----
+    (for the catalog's property of that
+    name). GE(α) = GE of the group means + Σ_g (n_g/n)(μ_g/μ)^α GE_g exactly, for every α
+    (Shorrocks 1980).
+    """
     if isinstance(form, IndexForm) and form.form == "ge":
         return (
             "Shorrocks 1980: GE(α) = GE of the group means (each user at its group's mean) + "
@@ -51,7 +59,7 @@ _SUBGROUP_SEARCH = dict(
 )
 
 #: The keyword arguments of the catalog's axiom properties, one dict each (``Property(**entry)``).
-AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
+INEQUALITY_AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
         name="strict-transfer",
         statement="a transfer from a better-off to a worse-off user that keeps their order strictly lowers the value",

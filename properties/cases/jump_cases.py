@@ -1,0 +1,132 @@
+"""The segments continuity searches for a jump, in every field the measure reads.
+
+A threshold, an indicator or a neighbour set chosen by rank makes a measure jump where a value
+crosses it. :func:`jump_cases` draws segments P0 → P1 that reach such places: every field the
+measure reads moved by noise, one entry swept across its whole range, or two entries tied and
+then nudged apart, where thresholds, sorted orders and nearest neighbours switch. The
+bisection along a segment is :func:`properties.catalog.continuity.narrow_to_jump`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["jump_cases"]
+
+import functools
+
+import numpy as np
+from hypothesis import strategies as st
+from numpy.typing import NDArray
+
+from puf.metadata import Measure
+from puf.population import FIELDS, Population
+
+from .case import Case, case_strategy, draw_users, sources
+
+_SMALLEST = 1e-6  # drawn values below it (but not 0) become 0: see jump_cases
+
+
+@functools.lru_cache(maxsize=None)
+def _noise(shape: int | tuple[int, ...]) -> st.SearchStrategy[NDArray[np.float64]]:
+    # Uniform noise from one drawn seed: Hypothesis' own arrays move few entries.
+    return st.integers(0, 2**32 - 1).map(lambda seed: np.random.default_rng(seed).uniform(-1.0, 1.0, shape))
+
+
+def _high(name: str, value: NDArray[np.float64]) -> float:
+    """The top of a field's range: 1, or for the unbounded list distance twice its largest value."""
+    return max(1.0, 2.0 * float(value.max())) if name == "list_distance" else 1.0
+
+
+def _symmetric(name: str) -> bool:
+    return name in ("similarity", "list_distance")
+
+
+def _set(value: NDArray[np.float64], name: str, index: tuple[int, ...], x: float) -> NDArray[np.float64]:
+    """``value`` with entry ``index`` set to ``x`` (and its mirror for a symmetric matrix)."""
+    new = value.copy()
+    new[index] = x
+    if len(index) == 2 and _symmetric(name):
+        new[index[::-1]] = x
+    return new
+
+
+def _dense(draw: st.DrawFn, pop: Population, name: str) -> NDArray[np.float64]:
+    """Field ``name`` moved by noise of a drawn size, clipped to its range (diagonals kept)."""
+    value = pop.fields()[name]
+    noise = draw(_noise(value.shape)) * draw(st.sampled_from([1.0, 0.3, 0.05, 1e-3]))
+    if _symmetric(name):
+        noise = np.triu(noise, k=1)
+        noise = noise + noise.T
+    return np.clip(value + noise, 0.0, _high(name, value))
+
+
+def _entry(draw: st.DrawFn, m: int, name: str) -> tuple[int, ...]:
+    if name == "effectiveness":
+        return (draw(st.integers(0, m - 1)),)
+    return draw_users(draw, m, 2)
+
+
+def _sweep(draw: st.DrawFn, pop: Population, name: str) -> tuple[Population, Population, str]:
+    """One entry swept across its whole range; for utility, its user first envies no one."""
+    value = pop.fields()[name]
+    index = _entry(draw, pop.m, name)
+    if name == "utility":  # every envy of the row at 0 (a tie with the own list), one raised to 1
+        u = index[0]
+        value = value.copy()
+        value[u] = np.minimum(value[u], value[u, u])
+    start = pop.replace(**{name: _set(value, name, index, 0.0)})
+    return start, pop.replace(**{name: _set(value, name, index, _high(name, value))}), f"{name}{list(index)} swept"
+
+
+def _tie(draw: st.DrawFn, pop: Population, name: str) -> tuple[Population, Population, str]:
+    """Two entries tied, then one moved past the other by a drawn step (a sorted order switches)."""
+    value = pop.fields()[name]
+    first, second = _entry(draw, pop.m, name), _entry(draw, pop.m, name)
+    if name != "effectiveness" and draw(st.booleans()):
+        second = (first[0], second[1])  # in one row: the order of a user's neighbours or envies
+    if first == second or (len(second) == 2 and second[0] == second[1]):
+        return _sweep(draw, pop, name)
+    level = float(value[first])
+    step = draw(st.sampled_from([1e-3, 0.05, 0.3]))
+    start = _set(value, name, second, level)
+    end = _set(
+        value, name, second, float(np.clip(level + step * draw(st.sampled_from([1, -1])), 0, _high(name, value)))
+    )
+    return (
+        pop.replace(**{name: start}),
+        pop.replace(**{name: end}),
+        f"{name}{list(second)} tied with {list(first)}, then moved",
+    )
+
+
+def _without_tiny(pop: Population, names: list[str]) -> Population:
+    # A value such as 10⁻³⁰⁰ makes a logarithm fall by a gap that shrinks too slowly to be
+    # told from a jump at any float scale; the statement draws none.
+    fields = pop.fields()
+    return pop.replace(**{n: np.where((fields[n] > 0) & (fields[n] < _SMALLEST), 0.0, fields[n]) for n in names})
+
+
+@case_strategy
+def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
+    """A segment between two populations differing in the fields the measure reads.
+
+    Every field read moved (by noise of size 1, 0.3, 0.05 or 10⁻³), or one entry of one field
+    swept across its range, or two entries tied and then moved apart.
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> find(jump_cases("score", "puf"), lambda c: "swept" in c.change).segment
+    True
+    """
+    pop, _ = draw(sources(level))
+    names = [f for f in FIELDS if f in (measure.reads or ()) and f in pop.fields()]
+    if not names:
+        names = ["effectiveness"]
+    pop = _without_tiny(pop, names)
+    kind = draw(st.sampled_from(["dense", "sweep", "tie"]))
+    if kind == "dense":
+        end = pop.replace(**{n: _dense(draw, pop, n) for n in names})
+        return Case(pop, end, f"{', '.join(names)} moved along a segment", segment=True)
+    name = names[draw(st.integers(0, len(names) - 1))]
+    start, end, change = (_sweep if kind == "sweep" else _tie)(draw, pop, name)
+    return Case(start, end, change, segment=True)
