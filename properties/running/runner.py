@@ -269,12 +269,7 @@ def _check_one(
     if search.failure is not None:
         if not shrink(search):
             note += " (shrinking stopped at its budget)"
-        elif (
-            prop.shrinks
-            and not prop.fresh_workers
-            and search.failure_case is not None
-            and search.failure_case.before.m > LARGEST
-        ):
+        elif search.failure_case is not None and search.failure_case.before.m > LARGEST:
             note += f" (it needs its {search.failure_case.before.m} users: none could be removed)"
     return (*_status(search, note), search)
 
