@@ -42,7 +42,8 @@ def _beyond(z3: Any, form: Any, m: int, bound: Fraction, towards: int, *, strict
     solver = z3.Solver()
     solver.set("timeout", int(timeout * 1000))
     solver.add(*[z3.And(x >= 0, x <= 1) for x in [*s, *w.values()]])
-    leaves = {**{("S", i): x for i, x in enumerate(s)}, **{("w", *k): x for k, x in w.items()}}
+    leaves: dict[tuple[Any, ...], Any] = {("S", i): x for i, x in enumerate(s)}
+    leaves.update({("w", *k): x for k, x in w.items()})
     encoder = Encoder(z3, leaves, prefix="v", relax=True)
     value = encoder.encode(form.symbolic(m))
     solver.add(*encoder.constraints, *encoder.defined)
