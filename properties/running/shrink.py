@@ -213,8 +213,10 @@ def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value:
     replication = _replication(case)
     if replication is not None:  # the copies move with their user
         after: Population | None = _replicated(before, replication)
-    elif all(_untouched(case, user) for user in set(index)):
-        after = None if case.after is None else _set(case.after, name, index, value)
+    elif case.after is None:
+        after = None
+    elif name in case.after.fields() and all(_untouched(case, user) for user in set(index)):
+        after = _set(case.after, name, index, value)
     else:
         return None
     return dataclasses.replace(case, before=before, after=after, values=None, alternatives=())
@@ -253,7 +255,8 @@ def _fails(search: PropertySearch, case: Case, kind: str) -> bool:
 
 
 def _fewer_users(search: PropertySearch, kind: str, budget: int, kept: list[int]) -> None:
-    """Remove, one at a time, the users the change leaves alone while the case still fails."""
+    """Remove, one at a time, the users the change leaves alone (any user of a case the property
+    remakes) while the case still fails."""
     improved = True
     while improved and search.calls < budget:
         improved = False
