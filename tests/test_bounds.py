@@ -10,7 +10,7 @@ import pytest
 import puf
 import puf.properties.proving.bounds as bounds
 from puf.properties import verdicts
-from puf.properties.knowledge.known import load_known
+from puf.properties.knowledge.known import load_known, pinned_status
 from puf.properties.proving.bounds import unreached_end
 from puf.properties.proving.smt_encoding import z3_module
 from fractions import Fraction
@@ -87,6 +87,7 @@ def test_the_verdict_says_what_was_proven_and_for_which_m():
 def test_without_proofs_or_without_the_solver_the_cell_stays_not_found(monkeypatch):
     (searched,) = verdicts("puf", properties=["attainable-range"], max_examples=5, proofs="none")
     assert searched.status == "not-found" and "no proof either way" in searched.reason
+    assert searched.status == pinned_status("puf", "attainable-range", proofs="none")
     monkeypatch.setattr(bounds, "z3_module", lambda: None)
     (unproven,) = verdicts("gini", properties=["attainable-range"], max_examples=5)
     assert unproven.status == "not-found"
