@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from puf.properties.running.budget import DEFAULT_TIME_LIMIT
+
 from .render import Section
 
 
@@ -32,6 +34,7 @@ def design_section(
     proofs: str = "smt",
     n_jobs: int = 1,
     progress: bool = False,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Section:
     """Run the designer and return its report section; ``design.json`` is written into ``out``.
 
@@ -45,7 +48,7 @@ def design_section(
         Default :data:`puf.grammar.DEFAULT_GRAMMAR`.
     grammar_name : str
         How the text names the grammar (e.g. its file).
-    max_examples, random_state, proofs, n_jobs, progress
+    max_examples, random_state, proofs, n_jobs, progress, time_limit
         As for :func:`puf.properties.proving.design.design`.
 
     Returns
@@ -74,6 +77,7 @@ def design_section(
         random_state=random_state,
         n_jobs=n_jobs,
         progress=progress,
+        time_limit=time_limit,
     )
     note = (
         f"The grammar of measures (`puf.grammar`, {grammar_name}) searched as by `puf design`: each "

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from puf.properties.running.budget import example_budget
+from puf.properties.running.budget import DEFAULT_TIME_LIMIT, example_budget
 from puf.metadata import Measure
 from puf.parallel import usable_cores
 from puf.world import World
@@ -50,6 +50,7 @@ def build_report(
     study: Study | None = None,
     rankers: str | Sequence[str] | None = None,
     known: Mapping[str, str] | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Path:
     """Run everything and write the report into the existing directory ``out``.
 
@@ -89,6 +90,10 @@ def build_report(
     known : dict of str to str, optional
         Measure name -> the known file ``puf check MEASURE --known FILE`` wrote: that
         measure's cells are the verdicts pinned there (:func:`reports.verdicts.pinned_records`).
+    time_limit : float, default :data:`~puf.properties.running.budget.DEFAULT_TIME_LIMIT`
+        Seconds allowed per call of a measure in the property verdicts and the designed
+        measures' search (``puf report --time-limit``; the sweeps' user measures carry the
+        same limit from their loading, :func:`puf.properties.running.isolation.load_isolated`).
 
     Returns
     -------
@@ -123,7 +128,12 @@ def build_report(
     real = None
     # Begun first, at a lower priority: the checks take the cores the sweeps leave idle.
     with properties.verdicts_in_background(
-        measures, n_jobs=usable_cores(), nice=True, max_examples=setting["max_examples"], random_state=random_state
+        measures,
+        n_jobs=usable_cores(),
+        nice=True,
+        max_examples=setting["max_examples"],
+        random_state=random_state,
+        time_limit=time_limit,
     ) as collect:
         if data:  # first, so that a bad name or a failed download stops the run at once
             with _stage(progress, 1, n_stages, f"real data {data}: load, rankers", 1, "step") as bar:
@@ -155,7 +165,7 @@ def build_report(
         with _stage(progress, n_stages, n_stages, "property verdicts", checks, "check") as bar:
             records = pinned_records([verdict_record(v) for v in collect(bar)], known or {})
     note = _verdict_note(setting["max_examples"], random_state, quick, known or {})
-    designed = _designed(out, design, setting["max_examples"], random_state, progress)
+    designed = _designed(out, design, setting["max_examples"], random_state, progress, time_limit)
     found = _findings(out, labels, contrasts, zero, extra)
     (out / "properties.json").write_text(
         json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
@@ -239,7 +249,12 @@ def _more_provenance(
 
 
 def _designed(
-    out: Path, design: Mapping[str, Any] | None, max_examples: int, random_state: int, progress: bool
+    out: Path,
+    design: Mapping[str, Any] | None,
+    max_examples: int,
+    random_state: int,
+    progress: bool,
+    time_limit: float,
 ) -> list[Section]:
     """The "Designed measures" section, as a list (empty without ``design``)."""
     if design is None:
@@ -248,7 +263,13 @@ def _designed(
 
     # The designer's own bar follows the stages' bars.
     section = design_section(
-        out, **design, max_examples=max_examples, random_state=random_state, n_jobs=usable_cores(), progress=progress
+        out,
+        **design,
+        max_examples=max_examples,
+        random_state=random_state,
+        n_jobs=usable_cores(),
+        progress=progress,
+        time_limit=time_limit,
     )
     return [section]
 

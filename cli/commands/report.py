@@ -8,10 +8,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 import argparse
 
-from puf.properties.running.budget import SWEEP_TIME_LIMIT
+from puf.properties.running.budget import DEFAULT_TIME_LIMIT
 
 from ..exitcodes import EXIT_OK, exit_code
 from ._evaluate_options import add_pair_options, add_scheduler_option, engine_options, pair_options, parse_rankers
+from ._time_limit import add_time_limit, time_limit_error
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -26,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     >>> parser = argparse.ArgumentParser(prog="puf")
     >>> register(parser.add_subparsers(dest="command"))
     >>> args = parser.parse_args(["report", "--quick", "--measure", "m:f", "--measure", "n:g"])
-    >>> args.out, args.quick, args.measure, args.random_state, args.force
-    ('puf-report', True, ['m:f', 'n:g'], 0, False)
+    >>> args.out, args.quick, args.measure, args.random_state, args.force, args.time_limit
+    ('puf-report', True, ['m:f', 'n:g'], 0, False, 2.0)
     """
     parser = subparsers.add_parser(
         "report",
@@ -105,14 +106,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the files are the same whatever N is",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
-    parser.add_argument(
-        "--time-limit",
-        type=float,
-        default=SWEEP_TIME_LIMIT,
-        metavar="SECONDS",
-        help=f"seconds allowed per call of a --measure in the sweeps (default {SWEEP_TIME_LIMIT:g}); "
-        "a call over it stops the report with a one-line message",
-    )
+    # Every call: the sweeps (where a --measure over it stops the report with a one-line
+    # message), the property verdicts and the designed measures (a verdict over it is
+    # undefined: timed out).
+    add_time_limit(parser)
     parser.add_argument("--force", action="store_true", help="write into DIR even if it exists and is not empty")
     parser.add_argument(
         "--wait", action="store_true", help="if another run is writing DIR, wait for it to finish instead of refusing"
@@ -125,7 +122,7 @@ def _user_measures(specs: Iterable[str], time_limit: float) -> list[Measure]:
 
     The same measure given twice (by any spelling) is refused. Each is imported
     and runs in a worker process (never in this one) with ``time_limit`` seconds
-    per call in the sweeps (the verdicts have their own limit), so a hanging
+    per call in the sweeps (the verdicts are given the same limit), so a hanging
     measure cannot hang the report; a function of ``puf`` runs here.
     """
     import dataclasses
@@ -213,6 +210,8 @@ def _command(args: argparse.Namespace) -> str:
     parts = ["puf report", f"--out {args.out}"] + (["--quick"] if args.quick else [])
     parts += [f"--measure {m}" for m in args.measure] + [f"--known {k}" for k in getattr(args, "known", [])]
     parts += [f"--random-state {args.random_state}"]
+    time_limit = getattr(args, "time_limit", DEFAULT_TIME_LIMIT)
+    parts += [f"--time-limit {time_limit:g}"] if time_limit != DEFAULT_TIME_LIMIT else []
     if args.design is not None:
         parts.append(f"--design {args.design}")
         parts += [f"--design-forbid {args.design_forbid}"] if args.design_forbid else []
@@ -257,8 +256,9 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     try:
-        if not (isinstance(args.time_limit, float) and 0 < args.time_limit < float("inf")):
-            raise ValueError(f"--time-limit must be a number of seconds > 0, got {args.time_limit}")
+        limit_error = time_limit_error(args.time_limit)
+        if limit_error:
+            raise ValueError(limit_error)
         if args.random_state < 0:
             raise ValueError(f"--random-state must be >= 0, got {args.random_state}")
         workers = getattr(args, "workers", None)
@@ -304,6 +304,7 @@ def run(args: argparse.Namespace) -> int:
                 study=Study(max_pairs=pairs["max_pairs"], sample=pairs["sample"], **engine),
                 rankers=rankers,
                 known=known,
+                time_limit=args.time_limit,
             )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:

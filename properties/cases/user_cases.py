@@ -13,8 +13,10 @@ __all__ = [
     "anonymity_cases",
     "anonymity_examples",
     "rearrangement_cases",
+    "rearrangement_remade",
     "replication_cases",
     "repeat_cases",
+    "repeat_remade",
 ]
 
 import dataclasses
@@ -178,6 +180,26 @@ def rearrangement_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     return dataclasses.replace(case, alternatives=(smallest,))
 
 
+def rearrangement_remade(case: Case, pop: Population) -> Case | None:
+    """The rearrangement case of ``pop``'s outcomes and similarities, both pairings found anew
+    (how a smaller or simpler population of a find is judged while it is shrunk); None for a
+    population derived from a world, whose outcomes are lists the population does not hold.
+
+    Examples
+    --------
+    >>> pop = Population([0.0, 0.5, 1.0], [[1, 1, 0], [1, 1, 0], [0, 0, 1]])
+    >>> case = rearrangement_remade(Case(pop), pop)
+    >>> case.before.effectiveness.tolist(), case.after.effectiveness.tolist(), case.strict
+    ([0.0, 0.5, 1.0], [0.0, 1.0, 0.5], True)
+    """
+    return None if _from_world(pop) else _pairings(pop, None)
+
+
+def _from_world(pop: Population) -> bool:
+    """True when ``pop`` holds a field only a World supplies (its lists' utilities or distances)."""
+    return bool(set(pop.fields()) - {"effectiveness", "similarity"})
+
+
 def _pairings(pop: Population, world: World | None) -> Case:
     s, sim = pop.effectiveness, pop.similarity
     fair, unfair = (
@@ -217,6 +239,41 @@ def replication_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     return Case(pop, replicate(pop, r), f"every user copied {r} times (a user and its copies: similarity 1)")
 
 
+def _summary_twin(pop: Population, world: World | None) -> Population | None:
+    """P with its extremes moved a quarter of their gap towards each other (same m and mean: a
+    cache keyed on a summary hits); at world level, P's users relabelled the other way."""
+    if world is not None or _from_world(pop):
+        order = np.roll(np.arange(pop.m), 1)[::-1]
+        return pop.permute(order) if world is None else derive(world.permute(order))
+    s = pop.effectiveness.copy()
+    low, high = int(np.argmin(s)), int(np.argmax(s))
+    s[low], s[high] = 0.75 * s[low] + 0.25 * s[high], 0.25 * s[low] + 0.75 * s[high]
+    return pop.replace(effectiveness=s)
+
+
+def _relabelled_by_one(pop: Population, world: World | None) -> Population | None:
+    """P's users relabelled: user i becomes user i + 1."""
+    order = np.roll(np.arange(pop.m), 1)
+    return pop.permute(order) if world is None else derive(world.permute(order))
+
+
+def _spread(pop: Population, world: World | None) -> Population | None:
+    """P's users at 0 and 1 in turn (the most spread population of its size; score level only)."""
+    if world is not None or _from_world(pop):
+        return None
+    return pop.replace(effectiveness=(np.arange(pop.m) % 2).astype(np.float64))
+
+
+#: The queries asked before P again, by their change: how each is built from P (None: a
+#: population drawn anew, not built from P).
+_QUERIES = {
+    "P's summary twin (same m and mean), then P again": _summary_twin,
+    "P relabelled: user i → i + 1, then P again": _relabelled_by_one,
+    "a population drawn anew, then P again": None,
+    "P's users at 0 and 1 in turn, then P again": _spread,
+}
+
+
 @case_strategy
 def repeat_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A population P (``before``) and others asked just before it again (``after`` of the case
@@ -236,22 +293,28 @@ def repeat_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """
     pop, world = draw(sources(level))
     other, _ = draw(sources(level))
-    order = np.roll(np.arange(pop.m), 1)
-    if world is None:
-        s = pop.effectiveness.copy()
-        low, high = int(np.argmin(s)), int(np.argmax(s))
-        s[low], s[high] = 0.75 * s[low] + 0.25 * s[high], 0.25 * s[low] + 0.75 * s[high]
-        summary_twin = pop.replace(effectiveness=s)
-        relabelled = pop.permute(order)
-    else:
-        summary_twin = derive(world.permute(order[::-1]))
-        relabelled = derive(world.permute(order))
-    spread = pop.replace(effectiveness=(np.arange(pop.m) % 2).astype(np.float64))
-    queries = [
-        Case(pop, summary_twin, "P's summary twin (same m and mean), then P again"),
-        Case(pop, relabelled, "P relabelled: user i → i + 1, then P again"),
-        Case(pop, other, "a population drawn anew, then P again"),
-    ]
-    if world is None:  # the most spread population of P's size: a running maximum moves
-        queries.append(Case(pop, spread, "P's users at 0 and 1 in turn, then P again"))
+    queries = []
+    for change, build in _QUERIES.items():
+        after = other if build is None else build(pop, world)
+        if after is not None:
+            queries.append(Case(pop, after, change))
     return dataclasses.replace(queries[0], alternatives=tuple(queries[1:]))
+
+
+def repeat_remade(case: Case, pop: Population) -> Case | None:
+    """``case``'s query asked again around ``pop`` instead of P (how a smaller or simpler P of a
+    find is judged while it is shrunk): the same kind of population built from ``pop``, or the
+    same population drawn anew; None when the case is none of :func:`repeat_cases`' queries.
+
+    Examples
+    --------
+    >>> pop = Population([0.0, 0.2, 1.0], np.eye(3))
+    >>> case = Case(pop, pop, "known example (sd): P's summary twin (same m and mean), then P again")
+    >>> repeat_remade(case, Population([0.2, 1.0], np.eye(2))).after.effectiveness.tolist()
+    [0.4, 0.8]
+    """
+    for change, build in _QUERIES.items():
+        if change in case.change:
+            after = case.after if build is None else build(pop, None)
+            return None if after is None else Case(pop, after, change)
+    return None

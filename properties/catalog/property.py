@@ -75,10 +75,13 @@ class Property:
         Population fields the property's own judgment reads beyond ``needs`` (the
         rearrangement's pairing reads similarity): shown and stored with every example,
         with the fields the measure reads and ``needs``.
-    shrinks : bool, default True
-        False when a find cannot lose a user the change leaves alone and stay a case of the
-        property (the rearrangement's pairings are of the whole population); see
-        :mod:`properties.running.shrink`.
+    remake : callable, optional
+        For a property whose other populations are built from ``before`` (the
+        rearrangement's pairings, the determinism's queries): ``remake(case, pop) -> Case
+        or None``, the case of the same kind around ``pop``, a smaller or simpler
+        ``before``; shrinking a find then removes and moves any user and rebuilds the case
+        (:mod:`properties.running.shrink`). None: only the users a change leaves alone are
+        removed or moved.
     grid : callable, optional
         For an existential property: ``grid(level, measure)`` -> list of cases tried, outside
         Hypothesis, when the search found no witness (exhaustive small grids such as
@@ -136,7 +139,7 @@ class Property:
     fresh_workers: bool = False
     derived: Callable | None = None
     uses: tuple = ()
-    shrinks: bool = True
+    remake: Callable | None = None
     grid: Callable | None = None
     refine: Callable | None = None
     narrow: Callable | None = None

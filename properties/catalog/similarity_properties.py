@@ -29,7 +29,7 @@ from ..cases.similarity_cases import (
     similarity_change_grid,
     similarity_raise_cases,
 )
-from ..cases.user_cases import rearrangement_cases
+from ..cases.user_cases import rearrangement_cases, rearrangement_remade
 
 
 @composition_rule("monotone in similarity")
@@ -135,6 +135,6 @@ SIMILARITY_ENTRIES: tuple[dict[str, Any], ...] = (
         judge=judges.rearranged,
         explain=judges.explain_rearranged,
         uses=("similarity",),
-        shrinks=False,
+        remake=rearrangement_remade,
     ),
 )

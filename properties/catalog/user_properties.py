@@ -24,6 +24,7 @@ from ..cases.user_cases import (
     anonymity_examples,
     extreme_examples,
     repeat_cases,
+    repeat_remade,
     replication_cases,
     single_cases,
 )
@@ -184,6 +185,7 @@ USER_ENTRIES: tuple[dict[str, Any], ...] = (
         needs=(),
         world="the same derived population asked again after other worlds' populations",
         cases=repeat_cases,
+        remake=repeat_remade,
         judge=judges.unchanged,
         fresh_workers=True,
     ),

@@ -6,7 +6,11 @@ of symbols: absolute values, maxima and indicators become case splits
 defined where ``den ≠ 0``), every square root a fresh r ≥ 0 with ``r² = x``,
 and powers with integer or half-integer exponents products of those. A
 logarithm or an exponential has no such encoding: :class:`NotEncodable` says
-so, and the search's verdict stands. z3 is the optional extra ``proofs``
+so, and the search's verdict stands. An encoder made with ``relax`` writes each
+of them as a fresh variable held by bounds the function always meets
+(1 − 1/x ≤ ln x ≤ x − 1, so x − 1 ≤ x·ln x ≤ x(x − 1); eˣ ≥ 1 + x): every
+population is still a solution, so an *unsat* answer stays a proof (a bound the
+measure never crosses), while a *sat* one proves nothing. z3 is the optional extra ``proofs``
 (``pip install 'puf-harness[proofs]'``); :func:`z3_module` imports it.
 """
 
@@ -53,6 +57,9 @@ class Encoder:
         ``("S", i)`` and ``("w", i, j)`` -> the z3 term standing for that symbol.
     prefix : str
         Names of the auxiliary variables start with it (one encoder per population).
+    relax : bool, default False
+        Encode ``log``, ``xlogx`` and ``exp`` by the bounds they meet (the module docstring):
+        for a query whose *unsat* is the only answer read.
 
     Attributes
     ----------
@@ -73,8 +80,8 @@ class Encoder:
     1
     """
 
-    def __init__(self, z3: Any, leaves: Mapping[tuple[Any, ...], Any], *, prefix: str) -> None:
-        self.z3, self.leaves, self.prefix = z3, leaves, prefix
+    def __init__(self, z3: Any, leaves: Mapping[tuple[Any, ...], Any], *, prefix: str, relax: bool = False) -> None:
+        self.z3, self.leaves, self.prefix, self.relax = z3, leaves, prefix, relax
         self.constraints, self.defined, self.memo, self.count = [], [], {}, 0
 
     def _fresh(self) -> Any:
@@ -112,6 +119,8 @@ class Encoder:
             return self._root(args[0])
         if op == "pow":
             return self._power(args[0], args[1])
+        if self.relax and op in ("log", "xlogx", "exp"):
+            return self._bounded(op, args[0])
         raise NotEncodable(f"{op} has no exact encoding in real arithmetic")
 
     def _ratio(self, numerator: Any, denominator: Any) -> Any:
@@ -119,6 +128,19 @@ class Encoder:
         self.defined.append(denominator != 0)
         self.constraints.append(self.z3.Implies(denominator != 0, q * denominator == numerator))
         return q
+
+    def _bounded(self, op: str, x: Any) -> Any:
+        """A fresh variable held by the bounds ``op`` meets at ``x`` (where it is defined)."""
+        y, implies = self._fresh(), self.z3.Implies
+        if op == "log":
+            self.defined.append(x > 0)
+            self.constraints += [implies(x > 0, y <= x - 1), implies(x > 0, y * x >= x - 1)]
+        elif op == "xlogx":
+            self.defined.append(x >= 0)
+            self.constraints += [implies(x >= 0, y >= x - 1), implies(x >= 0, y <= x * (x - 1))]
+        else:
+            self.constraints += [y >= 1 + x, y > 0]
+        return y
 
     def _root(self, x: Any) -> Any:
         r = self._fresh()

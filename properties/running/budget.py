@@ -5,8 +5,8 @@ A budget is the number of Hypothesis examples per property, the same for every
 property; :func:`example_budget` gives the default or refuses a bad value, for
 every caller. (The seconds a property search may take are its ``time_budget``;
 :func:`check_run_options` checks both limits of a run.) The seconds
-one call of a measure may take have their default here too: :data:`DEFAULT_TIME_LIMIT` for
-the verdicts, :data:`SWEEP_TIME_LIMIT` for a report's sweeps.
+one call of a measure may take have their default here too: :data:`DEFAULT_TIME_LIMIT`, for
+every command's ``--time-limit``.
 The same seed and budget give the same verdicts everywhere, and each
 :class:`~puf.properties.Verdict` records both.
 """
@@ -15,7 +15,6 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "QUICK_MAX_EXAMPLES",
     "DEFAULT_TIME_LIMIT",
-    "SWEEP_TIME_LIMIT",
     "TIME_LIMIT_HINT",
     "example_budget",
     "check_run_options",
@@ -33,13 +32,10 @@ QUICK_MAX_EXAMPLES = 20
 """Examples per property of ``puf report --quick``."""
 
 DEFAULT_TIME_LIMIT = 2.0
-"""Seconds one call of a measure may take (``puf check`` and ``puf design --time-limit``;
-pytest: ``--measure-time-limit``); a measure's first call in a process, its warm-up, may
-take ten times as long (:func:`puf.properties.running.isolation.warm_up_limit`)."""
-
-SWEEP_TIME_LIMIT = 10.0
-"""Seconds one call of a user's measure may take in a report's sweeps (``puf report
---time-limit``), on populations of a real dataset's size rather than a search's."""
+"""Seconds one call of a measure may take (``puf check``, ``puf design`` and ``puf report
+--time-limit``, the report's sweeps, verdicts and designed measures alike; pytest:
+``--measure-time-limit``); a measure's first call in a process, its warm-up, may take ten
+times as long (:func:`puf.properties.running.isolation.warm_up_limit`)."""
 
 TIME_LIMIT_HINT = "raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)"
 """What a time-out message adds: the options that raise the limit."""

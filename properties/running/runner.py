@@ -39,6 +39,7 @@ from ..catalog.judges import explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..knowledge.known.derived import derived_reason, unread_reason
 from ..knowledge.power_table import measured_power
+from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
 from .search import Found, OutOfBudget, PropertySearch, measure_level
 from .shrink import shrink
@@ -270,12 +271,7 @@ def _check_one(
     if search.failure is not None:
         if not shrink(search):
             note += " (shrinking stopped at its budget)"
-        elif (
-            prop.shrinks
-            and not prop.fresh_workers
-            and search.failure_case is not None
-            and search.failure_case.before.m > LARGEST
-        ):
+        elif search.failure_case is not None and search.failure_case.before.m > LARGEST:
             note += f" (it needs its {search.failure_case.before.m} users: none could be removed)"
     return (*_status(search, note), search)
 
@@ -343,6 +339,21 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
         tried = f"{n} candidates ({sizes}, and the grid {{0, ½, 1}}^m for small m)"
         return "not-found", f"no change moved the value: no witness found in {tried}{note}", demo
     return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
+
+
+def _out_of_reach(
+    measure: Measure, prop: Property, proofs: str, status: str, reason: str, found: dict[str, Any] | None
+) -> tuple[str, str]:
+    """``(status, reason)``: a witness not found at some m (``Property.refine``: an end of the
+    declared range not reached) stays ``not-found`` unless the solver proves that no population
+    of that m reaches it (:func:`properties.proving.bounds.unreached_end`): then ``violated``."""
+    if status != "not-found" or prop.refine is None or proofs == "none" or found is None:
+        return status, reason
+    proof = unreached_end(measure, found)
+    if proof is None:
+        return status, reason
+    scope, argument = proof
+    return "violated", f"{prop.explain(found)}: not reached; proven {scope}: {argument}"
 
 
 def _sizes(sizes: Collection[int]) -> str:
@@ -453,7 +464,10 @@ def verdicts(
         ``proven`` without a search (its reason is the proof's argument); one
         proven for m ≤ 4 is searched, and ``proven`` when the search finds
         nothing either; a solver's counterexample is confirmed
-        by the judge before it counts. "none": the search alone.
+        by the judge before it counts. With "rules" or "smt", an end of the declared
+        range that no search reached at some m (``attainable-range``) is asked of the
+        solver at that m: ``violated`` when it proves no population reaches it
+        (:mod:`properties.proving.bounds`), else ``not-found``. "none": the search alone.
 
     Returns
     -------
@@ -499,6 +513,7 @@ def verdicts(
             database=database,
             known=known,
         )
+        status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
         power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
         if power is not None:
             reason += (

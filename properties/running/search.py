@@ -15,7 +15,7 @@ a case's alternatives) and judges it through the property object alone.
 
 from __future__ import annotations
 
-__all__ = ["Found", "OutOfBudget", "PropertySearch", "measure_level", "narrow_jump"]
+__all__ = ["Found", "OutOfBudget", "PropertySearch", "measure_level", "narrow_jump", "shown_fields"]
 
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
@@ -49,6 +49,27 @@ def measure_level(measure: Measure) -> str:
     ('score', 'world')
     """
     return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
+
+
+def shown_fields(measure: Measure, prop: Property) -> list[str]:
+    """The fields an example of ``prop`` on ``measure`` shows and stores: those the measure reads
+    and those the property acts on or judges by.
+
+    An effectiveness-only measure's example shows no similarity matrix (a stored example
+    replays with the fields it lacks at their neutral values, properties.knowledge.known). A
+    property acting on every field (a relabelling, a replication) defines its case by none in
+    particular: the measure's own fields show it.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> from puf.properties import get_property
+    >>> shown_fields(as_measure("sd"), get_property("anonymity")), shown_fields(as_measure("sd"), get_property("rearrangement"))
+    (['effectiveness'], ['effectiveness', 'similarity'])
+    """
+    acts_on = () if set(prop.needs) >= set(FIELDS) else prop.needs
+    used = {*(measure.reads or ()), *acts_on, *prop.uses} or {"effectiveness"}
+    return [f for f in FIELDS if f in used]
 
 
 def interpolate(start: Population, end: Population, t: float) -> Population:
@@ -198,14 +219,7 @@ class PropertySearch:
         self, case: Case, before: float | None, after: float | None, excess: float | None, error: str | None = None
     ) -> dict[str, Any]:
         """The example as the verdict shows and stores it (plain lists and numbers)."""
-        # Only the fields the measure reads and the property acts on or judges by: an
-        # effectiveness-only measure's example shows no similarity matrix (a stored example
-        # replays with the fields it lacks at their neutral values, properties.knowledge.known).
-        # A property acting on every field (a relabelling, a replication) defines its case by
-        # none in particular: the measure's own fields show it.
-        acts_on = () if set(self.prop.needs) >= set(FIELDS) else self.prop.needs
-        used = {*(self.measure.reads or ()), *acts_on, *self.prop.uses} or {"effectiveness"}
-        shown = [f for f in FIELDS if f in used]
+        shown = shown_fields(self.measure, self.prop)
 
         def fields(pop: Population | None) -> dict[str, Any] | None:
             if pop is None:

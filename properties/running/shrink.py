@@ -3,12 +3,16 @@
 A counterexample or witness may come from Hypothesis (which shrinks its own draws, but not the
 large populations drawn from a seed), from a stored example, or from a large draw. Before it
 is shown or pinned, :func:`shrink` removes the users the case's change leaves alone, one at a
-time, and then moves their effectiveness towards 0, ½, 1 and short decimals, judging the case
-again after every step through the search itself: a step is kept only when the property still
-fails in the same way. A user the change touches (the two users of a transfer, the pair whose
-similarity is raised) is never removed or moved, so the case stays a case of its property,
-except in a replication: there every user is copied, and a user is removed (or moved) together
-with its copies, so the case stays the replication of a smaller population.
+time, and then moves the values of the fields the example shows (effectiveness, and each
+entry of a pair field: similarity, utility, list distance) towards 0, ½, 1 and short
+decimals, judging the case again after every step through the search itself: a step is kept
+only when the property still fails in the same way. A user the change touches (the two users
+of a transfer, the pair whose similarity is raised) is never removed or moved, so the case
+stays a case of its property, except in a replication: there every user is copied, and a
+user is removed (or moved) together with its copies, so the case stays the replication of a
+smaller population. A property whose other populations are built from ``before``
+(``Property.remake``: the rearrangement's pairings, the determinism's queries) loses or moves
+any user of ``before``, and its case is built again around the smaller population.
 """
 
 from __future__ import annotations
@@ -24,10 +28,19 @@ from puf.population import Population
 
 from .calls import Timeout
 from ..cases.case import Case
-from .search import Found, OutOfBudget, PropertySearch
+from ..catalog.property import Property
+from .search import Found, OutOfBudget, PropertySearch, shown_fields
 
 SHRINK_CALLS = 400
 """Cases judged at most while shrinking one find."""
+
+#: Pair fields whose entry (u, v) is the entry (v, u) too; their diagonal is fixed.
+_SYMMETRIC = ("similarity", "list_distance")
+
+_EARLIER = r" \(shrunk from m = (\d+): [^)]*\)"
+"""The note of a find shrunk before (a stored example), with the size it was found at."""
+
+_LABEL = re.compile(r"^known example( \([^)]*\))?: ")
 
 
 def _without(pop: Population, user: int | list[int]) -> Population:
@@ -39,11 +52,53 @@ def _without(pop: Population, user: int | list[int]) -> Population:
     return Population(**fields)
 
 
+def _replication(case: Case) -> tuple[int, dict[str, str]] | None:
+    """``(r, how each field is copied)`` when ``case.after`` replicates ``case.before`` r times
+    (as :func:`puf.synthetic.replicate` stacks the copies), else None. A pair field is copied
+    whole (``"tile"``: copies alike) or per copy (``"kron"``: block-diagonal, strangers across
+    copies, as ``dissimilar-replication`` copies); a per-user field is tiled.
+
+    Examples
+    --------
+    >>> from puf.synthetic import replicate
+    >>> pop = Population([0.0, 0.5, 1.0], np.eye(3))
+    >>> _replication(Case(pop, replicate(pop, 2))), _replication(Case(pop, pop))
+    ((2, {'effectiveness': 'tile', 'similarity': 'tile'}), None)
+    """
+    if case.after is None or case.after.m == case.before.m:
+        return None
+    m = case.before.m
+    r, rest = divmod(case.after.m, m)
+    after = case.after.fields()
+    if rest or r < 2 or set(after) != set(case.before.fields()):
+        return None
+    how = {}
+    for name, value in case.before.fields().items():
+        if np.array_equal(np.tile(value, (r, r) if value.ndim == 2 else r), after[name]):
+            how[name] = "tile"
+        elif value.ndim == 2 and np.array_equal(np.kron(np.eye(r), value), after[name]):
+            how[name] = "kron"
+        else:
+            return None
+    return r, how
+
+
+def _replicated(pop: Population, replication: tuple[int, dict[str, str]]) -> Population:
+    """``pop`` copied as :func:`_replication` found another population copied."""
+    r, how = replication
+    return Population(
+        **{
+            name: (np.kron(np.eye(r), value) if how[name] == "kron" else np.tile(value, (r, r)))
+            if value.ndim == 2
+            else np.tile(value, r)
+            for name, value in pop.fields().items()
+        }
+    )
+
+
 def _copies(case: Case, user: int) -> list[int] | None:
     """The users of ``case.after`` that are ``user`` and its copies when ``after`` replicates
-    ``before`` (copy c of user u is user c·m + u, as :func:`puf.synthetic.replicate` stacks
-    them); None for any other case. A pair field is copied whole (tiled: copies alike) or per
-    copy (block-diagonal: strangers across copies, as ``dissimilar-replication`` copies).
+    ``before`` (copy c of user u is user c·m + u); None for any other case.
 
     Examples
     --------
@@ -56,20 +111,10 @@ def _copies(case: Case, user: int) -> list[int] | None:
     >>> _copies(Case(alike, strangers), 0)
     [0, 2]
     """
-    if case.after is None or case.after.m == case.before.m:
+    replication = _replication(case)
+    if replication is None:
         return None
-    m = case.before.m
-    r, rest = divmod(case.after.m, m)
-    after = case.after.fields()
-    if rest or r < 2 or set(after) != set(case.before.fields()):
-        return None
-    for name, value in case.before.fields().items():
-        if np.array_equal(np.tile(value, (r, r) if value.ndim == 2 else r), after[name]):
-            continue
-        if value.ndim == 2 and np.array_equal(np.kron(np.eye(r), value), after[name]):
-            continue
-        return None
-    return [c * m + user for c in range(r)]
+    return [c * case.before.m + user for c in range(replication[0])]
 
 
 def _untouched(case: Case, user: int) -> bool:
@@ -112,9 +157,12 @@ def _simpler(value: float) -> list[float]:
     return [v for v in dict.fromkeys(options) if _rank(v) < _rank(value) and 0.0 <= v <= 1.0]
 
 
-def _renumbered(change: str, kept: list[int], m: int, moved: int) -> str:
+def _renumbered(
+    change: str, kept: list[int], m: int, moved: int, *, removed: str = "users the change leaves alone"
+) -> str:
     """The change's text with its users numbered as in the shrunk population (``kept``: the
-    original numbers of the users left of ``m``), and what shrinking did.
+    original numbers of the users left of ``m``), and what shrinking did (``removed``: which
+    users it removed).
 
     Examples
     --------
@@ -123,35 +171,72 @@ def _renumbered(change: str, kept: list[int], m: int, moved: int) -> str:
     >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", [0, 1, 2], 6, 0)
     'm = 6 (shrunk from m = 9: users the change leaves alone removed)'
     """
-    earlier = re.search(r" \(shrunk from m = (\d+): [^)]*\)", change)
+    earlier = re.search(_EARLIER, change)
     if earlier:  # a stored example shrunk before: one note, from the size it was found at
         change = change.replace(earlier[0], "")
         m = max(m, int(earlier[1]))
     index = {old: new for new, old in enumerate(kept)}
     text = re.sub(r"\b(users?) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", change)
     text = re.sub(r"\b(users? \d+ and) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", text)
-    done = ["users the change leaves alone removed"] if len(kept) < m else []
+    done = [f"{removed} removed"] if len(kept) < m else []
     if moved:
         done.append(f"{moved} value{'s' * (moved > 1)} made simpler")
     return f"{text} (shrunk from m = {m}: {', '.join(done)})" if done else text
 
 
-def _with_effectiveness(case: Case, user: int, value: float) -> Case:
-    """``case`` with ``user``'s effectiveness set to ``value`` (in a replication, its copies' too)."""
+def _remade(prop: Property, case: Case, pop: Population) -> Case | None:
+    """The property's case rebuilt around ``pop`` (``Property.remake``), with the label of a
+    stored example kept; None when it cannot be, or leaves nothing to judge."""
+    assert prop.remake is not None  # only properties that remake their cases call this
+    remade = prop.remake(case, pop)
+    if remade is None or remade.trivial:
+        return None
+    label = _LABEL.match(case.change)
+    return dataclasses.replace(remade, change=(label[0] if label else "") + remade.change)
 
-    def moved(pop: Population, users: list[int]) -> Population:
-        s = pop.effectiveness.copy()
-        s[users] = value
-        return pop.replace(effectiveness=s)
 
-    after = None if case.after is None else moved(case.after, _copies(case, user) or [user])
-    return dataclasses.replace(case, before=moved(case.before, [user]), after=after, values=None, alternatives=())
+def _set(pop: Population, name: str, index: tuple[int, ...], value: float) -> Population:
+    """``pop`` with the entry ``index`` of field ``name`` (and its mirror in a symmetric field) at ``value``."""
+    field = pop.fields()[name].copy()
+    field[index] = value
+    if name in _SYMMETRIC:
+        field[index[::-1]] = value
+    return pop.replace(**{name: field})
 
 
-def _removable(case: Case, user: int) -> bool:
-    """True when ``user`` may be removed or moved: the change leaves it alone, or it is copied
-    with the rest of a replicated population."""
-    return _untouched(case, user) or _copies(case, user) is not None
+def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value: float) -> Case | None:
+    """``case`` with one value of ``before`` moved (a user's, or a pair's ``index``), ``after``
+    following it; None when the change touches a user of ``index``, so the value stays."""
+    before = _set(case.before, name, index, value)
+    if prop.remake is not None:
+        return _remade(prop, case, before)
+    replication = _replication(case)
+    if replication is not None:  # the copies move with their user
+        after: Population | None = _replicated(before, replication)
+    elif case.after is None:
+        after = None
+    elif name in case.after.fields() and all(_untouched(case, user) for user in set(index)):
+        after = _set(case.after, name, index, value)
+    else:
+        return None
+    return dataclasses.replace(case, before=before, after=after, values=None, alternatives=())
+
+
+def _smaller(prop: Property, case: Case, user: int) -> Case | None:
+    """``case`` without ``user`` (with its copies in a replication; any user of a case the property
+    remakes), or None when the change touches it."""
+    if prop.remake is not None:
+        return _remade(prop, case, _without(case.before, user))
+    if not (_untouched(case, user) or _copies(case, user) is not None):
+        return None
+    gone = _copies(case, user) or user  # a replicated user leaves with its copies
+    return dataclasses.replace(
+        case,
+        before=_without(case.before, user),
+        after=None if case.after is None else _without(case.after, gone),
+        values=None,
+        alternatives=(),
+    )
 
 
 def _fails(search: PropertySearch, case: Case, kind: str) -> bool:
@@ -170,43 +255,53 @@ def _fails(search: PropertySearch, case: Case, kind: str) -> bool:
 
 
 def _fewer_users(search: PropertySearch, kind: str, budget: int, kept: list[int]) -> None:
-    """Remove, one at a time, the users the change leaves alone while the case still fails."""
+    """Remove, one at a time, the users the change leaves alone (any user of a case the property
+    remakes) while the case still fails."""
     improved = True
     while improved and search.calls < budget:
         improved = False
         case = search.failure_case
         assert case is not None  # shrink() starts from a find
         for user in reversed(range(case.before.m)):
-            if case.before.m <= 2 or search.calls >= budget or not _removable(case, user):
+            if case.before.m <= 2 or search.calls >= budget:
                 continue
-            gone = _copies(case, user) or user  # a replicated user leaves with its copies
-            smaller = dataclasses.replace(
-                case,
-                before=_without(case.before, user),
-                after=None if case.after is None else _without(case.after, gone),
-                values=None,
-                alternatives=(),
-            )
-            if _fails(search, smaller, kind):
+            smaller = _smaller(search.prop, case, user)
+            if smaller is not None and _fails(search, smaller, kind):
                 kept.pop(user)
                 improved = True
                 break
 
 
+def _entries(pop: Population, name: str) -> list[tuple[int, ...]]:
+    """The entries of a field a value of which may move: every user's; every pair's (u, v) of a
+    pair field, once for a symmetric one (its diagonal fixed)."""
+    m = pop.m
+    if pop.fields()[name].ndim == 1:
+        return [(u,) for u in range(m)]
+    if name in _SYMMETRIC:
+        return [(u, v) for u in range(m) for v in range(u + 1, m)]
+    return [(u, v) for u in range(m) for v in range(m)]
+
+
 def _simpler_values(search: PropertySearch, kind: str, budget: int) -> int:
-    """Move each untouched user's effectiveness to the simplest value that keeps the find; the
-    number of values moved."""
+    """Move each value of the fields the example shows to the simplest value that keeps the find
+    (every value of a user the change leaves alone; any value of a case the property remakes);
+    the number of values moved."""
     moved = 0
     assert search.failure_case is not None  # shrink() starts from a find
-    for user in range(search.failure_case.before.m):
-        if not _removable(search.failure_case, user):
+    for name in shown_fields(search.measure, search.prop):
+        if name not in search.failure_case.before.fields():
             continue
-        for value in _simpler(float(search.failure_case.before.effectiveness[user])):
-            if search.calls >= budget:
-                return moved
-            if _fails(search, _with_effectiveness(search.failure_case, user, value), kind):
-                moved += 1
-                break
+        for index in _entries(search.failure_case.before, name):
+            for value in _simpler(float(search.failure_case.before.fields()[name][index])):
+                if search.calls >= budget:
+                    return moved
+                case = _moved(search.prop, search.failure_case, name, index, value)
+                if case is None:
+                    break
+                if _fails(search, case, kind):
+                    moved += 1
+                    break
     return moved
 
 
@@ -214,8 +309,9 @@ def shrink(search: PropertySearch) -> bool:
     """Minimise the search's find in place (``search.failure`` and ``failure_case``).
 
     Returns True when it is as small as this shrinker makes it; False when it stopped at its
-    budget. A find of a property that does not shrink (``Property.shrinks``) or is judged in
-    fresh workers is kept as it is; so is every user a change touches.
+    budget. Every user a change touches is kept, except in a case the property remakes
+    (``Property.remake``); a property judged in fresh workers has them started again for the
+    smaller cases, and ended after.
 
     Examples
     --------
@@ -231,7 +327,7 @@ def shrink(search: PropertySearch) -> bool:
     (True, [0.0, 1.0])
     """
     case = search.failure_case
-    if search.failure is None or case is None or search.prop.fresh_workers or not search.prop.shrinks:
+    if search.failure is None or case is None:
         return True
     kind, m, change = search.failure[0], case.before.m, case.change
     search.searching = False  # outside Hypothesis now: no target()
@@ -241,10 +337,23 @@ def shrink(search: PropertySearch) -> bool:
     kept, moved = list(range(m)), 0
     try:
         _fewer_users(search, kind, budget, kept)
-        moved = _simpler_values(search, kind, budget)
+        # Again while a pass moves a value: a remade case pairs its values anew, and a value
+        # moved can free another.
+        while (step := _simpler_values(search, kind, budget)) and search.calls < budget:
+            moved += step
     except (OutOfBudget, Timeout):
         pass
-    text = _renumbered(change, kept, m, moved)
+    finally:
+        search.close()  # the property's own fresh workers, if any, started again to judge
+    if search.prop.remake is not None:
+        # Remade: its text is the smaller case's own, its users numbered there already; the
+        # size a stored example was found at stays in its note.
+        earlier = re.search(_EARLIER, change)
+        text = _renumbered(
+            search.failure_case.change + (earlier[0] if earlier else ""), kept, m, moved, removed="users"
+        )
+    else:
+        text = _renumbered(change, kept, m, moved)
     search.failure[1]["change"] = text
     search.failure_case = dataclasses.replace(search.failure_case, change=text)
     return search.calls < budget

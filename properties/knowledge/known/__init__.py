@@ -89,17 +89,23 @@ def pinned_status(name: str, property_name: str, *, proofs: str = "rules") -> st
     """The status the runner should report for a pinned cell: ``proven`` where a recorded proof applies.
 
     A proof "for every m" applies with ``proofs="rules"`` or ``"smt"``, a fixed-m
-    proof ("by SMT") with ``proofs="smt"`` only; otherwise the pinned verdict.
+    proof ("by SMT") with ``proofs="smt"`` only; otherwise the pinned verdict. A ``violated``
+    ``attainable-range`` is the solver's proof (``properties.proving.bounds``): the search
+    alone (``proofs="none"``) says ``not-found`` there.
 
     Examples
     --------
     >>> pinned_status("puf", "anonymity"), pinned_status("puf", "anonymity", proofs="none")
     ('proven', 'holds')
+    >>> pinned_status("puf", "attainable-range"), pinned_status("puf", "attainable-range", proofs="none")
+    ('violated', 'not-found')
     """
     data = _read(name)
     if data is None:
         raise ValueError(f"no known file for measure {name!r}")
     status = data["verdicts"][property_name]
+    if status == "violated" and property_name == "attainable-range" and proofs == "none":
+        return "not-found"
     scope = data.get("proofs", {}).get(property_name)
     if scope is None or proofs == "none" or (scope.endswith("by SMT") and proofs != "smt"):
         return status

@@ -1,0 +1,71 @@
+"""Shrinking moves every value the example shows towards 0, ½, 1 and short decimals: a user's
+effectiveness and each entry of a pair field the measure reads (similarity, utility), as long as
+the property still fails the same way; the entries of a user the change touches stay."""
+
+import numpy as np
+import pytest
+
+from puf import Population, as_measure
+from puf.properties import get_property
+from puf.properties.cases.case import Case
+from puf.properties.running.search import Found, PropertySearch
+from puf.properties.running.shrink import shrink
+
+
+def _shrunk(measure, prop, case):
+    search = PropertySearch(as_measure(measure), get_property(prop), max_examples=5, time_limit=2.0, time_budget=60.0)
+    with pytest.raises(Found):
+        search.check(case)
+    assert shrink(search)
+    return search
+
+
+def _pair_field(m, seed, *, symmetric):
+    rng = np.random.default_rng(seed)
+    field = np.round(rng.uniform(0.55, 0.95, size=(m, m)), 3)
+    return np.triu(field, 1) + np.triu(field, 1).T + np.eye(m) if symmetric else field
+
+
+def test_similarity_entries_move_towards_0_and_1():
+    def twice_the_closest_pair(similarity):
+        sim = np.asarray(similarity)
+        return float(2 * sim[~np.eye(len(sim), dtype=bool)].max())  # above 1 once a pair is over ½
+
+    pop = Population(np.full(5, 0.3), _pair_field(5, 0, symmetric=True))
+    example = _shrunk(twice_the_closest_pair, "range", Case(pop)).failure[1]
+    assert example["before"]["similarity"] == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_utility_entries_move_towards_simple_values():
+    def twice_the_mean_utility(utility):
+        return float(2 * np.mean(utility))  # above 1 once the mean utility is over ½
+
+    pop = Population(np.zeros(4), np.eye(4), utility=_pair_field(4, 1, symmetric=False))
+    example = _shrunk(twice_the_mean_utility, "range", Case(pop)).failure[1]
+    utility = np.asarray(example["before"]["utility"])
+    assert utility.shape == (2, 2) and set(np.unique(utility)) <= {0.0, 0.5, 1.0}
+    assert 2 * utility.mean() > 1
+
+
+def test_the_pair_a_change_touches_keeps_its_similarity():
+    """similarity-monotone raises the similarity of users 0 and 1: their entries stay as drawn,
+    the entry of two users it leaves alone moves."""
+
+    def falls_with_similarity(effectiveness, similarity):
+        s, sim = np.asarray(effectiveness), np.asarray(similarity)
+        if len(s) < 4:
+            return 0.0  # planted: its smallest failing m is 4
+        return float(np.abs(s[:, None] - s[None, :]).max() * (1 - sim[0, 1]))  # fairer as sim(0, 1) rises
+
+    sim = _pair_field(5, 2, symmetric=True)
+    sim[0, 1] = sim[1, 0] = 0.25
+    raised = sim.copy()
+    raised[0, 1] = raised[1, 0] = 0.75
+    s = np.array([0.2, 0.9, 0.4, 0.6, 0.3])
+    case = Case(Population(s, sim), Population(s, raised), "similarity of users 0 and 1 raised")
+    example = _shrunk(falls_with_similarity, "similarity-monotone", case).failure[1]
+    before, after = np.asarray(example["before"]["similarity"]), np.asarray(example["after"]["similarity"])
+    assert before.shape == (4, 4)
+    assert (before[0, 1], after[0, 1]) == (0.25, 0.75)  # the pair the change raises
+    assert before[0, 2] == sim[0, 2] and before[1, 3] == sim[1, 3]  # rows of users it touches
+    assert before[2, 3] == after[2, 3] == 0.0  # two users it leaves alone, the measure blind to them
