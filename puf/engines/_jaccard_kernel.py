@@ -128,6 +128,6 @@ def _puf_tile(shared: dict[str, Any], r0: int, r1: int, j: int, words: int) -> f
     )
 
 
-_TILE = None if numba is None else _compile()
+_TILE: Any = None if numba is None else _compile()
 #: The compiled tile, or None without numba.
 compiled_puf_tile: Callable[[dict[str, Any], int, int, int, int], float] | None = None if _TILE is None else _puf_tile
