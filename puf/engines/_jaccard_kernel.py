@@ -26,28 +26,27 @@ except ImportError:  # the default install: the numpy road runs instead
     numba = None
 
 
-def _compile() -> Callable[..., float]:
-    """The compiled tile kernel (numba's JIT, cached on disk after the first run)."""
+if numba is not None:  # module-level kernels: numba caches them on disk after the first run
 
     @intrinsic
-    def popcount(typingctx: Any, word: Any) -> Any:
+    def _popcount(typingctx: Any, word: Any) -> Any:
         """LLVM's ctpop: one POPCNT instruction where the CPU has it."""
         if word != types.uint64:
             return None
         return types.uint64(types.uint64), lambda context, builder, signature, args: builder.ctpop(args[0])
 
     @numba.njit(nogil=True, cache=True)
-    def add_bits(bits, bits_t, u, v0, c0, c1, words, counts):
+    def _add_bits(bits, bits_t, u, v0, c0, c1, words, counts):
         # Word by word along the row of column users: one vectorised AND and popcount a pass.
         # Slices indexed from 0 by a range: numba drops the negative-index check, LLVM vectorises.
         row = counts[v0 - c0 :]
         for k in range(words):
             word, column = bits[u, k], bits_t[k, v0:c1]
             for i in range(c1 - v0):
-                row[i] += numba.int32(popcount(word & column[i]))
+                row[i] += numba.int32(_popcount(word & column[i]))
 
     @numba.njit(nogil=True, cache=True)
-    def add_rest(row_ptr, row_items, item_ptr, item_users, u, first, counts):
+    def _add_rest(row_ptr, row_items, item_ptr, item_users, u, first, counts):
         for p in range(row_ptr[u], row_ptr[u + 1]):
             item = row_items[p]
             if item >= first:
@@ -55,7 +54,7 @@ def _compile() -> Callable[..., float]:
                     counts[item_users[q]] += 1
 
     @numba.njit(nogil=True, cache=True)
-    def weighted_row(counts, size_u, score_u, sizes, scores, v0, c0, c1, terms):
+    def _weighted_row(counts, size_u, score_u, sizes, scores, v0, c0, c1, terms):
         row, size_v, score_v, n = counts[v0 - c0 :], sizes[v0:c1], scores[v0:c1], c1 - v0
         for i in range(n):
             inter = numba.float64(row[i])
@@ -71,7 +70,7 @@ def _compile() -> Callable[..., float]:
         return (s0 + s1) + (s2 + s3)
 
     @numba.njit(nogil=True, cache=True)
-    def tile(r0, r1, c0, c1, words, bits, bits_t, rows, columns, sizes, scores, counts, terms):
+    def _tile(r0, r1, c0, c1, words, bits, bits_t, rows, columns, sizes, scores, counts, terms):
         row_ptr, row_items = rows
         item_ptr, item_users = columns
         first = words * 64
@@ -81,13 +80,11 @@ def _compile() -> Callable[..., float]:
             if v0 >= c1:
                 continue
             counts[v0 - c0 :] = 0
-            add_rest(row_ptr, row_items, item_ptr, item_users, u, first, counts)
+            _add_rest(row_ptr, row_items, item_ptr, item_users, u, first, counts)
             if words:
-                add_bits(bits, bits_t, u, v0, c0, c1, words, counts)
-            total += weighted_row(counts, sizes[u], scores[u], sizes, scores, v0, c0, c1, terms)
+                _add_bits(bits, bits_t, u, v0, c0, c1, words, counts)
+            total += _weighted_row(counts, sizes[u], scores[u], sizes, scores, v0, c0, c1, terms)
         return total
-
-    return tile
 
 
 def _puf_tile(shared: dict[str, Any], r0: int, r1: int, j: int, words: int) -> float:
@@ -128,6 +125,6 @@ def _puf_tile(shared: dict[str, Any], r0: int, r1: int, j: int, words: int) -> f
     )
 
 
-_TILE: Any = None if numba is None else _compile()
+_TILE: Any = None if numba is None else _tile
 #: The compiled tile, or None without numba.
 compiled_puf_tile: Callable[[dict[str, Any], int, int, int, int], float] | None = None if _TILE is None else _puf_tile
