@@ -128,6 +128,12 @@ def test_compiled_tile_is_the_default_and_a_process_without_numba_runs_numpy_on_
     assert math.isclose(jaccard_puf(s, histories, block_size=32), compiled, rel_tol=1e-12) and calls
 
 
+@pytest.mark.parametrize("fraction", [-0.1, float("nan"), float("inf"), "0.1"])
+def test_prepare_pattern_refuses_a_bad_dense_fraction(fraction):
+    with pytest.raises(ValueError, match="dense_fraction must be a finite number >= 0"):
+        jaccard.prepare_pattern(sp.csr_matrix([[1.0]]), segments=[(0, 1)], dense_fraction=fraction)
+
+
 @pytest.mark.parametrize("road", ROADS)
 def test_two_users_one_empty_history(road, monkeypatch):
     on_road(monkeypatch, road)
