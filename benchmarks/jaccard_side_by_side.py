@@ -199,8 +199,9 @@ def _compare(runs, roads):
         f"({cpu[road] / cpu[first]:.2f}x)"
         for road in roads[1:]
     )
+    against = f"; {against}" if against else ""
     print(
-        f"median: {first} {median[first]:.2f} s wall, {cpu[first]:.1f} s CPU; {against}; "
+        f"median: {first} {median[first]:.2f} s wall, {cpu[first]:.1f} s CPU{against}; "
         f"largest relative difference of the values {spread:.1e}"
     )
     return spread

@@ -61,6 +61,7 @@ def on_road(mp, road, dense_fraction=None):
         mp.setattr(jaccard, "compiled_puf_tile", None)
     else:
         assert jaccard.compiled_puf_tile is not None  # numba is in the test extra
+        mp.setattr(jaccard, "COMPILED_MIN_PAIRS", 0)
     if dense_fraction is not None:
         mp.setattr(jaccard, "DENSE_FRACTION", dense_fraction)
         mp.setattr(jaccard, "COMPILED_DENSE_FRACTION", dense_fraction)
@@ -116,16 +117,27 @@ def test_both_roads_equal_a_plain_loop_with_ties_and_empty_histories(road, dense
 def test_compiled_tile_is_the_default_and_a_process_without_numba_runs_numpy_on_the_same_split(monkeypatch):
     histories = power_law_histories(9, 400, 200)
     s = np.random.default_rng(9).random(400)
-    compiled = jaccard_puf(s, histories, block_size=32)
     calls = []
     numpy_tile = jaccard._numpy_puf_tile
     monkeypatch.setattr(jaccard, "_numpy_puf_tile", lambda *args: calls.append(args) or numpy_tile(*args))
-    assert jaccard_puf(s, histories, block_size=32) == compiled and calls == []
-    # The pattern split for the compiled tile, run where numba is missing (a dask worker
+    # 79,800 pairs: below COMPILED_MIN_PAIRS the numpy road runs, numba stays unloaded.
+    small = jaccard_puf(s, histories, block_size=32)
+    assert calls
+    calls.clear()
+    on_road(monkeypatch, "compiled")
+    compiled = jaccard_puf(s, histories, block_size=32)
+    assert calls == [] and math.isclose(compiled, small, rel_tol=1e-12)
+    # Tiles prepared for the compiled road, run where numba is missing (a dask worker
     # installed without the extra): the numpy road takes every tile, to the same value.
+    order = np.argsort(np.diff(histories.indptr), kind="stable")
+    segments, tasks = blocks.tile_tasks(400, 32)
+    shared = jaccard.prepare_pattern(
+        histories, order, segments=segments, dense_fraction=jaccard.COMPILED_DENSE_FRACTION
+    )
+    shared.update(scores=s[order], compiled=True)
     monkeypatch.setattr(jaccard, "compiled_puf_tile", None)
-    monkeypatch.setattr(jaccard, "DENSE_FRACTION", jaccard.COMPILED_DENSE_FRACTION)
-    assert math.isclose(jaccard_puf(s, histories, block_size=32), compiled, rel_tol=1e-12) and calls
+    worker = 2.0 * sum(jaccard._puf_tile(shared, task) for task in tasks) / (400 * 399)
+    assert math.isclose(worker, compiled, rel_tol=1e-12) and len(calls) == len(tasks)
 
 
 @pytest.mark.parametrize("fraction", [-0.1, float("nan"), float("inf"), "0.1"])

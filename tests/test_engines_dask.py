@@ -131,6 +131,7 @@ def test_dask_runs_the_jaccard_engines_compiled_tile_and_equals_its_numpy_road(c
     from puf.engines import jaccard
 
     assert jaccard.compiled_puf_tile is not None  # numba is in the test extra
+    monkeypatch.setattr(jaccard, "COMPILED_MIN_PAIRS", 0)
     remote = puf_from_histories(S, HISTORIES, block_size=16, engine="dask", scheduler=client)
     monkeypatch.setattr(jaccard, "compiled_puf_tile", None)
     assert abs(puf_from_histories(S, HISTORIES, block_size=16) - remote) <= 1e-12 * remote

@@ -37,6 +37,7 @@ __all__ = [
     "keep_upper",
     "DENSE_FRACTION",
     "COMPILED_DENSE_FRACTION",
+    "COMPILED_MIN_PAIRS",
 ]
 
 from collections.abc import Sequence
@@ -60,6 +61,10 @@ DENSE_FRACTION = 0.04
 #: pair about 0.3 ns against numpy's 0.9 and the scatter of the rest several times less than
 #: scipy's product; measured at ML-20M size, 0.02 to 0.1 were within noise of each other.
 COMPILED_DENSE_FRACTION = 0.05
+#: Fewer user pairs than this take the numpy road even with numba: they finish before numba
+#: has loaded its cached kernels, about a second once a process (50 ms of the compiled tile
+#: against 170 ms of numpy's at 4.5e6 pairs, after that second).
+COMPILED_MIN_PAIRS = 20_000_000
 #: At most this many dense items (below 65,536: a tile's bit counts add up in uint16), and at
 #: most DENSE_BYTES for the bits (m/4 bytes an item: the users' words and their transpose).
 MAX_DENSE_ITEMS = 4096
@@ -392,7 +397,7 @@ def jaccard_puf_checked(
         # tile's GEMM takes the items that are dense among them (:func:`prepare_pattern`).
         order = np.argsort(np.diff(histories.indptr), kind="stable")
         segments, tasks = tile_tasks(m, block_size)
-        compiled = compiled_puf_tile is not None
+        compiled = compiled_puf_tile is not None and m * (m - 1) // 2 >= COMPILED_MIN_PAIRS
         fraction = COMPILED_DENSE_FRACTION if compiled else DENSE_FRACTION
         shared = prepare_pattern(histories, order, segments=segments, dense_fraction=fraction)
         shared["scores"] = effectiveness[order]
@@ -445,8 +450,9 @@ def jaccard_puf(
     Only tiles meeting the strict upper triangle are computed, so each unordered
     pair is visited once. Intersection counts are exact integers (popcounts, and
     float32 below 2²⁴); the ratio and the sum of J·|S_u − S_v| are taken in float64.
-    With numba installed (the ``fast`` extra) each tile runs as one compiled loop,
-    else as numpy passes; the two differ only in the order of the sum.
+    With numba installed (the ``fast`` extra) and at least :data:`COMPILED_MIN_PAIRS`
+    pairs, each tile runs as one compiled loop, else as numpy passes; the two differ
+    only in the order of the sum.
 
     Examples
     --------
