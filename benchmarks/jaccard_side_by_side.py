@@ -1,24 +1,30 @@
-"""Exact Jaccard-PUF: the engine and the road before it, side by side in one run (not a test).
+"""Exact Jaccard-PUF: the engine and the roads before it, side by side in one run (not a test).
 
     python benchmarks/jaccard_side_by_side.py                      # ML-20M size, every core
     python benchmarks/jaccard_side_by_side.py --size ml1m --repeat 3
-    python benchmarks/jaccard_side_by_side.py --parts 20         # where the engine's time goes
+    python benchmarks/jaccard_side_by_side.py --roads engine,numpy,gemm
+    python benchmarks/jaccard_side_by_side.py --parts 20         # where the numpy road's time goes
 
-Both roads read the same generated data (``puf bench``'s bundle for the size: at ML-20M
+The roads read the same generated data (``puf bench``'s bundle for the size: at ML-20M
 138,000 users x 27,000 items, power-law popularity, log-normal history lengths) in this one
-process, one after the other, and alternate which goes first on each repetition. Each run
+process, one after the other, and rotate which goes first on each repetition. Each run
 reports wall and CPU seconds (all threads), the peak of numpy memory it allocated
-(tracemalloc; the input excluded) and its value; the end prints the ratio of the median
-times and the largest relative difference of the values.
+(tracemalloc; the input excluded) and its value; the start and the end print the load
+average, and the end the median times of each road against the first and the largest
+relative difference of the values (the exit status is 1 above 1e-12).
 
-The road before (kept here only to be timed against): users sorted by S, a float32 GEMM
-over the items held by at least 3% of the users (at most 1,024, and 512 MB), a scipy sparse
-product over the rest, and per tile Σ J·(S_v − S_u) as J @ [S, 1].
+The roads: ``engine`` is :func:`puf.engines.jaccard_puf` as installed (its compiled tile
+with numba, the ``fast`` extra; its numpy road without). ``numpy`` is the engine's numpy
+road, the one an install without numba runs: bit-packed popular items with numpy's AND and
+popcount, scipy's sparse product over the rest, numpy's passes for the ratios.
+``gemm`` is the road before that (kept here only to be timed against): users sorted by S,
+a float32 GEMM over the items held by at least 3% of the users (at most 1,024, and 512
+MB), a scipy sparse product over the rest, and per tile Σ J·(S_v − S_u) as J @ [S, 1].
 
-``--parts K`` instead times the engine's three parts, in CPU seconds on one thread, over the
-tiles of every K-th row block, and scales them to all tiles: the bit counts (AND and
-popcount over the popular items' words), the sparse product of the rest (scipy's kernel
-and its addition into the counts), and the ratios with Σ J·|S_u − S_v|.
+``--parts K`` instead times the numpy road's three parts, in CPU seconds on one thread,
+over the tiles of every K-th row block, and scales them to all tiles: the bit counts (AND
+and popcount over the popular items' words), the sparse product of the rest (scipy's
+kernel and its addition into the counts), and the ratios with Σ J·|S_u − S_v|.
 """
 
 import argparse
@@ -113,9 +119,21 @@ def gemm_road_puf(effectiveness, histories, *, n_jobs=None):
     return 2.0 * float(np.sum(partials)) / (m * (m - 1))
 
 
+def numpy_road_puf(effectiveness, histories, *, n_jobs=None):
+    """Jaccard-PUF exactly by the engine's numpy road, as an install without numba runs it."""
+    from puf.engines import jaccard
+
+    compiled, jaccard.compiled_puf_tile = jaccard.compiled_puf_tile, None
+    try:
+        return jaccard_puf(effectiveness, histories, n_jobs=n_jobs)
+    finally:
+        jaccard.compiled_puf_tile = compiled
+
+
 ROADS = {
     "engine": lambda s, h, n_jobs: jaccard_puf(s, h, n_jobs=n_jobs),
-    "before": lambda s, h, n_jobs: gemm_road_puf(s, h, n_jobs=n_jobs),
+    "numpy": lambda s, h, n_jobs: numpy_road_puf(s, h, n_jobs=n_jobs),
+    "gemm": lambda s, h, n_jobs: gemm_road_puf(s, h, n_jobs=n_jobs),
 }
 
 
@@ -140,6 +158,7 @@ def parts(bundle, every):
     segments, tasks = tile_tasks(histories.shape[0], _BLOCK)
     shared = jaccard.prepare_pattern(histories, order, segments=segments)
     shared["scores"] = effectiveness[order]
+    shared["compiled"] = False
     chosen = [task for task in tasks if (task[0] // _BLOCK) % every == 0]
     seconds = {"bit counts": 0.0, "sparse product": 0.0, "ratios and sum": 0.0}
     with threadpool_limits(limits=1, user_api="blas"):
@@ -163,6 +182,39 @@ def parts(bundle, every):
     return {part: value * scale for part, value in seconds.items()}, len(chosen), len(tasks)
 
 
+def _load():
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} at {time.strftime('%H:%M:%S', time.gmtime())} UTC"
+
+
+def _compare(runs, roads):
+    """The summary line: each road's median wall and CPU seconds against the first road's."""
+    median = {road: statistics.median(r["wall"] for r in runs if r["road"] == road) for road in roads}
+    cpu = {road: statistics.median(r["cpu"] for r in runs if r["road"] == road) for road in roads}
+    values = [r["value"] for r in runs]
+    spread = max(abs(v - values[0]) for v in values) / max(abs(values[0]), math.ulp(0.0))
+    first = roads[0]
+    against = "; ".join(
+        f"{road} {median[road]:.2f} s wall ({median[road] / median[first]:.2f}x), {cpu[road]:.1f} s CPU "
+        f"({cpu[road] / cpu[first]:.2f}x)"
+        for road in roads[1:]
+    )
+    against = f"; {against}" if against else ""
+    print(
+        f"median: {first} {median[first]:.2f} s wall, {cpu[first]:.1f} s CPU{against}; "
+        f"largest relative difference of the values {spread:.1e}"
+    )
+    return spread
+
+
+def _roads(text):
+    roads = tuple(text.split(","))
+    unknown = [road for road in roads if road not in ROADS]
+    if unknown or not roads or len(set(roads)) < len(roads):
+        raise argparse.ArgumentTypeError(f"roads must be distinct names among {', '.join(ROADS)}, got {text!r}")
+    return roads
+
+
 def main(argv=None):
     from puf.cli.benchmark import SIZES, make_bundle
     from puf.engines.blocks import check_n_jobs
@@ -172,7 +224,10 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="data seed (default 0)")
     parser.add_argument("--n-jobs", type=int, default=None, help="threads (default: every usable core)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each road (default 1)")
-    parser.add_argument("--parts", type=int, default=None, metavar="K", help="time the engine's parts instead")
+    parser.add_argument(
+        "--roads", type=_roads, default=("engine", "numpy"), help="roads to time, the first the reference"
+    )
+    parser.add_argument("--parts", type=int, default=None, metavar="K", help="time the numpy road's parts instead")
     args = parser.parse_args(argv)
     n_jobs = check_n_jobs(args.n_jobs)
     start = time.perf_counter()
@@ -191,9 +246,11 @@ def main(argv=None):
             print(f"  {part:>15}: {value:7.1f} s ({value / everything:.0%})")
         print(f"  {'all':>15}: {everything:7.1f} s")
         return 0
+    print(_load(), flush=True)
     runs = []
     for repetition in range(args.repeat):
-        for road in ("engine", "before") if repetition % 2 == 0 else ("before", "engine"):
+        shift = repetition % len(args.roads)
+        for road in args.roads[shift:] + args.roads[:shift]:
             run = _timed(road, bundle, n_jobs)
             runs.append(run)
             print(
@@ -201,16 +258,8 @@ def main(argv=None):
                 f"{run['peak_mb']:8.0f} MB  value {run['value']!r}",
                 flush=True,
             )
-    median = {road: statistics.median(r["wall"] for r in runs if r["road"] == road) for road in ROADS}
-    median_cpu = {road: statistics.median(r["cpu"] for r in runs if r["road"] == road) for road in ROADS}
-    values = [r["value"] for r in runs]
-    spread = max(abs(v - values[0]) for v in values) / max(abs(values[0]), math.ulp(0.0))
-    print(
-        f"median wall: engine {median['engine']:.2f} s, before {median['before']:.2f} s, "
-        f"{median['before'] / median['engine']:.2f}x; CPU {median_cpu['engine']:.1f} s against "
-        f"{median_cpu['before']:.1f} s, {median_cpu['before'] / median_cpu['engine']:.2f}x; "
-        f"largest relative difference of the values {spread:.1e}"
-    )
+    print(_load())
+    spread = _compare(runs, args.roads)
     return 0 if spread <= 1e-12 else 1
 
 

@@ -55,16 +55,102 @@ def worlds(draw, max_users=40, max_items=25):
 # --- exact engines = dense form ------------------------------------------------------------
 
 
-@given(worlds(), st.integers(1, 9), st.integers(1, 30), st.sampled_from([0.0, 0.05, 2.0]), st.sampled_from([1, 2]))
-def test_jaccard_engine_equals_dense(world, block_size, width, dense_fraction, n_jobs):
+def on_road(mp, road, dense_fraction=None):
+    """Run the Jaccard engine's compiled tile (numba) or its numpy road, splitting at dense_fraction."""
+    if road == "numpy":
+        mp.setattr(jaccard, "compiled_puf_tile", None)
+    else:
+        assert jaccard.compiled_puf_tile is not None  # numba is in the test extra
+        mp.setattr(jaccard, "COMPILED_MIN_PAIRS", 0)
+    if dense_fraction is not None:
+        mp.setattr(jaccard, "DENSE_FRACTION", dense_fraction)
+        mp.setattr(jaccard, "COMPILED_DENSE_FRACTION", dense_fraction)
+
+
+ROADS = ["compiled", "numpy"]
+
+
+@given(
+    worlds(),
+    st.integers(1, 9),
+    st.integers(1, 30),
+    st.sampled_from([0.0, 0.05, 2.0]),
+    st.sampled_from([1, 2]),
+    st.sampled_from(ROADS),
+)
+def test_jaccard_engine_equals_dense(world, block_size, width, dense_fraction, n_jobs, road):
     # dense_fraction 0: every item in bits; 2.0: every item in the sparse part.
     effectiveness, histories = world
     expected = puf.pairwise_user_unfairness(effectiveness, puf.jaccard_similarity(histories))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(jaccard, "DENSE_FRACTION", dense_fraction)
+        on_road(mp, road, dense_fraction)
         mp.setattr(blocks, "SEGMENT_WIDTH", width)
         got = jaccard_puf(effectiveness, histories, block_size=block_size, n_jobs=n_jobs)
     assert close(got, expected)
+
+
+def plain_jaccard_puf(effectiveness, histories):
+    """The definition as a loop over pairs of Python sets."""
+    sets = [set(histories.indices[histories.indptr[u] : histories.indptr[u + 1]]) for u in range(histories.shape[0])]
+    m, total = len(sets), 0.0
+    for u in range(m):
+        for v in range(u + 1, m):
+            union = len(sets[u] | sets[v])
+            total += (len(sets[u] & sets[v]) / union if union else 0.0) * abs(effectiveness[u] - effectiveness[v])
+    return 2.0 * total / (m * (m - 1))
+
+
+@pytest.mark.parametrize("road", ROADS)
+@pytest.mark.parametrize("dense_fraction", [0.0, 0.05, 2.0])
+def test_both_roads_equal_a_plain_loop_with_ties_and_empty_histories(road, dense_fraction, monkeypatch):
+    # Ties in S (three levels), 20 empty histories, diagonal and off-diagonal tiles of several
+    # widths; the compiled tile's row sums and skipped lower triangle must change nothing.
+    histories = power_law_histories(8, 260, 150)
+    histories = sp.csr_matrix(histories.toarray() * (np.arange(260) % 13 != 0)[:, None])
+    effectiveness = np.round(np.random.default_rng(8).random(260) * 3) / 3
+    on_road(monkeypatch, road, dense_fraction)
+    monkeypatch.setattr(blocks, "SEGMENT_WIDTH", 70)
+    expected = plain_jaccard_puf(effectiveness, histories)
+    assert math.isclose(jaccard_puf(effectiveness, histories, block_size=24), expected, rel_tol=1e-12)
+
+
+def test_compiled_tile_is_the_default_and_a_process_without_numba_runs_numpy_on_the_same_split(monkeypatch):
+    histories = power_law_histories(9, 400, 200)
+    s = np.random.default_rng(9).random(400)
+    calls = []
+    numpy_tile = jaccard._numpy_puf_tile
+    monkeypatch.setattr(jaccard, "_numpy_puf_tile", lambda *args: calls.append(args) or numpy_tile(*args))
+    # 79,800 pairs: below COMPILED_MIN_PAIRS the numpy road runs, numba stays unloaded.
+    small = jaccard_puf(s, histories, block_size=32)
+    assert calls
+    calls.clear()
+    on_road(monkeypatch, "compiled")
+    compiled = jaccard_puf(s, histories, block_size=32)
+    assert calls == [] and math.isclose(compiled, small, rel_tol=1e-12)
+    # Tiles prepared for the compiled road, run where numba is missing (a dask worker
+    # installed without the extra): the numpy road takes every tile, to the same value.
+    order = np.argsort(np.diff(histories.indptr), kind="stable")
+    segments, tasks = blocks.tile_tasks(400, 32)
+    shared = jaccard.prepare_pattern(
+        histories, order, segments=segments, dense_fraction=jaccard.COMPILED_DENSE_FRACTION
+    )
+    shared.update(scores=s[order], compiled=True)
+    monkeypatch.setattr(jaccard, "compiled_puf_tile", None)
+    worker = 2.0 * sum(jaccard._puf_tile(shared, task) for task in tasks) / (400 * 399)
+    assert math.isclose(worker, compiled, rel_tol=1e-12) and len(calls) == len(tasks)
+
+
+@pytest.mark.parametrize("fraction", [-0.1, float("nan"), float("inf"), "0.1"])
+def test_prepare_pattern_refuses_a_bad_dense_fraction(fraction):
+    with pytest.raises(ValueError, match="dense_fraction must be a finite number >= 0"):
+        jaccard.prepare_pattern(sp.csr_matrix([[1.0]]), segments=[(0, 1)], dense_fraction=fraction)
+
+
+@pytest.mark.parametrize("road", ROADS)
+def test_two_users_one_empty_history(road, monkeypatch):
+    on_road(monkeypatch, road)
+    assert jaccard_puf([0.25, 0.75], sp.csr_matrix([[1.0, 0], [0, 0]])) == 0.0
+    assert jaccard_puf([0.25, 0.75], sp.csr_matrix([[1.0, 1], [0, 1]])) == 0.5 * 0.5
 
 
 @given(worlds(), st.integers(1, 9), st.sampled_from([1, 2]))
@@ -168,7 +254,7 @@ def test_tiles_split_bits_and_sparse_by_their_users_and_stay_exact(monkeypatch):
 def test_public_sparse_product_and_byte_table_popcount_give_the_same_value(monkeypatch):
     histories = power_law_histories(5, 300, 200)
     s = np.random.default_rng(5).random(300)
-    monkeypatch.setattr(jaccard, "DENSE_FRACTION", 0.1)
+    on_road(monkeypatch, "numpy", 0.1)
     kernels = jaccard_puf(s, histories, block_size=16)
     monkeypatch.setattr(jaccard, "_sparsetools", None)
     monkeypatch.setattr(jaccard, "_popcount", jaccard._popcount_table)
@@ -200,7 +286,8 @@ def test_engine_equals_the_gemm_road_before_it(world):
 def test_side_by_side_benchmark_runs_both_roads_on_one_data_set(capsys):
     assert side_by_side().main(["--size", "small", "--n-jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.count("engine:") == 1 and out.count("before:") == 1 and "median wall" in out
+    assert out.count("engine:") == 1 and out.count("numpy:") == 1 and "median: engine" in out
+    assert out.count("load average") == 2
 
 
 # --- sampling ------------------------------------------------------------------------------

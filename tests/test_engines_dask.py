@@ -125,3 +125,13 @@ def test_shared_arrays_lost_every_time_end_in_one_line_naming_the_workers(dying_
         puf_from_histories(S, HISTORIES, engine="dask", scheduler=dying_client, block_size=16)
     message = str(lost.value)
     assert "lost 2 times (lost: tcp://127.0.0.1:" in message and "engine='local'" in message and "\n" not in message
+
+
+def test_dask_runs_the_jaccard_engines_compiled_tile_and_equals_its_numpy_road(client, monkeypatch):
+    from puf.engines import jaccard
+
+    assert jaccard.compiled_puf_tile is not None  # numba is in the test extra
+    monkeypatch.setattr(jaccard, "COMPILED_MIN_PAIRS", 0)
+    remote = puf_from_histories(S, HISTORIES, block_size=16, engine="dask", scheduler=client)
+    monkeypatch.setattr(jaccard, "compiled_puf_tile", None)
+    assert abs(puf_from_histories(S, HISTORIES, block_size=16) - remote) <= 1e-12 * remote

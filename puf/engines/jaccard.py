@@ -2,25 +2,43 @@
 
 Intersections |H_u ∩ H_v| of a tile of pairs come from two parts that add up:
 AND and popcount over bit-packed words of the most popular items, and a sparse
-product (scipy's compiled kernel) over the rest. Bits cost the same for every
-pair and item (about 0.9 ns a pair and 64-item word on the 2-core reference
-machine, against 1.6 ns for a float32 GEMM over the same 64 items); a sparse
-product costs per co-occurrence (about 15 ns), so an item is cheaper in bits
-where it is dense among the tile's users. Users are ordered by history length,
-so a tile's users have similar histories, and each pair of column segments gets
-its own split (:data:`DENSE_FRACTION`): at ML-20M size, tiles of the longest
-histories put 3,072 items in bits, tiles of the shortest 64 (5 words a tile on
-average). The ratios and Σ J·|S_u − S_v| are then taken in float64 over row
-slices that stay in cache. Against the float32 GEMM of the items held by 3% of
-the users (users ordered by S): 1.6-1.9x less CPU time and 1.3x less wall time at
-ML-20M size on 2 threads, in three runs of ``benchmarks/jaccard_side_by_side.py``
-(docs/benchmarks/scale.md).
-Tiles run on a thread pool: numpy's loops and scipy's kernels release the GIL.
+product over the rest. Bits cost the same for every pair and item; a sparse
+product costs per co-occurrence, so an item is cheaper in bits where it is dense
+among the tile's users. Users are ordered by history length, so a tile's users
+have similar histories, and each pair of column segments gets its own split: at
+ML-20M size, tiles of the longest histories put thousands of items in bits, tiles
+of the shortest a few words.
+
+Two roads take a tile, to the same value (the same float operations per pair; only
+the order of the final sum differs):
+
+- compiled, with numba (the ``fast`` extra; :mod:`puf.engines._jaccard_kernel`):
+  each row user's counts stay in L1 while its sparse rest is scattered from the
+  items' user lists and the words are ANDed and counted, then J and the weighted row
+  sum are taken in the same loop, with the GIL released. Split at
+  :data:`COMPILED_DENSE_FRACTION`.
+- numpy, without numba: numpy's AND and popcount per word over 32-row slices,
+  scipy's sparse kernels for the rest, then numpy passes for J and Σ J·|S_u − S_v|.
+  Split at :data:`DENSE_FRACTION`.
+
+At ML-20M size on 2 threads the compiled road takes 2-3x less CPU time than the
+numpy road, which took 1.6-1.9x less than the float32 GEMM road before it
+(``benchmarks/jaccard_side_by_side.py``, docs/benchmarks/scale.md). Tiles run on a
+thread pool: numba's loop, numpy's loops and scipy's kernels release the GIL.
 """
 
 from __future__ import annotations
 
-__all__ = ["jaccard_puf", "jaccard_puf_checked", "prepare_pattern", "jaccard_tile", "keep_upper", "DENSE_FRACTION"]
+__all__ = [
+    "jaccard_puf",
+    "jaccard_puf_checked",
+    "prepare_pattern",
+    "jaccard_tile",
+    "keep_upper",
+    "DENSE_FRACTION",
+    "COMPILED_DENSE_FRACTION",
+    "COMPILED_MIN_PAIRS",
+]
 
 from collections.abc import Sequence
 from typing import Any
@@ -32,12 +50,21 @@ from numpy.typing import ArrayLike, NDArray
 from puf.arrays import MatrixLike
 from puf.validation import check_effectiveness
 
+from ._jaccard_kernel import compiled_puf_tile
 from .blocks import Scheduler, check_block_size, check_user_matrix, tile_tasks
 from .executors import open_executor
 
 #: An item goes to the dense (bit) part of a tile when the geometric mean of its densities among
 #: the tile's row users and among its column users is at least this (0: every item, > 1: none).
 DENSE_FRACTION = 0.04
+#: The same for the compiled tile (:mod:`puf.engines._jaccard_kernel`), where a word costs a
+#: pair about 0.3 ns against numpy's 0.9 and the scatter of the rest several times less than
+#: scipy's product; measured at ML-20M size, 0.02 to 0.1 were within noise of each other.
+COMPILED_DENSE_FRACTION = 0.05
+#: Fewer user pairs than this take the numpy road even with numba: they finish before numba
+#: has loaded its cached kernels, about a second once a process (50 ms of the compiled tile
+#: against 170 ms of numpy's at 4.5e6 pairs, after that second).
+COMPILED_MIN_PAIRS = 20_000_000
 #: At most this many dense items (below 65,536: a tile's bit counts add up in uint16), and at
 #: most DENSE_BYTES for the bits (m/4 bytes an item: the users' words and their transpose).
 MAX_DENSE_ITEMS = 4096
@@ -64,12 +91,12 @@ except ImportError:  # a future scipy may move them
     _sparsetools = None
 
 
-def _dense_words(pattern, segments, cap):
+def _dense_words(pattern, segments, cap, fraction):
     """(segments, segments) bit words of each pair of segments' tiles, and items by popularity.
 
     A tile of row segment s and column segment j puts its first ``64·words[s, j]`` items (by
     popularity) in bits: as many as the items, among the ``cap`` most popular, whose
-    densities satisfy p_s·p_j >= DENSE_FRACTION². Bits cost the same for every pair and
+    densities satisfy p_s·p_j >= fraction². Bits cost the same for every pair and
     item, a sparse product costs per co-occurrence (p_s·p_j a pair and item), so each tile
     splits where its own users make an item cheaper in bits: with users ordered by history
     length, tiles of long histories take many items into bits, tiles of short ones few.
@@ -84,7 +111,7 @@ def _dense_words(pattern, segments, cap):
     for s, (c0, c1) in enumerate(segments):
         held = rank[pattern.indices[pattern.indptr[c0] : pattern.indptr[c1]]]
         density[s] = np.bincount(held, minlength=top.size + 1)[: top.size] / (c1 - c0)
-    threshold = DENSE_FRACTION**2
+    threshold = fraction**2
     items = np.array([np.count_nonzero(row * density >= threshold, axis=1) for row in density], dtype=np.int64)
     words = np.minimum(-(-items // _WORD), cap // _WORD)
     return words.reshape(len(segments), len(segments)), by_popularity
@@ -103,7 +130,11 @@ def _packed(ranked, words):
 
 
 def prepare_pattern(
-    histories: sp.csr_matrix, order: NDArray[np.int64] | None = None, *, segments: Sequence[tuple[int, int]]
+    histories: sp.csr_matrix,
+    order: NDArray[np.int64] | None = None,
+    *,
+    segments: Sequence[tuple[int, int]],
+    dense_fraction: float | None = None,
 ) -> dict[str, Any]:
     """Split the binarised histories into the arrays every tile reads.
 
@@ -115,6 +146,10 @@ def prepare_pattern(
         Relabelling of users: tile row/column p is user ``order[p]``.
     segments : list of (int, int)
         Column segments of the tile plan (:func:`puf.engines.blocks.tile_tasks`).
+    dense_fraction : float, optional
+        An item goes to a tile's bits when the geometric mean of its densities among the
+        tile's row and column users is at least this (:data:`DENSE_FRACTION` for the numpy
+        road, the default; :data:`COMPILED_DENSE_FRACTION` for the compiled one).
 
     Returns
     -------
@@ -131,6 +166,8 @@ def prepare_pattern(
     >>> shared = prepare_pattern(sp.csr_matrix([[1.0, 1], [0, 1]]), segments=[(0, 2)])
     >>> shared["union_sizes"].tolist(), shared["bits"].tolist(), shared["dense_words"].tolist()
     ([2.0, 1.0], [[3], [1]], [[1]])
+    >>> prepare_pattern(sp.csr_matrix([[1.0]]), segments=[(0, 1)], dense_fraction=2.0)["dense_words"].tolist()
+    [[0]]
     """
     m, n = histories.shape
     sizes = np.diff(histories.indptr) if order is None else np.diff(histories.indptr)[order]
@@ -140,7 +177,10 @@ def prepare_pattern(
     if order is not None:
         pattern = pattern[order]
     cap = min(MAX_DENSE_ITEMS, DENSE_BYTES // max(m // 4, 1))
-    words, by_popularity = _dense_words(pattern, segments, cap)
+    fraction = DENSE_FRACTION if dense_fraction is None else dense_fraction
+    if not (isinstance(fraction, (int, float)) and fraction >= 0 and np.isfinite(fraction)):
+        raise ValueError(f"dense_fraction must be a finite number >= 0, got {dense_fraction!r}")
+    words, by_popularity = _dense_words(pattern, segments, cap, fraction)
     rank = np.empty(n, dtype=pattern.indices.dtype)
     rank[by_popularity] = np.arange(n)
     # Items renumbered by popularity: a tile's dense items are a prefix of the columns.
@@ -230,11 +270,16 @@ def _add_tail(shared, r0, r1, j, first, counts):
     _sparsetools.csr_todense(n_rows, width, ptr, columns, values, counts)  # adds into counts
 
 
+def _tile_words(shared, r0, j):
+    """The bit words of the tile of rows [r0, ...) and column segment j."""
+    row_segment = int(np.searchsorted(shared["segment_starts"], r0, side="right")) - 1
+    return int(shared["dense_words"][row_segment, j])
+
+
 def _intersections(shared, r0, r1, j):
     """(r1−r0, c1−c0) |H_u ∩ H_v| for rows [r0, r1) and segment j's columns: bits, then the sparse rest."""
     c0, c1 = shared["segments"][j]
-    row_segment = int(np.searchsorted(shared["segment_starts"], r0, side="right")) - 1
-    words = int(shared["dense_words"][row_segment, j])
+    words = _tile_words(shared, r0, j)
     pattern = shared["pattern"]
     counts = np.empty((r1 - r0, c1 - c0), dtype=pattern.dtype)
     if words:
@@ -294,8 +339,16 @@ def keep_upper(r0: int, r1: int, c0: int, c1: int) -> NDArray[np.bool_] | None:
 
 
 def _puf_tile(shared, task):
-    """Σ_{u<v in tile} J(u, v)·|S_u − S_v|, in row slices that stay in cache."""
+    """Σ_{u<v in tile} J(u, v)·|S_u − S_v|: compiled where the pattern was split for it, else numpy's."""
     r0, r1, j = task
+    # compiled_puf_tile is None where this process has no numba (a dask worker without the extra).
+    if shared["compiled"] and compiled_puf_tile is not None:
+        return compiled_puf_tile(shared, r0, r1, j, _tile_words(shared, r0, j))
+    return _numpy_puf_tile(shared, r0, r1, j)
+
+
+def _numpy_puf_tile(shared, r0, r1, j):
+    """Σ_{u<v in tile} J(u, v)·|S_u − S_v|, in row slices that stay in cache."""
     c0, c1 = shared["segments"][j]
     counts = _intersections(shared, r0, r1, j)
     keep = keep_upper(r0, r1, c0, c1)
@@ -344,8 +397,11 @@ def jaccard_puf_checked(
         # tile's GEMM takes the items that are dense among them (:func:`prepare_pattern`).
         order = np.argsort(np.diff(histories.indptr), kind="stable")
         segments, tasks = tile_tasks(m, block_size)
-        shared = prepare_pattern(histories, order, segments=segments)
+        compiled = compiled_puf_tile is not None and m * (m - 1) // 2 >= COMPILED_MIN_PAIRS
+        fraction = COMPILED_DENSE_FRACTION if compiled else DENSE_FRACTION
+        shared = prepare_pattern(histories, order, segments=segments, dense_fraction=fraction)
         shared["scores"] = effectiveness[order]
+        shared["compiled"] = compiled
         partials = executor.map(_puf_tile, shared, tasks, progress=progress, desc="PUF (jaccard)")
     return 2.0 * float(np.sum(partials)) / (m * (m - 1))
 
@@ -394,6 +450,9 @@ def jaccard_puf(
     Only tiles meeting the strict upper triangle are computed, so each unordered
     pair is visited once. Intersection counts are exact integers (popcounts, and
     float32 below 2²⁴); the ratio and the sum of J·|S_u − S_v| are taken in float64.
+    With numba installed (the ``fast`` extra) and at least :data:`COMPILED_MIN_PAIRS`
+    pairs, each tile runs as one compiled loop, else as numpy passes; the two differ
+    only in the order of the sum.
 
     Examples
     --------
