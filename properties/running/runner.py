@@ -353,7 +353,7 @@ def _out_of_reach(
     if proof is None:
         return status, reason
     scope, argument = proof
-    return "violated", f"{prop.explain(found)}: not reached; proven {scope}: {argument}"
+    return "violated", f"{(prop.explain or explain_excess)(found)}: not reached; proven {scope}: {argument}"
 
 
 def _sizes(sizes: Collection[int]) -> str:
