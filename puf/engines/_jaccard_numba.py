@@ -12,6 +12,7 @@ __all__ = ["tile"]
 from typing import Any
 
 import numba
+import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
@@ -62,7 +63,27 @@ def _weighted_row(counts, size_u, score_u, sizes, scores, v0, c0, c1, terms):
 
 
 @numba.njit(nogil=True, cache=True)
-def tile(r0, r1, c0, c1, words, bits, bits_t, rows, columns, sizes, scores, counts, terms):
+def tile(
+    r0: int,
+    r1: int,
+    c0: int,
+    c1: int,
+    words: int,
+    bits: np.ndarray,
+    bits_t: np.ndarray,
+    rows: tuple[np.ndarray, np.ndarray],
+    columns: tuple[np.ndarray, np.ndarray],
+    sizes: np.ndarray,
+    scores: np.ndarray,
+    counts: np.ndarray,
+    terms: np.ndarray,
+) -> float:
+    """Σ J(u, v)·|S_u − S_v| over the pairs u < v of rows [r0, r1) and columns [c0, c1).
+
+    ``bits``/``bits_t`` hold the first ``64·words`` items of each user as bit words, ``rows`` and
+    ``columns`` the users' items and the items' users (CSR ``indptr, indices``); ``counts`` and
+    ``terms`` are scratch rows of ``c1 − c0`` entries.
+    """
     row_ptr, row_items = rows
     item_ptr, item_users = columns
     first = words * 64
