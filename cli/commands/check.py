@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import argparse
 import json
 import os
+import shutil
 import sys
 
 
@@ -214,7 +215,9 @@ def run(args: argparse.Namespace) -> int:
             results = verdicts(measure, known=_pinned_before(args.known, measure), **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
-        print(format_verdicts(results))
+        # A terminal gets lines as wide as it is; a file or a pipe gets each verdict on one line.
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+        print(format_verdicts(results, width=width))
         if args.known:
             _pin(args, measure, results)
     note = timed_out_note(results, args.time_limit)

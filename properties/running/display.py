@@ -6,6 +6,7 @@ __all__ = ["format_example", "format_verdicts", "format_matrix"]
 
 from typing import Any
 from collections.abc import Mapping, Sequence
+import textwrap
 import numpy as np
 from numpy.typing import ArrayLike
 from ..catalog.judges import shown_pair
@@ -25,9 +26,22 @@ _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute o
 _ROLE = {"holds": "witness", "violated": "counterexample", "not-found": "nearest found", "undefined": "input"}
 
 
-def _array(value: ArrayLike, indent: int) -> str:
+def _wrapped(text: str, width: int | None, indent: int) -> str:
+    """``text`` in lines of at most ``width`` characters after the first line's ``indent``
+    characters, the next lines indented as far (no wrapping when ``width`` is None)."""
+    if width is None or len(text) + indent <= width:
+        return text
+    lines = textwrap.wrap(text, max(20, width - indent), break_on_hyphens=False)
+    return ("\n" + " " * indent).join(lines)
+
+
+def _array(value: ArrayLike, indent: int, width: int | None = None) -> str:
     text = np.array2string(
-        np.asarray(value, dtype=float), precision=4, suppress_small=True, max_line_width=120, floatmode="maxprec"
+        np.asarray(value, dtype=float),
+        precision=4,
+        suppress_small=True,
+        max_line_width=120 if width is None else max(20, width - indent),
+        floatmode="maxprec",
     )
     return text.replace("\n", "\n" + " " * indent)
 
@@ -55,7 +69,9 @@ def _numbers(before: Any, after: Any) -> tuple[str, str]:
     )
 
 
-def format_example(example: Mapping[str, Any], *, status: str = "violated", indent: int = 4) -> str:
+def format_example(
+    example: Mapping[str, Any], *, status: str = "violated", indent: int = 4, width: int | None = None
+) -> str:
     """Render a verdict's example: the change, the values, and the fields as matrices.
 
     Parameters
@@ -66,6 +82,9 @@ def format_example(example: Mapping[str, Any], *, status: str = "violated", inde
         The verdict's status, which names the example's role.
     indent : int
         Spaces before every line.
+    width : int, optional
+        Characters a line may take, ``indent`` included (a terminal's width); default: lines are
+        not wrapped.
 
     Returns
     -------
@@ -84,11 +103,12 @@ def format_example(example: Mapping[str, Any], *, status: str = "violated", inde
                     [0. 1.]]
     """
     pad = " " * indent
+    room = None if width is None else width - indent  # what a line may take after the pad
     before, after = example.get("before") or {}, example.get("after")
     m = len(next(iter(before.values()))) if before else "?"
-    lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {example.get('change', '')}".rstrip(": ")]
+    lines = [_wrapped(f"{_ROLE.get(status, 'example')} (m = {m}): {example.get('change', '')}".rstrip(": "), room, 0)]
     if example.get("error"):
-        lines.append(f"error: {example['error']}")
+        lines.append(_wrapped(f"error: {example['error']}", room, 0))
     elif example.get("value_after") is None:
         lines.append(
             f"value {_number(example.get('value_before'))}"
@@ -96,18 +116,18 @@ def format_example(example: Mapping[str, Any], *, status: str = "violated", inde
         )
     else:
         lines.append("value before {}, after {}".format(*_numbers(example["value_before"], example["value_after"])))
-    width = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
+    column = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
     for name, value in before.items():
         label = name if after is None else f"{name} (before)"
-        lines.append(label.ljust(width) + _array(value, width))
+        lines.append(label.ljust(column) + _array(value, column, room))
     for name, value in (after or {}).items():
         if name in before and np.array_equal(np.asarray(value), np.asarray(before[name])):
             continue
-        lines.append(f"{name} (after)".ljust(width) + _array(value, width))
+        lines.append(f"{name} (after)".ljust(column) + _array(value, column, room))
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
 
-def format_verdicts(results: Sequence[Verdict], *, examples: bool = True) -> str:
+def format_verdicts(results: Sequence[Verdict], *, examples: bool = True, width: int | None = None) -> str:
     """Render one measure's verdicts as a table, each followed by its example.
 
     Parameters
@@ -115,6 +135,9 @@ def format_verdicts(results: Sequence[Verdict], *, examples: bool = True) -> str
     results : list of Verdict
     examples : bool, default True
         Print counterexamples, witnesses and offending inputs under their row.
+    width : int, optional
+        Characters a line may take (a terminal's width): a detail wraps under its column; default:
+        lines are not wrapped.
 
     Returns
     -------
@@ -131,15 +154,16 @@ def format_verdicts(results: Sequence[Verdict], *, examples: bool = True) -> str
     """
     if not results:
         return ""
-    width = max(len("property"), *(len(v.property) for v in results))
+    first = max(len("property"), *(len(v.property) for v in results))
     head = f"measure {results[0].measure} ({results[0].level} level)"
     column = max(9, *(len(_label(v.status, v.property)) for v in results))
-    lines = [head, f"{'property'.ljust(width)}  {'verdict'.ljust(column)}  detail"]
+    lines = [head, f"{'property'.ljust(first)}  {'verdict'.ljust(column)}  detail"]
+    detail = first + column + 4  # where the detail column starts
     for v in results:
         label = _label(v.status, v.property).ljust(column)
-        lines.append(f"{v.property.ljust(width)}  {label}  {v.reason}".rstrip())
+        lines.append(f"{v.property.ljust(first)}  {label}  {_wrapped(v.reason, width, detail)}".rstrip())
         if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
-            lines.append(format_example(v.example, status=v.status, indent=width + 2))
+            lines.append(format_example(v.example, status=v.status, indent=first + 2, width=width))
     return "\n".join(lines)
 
 
