@@ -27,21 +27,25 @@ _BAR = re.compile(r"^\s*([^:\r\n|]+?):\s+\d+%\|[^|]*\|\s*(\d+)/(\d+)")
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-def start_cluster(workers):
-    """A LocalCluster of ``workers`` one-thread processes and its client, recording tasks."""
+def start_cluster(workers, *, heap=True):
+    """A LocalCluster of ``workers`` one-thread processes and its client, recording tasks.
+
+    ``heap``: the workers keep arrays in the heap (``MALLOC_MMAP_THRESHOLD_``); False keeps
+    dask's own worker environment.
+    """
     import dask
     from distributed import Client, LocalCluster
 
-    dask.config.set(
-        {
-            # dask's own MALLOC_TRIM_THRESHOLD_ switches off glibc's adaptive mmap threshold, so
-            # every tile temporary over 128 KiB is mapped and unmapped afresh: 36% of a worker's
-            # CPU went to page faults at ML-1M size. A fixed 1 GiB threshold keeps them in the heap.
-            "distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_": 2**30,
-            "distributed.scheduler.dashboard.status.task-stream-length": 2_000_000,
-            "distributed.scheduler.dashboard.tasks.task-stream-length": 2_000_000,
-        }
-    )
+    settings = {
+        "distributed.scheduler.dashboard.status.task-stream-length": 2_000_000,
+        "distributed.scheduler.dashboard.tasks.task-stream-length": 2_000_000,
+    }
+    if heap:
+        # dask's own MALLOC_TRIM_THRESHOLD_ switches off glibc's adaptive mmap threshold, so
+        # every tile temporary over 128 KiB is mapped and unmapped afresh, page faults and all
+        # (docs/benchmarks/cluster.md). A fixed 1 GiB threshold keeps them in the heap.
+        settings["distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_"] = 2**30
+    dask.config.set(settings)
     cluster = LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, memory_limit="10GB"
     )

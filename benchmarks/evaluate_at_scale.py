@@ -26,6 +26,8 @@ runs the command with ``--scheduler`` at its address; it then prints, per pass, 
 seconds, the tasks and their compute seconds, the peak memory of the command and of the
 workers, and the tasks' projected wall on more workers (``benchmarks/cluster_measure.py``);
 the CPU time is then the command's plus the workers'. ``--json FILE`` keeps those rows.
+The workers keep their arrays in the heap (``MALLOC_MMAP_THRESHOLD_``); ``--dask-allocator``
+starts them with dask's own environment instead, for the comparison in docs/benchmarks/cluster.md.
 """
 
 import argparse
@@ -200,6 +202,11 @@ def main(argv=None):
     parser.add_argument(
         "--scheduler", default=None, metavar="local:N", help="run on a LocalCluster of N worker processes"
     )
+    parser.add_argument(
+        "--dask-allocator",
+        action="store_true",
+        help="with --scheduler: keep dask's worker environment (arrays over 128 KiB mapped afresh)",
+    )
     parser.add_argument("--json", type=pathlib.Path, default=None, help="write the passes' rows here")
     parser.add_argument("extra", nargs="*", help="more puf evaluate options, after --")
     args = parser.parse_args(argv)
@@ -209,7 +216,9 @@ def main(argv=None):
         inter, item, rows = generate(args.size, args.folder)
         print(f"generated {inter}: {rows} interactions", file=sys.stderr)
     out = args.folder / f"{args.data or args.size}-evaluate"
-    cluster, client = start_cluster(_workers(args.scheduler)) if args.scheduler else (None, None)
+    cluster, client = (
+        start_cluster(_workers(args.scheduler), heap=not args.dask_allocator) if args.scheduler else (None, None)
+    )
     try:
         command, wall, cpu, peak, passes = run_evaluate(
             inter, item, out, rankers=args.rankers, memory=args.memory, extra=args.extra, data=args.data, client=client
