@@ -22,7 +22,7 @@ from ._time_limit import add_time_limit, time_limit_error, timed_out_note
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
-    from puf.properties.running.runner import Verdict
+    from puf.properties.running.verdict import Verdict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
