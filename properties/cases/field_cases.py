@@ -47,12 +47,12 @@ def _outcome_fields(pop: Population) -> dict[str, NDArray[np.float64]]:
     return {name: value for name, value in pop.fields().items() if name in ("effectiveness", "utility")}
 
 
-def _outcome_pairs(case: Case) -> dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]:
+def _outcome_pairs(case: Any) -> dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]:
     a, b = case.before.fields(), case.after.fields()
     return {f: (a[f], b[f]) for f in ("effectiveness", "utility") if f in a}
 
 
-def _scale_precondition(case: Case, level: str, measure: Any) -> None:
+def _scale_precondition(case: Any, level: str, measure: Any) -> None:
     pairs = _outcome_pairs(case)
     s, s2 = pairs["effectiveness"]
     if s.max() == 0:
@@ -80,7 +80,7 @@ def scale_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     return Case(pop, pop.replace(**moved), f"every S (and utility) multiplied by {a:g}")
 
 
-def _translation_precondition(case: Case, level: str, measure: Any) -> None:
+def _translation_precondition(case: Any, level: str, measure: Any) -> None:
     pairs = _outcome_pairs(case)
     s, s2 = pairs["effectiveness"]
     b = s2[0] - s[0]
@@ -167,7 +167,7 @@ def _segment(draw: st.DrawFn, pop: Population, measure: Measure) -> tuple[Popula
     return pop, pop.replace(**{f: _moved(draw, pop, f, scale) for f in names}), kind
 
 
-def _lipschitz_precondition(case: Case, level: str, measure: Any) -> None:
+def _lipschitz_precondition(case: Any, level: str, measure: Any) -> None:
     reads = set(as_measure(measure).reads)
     same_fields(case.before, case.after, [f for f in case.before.fields() if f not in reads])
     if not case.segment:

@@ -109,7 +109,7 @@ def _without_tiny(pop: Population, names: list[str]) -> Population:
     return pop.replace(**{n: np.where((fields[n] > 0) & (fields[n] < _SMALLEST), 0.0, fields[n]) for n in names})
 
 
-def _jump_precondition(case: Case, level: str, measure: Any) -> None:
+def _jump_precondition(case: Any, level: str, measure: Any) -> None:
     reads = set(as_measure(measure).reads)
     same_fields(case.before, case.after, [f for f in case.before.fields() if f not in reads])
     if case.segment:  # drawn ends: no value in (0, 1e-6)

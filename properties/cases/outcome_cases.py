@@ -60,7 +60,7 @@ from .draws import GRID_VALUES, draw_effectiveness
 _CENTRE_SHARES = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
 
 
-def _zero_at_equality_precondition(case: Case, level: str, measure: Any) -> None:
+def _zero_at_equality_precondition(case: Any, level: str, measure: Any) -> None:
     single_population(case, level, measure)
     require(np.ptp(case.before.effectiveness) == 0, "np.ptp(case.before.effectiveness) == 0")
 
@@ -130,7 +130,7 @@ def equal_precision(world: World, hits: int) -> World:
     return world.replace(relevance=relevance)
 
 
-def _disparity_precondition(case: Case, level: str, measure: Any) -> None:
+def _disparity_precondition(case: Any, level: str, measure: Any) -> None:
     before, after = case.before.effectiveness, case.after.effectiveness
     if level == "world":
         moved = np.flatnonzero(np.abs(after - before) > 1e-12)
@@ -285,7 +285,7 @@ def progressive_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) ->
     return world_transfer(draw, pop, world)
 
 
-def _effectiveness_change_precondition(case: Case, level: str, measure: Any) -> None:
+def _effectiveness_change_precondition(case: Any, level: str, measure: Any) -> None:
     same_fields(case.before, case.after, ["similarity"])
 
 

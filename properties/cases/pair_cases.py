@@ -38,7 +38,7 @@ from puf.metadata import Measure
 from puf.synthetic import replicate
 
 from .case import FRACTIONS, LARGEST, Case, case_strategy, derive, draw_users, sources, trivial_case
-from .preconditions import TOLERANCE, other_fields, precondition, require, same_fields
+from .preconditions import TOLERANCE, OutsideStatement, other_fields, precondition, require, same_fields
 from .draws import draw_effectiveness, draw_similarity
 
 MIN_PAIR_GAP = 0.01
@@ -139,7 +139,7 @@ def _envious_pair() -> World:
     )
 
 
-def _isolated_user_precondition(case: Case, level: str, measure: Any) -> None:
+def _isolated_user_precondition(case: Any, level: str, measure: Any) -> None:
     """At most one user changed (its S; at world level its relevance: S and its utility row),
     and that user similar to no one."""
     before, after = case.before.fields(), case.after.fields()
@@ -244,14 +244,16 @@ def _clustered(effectiveness: ArrayLike, labels: NDArray[np.intp]) -> Population
     return Population(s, (labels[:, None] == labels[None, :]).astype(np.float64))
 
 
-def _cluster_precondition(case: Case, level: str, measure: Any) -> None:
+def _cluster_precondition(case: Any, level: str, measure: Any) -> None:
     """Clusters of identical users at equal S, then one user of a cluster of two or more moved
     by at least the minimum gap."""
     before, after = case.before.effectiveness, case.after.effectiveness
     labels = cluster_labels(case.before.similarity)
+    if labels is None:
+        raise OutsideStatement("the users before form no clusters of identical users")
     require(
-        labels is not None and 1 <= len(set(labels)) <= case.before.m - 1 and case.before.m < 300,
-        "labels is not None and 1 <= len(set(labels)) <= case.before.m - 1 and case.before.m < 300",
+        1 <= len(set(labels)) <= case.before.m - 1 and case.before.m < 300,
+        "1 <= len(set(labels)) <= case.before.m - 1 and case.before.m < 300",
     )
     np.testing.assert_array_equal(before, before[labels])
     same_fields(case.before, case.after, other_fields(case.before, "effectiveness"))
@@ -335,7 +337,7 @@ def _raised_by(pop: Population, u: int, v: int, step: float) -> Case:
     return Case(pop, pop.replace(similarity=raised), f"sim({u},{v}) raised {sim[u, v]:g} → {new:g} (gap {gap:g})")
 
 
-def _bounded_raise_precondition(case: Case, level: str, measure: Any) -> None:
+def _bounded_raise_precondition(case: Any, level: str, measure: Any) -> None:
     same_fields(case.before, case.after, other_fields(case.before, "similarity"))
     s = case.before.effectiveness
     ((u, v),) = np.argwhere(np.triu(case.after.similarity != case.before.similarity, k=1))
@@ -420,7 +422,7 @@ def _copied(pop: Population, r: int) -> Case:
     return Case(pop, after, f"population copied {r} times, similarity 0 across the copies")
 
 
-def _dissimilar_copy_precondition(case: Case, level: str, measure: Any) -> None:
+def _dissimilar_copy_precondition(case: Any, level: str, measure: Any) -> None:
     m, big = case.before.m, case.after.m
     r = big // m
     require(big == r * m and r in (2, 3), "big == r * m and r in (2, 3)")

@@ -16,6 +16,7 @@ __all__ = [
     "OutsideStatement",
     "Precondition",
     "precondition",
+    "precondition_of",
     "require",
     "same_fields",
     "other_fields",
@@ -58,6 +59,26 @@ def precondition(check: Precondition) -> Callable[[_Strategy], _Strategy]:
         return strategy
 
     return declare
+
+
+def precondition_of(strategy: Callable[..., Any]) -> Precondition:
+    """The precondition declared with ``strategy`` (:func:`precondition`).
+
+    Examples
+    --------
+    >>> from puf.properties.cases.user_cases import single_cases
+    >>> precondition_of(single_cases) is single_population
+    True
+    >>> precondition_of(len)
+    Traceback (most recent call last):
+    ...
+    ValueError: strategy len declares no precondition: declare one with @precondition(check)
+    """
+    check: Precondition | None = getattr(strategy, "precondition", None)
+    if check is None:
+        name = getattr(strategy, "__name__", repr(strategy))
+        raise ValueError(f"strategy {name} declares no precondition: declare one with @precondition(check)")
+    return check
 
 
 def require(condition: Any, what: str) -> None:

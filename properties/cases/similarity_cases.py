@@ -24,7 +24,7 @@ from .preconditions import other_fields, precondition, require, same_fields, sin
 from .draws import draw_effectiveness, draw_similarity
 
 
-def _similarity_raise_precondition(case: Case, level: str, measure: Any) -> None:
+def _similarity_raise_precondition(case: Any, level: str, measure: Any) -> None:
     same_fields(case.before, case.after, other_fields(case.before, "similarity"))
     s = case.before.effectiveness
     diff = np.argwhere(np.triu(case.after.similarity != case.before.similarity, k=1))
@@ -88,7 +88,7 @@ def _raised(pop: Population, u: int, v: int, fraction: float) -> Case:
     return Case(pop, pop.replace(similarity=raised), f"sim({u},{v}) raised {sim[u, v]:g} → {new:g}")
 
 
-def _similarity_change_precondition(case: Case, level: str, measure: Any) -> None:
+def _similarity_change_precondition(case: Any, level: str, measure: Any) -> None:
     same_fields(case.before, case.after, ["effectiveness"] + (["utility"] if level == "world" else []))
 
 
@@ -121,7 +121,7 @@ def similarity_change_cases(draw: st.DrawFn, level: str, measure: Measure) -> Ca
     return Case(pop, derive(after), f"{count} shared history item(s) added to users {u} and {v}")
 
 
-def _no_similarity_precondition(case: Case, level: str, measure: Any) -> None:
+def _no_similarity_precondition(case: Any, level: str, measure: Any) -> None:
     single_population(case, level, measure)
     sim = case.before.similarity
     require(

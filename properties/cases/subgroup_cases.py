@@ -216,7 +216,7 @@ def _redistributed(
     )
 
 
-def _subgroup_precondition(case: Case, level: str, measure: Any) -> None:
+def _subgroup_precondition(case: Any, level: str, measure: Any) -> None:
     """Only effectiveness changes, within one block of the similarity, its sum kept."""
     same_fields(case.before, case.after, other_fields(case.before, "effectiveness"))
     before, after = case.before.effectiveness, case.after.effectiveness

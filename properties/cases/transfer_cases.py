@@ -75,7 +75,7 @@ def _transfer(pop: Population, i: int, j: int, tau: float) -> Case:
     )
 
 
-def _strict_transfer_precondition(case: Case, level: str, measure: Any) -> None:
+def _strict_transfer_precondition(case: Any, level: str, measure: Any) -> None:
     effectiveness_transfer(case, level, measure)
     if level == "score":
         before, after = case.before.effectiveness, case.after.effectiveness
@@ -166,7 +166,7 @@ def composite_transfer(s: ArrayLike, users: Sequence[int], share: float) -> NDAr
     return after
 
 
-def _composite_transfer_precondition(case: Case, level: str, measure: Any) -> None:
+def _composite_transfer_precondition(case: Any, level: str, measure: Any) -> None:
     """Four users moved, the sum and the sum of squares of S kept (mean and variance)."""
     before, after = case.before.effectiveness, case.after.effectiveness
     require(

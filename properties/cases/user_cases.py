@@ -33,7 +33,7 @@ from puf.synthetic import move_outcomes, pair_order, replicate, weighted_gap_sum
 from puf.metadata import Measure
 
 from .case import LARGEST, Case, case_strategy, derive, sources, trivial_case
-from .preconditions import TOLERANCE, precondition, require, same_fields, single_population
+from .preconditions import TOLERANCE, OutsideStatement, precondition, require, same_fields, single_population
 
 
 @precondition(single_population)
@@ -109,8 +109,11 @@ def _permutations(m: int) -> st.SearchStrategy[list[int]]:
     return st.permutations(range(m))
 
 
-def _anonymity_precondition(case: Case, level: str, measure: Any) -> None:
-    order = np.array([int(i) for i in re.search(r"order=\[([0-9, ]*)\]", case.change)[1].split(",")])
+def _anonymity_precondition(case: Any, level: str, measure: Any) -> None:
+    named = re.search(r"order=\[([0-9, ]*)\]", case.change)
+    if named is None:
+        raise OutsideStatement(f"the change names no order=[...] of the users: {case.change!r}")
+    order = np.array([int(i) for i in named[1].split(",")])
     require(sorted(order) == list(range(case.before.m)), "sorted(order) == list(range(case.before.m))")
     expected = case.before.permute(order)
     same_fields(expected, case.after, expected.fields())
@@ -165,7 +168,7 @@ def _relabelled(pop: Population, world: World | None, order: NDArray[np.int64]) 
     return Case(pop, after, f"users relabelled: new user i is old user order[i], order={order.tolist()}")
 
 
-def _rearrangement_precondition(case: Case, level: str, measure: Any) -> None:
+def _rearrangement_precondition(case: Any, level: str, measure: Any) -> None:
     before, after = case.before, case.after
     np.testing.assert_array_equal(np.sort(before.effectiveness), np.sort(after.effectiveness))
     same_fields(before, after, ["similarity"])
@@ -245,7 +248,7 @@ def _pairings(pop: Population, world: World | None) -> Case:
     )
 
 
-def _replication_precondition(case: Case, level: str, measure: Any) -> None:
+def _replication_precondition(case: Any, level: str, measure: Any) -> None:
     m, big = case.before.m, case.after.m
     r = big // m
     require(big == r * m and r in (2, 3), "big == r * m and r in (2, 3)")
@@ -308,7 +311,7 @@ _QUERIES = {
 }
 
 
-def _repeat_precondition(case: Case, level: str, measure: Any) -> None:
+def _repeat_precondition(case: Any, level: str, measure: Any) -> None:
     require(case.after is not None, "case.after is not None")
 
 

@@ -189,7 +189,7 @@ def _random_pair(draw: st.DrawFn, pop: Population) -> Case | None:
     return None
 
 
-def _lorenz_precondition(case: Case, level: str, measure: Any) -> None:
+def _lorenz_precondition(case: Any, level: str, measure: Any) -> None:
     """S' Lorenz-dominates S (relative curves, both means positive); similarity and lists kept."""
     require(
         lorenz_dominates(case.after.effectiveness, case.before.effectiveness),
@@ -307,7 +307,7 @@ def _added(pop: Population, c: float) -> Case:
     return Case(pop, pop.replace(**changes), f"c = {c:g} added to every S (and utility)")
 
 
-def _equal_addition_precondition(case: Case, level: str, measure: Any) -> None:
+def _equal_addition_precondition(case: Any, level: str, measure: Any) -> None:
     """One c > 0 added to every S (and utility entry); similarity and lists kept."""
     require(added_amount(case.before, case.after) > 0, "added_amount(case.before, case.after) > 0")
     same_fields(case.before, case.after, ["similarity", "list_distance"])
@@ -343,7 +343,7 @@ def equal_addition_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     return Case(pop, cases[0].after, cases[0].change, alternatives=tuple(cases[1:]))
 
 
-def _mirror_precondition(case: Case, level: str, measure: Any) -> None:
+def _mirror_precondition(case: Any, level: str, measure: Any) -> None:
     """P' on the same users, similarity and lists kept."""
     require(case.after.m == case.before.m, "case.after.m == case.before.m")
     same_fields(case.before, case.after, ["similarity", "list_distance"])
