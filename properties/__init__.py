@@ -17,7 +17,7 @@ _HOME = {
     "Property": "catalog.property",
     "get_property": "catalog.listing",
     "catalog_frame": "catalog.listing",
-    "Verdict": "running.runner",
+    "Verdict": "running.verdict",
     "STATUSES": "catalog.property",
     "verdicts": "running.runner",
     "all_verdicts": "running.matrix",

@@ -10,7 +10,7 @@ FILE in one schema (:func:`verdict_document`)::
 infinities are the strings "nan", "inf", "-inf"). Each cell's plain-language
 reason comes from ``properties/knowledge/known/<measure>.json`` where that file exists and
 pins the verdict the run found (its stored reason, else the one derived from what
-the measure reads: :func:`puf.properties.knowledge.known.derived.cell_reason`), else from
+the measure reads: :func:`puf.properties.knowledge.pinned.cell_reason`), else from
 the verdict's own ``reason`` (a user's measure has no file).
 """
 
@@ -25,8 +25,8 @@ import os
 from pathlib import Path
 
 from puf import properties
-from puf.properties.knowledge.known.derived import cell_reason
-from puf.properties.running.runner import Verdict
+from puf.properties.knowledge.pinned import cell_reason
+from puf.properties.running.verdict import Verdict
 
 #: The folder of the known files (``properties/knowledge/known/<measure>.json``).
 KNOWN_DIR = Path(properties.__file__).parent / "knowledge" / "known"

@@ -199,3 +199,18 @@ def test_a_warning_is_one_line_naming_the_command(capsys):
     with _warnings_in_one_line("evaluate"):
         warnings.warn(UndefinedMeasureWarning("ge(0) is undefined when some effectiveness value is 0"), stacklevel=1)
     assert capsys.readouterr().err == "puf evaluate: warning: ge(0) is undefined when some effectiveness value is 0\n"
+
+
+def test_an_unknown_property_is_refused_in_one_line_that_fits_a_terminal(capsys):
+    # the refusal listed all of the catalog's names: one line of more than 600 columns
+    assert main(["check", "sd", "--property", "anonymity,similarty-zero"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert len(line) <= 100, line
+    assert line.startswith("puf check: unknown property 'similarty-zero'; did you mean 'similarity-zero'? known: range")
+
+
+def test_property_takes_a_comma_list_and_repeats(capsys):
+    assert main(["check", "sd", "--property", "range, anonymity", "--property", "defined", "--max-examples", "2"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in ("range", "anonymity", "defined")), out
+    assert "continuity" not in out

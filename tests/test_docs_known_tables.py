@@ -8,7 +8,7 @@ from puf import MEASURES
 from puf.properties import CATALOG
 from puf.properties.catalog.property import FORMAL_CONVENTIONS
 from puf.properties.knowledge.known import known_measures, load_known
-from puf.properties.knowledge.known.derived import cell_reason
+from puf.properties.knowledge.pinned import cell_reason
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "guide" / "properties.md"

@@ -15,7 +15,7 @@ import pytest
 
 import puf
 from puf.grammar import BUILTIN_FORMS, IndexForm, PairForm, grammar_measure
-from puf.properties import CATALOG, verdicts
+from puf.properties import CATALOG, get_property, verdicts
 from puf.properties.knowledge.known import check_known, example_case, load_known
 from puf.properties.proving.proofs import Proof, combine, prove
 from puf.properties.proving.smt_encoding import INSTALL, z3_module
@@ -33,7 +33,7 @@ def test_rule_proofs_are_the_recorded_ones_and_only_on_holds_cells(name):
     recorded = {p: s for p, s in known.get("proofs", {}).items() if not s.endswith("by SMT")}
     proven = {}
     for prop in CATALOG:
-        proof = prove(measure, prop)
+        proof = prove(measure, get_property(prop))
         if proof is not None:
             assert proof.status == "proven" and known["verdicts"][prop] == "holds", (name, prop)
             proven[prop] = proof.scope
@@ -68,7 +68,7 @@ def test_a_users_grammar_measure_gets_rule_proofs_and_a_plain_function_none():
         for v in verdicts(mine, properties=["anonymity", "similarity-zero", "translation-invariance"], max_examples=10)
     }
     assert results == {"anonymity": "proven", "similarity-zero": "proven", "translation-invariance": "proven"}
-    assert prove(puf.as_measure(lambda effectiveness: 0.0), "anonymity") is None
+    assert prove(puf.as_measure(lambda effectiveness: 0.0), get_property("anonymity")) is None
 
 
 def test_known_files_refuse_a_proof_on_a_cell_that_does_not_hold():
@@ -82,7 +82,7 @@ def test_without_the_solver_smt_cells_say_the_extra_is_missing(monkeypatch):
     import puf.properties.proving.smt as smt
 
     monkeypatch.setattr(smt, "z3_module", lambda: None)
-    proof = prove(puf.as_measure("puf"), "pigou-dalton", mode="smt")
+    proof = prove(puf.as_measure("puf"), get_property("pigou-dalton"), mode="smt")
     assert proof.status == "unknown" and INSTALL in proof.argument
     (v,) = verdicts("puf", properties=["anonymity"], max_examples=5, proofs="smt")
     assert v.status == "proven"  # rules need no solver
@@ -90,7 +90,7 @@ def test_without_the_solver_smt_cells_say_the_extra_is_missing(monkeypatch):
 
 @needs_z3
 def test_an_smt_counterexample_is_exact_and_the_judge_confirms_it():
-    proof = prove(puf.as_measure("puf"), "pigou-dalton", mode="smt")
+    proof = prove(puf.as_measure("puf"), get_property("pigou-dalton"), mode="smt")
     assert proof.status == "violated" and proof.scope == "at m = 3, by SMT"
     case = example_case("pigou-dalton", proof.example, source="smt")
     before = puf.puf(case.before.effectiveness, case.before.similarity)
@@ -105,7 +105,7 @@ def test_the_recorded_smt_scopes_are_reproduced():
     for name in BUILTIN_FORMS:
         for prop, scope in load_known(name).get("proofs", {}).items():
             if scope.endswith("by SMT"):
-                proof = prove(puf.as_measure(name), prop, mode="smt", timeout=30.0)
+                proof = prove(puf.as_measure(name), get_property(prop), mode="smt", timeout=30.0)
                 assert (proof.status, proof.scope) == ("proven", scope), (name, prop, proof)
 
 
@@ -114,7 +114,7 @@ def test_violations_below_the_margin_are_not_a_proof():
     # x 1e-10: translating S changes the value by less than the judge's tolerance and the
     # solver's margin, but it changes it: the solver has found a violation, not proven none.
     tiny = grammar_measure(PairForm(gap="abs", aggregation="all-pairs", normalisation="mean", coefficient=1e-10))
-    proof = prove(puf.as_measure(tiny), "translation-invariance", mode="smt", max_users=2)
+    proof = prove(puf.as_measure(tiny), get_property("translation-invariance"), mode="smt", max_users=2)
     assert proof.status == "unknown" and "only violations below 1e-06" in proof.argument, proof
 
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from puf.properties import CATALOG, verdicts
+from puf.properties import CATALOG, get_property, verdicts
 from puf.properties.knowledge.known import (
     check_known,
     example_case,
@@ -15,7 +15,8 @@ from puf.properties.knowledge.known import (
     load_known,
     write_known,
 )
-from puf.properties.knowledge.known.derived import COVERAGE, cell_reason, derived_reason
+from puf.properties.knowledge.known.derived import COVERAGE, derived_reason
+from puf.properties.knowledge.pinned import cell_reason
 from puf.properties.knowledge.known.updates import known_from_verdicts
 from puf.cli import main
 
@@ -30,7 +31,7 @@ BACKED = [
 @pytest.mark.parametrize("name", known_measures())
 def test_every_known_file_is_well_formed_and_explains_every_cell(name):
     data = load_known(name)
-    check_known(data)
+    check_known(data, catalog=CATALOG)
     assert data["measure"] == name
     for prop, status in data["verdicts"].items():
         assert cell_reason(data, prop), (name, prop)  # stored, derived from what it reads, or the proof's
@@ -80,7 +81,7 @@ def test_check_known_names_the_problem():
     data = load_known("sd")
     del data["examples"]["similarity-zero"]["before"]["similarity"]
     with pytest.raises(ValueError, match=r"needs 'before' with the fields it acts on \(similarity\)"):
-        check_known(data)
+        check_known(data, catalog=CATALOG)
 
 
 def test_known_from_verdicts_round_trips_through_write_known(tmp_path):
@@ -93,7 +94,7 @@ def test_known_from_verdicts_round_trips_through_write_known(tmp_path):
 def test_puf_check_known_writes_a_file(tmp_path, capsys):
     path = tmp_path / "mine.json"
     assert main(["check", "sd", "--known", str(path), "--max-examples", "2", "--quiet"]) == 0
-    check_known(json.loads(path.read_text(encoding="utf-8")))
+    check_known(json.loads(path.read_text(encoding="utf-8")), catalog=CATALOG)
     assert main(["check", "--all", "--known", str(path)]) == 2
 
 
@@ -167,7 +168,7 @@ def test_update_known_writes_a_new_column_with_verdicts_examples_and_no_derivabl
         assert data["verdicts"][prop] == load_known(v.measure)["verdicts"][prop]
         reason = data["reasons"].get(prop, "")
         assert not any(phrase in reason for phrase in COVERAGE), (v.measure, reason)
-        assert reason != derived_reason(v.measure, prop, data["verdicts"][prop])
+        assert reason != derived_reason(v.measure, get_property(prop), data["verdicts"][prop])
         assert (prop in data["examples"]) == (data["verdicts"][prop] == "violated")
     sd = json.loads((tmp_path / "sd.json").read_text(encoding="utf-8"))
     assert prop not in sd["reasons"] and cell_reason(sd, prop).startswith("the measure reads no similarity")
@@ -209,7 +210,7 @@ def test_no_known_file_stores_coverage_or_a_derivable_reason(name, prop):
         f"properties/knowledge/known/{name}.json, {prop}: the reason holds search coverage ({found[0]!r}): "
         f"that is the run's output, not knowledge; run `{fix}`"
     )
-    assert reason != derived_reason(name, prop, data["verdicts"][prop]), (
+    assert reason != derived_reason(name, get_property(prop), data["verdicts"][prop]), (
         f"properties/knowledge/known/{name}.json, {prop}: the reason is the one derived from what the measure reads; run `{fix}`"
     )
 
@@ -225,7 +226,7 @@ def test_the_normaliser_fixes_a_column_written_with_coverage_and_derived_reasons
     from puf.properties.knowledge.known import updates
 
     data = load_known("sd")
-    data["reasons"]["similarity-sensitive"] = derived_reason("sd", "similarity-sensitive", "violated")
+    data["reasons"]["similarity-sensitive"] = derived_reason("sd", get_property("similarity-sensitive"), "violated")
     data["reasons"]["continuity"] = "no counterexample in 60 examples (m = 2–6; largest m = 6)"
     data["reasons"]["deterministic"] += (
         "; the search found no counterexample in 9 examples up to m = 4 (budget 5, seed 0)"

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from puf import Population, World, as_measure, measure
 from puf.grammar import PairForm, builtin_form, grammar_measure
-from puf.properties import CATALOG, verdicts
+from puf.properties import CATALOG, get_property, verdicts
 from puf.properties.cases.case import Case, derive
 from puf.properties.knowledge.corpus import get_entry
 from puf.properties.knowledge.known import load_known
@@ -219,7 +219,7 @@ def test_the_rules_prove_strangers_ignored_and_copies_kept_only_where_they_hold(
         (name, prop)
         for name in ("puf", "lipschitz-excess", "sd", "gini", "ge-1", "mean-difference")
         for prop in ("dissimilar-independence", "dissimilar-replication")
-        if rule_argument(as_measure(name), builtin_form(as_measure(name)), prop) is not None
+        if rule_argument(as_measure(name), builtin_form(as_measure(name)), get_property(prop)) is not None
     }
     assert proven == {
         ("puf", "dissimilar-independence"),

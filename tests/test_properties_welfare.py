@@ -10,7 +10,7 @@ from hypothesis import find, given, settings
 
 from puf import Population, as_measure
 from puf.grammar import builtin_form
-from puf.properties import CATALOG
+from puf.properties import CATALOG, get_property
 from puf.properties.cases.case import Case
 from puf.properties.knowledge.corpus import CORPUS, FLAWED
 from puf.properties.catalog.judges import resolution
@@ -211,10 +211,10 @@ def test_envy_free_judge_on_the_hand_made_worlds():
 def test_the_proof_rules_prove_what_they_claim_and_no_more(prop, proven, unproven):
     for name in proven:
         measure = as_measure(name)
-        assert rule_argument(measure, builtin_form(measure), prop) is not None, name
+        assert rule_argument(measure, builtin_form(measure), get_property(prop)) is not None, name
     for name in unproven:
         measure = as_measure(name)
-        assert rule_argument(measure, builtin_form(measure), prop) is None, name
+        assert rule_argument(measure, builtin_form(measure), get_property(prop)) is None, name
 
 
 def test_every_welfare_axiom_has_a_planted_flaw_that_breaks_it():

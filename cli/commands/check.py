@@ -22,7 +22,7 @@ from ._time_limit import add_time_limit, time_limit_error, timed_out_note
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
-    from puf.properties.running.runner import Verdict
+    from puf.properties.running.verdict import Verdict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,7 +52,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--all", action="store_true", help="print the measure x property matrix of every built-in measure"
     )
     parser.add_argument(
-        "--property", action="append", dest="properties", metavar="NAME", help="check only this property (repeatable)"
+        "--property",
+        action="append",
+        dest="properties",
+        type=_names,
+        metavar="NAME[,NAME...]",
+        help="check only these properties (a comma list; repeatable)",
     )
     parser.add_argument(
         "--max-examples",
@@ -135,6 +140,38 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     return results
 
 
+def _names(text: str) -> list[str]:
+    """One ``--property`` value as the names it lists (``a,b``: two; blanks around commas dropped)."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+#: The widest line of a refusal, ``puf check: `` included: it reads on a terminal of 100 columns.
+_WIDTH = 100
+
+
+def _unknown_property(name: str, known: list[str]) -> str:
+    """The refusal of an unknown property: the closest known name, and as many known ones as fit
+    a line of ``_WIDTH`` columns (the catalog lists them all).
+
+    Examples
+    --------
+    >>> _unknown_property("anonimity", ["range", "anonymity", "defined"])
+    "unknown property 'anonimity'; did you mean 'anonymity'? known: range, anonymity, defined"
+    >>> line = _unknown_property("x", [f"property-{i}" for i in range(40)])
+    >>> len("puf check: " + line) <= _WIDTH, line.endswith("…")
+    (True, True)
+    """
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1)
+    head = f"unknown property {name!r}" + (f"; did you mean {close[0]!r}?" if close else ";")
+    room = _WIDTH - len("puf check: ") - len(head) - len(" known: ")
+    listed = ", ".join(known)
+    if len(listed) > room:
+        listed = listed[: max(room - len(", …"), 0)].rsplit(", ", 1)[0] + ", …"
+    return f"{head} known: {listed}"
+
+
 def _refusal(args: argparse.Namespace) -> str | None:
     """What is wrong with the options, checked before any work (None: nothing)."""
     from puf.properties import CATALOG
@@ -147,7 +184,7 @@ def _refusal(args: argparse.Namespace) -> str | None:
     if args.update_known and not args.all:
         return "--update-known writes the built-ins' known files: give --all"
     if unknown:
-        return f"unknown property {unknown[0]!r}; known: {', '.join(CATALOG)}"
+        return _unknown_property(unknown[0], list(CATALOG))
     if args.jobs < 1:
         return f"--jobs must be >= 1, got {args.jobs}"
     if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
@@ -184,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
     from puf.properties.running.display import format_verdicts
     from puf.properties.running.isolation import load_isolated
 
+    if args.properties is not None:  # each --property is a list of names
+        args.properties = [name for names in args.properties for name in names]
     problem = _refusal(args)
     if problem:
         return _fail(problem)

@@ -155,7 +155,7 @@ def violation_reasons():
     """Every violated cell of the built-ins with the reason it shows (stored, else derived from
     what the measure reads), one line per measure and property."""
     from puf.properties import CATALOG
-    from puf.properties.knowledge.known.derived import cell_reason
+    from puf.properties.knowledge.pinned import cell_reason
 
     lines = []
     for name, data in _known_files().items():

@@ -12,8 +12,9 @@ since histories feed nothing else.
 
 Each property's strategy of cases is a function ``<name>_cases(level, measure)``
 declared with :func:`case_strategy` next to its kin (:mod:`.user_cases`,
-:mod:`.outcome_cases`, :mod:`.similarity_cases`, :mod:`.field_cases`) and named
-in its catalog entry.
+:mod:`.outcome_cases`, :mod:`.similarity_cases`, :mod:`.field_cases`), with the
+precondition its cases meet (:func:`.preconditions.precondition`), and named in its
+catalog entry.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from numpy.typing import ArrayLike, NDArray
 
 from .case import LARGEST, Case, case_strategy, derive, sources
+from .preconditions import precondition, single_population
 
 TINY = 1e-300
 """The smallest effectiveness the candidates use: ratios and logarithms of it run away."""
@@ -116,6 +117,7 @@ def candidates(case: Case) -> dict[str, Population]:
     return found
 
 
+@precondition(single_population)
 @case_strategy
 def size_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """One drawn population (its size m sets the candidates the judge reads).

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 __all__ = ["scale_cases", "translation_cases", "lipschitz_cases"]
 
+from typing import Any
 import functools
 
 import numpy as np
@@ -21,7 +22,10 @@ from numpy.typing import NDArray
 from puf.metadata import Measure
 from puf.population import Population
 
-from .case import FRACTIONS, FRACTIONS_OR_ONE, Case, case_strategy, draw_users, sources, trivial_case
+from puf import as_measure
+
+from .case import FRACTIONS, FRACTIONS_OR_ONE, Case, case_strategy, distance, draw_users, sources, trivial_case
+from .preconditions import TOLERANCE, precondition, require, same_fields
 from .draws import draw_bytes
 
 _DELTA = st.one_of(st.sampled_from([1e-3, 1e-2, 1e-1]), st.floats(1e-6, 1e-1))
@@ -43,6 +47,23 @@ def _outcome_fields(pop: Population) -> dict[str, NDArray[np.float64]]:
     return {name: value for name, value in pop.fields().items() if name in ("effectiveness", "utility")}
 
 
+def _outcome_pairs(case: Any) -> dict[str, tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    a, b = case.before.fields(), case.after.fields()
+    return {f: (a[f], b[f]) for f in ("effectiveness", "utility") if f in a}
+
+
+def _scale_precondition(case: Any, level: str, measure: Any) -> None:
+    pairs = _outcome_pairs(case)
+    s, s2 = pairs["effectiveness"]
+    if s.max() == 0:
+        return
+    a = s2[np.argmax(s)] / s.max()
+    require(0.001 - TOLERANCE <= a <= 0.999 + TOLERANCE, "0.001 - TOLERANCE <= a <= 0.999 + TOLERANCE")
+    for old, new in pairs.values():
+        np.testing.assert_allclose(new, a * old, atol=1e-12)
+
+
+@precondition(_scale_precondition)
 @case_strategy
 def scale_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every effectiveness (and utility) multiplied by one factor in (0, 1).
@@ -59,6 +80,18 @@ def scale_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     return Case(pop, pop.replace(**moved), f"every S (and utility) multiplied by {a:g}")
 
 
+def _translation_precondition(case: Any, level: str, measure: Any) -> None:
+    pairs = _outcome_pairs(case)
+    s, s2 = pairs["effectiveness"]
+    b = s2[0] - s[0]
+    for old, new in pairs.values():
+        np.testing.assert_allclose(new, old + b, atol=1e-12)
+        require(
+            np.all((new >= -TOLERANCE) & (new <= 1 + TOLERANCE)), "np.all((new >= -TOLERANCE) & (new <= 1 + TOLERANCE))"
+        )
+
+
+@precondition(_translation_precondition)
 @case_strategy
 def translation_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every effectiveness (and utility) shifted by one amount, staying in [0, 1].
@@ -134,6 +167,18 @@ def _segment(draw: st.DrawFn, pop: Population, measure: Measure) -> tuple[Popula
     return pop, pop.replace(**{f: _moved(draw, pop, f, scale) for f in names}), kind
 
 
+def _lipschitz_precondition(case: Any, level: str, measure: Any) -> None:
+    reads = set(as_measure(measure).reads)
+    same_fields(case.before, case.after, [f for f in case.before.fields() if f not in reads])
+    if not case.segment:
+        require(
+            case.delta > 0 and distance(case.before, case.after) <= case.delta * (1 + 1e-12),
+            "case.delta > 0 and distance(case.before, case.after) <= case.delta * (1 + 1e-12)",
+        )
+        require(1e-6 <= case.delta <= 0.1, "1e-6 <= case.delta <= 0.1")
+
+
+@precondition(_lipschitz_precondition)
 @case_strategy
 def lipschitz_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A segment the runner narrows to its steepest piece, or a perturbation of size δ.

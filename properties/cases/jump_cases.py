@@ -11,6 +11,7 @@ from __future__ import annotations
 
 __all__ = ["jump_cases"]
 
+from typing import Any
 import functools
 
 import numpy as np
@@ -20,7 +21,10 @@ from numpy.typing import NDArray
 from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
-from .case import Case, case_strategy, draw_users, sources
+from puf import as_measure
+
+from .case import Case, case_strategy, distance, draw_users, sources
+from .preconditions import precondition, require, same_fields
 
 _SMALLEST = 1e-6  # drawn values below it (but not 0) become 0: see jump_cases
 
@@ -105,6 +109,19 @@ def _without_tiny(pop: Population, names: list[str]) -> Population:
     return pop.replace(**{n: np.where((fields[n] > 0) & (fields[n] < _SMALLEST), 0.0, fields[n]) for n in names})
 
 
+def _jump_precondition(case: Any, level: str, measure: Any) -> None:
+    reads = set(as_measure(measure).reads)
+    same_fields(case.before, case.after, [f for f in case.before.fields() if f not in reads])
+    if case.segment:  # drawn ends: no value in (0, 1e-6)
+        for pop in (case.before, case.after):
+            for name in reads:
+                value = pop.fields()[name]
+                require(not np.any((value > 0) & (value < 1e-6)), f"{name!r}")
+    else:  # a narrowed or stored pair: the two ends of a piece at most 1e-12 long
+        require(distance(case.before, case.after) <= 1e-12, "distance(case.before, case.after) <= 1e-12")
+
+
+@precondition(_jump_precondition)
 @case_strategy
 def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A segment between two populations differing in the fields the measure reads.

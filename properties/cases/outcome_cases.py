@@ -18,6 +18,7 @@ __all__ = [
     "effectiveness_change_cases",
 ]
 
+from typing import Any
 import itertools
 
 import numpy as np
@@ -43,12 +44,28 @@ from .case import (
     trivial_case,
     world_transfer,
 )
+from .preconditions import (
+    TOLERANCE,
+    effectiveness_transfer,
+    one_step,
+    other_fields,
+    precondition,
+    require,
+    same_fields,
+    single_population,
+)
 from .draws import GRID_VALUES, draw_effectiveness
 
 # Where the centre of a widening lies in [min S, max S]: at either end, or anywhere between.
 _CENTRE_SHARES = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))
 
 
+def _zero_at_equality_precondition(case: Any, level: str, measure: Any) -> None:
+    single_population(case, level, measure)
+    require(np.ptp(case.before.effectiveness) == 0, "np.ptp(case.before.effectiveness) == 0")
+
+
+@precondition(_zero_at_equality_precondition)
 @case_strategy
 def zero_at_equality_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Everyone equally effective: S(u) = c at score level; at world level every user's P@k
@@ -113,6 +130,34 @@ def equal_precision(world: World, hits: int) -> World:
     return world.replace(relevance=relevance)
 
 
+def _disparity_precondition(case: Any, level: str, measure: Any) -> None:
+    before, after = case.before.effectiveness, case.after.effectiveness
+    if level == "world":
+        moved = np.flatnonzero(np.abs(after - before) > 1e-12)
+        require(
+            len(moved) == 1 and one_step(after[moved[0]] - before[moved[0]]),
+            "len(moved) == 1 and one_step(after[moved[0]] - before[moved[0]])",
+        )
+        user = moved[0]
+        if after[user] > before[user]:
+            require(before[user] == before.max(), "before[user] == before.max()")
+        else:
+            require(before[user] == before.min(), "before[user] == before.min()")
+        return
+    same_fields(case.before, case.after, other_fields(case.before, "effectiveness"))
+    if np.ptp(after) == 0:
+        np.testing.assert_allclose(before, after, atol=TOLERANCE)
+        return
+    i, j = int(np.argmin(after)), int(np.argmax(after))
+    mu = (before[j] - before[i]) / (after[j] - after[i])
+    require(-TOLERANCE <= mu < 1, "-TOLERANCE <= mu < 1")
+    centre = after if mu == 0 else None
+    c = before[i] if centre is not None else (before[i] - mu * after[i]) / (1 - mu)
+    require(after.min() - TOLERANCE <= c <= after.max() + TOLERANCE, f"{(c, after.min(), after.max())!r}")
+    np.testing.assert_allclose(before, c + mu * (after - c), atol=1e-9)
+
+
+@precondition(_disparity_precondition)
 @case_strategy
 def disparity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every gap S(u) − c widened about a centre c inside the population's range [min S, max S]
@@ -195,6 +240,7 @@ def _transfer(pop: Population, i: int, j: int, tau: float) -> Case:
     )
 
 
+@precondition(effectiveness_transfer)
 @case_strategy
 def progressive_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A transfer moving two users' effectiveness towards each other (one relevant listed item
@@ -239,6 +285,11 @@ def progressive_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) ->
     return world_transfer(draw, pop, world)
 
 
+def _effectiveness_change_precondition(case: Any, level: str, measure: Any) -> None:
+    same_fields(case.before, case.after, ["similarity"])
+
+
+@precondition(_effectiveness_change_precondition)
 @case_strategy
 def effectiveness_change_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Effectiveness replaced (score level) or one relevance grade changed (world level).

@@ -27,6 +27,7 @@ __all__ = [
     "dissimilar_copy_examples",
 ]
 
+from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from hypothesis import strategies as st
@@ -37,6 +38,7 @@ from puf.metadata import Measure
 from puf.synthetic import replicate
 
 from .case import FRACTIONS, LARGEST, Case, case_strategy, derive, draw_users, sources, trivial_case
+from .preconditions import TOLERANCE, OutsideStatement, other_fields, precondition, require, same_fields
 from .draws import draw_effectiveness, draw_similarity
 
 MIN_PAIR_GAP = 0.01
@@ -137,6 +139,22 @@ def _envious_pair() -> World:
     )
 
 
+def _isolated_user_precondition(case: Any, level: str, measure: Any) -> None:
+    """At most one user changed (its S; at world level its relevance: S and its utility row),
+    and that user similar to no one."""
+    before, after = case.before.fields(), case.after.fields()
+    moved = set(np.flatnonzero(before["effectiveness"] != after["effectiveness"]))
+    if "utility" in before:
+        moved |= set(np.flatnonzero((before["utility"] != after["utility"]).any(axis=1)))
+    same_fields(case.before, case.after, other_fields(case.before, "effectiveness", "utility"))
+    require(len(moved) <= 1, "len(moved) <= 1")
+    for u in moved:
+        require(
+            np.all(np.delete(before["similarity"][u], u) == 0), 'np.all(np.delete(before["similarity"][u], u) == 0)'
+        )
+
+
+@precondition(_isolated_user_precondition)
 @case_strategy
 def isolated_user_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """One user made similar to no one (its row of similarity 0), then its effectiveness moved
@@ -226,6 +244,27 @@ def _clustered(effectiveness: ArrayLike, labels: NDArray[np.intp]) -> Population
     return Population(s, (labels[:, None] == labels[None, :]).astype(np.float64))
 
 
+def _cluster_precondition(case: Any, level: str, measure: Any) -> None:
+    """Clusters of identical users at equal S, then one user of a cluster of two or more moved
+    by at least the minimum gap."""
+    before, after = case.before.effectiveness, case.after.effectiveness
+    labels = cluster_labels(case.before.similarity)
+    if labels is None:
+        raise OutsideStatement("the users before form no clusters of identical users")
+    require(
+        1 <= len(set(labels)) <= case.before.m - 1 and case.before.m < 300,
+        "1 <= len(set(labels)) <= case.before.m - 1 and case.before.m < 300",
+    )
+    np.testing.assert_array_equal(before, before[labels])
+    same_fields(case.before, case.after, other_fields(case.before, "effectiveness"))
+    (u,) = np.flatnonzero(after != before)
+    require(
+        np.count_nonzero(labels == labels[u]) >= 2 and abs(after[u] - before[u]) >= MIN_PAIR_GAP - 1e-12,
+        "np.count_nonzero(labels == labels[u]) >= 2 and abs(after[u] - before[u]) >= MIN_PAIR_GAP - 1e-12",
+    )
+
+
+@precondition(_cluster_precondition)
 @case_strategy
 def cluster_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Users in 1 to m − 1 clusters of identical users (similarity 1 inside, 0 across; in blocks
@@ -298,6 +337,22 @@ def _raised_by(pop: Population, u: int, v: int, step: float) -> Case:
     return Case(pop, pop.replace(similarity=raised), f"sim({u},{v}) raised {sim[u, v]:g} → {new:g} (gap {gap:g})")
 
 
+def _bounded_raise_precondition(case: Any, level: str, measure: Any) -> None:
+    same_fields(case.before, case.after, other_fields(case.before, "similarity"))
+    s = case.before.effectiveness
+    ((u, v),) = np.argwhere(np.triu(case.after.similarity != case.before.similarity, k=1))
+    old, new = case.before.similarity[u, v], case.after.similarity[u, v]
+    require(
+        abs(s[u] - s[v]) >= MIN_PAIR_GAP - TOLERANCE and old <= 1 - MIN_RAISE + TOLERANCE and case.before.m < 300,
+        "abs(s[u] - s[v]) >= MIN_PAIR_GAP - TOLERANCE and old <= 1 - MIN_RAISE + TOLERANCE and case.before.m < 300",
+    )
+    require(
+        old + MIN_RAISE - TOLERANCE <= new <= 1 and case.after.similarity[v, u] == new,
+        "old + MIN_RAISE - TOLERANCE <= new <= 1 and case.after.similarity[v, u] == new",
+    )
+
+
+@precondition(_bounded_raise_precondition)
 @case_strategy
 def bounded_raise_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """sim(u, v) of one pair with a gap of at least :data:`MIN_PAIR_GAP` raised by a drawn step
@@ -367,6 +422,20 @@ def _copied(pop: Population, r: int) -> Case:
     return Case(pop, after, f"population copied {r} times, similarity 0 across the copies")
 
 
+def _dissimilar_copy_precondition(case: Any, level: str, measure: Any) -> None:
+    m, big = case.before.m, case.after.m
+    r = big // m
+    require(big == r * m and r in (2, 3), "big == r * m and r in (2, 3)")
+    before, after = case.before.fields(), case.after.fields()
+    np.testing.assert_array_equal(after["effectiveness"], np.tile(before["effectiveness"], r))
+    for name in ("similarity", "utility"):  # 0 across copies: no shared history, no relevant item
+        if name in before:
+            np.testing.assert_allclose(after[name], np.kron(np.eye(r), before[name]))
+    if "list_distance" in before:  # the copies' items have the same features
+        np.testing.assert_allclose(after["list_distance"], np.tile(before["list_distance"], (r, r)))
+
+
+@precondition(_dissimilar_copy_precondition)
 @case_strategy
 def dissimilar_copy_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """The population copied r = 2 or 3 times, the copies strangers: the similarity matrix block

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = ["similarity_raise_cases", "similarity_change_cases", "no_similarity_cases", "similarity_change_grid"]
 
+from typing import Any
 import itertools
 
 import numpy as np
@@ -19,9 +20,24 @@ from puf.metadata import Measure
 from puf.population import Population
 
 from .case import FRACTIONS_OR_ONE, LARGEST, Case, case_strategy, derive, draw_users, sources, trivial_case
+from .preconditions import other_fields, precondition, require, same_fields, single_population
 from .draws import draw_effectiveness, draw_similarity
 
 
+def _similarity_raise_precondition(case: Any, level: str, measure: Any) -> None:
+    same_fields(case.before, case.after, other_fields(case.before, "similarity"))
+    s = case.before.effectiveness
+    diff = np.argwhere(np.triu(case.after.similarity != case.before.similarity, k=1))
+    require(len(diff) == 1, "len(diff) == 1")
+    u, v = diff[0]
+    old, new = case.before.similarity[u, v], case.after.similarity[u, v]
+    require(
+        s[u] != s[v] and old < new <= 1 and case.after.similarity[v, u] == new,
+        "s[u] != s[v] and old < new <= 1 and case.after.similarity[v, u] == new",
+    )
+
+
+@precondition(_similarity_raise_precondition)
 @case_strategy
 def similarity_raise_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """sim(u, v) of one pair with unequal effectiveness raised alone (the derived field, exact at
@@ -72,6 +88,11 @@ def _raised(pop: Population, u: int, v: int, fraction: float) -> Case:
     return Case(pop, pop.replace(similarity=raised), f"sim({u},{v}) raised {sim[u, v]:g} → {new:g}")
 
 
+def _similarity_change_precondition(case: Any, level: str, measure: Any) -> None:
+    same_fields(case.before, case.after, ["effectiveness"] + (["utility"] if level == "world" else []))
+
+
+@precondition(_similarity_change_precondition)
 @case_strategy
 def similarity_change_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """The similarity matrix replaced (score level) or shared history items added to two users
@@ -100,6 +121,15 @@ def similarity_change_cases(draw: st.DrawFn, level: str, measure: Measure) -> Ca
     return Case(pop, derive(after), f"{count} shared history item(s) added to users {u} and {v}")
 
 
+def _no_similarity_precondition(case: Any, level: str, measure: Any) -> None:
+    single_population(case, level, measure)
+    sim = case.before.similarity
+    require(
+        np.all(sim[~np.eye(case.before.m, dtype=bool)] == 0), "np.all(sim[~np.eye(case.before.m, dtype=bool)] == 0)"
+    )
+
+
+@precondition(_no_similarity_precondition)
 @case_strategy
 def no_similarity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Nobody similar to anybody: similarity the identity, or histories made pairwise disjoint.

@@ -26,6 +26,7 @@ __all__ = [
     "subgroup_examples",
 ]
 
+from typing import Any
 from collections.abc import Callable, Sequence
 import numpy as np
 from hypothesis import strategies as st
@@ -35,6 +36,7 @@ from puf import Population
 from puf.metadata import Measure
 
 from .case import FRACTIONS_OR_ONE, Case, case_strategy, sources, trivial_case
+from .preconditions import other_fields, precondition, require, same_fields
 from .draws import draw_grid
 
 _MAX_GROUP = 6  # six users a group: the inconsistency measure's five neighbours fit inside one
@@ -214,6 +216,19 @@ def _redistributed(
     )
 
 
+def _subgroup_precondition(case: Any, level: str, measure: Any) -> None:
+    """Only effectiveness changes, within one block of the similarity, its sum kept."""
+    same_fields(case.before, case.after, other_fields(case.before, "effectiveness"))
+    before, after = case.before.effectiveness, case.after.effectiveness
+    moved = np.flatnonzero(np.abs(after - before) > 1e-15)
+    linked = case.before.similarity > 0
+    require(np.all(linked[np.ix_(moved, moved)]), "np.all(linked[np.ix_(moved, moved)])")
+    require(
+        abs(after[moved].sum() - before[moved].sum()) < 1e-9, "abs(after[moved].sum() - before[moved].sum()) < 1e-9"
+    )
+
+
+@precondition(_subgroup_precondition)
 @case_strategy
 def subgroup_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Two or three groups of 2–6 users (blocks of the similarity); one group's effectiveness

@@ -22,6 +22,7 @@ __all__ = [
     "composite_transfer_worlds",
 ]
 
+from typing import Any
 from collections.abc import Sequence
 import math
 
@@ -34,6 +35,7 @@ from puf.metadata import Measure
 from puf.population import Population
 
 from .case import Case, case_strategy, derive, sources, trivial_case, world_transfer
+from .preconditions import TOLERANCE, effectiveness_transfer, precondition, require
 
 MIN_GAP = 0.01
 """Smallest gap S_j − S_i between the two users of a transfer the search makes."""
@@ -73,6 +75,20 @@ def _transfer(pop: Population, i: int, j: int, tau: float) -> Case:
     )
 
 
+def _strict_transfer_precondition(case: Any, level: str, measure: Any) -> None:
+    effectiveness_transfer(case, level, measure)
+    if level == "score":
+        before, after = case.before.effectiveness, case.after.effectiveness
+        require(np.all((before == 0) | (before >= 1e-3)), "np.all((before == 0) | (before >= 1e-3))")
+        i, j = sorted(np.flatnonzero(np.abs(after - before) > 1e-15), key=lambda u: before[u])
+        tau = (after[i] - before[i]) / (before[j] - before[i])
+        require(
+            before[j] - before[i] >= 0.01 - TOLERANCE and 0.01 - TOLERANCE <= tau <= 0.5 + TOLERANCE,
+            "before[j] - before[i] >= 0.01 - TOLERANCE and 0.01 - TOLERANCE <= tau <= 0.5 + TOLERANCE",
+        )
+
+
+@precondition(_strict_transfer_precondition)
 @case_strategy
 def strict_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A transfer of τ ∈ [0.01, ½] of a gap of at least 0.01 from the better-off user to the
@@ -150,6 +166,18 @@ def composite_transfer(s: ArrayLike, users: Sequence[int], share: float) -> NDAr
     return after
 
 
+def _composite_transfer_precondition(case: Any, level: str, measure: Any) -> None:
+    """Four users moved, the sum and the sum of squares of S kept (mean and variance)."""
+    before, after = case.before.effectiveness, case.after.effectiveness
+    require(
+        len(np.flatnonzero(np.abs(after - before) > 1e-15)) == 4,
+        "len(np.flatnonzero(np.abs(after - before) > 1e-15)) == 4",
+    )
+    require(abs(after.sum() - before.sum()) < 1e-9, "abs(after.sum() - before.sum()) < 1e-9")
+    require(abs((after**2).sum() - (before**2).sum()) < 1e-9, "abs((after**2).sum() - (before**2).sum()) < 1e-9")
+
+
+@precondition(_composite_transfer_precondition)
 @case_strategy
 def composite_transfer_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A favourable composite transfer: progressive between users a < b, regressive between

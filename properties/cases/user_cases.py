@@ -19,7 +19,9 @@ __all__ = [
     "repeat_remade",
 ]
 
+from typing import Any
 import dataclasses
+import re
 import functools
 
 import numpy as np
@@ -31,8 +33,10 @@ from puf.synthetic import move_outcomes, pair_order, replicate, weighted_gap_sum
 from puf.metadata import Measure
 
 from .case import LARGEST, Case, case_strategy, derive, sources, trivial_case
+from .preconditions import TOLERANCE, OutsideStatement, precondition, require, same_fields, single_population
 
 
+@precondition(single_population)
 @case_strategy
 def single_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """One population as drawn, no transformation (``range``, ``defined``).
@@ -105,6 +109,17 @@ def _permutations(m: int) -> st.SearchStrategy[list[int]]:
     return st.permutations(range(m))
 
 
+def _anonymity_precondition(case: Any, level: str, measure: Any) -> None:
+    named = re.search(r"order=\[([0-9, ]*)\]", case.change)
+    if named is None:
+        raise OutsideStatement(f"the change names no order=[...] of the users: {case.change!r}")
+    order = np.array([int(i) for i in named[1].split(",")])
+    require(sorted(order) == list(range(case.before.m)), "sorted(order) == list(range(case.before.m))")
+    expected = case.before.permute(order)
+    same_fields(expected, case.after, expected.fields())
+
+
+@precondition(_anonymity_precondition)
 @case_strategy
 def anonymity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Users relabelled: the drawn order, and two that move every user (reversed, rotated).
@@ -153,6 +168,19 @@ def _relabelled(pop: Population, world: World | None, order: NDArray[np.int64]) 
     return Case(pop, after, f"users relabelled: new user i is old user order[i], order={order.tolist()}")
 
 
+def _rearrangement_precondition(case: Any, level: str, measure: Any) -> None:
+    before, after = case.before, case.after
+    np.testing.assert_array_equal(np.sort(before.effectiveness), np.sort(after.effectiveness))
+    same_fields(before, after, ["similarity"])
+    gap = weighted_gap_sum(after.effectiveness, after.similarity) - weighted_gap_sum(
+        before.effectiveness, before.similarity
+    )
+    require(
+        gap >= -TOLERANCE and case.strict == (gap > TOLERANCE), "gap >= -TOLERANCE and case.strict == (gap > TOLERANCE)"
+    )
+
+
+@precondition(_rearrangement_precondition)
 @case_strategy
 def rearrangement_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """The most_fair against the most_unfair pairing of effectiveness (or outcomes) with users,
@@ -220,6 +248,15 @@ def _pairings(pop: Population, world: World | None) -> Case:
     )
 
 
+def _replication_precondition(case: Any, level: str, measure: Any) -> None:
+    m, big = case.before.m, case.after.m
+    r = big // m
+    require(big == r * m and r in (2, 3), "big == r * m and r in (2, 3)")
+    np.testing.assert_array_equal(case.after.effectiveness, np.tile(case.before.effectiveness, r))
+    np.testing.assert_allclose(case.after.similarity, np.tile(case.before.similarity, (r, r)))
+
+
+@precondition(_replication_precondition)
 @case_strategy
 def replication_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """Every user copied r = 2 or 3 times (a user and its copies have similarity 1).
@@ -274,6 +311,11 @@ _QUERIES = {
 }
 
 
+def _repeat_precondition(case: Any, level: str, measure: Any) -> None:
+    require(case.after is not None, "case.after is not None")
+
+
+@precondition(_repeat_precondition)
 @case_strategy
 def repeat_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A population P (``before``) and others asked just before it again (``after`` of the case

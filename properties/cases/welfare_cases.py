@@ -33,6 +33,7 @@ __all__ = [
     "envy_worlds",
 ]
 
+from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 from numpy.typing import ArrayLike, NDArray
@@ -44,6 +45,7 @@ from puf.world import World
 from puf.metadata import Measure
 
 from .case import FRACTIONS, FRACTIONS_OR_ONE, HALVES_OR_LESS, Case, case_strategy, derive, draw_users, sources
+from .preconditions import precondition, require, same_fields, single_population
 from .case import trivial_case, world_transfer
 
 GRID = 2.0**-20
@@ -187,6 +189,16 @@ def _random_pair(draw: st.DrawFn, pop: Population) -> Case | None:
     return None
 
 
+def _lorenz_precondition(case: Any, level: str, measure: Any) -> None:
+    """S' Lorenz-dominates S (relative curves, both means positive); similarity and lists kept."""
+    require(
+        lorenz_dominates(case.after.effectiveness, case.before.effectiveness),
+        "lorenz_dominates(case.after.effectiveness, case.before.effectiveness)",
+    )
+    same_fields(case.before, case.after, ["similarity", "list_distance"])
+
+
+@precondition(_lorenz_precondition)
 @case_strategy
 def lorenz_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """S' that Lorenz-dominates S: progressive transfers followed by a proportional rescaling
@@ -295,6 +307,13 @@ def _added(pop: Population, c: float) -> Case:
     return Case(pop, pop.replace(**changes), f"c = {c:g} added to every S (and utility)")
 
 
+def _equal_addition_precondition(case: Any, level: str, measure: Any) -> None:
+    """One c > 0 added to every S (and utility entry); similarity and lists kept."""
+    require(added_amount(case.before, case.after) > 0, "added_amount(case.before, case.after) > 0")
+    same_fields(case.before, case.after, ["similarity", "list_distance"])
+
+
+@precondition(_equal_addition_precondition)
 @case_strategy
 def equal_addition_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """The same amount c > 0 added to every effectiveness (and utility entry), staying in
@@ -324,6 +343,13 @@ def equal_addition_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     return Case(pop, cases[0].after, cases[0].change, alternatives=tuple(cases[1:]))
 
 
+def _mirror_precondition(case: Any, level: str, measure: Any) -> None:
+    """P' on the same users, similarity and lists kept."""
+    require(case.after.m == case.before.m, "case.after.m == case.before.m")
+    same_fields(case.before, case.after, ["similarity", "list_distance"])
+
+
+@precondition(_mirror_precondition)
 @case_strategy
 def mirror_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """P against P' on the same users (similarity, lists and list distances fixed): P' = 1 − P
@@ -389,6 +415,7 @@ def _envious(draw: st.DrawFn, world: World) -> tuple[World, str] | None:
     return world.replace(relevance=relevance), f"user {u} envies user {v}: item {item} of L_{v} relevant ({grade})"
 
 
+@precondition(single_population)
 @case_strategy
 def envy_free_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """One world's population: envy-free (relevance only on a user's own list; lists fully

@@ -39,6 +39,7 @@ from .judges import resolution
 from ..cases.case import Case, distance
 from ..cases.field_cases import lipschitz_cases
 from ..cases.jump_cases import jump_cases
+from ..cases.preconditions import precondition, precondition_of
 from ..proving.proof_rules import composition_rule
 
 JUMP_DISTANCE = 1e-12
@@ -166,6 +167,7 @@ def jump(measure: Measure, before: float, after: float, case: Any) -> float:
     return abs(after - before) - max(_REL * scale, resolution(m, before, after))
 
 
+@precondition(precondition_of(lipschitz_cases))
 def perturbation_or_jump_cases(level: str, measure: str | Callable[..., Any]) -> st.SearchStrategy[Case]:
     """``lipschitz-continuity``'s cases: a δ-perturbation or segment of
     :func:`properties.cases.field_cases.lipschitz_cases`, or a segment of

@@ -169,7 +169,7 @@ class Property:
         } | {"needs": list(self.needs)}
 
 
-#: The statuses a property's verdict can have, strongest first (:class:`properties.running.runner.Verdict`
+#: The statuses a property's verdict can have, strongest first (:class:`properties.running.verdict.Verdict`
 #: says what each means).
 STATUSES = ("proven", "holds", "violated", "not-found", "undefined", "not-applicable")
 

@@ -11,12 +11,14 @@ again on that very example.
 
 A file may pin fewer properties than the catalog holds (it was written before a
 property was added): those cells are unpinned, and the runner's verdict stands
-alone (:func:`unpinned_failure`).
+alone (:func:`unpinned_failure`). :func:`cell_reason` is the reason every display
+of a pinned cell shows: the stored one, else the one derived from what the
+measure reads (:mod:`properties.knowledge.known.derived`), else the proof's scope.
 """
 
 from __future__ import annotations
 
-__all__ = ["read_pinned", "pinned_change", "unpinned_failure", "from_pinned"]
+__all__ = ["read_pinned", "pinned_change", "unpinned_failure", "from_pinned", "cell_reason"]
 
 from collections.abc import Mapping
 from typing import Any
@@ -24,7 +26,7 @@ import os
 import json
 from pathlib import Path
 from .known import PINNED_SOURCE
-from ..running.runner import Verdict
+from ..running.verdict import Verdict
 
 
 def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> dict[str, Any]:
@@ -97,7 +99,7 @@ def from_pinned(verdict: Verdict) -> bool:
 
     Examples
     --------
-    >>> from puf.properties.running.runner import Verdict
+    >>> from puf.properties.running.verdict import Verdict
     >>> v = Verdict("gap", "range", "violated", "universal", "score", 1, 0, "r",
     ...             {"change": "known example (pinned): S = (0, 1)"})
     >>> from_pinned(v)
@@ -138,7 +140,7 @@ def pinned_change(
 
     Examples
     --------
-    >>> from puf.properties.running.runner import Verdict
+    >>> from puf.properties.running.verdict import Verdict
     >>> pinned = {"measure": "gap", "verdicts": {"range": "holds"}, "examples": {}}
     >>> v = Verdict("gap", "range", "violated", "universal", "score", 1, 0, "value 2 > 1")
     >>> print(pinned_change(v, pinned, path="gap.json"))
@@ -172,7 +174,7 @@ def unpinned_failure(verdict: Verdict) -> str | None:
 
     Examples
     --------
-    >>> from puf.properties.running.runner import Verdict
+    >>> from puf.properties.running.verdict import Verdict
     >>> v = Verdict("gap", "scale-invariance", "violated", "universal", "score", 1, 0, "r")
     >>> unpinned_failure(v) is None
     True
@@ -185,3 +187,53 @@ def unpinned_failure(verdict: Verdict) -> str | None:
     if verdict.status not in ("violated", "undefined") or (prop is not None and prop.informational):
         return None
     return f"property {verdict.property!r} is {verdict.status}"
+
+
+def cell_reason(data: Mapping[str, Any], prop: str, *, measure: Any = None) -> str | None:
+    """The reason a pinned cell shows: its stored reason, else the one derived from what the
+    measure reads (:func:`derived_reason`), else its proof's scope; None when it has none of them
+    (the run's own reason is shown then: what the search covered, and its measured power).
+
+    Parameters
+    ----------
+    data : dict
+        A known file (a built-in's or a researcher's pinned file).
+    prop : str
+        A property it pins.
+    measure : str, callable or Measure, optional
+        The measure (default: ``data["measure"]`` where it is a registered name).
+
+    Examples
+    --------
+    >>> from puf.properties.knowledge.known import load_known
+    >>> cell_reason(load_known("sd"), "similarity-monotone")
+    'the measure reads no similarity, so the change leaves the value unchanged'
+    >>> cell_reason(load_known("sd"), "translation-invariance")
+    'a shift leaves every gap unchanged'
+    >>> cell_reason({"measure": "mine", "verdicts": {"range": "holds"}, "reasons": {},
+    ...              "proofs": {"range": "for every m, by bounds of the blocks"}}, "range")
+    'proven for every m, by bounds of the blocks'
+    """
+    stored = data.get("reasons", {}).get(prop)
+    if stored:
+        return str(stored)
+    status = data.get("verdicts", {}).get(prop)
+    derived = None if status is None else _derived_or_none(measure or data.get("measure"), prop, status)
+    if derived:
+        return derived
+    scope = data.get("proofs", {}).get(prop)
+    return f"proven {scope}" if scope else None
+
+
+def _derived_or_none(measure: Any, prop: str, status: str) -> str | None:
+    """:func:`derived_reason`, or None for a measure that is not registered (a pinned file's name)."""
+    from puf import MEASURES
+
+    from ..catalog.listing import CATALOG
+    from .known.derived import derived_reason
+
+    if isinstance(measure, str) and measure not in MEASURES:
+        return None
+    if prop not in CATALOG:  # a property no longer in the catalog
+        return None
+    return derived_reason(measure, CATALOG[prop], status)

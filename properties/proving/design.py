@@ -10,15 +10,13 @@ their full catalog row and are ranked by how many of their cells are proven.
 
 from __future__ import annotations
 
-__all__ = ["Cell", "Candidate", "design", "INEQUALITY"]
+__all__ = ["design", "INEQUALITY"]
 
 from typing import Any
 from collections.abc import Mapping, Sequence
-import math
-from dataclasses import asdict, dataclass, field
 
 from puf import as_measure
-from puf.grammar import BUILTIN_FORMS, IndexForm, PairForm, enumerate_forms, grammar_measure
+from puf.grammar import BUILTIN_FORMS, PairForm, enumerate_forms, grammar_measure
 from puf.metadata import Measure
 from puf.parallel import map_tasks
 
@@ -26,62 +24,11 @@ from ..running.budget import DEFAULT_TIME_LIMIT, example_budget
 from ..catalog.listing import CATALOG, get_property
 from .proofs import check_mode, combine, prove, settles
 from ..running.runner import verdicts
+from .candidate import Candidate, Cell
 
 
 INEQUALITY = "inequality"
 """``kinds`` value for the inequality forms only: the candidates that read effectiveness alone."""
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One decided cell: status, how it was decided ("proof" or "search"), scope, reason, example."""
-
-    property: str
-    status: str
-    by: str
-    reason: str = ""
-    scope: str | None = None
-    example: dict[str, Any] | None = None
-
-
-@dataclass
-class Candidate:
-    """A form of the grammar with its decided cells; ``failed`` is its first failing cell, if any."""
-
-    name: str
-    form: PairForm | IndexForm
-    alias: str = ""
-    cells: list[Cell] = field(default_factory=list)
-    failed: Cell | None = None
-
-    @property
-    def n_proven(self) -> int:
-        return sum(c.status == "proven" for c in self.cells)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the form's options, the cells, the first failing cell."""
-        return _finite_or_text(
-            {
-                "name": self.name,
-                "alias": self.alias,
-                "kind": type(self.form).__name__,
-                "form": asdict(self.form),
-                "n_proven": self.n_proven,
-                "cells": [asdict(c) for c in self.cells],
-                "failed": None if self.failed is None else asdict(self.failed),
-            }
-        )
-
-
-def _finite_or_text(value: Any) -> Any:
-    """``value`` with NaN and infinities as the strings "nan", "inf", "-inf" (as verdicts are written)."""
-    if isinstance(value, dict):
-        return {k: _finite_or_text(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite_or_text(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
 
 
 # Pair forms that are positive multiples of an index form's built-in: (2/m²)Σ_{u<v}(ΔS)²/μ² = 2σ²/μ²
@@ -120,7 +67,7 @@ def decide(
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Cell:
     """One cell: by proof when one settles it, else by the search (proofs off)."""
-    proof = prove(measure, prop, mode=proofs)
+    proof = prove(measure, get_property(prop), mode=proofs)
     if settles(proof):
         return Cell(prop, "proven", "proof", proof.argument, proof.scope)
     if proof is not None and proof.status == "violated":

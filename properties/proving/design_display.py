@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from .design import Candidate, Cell
+from .candidate import Candidate, Cell
 
 _SHORT = {
     "proven": "proven",

@@ -13,12 +13,13 @@ from __future__ import annotations
 __all__ = ["PROOF_MODES", "Proof", "prove", "rule_argument", "settles", "combine"]
 
 from typing import Any, TypeGuard
+import functools
 from dataclasses import dataclass
 
 from puf.grammar import builtin_form
 from puf.metadata import Measure
 
-from ..catalog.listing import PROOF_RULES, get_property
+from ..cases.case import Case
 from ..catalog.property import Property
 from .proof_rules import ProofRule
 
@@ -33,7 +34,8 @@ class Proof:
     Examples
     --------
     >>> import puf
-    >>> p = prove(puf.as_measure("puf"), "anonymity")
+    >>> from puf.properties import get_property
+    >>> p = prove(puf.as_measure("puf"), get_property("anonymity"))
     >>> p.status, p.scope
     ('proven', 'for every m, by symmetric aggregation')
     """
@@ -44,23 +46,24 @@ class Proof:
     example: dict | None = None
 
 
-def rule_argument(measure: Measure, form: Any, prop: str | Property) -> tuple[str, str] | None:
+def rule_argument(measure: Measure, form: Any, prop: Property) -> tuple[str, str] | None:
     """``(rule name, argument)`` proving ``prop`` for every m by its composition rule, or None.
 
-    The rule is the property's ``proof_rule`` (a catalog property named by ``prop`` has the
-    one of its entry); a plain function as rule is cited by its name.
+    The rule is the property's ``proof_rule`` (a catalog property has the one of its entry); a
+    plain function as rule is cited by its name.
 
     Examples
     --------
     >>> import puf
     >>> from puf.grammar import builtin_form
+    >>> from puf.properties import get_property
     >>> m = puf.as_measure("puf")
-    >>> rule_argument(m, builtin_form(m), "anonymity")[0]
+    >>> rule_argument(m, builtin_form(m), get_property("anonymity"))[0]
     'symmetric aggregation'
-    >>> rule_argument(m, builtin_form(m), "pigou-dalton") is None
+    >>> rule_argument(m, builtin_form(m), get_property("pigou-dalton")) is None
     True
     """
-    rule = prop.proof_rule if isinstance(prop, Property) else PROOF_RULES.get(prop)
+    rule = prop.proof_rule
     if rule is None or form is None:
         return None
     if not isinstance(rule, ProofRule):
@@ -76,15 +79,15 @@ def check_mode(mode: str) -> str:
 
 
 def prove(
-    measure: Measure, prop: str | Property, *, mode: str = "rules", max_users: int = 4, timeout: float = 5.0
+    measure: Measure, prop: Property, *, mode: str = "rules", max_users: int = 4, timeout: float = 5.0
 ) -> Proof | None:
     """Prove (or refute) one property of ``measure`` where its grammar form allows; else None.
 
     Parameters
     ----------
     measure : puf.Measure
-    prop : str or Property
-        The property, or the name of a catalog property.
+    prop : Property
+        The property (:func:`puf.properties.get_property` finds a catalog one by name).
     mode : {"rules", "smt", "none"}, default "rules"
     max_users : int, default 4
         The largest m the solver is asked about.
@@ -108,10 +111,24 @@ def prove(
         return None
     from .smt import smt_decide
 
-    result = smt_decide(measure, form, get_property(prop), max_users=max_users, timeout=timeout)
+    confirm = functools.partial(_confirmed, measure, prop)
+    result = smt_decide(measure, form, prop, confirm=confirm, max_users=max_users, timeout=timeout)
     if result is None:
         return None
     return Proof(result.status, result.scope, result.note, result.example)
+
+
+def _confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | None:
+    """The judge's snapshot of the solver's ``case`` when it confirms the violation, else None:
+    the search judges it as any other case (the solver decides, the judge confirms)."""
+    from ..running.search import Found, PropertySearch
+
+    search = PropertySearch(measure, prop, max_examples=1, time_limit=10.0, time_budget=60.0)
+    try:
+        search.check(case)
+    except Found:
+        return None if search.failure is None else search.failure[1]
+    return None
 
 
 def settles(proof: Proof | None) -> TypeGuard[Proof]:

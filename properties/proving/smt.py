@@ -227,22 +227,20 @@ def _case(prop: str, transform: _Transform | None, m: int, value: Mapping[str, f
     return Case(population(s, w), population(*transform(s, w, p)), change=change)
 
 
-def _confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | None:
-    """The judge's snapshot of ``case`` when it confirms the violation, else None."""
-    from ..running.search import Found, PropertySearch
-
-    search = PropertySearch(measure, prop, max_examples=1, time_limit=10.0, time_budget=60.0)
-    try:
-        search.check(case)
-    except Found:
-        return None if search.failure is None else search.failure[1]
-    return None
-
-
 def smt_decide(
-    measure: Measure, form: Any, prop: Property, *, max_users: int = 4, timeout: float = 5.0
+    measure: Measure,
+    form: Any,
+    prop: Property,
+    *,
+    confirm: Callable[[Case], dict[str, Any] | None],
+    max_users: int = 4,
+    timeout: float = 5.0,
 ) -> SmtResult | None:
     """Decide one cell for m = 2..``max_users`` with z3 (see the module docstring).
+
+    ``confirm`` judges a counterexample the solver found, as a case: the judge's snapshot of it
+    when the judge confirms the violation, else None (:func:`properties.proving.proofs.prove`
+    hands in the search's judge, so the solver stands below the search).
 
     Returns
     -------
@@ -264,7 +262,7 @@ def smt_decide(
                     answer, value = _query(z3, form, measure, name, m, transform, margin, timeout)
                     if answer != "sat" or value is None:
                         break
-                    example = _confirmed(measure, prop, _case(name, transform, m, value))
+                    example = confirm(_case(name, transform, m, value))
                     if example is not None:
                         return SmtResult("violated", f"at m = {m}, by SMT", "", example, time.perf_counter() - start)
                 if answer == "unknown":

@@ -10,7 +10,7 @@ import textwrap
 import numpy as np
 from numpy.typing import ArrayLike
 from ..catalog.judges import shown_pair
-from .runner import Verdict
+from .verdict import Verdict
 import pandas as pd
 
 

@@ -14,7 +14,7 @@ from puf.parallel import completed, progress_bar, worker_pool
 from ..catalog.listing import CATALOG
 from ..catalog.property import Property
 from .runner import verdicts
-from .runner import Verdict
+from .verdict import Verdict
 import pandas as pd
 
 

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     from puf.metadata import Measure
 
-    from .runner import Verdict
+    from .verdict import Verdict
 
 _PLAN = pytest.StashKey()  # [(label, spec, known path or None)]
 _LOADED = pytest.StashKey()  # spec -> Measure or the ValueError loading it gave

@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 from typing import Any, NoReturn
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 import os
 import functools
 import json
@@ -39,6 +39,7 @@ import numpy as np
 from puf.population import FIELDS
 from puf.population import Population
 from ...cases.case import Case
+from ...catalog.property import STATUSES, Property
 
 
 _HOME = Path(__file__).resolve().parent
@@ -67,7 +68,7 @@ def _read(name: str) -> dict[str, Any] | None:
         return None
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
-    check_known(data, partial=True)  # a file may lack a new property until it is updated
+    check_known(data)  # by property name: the catalog checks it in the tests and on writing
     return data
 
 
@@ -159,73 +160,84 @@ def _fail(where: str, problem: str) -> NoReturn:
     raise ValueError(f"known file {where}: {problem}")
 
 
-def check_known(data: Any, *, partial: bool = False) -> None:
+def check_known(data: Any, *, catalog: Mapping[str, Property] | None = None, partial: bool = False) -> None:
     """Raise ValueError naming the problem unless ``data`` has the known-file format.
 
-    ``partial``: properties may be missing from ``verdicts`` (those present still in catalog
-    order), as in a file not yet updated for a new property. ``reasons`` holds a line for the
+    A known file names properties; it is read without the catalog (the runner replays its
+    examples by property name). ``catalog`` (:data:`puf.properties.CATALOG`), when given, checks
+    it against the catalog too: every property a catalog one, in catalog order, each example
+    with the fields its property acts on. ``partial``: properties may then be missing from
+    ``verdicts`` (those present still in catalog order), as in a file not yet updated for a new
+    property. ``reasons`` holds a line for the
     cells that need one (:mod:`properties.knowledge.known.derived` gives the others'). An optional
     ``literature`` object maps a property to ``{"source", "says", "verdict"}`` (and
     ``"differs"``: why the pinned verdict may differ from the one the literature implies).
 
     Examples
     --------
+    >>> from puf.properties import CATALOG
     >>> check_known({"measure": "x", "verdicts": {}, "reasons": {}, "examples": {}})
+    >>> check_known({"measure": "x", "verdicts": {}, "reasons": {}, "examples": {}}, catalog=CATALOG)
     Traceback (most recent call last):
     ...
     ValueError: known file 'x': verdicts must list every catalog property in catalog order
     """
-    from ...catalog.listing import CATALOG
-    from ...catalog.property import STATUSES
-
     if not isinstance(data, dict) or not isinstance(data.get("measure"), str):
         _fail("?", "must be an object with a string 'measure'")
     where = repr(data["measure"])
     for key in ("verdicts", "reasons", "examples"):
         if not isinstance(data.get(key), dict):
             _fail(where, f"{key!r} must be an object")
-    names = list(data["verdicts"])
-    if names != ([p for p in CATALOG if p in data["verdicts"]] if partial else list(CATALOG)):
-        _fail(where, "verdicts must list every catalog property in catalog order")
-    # A reason is stored only where it says what a reader needs (properties.knowledge.known.derived).
-    if list(data["reasons"]) != [p for p in CATALOG if p in data["reasons"]]:
-        _fail(where, "reasons must name catalog properties in catalog order")
+    if catalog is not None:
+        _check_against(where, data, catalog, partial=partial)
     for prop, reason in data["reasons"].items():
         if prop not in data["verdicts"] or not isinstance(reason, str) or not reason.strip():
             _fail(where, f"reason of {prop!r} must be a non-empty line for a pinned verdict")
-    _check_literature(where, data.get("literature", {}), STATUSES)
+    _check_literature(where, data.get("literature", {}))
     for prop, status in data["verdicts"].items():
         if status not in STATUSES:
             _fail(where, f"verdict of {prop!r} must be one of {', '.join(STATUSES)}, got {status!r}")
     _check_proofs(where, data)
     for prop, example in data["examples"].items():
-        if prop not in CATALOG:
-            _fail(where, f"example for unknown property {prop!r}")
-        before = example.get("before") if isinstance(example, dict) else None
-        # The fields every population has that the property acts on (all: the measure's own).
-        needs = CATALOG[prop].needs
-        acts_on = [] if set(needs) >= set(FIELDS) else [f for f in ("effectiveness", "similarity") if f in needs]
-        if not isinstance(before, dict) or not set(FIELDS) & set(before) or not set(acts_on) <= set(before):
-            _fail(where, f"example of {prop!r} needs 'before' with the fields it acts on ({', '.join(acts_on)})")
-        after = example.get("after")
-        if (after is None) != CATALOG[prop].single_population:
-            _fail(where, f"example of {prop!r} must {'not ' * (after is not None)}have 'after'")
+        _check_example(where, prop, example, None if catalog is None else catalog[prop])
 
 
-def _check_literature(where: str, literature: Any, statuses: Sequence[str]) -> None:
-    from ...catalog.listing import CATALOG
+def _check_against(where: str, data: Mapping[str, Any], catalog: Mapping[str, Property], *, partial: bool) -> None:
+    """The cells a file pins are the catalog's properties, in catalog order (every one unless ``partial``)."""
+    if list(data["verdicts"]) != ([p for p in catalog if p in data["verdicts"]] if partial else list(catalog)):
+        _fail(where, "verdicts must list every catalog property in catalog order")
+    # A reason is stored only where it says what a reader needs (properties.knowledge.known.derived).
+    if list(data["reasons"]) != [p for p in catalog if p in data["reasons"]]:
+        _fail(where, "reasons must name catalog properties in catalog order")
+    for key, what in (("literature", "literature"), ("proofs", "proof"), ("examples", "example")):
+        unknown = [prop for prop in data.get(key, {}) if prop not in catalog]
+        if unknown:
+            _fail(where, f"{what} for unknown property {unknown[0]!r}")
 
+
+def _check_example(where: str, prop: str, example: Any, known_as: Property | None) -> None:
+    """A stored example holds a population, with the fields its property acts on and an ``after``
+    where the property changes one (``known_as``: the catalog's property, when the catalog is given)."""
+    before = example.get("before") if isinstance(example, dict) else None
+    # The fields every population has that the property acts on (all: the measure's own).
+    needs = () if known_as is None else known_as.needs
+    acts_on = [] if set(needs) >= set(FIELDS) else [f for f in ("effectiveness", "similarity") if f in needs]
+    if not isinstance(before, dict) or not set(FIELDS) & set(before) or not set(acts_on) <= set(before):
+        _fail(where, f"example of {prop!r} needs 'before' with the fields it acts on ({', '.join(acts_on)})")
+    if known_as is not None and (example.get("after") is None) != known_as.single_population:
+        _fail(where, f"example of {prop!r} must {'not ' * (example.get('after') is not None)}have 'after'")
+
+
+def _check_literature(where: str, literature: Any) -> None:
     if not isinstance(literature, dict):
         _fail(where, "'literature' must be an object")
     for prop, cite in literature.items():
-        if prop not in CATALOG:
-            _fail(where, f"literature for unknown property {prop!r}")
         if not isinstance(cite, dict) or not all(
             isinstance(cite.get(k), str) and cite[k].strip() for k in ("source", "says", "verdict")
         ):
             _fail(where, f"literature of {prop!r} needs non-empty 'source', 'says' and 'verdict'")
-        if cite["verdict"] not in statuses:
-            _fail(where, f"literature verdict of {prop!r} must be one of {', '.join(statuses)}")
+        if cite["verdict"] not in STATUSES:
+            _fail(where, f"literature verdict of {prop!r} must be one of {', '.join(STATUSES)}")
 
 
 def _population(fields: Mapping[str, Any]) -> Population:
@@ -269,14 +281,10 @@ def example_case(property_name: str, example: Mapping[str, Any], *, source: str 
 
 def _check_proofs(where: str, data: Mapping[str, Any]) -> None:
     """The optional ``proofs``: property -> scope ("for every m, by <rule>"), on ``holds`` cells only."""
-    from ...catalog.listing import CATALOG
-
     proofs = data.get("proofs", {})
     if not isinstance(proofs, dict):
         _fail(where, "'proofs' must be an object")
     for prop, scope in proofs.items():
-        if prop not in CATALOG:
-            _fail(where, f"proof for unknown property {prop!r}")
         if not isinstance(scope, str) or not scope.startswith("for "):
             _fail(
                 where,
@@ -309,10 +317,17 @@ def _dumps(value: Any, depth: int) -> str:
     return json.dumps(json_number(value), ensure_ascii=False)
 
 
-def write_known(data: dict[str, Any], path: str | os.PathLike[str], *, partial: bool = False) -> None:
+def write_known(
+    data: dict[str, Any],
+    path: str | os.PathLike[str],
+    *,
+    catalog: Mapping[str, Property] | None = None,
+    partial: bool = False,
+) -> None:
     """Check ``data`` and write it as a known file at ``path`` (arrays kept on one line each).
 
-    ``partial``: allow properties missing from it (see :func:`check_known`).
+    ``catalog``: check it against the catalog too; ``partial``: allow properties missing from
+    it (see :func:`check_known`).
 
     Examples
     --------
@@ -322,6 +337,6 @@ def write_known(data: dict[str, Any], path: str | os.PathLike[str], *, partial: 
     >>> json.load(open(path, encoding="utf-8"))["verdicts"]["range"]
     'holds'
     """
-    check_known(data, partial=partial)
+    check_known(data, catalog=catalog, partial=partial)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(_dumps(data, 0) + "\n")

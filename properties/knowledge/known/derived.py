@@ -6,18 +6,22 @@ counterexample shows. A reason that follows from the measure's ``reads`` (its ``
 metadata, from its signature) and the property's ``needs`` and ``uses`` — "the measure reads no
 similarity, so the change leaves the value unchanged" — is derived by :func:`derived_reason`,
 and what a search covered ("no counterexample in N examples up to m = M") belongs to the run's
-output and the power table, never to a known file (:func:`is_coverage`). :func:`cell_reason` is
-the reason every display of a pinned cell shows: the stored one, else the derived one, else the
-proof's scope.
+output and the power table, never to a known file (:func:`is_coverage`). A reason is derived
+from a :class:`~puf.properties.catalog.property.Property` itself, not from its name, so this module
+stands below the catalog's listing (the runner derives reasons with it);
+:func:`properties.knowledge.pinned.cell_reason` is the reason every display of a pinned cell
+shows.
 """
 
 from __future__ import annotations
 
-__all__ = ["COVERAGE", "is_coverage", "without_coverage", "unread_reason", "derived_reason", "cell_reason"]
+__all__ = ["COVERAGE", "is_coverage", "without_coverage", "unread_reason", "derived_reason"]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 import re
+
+from ...catalog.property import Property
 
 COVERAGE = ("no counterexample", "examples up to", "budget ", "seed ")
 """Phrases of a search's coverage: a stored reason holding one of them is run output."""
@@ -81,15 +85,15 @@ def _reaches(prop: Any, level: str) -> bool:
     return level == "score" or needs == {"similarity"} or "utility" in needs
 
 
-def derived_reason(measure: Any, prop: Any, status: str) -> str | None:
+def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     """The reason of a cell that follows from what ``measure`` reads, or None when none does.
 
     Parameters
     ----------
     measure : str, callable or Measure
         Anything :func:`puf.as_measure` accepts; its ``reads`` decide.
-    prop : str or Property
-        A catalog property's name, or a Property.
+    prop : Property
+        A catalog property (:func:`puf.properties.get_property` finds one by name).
     status : str
         The cell's verdict (``proven`` counts as ``holds``).
 
@@ -104,20 +108,19 @@ def derived_reason(measure: Any, prop: Any, status: str) -> str | None:
 
     Examples
     --------
-    >>> derived_reason("sd", "similarity-monotone", "holds")
+    >>> from puf.properties import get_property
+    >>> derived_reason("sd", get_property("similarity-monotone"), "holds")
     'the measure reads no similarity, so the change leaves the value unchanged'
-    >>> derived_reason("sd", "rearrangement", "violated")
+    >>> derived_reason("sd", get_property("rearrangement"), "violated")
     'the measure reads no similarity, by which the property ranks the two pairings, so it cannot rank them'
-    >>> derived_reason("puf", "similarity-monotone", "holds") is None
+    >>> derived_reason("puf", get_property("similarity-monotone"), "holds") is None
     True
     """
     from puf import as_measure
-    from ...catalog.listing import get_property
     from ...catalog.judges import rearranged
     from ...running.search import measure_level
 
     measure = as_measure(measure)
-    prop = get_property(prop) if isinstance(prop, str) else prop
     status = "holds" if status == "proven" else status
     reads = set(measure.reads or ())
     unread = bool(prop.needs) and not reads & set(prop.needs) and _reaches(prop, measure_level(measure))
@@ -138,51 +141,3 @@ def derived_reason(measure: Any, prop: Any, status: str) -> str | None:
     if prop.judge is rearranged and prop.uses and not reads & set(prop.uses) and status == "violated":
         return f"the measure reads no {_fields(prop.uses)}, by which the property ranks the two pairings, so it cannot rank them"
     return None
-
-
-def cell_reason(data: Mapping[str, Any], prop: str, *, measure: Any = None) -> str | None:
-    """The reason a pinned cell shows: its stored reason, else the one derived from what the
-    measure reads (:func:`derived_reason`), else its proof's scope; None when it has none of them
-    (the run's own reason is shown then: what the search covered, and its measured power).
-
-    Parameters
-    ----------
-    data : dict
-        A known file (a built-in's or a researcher's pinned file).
-    prop : str
-        A property it pins.
-    measure : str, callable or Measure, optional
-        The measure (default: ``data["measure"]`` where it is a registered name).
-
-    Examples
-    --------
-    >>> from puf.properties.knowledge.known import load_known
-    >>> cell_reason(load_known("sd"), "similarity-monotone")
-    'the measure reads no similarity, so the change leaves the value unchanged'
-    >>> cell_reason(load_known("sd"), "translation-invariance")
-    'a shift leaves every gap unchanged'
-    >>> cell_reason({"measure": "mine", "verdicts": {"range": "holds"}, "reasons": {},
-    ...              "proofs": {"range": "for every m, by bounds of the blocks"}}, "range")
-    'proven for every m, by bounds of the blocks'
-    """
-    stored = data.get("reasons", {}).get(prop)
-    if stored:
-        return str(stored)
-    status = data.get("verdicts", {}).get(prop)
-    derived = None if status is None else _derived_or_none(measure or data.get("measure"), prop, status)
-    if derived:
-        return derived
-    scope = data.get("proofs", {}).get(prop)
-    return f"proven {scope}" if scope else None
-
-
-def _derived_or_none(measure: Any, prop: str, status: str) -> str | None:
-    """:func:`derived_reason`, or None for a measure that is not registered (a pinned file's name)."""
-    from puf import MEASURES
-
-    if isinstance(measure, str) and measure not in MEASURES:
-        return None
-    try:
-        return derived_reason(measure, prop, status)
-    except ValueError:  # a property no longer in the catalog
-        return None

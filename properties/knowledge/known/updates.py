@@ -33,7 +33,8 @@ import sys
 
 from . import check_known, json_number, known_measures, known_path, write_known
 from .derived import derived_reason, is_coverage, without_coverage
-from ...running.runner import Verdict
+from ...catalog.listing import CATALOG, get_property
+from ...running.verdict import Verdict
 
 
 def stored_reason(measure: Any, prop: str, status: str, reason: str) -> str | None:
@@ -55,7 +56,7 @@ def stored_reason(measure: Any, prop: str, status: str, reason: str) -> str | No
     reason = without_coverage(reason)
     if status == "proven" or not reason or is_coverage(reason):
         return None
-    if derived_reason(measure, prop, status) is not None:
+    if derived_reason(measure, get_property(prop), status) is not None:
         return None
     return reason
 
@@ -100,8 +101,6 @@ def known_from_verdicts(measure: Any, results: Iterable[Verdict]) -> dict[str, A
 
 
 def _in_catalog_order(data: dict[str, Any]) -> dict[str, Any]:
-    from ...catalog.listing import CATALOG
-
     for key in ("verdicts", "reasons", "examples", "proofs", "literature"):
         if key in data:
             data[key] = {p: data[key][p] for p in CATALOG if p in data[key]}
@@ -182,11 +181,10 @@ def normalise_known(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _derived(measure: str, prop: str, status: str) -> str | None:
     from puf import MEASURES
-    from ...catalog.listing import CATALOG
 
     if measure not in MEASURES or prop not in CATALOG:
         return None
-    return derived_reason(measure, prop, status)
+    return derived_reason(measure, CATALOG[prop], status)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -194,7 +192,7 @@ def _load(path: Path) -> dict[str, Any]:
     rewritten in the new one), checked."""
     with open(path, encoding="utf-8") as handle:
         data = _in_catalog_order(json.load(handle))
-    check_known(data, partial=True)
+    check_known(data, catalog=CATALOG, partial=True)
     return data
 
 
@@ -215,7 +213,7 @@ def update_known(results: Iterable[Verdict]) -> list[Path]:
         path = known_path(name)
         if not path.is_file():
             continue
-        write_known(merge_verdicts(_load(path), found), path, partial=True)
+        write_known(merge_verdicts(_load(path), found), path, catalog=CATALOG, partial=True)
         written.append(path)
     return written
 
@@ -236,7 +234,7 @@ def normalise_files(names: Sequence[str] | None = None) -> list[Path]:
             stored = json.load(handle)
         fixed = normalise_known(_load(path))
         if json.dumps(fixed) != json.dumps(stored):  # order counts: a file in an old order is rewritten
-            write_known(fixed, path, partial=True)
+            write_known(fixed, path, catalog=CATALOG, partial=True)
             changed.append(path)
     return changed
 
