@@ -1,9 +1,9 @@
 """The harness's end of a measure's worker (private): start it, ask it, check each answer, kill it.
 
-Requests go pickled (the harness trusts itself); answers come back as JSON read by
-:func:`json.loads`, so nothing the worker's process writes runs code here. An answer must
-carry the id of its request and the pid of the worker that said hello; anything else is
-foreign (a process the measure forked, or the measure writing on the socket itself).
+Requests go pickled (the harness trusts itself); answers come back as JSON, so nothing the
+worker's process writes runs code here. An answer must carry the id of its request and the pid
+of the worker that said hello; anything else is foreign (a process the measure forked, or the
+measure writing on the socket itself).
 """
 
 from __future__ import annotations
@@ -44,8 +44,7 @@ class Channel:
     def __init__(self, source: str | Measure) -> None:
         ours, theirs = socket.socketpair()
         harness = os.getpid()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
+        with warnings.catch_warnings(action="ignore", category=DeprecationWarning):  # fork with threads
             pid = os.fork()  # (a forked child closes the harness's other workers' sockets: isolation)
         if pid == 0:  # the keeper: never returns into the caller's code
             try:
@@ -69,9 +68,8 @@ class Channel:
             self._connection.close()
 
     def ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
-        """Send a request (kind None: read the hello) and return the worker's reply. Raises
-        TimeoutError unless the whole reply came within ``time_limit`` seconds, ChannelError when
-        the worker ended or the answer is not its own."""
+        """Send a request (kind None: read the hello) and return the reply: TimeoutError unless it
+        came whole within ``time_limit`` seconds, ChannelError if the worker ended or it is not its own."""
         request_id, self._next_id = self._next_id, self._next_id + 1
         deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
@@ -97,6 +95,7 @@ class Channel:
         return reply
 
     def _read(self, size: int, deadline: float | None) -> bytes:
+        """``size`` bytes from the socket; TimeoutError past ``deadline``, EOFError at its end."""
         fd, data = self._connection.fileno(), b""
         while len(data) < size:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
