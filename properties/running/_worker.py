@@ -1,8 +1,5 @@
-"""The worker side of :mod:`~puf.properties.running.isolation` (private): a keeper and its worker.
-
-The keeper dies with the harness and is the worker's parent, so a measure that signals its parent
-ends its own worker. The worker dies with the keeper, imports a spec's measure (only in a fresh
-interpreter, :data:`BOOT`) and answers each request as JSON ``[request id, its pid, reply]``.
+"""The worker side of :mod:`~puf.properties.running.isolation` (private): a keeper, which dies with
+the harness, and its child the worker, which dies with the keeper and answers each request as JSON.
 """
 
 from __future__ import annotations
@@ -45,24 +42,28 @@ def keep(connection: Connection | int, parent_pid: int, measure: Measure | None)
         connection.close()  # the worker alone speaks to the harness
         code = os.waitstatus_to_exitcode(os.waitpid(worker, 0)[1])
         os._exit(128 - code if code < 0 else code)
-    die_with_parent(keeper)
-    os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
-    os.dup2(2, 1)  # what a measure prints is not the harness's output
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    me, request_id, reply = os.getpid(), 0, "ready"  # the hello, then each request's answer
-    while os.getpid() == me:  # a copy the measure forked ends here: only the worker answers
-        connection.send_bytes(json.dumps([request_id, me, reply], default=str).encode())
-        try:
-            request_id, kind, payload = connection.recv()
-        except (EOFError, OSError):
-            break
-        if kind == "load":
-            measure, reply = _load(payload)
-        else:
-            reply = [
-                _first_outcome(measure, f, connection) if kind == "first" else outcome(measure, f) for f in payload
-            ]
-    os._exit(0)
+    try:
+        die_with_parent(keeper)
+        os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
+        os.dup2(2, 1)  # what a measure prints is not the harness's output
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        me, request_id = os.getpid(), 0
+        reply: Any = "ready"  # the hello, then each request's answer
+        while os.getpid() == me:  # a copy the measure forked ends here: only the worker answers
+            connection.send_bytes(json.dumps([request_id, me, reply], default=str).encode())
+            try:
+                request_id, kind, payload = connection.recv()
+            except (EOFError, OSError):
+                break
+            if kind == "load":
+                measure, reply = _load(payload)
+            elif kind == "first":
+                reply = [_first_outcome(measure, fields, connection) for fields in payload]
+            else:
+                reply = [outcome(measure, fields) for fields in payload]
+        os._exit(0)
+    finally:
+        os._exit(1)  # (an error in the worker: it never returns into the caller's code)
 
 
 def warm_up_fields(reads: Iterable[str]) -> dict[str, Any]:

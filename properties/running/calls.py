@@ -1,8 +1,6 @@
-"""Calling a measure safely: time limit, warnings silenced, a number required (private).
-
-A user's measure runs in a worker process (:mod:`puf.properties.running.isolation`) killed at the time
-limit, so nothing it does (C code that ignores signals, ``sys.exit``, editing its input) reaches the
-caller; a built-in, or any measure without ``os.fork``, runs here under a SIGALRM limit.
+"""Calling a measure safely: time limit, warnings silenced, a number required (private). A user's
+measure runs in its worker (:mod:`puf.properties.running.isolation`), killed at the time limit; a
+built-in, or any measure without ``os.fork``, runs here under a SIGALRM limit.
 """
 
 from __future__ import annotations
@@ -99,7 +97,7 @@ class FreshCaller:
     (:func:`~puf.properties.running.isolation.fresh_worker`): nothing it kept from calls elsewhere (a
     cache, a running normaliser) reaches it. With ``first_calls`` each population is its first
     call in a process, so a measure that fixes something on its first call is seen doing so.
-    A built-in is called in-process. :meth:`close` ends the worker (a later call starts a fresh one).
+    A built-in is called in-process.
 
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)
@@ -116,6 +114,7 @@ class FreshCaller:
         return _values(self.measure, [p.fields() for p in populations], self.time_limit, self.worker)
 
     def close(self) -> None:
+        """End the worker (a later call starts a fresh one)."""
         self.worker.close()
 
 

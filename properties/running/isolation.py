@@ -1,8 +1,6 @@
-"""Running a user's measure where it cannot touch the harness and can be stopped for sure.
-
-A measure named by a spec is imported and called only in a fresh interpreter (:func:`load_isolated`),
-one given as an object in a process forked from this one; the built-ins run in-process, as every
-measure does without ``os.fork``. docs/design.md, "The measure-call boundary", says why no pool library.
+"""Running a user's measure where it cannot touch the harness and can be stopped for sure: in a
+worker process, a fresh interpreter for a spec (:func:`load_isolated`) or a fork for a function
+object. docs/design.md, "The measure-call boundary", says how, and why no pool library runs it.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ __all__ = [
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 import atexit
+import contextlib
 import functools
 import inspect
 import os
@@ -106,9 +105,11 @@ class MeasureWorker:
         except TimeoutError:
             self.close()
             raise TimeoutError(f"no answer within {time_limit:g} s") from None
-        except ChannelError as exc:
-            status = self.close(grace=2.0)
-            raise (WorkerBroken if exc.foreign else WorkerDied)(f"{exc} ({describe_exit(status)})") from None
+        except (ChannelError, EOFError, OSError) as exc:
+            status = describe_exit(self.close(grace=2.0))
+            if isinstance(exc, ChannelError):
+                raise WorkerBroken(f"{exc} ({status})") from None
+            raise WorkerDied(f"the measure's process ended ({status})") from None
 
     def call_many(self, fields: Iterable[Mapping[str, Any]], time_limit: float | None) -> list[Outcome]:
         """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call
@@ -213,10 +214,9 @@ class IsolatedFunction:
     def __init__(self, spec: str, time_limit: float, *, reads: Iterable[str], name: str, origin: str) -> None:
         self.source, self.time_limit, self.reads, self.origin = spec, float(time_limit), tuple(reads), origin
         self.__name__ = self.__qualname__ = name
-
-    @property
-    def __signature__(self) -> inspect.Signature:
-        return inspect.Signature([inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads])
+        self.__signature__ = inspect.Signature(
+            [inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads]
+        )
 
     def __call__(self, **fields: Any) -> float:
         try:
@@ -291,8 +291,5 @@ def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *
     """
     if not CAN_ISOLATE:
         return [Outcome(*outcome(measure, fields, Exception)) for fields in fields_list]
-    worker = fresh_worker(measure)
-    try:
+    with contextlib.closing(fresh_worker(measure)) as worker:
         return worker.call_many(fields_list, time_limit)
-    finally:
-        worker.close()
