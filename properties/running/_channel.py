@@ -1,9 +1,7 @@
 """The harness's end of a measure's worker (private): start it, ask it, check each answer, kill it.
 
-Requests go pickled (the harness trusts itself); answers come back as JSON read by
-:func:`json.loads`, so nothing the worker's process writes runs code here. An answer must
-carry the id of its request and the pid of the worker that said hello; anything else is
-foreign (a process the measure forked, or the measure writing on the socket itself).
+Requests go pickled; answers come back as JSON carrying their request's id and the pid of the worker
+that said hello, so nothing the worker's process writes runs code here, and a foreign one is refused.
 """
 
 from __future__ import annotations
@@ -30,11 +28,7 @@ if TYPE_CHECKING:
 
 
 class ChannelError(Exception):
-    """The worker ended, or something that is not its answer came on the socket (``foreign``)."""
-
-    def __init__(self, message: str, *, foreign: bool = False) -> None:
-        super().__init__(message)
-        self.foreign = foreign
+    """Something that is not the worker's answer came on the socket."""
 
 
 class Channel:
@@ -44,8 +38,7 @@ class Channel:
     def __init__(self, source: str | Measure) -> None:
         ours, theirs = socket.socketpair()
         harness = os.getpid()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads (3.12+)
+        with warnings.catch_warnings(action="ignore", category=DeprecationWarning):  # fork with threads
             pid = os.fork()  # (a forked child closes the harness's other workers' sockets: isolation)
         if pid == 0:  # the keeper: never returns into the caller's code
             try:
@@ -69,9 +62,8 @@ class Channel:
             self._connection.close()
 
     def ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
-        """Send a request (kind None: read the hello) and return the worker's reply. Raises
-        TimeoutError unless the whole reply came within ``time_limit`` seconds, ChannelError when
-        the worker ended or the answer is not its own."""
+        """Send a request (kind None: read the hello) and return the reply: TimeoutError unless it came
+        whole within ``time_limit`` seconds, EOFError or OSError if the worker ended, ChannelError if foreign."""
         request_id, self._next_id = self._next_id, self._next_id + 1
         deadline = None if time_limit is None else time.monotonic() + time_limit
         try:
@@ -81,22 +73,20 @@ class Channel:
             if not 0 <= size <= 64 << 20:  # an answer is a few numbers and strings
                 raise ValueError(size)
             answer_id, pid, reply = json.loads(self._read(size, deadline))
-        except TimeoutError:
+        except (EOFError, OSError):  # (TimeoutError too)
             raise
-        except (EOFError, OSError):
-            raise ChannelError("the measure's process ended") from None
         except Exception:
-            raise ChannelError("something that is not an answer came on the worker's socket", foreign=True) from None
+            raise ChannelError("something that is not an answer came on the worker's socket") from None
         self.worker_pid = pid if kind is None and self.worker_pid is None else self.worker_pid
         if answer_id != request_id or pid != self.worker_pid:
             raise ChannelError(
                 f"process {pid} answered request {answer_id} for the worker {self.worker_pid}, which was "
-                f"asked request {request_id} (the measure forked, or wrote on the socket)",
-                foreign=True,
+                f"asked request {request_id} (the measure forked, or wrote on the socket)"
             )
         return reply
 
     def _read(self, size: int, deadline: float | None) -> bytes:
+        """``size`` bytes from the socket; TimeoutError past ``deadline``, EOFError at its end."""
         fd, data = self._connection.fileno(), b""
         while len(data) < size:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())

@@ -1,14 +1,10 @@
-"""The worker side of :mod:`puf.properties.running.isolation` (private): a keeper and its worker.
-
-The keeper dies with the harness and is the worker's parent, so a measure that signals its
-parent ends its own worker. The worker dies with the keeper, imports a spec's measure (only
-here: a fresh interpreter runs :data:`BOOT`) and answers each request as JSON ``[request id,
-its pid, reply]``, never a pickle. A process the measure forks dies with it, answering nothing.
+"""The worker side of :mod:`~puf.properties.running.isolation` (private): a keeper, which dies with
+the harness, and its child the worker, which dies with the keeper and answers each request as JSON.
 """
 
 from __future__ import annotations
 
-__all__ = ["BOOT", "keep", "warm_up_fields"]
+__all__ = ["BOOT", "keep", "outcome", "warm_up_fields"]
 
 from typing import TYPE_CHECKING, Any, NoReturn
 from collections.abc import Iterable, Mapping
@@ -33,21 +29,41 @@ BOOT = "import sys; from puf.properties.running._worker import keep; keep(int(sy
 
 def keep(connection: Connection | int, parent_pid: int, measure: Measure | None) -> NoReturn:
     """Be the keeper of a worker serving ``measure`` (None: the spec the harness sends first),
-    and exit with the worker's status (killed by signal n: 128 + n, as shells say)."""
+    and exit with the worker's status (killed by signal n: 128 + n, as shells say).
+
+    The worker says hello, then answers (id, "load", spec), (id, "call", [fields]) and (id, "first",
+    [fields]) until EOF; "first" calls each in a process forked for it (the worker never calls then).
+    """
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     connection, keeper = Connection(connection) if isinstance(connection, int) else connection, os.getpid()
-    if (pid := os.fork()) == 0:
-        try:
-            die_with_parent(keeper)
-            _serve(connection, measure)
-            os._exit(0)
-        finally:
-            os._exit(1)
-    connection.close()  # the worker alone speaks to the harness
-    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    os._exit(128 - code if code < 0 else code)
+    if (worker := os.fork()) != 0:
+        connection.close()  # the worker alone speaks to the harness
+        code = os.waitstatus_to_exitcode(os.waitpid(worker, 0)[1])
+        os._exit(128 - code if code < 0 else code)
+    try:
+        die_with_parent(keeper)
+        os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
+        os.dup2(2, 1)  # what a measure prints is not the harness's output
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        me, request_id = os.getpid(), 0
+        reply: Any = "ready"  # the hello, then each request's answer
+        while os.getpid() == me:  # a copy the measure forked ends here: only the worker answers
+            connection.send_bytes(json.dumps([request_id, me, reply], default=str).encode())
+            try:
+                request_id, kind, payload = connection.recv()
+            except (EOFError, OSError):
+                break
+            if kind == "load":
+                measure, reply = _load(payload)
+            elif kind == "first":
+                reply = [_first_outcome(measure, fields, connection) for fields in payload]
+            else:
+                reply = [outcome(measure, fields) for fields in payload]
+        os._exit(0)
+    finally:
+        os._exit(1)  # (an error in the worker: it never returns into the caller's code)
 
 
 def warm_up_fields(reads: Iterable[str]) -> dict[str, Any]:
@@ -64,20 +80,23 @@ def warm_up_fields(reads: Iterable[str]) -> dict[str, Any]:
     return Population([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]]).fields()
 
 
-def _first_line(exc: BaseException, *, named: bool = True) -> str:
-    if not str(exc):
-        return type(exc).__name__
-    return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0]
+def outcome(measure: Measure | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException) -> list:
+    """A call's ``[number or None, type name, None]``, or ``[None, "", the first line it raised]``.
 
-
-def _outcome(measure: Measure | None, fields: Mapping[str, Any]) -> list[Any]:
-    """``[number or None, type name, None]``, or ``[None, "", the first line of what it raised]``."""
+    >>> outcome(lambda effectiveness: "high", {"effectiveness": [0.0]})
+    [None, 'str', None]
+    """
     try:
         with warnings.catch_warnings(action="ignore"):
             value = measure(**fields)  # type: ignore[misc]
         return [returned_number(value), returned_kind(value), None]
-    except BaseException as exc:  # SystemExit and KeyboardInterrupt too: reported, not obeyed
+    except catch as exc:  # in a worker SystemExit and KeyboardInterrupt too: reported, not obeyed
         return [None, "", _first_line(exc)]
+
+
+def _first_line(exc: BaseException, *, named: bool = True) -> str:
+    """The first line of ``Type: message`` (of the message alone unless ``named``), or the type."""
+    return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def _first_outcome(measure: Measure | None, fields: Mapping[str, Any], connection: Connection) -> list[Any]:
@@ -85,7 +104,7 @@ def _first_outcome(measure: Measure | None, fields: Mapping[str, Any], connectio
     worker, (read, write) = os.getpid(), os.pipe()
     if (pid := os.fork()) == 0:
         connection.close()  # this copy says nothing to the harness
-        reply = json.dumps(_outcome(measure, fields), default=str).encode()
+        reply = json.dumps(outcome(measure, fields), default=str).encode()
         if os.getppid() == worker:  # (not a copy the measure forked)
             os.write(write, reply)
         os._exit(0)
@@ -111,26 +130,3 @@ def _load(spec: str) -> tuple[Measure | None, list[Any]]:
     facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
     origin = f"{getattr(measure.function, '__module__', '?')}:{getattr(measure.function, '__qualname__', '')}"
     return measure, ["ready", {**facts, "origin": origin}]
-
-
-def _serve(connection: Connection, measure: Measure | None) -> None:
-    """Say hello, then answer (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields])
-    until EOF; "first" calls each in a process forked for it (this one never calls the measure then)."""
-    me = os.getpid()
-    os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
-    os.dup2(2, 1)  # what a measure prints is not the harness's output
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    request_id = 0
-    reply: Any = "ready"  # the hello, then each request's answer
-    while os.getpid() == me:  # a copy the measure forked ends here: only the worker answers
-        connection.send_bytes(json.dumps([request_id, me, reply], default=str).encode())
-        try:
-            request_id, kind, payload = connection.recv()
-        except (EOFError, OSError):
-            return
-        if kind == "load":
-            measure, reply = _load(payload)
-        elif kind == "first":
-            reply = [_first_outcome(measure, fields, connection) for fields in payload]
-        else:
-            reply = [_outcome(measure, fields) for fields in payload]

@@ -1,9 +1,6 @@
-"""Calling a measure safely: time limit, warnings silenced, a number required (private).
-
-A user's measure runs in a worker process (:mod:`puf.properties.running.isolation`) killed at the time
-limit, so nothing it does (C code that ignores signals, ``sys.exit``, editing its input)
-reaches the caller; a built-in runs in-process under a SIGALRM limit. A measure's first call
-in a process may take :func:`~puf.properties.running.isolation.warm_up_limit`.
+"""Calling a measure safely: time limit, warnings silenced, a number required (private). A user's
+measure runs in its worker (:mod:`puf.properties.running.isolation`), killed at the time limit; a
+built-in, or any measure without ``os.fork``, runs here under a SIGALRM limit.
 """
 
 from __future__ import annotations
@@ -15,17 +12,18 @@ from types import FrameType
 from typing import Any, NoReturn
 import signal
 import threading
-import warnings
 
 import numpy as np
 
 from puf.metadata import Measure
 from puf.parallel import WorkerDied
 from puf.population import Population
-from puf.returned import RETURN_FIX, not_a_number, returned_kind, returned_number
+from puf.returned import RETURN_FIX, not_a_number
 
 from . import isolation
-from ._worker import warm_up_fields
+from ._worker import outcome, warm_up_fields
+
+_Fields = Mapping[str, Any]
 
 
 class MeasureError(Exception):
@@ -42,11 +40,10 @@ def _expire(signum: int, frame: FrameType | None) -> NoReturn:
     raise Timeout()
 
 
-def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | None) -> Any:
-    """The value, under a SIGALRM limit in the main thread (an alarm set before is given back)."""
+def _in_process(measure: Measure, fields: _Fields, seconds: float | None) -> isolation.Outcome:
+    """A call's outcome here, under a SIGALRM limit in the main thread (an alarm set before is given back)."""
     if not (seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()):
-        with warnings.catch_warnings(action="ignore"):
-            return measure(**fields)
+        return isolation.Outcome(*outcome(measure, fields, Exception))
     previous = signal.signal(signal.SIGALRM, _expire)
     outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -58,41 +55,29 @@ def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | No
             signal.setitimer(signal.ITIMER_REAL, max(outer - (seconds - left), 1e-3))
 
 
-def _in_worker(
-    worker: isolation.MeasureWorker,
-    fields: Sequence[Mapping[str, Any]],
-    time_limit: float | None,
-    *,
-    first: bool = False,
+def _outcomes(
+    measure: Measure, fields: Sequence[_Fields], limit: float | None, worker: isolation.MeasureWorker | None = None
 ) -> list[isolation.Outcome]:
-    """The outcomes of calls in ``worker``: :class:`Timeout` over the limit, MeasureError if it died."""
+    """The outcomes in ``worker`` (by default the measure's shared one), or here (a built-in, or no fork)."""
+    if not isolation.CAN_ISOLATE or isolation.is_trusted(measure):
+        copies = not isolation.is_trusted(measure)  # a user's measure edits its own copy only
+        return [_in_process(measure, {k: np.array(v) for k, v in f.items()} if copies else f, limit) for f in fields]
     try:
-        return worker.call_many(fields, time_limit, first=first)
+        return (worker or isolation.worker_for(measure)).call_many(fields, limit)
     except TimeoutError:
         raise Timeout() from None
-    except WorkerDied as exc:
+    except (WorkerDied, ValueError) as exc:  # (ValueError: a new worker did not load the measure)
         raise MeasureError(str(exc)) from None
 
 
-def _evaluate(measure: Measure, fields: Mapping[str, Any], time_limit: float | None) -> isolation.Outcome:
-    """The outcome of one call of ``measure`` on ``fields``: in its worker, or here (a built-in, or no fork)."""
-    if not isolation.is_trusted(measure):
-        if isolation.CAN_ISOLATE:
-            return _in_worker(isolation.worker_for(measure), [fields], time_limit)[0]
-        fields = {name: np.array(value, copy=True) for name, value in fields.items()}  # no worker
-    try:
-        value = _in_process(measure, fields, time_limit)
-    except Exception as exc:
-        return isolation.Outcome(None, "", f"{type(exc).__name__}: {exc}".splitlines()[0])
-    number = returned_number(value)
-    return isolation.Outcome(number, "" if number is not None else returned_kind(value), None)
-
-
-def _number(outcome: isolation.Outcome) -> float:
-    """The outcome's number; MeasureError if the measure raised or returned no number."""
-    if outcome.number is None:
-        raise MeasureError(outcome.error or not_a_number(outcome.kind))
-    return outcome.number
+def _values(
+    measure: Measure, fields: Sequence[_Fields], limit: float | None, worker: isolation.MeasureWorker | None = None
+) -> list[float]:
+    """The numbers of :func:`_outcomes`; MeasureError if the measure raised or returned no number."""
+    found = _outcomes(measure, fields, limit, worker)
+    if bad := next((o for o in found if o.number is None), None):
+        raise MeasureError(bad.error or not_a_number(bad.kind))
+    return [o.number for o in found if o.number is not None]
 
 
 def call_measure(measure: Measure, population: Population, time_limit: float | None) -> float:
@@ -104,7 +89,7 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
     >>> call_measure(as_measure(lambda effectiveness: max(effectiveness)), Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
     1.0
     """
-    return _number(_evaluate(measure, population.fields(), time_limit))
+    return _values(measure, [population.fields()], time_limit)[0]
 
 
 class FreshCaller:
@@ -112,7 +97,7 @@ class FreshCaller:
     (:func:`~puf.properties.running.isolation.fresh_worker`): nothing it kept from calls elsewhere (a
     cache, a running normaliser) reaches it. With ``first_calls`` each population is its first
     call in a process, so a measure that fixes something on its first call is seen doing so.
-    A built-in is called in-process. :meth:`close` ends the worker.
+    A built-in is called in-process.
 
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)
@@ -121,33 +106,16 @@ class FreshCaller:
     """
 
     def __init__(self, measure: Measure, time_limit: float, *, first_calls: bool = False) -> None:
-        self.measure, self.time_limit, self.first_calls = measure, time_limit, first_calls
-        self._worker: isolation.MeasureWorker | None = None
+        self.measure, self.time_limit = measure, time_limit
+        self.worker = isolation.fresh_worker(measure, first_calls=first_calls)
 
     def many(self, populations: Sequence[Population]) -> list[float]:
         """The values on ``populations``, asked in this order (one request to the worker)."""
-        if isolation.is_trusted(self.measure) or not isolation.CAN_ISOLATE:
-            return [call_measure(self.measure, pop, self.time_limit) for pop in populations]
-        self._worker = self._worker or isolation.fresh_worker(self.measure)
-        try:
-            self._worker.start()
-        except (TimeoutError, WorkerDied, ValueError) as exc:
-            self.close()
-            raise MeasureError(f"the measure's fresh worker did not start: {exc}") from None
-        try:
-            outcomes = _in_worker(
-                self._worker, [p.fields() for p in populations], self.time_limit, first=self.first_calls
-            )
-        except (Timeout, MeasureError):
-            self.close()  # (the next call starts a fresh worker)
-            raise
-        return [_number(outcome) for outcome in outcomes]
+        return _values(self.measure, [p.fields() for p in populations], self.time_limit, self.worker)
 
     def close(self) -> None:
         """End the worker (a later call starts a fresh one)."""
-        if self._worker is not None:
-            self._worker.close()
-        self._worker = None
+        self.worker.close()
 
 
 def check_returns_number(measure: Measure, time_limit: float | None) -> None:
@@ -165,8 +133,8 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> None:
     in_worker = isolation.CAN_ISOLATE and not isolation.is_trusted(measure)  # (a worker warms up itself)
     limit = time_limit if in_worker or time_limit is None else isolation.warm_up_limit(time_limit)
     try:
-        outcome = _evaluate(measure, warm_up_fields(measure.reads or ()), limit)
+        (found,) = _outcomes(measure, [warm_up_fields(measure.reads or ())], limit)
     except (MeasureError, Timeout):
         return
-    if outcome.number is None and outcome.error is None:
-        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {outcome.kind}; {RETURN_FIX}")
+    if found.number is None and found.error is None:
+        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {found.kind}; {RETURN_FIX}")

@@ -1,12 +1,6 @@
-"""Running a user's measure where it cannot touch the harness and can be stopped for sure.
-
-A measure named by a spec (``FILE.py:FUNCTION``) is imported and called only in a fresh
-interpreter (:func:`load_isolated`); one given as an object (a lambda) in a process forked
-from this one. Either way a :class:`MeasureWorker` is a keeper and its worker in a process
-group of their own (:mod:`~puf.properties.running._worker`) that die with the harness, and its
-answers are JSON (:mod:`~puf.properties.running._channel`). The registered built-ins are trusted and
-run in-process, as every measure does without ``os.fork``. See docs/design.md, "The
-measure-call boundary", for why no pool library runs it.
+"""Running a user's measure where it cannot touch the harness and can be stopped for sure: in a
+worker process, a fresh interpreter for a spec (:func:`load_isolated`) or a fork for a function
+object. docs/design.md, "The measure-call boundary", says how, and why no pool library runs it.
 """
 
 from __future__ import annotations
@@ -30,6 +24,7 @@ __all__ = [
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 import atexit
+import contextlib
 import functools
 import inspect
 import os
@@ -38,9 +33,10 @@ import sys
 from puf.loader import load_measure
 from puf.metadata import Measure
 from puf.parallel import WorkerDied, describe_exit
-from puf.returned import not_a_number, returned_kind, returned_number
+from puf.returned import not_a_number
 
 from ._channel import Channel, ChannelError
+from ._worker import outcome
 from .budget import TIME_LIMIT_HINT
 
 #: True where a user's measure can run in a worker process (``os.fork``).
@@ -62,7 +58,7 @@ class WorkerBroken(WorkerDied):
 
 
 class Outcome(NamedTuple):
-    """One call's outcome in a worker: the number (None when not a real number), type, error."""
+    """One call's outcome: the number (None when not a real number), its type, what it raised."""
 
     number: float | None
     kind: str
@@ -72,9 +68,9 @@ class Outcome(NamedTuple):
 class MeasureWorker:
     """The worker of one measure, a spec (a fresh interpreter) or a Measure (forked from here).
 
-    A call over its limit, a death or a foreign answer kills the process group (TimeoutError,
-    WorkerDied, WorkerBroken); the next call starts a new one, whose first request may take
-    :func:`warm_up_limit` more (an import or a cache filled once), unless the last such hung.
+    A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied,
+    WorkerBroken); the next starts a new one, whose first request may take :func:`warm_up_limit`
+    more (an import, a cache filled once), unless the last such hung.
 
     >>> from puf import as_measure
     >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
@@ -83,8 +79,8 @@ class MeasureWorker:
     >>> _ = worker.close()
     """
 
-    def __init__(self, source: str | Measure) -> None:
-        self.source, self.warm, self._called = source, True, False
+    def __init__(self, source: str | Measure, *, first_calls: bool = False) -> None:
+        self.source, self.first_calls, self.warm, self._called = source, first_calls, True, False
         self._channel: Channel | None = None
         self.facts: dict[str, Any] | None = None  # a spec's measure metadata, once loaded
 
@@ -102,40 +98,41 @@ class MeasureWorker:
         return self.facts
 
     def _ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
+        """The worker's reply; the worker killed on a timeout, its death or a foreign answer."""
         assert self._channel is not None  # (started)
         try:
             return self._channel.ask(kind, payload, time_limit)
         except TimeoutError:
             self.close()
             raise TimeoutError(f"no answer within {time_limit:g} s") from None
-        except ChannelError as exc:
-            status = self.close(grace=2.0)
-            raise (WorkerBroken if exc.foreign else WorkerDied)(f"{exc} ({describe_exit(status)})") from None
+        except (ChannelError, EOFError, OSError) as exc:
+            status = describe_exit(self.close(grace=2.0))
+            if isinstance(exc, ChannelError):
+                raise WorkerBroken(f"{exc} ({status})") from None
+            raise WorkerDied(f"the measure's process ended ({status})") from None
 
-    def call_many(
-        self, fields: Iterable[Mapping[str, Any]], time_limit: float | None, *, first: bool = False
-    ) -> list[Outcome]:
-        """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call;
-        ``first``: each the first call of a process forked from the never-calling worker."""
+    def call_many(self, fields: Iterable[Mapping[str, Any]], time_limit: float | None) -> list[Outcome]:
+        """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call
+        (with ``first_calls``, each the first call of a process forked from the never-calling worker)."""
         self.start()
         fields, limit = list(fields), None
         if time_limit is not None:
             warm = warm_up_limit(time_limit) if self.warm and not self._called else 0.0
-            limit = len(fields) * (warm_up_limit(time_limit) if first else time_limit) + warm
+            limit = len(fields) * (warm_up_limit(time_limit) if self.first_calls else time_limit) + warm
         try:
-            reply = self._ask("first" if first else "call", fields, limit)
+            reply = self._ask("first" if self.first_calls else "call", fields, limit)
         except TimeoutError:
             self.warm = self.warm and self._called  # a hung warm-up gets no second one
             raise
         self._called = True
-        return [Outcome(*outcome) for outcome in reply]
+        return [Outcome(*found) for found in reply]
 
     def call(self, fields: Mapping[str, Any], time_limit: float | None) -> tuple[float | None, str]:
         """``(number or None, type name)`` of one call; RuntimeError (first line) if the measure raised."""
-        (outcome,) = self.call_many([fields], time_limit)
-        if outcome.error is not None:
-            raise RuntimeError(outcome.error)
-        return outcome.number, outcome.kind
+        ((number, kind, error),) = self.call_many([fields], time_limit)
+        if error is not None:
+            raise RuntimeError(error)
+        return number, kind
 
     def close(self, grace: float = 0.0) -> int | None:
         """Kill the worker's process group; return the keeper's exit code (None: not known)."""
@@ -147,11 +144,15 @@ _WORKERS: dict[Any, MeasureWorker] = {}  # a spec, or id(measure) -> its worker,
 
 
 def worker_for(measure: Measure | str) -> MeasureWorker:
-    """The live worker of a measure or a spec (a few are kept, e.g. for a sweep that alternates)."""
+    """The live worker of a measure or a spec (a few are kept, e.g. for a sweep that alternates).
+
+    >>> worker_for("sd") is worker_for("sd")
+    True
+    """
     function = getattr(measure, "function", None)
     source = function.source if isinstance(function, IsolatedFunction) else measure
-    key = source if isinstance(source, str) else id(source)
-    if key not in _WORKERS or not isinstance(source, str) and _WORKERS[key].source is not source:
+    key = source if isinstance(source, str) else id(source)  # (the worker keeps its measure: the id is its own)
+    if key not in _WORKERS:
         while len(_WORKERS) >= 4:
             _WORKERS.pop(next(iter(_WORKERS))).close()
         _WORKERS[key] = MeasureWorker(source)
@@ -159,16 +160,20 @@ def worker_for(measure: Measure | str) -> MeasureWorker:
 
 
 def release_workers() -> None:
-    """Close every worker (the runner does when a measure's verdicts are done; also at exit)."""
+    """Close every worker (the runner does when a measure's verdicts are done; also at exit).
+
+    >>> release_workers(); live_workers()
+    0
+    """
     while _WORKERS:
-        _WORKERS.pop(next(iter(_WORKERS))).close()
+        _WORKERS.popitem()[1].close()
 
 
 def live_workers() -> int:
     """How many workers are alive (each is a keeper and a worker process).
 
-    >>> release_workers(); live_workers()
-    0
+    >>> live_workers() >= 0
+    True
     """
     return sum(w._channel is not None for w in _WORKERS.values())
 
@@ -203,18 +208,15 @@ def is_trusted(measure: Measure) -> bool:
 
 
 class IsolatedFunction:
-    """The function of a measure loaded only in a worker (:func:`load_isolated`): a call asks the
-    worker of ``spec`` with ``time_limit`` seconds and raises TimeoutError over it, RuntimeError
-    for a dead worker or a raising measure, TypeError for a non-number, each naming the measure.
-    Picklable (not its worker); its signature names the fields the measure reads."""
+    """The picklable function of a measure loaded only in a worker (:func:`load_isolated`): a call asks
+    the worker of ``spec``; TimeoutError, RuntimeError (it died or raised), TypeError (no number)."""
 
     def __init__(self, spec: str, time_limit: float, *, reads: Iterable[str], name: str, origin: str) -> None:
         self.source, self.time_limit, self.reads, self.origin = spec, float(time_limit), tuple(reads), origin
         self.__name__ = self.__qualname__ = name
-
-    @property
-    def __signature__(self) -> inspect.Signature:
-        return inspect.Signature([inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads])
+        self.__signature__ = inspect.Signature(
+            [inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads]
+        )
 
     def __call__(self, **fields: Any) -> float:
         try:
@@ -231,11 +233,9 @@ class IsolatedFunction:
 
 
 def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
-    """The :class:`puf.Measure` a spec names (as for :func:`puf.load_measure`), imported only in a
-    fresh worker: its function an :class:`IsolatedFunction` of ``time_limit`` seconds a call.
-
-    A registered name or a function of ``puf`` is the harness's own code and loads here; a
-    module that cannot be loaded, or not within a minute, is a ValueError.
+    """The :class:`puf.Measure` a spec names (as :func:`puf.load_measure`), imported only in a fresh
+    worker, an :class:`IsolatedFunction` of ``time_limit`` seconds a call; ValueError if it cannot load
+    within a minute. A registered name or a function of ``puf`` is the harness's own and loads here.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"
@@ -261,7 +261,7 @@ def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
     return Measure(function, **facts)
 
 
-def fresh_worker(measure: Measure) -> MeasureWorker:
+def fresh_worker(measure: Measure, *, first_calls: bool = False) -> MeasureWorker:
     """A worker of the caller's own, not started: a new interpreter importing ``measure`` by its
     spec (a built-in by its name), or forked from here when it has none (a lambda, a closure).
 
@@ -279,7 +279,7 @@ def fresh_worker(measure: Measure) -> MeasureWorker:
     elif module and module.__name__ != "__main__" and qualname and "<" not in qualname:  # (not a partial)
         file = getattr(module, "__file__", None) if module.__name__.startswith("_puf_measure_") else None
         spec = f"{file or module.__name__}:{qualname}"
-    return MeasureWorker(measure if spec is None else spec)
+    return MeasureWorker(measure if spec is None else spec, first_calls=first_calls)
 
 
 def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *, time_limit: float) -> list[Outcome]:
@@ -290,9 +290,6 @@ def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *
     [Outcome(number=0.5, kind='float', error=None)]
     """
     if not CAN_ISOLATE:
-        return [Outcome(returned_number(v), returned_kind(v), None) for v in (measure(**f) for f in fields_list)]
-    worker = fresh_worker(measure)
-    try:
+        return [Outcome(*outcome(measure, fields, Exception)) for fields in fields_list]
+    with contextlib.closing(fresh_worker(measure)) as worker:
         return worker.call_many(fields_list, time_limit)
-    finally:
-        worker.close()
