@@ -93,7 +93,10 @@ def run_points(
 
     Examples
     --------
-    >>> run_points(lambda point, tick: point * point, [1, 2, 3, 4], workers=2)
+    >>> def square(point, tick):
+    ...     tick()  # its one world done
+    ...     return point * point
+    >>> run_points(square, [1, 2, 3, 4], workers=2)
     [1, 4, 9, 16]
     >>> _slices(1, 10, 2, groups=[0, 0, 0, 1, 1, 1, 2, 2, 2, 2])  # cut where the seed changes
     [[1, 2, 3, 4, 5], [6, 7, 8, 9]]

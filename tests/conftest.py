@@ -81,7 +81,8 @@ def stub_verdicts():
 
 @pytest.fixture(scope="session")
 def matrix_budget():
-    """Examples per property of the built-in verdict matrix (tests/test_properties_builtin.py).
+    """Examples per property of the built-in verdict matrix (tests/test_properties_builtin.py) and of
+    the throwaway built-in's known file (tests/test_every_measure.py).
 
     The ``ci`` profile's budget: the matrix replays the stored examples of ``properties/knowledge/known/``
     first, so a pinned violation is found whatever the budget. With ``PUF_FULL_BUDGET=1`` (a
@@ -89,4 +90,22 @@ def matrix_budget():
     """
     from hypothesis import settings
 
-    return None if os.environ.get("PUF_FULL_BUDGET") == "1" else settings.get_profile("ci").max_examples
+    return None if _full_budget() else settings.get_profile("ci").max_examples
+
+
+@pytest.fixture(scope="session")
+def report_budget():
+    """Examples per property of the report's verdicts and designed measures (tests/test_reports_report.py).
+
+    A few: the verdicts' pinned violations come from the stored examples of
+    ``properties/knowledge/known/``, replayed first, and the report's assertions read how the
+    verdicts are shown, not how hard they were searched for (tests/test_properties_builtin.py
+    checks every built-in's verdicts at the ``ci`` profile's budget). With ``PUF_FULL_BUDGET=1``
+    None: ``--quick``'s own budget.
+    """
+    return None if _full_budget() else 5
+
+
+def _full_budget():
+    """Whether the slow fixtures search at their full budgets (``PUF_FULL_BUDGET=1``: a scheduled or local run)."""
+    return os.environ.get("PUF_FULL_BUDGET") == "1"

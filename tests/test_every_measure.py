@@ -141,7 +141,7 @@ def _copy_of_the_package(target):
 @pytest.mark.skipif(
     shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs the source tree under git"
 )
-def test_a_new_builtin_needs_only_its_known_file(tmp_path):
+def test_a_new_builtin_needs_only_its_known_file(tmp_path, matrix_budget):
     copy = tmp_path / "tree"
     _copy_of_the_package(copy)
     module = copy / "puf" / "dispersion.py"
@@ -150,8 +150,10 @@ def test_a_new_builtin_needs_only_its_known_file(tmp_path):
     module.write_text(text + THROWAWAY, encoding="utf-8")  # the one decorated function
     env = dict(os.environ, PYTHONPATH=str(copy), CI="true")
     known = copy / "properties" / "knowledge" / "known" / "range-gap.json"
+    # its known file written at the built-in matrix's budget (tests/conftest.py)
+    budget = [] if matrix_budget is None else ["--max-examples", str(matrix_budget)]
     checked = subprocess.run(
-        [sys.executable, "-m", "puf.cli", "check", "range-gap", "--quiet", "--known", str(known)],
+        [sys.executable, "-m", "puf.cli", "check", "range-gap", "--quiet", "--known", str(known), *budget],
         cwd=copy,
         env=env,
         capture_output=True,

@@ -48,14 +48,29 @@ PINNED = {
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    """The quick report with a user measure and a small design, built once for every test of this module."""
+def report(tmp_path_factory, report_budget):
+    """The quick report with a user measure and a small design, built once for every test of this module.
+
+    Its property search and design run at ``report_budget`` examples a property (tests/conftest.py):
+    what is asserted here is how the verdicts are found and shown, at any budget.
+    """
+    from puf.reports.report import SETTINGS
+
     home = tmp_path_factory.mktemp("user")
     (home / "my_measures.py").write_text(textwrap.dedent(USER_MEASURE))
     (home / "grammar.json").write_text(json.dumps(DESIGN_GRAMMAR))
     (home / "widest_gap.known.json").write_text(json.dumps(PINNED))
     out = tmp_path_factory.mktemp("report") / "out"
-    code = main(
+    with pytest.MonkeyPatch.context() as patch:
+        if report_budget is not None:
+            patch.setitem(SETTINGS["quick"], "max_examples", report_budget)
+        code = _quick_report(out, home)
+    assert code == 0
+    return out
+
+
+def _quick_report(out, home):
+    return main(
         [
             "report",
             "--quick",
@@ -74,8 +89,6 @@ def report(tmp_path_factory):
             str(home / "grammar.json"),
         ]
     )
-    assert code == 0
-    return out
 
 
 def _table(report, name):
@@ -204,6 +217,17 @@ def test_verdict_matrix_is_coloured_and_pinned_cells_hold(report):
     assert status["puf", "similarity-sensitive"] == "holds"
     page = (report / "index.html").read_text(encoding="utf-8")
     assert page.count('<td style="background:') >= len(verdicts)
+
+
+def test_the_report_states_the_budget_its_search_and_design_ran_at(report, report_budget):
+    from puf.properties.running.budget import QUICK_MAX_EXAMPLES
+
+    budget = report_budget or QUICK_MAX_EXAMPLES
+    note = json.loads((report / "properties.json").read_text())["note"]
+    assert f"{budget} Hypothesis examples per property" in note
+    settings = json.loads((report / "settings.json").read_text())
+    assert settings["property search"].startswith(f"up to {budget} examples per property")
+    assert f"up to {budget} examples" in settings["measure design"]
 
 
 def test_existing_directory_is_not_clobbered(report, capsys):

@@ -148,7 +148,7 @@ def design(
     Examples
     --------
     >>> ok, no = design(["scale-invariance"], grammar={"index": {"ge": [2.0], "cv": [None]}},
-    ...                 proofs="rules")
+    ...                 proofs="rules", max_examples=20)
     >>> sorted(c.name for c in ok), no
     (['cv', 'ge(2)'], [])
     """
