@@ -80,12 +80,14 @@ def _outcome(measure: Measure | None, fields: Mapping[str, Any]) -> list[Any]:
         return [None, "", _first_line(exc)]
 
 
-def _first_outcome(measure: Measure | None, fields: Mapping[str, Any], connection: Connection) -> list[Any]:
-    """The outcome of a call in a process forked for it: the first call of that process."""
+def _first_outcomes(
+    measure: Measure | None, fields: list[Mapping[str, Any]], connection: Connection
+) -> list[list[Any]]:
+    """The outcomes of calls in one process forked for them, in order: the first is its first call."""
     worker, (read, write) = os.getpid(), os.pipe()
     if (pid := os.fork()) == 0:
         connection.close()  # this copy says nothing to the harness
-        reply = json.dumps(_outcome(measure, fields), default=str).encode()
+        reply = json.dumps([_outcome(measure, one) for one in fields], default=str).encode()
         if os.getppid() == worker:  # (not a copy the measure forked)
             os.write(write, reply)
         os._exit(0)
@@ -94,9 +96,9 @@ def _first_outcome(measure: Measure | None, fields: Mapping[str, Any], connectio
         data = source.read()
     code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     try:
-        return list(json.loads(data))
-    except ValueError:
-        return [None, "", f"the measure's process ended ({describe_exit(code)})"]
+        return [list(outcome) for outcome in json.loads(data)]
+    except (ValueError, TypeError):
+        return [[None, "", f"the measure's process ended ({describe_exit(code)})"]] * len(fields)
 
 
 def _load(spec: str) -> tuple[Measure | None, list[Any]]:
@@ -114,8 +116,9 @@ def _load(spec: str) -> tuple[Measure | None, list[Any]]:
 
 
 def _serve(connection: Connection, measure: Measure | None) -> None:
-    """Say hello, then answer (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields])
-    until EOF; "first" calls each in a process forked for it (this one never calls the measure then)."""
+    """Say hello, then answer (id, "load", spec), (id, "call", [fields]), (id, "first", [fields]) and
+    (id, "together", [fields]) until EOF; "first" calls each in a process forked for it, "together"
+    all in order in one (this one never calls the measure then)."""
     me = os.getpid()
     os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
     os.dup2(2, 1)  # what a measure prints is not the harness's output
@@ -131,6 +134,8 @@ def _serve(connection: Connection, measure: Measure | None) -> None:
         if kind == "load":
             measure, reply = _load(payload)
         elif kind == "first":
-            reply = [_first_outcome(measure, fields, connection) for fields in payload]
+            reply = [_first_outcomes(measure, [fields], connection)[0] for fields in payload]
+        elif kind == "together":
+            reply = _first_outcomes(measure, payload, connection)
         else:
             reply = [_outcome(measure, fields) for fields in payload]

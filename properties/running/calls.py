@@ -64,10 +64,11 @@ def _in_worker(
     time_limit: float | None,
     *,
     first: bool = False,
+    together: bool = False,
 ) -> list[isolation.Outcome]:
     """The outcomes of calls in ``worker``: :class:`Timeout` over the limit, MeasureError if it died."""
     try:
-        return worker.call_many(fields, time_limit, first=first)
+        return worker.call_many(fields, time_limit, first=first, together=together)
     except TimeoutError:
         raise Timeout() from None
     except WorkerDied as exc:
@@ -124,8 +125,10 @@ class FreshCaller:
         self.measure, self.time_limit, self.first_calls = measure, time_limit, first_calls
         self._worker: isolation.MeasureWorker | None = None
 
-    def many(self, populations: Sequence[Population]) -> list[float]:
-        """The values on ``populations``, asked in this order (one request to the worker)."""
+    def many(self, populations: Sequence[Population], *, together: bool = False) -> list[float]:
+        """The values on ``populations``, asked in this order (one request to the worker);
+        ``together`` (with ``first_calls``): all in one process forked for them, the first its
+        first call, so the last is asked after the others and nothing else."""
         if isolation.is_trusted(self.measure) or not isolation.CAN_ISOLATE:
             return [call_measure(self.measure, pop, self.time_limit) for pop in populations]
         self._worker = self._worker or isolation.fresh_worker(self.measure)
@@ -136,7 +139,11 @@ class FreshCaller:
             raise MeasureError(f"the measure's fresh worker did not start: {exc}") from None
         try:
             outcomes = _in_worker(
-                self._worker, [p.fields() for p in populations], self.time_limit, first=self.first_calls
+                self._worker,
+                [p.fields() for p in populations],
+                self.time_limit,
+                first=self.first_calls,
+                together=together and self.first_calls,
             )
         except (Timeout, MeasureError):
             self.close()  # (the next call starts a fresh worker)

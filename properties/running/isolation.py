@@ -113,17 +113,23 @@ class MeasureWorker:
             raise (WorkerBroken if exc.foreign else WorkerDied)(f"{exc} ({describe_exit(status)})") from None
 
     def call_many(
-        self, fields: Iterable[Mapping[str, Any]], time_limit: float | None, *, first: bool = False
+        self,
+        fields: Iterable[Mapping[str, Any]],
+        time_limit: float | None,
+        *,
+        first: bool = False,
+        together: bool = False,
     ) -> list[Outcome]:
         """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call;
-        ``first``: each the first call of a process forked from the never-calling worker."""
+        ``first``: each the first call of a process forked from the never-calling worker;
+        ``together``: all, in order, in one such process."""
         self.start()
         fields, limit = list(fields), None
         if time_limit is not None:
             warm = warm_up_limit(time_limit) if self.warm and not self._called else 0.0
-            limit = len(fields) * (warm_up_limit(time_limit) if first else time_limit) + warm
+            limit = len(fields) * (warm_up_limit(time_limit) if first or together else time_limit) + warm
         try:
-            reply = self._ask("first" if first else "call", fields, limit)
+            reply = self._ask("together" if together else "first" if first else "call", fields, limit)
         except TimeoutError:
             self.warm = self.warm and self._called  # a hung warm-up gets no second one
             raise

@@ -193,6 +193,9 @@ class PropertySearch:
         self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
         self.nan_case: tuple[int, dict[str, Any]] | None = None
         self.searching = False
+        # Shrinking: a property with fresh workers asks each case's other populations and P
+        # again in a process of their own, not after the search's earlier cases.
+        self.shrinking = False
         # The stronger search's values by size m, and the candidates it and the grid tried.
         self.refined: dict[int, tuple[dict[str, float], int]] = {}
         self.candidates = 0
@@ -274,13 +277,19 @@ class PropertySearch:
 
     def _repeated(self, case: Case) -> tuple[Case, float, float | None]:
         """``(option, f(P) in the first worker, f(P) in the second)`` of the option whose two
-        values differ most: the second worker is asked each option's other population, then P."""
+        values differ most: the second worker is asked each option's other population, then P
+        (while shrinking, each option's in a fresh process of its own)."""
         assert self.callers is not None  # only properties with fresh workers repeat (their cases have an after)
         first, second = self.callers
         options = (case, *case.alternatives)
         alone = first.many([case.before])[0]
-        asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
-        again = asked[1::2]
+        if self.shrinking:  # each option in a process of its own: what a smaller case shows is its own
+            again = [
+                first.many([cast(Population, option.after), option.before], together=True)[1] for option in options
+            ]
+        else:
+            asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
+            again = asked[1::2]
 
         def gap(value: float) -> float:
             return abs(value - alone) if math.isfinite(value - alone) else math.inf
