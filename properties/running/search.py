@@ -32,6 +32,7 @@ from puf.population import FIELDS, Population
 from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from ..cases.case import distance
 from ..cases.case import Case
+from ..cases.subgroup_cases import group_labels
 from ..catalog.property import Property
 
 
@@ -56,9 +57,11 @@ def shown_fields(measure: Measure, prop: Property) -> list[str]:
     and those the property acts on or judges by.
 
     An effectiveness-only measure's example shows no similarity matrix (a stored example
-    replays with the fields it lacks at their neutral values, properties.knowledge.known). A
-    property acting on every field (a relabelling, a replication) defines its case by none in
-    particular: the measure's own fields show it.
+    replays with the fields it lacks at their neutral values, properties.knowledge.known);
+    where the property reads similarity only as groups of users (``Property.grouped``), it
+    shows each user's group, ``groups``, in the matrix's place. A property acting on every
+    field (a relabelling, a replication) defines its case by none in particular: the
+    measure's own fields show it.
 
     Examples
     --------
@@ -66,10 +69,16 @@ def shown_fields(measure: Measure, prop: Property) -> list[str]:
     >>> from puf.properties import get_property
     >>> shown_fields(as_measure("sd"), get_property("anonymity")), shown_fields(as_measure("sd"), get_property("rearrangement"))
     (['effectiveness'], ['effectiveness', 'similarity'])
+    >>> shown_fields(as_measure("sd"), get_property("subgroup-consistency"))
+    ['effectiveness', 'groups']
+    >>> shown_fields(as_measure("puf"), get_property("subgroup-consistency"))
+    ['effectiveness', 'similarity']
     """
     acts_on = () if set(prop.needs) >= set(FIELDS) else prop.needs
-    used = {*(measure.reads or ()), *acts_on, *prop.uses} or {"effectiveness"}
-    return [f for f in FIELDS if f in used]
+    reads = measure.reads or ()
+    used = {*reads, *acts_on, *prop.uses} or {"effectiveness"}
+    as_groups = prop.grouped and "similarity" not in reads
+    return [("groups" if as_groups and f == "similarity" else f) for f in FIELDS if f in used]
 
 
 def interpolate(start: Population, end: Population, t: float) -> Population:
@@ -227,8 +236,12 @@ class PropertySearch:
         def fields(pop: Population | None) -> dict[str, Any] | None:
             if pop is None:
                 return None
-            present = pop.fields()
-            return {f: np.asarray(present[f]).tolist() for f in shown if f in present}
+            present = {**pop.fields(), "groups": None}
+            return {
+                f: group_labels(pop.similarity) if f == "groups" else np.asarray(present[f]).tolist()
+                for f in shown
+                if f in present
+            }
 
         snapshot = {
             "change": case.change,
