@@ -8,12 +8,12 @@ pytest, then pytest, check, ...), so that a change of the machine's load reaches
 default measure is a similarity-weighted gap written to a temporary folder, loaded from its
 file as a user's would be. Prints each round's wall and CPU seconds (user + system, the run's
 worker processes included), the medians and their ratios (pytest / check; on a loaded machine
-the CPU ratio is the steadier one): the plugin computes a measure's row once, as ``puf check`` does, so the
-ratio stays near 1 (the rest is pytest's own start-up and reporting: pytest rewrites the asserts
-of an installed plugin's package as it imports it, which with bytecode caching off,
-``PYTHONDONTWRITEBYTECODE``, is redone on every run, a fixed cost that shows at small budgets).
-Report ``uptime``
-beside the numbers: on a shared machine, only ratios of runs made side by side compare.
+the CPU ratio is the steadier one). The plugin computes a measure's row once, as ``puf check``
+does, and loads and runs the harness without pytest's assertion rewriting (which, where bytecode
+is not cached, ``PYTHONDONTWRITEBYTECODE``, would parse Hypothesis again on every run), so the
+ratio stays near 1: the rest is pytest's own start-up and reporting, a fixed cost that shows at
+small budgets. Report ``uptime`` beside the numbers: on a shared machine, only ratios of runs
+made side by side compare.
 """
 
 import argparse
