@@ -4,18 +4,20 @@
     python benchmarks/pytest_vs_check.py --measure sd --max-examples 30 --rounds 3
 
 Both run the measure's whole row once per round in a fresh interpreter, in turns (check,
-pytest, check, pytest, ...), so that a change of the machine's load reaches both alike; the
+pytest, then pytest, check, ...), so that a change of the machine's load reaches both alike; the
 default measure is a similarity-weighted gap written to a temporary folder, loaded from its
-file as a user's would be. Prints each round's wall times, the medians and their ratio
-(pytest / check): the plugin computes a measure's row once, as ``puf check`` does, so the
-ratio stays near 1 (the rest is pytest's own start-up and reporting: pytest rewrites the asserts
-of an installed plugin's package as it imports it, which with bytecode caching off,
-``PYTHONDONTWRITEBYTECODE``, is redone on every run, a fixed cost that shows at small budgets).
-Report ``uptime``
-beside the numbers: on a shared machine, only ratios of runs made side by side compare.
+file as a user's would be. Prints each round's wall and CPU seconds (user + system, the run's
+worker processes included), the medians and their ratios (pytest / check; on a loaded machine
+the CPU ratio is the steadier one). The plugin computes a measure's row once, as ``puf check``
+does, and loads and runs the harness without pytest's assertion rewriting (which, where bytecode
+is not cached, ``PYTHONDONTWRITEBYTECODE``, would parse Hypothesis again on every run), so the
+ratio stays near 1: the rest is pytest's own start-up and reporting, a fixed cost that shows at
+small budgets. Report ``uptime`` beside the numbers: on a shared machine, only ratios of runs
+made side by side compare.
 """
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -35,13 +37,20 @@ def gap(effectiveness, similarity):
 '''
 
 
+def _cpu():
+    """User + system seconds of this process's waited-for descendants (the run and its workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _timed(command, folder):
-    start = time.perf_counter()
+    """``(wall seconds, CPU seconds)`` of one run of ``command``."""
+    start, cpu = time.perf_counter(), _cpu()
     done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode not in (0, 1):  # 1: a violated property (check) or a failed test (pytest)
         raise SystemExit(f"{' '.join(command)} ended with {done.returncode}:\n{done.stderr[-2000:]}")
-    return seconds
+    return seconds, _cpu() - cpu
 
 
 def main(argv=None):
@@ -72,15 +81,22 @@ def main(argv=None):
         ]
         times = {"check": [], "pytest": []}
         for round_ in range(args.rounds):
-            times["check"].append(_timed(check, folder))
-            times["pytest"].append(_timed(plugin, folder))
+            # Each round in the other order (check first, then pytest first, ...): a load that
+            # rises or falls through the run reaches both sides alike.
+            for side in ("check", "pytest")[:: 1 if round_ % 2 == 0 else -1]:
+                times[side].append(_timed(check if side == "check" else plugin, folder))
+            (check_wall, check_cpu), (pytest_wall, pytest_cpu) = times["check"][-1], times["pytest"][-1]
             print(
-                f"round {round_ + 1}: puf check {times['check'][-1]:.1f} s, pytest --measure {times['pytest'][-1]:.1f} s"
+                f"round {round_ + 1}: puf check {check_wall:.1f} s ({check_cpu:.1f} s CPU), "
+                f"pytest --measure {pytest_wall:.1f} s ({pytest_cpu:.1f} s CPU)",
+                flush=True,
             )
-    check_s, pytest_s = statistics.median(times["check"]), statistics.median(times["pytest"])
+    medians = {side: [statistics.median(run[i] for run in runs) for i in (0, 1)] for side, runs in times.items()}
+    (check_wall, check_cpu), (pytest_wall, pytest_cpu) = medians["check"], medians["pytest"]
     print(
-        f"{spec}, budget {args.max_examples}, medians: puf check {check_s:.1f} s, pytest --measure "
-        f"{pytest_s:.1f} s, ratio pytest / check {pytest_s / check_s:.2f}"
+        f"{spec}, budget {args.max_examples}, medians: puf check {check_wall:.1f} s ({check_cpu:.1f} s CPU), "
+        f"pytest --measure {pytest_wall:.1f} s ({pytest_cpu:.1f} s CPU); ratio pytest / check "
+        f"{pytest_wall / check_wall:.2f} wall, {pytest_cpu / check_cpu:.2f} CPU"
     )
 
 

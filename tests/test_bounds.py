@@ -5,6 +5,7 @@ only when the solver shows that no population of that m reaches it."""
 
 import math
 
+import numpy as np
 import pytest
 
 import puf
@@ -64,7 +65,50 @@ def test_a_failed_search_is_no_proof(name, m, found):
 def test_an_end_reached_asks_nothing_and_a_measure_without_form_gets_no_proof():
     assert unreached_end(puf.as_measure("sd"), _example(2, 0.0, 0.5)) is not None
     assert unreached_end(puf.as_measure("max-min"), _example(2, 0.0, 1.0)) is None  # both ends reached
-    assert unreached_end(puf.as_measure("inconsistency"), _example(6, 0.0, 0.6)) is None  # no grammar form
+    assert unreached_end(puf.as_measure("lipschitz-violation"), _example(3, 0.0, 0.5)) is None  # no form
+    assert unreached_end(puf.as_measure("inconsistency"), _example(7, 0.0, 0.6)) is None  # no closed form at m = 7
+
+
+def test_the_inconsistency_at_six_users_is_proven_to_top_out_at_three_fifths():
+    """At m = 6 every user's five neighbours are the other five: (1/30) Σ |6 S_u − Σ S| ≤ 18/30,
+    reached by three users at 0 and three at 1."""
+    assert puf.inconsistency([0.0, 0.0, 0.0, 1.0, 1.0, 1.0], np.eye(6)) == pytest.approx(0.6)
+    scope, argument = unreached_end(puf.as_measure("inconsistency"), _example(6, 0.0, 0.6))
+    assert scope == "at m = 6, by SMT"
+    assert argument == (
+        "no population of 6 users goes above 3/5, the largest value found (so the maximum at m = 6), "
+        "short of the declared end 1 (at m = 6 every other user is a neighbour)"
+    )
+
+
+def test_uf_never_reaches_its_infinite_upper_end():
+    """UF at two users is ln(sim·d_L) ≤ ln 2: never beyond 100, the value that stands for ∞."""
+    example = {
+        "before": {"similarity": [[1.0, 1.0], [1.0, 1.0]], "list_distance": [[0.0, 1.0], [1.0, 0.0]]},
+        "value_before": 0.0,
+        "derived": {},
+    }
+    scope, argument = unreached_end(puf.as_measure("uf"), example)
+    assert scope == "at m = 2, by SMT" and argument.startswith(
+        "no population of 2 users reaches beyond ±100 the declared end ∞ (any set of pairs, list distances in [0, 2]"
+    )
+
+
+@pytest.mark.parametrize("name, m", [("uf", 2), ("inconsistency", 6)])
+def test_the_closed_form_cells_are_pinned_violated_at_the_proven_m(name, m):
+    known = load_known(name)
+    assert known["verdicts"]["attainable-range"] == "violated"
+    assert f"at m = {m}" in known["reasons"]["attainable-range"]
+    example = known["examples"]["attainable-range"]
+    assert len(next(iter(example["before"].values()))) == m
+    assert unreached_end(puf.as_measure(name), {**example, "derived": {}}) is not None
+
+
+def test_a_measure_named_like_a_closed_form_builtin_is_not_proven_by_it():
+    impostor = puf.Measure(
+        lambda effectiveness, similarity: 1.0, name="inconsistency", reads=("effectiveness", "similarity")
+    )
+    assert unreached_end(impostor, _example(6, 0.0, 0.6)) is None
 
 
 @pytest.mark.parametrize("name", [*PROVEN, "ge-1"])

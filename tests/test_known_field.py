@@ -19,6 +19,7 @@ import pytest
 
 from puf.properties import CATALOG, STATUSES
 from puf.properties.cases.case import Case
+from puf.properties.cases.subgroup_cases import grouped_similarity
 from puf import MEASURES, Population, UndefinedMeasureWarning, as_measure
 
 KNOWN = Path(__file__).resolve().parent.parent / "properties" / "knowledge" / "known"
@@ -32,11 +33,12 @@ def load(name):
 
 
 def _population(fields):
-    """A stored population; a field its measure does not read is not stored: neutral here."""
-    given = {f: np.asarray(v, dtype=np.float64) for f, v in fields.items()}
+    """A stored population; a field its measure does not read is not stored: neutral here (the
+    groups of a subgroup example: 1 within a group, 0 across)."""
+    given = {f: np.asarray(v, dtype=np.float64) for f, v in fields.items() if f != "groups"}
     m = len(next(iter(given.values())))
     given.setdefault("effectiveness", np.zeros(m))
-    given.setdefault("similarity", np.eye(m))
+    given.setdefault("similarity", np.eye(m) if "groups" not in fields else grouped_similarity(fields["groups"]))
     return Population(**given)
 
 
@@ -89,6 +91,8 @@ def test_known_file_shape(name):
     for prop, example in data["examples"].items():
         # Only the fields the measure reads, and those the property acts on or judges by.
         needs = set(CATALOG[prop].needs) if len(CATALOG[prop].needs) < 4 else set()
+        if CATALOG[prop].grouped and "similarity" not in reads:  # the groups, not the matrix encoding them
+            needs = needs - {"similarity"} | {"groups"}
         assert reads <= set(example["before"]) <= reads | needs | set(CATALOG[prop].uses), prop
         assert (example["after"] is None) == (prop in ONE_POPULATION), prop
 

@@ -120,10 +120,60 @@ def test_a_determinism_find_shrinks_to_its_smallest_m(planted, distinct):
     assert value_first != value_again
 
 
-def test_a_population_drawn_anew_stays_as_drawn_while_p_shrinks(planted):
-    pop = Population([0.2, 0.9, 0.4, 0.7, 0.1], np.eye(5))
-    other = Population([0.5, 0.3], np.eye(2))
-    search = _shrunk(
-        load_isolated(f"{planted}:gated_2"), "deterministic", Case(pop, other, "a population drawn anew, then P again")
-    )
-    assert search.failure_case.before.m == 2 and search.failure_case.after is other
+FIXED_BY = """
+import numpy as np
+
+_NORMALISER = None
+
+def _fixed_by(distinct):
+    def first_varied(effectiveness):
+        global _NORMALISER
+        s = np.asarray(effectiveness, dtype=float)
+        if _NORMALISER is None and len(np.unique(s)) >= distinct:
+            _NORMALISER = float(np.max(s)) + 1.0  # fixed by the first population this varied
+        return float(np.ptp(s)) / (_NORMALISER or 2.0)
+    return first_varied
+
+fixed_by_2, fixed_by_3, fixed_by_4, fixed_by_5 = (_fixed_by(k) for k in (2, 3, 4, 5))
+"""
+
+
+@pytest.fixture(scope="module")
+def fixed_by(tmp_path_factory):
+    path = tmp_path_factory.mktemp("planted") / "fixed_by.py"
+    path.write_text(textwrap.dedent(FIXED_BY))
+    yield path
+    release_workers()
+
+
+@pytest.mark.parametrize("distinct", [2, 3, 4, 5])
+def test_a_population_drawn_anew_shrinks_to_its_smallest_m_after_p(fixed_by, distinct):
+    """A normaliser fixed by the first population of ``distinct`` different values in a process:
+    P asked alone leaves it unfixed (two users, two values: 2 for ``distinct`` = 2, whose
+    normaliser is then P's own max + 1 ≠ Q's), and a population drawn anew fixes it only when it
+    has ``distinct`` different values, its largest not P's: its smallest m is ``distinct``."""
+    rng = np.random.default_rng(distinct)
+    pop = Population(np.round(rng.uniform(0.05, 0.95, size=6), 3), np.eye(6))
+    other = Population(np.round(rng.uniform(0.05, 0.95, size=9), 3), np.eye(9))
+    case = Case(pop, other, "a population drawn anew, then P again")
+    search = _shrunk(load_isolated(f"{fixed_by}:fixed_by_{distinct}"), "deterministic", case)
+    found = search.failure_case
+    assert (found.before.m, found.after.m) == (2, distinct)
+    assert len(np.unique(found.after.effectiveness)) == distinct
+    example = search.failure[1]
+    assert example["change"].startswith("a population drawn anew, then P again (shrunk from m = 6: users removed")
+    assert example["change"].endswith(f"the other population from m = 9 to {distinct})")
+    assert set(example["after"]) == {"effectiveness"}  # the fields the measure reads, the drawn population's too
+    # Every value simpler than drawn (three decimals).
+    assert all(v == round(v, 2) for v in example["before"]["effectiveness"] + example["after"]["effectiveness"])
+    assert example["value_before"] != example["value_after"]
+
+
+def test_a_smaller_population_drawn_anew_is_judged_in_a_process_of_its_own(fixed_by):
+    """Shrinking asks each smaller case in a fresh process: a normaliser fixed by the drawn
+    population's first judgment does not make every smaller one look guilty."""
+    pop = Population([0.0, 1.0], np.eye(2))
+    other = Population([0.1, 0.2, 0.3, 0.4, 0.5], np.eye(5))
+    case = Case(pop, other, "a population drawn anew, then P again")
+    search = _shrunk(load_isolated(f"{fixed_by}:fixed_by_5"), "deterministic", case)
+    assert search.failure_case.after.m == 5 and search.failure_case.before.m == 2

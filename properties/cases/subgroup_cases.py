@@ -19,6 +19,8 @@ from __future__ import annotations
 
 __all__ = [
     "groups_of",
+    "group_labels",
+    "grouped_similarity",
     "changed_group",
     "subgroup_cases",
     "decomposition_parts",
@@ -64,6 +66,36 @@ def groups_of(similarity: ArrayLike) -> list[NDArray[np.int64]]:
                 label[v] = start
                 stack.append(int(v))
     return [np.flatnonzero(label == g) for g in dict.fromkeys(label.tolist())]
+
+
+def group_labels(similarity: ArrayLike) -> list[int]:
+    """Each user's group (0, 1, …, numbered in order of each group's first user): how an example
+    shows a partition to a measure that reads no similarity (:func:`groups_of`).
+
+    Examples
+    --------
+    >>> group_labels(np.array([[1, 0, .5], [0, 1, 0], [.5, 0, 1.]]))
+    [0, 1, 0]
+    """
+    labels = np.zeros(len(similarity), dtype=np.int64)
+    for index, members in enumerate(groups_of(similarity)):
+        labels[members] = index
+    return labels.tolist()
+
+
+def grouped_similarity(labels: ArrayLike) -> NDArray[np.float64]:
+    """The similarity of a partition given as each user's group: 1 within a group, 0 across
+    (the inverse of :func:`group_labels`, up to the values within a group).
+
+    Examples
+    --------
+    >>> grouped_similarity([0, 1, 0]).tolist()
+    [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
+    >>> group_labels(grouped_similarity([0, 0, 1, 1, 1]))
+    [0, 0, 1, 1, 1]
+    """
+    labels = np.asarray(labels)
+    return (labels[:, None] == labels[None, :]).astype(np.float64)
 
 
 def changed_group(case: Case) -> tuple[list[NDArray[np.int64]], int | None]:

@@ -53,6 +53,7 @@ _SUBGROUP_SEARCH = dict(
     kind="universal",
     meant_for="inequality indices",
     needs=("effectiveness", "similarity"),
+    grouped=True,
     world="not applicable (score level only)",
     cases=subgroup_cases,
     explicit=subgroup_examples,

@@ -75,6 +75,12 @@ class Property:
         Population fields the property's own judgment reads beyond ``needs`` (the
         rearrangement's pairing reads similarity): shown and stored with every example,
         with the fields the measure reads and ``needs``.
+    grouped : bool, default False
+        True when the property reads similarity only as a partition of the users into groups
+        (its blocks: the subgroup axioms). An example on a measure that reads no similarity
+        then shows each user's group (``groups``, :func:`~puf.properties.cases.subgroup_cases.group_labels`)
+        in place of the matrix, and a stored one replays with each group's users alike
+        (similarity 1) and strangers across groups.
     remake : callable, optional
         For a property whose other populations are built from ``before`` (the
         rearrangement's pairings, the determinism's queries): ``remake(case, pop) -> Case
@@ -139,6 +145,7 @@ class Property:
     fresh_workers: bool = False
     derived: Callable | None = None
     uses: tuple = ()
+    grouped: bool = False
     remake: Callable | None = None
     grid: Callable | None = None
     refine: Callable | None = None

@@ -31,8 +31,9 @@ def keep(connection: Connection | int, parent_pid: int, measure: Measure | None)
     """Be the keeper of a worker serving ``measure`` (None: the spec the harness sends first),
     and exit with the worker's status (killed by signal n: 128 + n, as shells say).
 
-    The worker says hello, then answers (id, "load", spec), (id, "call", [fields]) and (id, "first",
-    [fields]) until EOF; "first" calls each in a process forked for it (the worker never calls then).
+    The worker says hello, then answers (id, "load", spec), (id, "call", [fields]), (id, "first",
+    [fields]) and (id, "together", [fields]) until EOF; "first" calls each in a process forked for
+    it, "together" all in order in one (the worker never calls the measure then).
     """
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
@@ -58,7 +59,9 @@ def keep(connection: Connection | int, parent_pid: int, measure: Measure | None)
             if kind == "load":
                 measure, reply = _load(payload)
             elif kind == "first":
-                reply = [_first_outcome(measure, fields, connection) for fields in payload]
+                reply = [_first_outcomes(measure, [fields], connection)[0] for fields in payload]
+            elif kind == "together":
+                reply = _first_outcomes(measure, payload, connection)
             else:
                 reply = [outcome(measure, fields) for fields in payload]
         os._exit(0)
@@ -99,12 +102,12 @@ def _first_line(exc: BaseException, *, named: bool = True) -> str:
     return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def _first_outcome(measure: Measure | None, fields: Mapping[str, Any], connection: Connection) -> list[Any]:
-    """The outcome of a call in a process forked for it: the first call of that process."""
+def _first_outcomes(measure: Measure | None, fields: list[Mapping[str, Any]], connection: Connection) -> list[Any]:
+    """The outcomes of calls in one process forked for them, in order: the first is its first call."""
     worker, (read, write) = os.getpid(), os.pipe()
     if (pid := os.fork()) == 0:
         connection.close()  # this copy says nothing to the harness
-        reply = json.dumps(outcome(measure, fields), default=str).encode()
+        reply = json.dumps([outcome(measure, one) for one in fields], default=str).encode()
         if os.getppid() == worker:  # (not a copy the measure forked)
             os.write(write, reply)
         os._exit(0)
@@ -113,9 +116,9 @@ def _first_outcome(measure: Measure | None, fields: Mapping[str, Any], connectio
         data = source.read()
     code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     try:
-        return list(json.loads(data))
-    except ValueError:
-        return [None, "", f"the measure's process ended ({describe_exit(code)})"]
+        return [list(outcome) for outcome in json.loads(data)]
+    except (ValueError, TypeError):
+        return [[None, "", f"the measure's process ended ({describe_exit(code)})"]] * len(fields)
 
 
 def _load(spec: str) -> tuple[Measure | None, list[Any]]:

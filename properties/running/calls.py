@@ -56,14 +56,19 @@ def _in_process(measure: Measure, fields: _Fields, seconds: float | None) -> iso
 
 
 def _outcomes(
-    measure: Measure, fields: Sequence[_Fields], limit: float | None, worker: isolation.MeasureWorker | None = None
+    measure: Measure,
+    fields: Sequence[_Fields],
+    limit: float | None,
+    worker: isolation.MeasureWorker | None = None,
+    *,
+    together: bool = False,
 ) -> list[isolation.Outcome]:
     """The outcomes in ``worker`` (by default the measure's shared one), or here (a built-in, or no fork)."""
     if not isolation.CAN_ISOLATE or isolation.is_trusted(measure):
         copies = not isolation.is_trusted(measure)  # a user's measure edits its own copy only
         return [_in_process(measure, {k: np.array(v) for k, v in f.items()} if copies else f, limit) for f in fields]
     try:
-        return (worker or isolation.worker_for(measure)).call_many(fields, limit)
+        return (worker or isolation.worker_for(measure)).call_many(fields, limit, together=together)
     except TimeoutError:
         raise Timeout() from None
     except (WorkerDied, ValueError) as exc:  # (ValueError: a new worker did not load the measure)
@@ -71,10 +76,15 @@ def _outcomes(
 
 
 def _values(
-    measure: Measure, fields: Sequence[_Fields], limit: float | None, worker: isolation.MeasureWorker | None = None
+    measure: Measure,
+    fields: Sequence[_Fields],
+    limit: float | None,
+    worker: isolation.MeasureWorker | None = None,
+    *,
+    together: bool = False,
 ) -> list[float]:
     """The numbers of :func:`_outcomes`; MeasureError if the measure raised or returned no number."""
-    found = _outcomes(measure, fields, limit, worker)
+    found = _outcomes(measure, fields, limit, worker, together=together)
     if bad := next((o for o in found if o.number is None), None):
         raise MeasureError(bad.error or not_a_number(bad.kind))
     return [o.number for o in found if o.number is not None]
@@ -109,9 +119,13 @@ class FreshCaller:
         self.measure, self.time_limit = measure, time_limit
         self.worker = isolation.fresh_worker(measure, first_calls=first_calls)
 
-    def many(self, populations: Sequence[Population]) -> list[float]:
-        """The values on ``populations``, asked in this order (one request to the worker)."""
-        return _values(self.measure, [p.fields() for p in populations], self.time_limit, self.worker)
+    def many(self, populations: Sequence[Population], *, together: bool = False) -> list[float]:
+        """The values on ``populations``, asked in this order (one request to the worker);
+        ``together`` (with ``first_calls``): all in one process forked for them, the first its
+        first call, so the last is asked after the others and nothing else."""
+        fields = [p.fields() for p in populations]
+        both = together and self.worker.first_calls
+        return _values(self.measure, fields, self.time_limit, self.worker, together=both)
 
     def close(self) -> None:
         """End the worker (a later call starts a fresh one)."""

@@ -35,9 +35,9 @@ def _wrapped(text: str, width: int | None, indent: int) -> str:
     return ("\n" + " " * indent).join(lines)
 
 
-def _array(value: ArrayLike, indent: int, width: int | None = None) -> str:
+def _array(value: ArrayLike, indent: int, width: int | None = None, *, integer: bool = False) -> str:
     text = np.array2string(
-        np.asarray(value, dtype=float),
+        np.asarray(value, dtype=int if integer else float),
         precision=4,
         suppress_small=True,
         max_line_width=120 if width is None else max(20, width - indent),
@@ -119,11 +119,11 @@ def format_example(
     column = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
     for name, value in before.items():
         label = name if after is None else f"{name} (before)"
-        lines.append(label.ljust(column) + _array(value, column, room))
+        lines.append(label.ljust(column) + _array(value, column, room, integer=name == "groups"))
     for name, value in (after or {}).items():
         if name in before and np.array_equal(np.asarray(value), np.asarray(before[name])):
             continue
-        lines.append(f"{name} (after)".ljust(column) + _array(value, column, room))
+        lines.append(f"{name} (after)".ljust(column) + _array(value, column, room, integer=name == "groups"))
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
 

@@ -111,16 +111,19 @@ class MeasureWorker:
                 raise WorkerBroken(f"{exc} ({status})") from None
             raise WorkerDied(f"the measure's process ended ({status})") from None
 
-    def call_many(self, fields: Iterable[Mapping[str, Any]], time_limit: float | None) -> list[Outcome]:
+    def call_many(
+        self, fields: Iterable[Mapping[str, Any]], time_limit: float | None, *, together: bool = False
+    ) -> list[Outcome]:
         """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call
-        (with ``first_calls``, each the first call of a process forked from the never-calling worker)."""
+        (with ``first_calls``, each the first call of a process forked from the never-calling worker;
+        ``together``, all in order in one such process)."""
         self.start()
         fields, limit = list(fields), None
         if time_limit is not None:
             warm = warm_up_limit(time_limit) if self.warm and not self._called else 0.0
-            limit = len(fields) * (warm_up_limit(time_limit) if self.first_calls else time_limit) + warm
+            limit = len(fields) * (warm_up_limit(time_limit) if self.first_calls or together else time_limit) + warm
         try:
-            reply = self._ask("first" if self.first_calls else "call", fields, limit)
+            reply = self._ask("together" if together else "first" if self.first_calls else "call", fields, limit)
         except TimeoutError:
             self.warm = self.warm and self._called  # a hung warm-up gets no second one
             raise

@@ -40,8 +40,11 @@ __all__ = [
     "PropertyFailure",
 ]
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from pathlib import Path
+import contextlib
+import sys
 
 import pytest
 
@@ -56,6 +59,25 @@ _PLAN = pytest.StashKey()  # [(label, spec, known path or None)]
 _LOADED = pytest.StashKey()  # spec -> Measure or the ValueError loading it gave
 _NOTES = pytest.StashKey()  # informational findings shown in the summary
 _ROWS = pytest.StashKey()  # spec -> {property: Verdict}: each measure's row, computed once
+
+
+@contextlib.contextmanager
+def _plain_imports() -> Iterator[None]:
+    """Import without pytest's assertion rewriting while the harness loads and runs: its modules
+    and Hypothesis's hold no test, yet pytest rewrites every module of a distribution that
+    registers a plugin (Hypothesis does), and where compiled code is not cached
+    (``PYTHONDONTWRITEBYTECODE``) it parses them again on every run, a second or more of CPU
+    that ``puf check`` does not spend. The test files pytest collects are rewritten as ever."""
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+
+    hooks = [(i, f) for i, f in enumerate(sys.meta_path) if isinstance(f, AssertionRewritingHook)]
+    for _, hook in reversed(hooks):
+        sys.meta_path.remove(hook)
+    try:
+        yield
+    finally:
+        for index, hook in hooks:
+            sys.meta_path.insert(index, hook)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -175,7 +197,8 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     plan = config.stash.get(_PLAN, [])
     if not plan:
         return None
-    from puf.properties.catalog.listing import CATALOG
+    with _plain_imports():
+        from puf.properties.catalog.listing import CATALOG
 
     return [
         f"puf-harness: {spec} x {len(CATALOG)} properties, "
@@ -192,7 +215,8 @@ class MeasureChecks(pytest.Collector):
         self.label, self.spec, self.known = label, spec, known
 
     def collect(self) -> list[PropertyItem]:
-        from puf.properties.catalog.listing import CATALOG
+        with _plain_imports():
+            from puf.properties.catalog.listing import CATALOG
 
         return [
             PropertyItem.from_parent(
@@ -229,12 +253,13 @@ def _measure(config: pytest.Config, spec: str) -> Measure:
     """Import a spec once per run; a ValueError (bad import or signature) is remembered."""
     loaded = config.stash[_LOADED]
     if spec not in loaded:
-        from puf.properties.running.isolation import load_isolated
+        with _plain_imports():
+            from puf.properties.running.isolation import load_isolated
 
-        try:
-            loaded[spec] = load_isolated(spec)  # imported in a worker process, never here
-        except ValueError as exc:
-            loaded[spec] = exc
+            try:
+                loaded[spec] = load_isolated(spec)  # imported in a worker process, never here
+            except ValueError as exc:
+                loaded[spec] = exc
     if isinstance(loaded[spec], ValueError):
         raise loaded[spec]
     return loaded[spec]
@@ -272,8 +297,6 @@ class PropertyItem(pytest.Item):
         ``puf check`` computes its row) and read by each of the measure's tests."""
         rows = self.config.stash[_ROWS]
         if self.spec not in rows:
-            from puf.properties.running.runner import verdicts
-
             measure = _measure(self.config, self.spec)
             pinned = _pinned(self.config, self.spec, self.known) if self.known else None
             chosen = [
@@ -281,14 +304,17 @@ class PropertyItem(pytest.Item):
                 for item in self.session.items
                 if isinstance(item, PropertyItem) and item.spec == self.spec
             ]
-            found = verdicts(
-                measure,
-                properties=chosen or [self.property_name],
-                max_examples=self.config.getoption("measure_max_examples"),
-                time_limit=self.config.getoption("measure_time_limit"),
-                random_state=0,
-                known=pinned or True,
-            )
+            with _plain_imports():  # (Hypothesis imports more of itself as the search runs)
+                from puf.properties.running.runner import verdicts
+
+                found = verdicts(
+                    measure,
+                    properties=chosen or [self.property_name],
+                    max_examples=self.config.getoption("measure_max_examples"),
+                    time_limit=self.config.getoption("measure_time_limit"),
+                    random_state=0,
+                    known=pinned or True,
+                )
             rows[self.spec] = {v.property: v for v in found}
         return rows[self.spec]
 

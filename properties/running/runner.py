@@ -133,7 +133,9 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
     return [
         example_case(prop.name, stored, source=source)
         for source, stored in examples
-        if set(measure.reads or ()) <= set(stored["before"])
+        # (each user's group stands for a similarity: 1 within a group, 0 across)
+        if set(measure.reads or ())
+        <= set(stored["before"]) | ({"similarity"} if "groups" in stored["before"] else set())
     ]
 
 

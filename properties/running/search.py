@@ -32,6 +32,7 @@ from puf.population import FIELDS, Population
 from .calls import FreshCaller, MeasureError, Timeout, call_measure
 from ..cases.case import distance
 from ..cases.case import Case
+from ..cases.subgroup_cases import group_labels
 from ..catalog.property import Property
 
 
@@ -56,9 +57,11 @@ def shown_fields(measure: Measure, prop: Property) -> list[str]:
     and those the property acts on or judges by.
 
     An effectiveness-only measure's example shows no similarity matrix (a stored example
-    replays with the fields it lacks at their neutral values, properties.knowledge.known). A
-    property acting on every field (a relabelling, a replication) defines its case by none in
-    particular: the measure's own fields show it.
+    replays with the fields it lacks at their neutral values, properties.knowledge.known);
+    where the property reads similarity only as groups of users (``Property.grouped``), it
+    shows each user's group, ``groups``, in the matrix's place. A property acting on every
+    field (a relabelling, a replication) defines its case by none in particular: the
+    measure's own fields show it.
 
     Examples
     --------
@@ -66,10 +69,16 @@ def shown_fields(measure: Measure, prop: Property) -> list[str]:
     >>> from puf.properties import get_property
     >>> shown_fields(as_measure("sd"), get_property("anonymity")), shown_fields(as_measure("sd"), get_property("rearrangement"))
     (['effectiveness'], ['effectiveness', 'similarity'])
+    >>> shown_fields(as_measure("sd"), get_property("subgroup-consistency"))
+    ['effectiveness', 'groups']
+    >>> shown_fields(as_measure("puf"), get_property("subgroup-consistency"))
+    ['effectiveness', 'similarity']
     """
     acts_on = () if set(prop.needs) >= set(FIELDS) else prop.needs
-    used = {*(measure.reads or ()), *acts_on, *prop.uses} or {"effectiveness"}
-    return [f for f in FIELDS if f in used]
+    reads = measure.reads or ()
+    used = {*reads, *acts_on, *prop.uses} or {"effectiveness"}
+    as_groups = prop.grouped and "similarity" not in reads
+    return [("groups" if as_groups and f == "similarity" else f) for f in FIELDS if f in used]
 
 
 def interpolate(start: Population, end: Population, t: float) -> Population:
@@ -193,6 +202,9 @@ class PropertySearch:
         self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
         self.nan_case: tuple[int, dict[str, Any]] | None = None
         self.searching = False
+        # Shrinking: a property with fresh workers asks each case's other populations and P
+        # again in a process of their own, not after the search's earlier cases.
+        self.shrinking = False
         # The stronger search's values by size m, and the candidates it and the grid tried.
         self.refined: dict[int, tuple[dict[str, float], int]] = {}
         self.candidates = 0
@@ -224,8 +236,12 @@ class PropertySearch:
         def fields(pop: Population | None) -> dict[str, Any] | None:
             if pop is None:
                 return None
-            present = pop.fields()
-            return {f: np.asarray(present[f]).tolist() for f in shown if f in present}
+            present = {**pop.fields(), "groups": None}
+            return {
+                f: group_labels(pop.similarity) if f == "groups" else np.asarray(present[f]).tolist()
+                for f in shown
+                if f in present
+            }
 
         snapshot = {
             "change": case.change,
@@ -274,13 +290,19 @@ class PropertySearch:
 
     def _repeated(self, case: Case) -> tuple[Case, float, float | None]:
         """``(option, f(P) in the first worker, f(P) in the second)`` of the option whose two
-        values differ most: the second worker is asked each option's other population, then P."""
+        values differ most: the second worker is asked each option's other population, then P
+        (while shrinking, each option's in a fresh process of its own)."""
         assert self.callers is not None  # only properties with fresh workers repeat (their cases have an after)
         first, second = self.callers
         options = (case, *case.alternatives)
         alone = first.many([case.before])[0]
-        asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
-        again = asked[1::2]
+        if self.shrinking:  # each option in a process of its own: what a smaller case shows is its own
+            again = [
+                first.many([cast(Population, option.after), option.before], together=True)[1] for option in options
+            ]
+        else:
+            asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
+            again = asked[1::2]
 
         def gap(value: float) -> float:
             return abs(value - alone) if math.isfinite(value - alone) else math.inf

@@ -12,13 +12,17 @@ stays a case of its property, except in a replication: there every user is copie
 user is removed (or moved) together with its copies, so the case stays the replication of a
 smaller population. A property whose other populations are built from ``before``
 (``Property.remake``: the rearrangement's pairings, the determinism's queries) loses or moves
-any user of ``before``, and its case is built again around the smaller population.
+any user of ``before``, and its case is built again around the smaller population; an other
+population such a case keeps as it is (the determinism's population drawn anew) then loses
+users and moves values on its own. A property judged in fresh workers judges every smaller
+case in a process of its own, so what it shows is what that case alone does.
 """
 
 from __future__ import annotations
 
 __all__ = ["SHRINK_CALLS", "shrink"]
 
+from typing import cast
 import dataclasses
 import re
 
@@ -39,6 +43,9 @@ _SYMMETRIC = ("similarity", "list_distance")
 
 _EARLIER = r" \(shrunk from m = (\d+): [^)]*\)"
 """The note of a find shrunk before (a stored example), with the size it was found at."""
+
+_EARLIER_OTHER = r"the other population from m = (\d+)"
+"""The part of that note saying the size an other population not built from ``before`` was found at."""
 
 _LABEL = re.compile(r"^known example( \([^)]*\))?: ")
 
@@ -158,11 +165,18 @@ def _simpler(value: float) -> list[float]:
 
 
 def _renumbered(
-    change: str, kept: list[int], m: int, moved: int, *, removed: str = "users the change leaves alone"
+    change: str,
+    kept: list[int],
+    m: int,
+    moved: int,
+    *,
+    removed: str = "users the change leaves alone",
+    other: tuple[int, int] | None = None,
 ) -> str:
     """The change's text with its users numbered as in the shrunk population (``kept``: the
     original numbers of the users left of ``m``), and what shrinking did (``removed``: which
-    users it removed).
+    users it removed; ``other``: the sizes an other population not built from ``before`` had
+    and has).
 
     Examples
     --------
@@ -170,18 +184,26 @@ def _renumbered(
     'transfer from user 3 (0.99) to user 1 (0.01) (shrunk from m = 87: users the change leaves alone removed)'
     >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", [0, 1, 2], 6, 0)
     'm = 6 (shrunk from m = 9: users the change leaves alone removed)'
+    >>> _renumbered("a population drawn anew, then P again", [0, 1], 2, 1, removed="users", other=(9, 3))
+    'a population drawn anew, then P again (shrunk from m = 2: 1 value made simpler; the other population from m = 9 to 3)'
     """
     earlier = re.search(_EARLIER, change)
     if earlier:  # a stored example shrunk before: one note, from the size it was found at
         change = change.replace(earlier[0], "")
         m = max(m, int(earlier[1]))
+        first = re.search(_EARLIER_OTHER, earlier[0])
+        if first and other is not None:
+            other = (max(other[0], int(first[1])), other[1])
     index = {old: new for new, old in enumerate(kept)}
     text = re.sub(r"\b(users?) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", change)
     text = re.sub(r"\b(users? \d+ and) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", text)
     done = [f"{removed} removed"] if len(kept) < m else []
     if moved:
         done.append(f"{moved} value{'s' * (moved > 1)} made simpler")
-    return f"{text} (shrunk from m = {m}: {', '.join(done)})" if done else text
+    note = ", ".join(done)
+    if other is not None and other[1] < other[0]:
+        note += f"{'; ' * bool(note)}the other population from m = {other[0]} to {other[1]}"
+    return f"{text} (shrunk from m = {m}: {note})" if note else text
 
 
 def _remade(prop: Property, case: Case, pop: Population) -> Case | None:
@@ -254,20 +276,48 @@ def _fails(search: PropertySearch, case: Case, kind: str) -> bool:
     return False
 
 
-def _fewer_users(search: PropertySearch, kind: str, budget: int, kept: list[int]) -> None:
+def _independent(prop: Property, case: Case) -> bool:
+    """True when the case's other population is not built from ``before`` (the determinism's
+    population drawn anew): a case the property remakes keeps it as it is, so it shrinks on its own.
+
+    Examples
+    --------
+    >>> from puf.properties import get_property
+    >>> pop, other = Population([0.2, 0.9], np.eye(2)), Population([0.5, 0.3, 0.1], np.eye(3))
+    >>> deterministic = get_property("deterministic")
+    >>> _independent(deterministic, Case(pop, other, "a population drawn anew, then P again"))
+    True
+    >>> _independent(deterministic, Case(pop, pop.permute([1, 0]), "P relabelled: user i → i + 1, then P again"))
+    False
+    """
+    if prop.remake is None or case.after is None:
+        return False
+    remade = prop.remake(case, case.before)
+    return remade is not None and remade.after is case.after
+
+
+def _other(case: Case, after: Population) -> Case:
+    """``case`` with ``after`` as its other population (one not built from ``before``)."""
+    return dataclasses.replace(case, after=after, values=None, alternatives=())
+
+
+def _fewer_users(search: PropertySearch, kind: str, budget: int, kept: list[int], *, other: bool = False) -> None:
     """Remove, one at a time, the users the change leaves alone (any user of a case the property
-    remakes) while the case still fails."""
+    remakes) while the case still fails; ``other``: the users of the case's other population,
+    one not built from ``before`` (``kept`` then unchanged)."""
     improved = True
     while improved and search.calls < budget:
         improved = False
         case = search.failure_case
         assert case is not None  # shrink() starts from a find
-        for user in reversed(range(case.before.m)):
-            if case.before.m <= 2 or search.calls >= budget:
+        pop = cast(Population, case.after) if other else case.before
+        for user in reversed(range(pop.m)):
+            if pop.m <= 2 or search.calls >= budget:
                 continue
-            smaller = _smaller(search.prop, case, user)
+            smaller = _other(case, _without(pop, user)) if other else _smaller(search.prop, case, user)
             if smaller is not None and _fails(search, smaller, kind):
-                kept.pop(user)
+                if not other:
+                    kept.pop(user)
                 improved = True
                 break
 
@@ -283,20 +333,30 @@ def _entries(pop: Population, name: str) -> list[tuple[int, ...]]:
     return [(u, v) for u in range(m) for v in range(m)]
 
 
-def _simpler_values(search: PropertySearch, kind: str, budget: int) -> int:
+def _simpler_values(search: PropertySearch, kind: str, budget: int, *, other: bool = False) -> int:
     """Move each value of the fields the example shows to the simplest value that keeps the find
-    (every value of a user the change leaves alone; any value of a case the property remakes);
-    the number of values moved."""
+    (every value of a user the change leaves alone; any value of a case the property remakes;
+    ``other``: any value of the case's other population, one not built from ``before``); the
+    number of values moved."""
     moved = 0
     assert search.failure_case is not None  # shrink() starts from a find
+
+    def pop() -> Population:
+        found = search.failure_case
+        assert found is not None  # (shrink() starts from a find)
+        return cast(Population, found.after) if other else found.before
+
     for name in shown_fields(search.measure, search.prop):
-        if name not in search.failure_case.before.fields():
+        if name not in pop().fields():
             continue
-        for index in _entries(search.failure_case.before, name):
-            for value in _simpler(float(search.failure_case.before.fields()[name][index])):
+        for index in _entries(pop(), name):
+            for value in _simpler(float(pop().fields()[name][index])):
                 if search.calls >= budget:
                     return moved
-                case = _moved(search.prop, search.failure_case, name, index, value)
+                if other:
+                    case: Case | None = _other(search.failure_case, _set(pop(), name, index, value))
+                else:
+                    case = _moved(search.prop, search.failure_case, name, index, value)
                 if case is None:
                     break
                 if _fails(search, case, kind):
@@ -310,8 +370,9 @@ def shrink(search: PropertySearch) -> bool:
 
     Returns True when it is as small as this shrinker makes it; False when it stopped at its
     budget. Every user a change touches is kept, except in a case the property remakes
-    (``Property.remake``); a property judged in fresh workers has them started again for the
-    smaller cases, and ended after.
+    (``Property.remake``), whose other population, where it is not built from ``before``,
+    shrinks after it; a property judged in fresh workers judges each smaller case in a process
+    of its own (:attr:`PropertySearch.shrinking`), and its workers are ended after.
 
     Examples
     --------
@@ -335,22 +396,34 @@ def shrink(search: PropertySearch) -> bool:
     budget = search.calls + SHRINK_CALLS
     search.failure_case = dataclasses.replace(case, segment=False)
     kept, moved = list(range(m)), 0
+    # An other population not built from before (a population drawn anew) shrinks too, after P.
+    independent = _independent(search.prop, case)
+    other_m = cast(Population, case.after).m if independent else 0
+    search.shrinking = True
     try:
         _fewer_users(search, kind, budget, kept)
+        if independent:
+            _fewer_users(search, kind, budget, kept, other=True)
         # Again while a pass moves a value: a remade case pairs its values anew, and a value
         # moved can free another.
-        while (step := _simpler_values(search, kind, budget)) and search.calls < budget:
+        while search.calls < budget:
+            step = _simpler_values(search, kind, budget)
+            step += _simpler_values(search, kind, budget, other=True) if independent else 0
             moved += step
+            if not step:
+                break
     except (OutOfBudget, Timeout):
         pass
     finally:
+        search.shrinking = False
         search.close()  # the property's own fresh workers, if any, started again to judge
+    others = (other_m, cast(Population, search.failure_case.after).m) if independent else None
     if search.prop.remake is not None:
         # Remade: its text is the smaller case's own, its users numbered there already; the
         # size a stored example was found at stays in its note.
         earlier = re.search(_EARLIER, change)
         text = _renumbered(
-            search.failure_case.change + (earlier[0] if earlier else ""), kept, m, moved, removed="users"
+            search.failure_case.change + (earlier[0] if earlier else ""), kept, m, moved, removed="users", other=others
         )
     else:
         text = _renumbered(change, kept, m, moved)

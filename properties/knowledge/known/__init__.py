@@ -222,7 +222,10 @@ def _check_example(where: str, prop: str, example: Any, known_as: Property | Non
     # The fields every population has that the property acts on (all: the measure's own).
     needs = () if known_as is None else known_as.needs
     acts_on = [] if set(needs) >= set(FIELDS) else [f for f in ("effectiveness", "similarity") if f in needs]
-    if not isinstance(before, dict) or not set(FIELDS) & set(before) or not set(acts_on) <= set(before):
+    # A property that reads similarity only as groups may store each user's group instead.
+    grouped = known_as is not None and known_as.grouped and isinstance(before, dict) and "groups" in before
+    shown = set(before or ()) | ({"similarity"} if grouped else set())
+    if not isinstance(before, dict) or not set(FIELDS) & shown or not set(acts_on) <= shown:
         _fail(where, f"example of {prop!r} needs 'before' with the fields it acts on ({', '.join(acts_on)})")
     if known_as is not None and (example.get("after") is None) != known_as.single_population:
         _fail(where, f"example of {prop!r} must {'not ' * (example.get('after') is not None)}have 'after'")
@@ -242,13 +245,21 @@ def _check_literature(where: str, literature: Any) -> None:
 
 def _population(fields: Mapping[str, Any]) -> Population:
     """A stored population; a field it does not store (one its measure does not read) at a
-    neutral value: effectiveness 0, similarity the identity (nobody alike)."""
+    neutral value: effectiveness 0, similarity the identity (nobody alike), or, where it
+    stores each user's group (``groups``), 1 within a group and 0 across.
+
+    Examples
+    --------
+    >>> _population({"effectiveness": [0.0, 0.5, 1.0], "groups": [0, 0, 1]}).similarity.tolist()
+    [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
     from puf import Population
+    from ...cases.subgroup_cases import grouped_similarity
 
     given = {f: np.asarray(fields[f], dtype=np.float64) for f in FIELDS if f in fields}
     m = len(next(iter(given.values())))
     given.setdefault("effectiveness", np.zeros(m))
-    given.setdefault("similarity", np.eye(m))
+    given.setdefault("similarity", np.eye(m) if fields.get("groups") is None else grouped_similarity(fields["groups"]))
     return Population(**given)
 
 
