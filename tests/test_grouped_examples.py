@@ -67,7 +67,7 @@ def test_a_groups_example_is_checked_like_a_similarity_one():
     broken = json.loads(json.dumps(known))
     del broken["examples"]["subgroup-consistency"]["before"]["groups"]
     with pytest.raises(ValueError, match="fields it acts on"):
-        check_known(broken)
+        check_known(broken, catalog=CATALOG)
     # groups stand for similarity only where the property reads it as groups
     stray = json.loads(json.dumps(known))
     stray["examples"]["similarity-monotone"] = {
@@ -76,4 +76,4 @@ def test_a_groups_example_is_checked_like_a_similarity_one():
         "after": {"effectiveness": [1.0, 0.0], "groups": [0, 1]},
     }
     with pytest.raises(ValueError, match="fields it acts on"):
-        check_known(stray)
+        check_known(stray, catalog=CATALOG)
