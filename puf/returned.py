@@ -8,7 +8,7 @@ number, and the message says what it was (type and shape) and what to return ins
 
 from __future__ import annotations
 
-__all__ = ["returned_number", "returned_kind", "not_a_number", "RETURN_FIX"]
+__all__ = ["returned_number", "returned_kind", "returned_epsilon", "not_a_number", "RETURN_FIX"]
 
 import math
 import numbers
@@ -42,6 +42,28 @@ def returned_number(value: object) -> float | None:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         return None
     return float(value)
+
+
+_EPSILONS = {"bfloat16": 2.0**-7, "float16": 2.0**-10, "float32": 2.0**-23}
+
+
+def returned_epsilon(value: object) -> float:
+    """The machine epsilon of the float type ``value`` holds its number in: 2⁻⁵² for a Python
+    float or float64 (and for integers, which are exact), 2⁻²³ for float32, 2⁻¹⁰ for float16,
+    2⁻⁷ for bfloat16; a one-element list or tuple is read through, an array or tensor by its dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> returned_epsilon(0.5) == 2.0**-52, returned_epsilon(np.array([0.5], dtype=np.float32)) == 2.0**-23
+    (True, True)
+    >>> returned_epsilon([np.float16(1.0)]) == 2.0**-10
+    True
+    """
+    while isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    dtype = str(getattr(value, "dtype", ""))  # numpy's "float32", torch's "torch.float32"
+    return next((eps for name, eps in _EPSILONS.items() if dtype.rpartition(".")[2] == name), 2.0**-52)
 
 
 def returned_kind(value: object) -> str:

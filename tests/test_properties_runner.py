@@ -430,3 +430,30 @@ def test_strict_judgments_use_the_float_resolution_and_show_the_digits_that_diff
     line = format_example(example, indent=0).splitlines()[1]
     before, after = line.removeprefix("value before ").split(", after ")
     assert before != after and float(before) - float(after) == pytest.approx(1.8e-13, rel=0.2)
+
+
+def _pair_gaps_in_float32(effectiveness, similarity):
+    """A pair measure computed and returned in float32, as a researcher's GPU code would."""
+    s, w = np.asarray(effectiveness, dtype=np.float32), np.asarray(similarity, dtype=np.float32)
+    gaps = np.abs(s[:, None] - s[None, :]) * w
+    return np.float32(gaps[np.triu_indices(s.size, 1)].mean())
+
+
+def test_a_measure_in_float32_is_judged_at_float32s_resolution():
+    from puf import as_measure
+    from puf.properties.catalog.judges import MEASURE_EPSILON, resolution
+
+    # Relabelling users reorders the float32 sum (a change of about 1e-8 at m = 64), and the
+    # mirrored pair of (0.2, 0.4) gives 0.15 both ways, 0.15000001 and 0.14999999 in float32:
+    # neither is a change of the measure, whose other properties are judged as before.
+    found = {
+        v.property: v.status
+        for v in verdicts(
+            as_measure(_pair_gaps_in_float32),
+            properties=["anonymity", "mirror-consistency", "replication-invariance"],
+            max_examples=30,
+        )
+    }
+    assert found == {"anonymity": "holds", "mirror-consistency": "holds", "replication-invariance": "violated"}
+    assert MEASURE_EPSILON.get() == 2.0**-52  # set for those verdicts only
+    assert resolution(64, 0.17) == 64 * 2.0**-52  # float64: m units in the last place of max(1, |value|)

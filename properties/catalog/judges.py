@@ -14,6 +14,7 @@ verdict reports, its values printed with the digits that tell them apart
 from __future__ import annotations
 
 __all__ = [
+    "MEASURE_EPSILON",
     "resolution",
     "shown_pair",
     "unchanged",
@@ -36,22 +37,32 @@ __all__ = [
 ]
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 import math
 from puf.metadata import Measure
 from ..cases.case import Case
 
 _REL = 1e-9
+MEASURE_EPSILON: ContextVar[float] = ContextVar("measure_epsilon", default=2.0**-52)
+"""The machine epsilon of the float type the judged measure returns its value in: 2⁻⁵² unless
+the verdicts being made are of a measure that returns, say, float32 (2⁻²³); the runner sets it
+from the measure's first call, so a value rounded in float32 is judged at float32's resolution."""
 UNBOUNDED = 100.0
 """A value beyond ±UNBOUNDED stands for an infinite end of a declared range reached."""
 
 
 def resolution(m: int, *values: float) -> float:
-    """The float resolution of a measure's value over ``m`` users: m·2⁻⁵²·max(1, |values|).
+    """The float resolution of a measure's value over ``m`` users: m·(2⁻⁵²·max(1, |values|) +
+    (ε − 2⁻⁵²)·max|values|), ε the machine epsilon of the float type the measure returns its
+    value in (:data:`MEASURE_EPSILON`; 2⁻⁵² for float64, where this is m·2⁻⁵²·max(1, |values|)).
 
     The one place every strict and tolerance judgment takes its margin from. A value summed
     over m users' terms (each of size up to max(1, |value|)) carries a rounding error of
-    about m units in the last place; a change smaller than that is not a change.
+    about m units in the last place; a change smaller than that is not a change. A measure
+    that rounds to a coarser float (float32) adds m of its own units at the value's size: a
+    relabelling that reorders its float32 sum is no change, while a value that leaves 0 still
+    moves.
 
     Examples
     --------
@@ -59,9 +70,14 @@ def resolution(m: int, *values: float) -> float:
     True
     >>> resolution(262, -0.788795) < 1.8e-13 < 1e-12   # a real fall of 1.8e-13 at m = 262
     True
+    >>> token = MEASURE_EPSILON.set(2.0**-23)   # a measure that returns float32
+    >>> resolution(64, 0.17) > 1.39e-8, resolution(56, 0.0, 6.5e-6) < 6.5e-6
+    (True, True)
+    >>> MEASURE_EPSILON.reset(token)
     """
-    scale = max([1.0] + [abs(v) for v in values if math.isfinite(v)])
-    return max(int(m), 1) * 2.0**-52 * scale
+    sizes = [abs(v) for v in values if math.isfinite(v)]
+    coarser = MEASURE_EPSILON.get() - 2.0**-52
+    return max(int(m), 1) * (2.0**-52 * max([1.0, *sizes]) + coarser * max([0.0, *sizes]))
 
 
 def _users(case: Any) -> int:

@@ -144,9 +144,10 @@ def explain_mirror(example: Mapping[str, Any]) -> str:
     ma, mb = derived.get("mirror_before", math.nan), derived.get("mirror_after", math.nan)
     first, second = ("<", ">") if a < b else (">", "<")
     shown_a, shown_ma = judges.shown_pair(a, ma)
+    (a_, b_), (ma_, mb_) = judges.shown_pair(a, b), judges.shown_pair(ma, mb)
     strong = "fails too" if abs(a - ma) > 1e-9 * max(1.0, abs(a), abs(ma)) else "holds on P"
     return (
-        f"f(P) = {a:.6g} {first} f(P′) = {b:.6g} but f(1 − P) = {ma:.6g} {second} f(1 − P′) = {mb:.6g}; "
+        f"f(P) = {a_} {first} f(P′) = {b_} but f(1 − P) = {ma_} {second} f(1 − P′) = {mb_}; "
         f"strong form f(1 − P) = f(P) {strong} ({shown_ma} against {shown_a})"
     )
 

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from puf.parallel import describe_exit, die_with_parent
-from puf.returned import returned_kind, returned_number
+from puf.returned import returned_epsilon, returned_kind, returned_number
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -84,15 +84,16 @@ def warm_up_fields(reads: Iterable[str]) -> dict[str, Any]:
 
 
 def outcome(measure: Measure | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException) -> list:
-    """A call's ``[number or None, type name, None]``, or ``[None, "", the first line it raised]``.
+    """A call's ``[number or None, type name, None, the epsilon of its float type]``, or ``[None, "",
+    the first line it raised]``.
 
     >>> outcome(lambda effectiveness: "high", {"effectiveness": [0.0]})
-    [None, 'str', None]
+    [None, 'str', None, 2.220446049250313e-16]
     """
     try:
         with warnings.catch_warnings(action="ignore"):
             value = measure(**fields)  # type: ignore[misc]
-        return [returned_number(value), returned_kind(value), None]
+        return [returned_number(value), returned_kind(value), None, returned_epsilon(value)]
     except catch as exc:  # in a worker SystemExit and KeyboardInterrupt too: reported, not obeyed
         return [None, "", _first_line(exc)]
 

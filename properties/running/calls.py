@@ -132,8 +132,9 @@ class FreshCaller:
         self.worker.close()
 
 
-def check_returns_number(measure: Measure, time_limit: float | None) -> None:
-    """Raise ValueError unless ``measure`` returns a number on a small valid population.
+def check_returns_number(measure: Measure, time_limit: float | None) -> float:
+    """Raise ValueError unless ``measure`` returns a number on a small valid population; return
+    the machine epsilon of the float type it returned it in (2⁻⁵² when it raised or timed out).
 
     This is its first call, allowed :func:`~puf.properties.running.isolation.warm_up_limit`. A measure
     that raises passes: raising is a finding the verdicts report, a non-number a broken interface.
@@ -149,6 +150,7 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> None:
     try:
         (found,) = _outcomes(measure, [warm_up_fields(measure.reads or ())], limit)
     except (MeasureError, Timeout):
-        return
+        return 2.0**-52
     if found.number is None and found.error is None:
         raise ValueError(f"measure {measure.name!r} does not return a number: it returned {found.kind}; {RETURN_FIX}")
+    return found.epsilon

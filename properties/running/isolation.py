@@ -58,11 +58,13 @@ class WorkerBroken(WorkerDied):
 
 
 class Outcome(NamedTuple):
-    """One call's outcome: the number (None when not a real number), its type, what it raised."""
+    """One call's outcome: the number (None when not a real number), its type, what it raised,
+    and the machine epsilon of the float type it came in (:func:`puf.returned.returned_epsilon`)."""
 
     number: float | None
     kind: str
     error: str | None
+    epsilon: float = 2.0**-52
 
 
 class MeasureWorker:
@@ -132,10 +134,10 @@ class MeasureWorker:
 
     def call(self, fields: Mapping[str, Any], time_limit: float | None) -> tuple[float | None, str]:
         """``(number or None, type name)`` of one call; RuntimeError (first line) if the measure raised."""
-        ((number, kind, error),) = self.call_many([fields], time_limit)
-        if error is not None:
-            raise RuntimeError(error)
-        return number, kind
+        (found,) = self.call_many([fields], time_limit)
+        if found.error is not None:
+            raise RuntimeError(found.error)
+        return found.number, found.kind
 
     def close(self, grace: float = 0.0) -> int | None:
         """Kill the worker's process group; return the keeper's exit code (None: not known)."""
@@ -290,7 +292,7 @@ def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *
 
     >>> from puf import as_measure
     >>> fresh_outcomes(as_measure("sd"), [{"effectiveness": [0.0, 1.0]}], time_limit=30.0)
-    [Outcome(number=0.5, kind='float', error=None)]
+    [Outcome(number=0.5, kind='float', error=None, epsilon=2.220446049250313e-16)]
     """
     if not CAN_ISOLATE:
         return [Outcome(*outcome(measure, fields, Exception)) for fields in fields_list]

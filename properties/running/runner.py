@@ -34,7 +34,7 @@ from .isolation import release_workers
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
-from ..catalog.judges import explain_excess, shown_pair
+from ..catalog.judges import MEASURE_EPSILON, explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..knowledge.known.derived import derived_reason, unread_reason
 from ..knowledge.power_table import measured_power
@@ -321,6 +321,16 @@ def _proven(
     )
 
 
+@contextlib.contextmanager
+def _judged_at(epsilon: float) -> Iterator[None]:
+    """Judge with the machine epsilon ``epsilon`` of the measure's float type (:data:`MEASURE_EPSILON`)."""
+    token = MEASURE_EPSILON.set(epsilon)
+    try:
+        yield
+    finally:
+        MEASURE_EPSILON.reset(token)
+
+
 def verdicts(
     measure: Any,
     *,
@@ -398,57 +408,56 @@ def verdicts(
     max_examples = example_budget(max_examples)
     properties = check_run_options(time_limit=time_limit, time_budget=time_budget, properties=properties)
     check_mode(proofs)
-    check_returns_number(measure, time_limit)
-    chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
-    seed_value = _seed(random_state)
-    results = []
-    for prop in chosen:
-        name = prop.name
-        start = time.perf_counter()
-        proof = prove(measure, prop, mode=proofs)
-        if settles(proof):
-            results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
-            continue
-        status, reason, found, search = _check_one(
-            measure,
-            prop,
-            max_examples=max_examples,
-            random_state=seed_value,
-            time_limit=time_limit,
-            time_budget=time_budget,
-            database=database,
-            known=known,
-        )
-        status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
-        power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
-        if power is not None:
-            reason += (
-                f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
+    # Every margin of the judgments below is at the float resolution of what the measure returns.
+    with _judged_at(check_returns_number(measure, time_limit)):
+        chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
+        seed_value = _seed(random_state)
+        results = []
+        for prop in chosen:
+            name = prop.name
+            start = time.perf_counter()
+            proof = prove(measure, prop, mode=proofs)
+            if settles(proof):
+                results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
+                continue
+            status, reason, found, search = _check_one(
+                measure,
+                prop,
+                max_examples=max_examples,
+                random_state=seed_value,
+                time_limit=time_limit,
+                time_budget=time_budget,
+                database=database,
+                known=known,
             )
-        status, reason, found, scope = combine(status, reason, found, proof)
-        derived = derived_reason(measure, prop, status) if status in ("holds", "violated") else None
-        if derived and not reason.startswith(derived):  # what the measure reads says why, then the run
-            reason = f"{derived}; {reason}"
-        if proof is not None and found is not None and search.failure is None and status == "violated":
-            found = shrunk_example(search, found)  # the solver's counterexample, shrunk as any find
-        results.append(
-            Verdict(
-                measure.name,
-                name,
-                status,
-                prop.kind,
-                search.level,
-                search.checked,
-                search.undefined,
-                reason,
-                found,
-                round(time.perf_counter() - start, 3),
-                tuple(sorted(search.sizes)),
-                None if power is None else power[0],
-                max_examples,
-                _recorded_seed(seed_value),
-                scope,
+            status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
+            power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
+            if power is not None:
+                reason += f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
+            status, reason, found, scope = combine(status, reason, found, proof)
+            derived = derived_reason(measure, prop, status) if status in ("holds", "violated") else None
+            if derived and not reason.startswith(derived):  # what the measure reads says why, then the run
+                reason = f"{derived}; {reason}"
+            if proof is not None and found is not None and search.failure is None and status == "violated":
+                found = shrunk_example(search, found)  # the solver's counterexample, shrunk as any find
+            results.append(
+                Verdict(
+                    measure.name,
+                    name,
+                    status,
+                    prop.kind,
+                    search.level,
+                    search.checked,
+                    search.undefined,
+                    reason,
+                    found,
+                    round(time.perf_counter() - start, 3),
+                    tuple(sorted(search.sizes)),
+                    None if power is None else power[0],
+                    max_examples,
+                    _recorded_seed(seed_value),
+                    scope,
+                )
             )
-        )
     release_workers()  # a user measure's worker process is not kept past its verdicts
     return results
