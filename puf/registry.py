@@ -20,9 +20,11 @@ __all__ = [
     "register",
     "evaluate_measures",
     "builtin_measures",
+    "is_registered",
     "declared_gamma",
 ]
 
+import functools
 import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -222,6 +224,25 @@ def builtin_measures() -> tuple[Measure, ...]:
             ):
                 found.append(value)
     return tuple(m for f in found for m in (f.__puf_instances__ or (f.__puf_measure__,)))
+
+
+def is_registered(measure: Measure) -> bool:
+    """Return whether ``measure`` is one of :data:`MEASURES` (the harness's own: it runs in-process).
+
+    A parametrised built-in back from a process pool's pickle is a new, equal
+    ``functools.partial``, and still the registered measure.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> copy = pickle.loads(pickle.dumps(as_measure("ge-0")))
+    >>> is_registered(copy), is_registered(as_measure(lambda effectiveness: 0.0))
+    (True, False)
+    """
+    f, registered = measure.function, getattr(MEASURES.get(measure.name), "function", None)
+    if isinstance(f, functools.partial) and isinstance(registered, functools.partial):
+        return (f.func, f.args, f.keywords) == (registered.func, registered.args, registered.keywords)
+    return any(m.function is f for m in MEASURES.values())
 
 
 def declared_gamma(similarity: str) -> float | None:

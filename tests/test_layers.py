@@ -265,8 +265,8 @@ def test_the_graph_sees_the_whole_package(graph):
         "puf.properties.running.runner",
         "puf.reports.report",
     } <= set(graph.modules)
-    lazily = {(a, b) for a, b, _, _ in graph.edges if a == "puf.properties.running._worker"}
-    assert ("puf.properties.running._worker", "puf.world") in lazily  # from puf import World
+    lazily = {(a, b) for a, b, _, _ in graph.edges if a == "puf.properties.running._channel"}
+    assert ("puf.properties.running._channel", "puf.loader") in lazily  # from puf.loader import load_measure
     inside_functions = {(a, b) for a, b, _, _ in graph.edges if a == "puf.cli.commands.bench"}
     assert ("puf.cli.commands.bench", "puf.cli.benchmark") in inside_functions
 

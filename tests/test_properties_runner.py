@@ -365,11 +365,11 @@ def test_a_parametrised_builtin_back_from_a_pool_is_still_the_builtin():
 
     from puf import as_measure
     from puf.properties import verdicts
-    from puf.properties.running import isolation
+    from puf.registry import is_registered
 
     copy = pickle.loads(pickle.dumps(as_measure("ge-0")))
     assert copy.function is not as_measure("ge-0").function
-    assert isolation.is_trusted(copy)
+    assert is_registered(copy)
     (verdict,) = verdicts(copy, properties=["deterministic"], max_examples=5)
     assert verdict.status == "holds", verdict.reason
 

@@ -1,16 +1,19 @@
-"""The harness's end of a measure's worker (private): start it, ask it, check each answer, kill it.
+"""Both ends of a measure's worker (private): :class:`Channel` starts, asks and kills it; :func:`keep` is it.
 
 Requests go pickled; answers come back as JSON carrying their request's id and the pid of the worker
-that said hello, so nothing the worker's process writes runs code here, and a foreign one is refused.
+that said hello, so nothing the worker's process writes runs code in the harness, and a foreign one is
+refused.
 """
 
 from __future__ import annotations
 
-__all__ = ["Channel", "ChannelError"]
+__all__ = ["Channel", "ChannelError", "keep", "outcome"]
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Mapping
 from multiprocessing.connection import Connection
 import contextlib
+import dataclasses
 import json
 import os
 import select
@@ -21,10 +24,14 @@ import sys
 import time
 import warnings
 
-from ._worker import BOOT, keep
+from puf.parallel import describe_exit, die_with_parent
+from puf.returned import returned_epsilon, returned_kind, returned_number
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
+
+# What a fresh worker interpreter runs, given its socket's descriptor and the harness's pid.
+_BOOT = "import sys; from puf.properties.running._channel import keep; keep(int(sys.argv[1]), int(sys.argv[2]), None)"
 
 
 class ChannelError(Exception):
@@ -32,8 +39,8 @@ class ChannelError(Exception):
 
 
 class Channel:
-    """A worker's keeper (pid ``group``, a process group of its own), worker and socket: the keeper
-    is forked from here and serves a Measure, or executes a fresh interpreter to load a spec."""
+    """The harness's end of a worker: its keeper (pid ``group``, leading a process group of its own),
+    forked from here to serve a Measure or to execute a fresh interpreter that loads a spec."""
 
     def __init__(self, source: str | Measure) -> None:
         ours, theirs = socket.socketpair()
@@ -49,7 +56,7 @@ class Channel:
                     os.closerange(3, fd)
                     os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
                     os.set_inheritable(fd, True)
-                    os.execv(sys.executable, [sys.executable, "-c", BOOT, str(fd), str(harness)])
+                    os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(fd), str(harness)])
                 keep(Connection(theirs.detach()), harness, source)
             finally:
                 os._exit(1)
@@ -86,7 +93,6 @@ class Channel:
         return reply
 
     def _read(self, size: int, deadline: float | None) -> bytes:
-        """``size`` bytes from the socket; TimeoutError past ``deadline``, EOFError at its end."""
         fd, data = self._connection.fileno(), b""
         while len(data) < size:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -98,8 +104,8 @@ class Channel:
         return data
 
     def close(self, grace: float = 0.0) -> int | None:
-        """Kill the process group, after ``grace`` seconds for the keeper to end alone (its death
-        is then named by its own status); return the keeper's exit code (None: not known)."""
+        """Kill the process group, after ``grace`` seconds for the keeper to end alone (its death is then
+        named by its own status); return the keeper's exit code (None: not known)."""
         self.abandon()
         deadline, ended = time.monotonic() + grace, (0, 0)
         with contextlib.suppress(ChildProcessError):
@@ -110,3 +116,95 @@ class Channel:
         with contextlib.suppress(ChildProcessError):
             ended = ended if ended[0] else os.waitpid(self.group, 0)
         return os.waitstatus_to_exitcode(ended[1]) if ended[0] else None
+
+
+def keep(connection: Connection | int, parent_pid: int, measure: Measure | None) -> NoReturn:
+    """Be the keeper, which dies with the harness, of a worker serving ``measure`` (None: the spec the
+    harness sends first), which dies with the keeper; exit with its status (signal n: 128 + n).
+
+    The worker says hello, then answers (id, "load", spec), (id, "call", [fields]) and (id, "first",
+    [fields]) until EOF; "first" makes the calls in order in a process forked for them, so the worker
+    itself never calls the measure and the first is a first call in a process.
+    """
+    die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    connection, keeper = Connection(connection) if isinstance(connection, int) else connection, os.getpid()
+    if (worker := os.fork()) != 0:
+        connection.close()  # the worker alone speaks to the harness
+        code = os.waitstatus_to_exitcode(os.waitpid(worker, 0)[1])
+        os._exit(128 - code if code < 0 else code)
+    try:
+        die_with_parent(keeper)
+        os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
+        os.dup2(2, 1)  # what a measure prints is not the harness's output
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        me, request_id = os.getpid(), 0
+        reply: Any = "ready"  # the hello, then each request's answer
+        while os.getpid() == me:  # a copy the measure forked ends here: only the worker answers
+            connection.send_bytes(json.dumps([request_id, me, reply], default=str).encode())
+            try:
+                request_id, kind, payload = connection.recv()
+            except (EOFError, OSError):
+                break
+            if kind == "load":
+                measure, reply = _load(payload)
+            elif kind == "first":
+                reply = _first_outcomes(measure, payload, connection)
+            else:
+                reply = [outcome(measure, fields) for fields in payload]
+        os._exit(0)
+    finally:
+        os._exit(1)  # (an error in the worker: it never returns into the caller's code)
+
+
+def outcome(measure: Measure | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException) -> list:
+    """A call's ``[number or None, type name, None, epsilon of its float type]``, or ``[None, "", the
+    first line it raised]``; its warnings silenced.
+
+    >>> outcome(lambda effectiveness: "high", {"effectiveness": [0.0]})
+    [None, 'str', None, 2.220446049250313e-16]
+    """
+    try:
+        with warnings.catch_warnings(action="ignore"):
+            value = measure(**fields)  # type: ignore[misc]
+        return [returned_number(value), returned_kind(value), None, returned_epsilon(value)]
+    except catch as exc:  # in a worker SystemExit and KeyboardInterrupt too: reported, not obeyed
+        return [None, "", _first_line(exc)]
+
+
+def _first_line(exc: BaseException, *, named: bool = True) -> str:
+    """The first line of ``Type: message`` (of the message alone unless ``named``), or the type."""
+    return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _first_outcomes(measure: Measure | None, fields: list[Mapping[str, Any]], connection: Connection) -> list[Any]:
+    worker, (read, write) = os.getpid(), os.pipe()
+    if (pid := os.fork()) == 0:
+        connection.close()  # this copy says nothing to the harness
+        reply = json.dumps([outcome(measure, one) for one in fields], default=str).encode()
+        if os.getppid() == worker:  # (not a copy the measure forked)
+            os.write(write, reply)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as source:
+        data = source.read()
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    try:
+        return [list(found) for found in json.loads(data)]
+    except (ValueError, TypeError):
+        return [[None, "", f"the measure's process ended ({describe_exit(code)})"]] * len(fields)
+
+
+def _load(spec: str) -> tuple[Measure | None, list[Any]]:
+    """The measure ``spec`` names, and the answer: ``["ready", its metadata]`` or ``["failed", why]``."""
+    from puf.loader import load_measure  # (not at the top: a fresh worker says hello before this import)
+
+    try:
+        with warnings.catch_warnings(action="ignore"):
+            measure = load_measure(spec)
+    except BaseException as exc:  # KeyboardInterrupt at import too: the user's module failed
+        return None, ["failed", _first_line(exc, named=not isinstance(exc, ValueError))]
+    facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
+    origin = f"{getattr(measure.function, '__module__', '?')}:{getattr(measure.function, '__qualname__', '')}"
+    return measure, ["ready", {**facts, "origin": origin}]

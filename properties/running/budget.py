@@ -16,6 +16,7 @@ __all__ = [
     "QUICK_MAX_EXAMPLES",
     "DEFAULT_TIME_LIMIT",
     "TIME_LIMIT_HINT",
+    "warm_up_limit",
     "example_budget",
     "check_run_options",
 ]
@@ -35,10 +36,23 @@ DEFAULT_TIME_LIMIT = 2.0
 """Seconds one call of a measure may take (``puf check``, ``puf design`` and ``puf report
 --time-limit``, the report's sweeps, verdicts and designed measures alike; pytest:
 ``--measure-time-limit``); a measure's first call in a process, its warm-up, may take ten
-times as long (:func:`puf.properties.running.isolation.warm_up_limit`)."""
+times as long (:func:`warm_up_limit`)."""
 
 TIME_LIMIT_HINT = "raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)"
 """What a time-out message adds: the options that raise the limit."""
+
+
+def warm_up_limit(time_limit: float) -> float:
+    """Return the seconds a measure's first call in a process may take: ten times the calls' limit.
+
+    An import, a compilation or a cache filled on the first call costs no verdict.
+
+    Examples
+    --------
+    >>> warm_up_limit(2.0)
+    20.0
+    """
+    return 10 * time_limit
 
 
 def example_budget(max_examples: int | None = None, *, quick: bool = False, name: str = "max_examples") -> int:

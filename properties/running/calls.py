@@ -1,13 +1,13 @@
-"""Calling a measure safely: time limit, warnings silenced, a number required (private). A user's
-measure runs in its worker (:mod:`puf.properties.running.isolation`), killed at the time limit; a
-built-in, or any measure without ``os.fork``, runs here under a SIGALRM limit.
+"""Calling a measure safely: a time limit, warnings silenced, a number required. A user's measure runs
+in its worker (:mod:`puf.properties.running.isolation`), killed at the time limit; a registered one, or
+any where there is no ``os.fork``, runs here under a SIGALRM limit.
 """
 
 from __future__ import annotations
 
 __all__ = ["MeasureError", "Timeout", "call_measure", "FreshCaller", "check_returns_number"]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import FrameType
 from typing import Any, NoReturn
 import signal
@@ -18,12 +18,13 @@ import numpy as np
 from puf.metadata import Measure
 from puf.parallel import WorkerDied
 from puf.population import Population
+from puf.registry import is_registered
 from puf.returned import RETURN_FIX, not_a_number
+from puf.world import World
 
 from . import isolation
-from ._worker import outcome, warm_up_fields
-
-_Fields = Mapping[str, Any]
+from ._channel import outcome
+from .budget import warm_up_limit
 
 
 class MeasureError(Exception):
@@ -40,7 +41,7 @@ def _expire(signum: int, frame: FrameType | None) -> NoReturn:
     raise Timeout()
 
 
-def _in_process(measure: Measure, fields: _Fields, seconds: float | None) -> isolation.Outcome:
+def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | None) -> isolation.Outcome:
     """A call's outcome here, under a SIGALRM limit in the main thread (an alarm set before is given back)."""
     if not (seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()):
         return isolation.Outcome(*outcome(measure, fields, Exception))
@@ -56,58 +57,48 @@ def _in_process(measure: Measure, fields: _Fields, seconds: float | None) -> iso
 
 
 def _outcomes(
-    measure: Measure,
-    fields: Sequence[_Fields],
-    limit: float | None,
-    worker: isolation.MeasureWorker | None = None,
-    *,
-    together: bool = False,
+    measure: Measure, fields: Sequence[Mapping[str, Any]], limit: float | None, worker: isolation.MeasureWorker | None
 ) -> list[isolation.Outcome]:
-    """The outcomes in ``worker`` (by default the measure's shared one), or here (a built-in, or no fork)."""
-    if not isolation.CAN_ISOLATE or isolation.is_trusted(measure):
-        copies = not isolation.is_trusted(measure)  # a user's measure edits its own copy only
-        return [_in_process(measure, {k: np.array(v) for k, v in f.items()} if copies else f, limit) for f in fields]
+    """The outcomes in ``worker`` (None: the measure's shared one), or here (a registered measure, or no fork)."""
+    if is_registered(measure):
+        return [_in_process(measure, f, limit) for f in fields]
+    if not isolation.CAN_ISOLATE:  # a user's measure edits its own copy only
+        return [_in_process(measure, {k: np.array(v) for k, v in f.items()}, limit) for f in fields]
     try:
-        return (worker or isolation.worker_for(measure)).call_many(fields, limit, together=together)
+        return (worker or isolation.worker_for(measure)).call_many(fields, limit)
     except TimeoutError:
         raise Timeout() from None
     except (WorkerDied, ValueError) as exc:  # (ValueError: a new worker did not load the measure)
         raise MeasureError(str(exc)) from None
 
 
-def _values(
-    measure: Measure,
-    fields: Sequence[_Fields],
-    limit: float | None,
-    worker: isolation.MeasureWorker | None = None,
-    *,
-    together: bool = False,
-) -> list[float]:
-    """The numbers of :func:`_outcomes`; MeasureError if the measure raised or returned no number."""
-    found = _outcomes(measure, fields, limit, worker, together=together)
-    if bad := next((o for o in found if o.number is None), None):
-        raise MeasureError(bad.error or not_a_number(bad.kind))
-    return [o.number for o in found if o.number is not None]
+def _numbers(outcomes: Iterable[isolation.Outcome]) -> list[float]:
+    """The numbers of ``outcomes``; MeasureError if the measure raised or returned no number."""
+    numbers = []
+    for found in outcomes:
+        if found.number is None:
+            raise MeasureError(found.error or not_a_number(found.kind))
+        numbers.append(found.number)
+    return numbers
 
 
 def call_measure(measure: Measure, population: Population, time_limit: float | None) -> float:
-    """The measure's value on ``population``, a float; warnings (numpy's, errors under pytest's
-    ``-W error``) silenced. MeasureError if it raised or returned no number, :class:`Timeout`
-    over ``time_limit`` seconds (a worker is killed: the next call starts a new one).
+    """The measure's value on ``population``, a float; MeasureError if it raised or returned no number,
+    :class:`Timeout` over ``time_limit`` seconds (a worker is killed: the next call starts a new one).
 
     >>> from puf import Population, as_measure
     >>> call_measure(as_measure(lambda effectiveness: max(effectiveness)), Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
     1.0
     """
-    return _values(measure, [population.fields()], time_limit)[0]
+    return _numbers(_outcomes(measure, [population.fields()], time_limit, None))[0]
 
 
 class FreshCaller:
     """Evaluate one measure in a worker of its own, started fresh
     (:func:`~puf.properties.running.isolation.fresh_worker`): nothing it kept from calls elsewhere (a
-    cache, a running normaliser) reaches it. With ``first_calls`` each population is its first
-    call in a process, so a measure that fixes something on its first call is seen doing so.
-    A built-in is called in-process.
+    cache, a running normaliser) reaches it. With ``first_calls`` each request's first population is
+    its first call in a process, so a measure that fixes something on its first call is seen doing so.
+    A registered measure is called here.
 
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)
@@ -119,25 +110,31 @@ class FreshCaller:
         self.measure, self.time_limit = measure, time_limit
         self.worker = isolation.fresh_worker(measure, first_calls=first_calls)
 
-    def many(self, populations: Sequence[Population], *, together: bool = False) -> list[float]:
-        """The values on ``populations``, asked in this order (one request to the worker);
-        ``together`` (with ``first_calls``): all in one process forked for them, the first its
-        first call, so the last is asked after the others and nothing else."""
-        fields = [p.fields() for p in populations]
-        both = together and self.worker.first_calls
-        return _values(self.measure, fields, self.time_limit, self.worker, together=both)
+    def many(self, populations: Sequence[Population]) -> list[float]:
+        """The values on ``populations``, asked in this order in one request (with ``first_calls``:
+        in one process forked for them, so the last is asked after the others and nothing else)."""
+        return _numbers(_outcomes(self.measure, [p.fields() for p in populations], self.time_limit, self.worker))
 
     def close(self) -> None:
         """End the worker (a later call starts a fresh one)."""
         self.worker.close()
 
 
-def check_returns_number(measure: Measure, time_limit: float | None) -> float:
-    """Raise ValueError unless ``measure`` returns a number on a small valid population; return
-    the machine epsilon of the float type it returned it in (2⁻⁵² when it raised or timed out).
+def _first_fields(reads: Iterable[str]) -> dict[str, Any]:
+    """The fields of a small valid population, a World's if ``reads`` needs its lists."""
+    if {"utility", "list_distance"} & set(reads):
+        relevance, items = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]), np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+        world = World(relevance, items, np.array([[0, 2], [1, 0]]), np.eye(3))
+        return world.population(metric="precision").fields()
+    return Population(np.array([0.0, 1.0]), np.array([[1.0, 0.5], [0.5, 1.0]])).fields()
 
-    This is its first call, allowed :func:`~puf.properties.running.isolation.warm_up_limit`. A measure
-    that raises passes: raising is a finding the verdicts report, a non-number a broken interface.
+
+def check_returns_number(measure: Measure, time_limit: float | None) -> float:
+    """Raise ValueError unless ``measure`` returns a number on a small valid population; return the
+    machine epsilon of the float type it returned it in (2⁻⁵² when it raised or timed out).
+
+    This is its first call, allowed :func:`~puf.properties.running.budget.warm_up_limit`. A measure that
+    raises passes: raising is a finding the verdicts report, a non-number a broken interface.
 
     >>> from puf import as_measure
     >>> check_returns_number(as_measure(lambda effectiveness: "high"), 1.0)
@@ -145,10 +142,10 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> float:
     ...
     ValueError: measure '<lambda>' does not return a number: it returned str; return one real number (a float, or a 0-d or one-element array, list or tensor)
     """
-    in_worker = isolation.CAN_ISOLATE and not isolation.is_trusted(measure)  # (a worker warms up itself)
-    limit = time_limit if in_worker or time_limit is None else isolation.warm_up_limit(time_limit)
+    in_worker = isolation.CAN_ISOLATE and not is_registered(measure)  # (a worker warms up itself)
+    limit = time_limit if in_worker or time_limit is None else warm_up_limit(time_limit)
     try:
-        (found,) = _outcomes(measure, [warm_up_fields(measure.reads or ())], limit)
+        (found,) = _outcomes(measure, [_first_fields(measure.reads or ())], limit, None)
     except (MeasureError, Timeout):
         return 2.0**-52
     if found.number is None and found.error is None:

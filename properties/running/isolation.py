@@ -7,12 +7,10 @@ from __future__ import annotations
 
 __all__ = [
     "CAN_ISOLATE",
-    "warm_up_limit",
     "WorkerBroken",
     "Outcome",
     "MeasureWorker",
     "IsolatedFunction",
-    "is_trusted",
     "load_isolated",
     "fresh_worker",
     "fresh_outcomes",
@@ -25,32 +23,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 import atexit
 import contextlib
-import functools
 import inspect
 import os
 import sys
 
 from puf.loader import load_measure
 from puf.metadata import Measure
-from puf.parallel import WorkerDied, describe_exit
+from puf.parallel import WorkerDied, describe_exit, fork_available
+from puf.registry import is_registered
 from puf.returned import not_a_number
 
-from ._channel import Channel, ChannelError
-from ._worker import outcome
-from .budget import TIME_LIMIT_HINT
+from ._channel import Channel, ChannelError, outcome
+from .budget import TIME_LIMIT_HINT, warm_up_limit
 
-#: True where a user's measure can run in a worker process (``os.fork``).
-CAN_ISOLATE = hasattr(os, "fork")
+#: True where a user's measure can run in a worker process (one forked from here).
+CAN_ISOLATE = fork_available()
 _IMPORT_TIME_LIMIT = 60.0  # seconds to start a worker and import the measure's module
-
-
-def warm_up_limit(time_limit: float) -> float:
-    """Seconds a measure's first call in a process may take: ten times the calls' limit.
-
-    >>> warm_up_limit(2.0)
-    20.0
-    """
-    return 10 * time_limit
 
 
 class WorkerBroken(WorkerDied):
@@ -58,8 +46,7 @@ class WorkerBroken(WorkerDied):
 
 
 class Outcome(NamedTuple):
-    """One call's outcome: the number (None when not a real number), its type, what it raised,
-    and the machine epsilon of the float type it came in (:func:`puf.returned.returned_epsilon`)."""
+    """A call's number (None: not a real number), its type, what it raised, its float type's epsilon."""
 
     number: float | None
     kind: str
@@ -68,11 +55,12 @@ class Outcome(NamedTuple):
 
 
 class MeasureWorker:
-    """The worker of one measure, a spec (a fresh interpreter) or a Measure (forked from here).
+    """The worker of one measure: a spec's (a fresh interpreter) or a Measure's (forked from here).
 
-    A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied,
-    WorkerBroken); the next starts a new one, whose first request may take :func:`warm_up_limit`
-    more (an import, a cache filled once), unless the last such hung.
+    A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken);
+    the next starts a new one, whose first request may take :func:`warm_up_limit` more (an import, a
+    cache filled once) unless the last such hung. With ``first_calls``, each request's calls run in a
+    process forked for them from the worker, which never calls the measure.
 
     >>> from puf import as_measure
     >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
@@ -100,7 +88,6 @@ class MeasureWorker:
         return self.facts
 
     def _ask(self, kind: str | None, payload: Any, time_limit: float | None) -> Any:
-        """The worker's reply; the worker killed on a timeout, its death or a foreign answer."""
         assert self._channel is not None  # (started)
         try:
             return self._channel.ask(kind, payload, time_limit)
@@ -108,24 +95,20 @@ class MeasureWorker:
             self.close()
             raise TimeoutError(f"no answer within {time_limit:g} s") from None
         except (ChannelError, EOFError, OSError) as exc:
-            status = describe_exit(self.close(grace=2.0))
+            status = describe_exit(self.close(grace=2.0))  # (the keeper's own status names a death)
             if isinstance(exc, ChannelError):
                 raise WorkerBroken(f"{exc} ({status})") from None
             raise WorkerDied(f"the measure's process ended ({status})") from None
 
-    def call_many(
-        self, fields: Iterable[Mapping[str, Any]], time_limit: float | None, *, together: bool = False
-    ) -> list[Outcome]:
-        """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call
-        (with ``first_calls``, each the first call of a process forked from the never-calling worker;
-        ``together``, all in order in one such process)."""
+    def call_many(self, fields: Iterable[Mapping[str, Any]], time_limit: float | None) -> list[Outcome]:
+        """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call."""
         self.start()
         fields, limit = list(fields), None
         if time_limit is not None:
             warm = warm_up_limit(time_limit) if self.warm and not self._called else 0.0
-            limit = len(fields) * (warm_up_limit(time_limit) if self.first_calls or together else time_limit) + warm
+            limit = len(fields) * (warm_up_limit(time_limit) if self.first_calls else time_limit) + warm
         try:
-            reply = self._ask("together" if together else "first" if self.first_calls else "call", fields, limit)
+            reply = self._ask("first" if self.first_calls else "call", fields, limit)
         except TimeoutError:
             self.warm = self.warm and self._called  # a hung warm-up gets no second one
             raise
@@ -196,22 +179,6 @@ if CAN_ISOLATE:
     os.register_at_fork(after_in_child=_forget_in_child)
 
 
-def is_trusted(measure: Measure) -> bool:
-    """True for a registered built-in measure, which runs in-process (fast, no worker), also one
-    back from a pool's pickle (a parametrised built-in is then a new, equal ``functools.partial``).
-
-    >>> from puf import as_measure
-    >>> is_trusted(as_measure("ge-0")), is_trusted(as_measure(lambda effectiveness: 0.0))
-    (True, False)
-    """
-    from puf import MEASURES
-
-    f, registered = measure.function, getattr(MEASURES.get(measure.name), "function", None)
-    if isinstance(f, functools.partial) and isinstance(registered, functools.partial):
-        return (f.func, f.args, f.keywords) == (registered.func, registered.args, registered.keywords)
-    return any(m.function is f for m in MEASURES.values())
-
-
 class IsolatedFunction:
     """The picklable function of a measure loaded only in a worker (:func:`load_isolated`): a call asks
     the worker of ``spec``; TimeoutError, RuntimeError (it died or raised), TypeError (no number)."""
@@ -224,16 +191,15 @@ class IsolatedFunction:
         )
 
     def __call__(self, **fields: Any) -> float:
+        name = repr(self.__name__)
         try:
             number, kind = worker_for(self.source).call(fields, self.time_limit)
         except TimeoutError:
-            raise TimeoutError(
-                f"measure {self.__name__!r} timed out after {self.time_limit:g} s; {TIME_LIMIT_HINT}"
-            ) from None
+            raise TimeoutError(f"measure {name} timed out after {self.time_limit:g} s; {TIME_LIMIT_HINT}") from None
         except RuntimeError as exc:  # (WorkerDied too)
-            raise RuntimeError(f"measure {self.__name__!r}: {exc}") from None
+            raise RuntimeError(f"measure {name}: {exc}") from None
         if number is None:
-            raise TypeError(f"measure {self.__name__!r} {not_a_number(kind)}")
+            raise TypeError(f"measure {name} {not_a_number(kind)}")
         return number
 
 
@@ -268,7 +234,7 @@ def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
 
 def fresh_worker(measure: Measure, *, first_calls: bool = False) -> MeasureWorker:
     """A worker of the caller's own, not started: a new interpreter importing ``measure`` by its
-    spec (a built-in by its name), or forked from here when it has none (a lambda, a closure).
+    spec (a registered one by its name), or forked from here when it has none (a lambda, a closure).
 
     >>> from puf import as_measure
     >>> fresh_worker(as_measure("sd")).source
@@ -279,7 +245,7 @@ def fresh_worker(measure: Measure, *, first_calls: bool = False) -> MeasureWorke
     qualname = getattr(function, "__qualname__", "")  # (an instance, e.g. a grammar measure, has none)
     if isinstance(function, IsolatedFunction):
         spec = function.source
-    elif is_trusted(measure):
+    elif is_registered(measure):
         spec = measure.name
     elif module and module.__name__ != "__main__" and qualname and "<" not in qualname:  # (not a partial)
         file = getattr(module, "__file__", None) if module.__name__.startswith("_puf_measure_") else None

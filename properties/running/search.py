@@ -297,9 +297,7 @@ class PropertySearch:
         options = (case, *case.alternatives)
         alone = first.many([case.before])[0]
         if self.shrinking:  # each option in a process of its own: what a smaller case shows is its own
-            again = [
-                first.many([cast(Population, option.after), option.before], together=True)[1] for option in options
-            ]
+            again = [first.many([cast(Population, option.after), option.before])[1] for option in options]
         else:
             asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
             again = asked[1::2]
