@@ -57,7 +57,7 @@ class Channel:
                     os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
                     os.set_inheritable(fd, True)
                     os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(fd), str(harness)])
-                keep(Connection(theirs.detach()), harness, source)
+                keep(theirs.detach(), harness, source)
             finally:
                 os._exit(1)
         theirs.close()
@@ -118,18 +118,19 @@ class Channel:
         return os.waitstatus_to_exitcode(ended[1]) if ended[0] else None
 
 
-def keep(connection: Connection | int, parent_pid: int, measure: Measure | None) -> NoReturn:
-    """Be the keeper, which dies with the harness, of a worker serving ``measure`` (None: the spec the
-    harness sends first), which dies with the keeper; exit with its status (signal n: 128 + n).
+def keep(fd: int, parent_pid: int, measure: Measure | None) -> NoReturn:
+    """Be the keeper of a worker on the socket ``fd``: the keeper dies with the harness (``parent_pid``),
+    the worker with the keeper, and the keeper exits with the worker's status (killed by signal n:
+    128 + n, as shells say).
 
-    The worker says hello, then answers (id, "load", spec), (id, "call", [fields]) and (id, "first",
-    [fields]) until EOF; "first" makes the calls in order in a process forked for them, so the worker
-    itself never calls the measure and the first is a first call in a process.
+    The worker serves ``measure`` (None: the spec the harness sends first). It says hello, then answers
+    (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields]) until EOF; "first" makes the
+    calls in order in a process forked for them, so that the worker never calls the measure itself.
     """
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    connection, keeper = Connection(connection) if isinstance(connection, int) else connection, os.getpid()
+    connection, keeper = Connection(fd), os.getpid()
     if (worker := os.fork()) != 0:
         connection.close()  # the worker alone speaks to the harness
         code = os.waitstatus_to_exitcode(os.waitpid(worker, 0)[1])

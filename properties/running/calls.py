@@ -22,9 +22,10 @@ from puf.registry import is_registered
 from puf.returned import RETURN_FIX, not_a_number
 from puf.world import World
 
-from . import isolation
+from . import isolation  # (CAN_ISOLATE read at each call: switching it off takes effect at once)
 from ._channel import outcome
 from .budget import warm_up_limit
+from .isolation import MeasureWorker, Outcome, fresh_worker, worker_for
 
 
 class MeasureError(Exception):
@@ -41,10 +42,10 @@ def _expire(signum: int, frame: FrameType | None) -> NoReturn:
     raise Timeout()
 
 
-def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | None) -> isolation.Outcome:
+def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | None) -> Outcome:
     """A call's outcome here, under a SIGALRM limit in the main thread (an alarm set before is given back)."""
     if not (seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()):
-        return isolation.Outcome(*outcome(measure, fields, Exception))
+        return Outcome(*outcome(measure, fields, Exception))
     previous = signal.signal(signal.SIGALRM, _expire)
     outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -57,29 +58,26 @@ def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | No
 
 
 def _outcomes(
-    measure: Measure, fields: Sequence[Mapping[str, Any]], limit: float | None, worker: isolation.MeasureWorker | None
-) -> list[isolation.Outcome]:
-    """The outcomes in ``worker`` (None: the measure's shared one), or here (a registered measure, or no fork)."""
+    measure: Measure, fields: Sequence[Mapping[str, Any]], limit: float | None, worker: MeasureWorker | None = None
+) -> list[Outcome]:
+    """The outcomes in ``worker`` (by default the measure's shared one), or here (a registered measure, or no fork)."""
     if is_registered(measure):
         return [_in_process(measure, f, limit) for f in fields]
     if not isolation.CAN_ISOLATE:  # a user's measure edits its own copy only
         return [_in_process(measure, {k: np.array(v) for k, v in f.items()}, limit) for f in fields]
     try:
-        return (worker or isolation.worker_for(measure)).call_many(fields, limit)
+        return (worker or worker_for(measure)).call_many(fields, limit)
     except TimeoutError:
         raise Timeout() from None
     except (WorkerDied, ValueError) as exc:  # (ValueError: a new worker did not load the measure)
         raise MeasureError(str(exc)) from None
 
 
-def _numbers(outcomes: Iterable[isolation.Outcome]) -> list[float]:
+def _numbers(outcomes: list[Outcome]) -> list[float]:
     """The numbers of ``outcomes``; MeasureError if the measure raised or returned no number."""
-    numbers = []
-    for found in outcomes:
-        if found.number is None:
-            raise MeasureError(found.error or not_a_number(found.kind))
-        numbers.append(found.number)
-    return numbers
+    if bad := next((o for o in outcomes if o.number is None), None):
+        raise MeasureError(bad.error or not_a_number(bad.kind))
+    return [o.number for o in outcomes if o.number is not None]
 
 
 def call_measure(measure: Measure, population: Population, time_limit: float | None) -> float:
@@ -90,7 +88,7 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
     >>> call_measure(as_measure(lambda effectiveness: max(effectiveness)), Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
     1.0
     """
-    return _numbers(_outcomes(measure, [population.fields()], time_limit, None))[0]
+    return _numbers(_outcomes(measure, [population.fields()], time_limit))[0]
 
 
 class FreshCaller:
@@ -108,7 +106,7 @@ class FreshCaller:
 
     def __init__(self, measure: Measure, time_limit: float, *, first_calls: bool = False) -> None:
         self.measure, self.time_limit = measure, time_limit
-        self.worker = isolation.fresh_worker(measure, first_calls=first_calls)
+        self.worker = fresh_worker(measure, first_calls=first_calls)
 
     def many(self, populations: Sequence[Population]) -> list[float]:
         """The values on ``populations``, asked in this order in one request (with ``first_calls``:
@@ -145,7 +143,7 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> float:
     in_worker = isolation.CAN_ISOLATE and not is_registered(measure)  # (a worker warms up itself)
     limit = time_limit if in_worker or time_limit is None else warm_up_limit(time_limit)
     try:
-        (found,) = _outcomes(measure, [_first_fields(measure.reads or ())], limit, None)
+        (found,) = _outcomes(measure, [_first_fields(measure.reads or ())], limit)
     except (MeasureError, Timeout):
         return 2.0**-52
     if found.number is None and found.error is None:
