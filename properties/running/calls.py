@@ -92,11 +92,10 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
 
 
 class FreshCaller:
-    """Evaluate one measure in a worker of its own, started fresh
-    (:func:`~puf.properties.running.isolation.fresh_worker`): nothing it kept from calls elsewhere (a
-    cache, a running normaliser) reaches it. With ``first_calls`` each request's first population is
-    its first call in a process, so a measure that fixes something on its first call is seen doing so.
-    A registered measure is called here.
+    """Evaluate one measure in a worker of its own (:func:`~puf.properties.running.isolation.fresh_worker`),
+    so nothing it kept from calls elsewhere (a cache, a running normaliser) reaches it; with
+    ``first_calls``, each request's first population is a first call in a process, so a measure that
+    fixes something on its first call is seen doing so. A registered measure is called here.
 
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)

@@ -58,9 +58,10 @@ class MeasureWorker:
     """The worker of one measure: a spec's (a fresh interpreter) or a Measure's (forked from here).
 
     A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken);
-    the next starts a new one, whose first request may take :func:`warm_up_limit` more (an import, a
-    cache filled once) unless the last such hung. With ``first_calls``, each request's calls run in a
-    process forked for them from the worker, which never calls the measure.
+    the next starts a new one, whose first request may take
+    :func:`~puf.properties.running.budget.warm_up_limit` more (an import, a cache filled once) unless
+    the last such hung. With ``first_calls``, each request's calls run in a process forked for them
+    from the worker, which never calls the measure.
 
     >>> from puf import as_measure
     >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
