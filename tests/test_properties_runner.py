@@ -303,7 +303,8 @@ def test_a_property_outside_the_catalog_runs_through_the_same_runner():
     """The runner knows a property only as an object: one built here is checked like the catalog's."""
     from puf.properties import Property
     from puf.properties.catalog import judges
-    from puf.properties.cases.case import Case, case_strategy, sources
+    from puf.properties.cases.case import Case, case_strategy
+    from puf.properties.cases.strategies import sources
 
     @case_strategy
     def halved_cases(draw, level, measure):

@@ -40,9 +40,9 @@ from ..knowledge.known.derived import derived_reason, unread_reason
 from ..knowledge.power_table import measured_power
 from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
-from .search import Found, OutOfBudget, PropertySearch, measure_level
+from .search import Found, OutOfBudget, PropertySearch
 from .shrink import shrink
-from ..cases.case import Case
+from ..cases.case import Case, measure_level
 
 
 def _recorded_seed(seed_value: int | None) -> int | None:

@@ -15,7 +15,7 @@ a case's alternatives) and judges it through the property object alone.
 
 from __future__ import annotations
 
-__all__ = ["Found", "OutOfBudget", "PropertySearch", "measure_level", "narrow_jump", "shown_fields"]
+__all__ = ["Found", "OutOfBudget", "PropertySearch", "narrow_jump", "shown_fields"]
 
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
@@ -30,26 +30,9 @@ from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
 from .calls import FreshCaller, MeasureError, Timeout, call_measure
-from ..cases.case import distance
-from ..cases.case import Case
+from ..cases.case import Case, distance, measure_level
 from ..cases.subgroup_cases import group_labels
 from ..catalog.property import Property
-
-
-_WORLD_FIELDS = {"utility", "list_distance"}
-
-
-def measure_level(measure: Measure) -> str:
-    """The level a measure is checked at: ``"world"`` when it reads a field only a World
-    supplies (its recommended lists), else ``"score"``.
-
-    Examples
-    --------
-    >>> from puf import as_measure
-    >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
-    ('score', 'world')
-    """
-    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
 
 
 def shown_fields(measure: Measure, prop: Property) -> list[str]:
