@@ -43,7 +43,7 @@ PROPERTIES_IMPORTS = {
 }
 #: The longest chain of imports inside ``puf.properties``, counted in modules (A imports B
 #: imports C is 3), function-level imports included.
-MAX_PROPERTIES_CHAIN = 8
+MAX_PROPERTIES_CHAIN = 7
 #: The longest chain below the catalog's listing (the entries, their judges, rules and cases): what
 #: every module that reads the catalog stands on.
 MAX_CATALOG_CHAIN = 5
