@@ -400,10 +400,11 @@ def check_integer(value: object, *, name: str, low: int, high: int | None = None
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
-    if value < low or (high is not None and value > high):
+    number = int(value)
+    if number < low or (high is not None and number > high):
         bound = f">= {low}" if high is None else f"in [{low}, {high}]"
         raise ValueError(f"{name} must be {bound}, got {value!r}")
-    return int(value)
+    return number
 
 
 def check_user_range(m: int | None, min_users: int, max_users: int) -> tuple[int, int]:
