@@ -59,22 +59,6 @@ from puf.world import World
 
 LEVELS = ("score", "world")
 """Score level: Population fields drawn directly; world level: a World and its derived fields."""
-#: The fields only a World supplies (from its recommended lists).
-_WORLD_FIELDS = {"utility", "list_distance"}
-
-
-def measure_level(measure: Measure) -> str:
-    """The level a measure is checked at: ``"world"`` when it reads a field only a World
-    supplies (its recommended lists), else ``"score"``.
-
-    Examples
-    --------
-    >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
-    ('score', 'world')
-    """
-    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
-
-
 LARGEST = 12
 """Users in the largest small population drawn (the strategies' default ``max_users``)."""
 LARGEST_LARGE = 300
@@ -95,6 +79,22 @@ FRACTIONS_OR_ONE = st.one_of(st.just(1.0), FRACTIONS)
 FRACTIONS_OR_ZERO = st.one_of(st.just(0.0), FRACTIONS)
 #: Strategy of shares in (0, ½]: ½, or half a :data:`FRACTIONS` value.
 HALVES_OR_LESS = st.one_of(st.just(0.5), FRACTIONS.map(lambda t: t / 2))
+
+
+#: The fields only a World supplies (from its recommended lists).
+_WORLD_FIELDS = {"utility", "list_distance"}
+
+
+def measure_level(measure: Measure) -> str:
+    """The level a measure is checked at: ``"world"`` when it reads a field only a World
+    supplies (its recommended lists), else ``"score"``.
+
+    Examples
+    --------
+    >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
+    ('score', 'world')
+    """
+    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
