@@ -24,6 +24,8 @@ __all__ = [
     "check_min_users",
     "check_random_state",
     "check_index",
+    "check_integer",
+    "check_user_range",
     "check_permutation",
     "undefined",
     "lookup",
@@ -382,6 +384,47 @@ def check_index(value: object, *, name: str, size: int, what: str) -> int:
     if index >= size:
         raise ValueError(f"{name} must be < {size} (the number of {what}), got {value}")
     return index
+
+
+def check_integer(value: object, *, name: str, low: int, high: int | None = None) -> int:
+    """Return ``value`` as an int in [low, high] (no upper bound when ``high`` is None).
+
+    Examples
+    --------
+    >>> check_integer(3, name="max_k", low=1)
+    3
+    >>> check_integer(0, name="max_k", low=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_k must be >= 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    number = int(value)
+    if number < low or (high is not None and number > high):
+        bound = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{name} must be {bound}, got {value!r}")
+    return number
+
+
+def check_user_range(m: int | None, min_users: int, max_users: int) -> tuple[int, int]:
+    """Return the (low, high) range of a drawn number of users: ``(m, m)`` when ``m`` is given.
+
+    Examples
+    --------
+    >>> check_user_range(None, 2, 12), check_user_range(5, 2, 12)
+    ((2, 12), (5, 5))
+    >>> check_user_range(None, 1, 12)
+    Traceback (most recent call last):
+    ...
+    ValueError: min_users must be >= 2, got 1
+    """
+    if m is not None:
+        m = check_integer(m, name="m", low=2)
+        return m, m
+    low = check_integer(min_users, name="min_users", low=2)
+    high = check_integer(max_users, name="max_users", low=low)
+    return low, high
 
 
 def check_permutation(order: ArrayLike, m: int, *, name: str = "order") -> NDArray[np.int64]:

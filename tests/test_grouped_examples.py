@@ -12,6 +12,7 @@ from puf.properties.cases.subgroup_cases import changed_group, group_labels
 from puf.properties.knowledge.known import check_known, example_case, load_known
 from puf.properties.cases.case import Case
 from puf.properties.running.display import format_example
+from puf.properties.running.runner import MEASURE_CALLS
 from puf.properties.running.search import PropertySearch
 
 GROUPED = [name for name, prop in CATALOG.items() if prop.grouped]
@@ -40,7 +41,12 @@ def test_a_similarity_reading_measure_is_still_shown_its_similarity(measure, sho
     pop = Population([0.1, 0.3, 0.5, 0.7], np.kron(np.eye(2), [[1.0, 0.4], [0.4, 1.0]]))
     case = Case(pop, pop.replace(effectiveness=[0.2, 0.2, 0.5, 0.7]), "group 0 redistributed")
     search = PropertySearch(
-        as_measure(measure), CATALOG["subgroup-consistency"], max_examples=1, time_limit=2.0, time_budget=60.0
+        as_measure(measure),
+        CATALOG["subgroup-consistency"],
+        measure_calls=MEASURE_CALLS,
+        max_examples=1,
+        time_limit=2.0,
+        time_budget=60.0,
     )
     snapshot = search.snapshot(case, 0.1, 0.2, None)
     assert list(snapshot["before"]) == ["effectiveness", shown]

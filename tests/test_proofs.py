@@ -19,6 +19,7 @@ from puf.properties import CATALOG, get_property, verdicts
 from puf.properties.knowledge.known import check_known, example_case, load_known
 from puf.properties.proving.proofs import Proof, combine, prove
 from puf.properties.proving.smt_encoding import INSTALL, z3_module
+from puf.properties.running.runner import confirmed
 
 CI_PROOF_BUDGET = 20
 """Examples per proven cell in the default run (about 25 CPU seconds for every cell of every built-in)."""
@@ -78,11 +79,16 @@ def test_known_files_refuse_a_proof_on_a_cell_that_does_not_hold():
         check_known(data)
 
 
+def test_the_solver_is_asked_only_with_the_judge_that_confirms_its_counterexamples():
+    with pytest.raises(ValueError, match="confirm is required with mode='smt'"):
+        prove(puf.as_measure("puf"), get_property("pigou-dalton"), mode="smt")
+
+
 def test_without_the_solver_smt_cells_say_the_extra_is_missing(monkeypatch):
     import puf.properties.proving.smt as smt
 
     monkeypatch.setattr(smt, "z3_module", lambda: None)
-    proof = prove(puf.as_measure("puf"), get_property("pigou-dalton"), mode="smt")
+    proof = prove(puf.as_measure("puf"), get_property("pigou-dalton"), mode="smt", confirm=confirmed)
     assert proof.status == "unknown" and INSTALL in proof.argument
     (v,) = verdicts("puf", properties=["anonymity"], max_examples=5, proofs="smt")
     assert v.status == "proven"  # rules need no solver
@@ -90,7 +96,7 @@ def test_without_the_solver_smt_cells_say_the_extra_is_missing(monkeypatch):
 
 @needs_z3
 def test_an_smt_counterexample_is_exact_and_the_judge_confirms_it():
-    proof = prove(puf.as_measure("puf"), get_property("pigou-dalton"), mode="smt")
+    proof = prove(puf.as_measure("puf"), get_property("pigou-dalton"), mode="smt", confirm=confirmed)
     assert proof.status == "violated" and proof.scope == "at m = 3, by SMT"
     case = example_case("pigou-dalton", proof.example, source="smt")
     before = puf.puf(case.before.effectiveness, case.before.similarity)
@@ -105,7 +111,7 @@ def test_the_recorded_smt_scopes_are_reproduced():
     for name in BUILTIN_FORMS:
         for prop, scope in load_known(name).get("proofs", {}).items():
             if scope.endswith("by SMT"):
-                proof = prove(puf.as_measure(name), get_property(prop), mode="smt", timeout=30.0)
+                proof = prove(puf.as_measure(name), get_property(prop), mode="smt", confirm=confirmed, timeout=30.0)
                 assert (proof.status, proof.scope) == ("proven", scope), (name, prop, proof)
 
 
@@ -114,7 +120,9 @@ def test_violations_below_the_margin_are_not_a_proof():
     # x 1e-10: translating S changes the value by less than the judge's tolerance and the
     # solver's margin, but it changes it: the solver has found a violation, not proven none.
     tiny = grammar_measure(PairForm(gap="abs", aggregation="all-pairs", normalisation="mean", coefficient=1e-10))
-    proof = prove(puf.as_measure(tiny), get_property("translation-invariance"), mode="smt", max_users=2)
+    proof = prove(
+        puf.as_measure(tiny), get_property("translation-invariance"), mode="smt", confirm=confirmed, max_users=2
+    )
     assert proof.status == "unknown" and "only violations below 1e-06" in proof.argument, proof
 
 

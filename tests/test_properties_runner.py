@@ -299,11 +299,43 @@ def test_plugin_runs_each_property_as_a_test(pytester):
     empty.assert_outcomes()
 
 
+def test_a_search_calls_the_measure_only_through_the_calls_it_is_handed():
+    """The search stands apart from the measure-call boundary: every value and every error it
+    sees comes from the MeasureCalls it is given."""
+    from puf import Population, as_measure
+    from puf.properties.cases.case import Case
+    from puf.properties.catalog.listing import get_property
+    from puf.properties.running.search import MeasureCalls, PropertySearch
+
+    asked = []
+
+    def call(measure, population, time_limit):
+        asked.append(population.m)
+        if population.m == 3:
+            raise LookupError("refused at m = 3")
+        return 2.0
+
+    calls = MeasureCalls(call, None, LookupError, TimeoutError)
+    search = PropertySearch(
+        as_measure(lambda effectiveness: 0.5),
+        get_property("range"),
+        measure_calls=calls,
+        max_examples=5,
+        time_limit=1.0,
+        time_budget=60.0,
+    )
+    assert not search.replay([Case(Population([0.0, 1.0, 0.5], np.eye(3)))])  # its error: set aside
+    assert search.undefined == 1 and search.nan_case[1]["error"] == "refused at m = 3"
+    assert search.replay([Case(Population([0.0, 1.0], np.eye(2)))])  # its 2.0 is out of range
+    assert asked == [3, 2] and search.failure[1]["value_before"] == 2.0
+
+
 def test_a_property_outside_the_catalog_runs_through_the_same_runner():
     """The runner knows a property only as an object: one built here is checked like the catalog's."""
     from puf.properties import Property
     from puf.properties.catalog import judges
-    from puf.properties.cases.case import Case, case_strategy, sources
+    from puf.properties.cases.case import Case, case_strategy
+    from puf.properties.cases.strategies import sources
 
     @case_strategy
     def halved_cases(draw, level, measure):

@@ -13,13 +13,16 @@ from puf.properties import get_property
 from puf.properties.cases.case import Case
 from puf.properties.cases.user_cases import rearrangement_remade, repeat_remade
 from puf.properties.running.isolation import load_isolated, release_workers
+from puf.properties.running.runner import MEASURE_CALLS
 from puf.properties.running.search import Found, PropertySearch
 from puf.properties.running.shrink import shrink
 from puf.synthetic import weighted_gap_sum
 
 
 def _shrunk(measure, prop, case):
-    search = PropertySearch(measure, get_property(prop), max_examples=5, time_limit=10.0, time_budget=300.0)
+    search = PropertySearch(
+        measure, get_property(prop), measure_calls=MEASURE_CALLS, max_examples=5, time_limit=10.0, time_budget=300.0
+    )
     with pytest.raises(Found):
         search.check(case)
     assert shrink(search)

@@ -6,6 +6,7 @@ import pytest
 from puf import Population, as_measure
 from puf.properties import get_property
 from puf.properties.cases.case import Case
+from puf.properties.running.runner import MEASURE_CALLS
 from puf.properties.running.search import Found, PropertySearch
 from puf.properties.running.shrink import shrink
 from puf.synthetic import replicate
@@ -26,7 +27,14 @@ def _gated_mean_difference(distinct):
 
 
 def _shrunk(measure, case, prop="replication-invariance"):
-    search = PropertySearch(as_measure(measure), get_property(prop), max_examples=5, time_limit=2.0, time_budget=60.0)
+    search = PropertySearch(
+        as_measure(measure),
+        get_property(prop),
+        measure_calls=MEASURE_CALLS,
+        max_examples=5,
+        time_limit=2.0,
+        time_budget=60.0,
+    )
     with pytest.raises(Found):
         search.check(case)
     assert shrink(search)

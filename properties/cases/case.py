@@ -14,13 +14,15 @@ Each property's strategy of cases is a function ``<name>_cases(level, measure)``
 declared with :func:`case_strategy` next to its kin (:mod:`.user_cases`,
 :mod:`.outcome_cases`, :mod:`.similarity_cases`, :mod:`.field_cases`), with the
 precondition its cases meet (:func:`.preconditions.precondition`), and named in its
-catalog entry.
+catalog entry. The populations and worlds a case is drawn from are
+:func:`.strategies.sources`; this module imports no other module of the package.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "LEVELS",
+    "measure_level",
     "LARGEST",
     "LARGEST_LARGE",
     "LARGEST_LARGE_WORLD",
@@ -33,7 +35,6 @@ __all__ = [
     "Case",
     "case_strategy",
     "derive",
-    "sources",
     "trivial_case",
     "draw_users",
     "listed_relevance",
@@ -52,11 +53,9 @@ from numpy.typing import ArrayLike, NDArray
 from hypothesis import strategies as st
 
 from puf import as_measure
+from puf.metadata import Measure
 from puf.population import Population
 from puf.world import World
-
-from .large_draws import LARGE_SHARE, large_populations, large_worlds
-from .strategies import populations, worlds
 
 LEVELS = ("score", "world")
 """Score level: Population fields drawn directly; world level: a World and its derived fields."""
@@ -80,6 +79,22 @@ FRACTIONS_OR_ONE = st.one_of(st.just(1.0), FRACTIONS)
 FRACTIONS_OR_ZERO = st.one_of(st.just(0.0), FRACTIONS)
 #: Strategy of shares in (0, ½]: ½, or half a :data:`FRACTIONS` value.
 HALVES_OR_LESS = st.one_of(st.just(0.5), FRACTIONS.map(lambda t: t / 2))
+
+
+#: The fields only a World supplies (from its recommended lists).
+_WORLD_FIELDS = {"utility", "list_distance"}
+
+
+def measure_level(measure: Measure) -> str:
+    """The level a measure is checked at: ``"world"`` when it reads a field only a World
+    supplies (its recommended lists), else ``"score"``.
+
+    Examples
+    --------
+    >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
+    ('score', 'world')
+    """
+    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -130,6 +145,7 @@ def case_strategy(
 
     Examples
     --------
+    >>> from puf.properties.cases.strategies import sources
     >>> @case_strategy
     ... def plain_cases(draw, level, measure):
     ...     return Case(draw(sources(level))[0], change="as drawn")
@@ -164,46 +180,6 @@ def derive(world: World) -> Population:
     array([1., 0.])
     """
     return world.population(metric=METRIC, similarity=SIMILARITY)
-
-
-@functools.lru_cache(maxsize=None)
-def sources(level: str, large: bool = True) -> st.SearchStrategy[tuple[Population, World | None]]:
-    """Strategy of ``(population, world)`` pairs: drawn populations (world None) at score
-    level, drawn worlds and their derived populations at world level.
-
-    With ``large`` (default), about one draw in eight (:data:`~.large_draws.LARGE_SHARE`) is a large,
-    continuous population (13 to 299 users at score level, 13 to 199 at world level: see
-    :mod:`.large_draws`); the rest come from the small strategies (2 to 12 users).
-
-    Examples
-    --------
-    >>> from hypothesis import find
-    >>> pop, world = find(sources("world"), lambda pair: pair[0].m == 3)
-    >>> pop.m, world.m
-    (3, 3)
-    >>> find(sources("score"), lambda pair: pair[0].m > 12)[0].m > 12
-    True
-    """
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
-    if level == "score":
-        small, big = populations(), large_populations(LARGEST + 1, LARGEST_LARGE)
-        pairs = small.map(lambda p: (p, None)), big.map(lambda p: (p, None))
-    else:
-        small, big = worlds(), large_worlds(LARGEST + 1, LARGEST_LARGE_WORLD)
-        pairs = small.map(lambda w: (derive(w), w)), big.map(lambda w: (derive(w), w))
-    if not large:
-        return pairs[0]
-
-    @st.composite
-    def mixed(draw: st.DrawFn) -> tuple[Population, World | None]:
-        # The small share first: shrinking moves a large example towards a small one.
-        return draw(pairs[1] if draw(_SHARES)[0] % LARGE_SHARE == LARGE_SHARE - 1 else pairs[0])
-
-    return mixed()
-
-
-_SHARES = st.binary(min_size=1, max_size=1)  # uniform, where st.integers favours small values
 
 
 def trivial_case(pop: Population, why: str) -> Case:
@@ -297,6 +273,7 @@ def world_transfer(draw: st.DrawFn, pop: Population, world: World) -> Case:
     Examples
     --------
     >>> from hypothesis import find
+    >>> from puf.properties.cases.strategies import sources
     >>> transfers = st.composite(lambda draw: world_transfer(draw, *draw(sources("world"))))()
     >>> find(transfers, lambda case: not case.trivial).change.startswith("transfer of 1/k")
     True

@@ -15,8 +15,6 @@ __all__ = [
     "GRID_VALUES",
     "EFFECTIVENESS_KINDS",
     "SIMILARITY_KINDS",
-    "check_int",
-    "check_users",
     "kinds",
     "unit_float_arrays",
     "draw_size",
@@ -31,32 +29,11 @@ __all__ = [
 
 from collections.abc import Sequence
 import functools
-import numbers
 
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from numpy.typing import ArrayLike, NDArray
-
-
-def check_int(value: int, name: str, low: int, high: int | None = None) -> int:
-    """Return ``value`` as an int in [low, high], or raise ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f">= {low}" if high is None else f"in [{low}, {high}]"
-        raise ValueError(f"{name} must be {bound}, got {value!r}")
-    return int(value)
-
-
-def check_users(m: int | None, min_users: int, max_users: int) -> tuple[int, int]:
-    """Return the (low, high) range of the number of users: ``(m, m)`` when m is given."""
-    if m is not None:
-        m = check_int(m, "m", 2)
-        return m, m
-    low = check_int(min_users, "min_users", 2)
-    high = check_int(max_users, "max_users", low)
-    return low, high
 
 
 def draw_size(draw: st.DrawFn, low: int, high: int, edge_cases: bool) -> int:

@@ -27,8 +27,9 @@ from puf.metadata import Measure
 from hypothesis import strategies as st
 from numpy.typing import ArrayLike, NDArray
 
-from .case import LARGEST, Case, case_strategy, derive, sources
+from .case import LARGEST, Case, case_strategy, derive
 from .preconditions import precondition, single_population
+from .strategies import sources
 
 TINY = 1e-300
 """The smallest effectiveness the candidates use: ratios and logarithms of it run away."""

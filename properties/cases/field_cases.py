@@ -24,9 +24,10 @@ from puf.population import Population
 
 from puf import as_measure
 
-from .case import FRACTIONS, FRACTIONS_OR_ONE, Case, case_strategy, distance, draw_users, sources, trivial_case
+from .case import FRACTIONS, FRACTIONS_OR_ONE, Case, case_strategy, distance, draw_users, trivial_case
 from .preconditions import TOLERANCE, precondition, require, same_fields
 from .draws import draw_bytes
+from .strategies import sources
 
 _DELTA = st.one_of(st.sampled_from([1e-3, 1e-2, 1e-1]), st.floats(1e-6, 1e-1))
 

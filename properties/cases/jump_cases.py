@@ -23,8 +23,9 @@ from puf.population import FIELDS, Population
 
 from puf import as_measure
 
-from .case import Case, case_strategy, distance, draw_users, sources
+from .case import Case, case_strategy, distance, draw_users
 from .preconditions import precondition, require, same_fields
+from .strategies import sources
 
 _SMALLEST = 1e-6  # drawn values below it (but not 0) become 0: see jump_cases
 

@@ -30,8 +30,7 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from puf import Population, World
-
-from .draws import check_users
+from puf.validation import check_user_range
 
 LARGE_SHARE = 4
 """A drawn byte ≡ LARGE_SHARE − 1 (mod LARGE_SHARE) makes a case's population a large one:
@@ -127,7 +126,7 @@ def large_populations(min_users: int = 13, max_users: int = 300) -> st.SearchStr
     >>> pop.m > 50
     True
     """
-    low, high = check_users(None, min_users, max_users)
+    low, high = check_user_range(None, min_users, max_users)
 
     @st.composite
     def build(draw: st.DrawFn) -> Population:
@@ -162,7 +161,7 @@ def large_worlds(min_users: int = 13, max_users: int = 200, max_k: int = 5) -> s
     >>> find(large_worlds(), lambda w: w.m > 20).m > 20
     True
     """
-    low, high = check_users(None, min_users, max_users)
+    low, high = check_user_range(None, min_users, max_users)
 
     @st.composite
     def build(draw: st.DrawFn) -> World:

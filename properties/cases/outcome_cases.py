@@ -40,7 +40,6 @@ from .case import (
     derive,
     draw_users,
     listed_relevance,
-    sources,
     trivial_case,
     world_transfer,
 )
@@ -55,6 +54,7 @@ from .preconditions import (
     single_population,
 )
 from .draws import GRID_VALUES, draw_effectiveness
+from .strategies import sources
 
 # Where the centre of a widening lies in [min S, max S]: at either end, or anywhere between.
 _CENTRE_SHARES = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0))

@@ -37,9 +37,10 @@ from puf import Population, World
 from puf.metadata import Measure
 from puf.synthetic import replicate
 
-from .case import FRACTIONS, LARGEST, Case, case_strategy, derive, draw_users, sources, trivial_case
+from .case import FRACTIONS, LARGEST, Case, case_strategy, derive, draw_users, trivial_case
 from .preconditions import TOLERANCE, OutsideStatement, other_fields, precondition, require, same_fields
 from .draws import draw_effectiveness, draw_similarity
+from .strategies import sources
 
 MIN_PAIR_GAP = 0.01
 """Smallest effectiveness gap of the pair a strict pair axiom judges (identical users told

@@ -19,9 +19,10 @@ from puf.synthetic import add_shared_history, drop_shared_history, share_items
 from puf.metadata import Measure
 from puf.population import Population
 
-from .case import FRACTIONS_OR_ONE, LARGEST, Case, case_strategy, derive, draw_users, sources, trivial_case
+from .case import FRACTIONS_OR_ONE, LARGEST, Case, case_strategy, derive, draw_users, trivial_case
 from .preconditions import other_fields, precondition, require, same_fields, single_population
 from .draws import draw_effectiveness, draw_similarity
+from .strategies import sources
 
 
 def _similarity_raise_precondition(case: Any, level: str, measure: Any) -> None:

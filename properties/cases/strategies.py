@@ -15,11 +15,14 @@ smallest population (m = 2 where two users suffice) instead of stalling.
 Arrays come from one fixed-length byte string each (one Hypothesis choice,
 cheap to draw and shrinking towards zero bytes): scores on a 0.01 grid, which
 reads well in counterexamples, with a ``continuous`` kind for arbitrary floats.
+
+:func:`sources` is what every strategy of cases draws from: these small populations and
+worlds, with a share of the large ones of :mod:`.large_draws` mixed in.
 """
 
 from __future__ import annotations
 
-__all__ = ["effectiveness_vectors", "similarity_matrices", "populations", "worlds"]
+__all__ = ["effectiveness_vectors", "similarity_matrices", "populations", "worlds", "sources"]
 
 import functools
 
@@ -28,10 +31,10 @@ from hypothesis import strategies as st
 from numpy.typing import NDArray
 
 from puf import Population, World
+from puf.validation import check_integer, check_user_range
 
+from .case import LARGEST, LARGEST_LARGE, LARGEST_LARGE_WORLD, LEVELS, derive
 from .draws import (
-    check_int,
-    check_users,
     draw_bits,
     draw_effectiveness,
     draw_similarity,
@@ -39,6 +42,7 @@ from .draws import (
     draw_user_row,
     kinds,
 )
+from .large_draws import LARGE_SHARE, large_populations, large_worlds
 
 WORLD_KINDS = (
     "general",
@@ -79,7 +83,7 @@ def effectiveness_vectors(
     ...
     ValueError: min_users must be >= 2, got 1
     """
-    return _effectiveness(*check_users(m, min_users, max_users), bool(edge_cases))
+    return _effectiveness(*check_user_range(m, min_users, max_users), bool(edge_cases))
 
 
 # Strategies are cached: Hypothesis labels a new composite strategy by reading its
@@ -119,7 +123,7 @@ def similarity_matrices(
     >>> sim.shape, bool(sim[0, 1] == sim[1, 0]), float(sim[0, 0])
     ((2, 2), True, 1.0)
     """
-    return _similarity(*check_users(m, min_users, max_users), bool(edge_cases))
+    return _similarity(*check_user_range(m, min_users, max_users), bool(edge_cases))
 
 
 @functools.lru_cache(maxsize=None)
@@ -154,7 +158,7 @@ def populations(*, min_users: int = 2, max_users: int = 12, edge_cases: bool = T
     >>> pop.m, pop.effectiveness.tolist()
     (3, [0.0, 0.0, 0.0])
     """
-    return _populations(*check_users(None, min_users, max_users), bool(edge_cases))
+    return _populations(*check_user_range(None, min_users, max_users), bool(edge_cases))
 
 
 @functools.lru_cache(maxsize=None)
@@ -215,10 +219,10 @@ def worlds(
     >>> w.m, w.n_items, w.rankings.tolist()
     (2, 2, [[0, 1], [0, 1]])
     """
-    low, high = check_users(None, min_users, max_users)
-    max_k = check_int(max_k, "max_k", 1)
-    max_items = check_int(max_items, "max_items", max_k)
-    max_grade = check_int(max_grade, "max_grade", 1)
+    low, high = check_user_range(None, min_users, max_users)
+    max_k = check_integer(max_k, name="max_k", low=1)
+    max_items = check_integer(max_items, name="max_items", low=max_k)
+    max_grade = check_integer(max_grade, name="max_grade", low=1)
     return _worlds(low, high, max_items, max_k, max_grade, bool(edge_cases))
 
 
@@ -264,3 +268,43 @@ def _worlds(
         return World(histories, relevance, rankings, features)
 
     return build()
+
+
+@functools.lru_cache(maxsize=None)
+def sources(level: str, large: bool = True) -> st.SearchStrategy[tuple[Population, World | None]]:
+    """Strategy of ``(population, world)`` pairs: drawn populations (world None) at score
+    level, drawn worlds and their derived populations (:func:`~.case.derive`) at world level.
+
+    With ``large`` (default), about one draw in eight (:data:`~.large_draws.LARGE_SHARE`) is a large,
+    continuous population (13 to 299 users at score level, 13 to 199 at world level: see
+    :mod:`.large_draws`); the rest come from :func:`populations` and :func:`worlds` (2 to 12 users).
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> pop, world = find(sources("world"), lambda pair: pair[0].m == 3)
+    >>> pop.m, world.m
+    (3, 3)
+    >>> find(sources("score"), lambda pair: pair[0].m > 12)[0].m > 12
+    True
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    if level == "score":
+        small, big = populations(), large_populations(LARGEST + 1, LARGEST_LARGE)
+        pairs = small.map(lambda p: (p, None)), big.map(lambda p: (p, None))
+    else:
+        small, big = worlds(), large_worlds(LARGEST + 1, LARGEST_LARGE_WORLD)
+        pairs = small.map(lambda w: (derive(w), w)), big.map(lambda w: (derive(w), w))
+    if not large:
+        return pairs[0]
+
+    @st.composite
+    def mixed(draw: st.DrawFn) -> tuple[Population, World | None]:
+        # The small share first: shrinking moves a large example towards a small one.
+        return draw(pairs[1] if draw(_SHARES)[0] % LARGE_SHARE == LARGE_SHARE - 1 else pairs[0])
+
+    return mixed()
+
+
+_SHARES = st.binary(min_size=1, max_size=1)  # uniform, where st.integers favours small values

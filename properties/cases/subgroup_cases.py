@@ -37,9 +37,10 @@ from numpy.typing import ArrayLike, NDArray
 from puf import Population
 from puf.metadata import Measure
 
-from .case import FRACTIONS_OR_ONE, Case, case_strategy, sources, trivial_case
+from .case import FRACTIONS_OR_ONE, Case, case_strategy, trivial_case
 from .preconditions import other_fields, precondition, require, same_fields
 from .draws import draw_grid
+from .strategies import sources
 
 _MAX_GROUP = 6  # six users a group: the inconsistency measure's five neighbours fit inside one
 

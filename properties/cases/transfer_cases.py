@@ -34,8 +34,9 @@ from puf import World
 from puf.metadata import Measure
 from puf.population import Population
 
-from .case import Case, case_strategy, derive, sources, trivial_case, world_transfer
+from .case import Case, case_strategy, derive, trivial_case, world_transfer
 from .preconditions import TOLERANCE, effectiveness_transfer, precondition, require
+from .strategies import sources
 
 MIN_GAP = 0.01
 """Smallest gap S_j − S_i between the two users of a transfer the search makes."""

@@ -32,8 +32,9 @@ from puf import Population, World
 from puf.synthetic import move_outcomes, pair_order, replicate, weighted_gap_sum
 from puf.metadata import Measure
 
-from .case import LARGEST, Case, case_strategy, derive, sources, trivial_case
+from .case import LARGEST, Case, case_strategy, derive, trivial_case
 from .preconditions import TOLERANCE, OutsideStatement, precondition, require, same_fields, single_population
+from .strategies import sources
 
 
 @precondition(single_population)

@@ -44,9 +44,10 @@ from puf.validation import ENVY_TOLERANCE
 from puf.world import World
 from puf.metadata import Measure
 
-from .case import FRACTIONS, FRACTIONS_OR_ONE, HALVES_OR_LESS, Case, case_strategy, derive, draw_users, sources
+from .case import FRACTIONS, FRACTIONS_OR_ONE, HALVES_OR_LESS, Case, case_strategy, derive, draw_users
 from .preconditions import precondition, require, same_fields, single_population
 from .case import trivial_case, world_transfer
+from .strategies import sources
 
 GRID = 2.0**-20
 """The grid outcomes are rounded to before an equal addition or a mirror: on it, S + c (c on the

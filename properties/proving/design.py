@@ -23,7 +23,7 @@ from puf.parallel import map_tasks
 from ..running.budget import DEFAULT_TIME_LIMIT, example_budget
 from ..catalog.listing import CATALOG, get_property
 from .proofs import check_mode, combine, prove, settles
-from ..running.runner import verdicts
+from ..running.runner import confirmed, verdicts
 from .candidate import Candidate, Cell
 
 
@@ -67,7 +67,7 @@ def decide(
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Cell:
     """One cell: by proof when one settles it, else by the search (proofs off)."""
-    proof = prove(measure, get_property(prop), mode=proofs)
+    proof = prove(measure, get_property(prop), mode=proofs, confirm=confirmed)
     if settles(proof):
         return Cell(prop, "proven", "proof", proof.argument, proof.scope)
     if proof is not None and proof.status == "violated":

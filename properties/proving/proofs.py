@@ -4,14 +4,15 @@
 m) and, with ``mode="smt"``, the fixed-m solver (:mod:`properties.proving.smt`).
 :func:`combine` joins a proof with the search's verdict: a ``proven`` cell is
 the search's ``holds`` plus the proof's scope, never weaker; a solver's
-counterexample (already confirmed by the judge) replaces a search that found
-none; a solver that stops leaves the search's verdict, with a note.
+counterexample (already confirmed by the judge :func:`prove` is handed) replaces a
+search that found none; a solver that stops leaves the search's verdict, with a note.
 """
 
 from __future__ import annotations
 
 __all__ = ["PROOF_MODES", "Proof", "prove", "rule_argument", "settles", "combine"]
 
+from collections.abc import Callable
 from typing import Any, TypeGuard
 import functools
 from dataclasses import dataclass
@@ -79,7 +80,13 @@ def check_mode(mode: str) -> str:
 
 
 def prove(
-    measure: Measure, prop: Property, *, mode: str = "rules", max_users: int = 4, timeout: float = 5.0
+    measure: Measure,
+    prop: Property,
+    *,
+    mode: str = "rules",
+    max_users: int = 4,
+    timeout: float = 5.0,
+    confirm: Callable[[Measure, Property, Case], dict[str, Any] | None] | None = None,
 ) -> Proof | None:
     """Prove (or refute) one property of ``measure`` where its grammar form allows; else None.
 
@@ -93,42 +100,40 @@ def prove(
         The largest m the solver is asked about.
     timeout : float, default 5.0
         Seconds per solver call.
+    confirm : callable, optional
+        ``confirm(measure, prop, case)``: the judge's snapshot of a solver's counterexample when
+        the judge confirms it, else None (the runner's :func:`~puf.properties.running.runner.confirmed`).
+        Required with ``mode="smt"``: a solver's counterexample counts only once the judge confirms it.
 
     Returns
     -------
     Proof or None
         None when the measure has no grammar form, or no rule applies and the
         solver was not asked.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is not one of :data:`PROOF_MODES`, or is "smt" without ``confirm``.
     """
     check_mode(mode)
+    if mode == "smt" and confirm is None:
+        raise ValueError("confirm is required with mode='smt' (the judge of a solver's counterexample), got None")
     form = builtin_form(measure)
     if form is None or mode == "none":
         return None
     rule = rule_argument(measure, form, prop)
     if rule is not None:
         return Proof("proven", f"for every m, by {rule[0]}", rule[1])
-    if mode != "smt":
+    if mode != "smt" or confirm is None:
         return None
     from .smt import smt_decide
 
-    confirm = functools.partial(_confirmed, measure, prop)
-    result = smt_decide(measure, form, prop, confirm=confirm, max_users=max_users, timeout=timeout)
+    judged = functools.partial(confirm, measure, prop)
+    result = smt_decide(measure, form, prop, confirm=judged, max_users=max_users, timeout=timeout)
     if result is None:
         return None
     return Proof(result.status, result.scope, result.note, result.example)
-
-
-def _confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | None:
-    """The judge's snapshot of the solver's ``case`` when it confirms the violation, else None:
-    the search judges it as any other case (the solver decides, the judge confirms)."""
-    from ..running.search import Found, PropertySearch
-
-    search = PropertySearch(measure, prop, max_examples=1, time_limit=10.0, time_budget=60.0)
-    try:
-        search.check(case)
-    except Found:
-        return None if search.failure is None else search.failure[1]
-    return None
 
 
 def settles(proof: Proof | None) -> TypeGuard[Proof]:

@@ -240,7 +240,7 @@ def smt_decide(
 
     ``confirm`` judges a counterexample the solver found, as a case: the judge's snapshot of it
     when the judge confirms the violation, else None (:func:`properties.proving.proofs.prove`
-    hands in the search's judge, so the solver stands below the search).
+    hands in the judge it is given, so the solver and the proofs stand below the search).
 
     Returns
     -------

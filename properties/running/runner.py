@@ -13,7 +13,7 @@ to a minimal witness. The statuses a verdict can have are
 
 from __future__ import annotations
 
-__all__ = ["verdicts", "shrunk_example"]
+__all__ = ["MEASURE_CALLS", "verdicts", "shrunk_example", "confirmed"]
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
@@ -27,9 +27,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, sett
 from puf import as_measure
 from puf.metadata import Measure
 
-from ..cases.case import LARGEST
+from ..cases.case import LARGEST, Case, measure_level
 from .verdict import Verdict
-from .calls import Timeout, check_returns_number
+from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number
 from .isolation import release_workers
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.listing import CATALOG, get_property
@@ -40,9 +40,36 @@ from ..knowledge.known.derived import derived_reason, unread_reason
 from ..knowledge.power_table import measured_power
 from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
-from .search import Found, OutOfBudget, PropertySearch, measure_level
+from .search import Found, MeasureCalls, OutOfBudget, PropertySearch
 from .shrink import shrink
-from ..cases.case import Case
+
+
+#: How every search the runner starts calls the measure: through the measure-call boundary
+#: (:mod:`.calls`: a user's measure in its worker, killed at the time limit).
+MEASURE_CALLS = MeasureCalls(call_measure, FreshCaller, MeasureError, Timeout)
+
+
+def confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | None:
+    """The judge's snapshot of a solver's counterexample ``case`` when it confirms the violation,
+    else None: a search judges it as any other case (the solver decides, the judge confirms).
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> case = Case(Population([0.0, 1.0], np.eye(2)))
+    >>> confirmed(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"), case)["value_before"]
+    2.0
+    >>> confirmed(as_measure("sd"), get_property("range"), case) is None
+    True
+    """
+    search = PropertySearch(
+        measure, prop, measure_calls=MEASURE_CALLS, max_examples=1, time_limit=10.0, time_budget=60.0
+    )
+    try:
+        search.check(case)
+    except Found:
+        return None if search.failure is None else search.failure[1]
+    return None
 
 
 def _recorded_seed(seed_value: int | None) -> int | None:
@@ -151,7 +178,14 @@ def _check_one(
     known: bool | Mapping[str, Any],
 ) -> tuple[str, str, dict[str, Any] | None, PropertySearch]:
     """Return ``(status, reason, example, search)`` of one property on one measure."""
-    search = PropertySearch(measure, prop, max_examples=max_examples, time_limit=time_limit, time_budget=time_budget)
+    search = PropertySearch(
+        measure,
+        prop,
+        measure_calls=MEASURE_CALLS,
+        max_examples=max_examples,
+        time_limit=time_limit,
+        time_budget=time_budget,
+    )
     test = _hypothesis_test(search, max_examples=max_examples, random_state=random_state, database=database)
     note = ""
     try:
@@ -164,8 +198,8 @@ def _check_one(
                     search.grid()
     except Found:
         pass
-    except Timeout as exc:
-        return "undefined", f"timed out after {time_limit:g} s", exc.snapshot, search
+    except Timeout:
+        return "undefined", f"timed out after {time_limit:g} s", search.timed_out, search
     except OutOfBudget:
         note = " (search stopped at its call or time budget)"
     except Exception as exc:  # Hypothesis' own errors, e.g. Flaky from a non-deterministic measure
@@ -191,7 +225,7 @@ def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str,
     --------
     >>> from puf import as_measure
     >>> search = PropertySearch(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"),
-    ...                         max_examples=5, time_limit=2.0, time_budget=60.0)
+    ...                         measure_calls=MEASURE_CALLS, max_examples=5, time_limit=2.0, time_budget=60.0)
     >>> found = shrunk_example(search, {"change": "m = 4", "before": {"effectiveness": [0.3, 0.7, 0.2, 0.9]},
     ...                                 "after": None})
     >>> found["before"]["effectiveness"], found["change"]
@@ -416,7 +450,7 @@ def verdicts(
         for prop in chosen:
             name = prop.name
             start = time.perf_counter()
-            proof = prove(measure, prop, mode=proofs)
+            proof = prove(measure, prop, mode=proofs, confirm=confirmed)
             if settles(proof):
                 results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
                 continue

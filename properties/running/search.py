@@ -15,10 +15,10 @@ a case's alternatives) and judges it through the property object alone.
 
 from __future__ import annotations
 
-__all__ = ["Found", "OutOfBudget", "PropertySearch", "measure_level", "narrow_jump", "shown_fields"]
+__all__ = ["Found", "OutOfBudget", "FreshCalls", "MeasureCalls", "PropertySearch", "narrow_jump", "shown_fields"]
 
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn, Protocol, cast
 import dataclasses
 import math
 import time
@@ -29,27 +29,9 @@ from hypothesis import target
 from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
-from .calls import FreshCaller, MeasureError, Timeout, call_measure
-from ..cases.case import distance
-from ..cases.case import Case
+from ..cases.case import Case, distance, measure_level
 from ..cases.subgroup_cases import group_labels
 from ..catalog.property import Property
-
-
-_WORLD_FIELDS = {"utility", "list_distance"}
-
-
-def measure_level(measure: Measure) -> str:
-    """The level a measure is checked at: ``"world"`` when it reads a field only a World
-    supplies (its recommended lists), else ``"score"``.
-
-    Examples
-    --------
-    >>> from puf import as_measure
-    >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
-    ('score', 'world')
-    """
-    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
 
 
 def shown_fields(measure: Measure, prop: Property) -> list[str]:
@@ -169,6 +151,38 @@ class OutOfBudget(BaseException):
     """
 
 
+class FreshCalls(Protocol):
+    """A caller in a worker of its own (a property's ``fresh_workers``): the values of populations
+    asked in order, and its end."""
+
+    def many(self, populations: Sequence[Population], *, together: bool = False) -> list[float]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class MeasureCalls:
+    """How a search calls its measure, handed to it by what runs it (the runner's
+    :data:`~puf.properties.running.runner.MEASURE_CALLS`): the search judges values and does not
+    itself stand on the measure-call boundary.
+
+    ``call(measure, population, time_limit)`` is the measure's value, raising ``raised`` when the
+    measure raised or returned no number and ``timed_out`` over ``time_limit``;
+    ``fresh(measure, time_limit, first_calls=...)`` is a :class:`FreshCalls`.
+
+    Examples
+    --------
+    >>> from puf.properties.running.runner import MEASURE_CALLS
+    >>> MEASURE_CALLS.raised.__name__, MEASURE_CALLS.timed_out.__name__
+    ('MeasureError', 'Timeout')
+    """
+
+    call: Callable[[Measure, Population, float | None], float]
+    fresh: Callable[..., FreshCalls]
+    raised: type[Exception]
+    timed_out: type[BaseException]
+
+
 class PropertySearch:
     """One property's search on one measure: the body of its Hypothesis test, and what it found.
 
@@ -180,16 +194,25 @@ class PropertySearch:
     --------
     >>> from puf import Population, as_measure
     >>> from puf.properties import get_property
-    >>> search = PropertySearch(as_measure("gini"), get_property("defined"), max_examples=10,
-    ...                         time_limit=2.0, time_budget=60.0)
+    >>> from puf.properties.running.runner import MEASURE_CALLS
+    >>> search = PropertySearch(as_measure("gini"), get_property("defined"), measure_calls=MEASURE_CALLS,
+    ...                         max_examples=10, time_limit=2.0, time_budget=60.0)
     >>> search.replay([Case(Population([0.0, 0.0], np.eye(2)))]), search.failure[1]["value_before"]
     (True, nan)
     """
 
     def __init__(
-        self, measure: Measure, prop: Property, *, max_examples: int, time_limit: float, time_budget: float
+        self,
+        measure: Measure,
+        prop: Property,
+        *,
+        measure_calls: MeasureCalls,
+        max_examples: int,
+        time_limit: float,
+        time_budget: float,
     ) -> None:
         self.measure, self.prop, self.level = measure, prop, measure_level(measure)
+        self.measure_calls = measure_calls
         self.time_limit, self.time_budget = time_limit, time_budget
         # A deterministic cap on calls (generation, targeting and shrinking together) keeps
         # world-level shrinking bounded; the time budget is only a safety net for slow measures.
@@ -202,6 +225,8 @@ class PropertySearch:
         self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
         self.nan_case: tuple[int, dict[str, Any]] | None = None
         self.searching = False
+        # The example being evaluated when a call ran out of time, as the verdict shows it.
+        self.timed_out: dict[str, Any] | None = None
         # Shrinking: a property with fresh workers asks each case's other populations and P
         # again in a process of their own, not after the search's earlier cases.
         self.shrinking = False
@@ -217,7 +242,7 @@ class PropertySearch:
         # each time as the first call of a process, the other the case's other populations,
         # each followed by P.
         self.callers = (
-            (FreshCaller(measure, time_limit, first_calls=True), FreshCaller(measure, time_limit))
+            (measure_calls.fresh(measure, time_limit, first_calls=True), measure_calls.fresh(measure, time_limit))
             if prop.fresh_workers
             else None
         )
@@ -271,14 +296,16 @@ class PropertySearch:
             if self.callers:
                 case, before, after = self._repeated(case)
             else:
-                case, before, after = evaluate_case(case, self.measure, self.prop, self.time_limit, self.memo)
-        except MeasureError as exc:
+                case, before, after = evaluate_case(
+                    case, self.measure, self.prop, self.time_limit, self.memo, measure_calls=self.measure_calls
+                )
+        except self.measure_calls.raised as exc:
             if self.prop.judges_undefined:
                 self.fail("raised", self.snapshot(case, None, None, None, str(exc)), case)
             self._set_aside(case, None, None, error=str(exc))
             return
-        except Timeout as exc:
-            exc.snapshot = self.snapshot(case, None, None, None, "timed out")
+        except self.measure_calls.timed_out:
+            self.timed_out = self.snapshot(case, None, None, None, "timed out")
             raise
         self.sizes.add(case.before.m)
         if self.prop.judges_undefined:
@@ -332,8 +359,8 @@ class PropertySearch:
                 if time.perf_counter() - self.start > self.time_budget:
                     raise OutOfBudget  # the stronger search spends the property's time like the rest
                 try:
-                    return call_measure(self.measure, pop, self.time_limit)
-                except MeasureError:
+                    return self.measure_calls.call(self.measure, pop, self.time_limit)
+                except self.measure_calls.raised:
                     return math.nan
 
             try:
@@ -392,22 +419,25 @@ def evaluate_case(
     prop: Property,
     time_limit: float,
     memo: dict[int, tuple[Population, float]] | None = None,
+    *,
+    measure_calls: MeasureCalls,
 ) -> tuple[Case, float, float | None]:
     """Return ``(case, value_before, value_after)``: the case judged, after narrowing a segment
     or choosing the worst of its alternatives (the one with the largest excess).
 
     ``memo``: a dict keeping the values of derived populations by identity across cases (the
-    candidate extremes of one size are the same objects every time)."""
+    candidate extremes of one size are the same objects every time); ``measure_calls``: how the
+    measure is called (:class:`MeasureCalls`)."""
 
     def value(pop: Population) -> float:
-        return call_measure(measure, pop, time_limit)
+        return measure_calls.call(measure, pop, time_limit)
 
     def derived_value(pop: Population) -> float:
         if memo is not None and id(pop) in memo:
             return memo[id(pop)][1]
         try:
             found = value(pop)
-        except MeasureError:
+        except measure_calls.raised:
             found = math.nan  # a derived population that raises is set aside as a NaN one is
         if memo is not None:
             memo[id(pop)] = (pop, found)  # the population kept: its id stays its own

@@ -378,8 +378,9 @@ def shrink(search: PropertySearch) -> bool:
     --------
     >>> from puf import as_measure
     >>> from puf.properties import get_property
+    >>> from puf.properties.running.runner import MEASURE_CALLS
     >>> search = PropertySearch(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"),
-    ...                         max_examples=10, time_limit=2.0, time_budget=60.0)
+    ...                         measure_calls=MEASURE_CALLS, max_examples=10, time_limit=2.0, time_budget=60.0)
     >>> try:
     ...     search.check(Case(Population([0.3, 0.7, 0.2, 0.9], np.eye(4))))
     ... except Found:

@@ -118,7 +118,7 @@ def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     """
     from puf import as_measure
     from ...catalog.judges import rearranged
-    from ...running.search import measure_level
+    from ...cases.case import measure_level
 
     measure = as_measure(measure)
     status = "holds" if status == "proven" else status
