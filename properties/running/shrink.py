@@ -423,7 +423,12 @@ def shrink(search: PropertySearch) -> bool:
         # size a stored example was found at stays in its note.
         earlier = re.search(_EARLIER, change)
         text = _renumbered(
-            search.failure_case.change + (earlier[0] if earlier else ""), kept, m, moved, removed="users", other=others
+            search.failure_case.change + (earlier[0] if earlier else ""),
+            list(range(len(kept))),
+            m,
+            moved,
+            removed="users",
+            other=others,
         )
     else:
         text = _renumbered(change, kept, m, moved)
