@@ -99,3 +99,17 @@ def test_a_remade_case_keeps_its_groups_mean_and_stays_in_the_unit_interval():
     pairs = Population([0.2, 0.6, 0.1, 0.4], np.kron(np.eye(2), np.ones((2, 2))))
     spread = Case(pairs, pairs.replace(effectiveness=[0.0, 0.8, 0.1, 0.4]))
     assert subgroup_remade(spread, Population([0.6, 0.1, 0.4], pairs.similarity[1:, 1:])) is None
+
+
+def test_a_similarity_moved_to_zero_inside_a_group_leaves_no_case():
+    """Groups are blocks (positive similarity inside): a group held together by one user is none."""
+    blocks = np.kron(np.eye(2), np.full((3, 3), 0.5)) + np.eye(6) * 0.5
+    pop = Population([0.1, 0.5, 0.9, 0.1, 0.4, 0.7], blocks)
+    case = Case(pop, pop.replace(effectiveness=[0.0, 0.5, 1.0, 0.1, 0.4, 0.7]))
+    for u, v in [(0, 2), (3, 4)]:
+        hollow = blocks.copy()
+        hollow[u, v] = hollow[v, u] = 0.0
+        assert subgroup_remade(case, pop.replace(similarity=hollow)) is None
+    simpler = blocks.copy()
+    simpler[0, 2] = simpler[2, 0] = 1.0
+    assert subgroup_remade(case, pop.replace(similarity=simpler)).after.similarity[0, 2] == 1.0

@@ -382,7 +382,8 @@ def subgroup_examples(level: str) -> list[Case]:
 def subgroup_remade(case: Case, pop: Population) -> Case | None:
     """The subgroup case of ``case``'s change around ``pop``, ``case.before`` with one user
     removed or one value moved (how a smaller or simpler population of a find is judged while
-    it is shrunk); None when ``pop`` is neither, or leaves no group of two or more changed.
+    it is shrunk); None when ``pop`` is neither, leaves no group of two or more changed, or
+    has a group that is no block (a similarity 0 inside it).
 
     Each user of the changed group left in ``pop`` moves as it did in ``case``, the moves less
     their mean (the group's mean stays), scaled down where they would leave [0, 1]; every other
@@ -414,16 +415,18 @@ def subgroup_remade(case: Case, pop: Population) -> Case | None:
     members = np.flatnonzero(np.isin(kept, groups[index]))
     regrouped = groups_of(pop.similarity)
     home = [i for i, g in enumerate(regrouped) if np.isin(members, g).all()]
-    if len(members) < 2 or not home:
+    # Groups are blocks: a similarity moved to 0 inside one leaves no case of the property.
+    blocks = all((pop.similarity[np.ix_(g, g)] > 0).all() for g in regrouped)
+    if len(members) < 2 or not home or not blocks:
         return None
     shift = np.zeros(pop.m)
     shift[members] = moves[members] - moves[members].mean()
     s = pop.effectiveness
     room = [(1.0 - v) / x if x > 0 else v / -x for v, x in zip(s[members], shift[members]) if abs(x) > 1e-15]
     scale = min([1.0, *room])
-    changed = np.clip(s + scale * shift, 0.0, 1.0)
-    # A user whose value and move are as they were keeps its value after exactly (0.1 − 0.1 is
-    # not 0 in floats).
+    # Twelve decimals: 0.1 − 0.1 + 10⁻¹⁷ is shown as 0 (the mean moves by less than 10⁻¹¹);
+    # a user whose value and move are as they were keeps its value after exactly.
+    changed = np.clip(np.round(s + scale * shift, 12), 0.0, 1.0)
     same = (s == before.effectiveness[kept]) & (np.abs(scale * shift - moves) <= 1e-12)
     changed[same] = case.after.effectiveness[kept][same]
     if not room or scale <= 0 or abs(changed[members].sum() - s[members].sum()) > 1e-9:

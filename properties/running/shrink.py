@@ -184,10 +184,14 @@ def _renumbered(
     'transfer from user 3 (0.99) to user 1 (0.01) (shrunk from m = 87: users the change leaves alone removed)'
     >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", [0, 1, 2], 6, 0)
     'm = 6 (shrunk from m = 9: users the change leaves alone removed)'
+    >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", list(range(6)), 6, 0)
+    'm = 6 (shrunk from m = 9: 2 values made simpler)'
     >>> _renumbered("a population drawn anew, then P again", [0, 1], 2, 1, removed="users", other=(9, 3))
     'a population drawn anew, then P again (shrunk from m = 2: 1 value made simpler; the other population from m = 9 to 3)'
     """
     earlier = re.search(_EARLIER, change)
+    if earlier and len(kept) == m and not moved and (other is None or other[1] == other[0]):
+        return change  # a stored example shrunk before and no further now: its note stays
     if earlier:  # a stored example shrunk before: one note, from the size it was found at
         change = change.replace(earlier[0], "")
         m = max(m, int(earlier[1]))
@@ -423,7 +427,8 @@ def shrink(search: PropertySearch) -> bool:
         # size a stored example was found at stays in its note.
         earlier = re.search(_EARLIER, change)
         text = _renumbered(
-            search.failure_case.change + (earlier[0] if earlier else ""),
+            search.failure_case.change
+            + (earlier[0] if earlier and earlier[0] not in search.failure_case.change else ""),
             list(range(len(kept))),
             m,
             moved,
