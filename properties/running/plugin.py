@@ -370,6 +370,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     check`` does not spend. The one collection still finds the harness's own; a run that
     collected test files as well keeps pytest's full cleanup.
     """
-    if session.items and all(isinstance(item, PropertyItem) for item in session.items):
+    ran = list(session.items)
+    if ran and all(isinstance(item, PropertyItem) for item in ran):
         gc.collect()
         gc.freeze()
