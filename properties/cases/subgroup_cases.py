@@ -387,8 +387,8 @@ def subgroup_remade(case: Case, pop: Population) -> Case | None:
 
     Each user of the changed group left in ``pop`` moves as it did in ``case``, the moves less
     their mean (the group's mean stays), scaled down where they would leave [0, 1]; every other
-    user stays. So a find loses users of its changed group as well as of the others, and its
-    values become simpler on both sides of the change.
+    user stays. So a find loses users of its changed group as well as of the others, and any
+    value of ``before`` may become simpler (the changed group's values after follow theirs).
 
     Examples
     --------

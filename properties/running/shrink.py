@@ -11,10 +11,10 @@ of a transfer, the pair whose similarity is raised) is never removed or moved, s
 stays a case of its property, except in a replication: there every user is copied, and a
 user is removed (or moved) together with its copies, so the case stays the replication of a
 smaller population. A property whose other populations are built from ``before``
-(``Property.remake``: the rearrangement's pairings, the determinism's queries) loses or moves
-any user of ``before``, and its case is built again around the smaller population; an other
-population such a case keeps as it is (the determinism's population drawn anew) then loses
-users and moves values on its own. A property judged in fresh workers judges every smaller
+(``Property.remake``: the rearrangement's pairings, the determinism's queries, the subgroup
+axioms' changed group) loses or moves any user of ``before``, and its case is built again
+around the smaller population; an other population such a case keeps as it is (the
+determinism's population drawn anew) then loses users and moves values on its own. A property judged in fresh workers judges every smaller
 case in a process of its own, so what it shows is what that case alone does.
 """
 
