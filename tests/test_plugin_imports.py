@@ -51,3 +51,14 @@ def test_a_run_of_property_checks_alone_freezes_its_heap_before_pytest_cleans_up
     )
     mixed.stdout.fnmatch_lines(["*frozen objects: False*"])
     assert mixed.parseoutcomes().get("passed") == 2
+
+
+def test_a_run_inside_another_leaves_its_heap_unfrozen(pytester):
+    """Frozen for pytest's cleanup only: a run of property checks inside this process (pytester's
+    in-process run) unfreezes the heap as it ends."""
+    import gc
+
+    pytester.makeconftest(FROZEN)
+    result = pytester.runpytest("-s", "-p", "no:cacheprovider", "-p", "no:xdist", "--measure", "sd", "-k", "anonymity")
+    result.stdout.fnmatch_lines(["*frozen objects: True*"])
+    assert gc.get_freeze_count() == 0

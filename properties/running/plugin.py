@@ -61,6 +61,7 @@ _PLAN = pytest.StashKey()  # [(label, spec, known path or None)]
 _LOADED = pytest.StashKey()  # spec -> Measure or the ValueError loading it gave
 _NOTES = pytest.StashKey()  # informational findings shown in the summary
 _ROWS = pytest.StashKey()  # spec -> {property: Verdict}: each measure's row, computed once
+_FROZEN = pytest.StashKey()  # True once the run froze the heap (pytest_sessionfinish)
 
 
 @contextlib.contextmanager
@@ -173,8 +174,12 @@ def _plan(config: pytest.Config) -> list[tuple[str, str, str | None]]:
     return [(label, spec, path) for (label, spec), path in zip(pairs, known or [None] * len(pairs))]
 
 
+@pytest.hookimpl(tryfirst=True)  # its cleanup added first, so run last: after pytest's own
 def pytest_configure(config: pytest.Config) -> None:
-    """Refuse a ``--measure-max-examples`` below 1 or unpaired ``--known`` files as usage errors."""
+    """Refuse a ``--measure-max-examples`` below 1 or unpaired ``--known`` files as usage errors;
+    unfreeze the heap (:func:`pytest_sessionfinish`) once pytest's cleanup is done."""
+    config.stash[_FROZEN] = False
+    config.add_cleanup(lambda: gc.unfreeze() if config.stash.get(_FROZEN, False) else None)
     from puf.properties.running.budget import example_budget
 
     try:
@@ -368,9 +373,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     each collection walks every object alive: here the harness, its catalog and Hypothesis's
     caches (the measure itself runs in worker processes), half a second of CPU that ``puf
     check`` does not spend. The one collection still finds the harness's own; a run that
-    collected test files as well keeps pytest's full cleanup.
+    collected test files as well keeps pytest's full cleanup. The heap is unfrozen after it, so
+    a run inside another (pytester's) leaves that one's collections as they were.
     """
     ran = list(session.items)
     if ran and all(isinstance(item, PropertyItem) for item in ran):
         gc.collect()
         gc.freeze()
+        ran[0].config.stash[_FROZEN] = True
