@@ -89,3 +89,20 @@ def test_float32_pair_gaps_keep_strict_similarity_monotone_and_a_reversed_one_br
     assert [v.status for v in found] == ["holds"]
     found = verdicts(as_measure(_reversed_pair_gaps), properties=["strict-similarity-monotone"], max_examples=30)
     assert [v.status for v in found] == ["violated"] and "lowered" in found[0].reason
+
+
+def test_an_undecided_alternative_does_not_hide_a_violating_one():
+    """The worst of a case's alternatives is chosen by excess; an undecided one (NaN) ranks last."""
+    import dataclasses
+
+    from puf.properties.running.search import evaluate_case
+
+    def judge(measure, before, after, case):
+        return math.nan if case.change == "undecided" else after - before
+
+    prop = dataclasses.replace(get_property("strict-transfer"), judge=judge)
+    pop = Population([0.0, 0.5, 1.0], np.eye(3))
+    wider = Case(pop, pop.replace(effectiveness=[0.0, 0.0, 1.0]), "wider")
+    case = Case(pop, pop.replace(effectiveness=[0.1, 0.5, 0.9]), "undecided", alternatives=(wider,))
+    chosen, before, after = evaluate_case(case, as_measure("sd"), prop, 10.0)
+    assert chosen.change == "wider" and after > before
