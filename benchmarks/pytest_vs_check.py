@@ -10,7 +10,8 @@ file as a user's would be. Prints each round's wall and CPU seconds (user + syst
 worker processes included), the medians and their ratios (pytest / check; on a loaded machine
 the CPU ratio is the steadier one). The plugin computes a measure's row once, as ``puf check``
 does, and loads and runs the harness without pytest's assertion rewriting (which, where bytecode
-is not cached, ``PYTHONDONTWRITEBYTECODE``, would parse Hypothesis again on every run), so the
+is not cached, ``PYTHONDONTWRITEBYTECODE``, would parse Hypothesis again on every run), and
+freezes the harness's objects before pytest's cleanup collects the garbage five times, so the
 ratio stays near 1: the rest is pytest's own start-up and reporting, a fixed cost that shows at
 small budgets. Report ``uptime`` beside the numbers: on a shared machine, only ratios of runs
 made side by side compare.

@@ -26,6 +26,7 @@ __all__ = [
     "decomposition_parts",
     "consistency_parts",
     "subgroup_examples",
+    "subgroup_remade",
 ]
 
 from typing import Any
@@ -377,3 +378,76 @@ def subgroup_examples(level: str) -> list[Case]:
         )
     )
     return cases
+
+
+def subgroup_remade(case: Case, pop: Population) -> Case | None:
+    """The subgroup case of ``case``'s change around ``pop``, ``case.before`` with one user
+    removed or one value moved (how a smaller or simpler population of a find is judged while
+    it is shrunk); None when ``pop`` is neither, leaves no group of two or more changed, or
+    has a group that is no block (a similarity 0 inside it).
+
+    Each user of the changed group left in ``pop`` moves as it did in ``case``, the moves less
+    their mean (the group's mean stays), scaled down where they would leave [0, 1]; every other
+    user stays. So a find loses users of its changed group as well as of the others, and any
+    value of ``before`` may become simpler (the changed group's values after follow theirs).
+
+    Examples
+    --------
+    >>> blocks = np.kron(np.eye(2), np.ones((3, 3)))
+    >>> pop = Population([0.2, 0.5, 0.8, 0.1, 0.4, 0.7], blocks)
+    >>> case = Case(pop, pop.replace(effectiveness=[0.1, 0.5, 0.9, 0.1, 0.4, 0.7]))
+    >>> smaller = Population([0.2, 0.8, 0.1, 0.4, 0.7], blocks[1:, 1:])
+    >>> remade = subgroup_remade(case, smaller)
+    >>> remade.after.effectiveness.tolist(), remade.change
+    ([0.1, 0.9, 0.1, 0.4, 0.7], 'groups of sizes [2, 3]; group 0 (users 0–1) redistributed at its mean 0.5')
+    """
+    groups, index = changed_group(case)
+    if index is None or case.after is None:
+        return None
+    before = case.before
+    if pop.m == before.m:
+        kept = np.arange(before.m)
+    else:
+        gone = [u for u in range(before.m) if pop.m == before.m - 1 and _is_without(before, u, pop)]
+        if not gone:
+            return None
+        kept = np.delete(np.arange(before.m), gone[0])
+    moves = (case.after.effectiveness - before.effectiveness)[kept]
+    members = np.flatnonzero(np.isin(kept, groups[index]))
+    regrouped = groups_of(pop.similarity)
+    home = [i for i, g in enumerate(regrouped) if np.isin(members, g).all()]
+    # Groups are blocks: a similarity moved to 0 inside one leaves no case of the property.
+    blocks = all((pop.similarity[np.ix_(g, g)] > 0).all() for g in regrouped)
+    if len(members) < 2 or not home or not blocks:
+        return None
+    shift = np.zeros(pop.m)
+    shift[members] = moves[members] - moves[members].mean()
+    s = pop.effectiveness
+    room = [(1.0 - v) / x if x > 0 else v / -x for v, x in zip(s[members], shift[members]) if abs(x) > 1e-15]
+    scale = min([1.0, *room])
+    # Twelve decimals: 0.1 − 0.1 + 10⁻¹⁷ is shown as 0 (the mean moves by less than 10⁻¹¹);
+    # a user whose value and move are as they were keeps its value after exactly.
+    changed = np.clip(np.round(s + scale * shift, 12), 0.0, 1.0)
+    same = (s == before.effectiveness[kept]) & (np.abs(scale * shift - moves) <= 1e-12)
+    changed[same] = case.after.effectiveness[kept][same]
+    if not room or scale <= 0 or abs(changed[members].sum() - s[members].sum()) > 1e-9:
+        return None
+    g = regrouped[home[0]]
+    users = f"{g[0]}–{g[-1]}" if len(g) == g[-1] - g[0] + 1 else ", ".join(map(str, g))
+    return Case(
+        pop,
+        pop.replace(effectiveness=changed),
+        f"groups of sizes {[len(part) for part in regrouped]}; group {home[0]} (users {users}) "
+        f"redistributed at its mean {s[g].mean():.4g}",
+    )
+
+
+def _is_without(before: Population, user: int, pop: Population) -> bool:
+    """True when ``pop`` is ``before`` without ``user`` (every field; a matrix's row and column)."""
+    for name, value in before.fields().items():
+        kept = np.delete(value, user, axis=0)
+        if value.ndim == 2:
+            kept = np.delete(kept, user, axis=1)
+        if not np.array_equal(kept, pop.fields()[name]):
+            return False
+    return True

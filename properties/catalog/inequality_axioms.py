@@ -19,7 +19,13 @@ from puf.metadata import Measure
 from . import judges
 from ..proving.proof_rules import composition_rule
 from ..cases.extreme_cases import candidates, reach, size_cases, size_examples
-from ..cases.subgroup_cases import consistency_parts, decomposition_parts, subgroup_cases, subgroup_examples
+from ..cases.subgroup_cases import (
+    consistency_parts,
+    decomposition_parts,
+    subgroup_cases,
+    subgroup_examples,
+    subgroup_remade,
+)
 from ..cases.transfer_cases import composite_transfer_worlds, composite_transfer_cases, strict_transfer_cases
 
 _GROUPS = (
@@ -57,6 +63,7 @@ _SUBGROUP_SEARCH = dict(
     world="not applicable (score level only)",
     cases=subgroup_cases,
     explicit=subgroup_examples,
+    remake=subgroup_remade,
 )
 
 #: The keyword arguments of the catalog's axiom properties, one dict each (``Property(**entry)``).

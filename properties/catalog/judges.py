@@ -16,6 +16,7 @@ from __future__ import annotations
 __all__ = [
     "MEASURE_EPSILON",
     "resolution",
+    "strict_excess",
     "shown_pair",
     "unchanged",
     "at_fairest",
@@ -75,9 +76,45 @@ def resolution(m: int, *values: float) -> float:
     (True, True)
     >>> MEASURE_EPSILON.reset(token)
     """
+    exact, rounding = _resolution_parts(m, values)
+    return exact + rounding
+
+
+def _resolution_parts(m: int, values: Sequence[float]) -> tuple[float, float]:
+    """:func:`resolution` as its two parts: float64's, m·2⁻⁵²·max(1, |values|), and what a
+    coarser float adds, m·(ε − 2⁻⁵²)·max|values| (0 for float64)."""
     sizes = [abs(v) for v in values if math.isfinite(v)]
-    coarser = MEASURE_EPSILON.get() - 2.0**-52
-    return max(int(m), 1) * (2.0**-52 * max([1.0, *sizes]) + coarser * max([0.0, *sizes]))
+    users = max(int(m), 1)
+    return users * (2.0**-52 * max([1.0, *sizes])), users * ((MEASURE_EPSILON.get() - 2.0**-52) * max([0.0, *sizes]))
+
+
+def strict_excess(m: int, gain: float, *values: float) -> float:
+    """The excess of a strict judgment whose step moved the value by ``gain`` the way it must
+    (values over ``m`` users, ``values`` the sizes read): > 0 violated, ≤ 0 held, NaN undecided.
+
+    A gain beyond :func:`resolution` holds. For a measure that returns float64 every other gain
+    is a violation (the excess is ``resolution − gain``, as it always was). A coarser float
+    (float32) rounds the gain by up to its own part of the resolution, ``u``: the step is shown
+    to fail only when even ``gain + u`` stays within float64's part, and a gain between is
+    neither a violation nor a pass (NaN: the case is set aside, as a value too small to call).
+
+    Examples
+    --------
+    >>> strict_excess(3, 0.0, 0.5) == resolution(3, 0.5), strict_excess(3, 0.1, 0.5) < 0
+    (True, True)
+    >>> token = MEASURE_EPSILON.set(2.0**-23)   # a float32 measure, m = 20, values near 0.22
+    >>> math.isnan(strict_excess(20, 5.2e-7, 0.22)), strict_excess(20, 1e-5, 0.22) < 0 < strict_excess(20, -1e-5, 0.22)
+    (True, True)
+    >>> MEASURE_EPSILON.reset(token)
+    """
+    exact, rounding = _resolution_parts(m, values)
+    if not rounding:
+        return exact + rounding - gain
+    if gain >= exact + rounding:
+        return exact + rounding - gain
+    if gain + rounding < exact:
+        return exact - rounding - gain
+    return math.nan
 
 
 def _users(case: Any) -> int:
@@ -207,7 +244,8 @@ def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> 
 def strictly_fairer(measure: Measure, before: float, after: float, case: Case, *, towards: str = "fairer") -> float:
     """The after value must be strictly fairer (``towards="less fair"``: strictly less fair):
     by more than the values' :func:`resolution` (a change below it cannot be told from rounding,
-    and a change above it is a change).
+    and a change above it is a change; for a measure returning a coarser float, a change within
+    its rounding is undecided: :func:`strict_excess`).
 
     Examples
     --------
@@ -220,7 +258,7 @@ def strictly_fairer(measure: Measure, before: float, after: float, case: Case, *
     if towards not in ("fairer", "less fair"):
         raise ValueError(f"towards must be 'fairer' or 'less fair', got {towards!r}")
     gain = unfairness(measure, before) - unfairness(measure, after)
-    return resolution(_users(case), before, after) - (gain if towards == "fairer" else -gain)
+    return strict_excess(_users(case), gain if towards == "fairer" else -gain, before, after)
 
 
 def _derived(case: Case, before: float, after: float) -> tuple[dict[str, float] | None, float]:
@@ -329,7 +367,7 @@ def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> floa
     """
     gain = unfairness(measure, unfair) - unfairness(measure, fair)
     if case.strict:
-        return resolution(_users(case), fair, unfair) - gain
+        return strict_excess(_users(case), gain, fair, unfair)
     return -gain - _tol(case, fair, unfair)
 
 

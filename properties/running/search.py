@@ -488,7 +488,7 @@ def evaluate_case(
         if not (math.isfinite(b) and math.isfinite(a)):
             continue
         excess = prop.judge(measure, b, a, option)
-        if best is None or excess > best[0]:
+        if best is None or excess > best[0] or math.isnan(best[0]):  # an undecided option (NaN) ranks last
             best = (excess, option, b, a)
     if best is None:
         return dataclasses.replace(case, alternatives=()), before, after

@@ -11,10 +11,10 @@ of a transfer, the pair whose similarity is raised) is never removed or moved, s
 stays a case of its property, except in a replication: there every user is copied, and a
 user is removed (or moved) together with its copies, so the case stays the replication of a
 smaller population. A property whose other populations are built from ``before``
-(``Property.remake``: the rearrangement's pairings, the determinism's queries) loses or moves
-any user of ``before``, and its case is built again around the smaller population; an other
-population such a case keeps as it is (the determinism's population drawn anew) then loses
-users and moves values on its own. A property judged in fresh workers judges every smaller
+(``Property.remake``: the rearrangement's pairings, the determinism's queries, the subgroup
+axioms' changed group) loses or moves any user of ``before``, and its case is built again
+around the smaller population; an other population such a case keeps as it is (the
+determinism's population drawn anew) then loses users and moves values on its own. A property judged in fresh workers judges every smaller
 case in a process of its own, so what it shows is what that case alone does.
 """
 
@@ -184,10 +184,14 @@ def _renumbered(
     'transfer from user 3 (0.99) to user 1 (0.01) (shrunk from m = 87: users the change leaves alone removed)'
     >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", [0, 1, 2], 6, 0)
     'm = 6 (shrunk from m = 9: users the change leaves alone removed)'
+    >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", list(range(6)), 6, 0)
+    'm = 6 (shrunk from m = 9: 2 values made simpler)'
     >>> _renumbered("a population drawn anew, then P again", [0, 1], 2, 1, removed="users", other=(9, 3))
     'a population drawn anew, then P again (shrunk from m = 2: 1 value made simpler; the other population from m = 9 to 3)'
     """
     earlier = re.search(_EARLIER, change)
+    if earlier and len(kept) == m and not moved and (other is None or other[1] == other[0]):
+        return change  # a stored example shrunk before and no further now: its note stays
     if earlier:  # a stored example shrunk before: one note, from the size it was found at
         change = change.replace(earlier[0], "")
         m = max(m, int(earlier[1]))
@@ -424,7 +428,13 @@ def shrink(search: PropertySearch) -> bool:
         # size a stored example was found at stays in its note.
         earlier = re.search(_EARLIER, change)
         text = _renumbered(
-            search.failure_case.change + (earlier[0] if earlier else ""), kept, m, moved, removed="users", other=others
+            search.failure_case.change
+            + (earlier[0] if earlier and earlier[0] not in search.failure_case.change else ""),
+            list(range(len(kept))),
+            m,
+            moved,
+            removed="users",
+            other=others,
         )
     else:
         text = _renumbered(change, kept, m, moved)
