@@ -11,6 +11,7 @@ from puf import Population, as_measure
 from puf.properties import get_property
 from puf.properties.cases.case import Case
 from puf.properties.cases.subgroup_cases import changed_group, subgroup_remade
+from puf.properties.running.runner import MEASURE_CALLS
 from puf.properties.running.search import Found, PropertySearch
 from puf.properties.running.shrink import shrink
 
@@ -46,7 +47,12 @@ def test_a_subgroup_find_shrinks_to_its_smallest_m(smallest):
     case = _spread(smallest - 1, 13 - smallest, smallest)
     measure = as_measure(_reversed_from(smallest))
     search = PropertySearch(
-        measure, get_property("subgroup-consistency"), max_examples=5, time_limit=10.0, time_budget=300.0
+        measure,
+        get_property("subgroup-consistency"),
+        measure_calls=MEASURE_CALLS,
+        max_examples=5,
+        time_limit=10.0,
+        time_budget=300.0,
     )
     with pytest.raises(Found):
         search.check(case)
@@ -68,7 +74,12 @@ def test_a_subgroup_find_shrinks_to_its_smallest_m(smallest):
 def test_the_built_in_gini_find_is_shown_at_five_users():
     """Gini's overlap term needs a changed group of three beside a group of two: no smaller case."""
     search = PropertySearch(
-        as_measure("gini"), get_property("subgroup-consistency"), max_examples=5, time_limit=10.0, time_budget=300.0
+        as_measure("gini"),
+        get_property("subgroup-consistency"),
+        measure_calls=MEASURE_CALLS,
+        max_examples=5,
+        time_limit=10.0,
+        time_budget=300.0,
     )
     labels = np.repeat([0, 1], [3, 5])
     overlap = Population([0.58, 0.02, 0.62, 0.03, 0.0, 0.2, 0.9, 0.1], (labels[:, None] == labels).astype(float))

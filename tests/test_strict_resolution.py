@@ -95,6 +95,7 @@ def test_an_undecided_alternative_does_not_hide_a_violating_one():
     """The worst of a case's alternatives is chosen by excess; an undecided one (NaN) ranks last."""
     import dataclasses
 
+    from puf.properties.running.runner import MEASURE_CALLS
     from puf.properties.running.search import evaluate_case
 
     def judge(measure, before, after, case):
@@ -104,5 +105,5 @@ def test_an_undecided_alternative_does_not_hide_a_violating_one():
     pop = Population([0.0, 0.5, 1.0], np.eye(3))
     wider = Case(pop, pop.replace(effectiveness=[0.0, 0.0, 1.0]), "wider")
     case = Case(pop, pop.replace(effectiveness=[0.1, 0.5, 0.9]), "undecided", alternatives=(wider,))
-    chosen, before, after = evaluate_case(case, as_measure("sd"), prop, 10.0)
+    chosen, before, after = evaluate_case(case, as_measure("sd"), prop, 10.0, measure_calls=MEASURE_CALLS)
     assert chosen.change == "wider" and after > before
