@@ -2,13 +2,15 @@
 
 Run from outside the clone with the environment's python: it checks that the package data
 (the known files, their README and the power table) were installed, that the measures, the
-property runner (replaying the stored counterexamples) and the command line work.
+property runner (replaying the stored counterexamples) and the command line work, with the
+package's declared dependencies alone on the path (``.ci/declared.py``).
 """
 
 import json
 import pathlib
 import subprocess
 import sys
+import sysconfig
 
 import numpy as np
 
@@ -17,7 +19,8 @@ from puf import properties
 from puf.properties.knowledge.power_table import POWER_TABLE
 
 here = pathlib.Path(puf.__file__).resolve().parent
-assert "site-packages" in str(here), f"puf imported from {here}, not from an installed copy"
+own = pathlib.Path(sysconfig.get_paths()["purelib"]).resolve()
+assert here.is_relative_to(own), f"puf imported from {here}, not from the copy installed in {own}"
 known = pathlib.Path(properties.__file__).resolve().parent / "knowledge" / "known"
 names = {p.stem for p in known.glob("*.json")}
 assert set(puf.MEASURES) <= names, f"known files missing from the package: {set(puf.MEASURES) - names}"

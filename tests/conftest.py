@@ -94,6 +94,23 @@ def matrix_budget():
 
 
 @pytest.fixture(scope="session")
+def researcher_budget():
+    """Examples per property of a researcher's measure pinned and checked end to end
+    (tests/test_own_measure.py), as command-line options.
+
+    Ten: those tests read how pinning, ``pytest --measure`` and ``--known`` fit together (a pinned
+    cell that changes fails naming it, a stored example is replayed), and the measure's seven
+    violations are found at ten examples as at sixty. With ``PUF_FULL_BUDGET=1`` no option: the
+    harness's default budget.
+    """
+    return (
+        {"check": [], "pytest": []}
+        if _full_budget()
+        else {"check": ["--max-examples", "10"], "pytest": ["--measure-max-examples", "10"]}
+    )
+
+
+@pytest.fixture(scope="session")
 def report_budget():
     """Examples per property of the report's verdicts and designed measures (tests/test_reports_report.py).
 

@@ -31,10 +31,20 @@ def _plugin_args():
     return [] if "puf.properties.running.plugin" in names else ["-p", "puf.properties.running.plugin"]
 
 
-def _pin(folder):
+def _pin(folder, budget):
     """`puf check mymeasure.py:gap --known mymeasure.known.json` in ``folder``; the file's content."""
     done = subprocess.run(
-        [sys.executable, "-m", "puf.cli", "check", "mymeasure.py:gap", "--known", "mymeasure.known.json", "--quiet"],
+        [
+            sys.executable,
+            "-m",
+            "puf.cli",
+            "check",
+            "mymeasure.py:gap",
+            "--known",
+            "mymeasure.known.json",
+            "--quiet",
+            *budget["check"],
+        ],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -45,10 +55,10 @@ def _pin(folder):
 
 
 @pytest.fixture(scope="module")
-def pinned_folder(tmp_path_factory):
+def pinned_folder(tmp_path_factory, researcher_budget):
     folder = tmp_path_factory.mktemp("researcher")
     (folder / "mymeasure.py").write_text(MEASURE, encoding="utf-8")
-    return folder, _pin(folder)
+    return folder, _pin(folder, researcher_budget)
 
 
 def _copy(pytester, pinned_folder, measure=MEASURE, known=None):
@@ -57,12 +67,19 @@ def _copy(pytester, pinned_folder, measure=MEASURE, known=None):
     (pytester.path / "mymeasure.known.json").write_text(json.dumps(known or data), encoding="utf-8")
 
 
-def test_the_pinned_verdicts_pass_and_the_header_counts_them(pytester, pinned_folder):
+def test_the_pinned_verdicts_pass_and_the_header_counts_them(pytester, pinned_folder, researcher_budget):
     _, data = pinned_folder
     assert "violated" in data["verdicts"].values()  # pigou-dalton and scale-invariance at least
     _copy(pytester, pinned_folder)
     result = pytester.runpytest_subprocess(
-        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "--known", "mymeasure.known.json"
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        *researcher_budget["pytest"],
+        "--measure",
+        "mymeasure.py:gap",
+        "--known",
+        "mymeasure.known.json",
     )
     skipped = list(data["verdicts"].values()).count("not-applicable")  # envy-free-fairest: no utility read
     assert skipped >= 1
@@ -76,12 +93,13 @@ def test_the_pinned_verdicts_pass_and_the_header_counts_them(pytester, pinned_fo
     )
 
 
-def test_a_changed_verdict_fails_naming_its_cell(pytester, pinned_folder):
+def test_a_changed_verdict_fails_naming_its_cell(pytester, pinned_folder, researcher_budget):
     _copy(pytester, pinned_folder, measure=TRIPLED)
     result = pytester.runpytest_subprocess(
         *_plugin_args(),
         "-p",
         "no:cacheprovider",
+        *researcher_budget["pytest"],
         "--measure",
         "mymeasure.py:gap",
         "--known",
@@ -95,7 +113,7 @@ def test_a_changed_verdict_fails_naming_its_cell(pytester, pinned_folder):
     )
 
 
-def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytester, pinned_folder):
+def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytester, pinned_folder, researcher_budget):
     _, data = pinned_folder
     stale = json.loads(json.dumps(data))
     example = stale["examples"]["pigou-dalton"]
@@ -107,6 +125,7 @@ def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytest
         *_plugin_args(),
         "-p",
         "no:cacheprovider",
+        *researcher_budget["pytest"],
         "--measure",
         "mymeasure.py:gap",
         "--known",
@@ -123,17 +142,34 @@ def test_a_stored_counterexample_that_no_longer_shows_the_violation_fails(pytest
     )
 
 
-def test_measure_alone_collects_only_the_measures_tests(pytester):
+def test_measure_alone_collects_only_the_measures_tests(pytester, researcher_budget):
     # Run from a folder above a clone: its test files are not collected unless named.
     pytester.makepyfile(mymeasure=MEASURE)
     pytester.makepyfile(test_clone="def test_of_the_clone():\n    assert False\n")
     alone = pytester.runpytest_subprocess(
-        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "-k", "scale", "--co", "-q"
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        *researcher_budget["pytest"],
+        "--measure",
+        "mymeasure.py:gap",
+        "-k",
+        "scale",
+        "--co",
+        "-q",
     )
     alone.stdout.no_fnmatch_line("*test_of_the_clone*")
     alone.stdout.fnmatch_lines(["mymeasure.py:gap::scale-invariance"])
     named = pytester.runpytest_subprocess(
-        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "test_clone.py", "--co", "-q"
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        *researcher_budget["pytest"],
+        "--measure",
+        "mymeasure.py:gap",
+        "test_clone.py",
+        "--co",
+        "-q",
     )
     named.stdout.fnmatch_lines(["*test_of_the_clone*"])
 
@@ -151,7 +187,7 @@ def test_pinning_says_where_it_wrote_the_file(tmp_path):
     assert f"pinned 1 verdict of gap (mymeasure.py:gap) in {tmp_path / 'k.json'}" in done.stdout
 
 
-def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder):
+def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder, researcher_budget):
     _, data = pinned_folder
     _copy(pytester, pinned_folder)
     pytester.makefile(".ini", pytest="[pytest]\npuf_measures = mymeasure.py:gap\npuf_known = mymeasure.known.json\n")
@@ -160,6 +196,7 @@ def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder):
         *_plugin_args(),
         "-p",
         "no:cacheprovider",
+        *researcher_budget["pytest"],
         "--rootdir",
         str(pytester.path),
         str(sub),
@@ -170,10 +207,17 @@ def test_the_ini_setting_runs_it_from_plain_pytest(pytester, pinned_folder):
     result.stdout.fnmatch_lines(["*verdicts pinned in *mymeasure.known.json"])
 
 
-def test_without_known_informational_properties_never_fail(pytester):
+def test_without_known_informational_properties_never_fail(pytester, researcher_budget):
     pytester.makepyfile(mymeasure=MEASURE)
     result = pytester.runpytest_subprocess(
-        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "-k", "scale or pigou"
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        *researcher_budget["pytest"],
+        "--measure",
+        "mymeasure.py:gap",
+        "-k",
+        "scale or pigou",
     )
     result.assert_outcomes(passed=1, failed=1)  # scale-invariance passes, pigou-dalton fails
     result.stdout.fnmatch_lines(
@@ -185,12 +229,13 @@ def test_without_known_informational_properties_never_fail(pytester):
     )
 
 
-def test_known_files_that_do_not_pair_are_usage_errors(pytester, pinned_folder):
+def test_known_files_that_do_not_pair_are_usage_errors(pytester, pinned_folder, researcher_budget):
     _copy(pytester, pinned_folder)
     two = pytester.runpytest_subprocess(
         *_plugin_args(),
         "-p",
         "no:cacheprovider",
+        *researcher_budget["pytest"],
         "--measure",
         "sd",
         "--measure",
@@ -200,18 +245,34 @@ def test_known_files_that_do_not_pair_are_usage_errors(pytester, pinned_folder):
     )
     two.stderr.fnmatch_lines(["*--known: give one file per --measure, in order (2 measures, 1 known file)*"])
     missing = pytester.runpytest_subprocess(
-        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "mymeasure.py:gap", "--known", "other.json"
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        *researcher_budget["pytest"],
+        "--measure",
+        "mymeasure.py:gap",
+        "--known",
+        "other.json",
     )
     missing.stderr.fnmatch_lines(["*--known other.json: no such file*"])
     other = pytester.runpytest_subprocess(
-        *_plugin_args(), "-p", "no:cacheprovider", "--measure", "sd", "--known", "mymeasure.known.json", "-k", "range"
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        *researcher_budget["pytest"],
+        "--measure",
+        "sd",
+        "--known",
+        "mymeasure.known.json",
+        "-k",
+        "range",
     )
     other.stdout.fnmatch_lines(["*pins measure 'gap', not 'sd'*"])
 
 
-def test_pinning_again_keeps_the_stored_examples(pinned_folder):
+def test_pinning_again_keeps_the_stored_examples(pinned_folder, researcher_budget):
     folder, first = pinned_folder
-    again = _pin(folder)
+    again = _pin(folder, researcher_budget)
     assert again["verdicts"] == first["verdicts"]
     assert {p: (e["before"], e["after"]) for p, e in again["examples"].items()} == {
         p: (e["before"], e["after"]) for p, e in first["examples"].items()
