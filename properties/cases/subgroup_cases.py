@@ -242,11 +242,20 @@ def _redistributed(
     s = before.effectiveness
     changed = s.copy()
     changed[members] = move(s[members], shape[: sizes[index]], fraction)
+    return _redistribution(before, changed, list(sizes), index, members)
+
+
+def _redistribution(
+    before: Population, changed: NDArray[np.float64], sizes: list[int], index: int, members: NDArray[np.int64]
+) -> Case:
+    """The case in which group ``index`` of ``before`` (users ``members``) takes ``changed``."""
+    contiguous = len(members) == members[-1] - members[0] + 1
+    users = f"{members[0]}–{members[-1]}" if contiguous else ", ".join(map(str, members))
     return Case(
         before,
         before.replace(effectiveness=changed),
-        f"groups of sizes {sizes}; group {index} (users {members[0]}–{members[-1]}) "
-        f"redistributed at its mean {s[members].mean():.4g}",
+        f"groups of sizes {sizes}; group {index} (users {users}) "
+        f"redistributed at its mean {before.effectiveness[members].mean():.4g}",
     )
 
 
@@ -432,14 +441,7 @@ def subgroup_remade(case: Case, pop: Population) -> Case | None:
     changed[same] = case.after.effectiveness[kept][same]
     if not room or scale <= 0 or abs(changed[members].sum() - s[members].sum()) > 1e-9:
         return None
-    g = regrouped[home[0]]
-    users = f"{g[0]}–{g[-1]}" if len(g) == g[-1] - g[0] + 1 else ", ".join(map(str, g))
-    return Case(
-        pop,
-        pop.replace(effectiveness=changed),
-        f"groups of sizes {[len(part) for part in regrouped]}; group {home[0]} (users {users}) "
-        f"redistributed at its mean {s[g].mean():.4g}",
-    )
+    return _redistribution(pop, changed, [len(part) for part in regrouped], home[0], regrouped[home[0]])
 
 
 def _is_without(before: Population, user: int, pop: Population) -> bool:
