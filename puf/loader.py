@@ -7,7 +7,7 @@ same everywhere, from any working directory.
 
 from __future__ import annotations
 
-__all__ = ["load_measure"]
+__all__ = ["load_measure", "user_spec", "spec_of"]
 
 import hashlib
 import importlib
@@ -29,6 +29,10 @@ def _one_line(exc):
     else:
         text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     return text.splitlines()[0]
+
+
+def _is_file(source):
+    return source.endswith(".py") or "/" in source or os.sep in source
 
 
 def _import_file(source):
@@ -129,7 +133,7 @@ def load_measure(spec: str) -> Measure:
         )
     if not source or not attribute:
         raise ValueError(f"expected MODULE:FUNCTION or FILE.py:FUNCTION, got {spec!r}")
-    is_file = source.endswith(".py") or "/" in source or os.sep in source
+    is_file = _is_file(source)
     target = _import_file(source) if is_file else _import_module(source)
     where = repr(source) if is_file else f"module {source!r}"
     for part in attribute.split("."):
@@ -140,3 +144,39 @@ def load_measure(spec: str) -> Measure:
     if not callable(target):
         raise ValueError(f"{spec!r} is not callable (it is a {type(target).__name__})")
     return as_measure(target)
+
+
+def user_spec(spec: object) -> str | None:
+    """Return ``spec`` as it names the same function from any folder (a file's path made absolute),
+    or None when it names none of a user's: a registered name, a function of ``puf``, not a spec.
+
+    Examples
+    --------
+    >>> import os
+    >>> user_spec(" mine.py:top") == os.path.abspath("mine.py") + ":top", user_spec("mine:top")
+    (True, 'mine:top')
+    >>> user_spec("sd"), user_spec("puf.paper_score_measures:gini"), user_spec(None)
+    (None, None, None)
+    """
+    source, sep, attribute = spec.strip().rpartition(":") if isinstance(spec, str) else ("", "", "")
+    if not sep or source == "puf" or source.startswith("puf."):
+        return None
+    return f"{os.path.abspath(os.path.expanduser(source)) if _is_file(source) else source}:{attribute}"
+
+
+def spec_of(function: object) -> str | None:
+    """Return the spec that loads ``function`` again in a new interpreter; None when it has none (a
+    lambda, a closure, a partial, an instance, a function of ``__main__``).
+
+    Examples
+    --------
+    >>> from puf.paper_score_measures import gini
+    >>> spec_of(gini), spec_of(lambda effectiveness: 0.0)
+    ('puf.paper_score_measures:gini', None)
+    """
+    module = sys.modules.get(getattr(function, "__module__", None) or "")
+    qualname = getattr(function, "__qualname__", "")
+    if not module or module.__name__ == "__main__" or not qualname or "<" in qualname:
+        return None
+    file = getattr(module, "__file__", None) if module.__name__.startswith(_FILE_MODULE_PREFIX) else None
+    return f"{file or module.__name__}:{qualname}"

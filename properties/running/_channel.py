@@ -1,15 +1,13 @@
 """Both ends of a measure's worker (private): :class:`Channel` starts, asks and kills it; :func:`keep` is it.
-
-Requests go pickled; answers come back as JSON carrying their request's id and the pid of the worker
-that said hello, so nothing the worker's process writes runs code in the harness, and a foreign one is
-refused.
+Requests go pickled; answers come back as JSON naming their request and the worker that said hello, so
+nothing the worker's process writes runs code in the harness, and a foreign answer is refused.
 """
 
 from __future__ import annotations
 
-__all__ = ["Channel", "ChannelError", "keep", "outcome"]
+__all__ = ["Channel", "ChannelError", "Outcome", "keep", "outcome"]
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
 import contextlib
@@ -24,7 +22,7 @@ import sys
 import time
 import warnings
 
-from puf.parallel import describe_exit, die_with_parent
+from puf.parallel import die_with_parent
 from puf.returned import returned_epsilon, returned_kind, returned_number
 
 if TYPE_CHECKING:
@@ -36,6 +34,15 @@ _BOOT = "import sys; from puf.properties.running._channel import keep; keep(int(
 
 class ChannelError(Exception):
     """Something that is not the worker's answer came on the socket."""
+
+
+class Outcome(NamedTuple):
+    """A call's number (None: not a real number), its type, what it raised, its float type's epsilon."""
+
+    number: float | None
+    kind: str
+    error: str | None
+    epsilon: float = 2.0**-52
 
 
 class Channel:
@@ -119,22 +126,16 @@ class Channel:
 
 
 def keep(fd: int, parent_pid: int, measure: Measure | None) -> NoReturn:
-    """Be the keeper of a worker on the socket ``fd``: the keeper dies with the harness (``parent_pid``),
-    the worker with the keeper, and the keeper exits with the worker's status (killed by signal n:
-    128 + n, as shells say).
-
-    The worker serves ``measure`` (None: the spec the harness sends first). It says hello, then answers
-    (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields]) until EOF; "first" makes the
-    calls in order in a process forked for them, so that the worker never calls the measure itself.
-    """
+    """Be the keeper of a worker on the socket ``fd``, dying with the harness (``parent_pid``) and exiting
+    with the worker's status. The worker serves ``measure`` (None: the spec of the first request): it
+    says hello, then answers (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields])."""
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     connection, keeper = Connection(fd), os.getpid()
     if (worker := os.fork()) != 0:
         connection.close()  # the worker alone speaks to the harness
-        code = os.waitstatus_to_exitcode(os.waitpid(worker, 0)[1])
-        os._exit(128 - code if code < 0 else code)
+        _exit_as(worker)
     try:
         die_with_parent(keeper)
         os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
@@ -159,19 +160,24 @@ def keep(fd: int, parent_pid: int, measure: Measure | None) -> NoReturn:
         os._exit(1)  # (an error in the worker: it never returns into the caller's code)
 
 
-def outcome(measure: Measure | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException) -> list:
-    """A call's ``[number or None, type name, None, epsilon of its float type]``, or ``[None, "", the
-    first line it raised]``; its warnings silenced.
+def _exit_as(child: int) -> NoReturn:
+    """Wait for ``child`` and exit with its status (killed by signal n: 128 + n, as shells say)."""
+    code = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
+    os._exit(128 - code if code < 0 else code)
+
+
+def outcome(measure: Measure | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException) -> Outcome:
+    """A call's :class:`Outcome`, its warnings silenced; what it raised, by its first line.
 
     >>> outcome(lambda effectiveness: "high", {"effectiveness": [0.0]})
-    [None, 'str', None, 2.220446049250313e-16]
+    Outcome(number=None, kind='str', error=None, epsilon=2.220446049250313e-16)
     """
     try:
         with warnings.catch_warnings(action="ignore"):
             value = measure(**fields)  # type: ignore[misc]
-        return [returned_number(value), returned_kind(value), None, returned_epsilon(value)]
+        return Outcome(returned_number(value), returned_kind(value), None, returned_epsilon(value))
     except catch as exc:  # in a worker SystemExit and KeyboardInterrupt too: reported, not obeyed
-        return [None, "", _first_line(exc)]
+        return Outcome(None, "", _first_line(exc))
 
 
 def _first_line(exc: BaseException, *, named: bool = True) -> str:
@@ -179,7 +185,8 @@ def _first_line(exc: BaseException, *, named: bool = True) -> str:
     return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def _first_outcomes(measure: Measure | None, fields: list[Mapping[str, Any]], connection: Connection) -> list[Any]:
+def _first_outcomes(measure: Measure | None, fields: list[Mapping[str, Any]], connection: Connection) -> Any:
+    """The outcomes of ``fields`` in a process forked for them; if it ends without them, so does the worker."""
     worker, (read, write) = os.getpid(), os.pipe()
     if (pid := os.fork()) == 0:
         connection.close()  # this copy says nothing to the harness
@@ -190,11 +197,12 @@ def _first_outcomes(measure: Measure | None, fields: list[Mapping[str, Any]], co
     os.close(write)
     with os.fdopen(read, "rb") as source:
         data = source.read()
-    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     try:
-        return [list(found) for found in json.loads(data)]
-    except (ValueError, TypeError):
-        return [[None, "", f"the measure's process ended ({describe_exit(code)})"]] * len(fields)
+        answer = json.loads(data)
+    except ValueError:
+        _exit_as(pid)
+    os.waitpid(pid, 0)
+    return answer
 
 
 def _load(spec: str) -> tuple[Measure | None, list[Any]]:

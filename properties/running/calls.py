@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __all__ = ["MeasureError", "Timeout", "call_measure", "FreshCaller", "check_returns_number"]
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import FrameType
 from typing import Any, NoReturn
 import signal
@@ -23,9 +23,9 @@ from puf.returned import RETURN_FIX, not_a_number
 from puf.world import World
 
 from . import isolation  # (CAN_ISOLATE read at each call: switching it off takes effect at once)
-from ._channel import outcome
+from ._channel import Outcome, outcome
 from .budget import warm_up_limit
-from .isolation import MeasureWorker, Outcome, fresh_worker, worker_for
+from .isolation import MeasureWorker, fresh_worker, worker_for
 
 
 class MeasureError(Exception):
@@ -35,8 +35,6 @@ class MeasureError(Exception):
 class Timeout(BaseException):
     """A measure call exceeded its time limit; a BaseException so Hypothesis stops at once."""
 
-    snapshot: dict[str, Any] | None = None  # the example being evaluated, set by the search
-
 
 def _expire(signum: int, frame: FrameType | None) -> NoReturn:
     raise Timeout()
@@ -45,11 +43,11 @@ def _expire(signum: int, frame: FrameType | None) -> NoReturn:
 def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | None) -> Outcome:
     """A call's outcome here, under a SIGALRM limit in the main thread (an alarm set before is given back)."""
     if not (seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()):
-        return Outcome(*outcome(measure, fields, Exception))
+        return outcome(measure, fields, Exception)
     previous = signal.signal(signal.SIGALRM, _expire)
     outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        return _in_process(measure, fields, None)
+        return outcome(measure, fields, Exception)
     finally:
         left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -58,7 +56,10 @@ def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | No
 
 
 def _outcomes(
-    measure: Measure, fields: Sequence[Mapping[str, Any]], limit: float | None, worker: MeasureWorker | None = None
+    measure: Measure,
+    fields: Sequence[Mapping[str, Any]],
+    limit: float | None,
+    worker: MeasureWorker | None = None,
 ) -> list[Outcome]:
     """The outcomes in ``worker`` (by default the measure's shared one), or here (a registered measure, or no fork)."""
     if is_registered(measure):
@@ -94,8 +95,8 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
 class FreshCaller:
     """Evaluate one measure in a worker of its own (:func:`~puf.properties.running.isolation.fresh_worker`),
     so nothing it kept from calls elsewhere (a cache, a running normaliser) reaches it; with
-    ``first_calls``, each request's first population is a first call in a process, so a measure that
-    fixes something on its first call is seen doing so. A registered measure is called here.
+    ``first_calls``, each request's first population is a first call in a process. A registered
+    measure is called here.
 
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)
@@ -108,8 +109,7 @@ class FreshCaller:
         self.worker = fresh_worker(measure, first_calls=first_calls)
 
     def many(self, populations: Sequence[Population]) -> list[float]:
-        """The values on ``populations``, asked in this order in one request (with ``first_calls``:
-        in one process forked for them, so the last is asked after the others and nothing else)."""
+        """The values on ``populations``, asked in this order in one request."""
         return _numbers(_outcomes(self.measure, [p.fields() for p in populations], self.time_limit, self.worker))
 
     def close(self) -> None:
@@ -117,18 +117,9 @@ class FreshCaller:
         self.worker.close()
 
 
-def _first_fields(reads: Iterable[str]) -> dict[str, Any]:
-    """The fields of a small valid population, a World's if ``reads`` needs its lists."""
-    if {"utility", "list_distance"} & set(reads):
-        relevance, items = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]), np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
-        world = World(relevance, items, np.array([[0, 2], [1, 0]]), np.eye(3))
-        return world.population(metric="precision").fields()
-    return Population(np.array([0.0, 1.0]), np.array([[1.0, 0.5], [0.5, 1.0]])).fields()
-
-
 def check_returns_number(measure: Measure, time_limit: float | None) -> float:
-    """Raise ValueError unless ``measure`` returns a number on a small valid population; return the
-    machine epsilon of the float type it returned it in (2⁻⁵² when it raised or timed out).
+    """Raise ValueError unless ``measure`` returns a number on a small valid population (a World's if it
+    reads lists); return the machine epsilon of the float type it returned (2⁻⁵² if it raised or timed out).
 
     This is its first call, allowed :func:`~puf.properties.running.budget.warm_up_limit`. A measure that
     raises passes: raising is a finding the verdicts report, a non-number a broken interface.
@@ -139,10 +130,14 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> float:
     ...
     ValueError: measure '<lambda>' does not return a number: it returned str; return one real number (a float, or a 0-d or one-element array, list or tensor)
     """
+    population = Population(np.array([0.0, 1.0]), np.array([[1.0, 0.5], [0.5, 1.0]]))
+    if {"utility", "list_distance"} & set(measure.reads or ()):
+        relevance, items = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]), np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+        population = World(relevance, items, np.array([[0, 2], [1, 0]]), np.eye(3)).population(metric="precision")
     in_worker = isolation.CAN_ISOLATE and not is_registered(measure)  # (a worker warms up itself)
-    limit = time_limit if in_worker or time_limit is None else warm_up_limit(time_limit)
     try:
-        (found,) = _outcomes(measure, [_first_fields(measure.reads or ())], limit)
+        limit = time_limit if in_worker or time_limit is None else warm_up_limit(time_limit)
+        (found,) = _outcomes(measure, [population.fields()], limit)
     except (MeasureError, Timeout):
         return 2.0**-52
     if found.number is None and found.error is None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 __all__ = [
     "CAN_ISOLATE",
     "WorkerBroken",
-    "Outcome",
     "MeasureWorker",
     "IsolatedFunction",
     "load_isolated",
@@ -20,20 +19,19 @@ __all__ = [
 ]
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 import atexit
 import contextlib
 import inspect
 import os
-import sys
 
-from puf.loader import load_measure
+from puf.loader import load_measure, spec_of, user_spec
 from puf.metadata import Measure
 from puf.parallel import WorkerDied, describe_exit, fork_available
 from puf.registry import is_registered
 from puf.returned import not_a_number
 
-from ._channel import Channel, ChannelError, outcome
+from ._channel import Channel, ChannelError, Outcome, outcome
 from .budget import TIME_LIMIT_HINT, warm_up_limit
 
 #: True where a user's measure can run in a worker process (one forked from here).
@@ -45,23 +43,13 @@ class WorkerBroken(WorkerDied):
     """An answer did not belong to its request (another process wrote it); the worker is killed."""
 
 
-class Outcome(NamedTuple):
-    """A call's number (None: not a real number), its type, what it raised, its float type's epsilon."""
-
-    number: float | None
-    kind: str
-    error: str | None
-    epsilon: float = 2.0**-52
-
-
 class MeasureWorker:
     """The worker of one measure: a spec's (a fresh interpreter) or a Measure's (forked from here).
 
     A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken);
-    the next starts a new one, whose first request may take
-    :func:`~puf.properties.running.budget.warm_up_limit` more (an import, a cache filled once) unless
-    the last such hung. With ``first_calls``, each request's calls run in a process forked for them
-    from the worker, which never calls the measure.
+    the next starts a new one, whose first request may take :func:`~.budget.warm_up_limit` more (an
+    import, a cache filled once) unless the last such hung. With ``first_calls``, each request's calls
+    run in a process forked for them from the worker, which never calls the measure.
 
     >>> from puf import as_measure
     >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
@@ -220,16 +208,13 @@ def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
     """
     if isinstance(spec, Measure):
         return spec
-    source, sep, attribute = spec.strip().rpartition(":") if isinstance(spec, str) else ("", "", "")
-    if not CAN_ISOLATE or not sep or source == "puf" or source.startswith("puf."):
+    if not CAN_ISOLATE or (user := user_spec(spec)) is None:
         return load_measure(spec)
-    if source.endswith(".py") or os.sep in source:  # a path: the same file wherever the harness goes
-        spec = f"{os.path.abspath(os.path.expanduser(source))}:{attribute}"
     try:
-        facts = dict(worker_for(spec).start() or {})
+        facts = dict(worker_for(user).start() or {})
     except (TimeoutError, WorkerDied) as exc:
-        raise ValueError(f"cannot import {source!r}: {exc}") from None
-    function = IsolatedFunction(spec, time_limit, reads=facts["reads"], name=facts["name"], origin=facts.pop("origin"))
+        raise ValueError(f"cannot import {spec.strip().rpartition(':')[0]!r}: {exc}") from None
+    function = IsolatedFunction(user, time_limit, reads=facts["reads"], name=facts["name"], origin=facts.pop("origin"))
     return Measure(function, **facts)
 
 
@@ -241,17 +226,12 @@ def fresh_worker(measure: Measure, *, first_calls: bool = False) -> MeasureWorke
     >>> fresh_worker(as_measure("sd")).source
     'sd'
     """
-    function, spec = measure.function, None
-    module = sys.modules.get(getattr(function, "__module__", None) or "")
-    qualname = getattr(function, "__qualname__", "")  # (an instance, e.g. a grammar measure, has none)
+    function = measure.function
     if isinstance(function, IsolatedFunction):
-        spec = function.source
-    elif is_registered(measure):
-        spec = measure.name
-    elif module and module.__name__ != "__main__" and qualname and "<" not in qualname:  # (not a partial)
-        file = getattr(module, "__file__", None) if module.__name__.startswith("_puf_measure_") else None
-        spec = f"{file or module.__name__}:{qualname}"
-    return MeasureWorker(measure if spec is None else spec, first_calls=first_calls)
+        spec: str | None = function.source
+    else:
+        spec = measure.name if is_registered(measure) else spec_of(function)
+    return MeasureWorker(spec or measure, first_calls=first_calls)
 
 
 def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *, time_limit: float) -> list[Outcome]:
@@ -262,6 +242,6 @@ def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *
     [Outcome(number=0.5, kind='float', error=None, epsilon=2.220446049250313e-16)]
     """
     if not CAN_ISOLATE:
-        return [Outcome(*outcome(measure, fields, Exception)) for fields in fields_list]
+        return [outcome(measure, fields, Exception) for fields in fields_list]
     with contextlib.closing(fresh_worker(measure)) as worker:
         return worker.call_many(fields_list, time_limit)
