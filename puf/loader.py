@@ -80,13 +80,13 @@ def _import_module(source):
         raise ValueError(f"cannot import module {source!r}: {_one_line(exc)}") from None
 
 
-def load_measure(spec: str) -> Measure:
+def load_measure(spec: str | Measure) -> Measure:
     """Return the :class:`~puf.Measure` that a command-line spec names.
 
     Parameters
     ----------
-    spec : str
-        ``MODULE:FUNCTION`` (an importable module; the working directory is
+    spec : str or Measure
+        A Measure is returned as it is. ``MODULE:FUNCTION`` (an importable module; the working directory is
         importable), ``FILE.py:FUNCTION`` (a path, relative or absolute, to a
         Python file; its folder is importable for its own imports), or a name
         in :data:`puf.MEASURES`. ``FUNCTION`` may be dotted (``Class.method``).

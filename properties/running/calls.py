@@ -56,10 +56,7 @@ def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | No
 
 
 def _outcomes(
-    measure: Measure,
-    fields: Sequence[Mapping[str, Any]],
-    limit: float | None,
-    worker: MeasureWorker | None = None,
+    measure: Measure, fields: Sequence[Mapping[str, Any]], limit: float | None, worker: MeasureWorker | None = None
 ) -> list[Outcome]:
     """The outcomes in ``worker`` (by default the measure's shared one), or here (a registered measure, or no fork)."""
     if is_registered(measure):
@@ -93,10 +90,9 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
 
 
 class FreshCaller:
-    """Evaluate one measure in a worker of its own (:func:`~puf.properties.running.isolation.fresh_worker`),
-    so nothing it kept from calls elsewhere (a cache, a running normaliser) reaches it; with
-    ``first_calls``, each request's first population is a first call in a process. A registered
-    measure is called here.
+    """One measure's values from a worker of its own (:func:`~.isolation.fresh_worker`), which nothing it
+    kept from calls elsewhere (a cache, a running normaliser) reaches; with ``first_calls``, each
+    request's first population is a first call in a process. A registered measure is called here.
 
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)

@@ -1,6 +1,6 @@
-"""Running a user's measure where it cannot touch the harness and can be stopped for sure: in a
-worker process, a fresh interpreter for a spec (:func:`load_isolated`) or a fork for a function
-object. docs/design.md, "The measure-call boundary", says how, and why no pool library runs it.
+"""A user's measure in a worker process, where it cannot touch the harness and is stopped for sure: a
+fresh interpreter for a spec (:func:`load_isolated`), a fork for a function object. docs/design.md,
+"The measure-call boundary", says how, and why no pool library runs it.
 """
 
 from __future__ import annotations
@@ -44,12 +44,10 @@ class WorkerBroken(WorkerDied):
 
 
 class MeasureWorker:
-    """The worker of one measure: a spec's (a fresh interpreter) or a Measure's (forked from here).
-
-    A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken);
-    the next starts a new one, whose first request may take :func:`~.budget.warm_up_limit` more (an
-    import, a cache filled once) unless the last such hung. With ``first_calls``, each request's calls
-    run in a process forked for them from the worker, which never calls the measure.
+    """The worker of a spec (a fresh interpreter) or a Measure (forked from here). A call over its limit,
+    a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken); the next starts a new
+    one, whose first request may take :func:`~.budget.warm_up_limit` more unless the last such hung.
+    With ``first_calls``, each request runs in a process forked for it from a worker that never calls.
 
     >>> from puf import as_measure
     >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
@@ -121,7 +119,7 @@ _WORKERS: dict[Any, MeasureWorker] = {}  # a spec, or id(measure) -> its worker,
 
 
 def worker_for(measure: Measure | str) -> MeasureWorker:
-    """The live worker of a measure or a spec (a few are kept, e.g. for a sweep that alternates).
+    """The shared worker of a measure or a spec (the last four are kept: a sweep alternates measures).
 
     >>> worker_for("sd") is worker_for("sd")
     True
@@ -137,7 +135,7 @@ def worker_for(measure: Measure | str) -> MeasureWorker:
 
 
 def release_workers() -> None:
-    """Close every worker (the runner does when a measure's verdicts are done; also at exit).
+    """Close every shared worker (the runner does after a measure's verdicts; also at exit).
 
     >>> release_workers(); live_workers()
     0
@@ -147,7 +145,7 @@ def release_workers() -> None:
 
 
 def live_workers() -> int:
-    """How many workers are alive (each is a keeper and a worker process).
+    """How many shared workers are alive (each is a keeper and a worker process).
 
     >>> live_workers() >= 0
     True
@@ -156,7 +154,7 @@ def live_workers() -> int:
 
 
 def _forget_in_child() -> None:
-    """In a forked child the workers are the parent's: close our copies of their sockets."""
+    # In a forked child the workers are the parent's: close its copies of their sockets, never them.
     for worker in _WORKERS.values():
         if worker._channel is not None:
             worker._channel.abandon()
@@ -193,9 +191,9 @@ class IsolatedFunction:
 
 
 def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
-    """The :class:`puf.Measure` a spec names (as :func:`puf.load_measure`), imported only in a fresh
-    worker, an :class:`IsolatedFunction` of ``time_limit`` seconds a call; ValueError if it cannot load
-    within a minute. A registered name or a function of ``puf`` is the harness's own and loads here.
+    """The :class:`puf.Measure` a spec names (as :func:`puf.load_measure`), imported in a fresh worker
+    only, of ``time_limit`` seconds a call; ValueError if it cannot load within a minute. A registered
+    name or a function of ``puf`` is the harness's own and loads here.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"
@@ -206,21 +204,19 @@ def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
     >>> import numpy; numpy.std is None  # the module ran in the worker, not here
     False
     """
-    if isinstance(spec, Measure):
-        return spec
-    if not CAN_ISOLATE or (user := user_spec(spec)) is None:
+    if not CAN_ISOLATE or (user := user_spec(spec)) is None:  # (a Measure is handed back)
         return load_measure(spec)
     try:
         facts = dict(worker_for(user).start() or {})
     except (TimeoutError, WorkerDied) as exc:
-        raise ValueError(f"cannot import {spec.strip().rpartition(':')[0]!r}: {exc}") from None
+        raise ValueError(f"cannot import {str(spec).strip().rpartition(':')[0]!r}: {exc}") from None
     function = IsolatedFunction(user, time_limit, reads=facts["reads"], name=facts["name"], origin=facts.pop("origin"))
     return Measure(function, **facts)
 
 
 def fresh_worker(measure: Measure, *, first_calls: bool = False) -> MeasureWorker:
-    """A worker of the caller's own, not started: a new interpreter importing ``measure`` by its
-    spec (a registered one by its name), or forked from here when it has none (a lambda, a closure).
+    """A worker of the caller's own, not started: a new interpreter loading ``measure`` by its spec (a
+    registered one by its name), or forked from here when it has none (a lambda, a closure).
 
     >>> from puf import as_measure
     >>> fresh_worker(as_measure("sd")).source
