@@ -20,6 +20,7 @@ __all__ = [
     "usable_cores",
     "fork_available",
     "die_with_parent",
+    "start_child",
     "describe_exit",
     "WorkerDied",
     "worker_pool",
@@ -34,6 +35,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import sys
@@ -150,7 +152,18 @@ def die_with_parent(parent_pid: int, *, interval: float = 0.5) -> None:
         os._exit(1)  # the parent ended before the signal was asked for
 
 
-def _start_worker(parent_pid: int, niceness: int) -> None:
+def start_child(parent_pid: int, *, niceness: int = 0) -> None:
+    """Start a child process of the harness (a pool's worker, a measure's keeper): it dies with its
+    parent (:func:`die_with_parent`), leaves Ctrl-C to it, ends on SIGTERM and runs ``niceness`` lower.
+
+    Examples
+    --------
+    >>> import subprocess, sys
+    >>> code = "import os, signal; from puf.parallel import start_child; start_child(os.getppid()); "
+    >>> code += "print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)"
+    >>> subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    'True\\n'
+    """
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent's
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -233,8 +246,8 @@ def worker_pool(n_jobs: int, *, start_method: str | None = None, niceness: int =
     pool = _Pool(
         max_workers=n_jobs,
         mp_context=_context(start_method),
-        initializer=_start_worker,
-        initargs=(os.getpid(), niceness),
+        initializer=functools.partial(start_child, niceness=niceness),
+        initargs=(os.getpid(),),
     )
     try:
         yield pool

@@ -22,7 +22,7 @@ import sys
 import time
 import warnings
 
-from puf.parallel import die_with_parent
+from puf.parallel import die_with_parent, start_child
 from puf.returned import returned_epsilon, returned_kind, returned_number
 
 if TYPE_CHECKING:
@@ -129,9 +129,7 @@ def keep(fd: int, parent_pid: int, measure: Measure | None) -> NoReturn:
     """Be the keeper of a worker on the socket ``fd``, dying with the harness (``parent_pid``) and exiting
     with the worker's status. The worker serves ``measure`` (None: the spec of the first request): it
     says hello, then answers (id, "load", spec), (id, "call", [fields]) and (id, "first", [fields])."""
-    die_with_parent(parent_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the harness decides when we end
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    start_child(parent_pid)
     connection, keeper = Connection(fd), os.getpid()
     if (worker := os.fork()) != 0:
         connection.close()  # the worker alone speaks to the harness
