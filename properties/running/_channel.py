@@ -1,4 +1,5 @@
 """Both ends of a measure's worker (private): :class:`Channel` starts, asks and kills it; :func:`keep` is it.
+
 Requests go pickled; answers come back as JSON naming their request and the worker that said hello, so
 nothing the worker's process writes runs code in the harness, and a foreign answer is refused.
 """
