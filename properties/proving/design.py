@@ -23,7 +23,7 @@ from puf.parallel import map_tasks
 from ..running.budget import DEFAULT_TIME_LIMIT, example_budget
 from ..catalog.listing import CATALOG, get_property
 from .proofs import check_mode, combine, prove, settles
-from ..running.runner import confirmed, verdicts
+from ..running.runner import confirmed, property_verdicts
 from .candidate import Candidate, Cell
 
 
@@ -67,15 +67,16 @@ def decide(
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Cell:
     """One cell: by proof when one settles it, else by the search (proofs off)."""
-    proof = prove(measure, get_property(prop), mode=proofs, confirm=confirmed)
+    entry = get_property(prop)
+    proof = prove(measure, entry, mode=proofs, confirm=confirmed)
     if settles(proof):
         return Cell(prop, "proven", "proof", proof.argument, proof.scope)
     if proof is not None and proof.status == "violated":
         return Cell(prop, "violated", "proof", f"counterexample {proof.scope}", None, proof.example)
     # A fixed-m proof covers small m only: the search decides, and the proof adds its scope.
-    (v,) = verdicts(
+    (v,) = property_verdicts(
         measure,
-        properties=[prop],
+        [entry],
         max_examples=max_examples,
         random_state=random_state,
         proofs="none",

@@ -312,11 +312,12 @@ class PropertyItem(pytest.Item):
                 if isinstance(item, PropertyItem) and item.spec == self.spec
             ]
             with _plain_imports():  # (Hypothesis imports more of itself as the search runs)
-                from puf.properties.running.runner import verdicts
+                from puf.properties.catalog.listing import get_property
+                from puf.properties.running.runner import property_verdicts
 
-                found = verdicts(
+                found = property_verdicts(
                     measure,
-                    properties=chosen or [self.property_name],
+                    [get_property(name) for name in chosen or [self.property_name]],
                     max_examples=self.config.getoption("measure_max_examples"),
                     time_limit=self.config.getoption("measure_time_limit"),
                     random_state=0,
