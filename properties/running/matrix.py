@@ -94,10 +94,8 @@ def verdicts(
     ...                                             max_examples=10)]
     [('range', 'proven'), ('anonymity', 'proven')]
     """
-    measure, max_examples = (
-        as_measure(measure),
-        example_budget(max_examples),
-    )  # the runner's checks, before any name is looked up
+    # The runner's own checks first, so that a bad measure or budget is named before a bad property.
+    measure, max_examples = as_measure(measure), example_budget(max_examples)
     chosen = check_run_options(
         time_limit=time_limit,
         time_budget=time_budget,
