@@ -339,6 +339,17 @@ def test_the_catalog_stands_on_a_short_chain(graph):
     assert len(chain) <= MAX_CATALOG_CHAIN, f"{len(chain)} modules: " + " -> ".join(chain)
 
 
+def test_what_reads_the_listing_is_a_top(graph):
+    """The catalog's listing is read by name only at the top of the package: no module inside
+    ``puf.properties`` imports one that imports the listing (the runner, the printed verdicts and
+    the pinned files are handed properties or the catalog by their callers)."""
+    edges = _inside_properties(graph)
+    readers = {module for module, imported in edges.items() if "puf.properties.catalog.listing" in imported}
+    assert "puf.properties.running.matrix" in readers  # puf.properties.verdicts looks names up there
+    found = sorted(f"{m} -> {reader}" for m, imported in edges.items() for reader in imported & readers)
+    assert found == [], "these import a reader of the catalog's listing:\n" + "\n".join(found)
+
+
 def test_the_cases_and_the_catalog_import_only_what_lies_below_them(graph):
     found = []
     for importer, modules in _inside_properties(graph).items():
