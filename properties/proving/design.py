@@ -23,7 +23,7 @@ from puf.parallel import map_tasks
 from ..running.budget import DEFAULT_TIME_LIMIT, example_budget
 from ..catalog.listing import CATALOG, get_property
 from .proofs import check_mode, combine, prove, settles
-from ..running.runner import confirmed, property_verdicts
+from ..running.runner import confirmed, verdicts
 from .candidate import Candidate, Cell
 
 
@@ -74,7 +74,7 @@ def decide(
     if proof is not None and proof.status == "violated":
         return Cell(prop, "violated", "proof", f"counterexample {proof.scope}", None, proof.example)
     # A fixed-m proof covers small m only: the search decides, and the proof adds its scope.
-    (v,) = property_verdicts(
+    (v,) = verdicts(
         measure,
         [entry],
         max_examples=max_examples,

@@ -18,7 +18,7 @@ from puf.parallel import completed, progress_bar, worker_pool
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
-from .runner import property_verdicts
+from . import runner
 from .verdict import Verdict
 import pandas as pd
 
@@ -101,7 +101,7 @@ def verdicts(
         time_budget=time_budget,
         properties=[properties] if isinstance(properties, Property) else properties,
     )
-    return property_verdicts(
+    return runner.verdicts(
         measure,
         list(CATALOG.values()) if chosen is None else [get_property(p) for p in chosen],
         max_examples=max_examples,

@@ -315,9 +315,9 @@ class PropertyItem(pytest.Item):
             ]
             with _plain_imports():  # (Hypothesis imports more of itself as the search runs)
                 from puf.properties.catalog.listing import get_property
-                from puf.properties.running.runner import property_verdicts
+                from puf.properties.running.runner import verdicts
 
-                found = property_verdicts(
+                found = verdicts(
                     measure,
                     [get_property(name) for name in chosen or [self.property_name]],
                     max_examples=self.config.getoption("measure_max_examples"),

@@ -1,4 +1,4 @@
-"""The verdicts of a measure on given properties: :func:`property_verdicts` puts a measure through
+"""The verdicts of a measure on given properties: :func:`verdicts` puts a measure through
 :class:`~puf.properties.catalog.property.Property` objects with Hypothesis, one
 :class:`~puf.properties.running.verdict.Verdict` each (:func:`puf.properties.verdicts` looks the
 properties up in the catalog by name and hands them here).
@@ -15,7 +15,7 @@ to a minimal witness. The statuses a verdict can have are
 
 from __future__ import annotations
 
-__all__ = ["MEASURE_CALLS", "property_verdicts", "shrunk_example", "confirmed"]
+__all__ = ["MEASURE_CALLS", "verdicts", "shrunk_example", "confirmed"]
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
@@ -368,7 +368,7 @@ def _judged_at(epsilon: float) -> Iterator[None]:
         MEASURE_EPSILON.reset(token)
 
 
-def property_verdicts(
+def verdicts(
     measure: Any,
     properties: Sequence[Property],
     *,
@@ -388,16 +388,19 @@ def property_verdicts(
     Examples
     --------
     >>> from puf.properties import get_property
-    >>> [(v.property, v.status) for v in property_verdicts("puf", [get_property("range")], max_examples=10)]
+    >>> [(v.property, v.status) for v in verdicts("puf", [get_property("range")], max_examples=10)]
     [('range', 'proven')]
-    >>> property_verdicts("puf", [])
+    >>> verdicts("puf", ["range"])
     Traceback (most recent call last):
     ...
-    ValueError: properties must name at least one property, got an empty list
+    ValueError: properties must be Property objects (puf.properties.verdicts takes names), got 'range'
     """
     measure = as_measure(measure)
     max_examples = example_budget(max_examples)
-    check_run_options(time_limit=time_limit, time_budget=time_budget, properties=properties)
+    chosen = check_run_options(time_limit=time_limit, time_budget=time_budget, properties=properties)
+    for prop in [properties] if chosen is None else chosen:
+        if not isinstance(prop, Property):
+            raise ValueError(f"properties must be Property objects (puf.properties.verdicts takes names), got {prop!r}")
     check_mode(proofs)
     # Every margin of the judgments below is at the float resolution of what the measure returns.
     with _judged_at(check_returns_number(measure, time_limit)):
