@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from puf.properties.knowledge.corpus import CONTROLS, FLAWED  # noqa: E402
-from puf.properties.running.runner import verdicts  # noqa: E402
+from puf.properties.running.matrix import verdicts  # noqa: E402
 from puf.properties.knowledge.power_table import POWER_TABLE  # noqa: E402
 from puf.properties.knowledge.power import (  # noqa: E402
     false_alarms_by_property,

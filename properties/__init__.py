@@ -19,7 +19,7 @@ _HOME = {
     "catalog_frame": "catalog.listing",
     "Verdict": "running.verdict",
     "STATUSES": "catalog.property",
-    "verdicts": "running.runner",
+    "verdicts": "running.matrix",
     "all_verdicts": "running.matrix",
     "verdicts_in_background": "running.matrix",
     "verdict_matrix": "running.matrix",

@@ -96,7 +96,7 @@ def plain_reasons(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str],
             known[r["measure"]] = _known_file(r["measure"])
         data = known[r["measure"]]
         pinned = data["verdicts"].get(r["property"]) == r["status"]
-        reason = cell_reason(data, r["property"]) if pinned else None
+        reason = cell_reason(data, r["property"], catalog=properties.CATALOG) if pinned else None
         out[r["measure"], r["property"]] = reason or example_reason(r)
     return out
 
@@ -172,7 +172,7 @@ def pinned_records(
     """
     from puf.properties.knowledge.pinned import read_pinned
 
-    pinned = {name: read_pinned(path, measure=name) for name, path in known.items()}
+    pinned = {name: read_pinned(path, catalog=properties.CATALOG, measure=name) for name, path in known.items()}
     out = []
     for r in records:
         data = pinned.get(r["measure"], {})
@@ -182,7 +182,7 @@ def pinned_records(
             continue
         status = "proven" if status == "holds" and r["property"] in data.get("proofs", {}) else status
         found = "" if r["status"] == status else f"; this run's search found {r['status']}: {r['reason']}"
-        reason = cell_reason(data, r["property"]) or r["reason"]
+        reason = cell_reason(data, r["property"], catalog=properties.CATALOG) or r["reason"]
         example = data.get("examples", {}).get(r["property"]) or (r.get("example") if not found else None)
         source = f"Pinned in {os.path.basename(str(known[r['measure']]))}{found}"
         out.append({**r, "status": status, "reason": f"{source}: {reason}", "example": example})

@@ -39,7 +39,7 @@ def test_each_violation_shows_its_stored_or_derived_reason():
     text = _tables().violation_reasons()
     sd = load_known("sd")
     assert "similarity-zero" not in sd["reasons"]  # derived, not stored
-    assert f"  - *similarity-zero* — {cell_reason(sd, 'similarity-zero')}" in text
+    assert f"  - *similarity-zero* — {cell_reason(sd, 'similarity-zero', catalog=CATALOG)}" in text
     assert f"  - *lipschitz-continuity* — {load_known('gini')['reasons']['lipschitz-continuity']}" in text
     assert text.count("\n  - *") == sum(
         list(load_known(n)["verdicts"].values()).count("violated") for n in known_measures()

@@ -8,7 +8,8 @@ import pytest
 
 from puf import Population, as_measure
 from puf.properties import CATALOG, verdicts
-from puf.properties.cases.subgroup_cases import changed_group, group_labels
+from puf.properties.cases.groups import group_labels
+from puf.properties.cases.subgroup_cases import changed_group
 from puf.properties.knowledge.known import check_known, example_case, load_known
 from puf.properties.cases.case import Case
 from puf.properties.running.display import format_example

@@ -19,7 +19,7 @@ import pytest
 
 from puf.properties import CATALOG, STATUSES
 from puf.properties.cases.case import Case
-from puf.properties.cases.subgroup_cases import grouped_similarity
+from puf.properties.cases.groups import grouped_similarity
 from puf import MEASURES, Population, UndefinedMeasureWarning, as_measure
 
 KNOWN = Path(__file__).resolve().parent.parent / "properties" / "knowledge" / "known"

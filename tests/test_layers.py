@@ -42,8 +42,9 @@ PROPERTIES_IMPORTS = {
     "puf.properties.catalog": ("puf.properties.cases", "puf.properties.proving.proof_rules"),
 }
 #: The longest chain of imports inside ``puf.properties``, counted in modules (A imports B
-#: imports C is 3), function-level imports included.
-MAX_PROPERTIES_CHAIN = 7
+#: imports C is 3), function-level imports included: what reads the catalog by name, the listing,
+#: and the listing's own chain below it; nothing imports a module that reads the listing.
+MAX_PROPERTIES_CHAIN = 6
 #: The longest chain below the catalog's listing (the entries, their judges, rules and cases): what
 #: every module that reads the catalog stands on.
 MAX_CATALOG_CHAIN = 5
@@ -336,6 +337,17 @@ def test_the_catalog_stands_on_a_short_chain(graph):
     chain = longest_chain({module: edges.get(module, set()) for module in reached})
     assert chain[0] == "puf.properties.catalog.listing"
     assert len(chain) <= MAX_CATALOG_CHAIN, f"{len(chain)} modules: " + " -> ".join(chain)
+
+
+def test_what_reads_the_listing_is_a_top(graph):
+    """The catalog's listing is read by name only at the top of the package: no module inside
+    ``puf.properties`` imports one that imports the listing (the runner, the printed verdicts and
+    the pinned files are handed properties or the catalog by their callers)."""
+    edges = _inside_properties(graph)
+    readers = {module for module, imported in edges.items() if "puf.properties.catalog.listing" in imported}
+    assert "puf.properties.running.matrix" in readers  # puf.properties.verdicts looks names up there
+    found = sorted(f"{m} -> {reader}" for m, imported in edges.items() for reader in imported & readers)
+    assert found == [], "these import a reader of the catalog's listing:\n" + "\n".join(found)
 
 
 def test_the_cases_and_the_catalog_import_only_what_lies_below_them(graph):

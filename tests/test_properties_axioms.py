@@ -8,7 +8,8 @@ from puf import Population, as_measure
 from puf.properties import CATALOG
 from puf.properties.cases.case import Case
 from puf.properties.cases.extreme_cases import candidates
-from puf.properties.cases.subgroup_cases import changed_group, decomposition_parts, groups_of, subgroup_cases
+from puf.properties.cases.groups import groups_of
+from puf.properties.cases.subgroup_cases import changed_group, decomposition_parts, subgroup_cases
 from puf.properties.cases.transfer_cases import composite_transfer, strict_transfer_cases
 
 AXIOMS = [

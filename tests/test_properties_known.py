@@ -34,7 +34,8 @@ def test_every_known_file_is_well_formed_and_explains_every_cell(name):
     check_known(data, catalog=CATALOG)
     assert data["measure"] == name
     for prop, status in data["verdicts"].items():
-        assert cell_reason(data, prop), (name, prop)  # stored, derived from what it reads, or the proof's
+        # stored, derived from what it reads, or the proof's
+        assert cell_reason(data, prop, catalog=CATALOG), (name, prop)
         backed = (status in ("violated", "not-found", "undefined") and CATALOG[prop].kind == "universal") or (
             status == "holds" and CATALOG[prop].kind == "existential"
         )
@@ -171,7 +172,9 @@ def test_update_known_writes_a_new_column_with_verdicts_examples_and_no_derivabl
         assert reason != derived_reason(v.measure, get_property(prop), data["verdicts"][prop])
         assert (prop in data["examples"]) == (data["verdicts"][prop] == "violated")
     sd = json.loads((tmp_path / "sd.json").read_text(encoding="utf-8"))
-    assert prop not in sd["reasons"] and cell_reason(sd, prop).startswith("the measure reads no similarity")
+    assert prop not in sd["reasons"] and cell_reason(sd, prop, catalog=CATALOG).startswith(
+        "the measure reads no similarity"
+    )
     assert json.loads((tmp_path / "uf.json").read_text(encoding="utf-8"))["reasons"][prop]  # to review
 
 

@@ -198,7 +198,7 @@ def test_matrix_and_display():
     assert matrix.columns.tolist() == ["range", "similarity-zero"]
     assert matrix.loc["sd", "similarity-zero"] == "violated"
     assert {v.level for v in results} == {"score", "world"}
-    text = format_verdicts([v for v in results if v.measure == "sd"])
+    text = format_verdicts([v for v in results if v.measure == "sd"], catalog=CATALOG)
     assert "VIOLATED" in text and "counterexample (m = 2)" in text
 
 

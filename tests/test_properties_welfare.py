@@ -15,7 +15,7 @@ from puf.properties.cases.case import Case
 from puf.properties.knowledge.corpus import CORPUS, FLAWED
 from puf.properties.catalog.judges import resolution
 from puf.properties.proving.proofs import rule_argument
-from puf.properties.running.runner import verdicts
+from puf.properties.running.matrix import verdicts
 from puf.properties.cases.welfare_cases import (
     MIN_ENVY,
     added_amount,

@@ -10,7 +10,7 @@ from puf import Population, as_measure
 from puf.properties import get_property
 from puf.properties.cases.case import Case
 from puf.properties.catalog.judges import MEASURE_EPSILON, resolution, strict_excess, strictly_fairer
-from puf.properties.running.runner import verdicts
+from puf.properties.running.matrix import verdicts
 
 
 def _pair_gaps(dtype):

@@ -1,14 +1,14 @@
 """A verdict table fits the terminal's width: details and examples wrap under their column."""
 
-from puf.properties import verdicts
+from puf.properties import CATALOG, verdicts
 from puf.properties.running.display import format_example, format_verdicts
 
 
 def test_a_verdict_table_fits_its_width_and_says_the_same():
     results = verdicts("gini", properties=["range", "similarity-zero", "attainable-range"], max_examples=5)
-    wide = format_verdicts(results)
+    wide = format_verdicts(results, catalog=CATALOG)
     assert max(len(line) for line in wide.splitlines()) > 100  # the details are long sentences
-    narrow = format_verdicts(results, width=100)
+    narrow = format_verdicts(results, catalog=CATALOG, width=100)
     assert max(len(line) for line in narrow.splitlines()) <= 100
     assert narrow.split() == wide.split()  # the same words, only the lines broken
 

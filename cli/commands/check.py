@@ -110,12 +110,13 @@ def _pinned_before(path: str | None, measure: Measure) -> bool | dict[str, Any]:
     a stored counterexample that still shows its violation. True (the packaged ones) otherwise."""
     import os
 
+    from puf.properties import CATALOG
     from puf.properties.knowledge.pinned import read_pinned
 
     if not path or not os.path.isfile(path):
         return True
     try:
-        return read_pinned(path, measure=measure.name)
+        return read_pinned(path, catalog=CATALOG, measure=measure.name)
     except ValueError:
         return True  # not this measure's file (or not one): it is replaced
 
@@ -127,7 +128,7 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     from puf.properties.running.display import format_matrix
 
     results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
-    print(format_matrix(verdict_matrix(results=results)))
+    print(format_matrix(verdict_matrix(results=results), catalog=CATALOG))
     for v in results:
         if v.status in ("violated", "not-found", "undefined"):
             note = " (informational)" if CATALOG[v.property].informational and v.status == "violated" else ""
@@ -216,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     >>> main(["check", "no_such_module_xyz:f"])
     2
     """
-    from puf.properties import verdicts
+    from puf.properties import CATALOG, verdicts
     from puf.properties.running.budget import example_budget
     from puf.properties.running.display import format_verdicts
     from puf.properties.running.isolation import load_isolated
@@ -256,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(exc).splitlines()[0])
         # A terminal gets lines as wide as it is; a file or a pipe gets each verdict on one line.
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-        print(format_verdicts(results, width=width))
+        print(format_verdicts(results, catalog=CATALOG, width=width))
         if args.known:
             _pin(args, measure, results)
     note = timed_out_note(results, args.time_limit)

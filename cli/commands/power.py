@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from puf.properties.knowledge.corpus import CORPUS
     from puf.properties.knowledge.power import format_power, power_runs, power_summary
-    from puf.properties.running.runner import verdicts
+    from puf.properties.running.matrix import verdicts
 
     try:
         budgets = [int(b) for b in args.budgets.split(",")]

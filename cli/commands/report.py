@@ -192,11 +192,12 @@ def _known_files(paths: Iterable[str], extra: Iterable[Measure]) -> dict[str, st
     >>> _known_files([], [])
     {}
     """
+    from puf.properties import CATALOG
     from puf.properties.knowledge.pinned import read_pinned
 
     names, known = {m.name for m in extra}, {}
     for path in paths:
-        pinned = read_pinned(path)["measure"]
+        pinned = read_pinned(path, catalog=CATALOG)["measure"]
         if pinned not in names:
             given = ", ".join(sorted(names)) or "none"
             raise ValueError(f"--known {path}: pins measure {pinned!r}, which is not a --measure (given: {given})")

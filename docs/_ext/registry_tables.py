@@ -165,7 +165,7 @@ def violation_reasons():
         lines.append(f"- **{name}**:")
         for prop in cells:
             note = " (informational)" if CATALOG[prop].informational else ""
-            lines.append(f"  - *{prop}*{note} — {cell_reason(data, prop)}")
+            lines.append(f"  - *{prop}*{note} — {cell_reason(data, prop, catalog=CATALOG)}")
     return "\n".join(lines) + "\n"
 
 

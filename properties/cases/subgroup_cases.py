@@ -3,7 +3,7 @@ changed with its size and mean fixed.
 
 **How groups read.** A partition into groups is written into the similarity matrix: users of
 different groups have similarity 0 and the users of one group are linked by positive
-similarities (its *blocks*, :func:`groups_of`). An inequality index ignores similarity, so this
+similarities (its *blocks*, :func:`.groups.groups_of`). An inequality index ignores similarity, so this
 is any partition; a similarity-aware measure reads it as groups of users alike only to each
 other, which is where decomposing it means something. A group alone is the population of
 its users with their similarities, and needs at least two users. Measures read at world level
@@ -18,9 +18,6 @@ entries, and their derived populations (:func:`decomposition_parts`, :func:`cons
 from __future__ import annotations
 
 __all__ = [
-    "groups_of",
-    "group_labels",
-    "grouped_similarity",
     "changed_group",
     "subgroup_cases",
     "decomposition_parts",
@@ -33,7 +30,7 @@ from typing import Any
 from collections.abc import Callable, Sequence
 import numpy as np
 from hypothesis import strategies as st
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from puf import Population
 from puf.metadata import Measure
@@ -41,63 +38,10 @@ from puf.metadata import Measure
 from .case import FRACTIONS_OR_ONE, Case, case_strategy, trivial_case
 from .preconditions import other_fields, precondition, require, same_fields
 from .draws import draw_grid
+from .groups import groups_of
 from .strategies import sources
 
 _MAX_GROUP = 6  # six users a group: the inconsistency measure's five neighbours fit inside one
-
-
-def groups_of(similarity: ArrayLike) -> list[NDArray[np.int64]]:
-    """The groups of a block similarity matrix: the connected parts of the graph sim > 0.
-
-    Examples
-    --------
-    >>> sim = np.array([[1, .5, 0], [.5, 1, 0], [0, 0, 1.]])
-    >>> [g.tolist() for g in groups_of(sim)]
-    [[0, 1], [2]]
-    """
-    m = len(similarity)
-    linked = np.asarray(similarity) > 0
-    label = np.full(m, -1)
-    for start in range(m):
-        if label[start] >= 0:
-            continue
-        stack, label[start] = [start], start
-        while stack:
-            u = stack.pop()
-            for v in np.flatnonzero(linked[u] & (label < 0)):
-                label[v] = start
-                stack.append(int(v))
-    return [np.flatnonzero(label == g) for g in dict.fromkeys(label.tolist())]
-
-
-def group_labels(similarity: ArrayLike) -> list[int]:
-    """Each user's group (0, 1, …, numbered in order of each group's first user): how an example
-    shows a partition to a measure that reads no similarity (:func:`groups_of`).
-
-    Examples
-    --------
-    >>> group_labels(np.array([[1, 0, .5], [0, 1, 0], [.5, 0, 1.]]))
-    [0, 1, 0]
-    """
-    labels = np.zeros(len(similarity), dtype=np.int64)
-    for index, members in enumerate(groups_of(similarity)):
-        labels[members] = index
-    return labels.tolist()
-
-
-def grouped_similarity(labels: ArrayLike) -> NDArray[np.float64]:
-    """The similarity of a partition given as each user's group: 1 within a group, 0 across
-    (the inverse of :func:`group_labels`, up to the values within a group).
-
-    Examples
-    --------
-    >>> grouped_similarity([0, 1, 0]).tolist()
-    [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 1.0]]
-    >>> group_labels(grouped_similarity([0, 0, 1, 1, 1]))
-    [0, 0, 1, 1, 1]
-    """
-    labels = np.asarray(labels)
-    return (labels[:, None] == labels[None, :]).astype(np.float64)
 
 
 def changed_group(case: Case) -> tuple[list[NDArray[np.int64]], int | None]:

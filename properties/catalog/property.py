@@ -78,7 +78,7 @@ class Property:
     grouped : bool, default False
         True when the property reads similarity only as a partition of the users into groups
         (its blocks: the subgroup axioms). An example on a measure that reads no similarity
-        then shows each user's group (``groups``, :func:`~puf.properties.cases.subgroup_cases.group_labels`)
+        then shows each user's group (``groups``, :func:`~puf.properties.cases.groups.group_labels`)
         in place of the matrix, and a stored one replays with each group's users alike
         (similarity 1) and strangers across groups.
     remake : callable, optional

@@ -26,16 +26,21 @@ import os
 import json
 from pathlib import Path
 from .known import PINNED_SOURCE
+from ..catalog.property import STATUSES, Property
 from ..running.verdict import Verdict
 
 
-def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> dict[str, Any]:
+def read_pinned(
+    path: str | os.PathLike[str], *, catalog: Mapping[str, Property], measure: str | None = None
+) -> dict[str, Any]:
     """Read and check a pinned file; return its content.
 
     Parameters
     ----------
     path : str or pathlib.Path
         A known file, as ``puf check MEASURE --known FILE`` writes it.
+    catalog : dict of str to Property
+        The properties it may pin (:data:`puf.properties.CATALOG`).
     measure : str, optional
         The name of the measure it must pin (its ``"measure"`` field).
 
@@ -53,19 +58,17 @@ def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> 
     Examples
     --------
     >>> import tempfile, os
+    >>> from puf.properties import CATALOG
     >>> path = os.path.join(tempfile.mkdtemp(), "mine.known.json")
     >>> _ = open(path, "w").write('{"measure": "gap", "verdicts": {"range": "holds"}, '
     ...                           '"reasons": {}, "examples": {}}')
-    >>> read_pinned(path, measure="gap")["verdicts"]
+    >>> read_pinned(path, catalog=CATALOG, measure="gap")["verdicts"]
     {'range': 'holds'}
-    >>> read_pinned(path, measure="other")  # doctest: +ELLIPSIS
+    >>> read_pinned(path, catalog=CATALOG, measure="other")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: --known ...mine.known.json: pins measure 'gap', not 'other'
     """
-    from ..catalog.listing import CATALOG
-    from ..catalog.property import STATUSES
-
     where = f"--known {path}"
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -80,12 +83,12 @@ def read_pinned(path: str | os.PathLike[str], *, measure: str | None = None) -> 
             raise ValueError(f"{where}: {key!r} must be an object")
         data.setdefault(key, {})
     for prop, status in data["verdicts"].items():
-        if prop not in CATALOG:
-            raise ValueError(f"{where}: unknown property {prop!r}; known: {', '.join(CATALOG)}")
+        if prop not in catalog:
+            raise ValueError(f"{where}: unknown property {prop!r}; known: {', '.join(catalog)}")
         if status not in STATUSES:
             raise ValueError(f"{where}: verdict of {prop!r} must be one of {', '.join(STATUSES)}, got {status!r}")
     for prop, example in data["examples"].items():
-        if prop not in CATALOG or not isinstance(example, dict) or not isinstance(example.get("before"), dict):
+        if prop not in catalog or not isinstance(example, dict) or not isinstance(example.get("before"), dict):
             raise ValueError(
                 f"{where}: example of {prop!r} must be a known property's example with a 'before' population"
             )
@@ -165,31 +168,32 @@ def pinned_change(
     return None
 
 
-def unpinned_failure(verdict: Verdict) -> str | None:
+def unpinned_failure(verdict: Verdict, *, catalog: Mapping[str, Property]) -> str | None:
     """Why an unpinned verdict fails a test, or None when it passes.
 
-    ``violated`` and ``undefined`` fail, except on an informational property
-    (scale and translation invariance describe a measure; neither outcome is a
-    defect).
+    ``violated`` and ``undefined`` fail, except on an informational property of ``catalog``
+    (:data:`puf.properties.CATALOG`: scale and translation invariance describe a measure; neither
+    outcome is a defect).
 
     Examples
     --------
+    >>> from puf.properties import CATALOG
     >>> from puf.properties.running.verdict import Verdict
     >>> v = Verdict("gap", "scale-invariance", "violated", "universal", "score", 1, 0, "r")
-    >>> unpinned_failure(v) is None
+    >>> unpinned_failure(v, catalog=CATALOG) is None
     True
-    >>> unpinned_failure(v.__class__(**{**v.__dict__, "property": "range"}))
+    >>> unpinned_failure(v.__class__(**{**v.__dict__, "property": "range"}), catalog=CATALOG)
     "property 'range' is violated"
     """
-    from ..catalog.listing import CATALOG
-
-    prop = CATALOG.get(verdict.property)
+    prop = catalog.get(verdict.property)
     if verdict.status not in ("violated", "undefined") or (prop is not None and prop.informational):
         return None
     return f"property {verdict.property!r} is {verdict.status}"
 
 
-def cell_reason(data: Mapping[str, Any], prop: str, *, measure: Any = None) -> str | None:
+def cell_reason(
+    data: Mapping[str, Any], prop: str, *, catalog: Mapping[str, Property], measure: Any = None
+) -> str | None:
     """The reason a pinned cell shows: its stored reason, else the one derived from what the
     measure reads (:func:`derived_reason`), else its proof's scope; None when it has none of them
     (the run's own reason is shown then: what the search covered, and its measured power).
@@ -200,40 +204,43 @@ def cell_reason(data: Mapping[str, Any], prop: str, *, measure: Any = None) -> s
         A known file (a built-in's or a researcher's pinned file).
     prop : str
         A property it pins.
+    catalog : dict of str to Property
+        The catalog (:data:`puf.properties.CATALOG`): a property no longer in it has no derived reason.
     measure : str, callable or Measure, optional
         The measure (default: ``data["measure"]`` where it is a registered name).
 
     Examples
     --------
+    >>> from puf.properties import CATALOG
     >>> from puf.properties.knowledge.known import load_known
-    >>> cell_reason(load_known("sd"), "similarity-monotone")
+    >>> cell_reason(load_known("sd"), "similarity-monotone", catalog=CATALOG)
     'the measure reads no similarity, so the change leaves the value unchanged'
-    >>> cell_reason(load_known("sd"), "translation-invariance")
+    >>> cell_reason(load_known("sd"), "translation-invariance", catalog=CATALOG)
     'a shift leaves every gap unchanged'
     >>> cell_reason({"measure": "mine", "verdicts": {"range": "holds"}, "reasons": {},
-    ...              "proofs": {"range": "for every m, by bounds of the blocks"}}, "range")
+    ...              "proofs": {"range": "for every m, by bounds of the blocks"}}, "range", catalog=CATALOG)
     'proven for every m, by bounds of the blocks'
     """
     stored = data.get("reasons", {}).get(prop)
     if stored:
         return str(stored)
     status = data.get("verdicts", {}).get(prop)
-    derived = None if status is None else _derived_or_none(measure or data.get("measure"), prop, status)
+    derived = None if status is None else _derived_or_none(measure or data.get("measure"), catalog.get(prop), status)
     if derived:
         return derived
     scope = data.get("proofs", {}).get(prop)
     return f"proven {scope}" if scope else None
 
 
-def _derived_or_none(measure: Any, prop: str, status: str) -> str | None:
-    """:func:`derived_reason`, or None for a measure that is not registered (a pinned file's name)."""
+def _derived_or_none(measure: Any, prop: Property | None, status: str) -> str | None:
+    """:func:`derived_reason`, or None for a measure that is not registered (a pinned file's name)
+    or a property no longer in the catalog (None)."""
     from puf import MEASURES
 
-    from ..catalog.listing import CATALOG
     from .known.derived import derived_reason
 
     if isinstance(measure, str) and measure not in MEASURES:
         return None
-    if prop not in CATALOG:  # a property no longer in the catalog
+    if prop is None:
         return None
-    return derived_reason(measure, CATALOG[prop], status)
+    return derived_reason(measure, prop, status)

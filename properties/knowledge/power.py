@@ -11,7 +11,7 @@ and read once (:func:`~properties.knowledge.power_table.measured_power`): every 
 verdict quotes it.
 
 The runner quotes this module's table, so this module does not import the
-runner: :func:`power_runs` is given it (``check``, :func:`properties.running.runner.verdicts`).
+runner: :func:`power_runs` is given it (``check``, :func:`properties.running.matrix.verdicts`).
 A planted cell is detected when the runner reaches its expected verdict; for a
 planted ``violated`` cell of a property that asks for a witness, ``not-found``
 (the runner's word for a witness it searched for and did not find) counts too:
@@ -111,7 +111,7 @@ def power_runs(
     Parameters
     ----------
     check : callable
-        The verdict runner, :func:`properties.running.runner.verdicts` (a module-level function, so
+        The verdict runner, :func:`properties.running.matrix.verdicts` (a module-level function, so
         that worker processes receive it).
     budgets : iterable of int
         Example budgets (``max_examples`` of :func:`properties.verdicts`).

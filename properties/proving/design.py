@@ -67,7 +67,8 @@ def decide(
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Cell:
     """One cell: by proof when one settles it, else by the search (proofs off)."""
-    proof = prove(measure, get_property(prop), mode=proofs, confirm=confirmed)
+    entry = get_property(prop)
+    proof = prove(measure, entry, mode=proofs, confirm=confirmed)
     if settles(proof):
         return Cell(prop, "proven", "proof", proof.argument, proof.scope)
     if proof is not None and proof.status == "violated":
@@ -75,7 +76,7 @@ def decide(
     # A fixed-m proof covers small m only: the search decides, and the proof adds its scope.
     (v,) = verdicts(
         measure,
-        properties=[prop],
+        [entry],
         max_examples=max_examples,
         random_state=random_state,
         proofs="none",

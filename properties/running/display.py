@@ -10,6 +10,7 @@ import textwrap
 import numpy as np
 from numpy.typing import ArrayLike
 from ..catalog.judges import shown_pair
+from ..catalog.property import Property
 from .verdict import Verdict
 import pandas as pd
 
@@ -46,11 +47,8 @@ def _array(value: ArrayLike, indent: int, width: int | None = None, *, integer: 
     return text.replace("\n", "\n" + " " * indent)
 
 
-def _label(status: str, property_name: str) -> str:
+def _label(status: str, prop: Property | None) -> str:
     """A verdict as the tables print it; an informational property's violation says so."""
-    from ..catalog.listing import CATALOG
-
-    prop = CATALOG.get(property_name)
     if status == "violated" and prop is not None and prop.informational:
         return _INFORMATIONAL
     return _LABEL.get(status, status)
@@ -127,12 +125,16 @@ def format_example(
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
 
-def format_verdicts(results: Sequence[Verdict], *, examples: bool = True, width: int | None = None) -> str:
+def format_verdicts(
+    results: Sequence[Verdict], *, catalog: Mapping[str, Property], examples: bool = True, width: int | None = None
+) -> str:
     """Render one measure's verdicts as a table, each followed by its example.
 
     Parameters
     ----------
     results : list of Verdict
+    catalog : dict of str to Property
+        The catalog (:data:`puf.properties.CATALOG`), which says what property is informational.
     examples : bool, default True
         Print counterexamples, witnesses and offending inputs under their row.
     width : int, optional
@@ -145,8 +147,8 @@ def format_verdicts(results: Sequence[Verdict], *, examples: bool = True, width:
 
     Examples
     --------
-    >>> from puf.properties import verdicts
-    >>> print(format_verdicts(verdicts("sd", properties=["anonymity"], max_examples=5)))
+    >>> from puf.properties import CATALOG, verdicts
+    >>> print(format_verdicts(verdicts("sd", properties=["anonymity"], max_examples=5), catalog=CATALOG))
     ... # doctest: +ELLIPSIS
     measure sd (score level)
     property   verdict    detail
@@ -156,28 +158,30 @@ def format_verdicts(results: Sequence[Verdict], *, examples: bool = True, width:
         return ""
     first = max(len("property"), *(len(v.property) for v in results))
     head = f"measure {results[0].measure} ({results[0].level} level)"
-    column = max(9, *(len(_label(v.status, v.property)) for v in results))
+    column = max(9, *(len(_label(v.status, catalog.get(v.property))) for v in results))
     lines = [head, f"{'property'.ljust(first)}  {'verdict'.ljust(column)}  detail"]
     detail = first + column + 4  # where the detail column starts
     for v in results:
-        label = _label(v.status, v.property).ljust(column)
+        label = _label(v.status, catalog.get(v.property)).ljust(column)
         lines.append(f"{v.property.ljust(first)}  {label}  {_wrapped(v.reason, width, detail)}".rstrip())
         if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
             lines.append(format_example(v.example, status=v.status, indent=first + 2, width=width))
     return "\n".join(lines)
 
 
-def format_matrix(matrix: pd.DataFrame) -> str:
-    """Render a measure x property status matrix with properties as rows.
+def format_matrix(matrix: pd.DataFrame, *, catalog: Mapping[str, Property]) -> str:
+    """Render a measure x property status matrix with properties as rows; ``catalog``
+    (:data:`puf.properties.CATALOG`) says what property is informational.
 
     Examples
     --------
     >>> import pandas as pd
+    >>> from puf.properties import CATALOG
     >>> frame = pd.DataFrame({"range": ["holds", "violated"]}, index=["sd", "x"])
-    >>> print(format_matrix(frame))
+    >>> print(format_matrix(frame, catalog=CATALOG))
     property  sd     x
     range     holds  VIOLATED
-    >>> print(format_matrix(pd.DataFrame({"scale-invariance": ["violated"]}, index=["sd"])))
+    >>> print(format_matrix(pd.DataFrame({"scale-invariance": ["violated"]}, index=["sd"]), catalog=CATALOG))
     property          sd
     scale-invariance  violated (i)
     (i) informational: scale and translation invariance describe a measure (relative or absolute), neither outcome is a defect
@@ -185,7 +189,7 @@ def format_matrix(matrix: pd.DataFrame) -> str:
     table = matrix.T
     rows = [["property", *map(str, table.columns)]]
     rows += [
-        [str(name), *(_label(s, name).replace(_INFORMATIONAL, "violated (i)") for s in row)]
+        [str(name), *(_label(s, catalog.get(name)).replace(_INFORMATIONAL, "violated (i)") for s in row)]
         for name, row in zip(table.index, table.to_numpy().tolist())
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

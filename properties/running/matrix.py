@@ -1,21 +1,117 @@
-"""Many measures at once: the verdict list, its tidy table and the measure x property matrix."""
+"""Measures through the catalog: one measure's verdicts (the catalog's properties looked up by
+name for the runner), many measures' verdict list, its tidy table and the measure x property matrix."""
 
 from __future__ import annotations
 
-__all__ = ["all_verdicts", "verdicts_in_background", "verdict_frame", "verdict_matrix"]
+__all__ = ["verdicts", "all_verdicts", "verdicts_in_background", "verdict_frame", "verdict_matrix"]
 
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 import contextlib
 import random
 
+import numpy as np
+
+from puf import as_measure
 from puf.parallel import completed, progress_bar, worker_pool
 
-from ..catalog.listing import CATALOG
+from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
-from .runner import verdicts
+from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
+from . import runner
 from .verdict import Verdict
 import pandas as pd
+
+
+def verdicts(
+    measure: Any,
+    *,
+    properties: str | Property | Iterable[str | Property] | None = None,
+    max_examples: int | None = None,
+    random_state: int | np.random.Generator | None = 0,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    time_budget: float = 60.0,
+    database: Any = None,
+    known: bool | Mapping[str, Any] = True,
+    proofs: str = "rules",
+) -> list[Verdict]:
+    """Put ``measure`` through the property catalog.
+
+    Parameters
+    ----------
+    measure : str, callable or puf.Measure
+        A registered name or any function whose parameters are Population fields.
+    properties : str, Property or iterable of them, optional
+        Property names or :class:`properties.Property` objects (one may be given
+        alone; a Property need not be in the catalog); default the whole
+        :data:`properties.CATALOG`.
+    max_examples : int, optional
+        The example budget: Hypothesis examples per property before shrinking;
+        default ``properties.running.budget.DEFAULT_MAX_EXAMPLES`` (60).
+    random_state : int, numpy Generator or None, default 0
+        Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
+    time_limit : float, default :data:`~puf.properties.running.budget.DEFAULT_TIME_LIMIT` (2 s)
+        Seconds allowed per measure call, > 0; a call over it makes the verdict
+        ``undefined: timed out after N s``. A user's measure runs in a worker
+        process killed at the limit (so even C code that ignores signals stops);
+        the built-ins run in-process under SIGALRM (main thread).
+    time_budget : float, default 60.0
+        Seconds allowed per property; the search stops there and reports what it has.
+    database : hypothesis database, optional
+        Example database (keyed by measure and property); default none.
+    known : bool or dict, default True
+        Try the stored examples of ``properties/knowledge/known/`` first (every file's
+        examples of the property); False measures the search alone. A known
+        file's content (a measure's own pinned file, :func:`properties.knowledge.pinned.read_pinned`)
+        has its examples tried before those.
+    proofs : {"rules", "smt", "none"}, default "rules"
+        For a grammar measure (:mod:`puf.grammar`, which the built-ins PUF,
+        SD, Gini, ... are expressions of): prove cells by the composition
+        rules (every m), and with "smt" also by the z3 solver for m ≤ 4
+        (the optional extra ``proofs``). A cell proven for every m is
+        ``proven`` without a search (its reason is the proof's argument); one
+        proven for m ≤ 4 is searched, and ``proven`` when the search finds
+        nothing either; a solver's counterexample is confirmed
+        by the judge before it counts. With "rules" or "smt", an end of the declared
+        range that no search reached at some m (``attainable-range``) is asked of the
+        solver at that m: ``violated`` when it proves no population reaches it
+        (:mod:`properties.proving.bounds`), else ``not-found``. "none": the search alone.
+
+    Returns
+    -------
+    list of Verdict
+        One per property, in the order given (catalog order by default).
+
+    Raises
+    ------
+    ValueError
+        If the measure has an unknown parameter or does not return a number, or
+        an option is out of range (``time_limit`` or ``time_budget`` <= 0, ``max_examples`` < 1).
+
+    Examples
+    --------
+    >>> [(v.property, v.status) for v in verdicts("puf", properties=["range", "anonymity"],
+    ...                                             max_examples=10)]
+    [('range', 'proven'), ('anonymity', 'proven')]
+    """
+    # The runner's own checks first, so that a bad measure or budget is named before a bad property.
+    measure, max_examples = as_measure(measure), example_budget(max_examples)
+    chosen = check_run_options(
+        time_limit=time_limit,
+        time_budget=time_budget,
+        properties=[properties] if isinstance(properties, Property) else properties,
+    )
+    return runner.verdicts(
+        measure,
+        list(CATALOG.values()) if chosen is None else [get_property(p) for p in chosen],
+        max_examples=max_examples,
+        random_state=random_state,
+        time_limit=time_limit,
+        time_budget=time_budget,
+        database=database,
+        known=known,
+        proofs=proofs,
+    )
 
 
 def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:

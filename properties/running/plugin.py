@@ -164,11 +164,12 @@ def _plan(config: pytest.Config) -> list[tuple[str, str, str | None]]:
             f"{'s' * (len(known) != 1)})"
         )
     if known:
+        from puf.properties.catalog.listing import CATALOG
         from puf.properties.knowledge.pinned import read_pinned
 
         for path in known:
             try:
-                read_pinned(path)
+                read_pinned(path, catalog=CATALOG)
             except ValueError as exc:
                 raise pytest.UsageError(str(exc)) from None
     return [(label, spec, path) for (label, spec), path in zip(pairs, known or [None] * len(pairs))]
@@ -277,10 +278,11 @@ def _pinned(config: pytest.Config, spec: str, path: str) -> dict[str, Any]:
     loaded = config.stash[_LOADED]
     key = ("known", path)
     if key not in loaded:
+        from puf.properties.catalog.listing import CATALOG
         from puf.properties.knowledge.pinned import read_pinned
 
         try:
-            loaded[key] = read_pinned(path, measure=_measure(config, spec).name)
+            loaded[key] = read_pinned(path, catalog=CATALOG, measure=_measure(config, spec).name)
         except ValueError as exc:
             loaded[key] = exc
     if isinstance(loaded[key], ValueError):
@@ -312,11 +314,12 @@ class PropertyItem(pytest.Item):
                 if isinstance(item, PropertyItem) and item.spec == self.spec
             ]
             with _plain_imports():  # (Hypothesis imports more of itself as the search runs)
+                from puf.properties.catalog.listing import get_property
                 from puf.properties.running.runner import verdicts
 
                 found = verdicts(
                     measure,
-                    properties=chosen or [self.property_name],
+                    [get_property(name) for name in chosen or [self.property_name]],
                     max_examples=self.config.getoption("measure_max_examples"),
                     time_limit=self.config.getoption("measure_time_limit"),
                     random_state=0,
@@ -326,6 +329,7 @@ class PropertyItem(pytest.Item):
         return rows[self.spec]
 
     def runtest(self) -> None:
+        from puf.properties.catalog.listing import CATALOG
         from puf.properties.knowledge.pinned import pinned_change, unpinned_failure
 
         pinned = _pinned(self.config, self.spec, self.known) if self.known else None
@@ -333,7 +337,7 @@ class PropertyItem(pytest.Item):
         if pinned is not None and self.property_name in pinned["verdicts"]:
             message = pinned_change(verdict, pinned, path=self.known, spec=self.label)
         else:
-            message = unpinned_failure(verdict)
+            message = unpinned_failure(verdict, catalog=CATALOG)
             if message is None and verdict.status in ("violated", "not-found"):  # a finding, not a failure
                 what = "violated (informational)" if verdict.status == "violated" else "witness not found"
                 self.config.stash[_NOTES].append(f"{self.label} / {verdict.property}: {what} — {verdict.reason}")
@@ -344,9 +348,11 @@ class PropertyItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PropertyFailure):
+            from puf.properties.catalog.listing import CATALOG
             from puf.properties.running.display import format_verdicts
 
-            return f"{self.label}: {excinfo.value.message}\n" + format_verdicts([excinfo.value.verdict])
+            verdict = excinfo.value.verdict
+            return f"{self.label}: {excinfo.value.message}\n" + format_verdicts([verdict], catalog=CATALOG)
         if isinstance(excinfo.value, ValueError):
             return f"{self.label}: {excinfo.value}"
         return super().repr_failure(excinfo, style=style)

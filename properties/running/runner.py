@@ -1,5 +1,7 @@
-"""The verdicts of a measure: :class:`Verdict`, one property's verdict, and :func:`verdicts`,
-which puts a measure through the property catalog with Hypothesis to produce them.
+"""The verdicts of a measure on given properties: :func:`verdicts` puts a measure through
+:class:`~puf.properties.catalog.property.Property` objects with Hypothesis, one
+:class:`~puf.properties.running.verdict.Verdict` each (:func:`puf.properties.verdicts` looks the
+properties up in the catalog by name and hands them here).
 
 Each property runs as a ``@given`` test built here and called directly, its body
 a :class:`~puf.properties.running.search.PropertySearch` that knows the property only as
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 __all__ = ["MEASURE_CALLS", "verdicts", "shrunk_example", "confirmed"]
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 import contextlib
 import dataclasses
@@ -32,7 +34,6 @@ from .verdict import Verdict
 from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number
 from .isolation import release_workers
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
-from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
 from ..catalog.judges import MEASURE_EPSILON, explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
@@ -56,6 +57,7 @@ def confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | 
     Examples
     --------
     >>> from puf import Population
+    >>> from puf.properties import get_property
     >>> case = Case(Population([0.0, 1.0], np.eye(2)))
     >>> confirmed(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"), case)["value_before"]
     2.0
@@ -224,6 +226,7 @@ def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str,
     Examples
     --------
     >>> from puf import as_measure
+    >>> from puf.properties import get_property
     >>> search = PropertySearch(as_measure(lambda effectiveness: 2 * max(effectiveness)), get_property("range"),
     ...                         measure_calls=MEASURE_CALLS, max_examples=5, time_limit=2.0, time_budget=60.0)
     >>> found = shrunk_example(search, {"change": "m = 4", "before": {"effectiveness": [0.3, 0.7, 0.2, 0.9]},
@@ -367,8 +370,8 @@ def _judged_at(epsilon: float) -> Iterator[None]:
 
 def verdicts(
     measure: Any,
+    properties: Sequence[Property],
     *,
-    properties: str | Property | Iterable[str | Property] | None = None,
     max_examples: int | None = None,
     random_state: int | np.random.Generator | None = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
@@ -377,77 +380,33 @@ def verdicts(
     known: bool | Mapping[str, Any] = True,
     proofs: str = "rules",
 ) -> list[Verdict]:
-    """Put ``measure`` through the property catalog.
+    """Put ``measure`` through ``properties``, :class:`Property` objects: one verdict each, in order.
 
-    Parameters
-    ----------
-    measure : str, callable or puf.Measure
-        A registered name or any function whose parameters are Population fields.
-    properties : str, Property or iterable of them, optional
-        Property names or :class:`properties.Property` objects (one may be given
-        alone; a Property need not be in the catalog); default the whole
-        :data:`properties.CATALOG`.
-    max_examples : int, optional
-        The example budget: Hypothesis examples per property before shrinking;
-        default ``properties.running.budget.DEFAULT_MAX_EXAMPLES`` (60).
-    random_state : int, numpy Generator or None, default 0
-        Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
-    time_limit : float, default :data:`~puf.properties.running.budget.DEFAULT_TIME_LIMIT` (2 s)
-        Seconds allowed per measure call, > 0; a call over it makes the verdict
-        ``undefined: timed out after N s``. A user's measure runs in a worker
-        process killed at the limit (so even C code that ignores signals stops);
-        the built-ins run in-process under SIGALRM (main thread).
-    time_budget : float, default 60.0
-        Seconds allowed per property; the search stops there and reports what it has.
-    database : hypothesis database, optional
-        Example database (keyed by measure and property); default none.
-    known : bool or dict, default True
-        Try the stored examples of ``properties/knowledge/known/`` first (every file's
-        examples of the property); False measures the search alone. A known
-        file's content (a measure's own pinned file, :func:`properties.knowledge.pinned.read_pinned`)
-        has its examples tried before those.
-    proofs : {"rules", "smt", "none"}, default "rules"
-        For a grammar measure (:mod:`puf.grammar`, which the built-ins PUF,
-        SD, Gini, ... are expressions of): prove cells by the composition
-        rules (every m), and with "smt" also by the z3 solver for m ≤ 4
-        (the optional extra ``proofs``). A cell proven for every m is
-        ``proven`` without a search (its reason is the proof's argument); one
-        proven for m ≤ 4 is searched, and ``proven`` when the search finds
-        nothing either; a solver's counterexample is confirmed
-        by the judge before it counts. With "rules" or "smt", an end of the declared
-        range that no search reached at some m (``attainable-range``) is asked of the
-        solver at that m: ``violated`` when it proves no population reaches it
-        (:mod:`properties.proving.bounds`), else ``not-found``. "none": the search alone.
-
-    Returns
-    -------
-    list of Verdict
-        One per property, in the order given (catalog order by default).
-
-    Raises
-    ------
-    ValueError
-        If the measure has an unknown parameter or does not return a number, or
-        an option is out of range (``time_limit`` or ``time_budget`` <= 0, ``max_examples`` < 1).
+    The runner knows no property by name: :func:`puf.properties.verdicts` looks the names up in
+    the catalog, hands the properties here and documents the options.
 
     Examples
     --------
-    >>> [(v.property, v.status) for v in verdicts("puf", properties=["range", "anonymity"],
-    ...                                             max_examples=10)]
-    [('range', 'proven'), ('anonymity', 'proven')]
+    >>> from puf.properties import get_property
+    >>> [(v.property, v.status) for v in verdicts("puf", [get_property("range")], max_examples=10)]
+    [('range', 'proven')]
+    >>> verdicts("puf", ["range"])
+    Traceback (most recent call last):
+    ...
+    ValueError: properties must be Property objects (puf.properties.verdicts takes names), got 'range'
     """
     measure = as_measure(measure)
-    if isinstance(properties, Property):
-        properties = [properties]
     max_examples = example_budget(max_examples)
-    properties = check_run_options(time_limit=time_limit, time_budget=time_budget, properties=properties)
+    chosen = check_run_options(time_limit=time_limit, time_budget=time_budget, properties=properties)
+    for prop in [properties] if chosen is None else chosen:
+        if not isinstance(prop, Property):
+            raise ValueError(f"properties must be Property objects (puf.properties.verdicts takes names), got {prop!r}")
     check_mode(proofs)
     # Every margin of the judgments below is at the float resolution of what the measure returns.
     with _judged_at(check_returns_number(measure, time_limit)):
-        chosen = list(CATALOG.values()) if properties is None else [get_property(p) for p in properties]
         seed_value = _seed(random_state)
         results = []
-        for prop in chosen:
+        for prop in properties:
             name = prop.name
             start = time.perf_counter()
             proof = prove(measure, prop, mode=proofs, confirm=confirmed)

@@ -30,7 +30,7 @@ from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
 from ..cases.case import Case, distance, measure_level
-from ..cases.subgroup_cases import group_labels
+from ..cases.groups import group_labels
 from ..catalog.property import Property
 
 

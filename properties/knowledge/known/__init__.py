@@ -254,7 +254,7 @@ def _population(fields: Mapping[str, Any]) -> Population:
     [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
     from puf import Population
-    from ...cases.subgroup_cases import grouped_similarity
+    from ...cases.groups import grouped_similarity
 
     given = {f: np.asarray(fields[f], dtype=np.float64) for f in FIELDS if f in fields}
     m = len(next(iter(given.values())))
