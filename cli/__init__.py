@@ -27,6 +27,16 @@ from .exitcodes import (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose help and usage fit the terminal, at most :data:`puf.lines.WIDTH` columns
+    (argparse's own width is the terminal's, however wide); its subcommands' parsers are its kind."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        from puf.lines import terminal_width
+
+        return self.formatter_class(prog=self.prog, width=terminal_width())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the ``puf`` argument parser with every available subcommand.
 
@@ -38,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     """
     from puf import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="puf",
         description="Property-based harness for individual user fairness measures.",
     )
