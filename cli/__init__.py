@@ -34,7 +34,7 @@ class _Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         from puf.lines import terminal_width
 
-        return self.formatter_class(prog=self.prog, width=terminal_width())
+        return argparse.HelpFormatter(prog=self.prog, width=terminal_width())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,13 +77,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     0
     """
+    with _bars_that_fit():  # before the commands' modules import tqdm, which reads it then
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """:func:`main`'s work: parse, run the command, turn a failure into one line and a code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_OK
     try:
-        with terminations_interrupt(), _warnings_in_one_line(args.command):  # SIGTERM unwinds as Ctrl-C does
+        # SIGTERM unwinds as Ctrl-C does.
+        with terminations_interrupt(), _warnings_in_one_line(args.command):
             return int(args.func(args) or EXIT_OK)
     except KeyboardInterrupt as exc:
         import signal
@@ -93,6 +100,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_code(exc)
     except Exception as exc:  # the last line of defence: one line, an exit code, no traceback
         return _report_failure(args.command, exc)
+
+
+@contextlib.contextmanager
+def _bars_that_fit() -> Iterator[None]:
+    """Progress bars as wide as the commands' lines (tqdm reads ``TQDM_NCOLS`` when it is
+    imported, in the workers too), unless the user set their width; the environment as it was after."""
+    from puf.lines import terminal_width
+
+    if "TQDM_NCOLS" in os.environ:
+        yield
+        return
+    os.environ["TQDM_NCOLS"] = str(terminal_width())
+    try:
+        yield
+    finally:
+        os.environ.pop("TQDM_NCOLS", None)
 
 
 @contextlib.contextmanager

@@ -52,7 +52,7 @@ def folded(line: str, width: int, *, hang: int | None = None) -> str:
     if len(line) <= width:
         return line
     indent = len(line) - len(line.lstrip(" "))
-    hang = min(indent + 2 if hang is None else hang, width // 2)
+    hang = min(indent + 2 if hang is None else hang, max(width - _ROOM, width // 2))  # room to fold into
     wrapper = textwrap.TextWrapper(
         width=width,
         initial_indent=" " * indent,

@@ -118,3 +118,19 @@ def test_every_command_prints_lines_of_at_most_100_columns_on_a_wide_terminal(tm
     assert len(lines) > 200  # every command above printed
     too_wide = [line for line in lines if len(line) > WIDTH]
     assert not too_wide, "\n".join(too_wide)
+
+
+def test_progress_bars_take_the_width_of_the_commands_lines(tmp_path):
+    """tqdm reads its width when it is imported: a command run afresh, on a wide terminal."""
+    import os
+    import subprocess
+    import sys
+
+    argv = ["evaluate", *_evaluate_inputs(tmp_path), "--rankers", "mostpop,random", "--out", str(tmp_path / "e")]
+    env = {**os.environ, "COLUMNS": "250"}
+    env.pop("TQDM_NCOLS", None)
+    run = subprocess.run([sys.executable, "-m", "puf.cli", *argv], capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    bars = [line for line in run.stderr.replace("\r", "\n").splitlines() if line.startswith("rankers:")]
+    assert bars and all(len(line) <= WIDTH for line in bars)
+    assert max(len(line) for line in bars) > 90  # as wide as the commands' lines, not tqdm's default

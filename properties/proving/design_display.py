@@ -29,11 +29,15 @@ def _counterexample(cell: Cell) -> str:
     before, after = example.get("before") or {}, example.get("after") or {}
     if "effectiveness" not in before:
         return ""
-    one_line = {"precision": 4, "separator": ", ", "max_line_width": 10**9}  # folded where it is shown
-    text = "S = " + np.array2string(np.asarray(before["effectiveness"]), **one_line)
+    text = "S = " + _one_line(before["effectiveness"])
     if after.get("effectiveness") is not None:
-        text += " → " + np.array2string(np.asarray(after["effectiveness"]), **one_line)
+        text += " → " + _one_line(after["effectiveness"])
     return text
+
+
+def _one_line(values: Any) -> str:
+    """``values`` as numpy prints them, in one line (folded where the row is shown)."""
+    return np.array2string(np.asarray(values), precision=4, separator=", ", max_line_width=10**9)
 
 
 def _row(candidate: Candidate) -> str:

@@ -24,6 +24,7 @@ _LABEL = {
     "not-applicable": "n/a",
 }
 _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
+_DETAIL_ROOM = 50  # the least width a detail folds into under its own column
 _ROLE = {"holds": "witness", "violated": "counterexample", "not-found": "nearest found", "undefined": "input"}
 
 
@@ -183,10 +184,12 @@ def format_verdicts(results: Sequence[Verdict], *, examples: bool = True, width:
     column = max(9, *(len(_label(v.status, v.property)) for v in results))
     lines = [head, f"{'property'.ljust(first)}  {'verdict'.ljust(column)}  detail"]
     detail = first + column + 4  # where the detail column starts
+    # A detail folds under its column while that leaves it room, else under the examples.
+    hang = detail if width is None or width - detail >= _DETAIL_ROOM else first + 2
     for v in results:
         label = _label(v.status, v.property).ljust(column)
         row = f"{v.property.ljust(first)}  {label}  {v.reason}".rstrip()
-        lines.append(row if width is None else folded(row, width, hang=detail))
+        lines.append(row if width is None else folded(row, width, hang=hang))
         if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
             lines.append(format_example(v.example, status=v.status, indent=first + 2, width=width))
     return "\n".join(lines)
