@@ -120,11 +120,14 @@ def _bars_that_fit() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _warnings_in_one_line(command: str) -> Iterator[None]:
-    """Warnings as ``puf COMMAND: warning: MESSAGE`` lines, without the source line they came from."""
+    """Warnings as ``puf COMMAND: warning: MESSAGE``, without the source line they came from,
+    folded to the commands' width."""
     import warnings
 
+    from puf.lines import fitted, terminal_width
+
     def show(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
-        print(f"puf {command}: warning: {message}", file=sys.stderr)
+        print(fitted(f"puf {command}: warning: {message}", terminal_width()), file=sys.stderr)
 
     with warnings.catch_warnings():
         warnings.showwarning = show

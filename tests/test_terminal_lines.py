@@ -6,6 +6,7 @@ shape it returns; the formatting the command does with it is the command's own."
 import dataclasses
 import json
 import textwrap
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -113,6 +114,11 @@ def test_every_command_prints_lines_of_at_most_100_columns_on_a_wide_terminal(tm
     assert main(["measures"]) == 0
     lines += _lines(capsys)
     assert main(["data", "list", "--cache", str(tmp_path / "cache")]) == 0
+    lines += _lines(capsys)
+    from puf.cli.commands import measures
+
+    monkeypatch.setattr(measures, "run", lambda args: warnings.warn("a warning of many words " * 8, stacklevel=2) or 0)
+    assert main(["measures"]) == 0
     lines += _lines(capsys)
 
     assert len(lines) > 200  # every command above printed
