@@ -85,3 +85,15 @@ def test_fields_apart_at_four_decimals_keep_four():
         "effectiveness (before) [0.1 0.3]",
         "effectiveness (after)  [0.2 0.2]",
     ]
+
+
+def test_the_designer_shows_a_rejected_forms_two_populations_apart():
+    from puf.properties.proving.candidate import Candidate, Cell
+    from puf.properties.proving.design_display import format_design
+
+    example = {"before": {"effectiveness": [0.5, 0.0]}, "after": {"effectiveness": [0.5 + 1e-9, 0.0]}}
+    cell = Cell("continuity", "violated", "search", example=example)
+    rejected = Candidate("1·abs/pairs", form=None, cells=[cell], failed=cell)
+    line = format_design([], [rejected], require=["continuity"]).splitlines()[-1]
+    before, after = line.split("S = ")[1].split(" → ")
+    assert before != after and "0.500000001" in after

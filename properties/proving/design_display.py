@@ -12,6 +12,7 @@ import pandas as pd
 
 from puf.lines import folded
 
+from ..catalog.judges import telling_decimals
 from .candidate import Candidate, Cell
 
 _SHORT = {
@@ -29,15 +30,18 @@ def _counterexample(cell: Cell) -> str:
     before, after = example.get("before") or {}, example.get("after") or {}
     if "effectiveness" not in before:
         return ""
-    text = "S = " + _one_line(before["effectiveness"])
-    if after.get("effectiveness") is not None:
-        text += " → " + _one_line(after["effectiveness"])
+    moved = after.get("effectiveness")
+    digits = None if moved is None else telling_decimals(before["effectiveness"], moved)
+    text = "S = " + _one_line(before["effectiveness"], digits)
+    if moved is not None:
+        text += " → " + _one_line(moved, digits)
     return text
 
 
-def _one_line(values: Any) -> str:
-    """``values`` as numpy prints them, in one line (folded where the row is shown)."""
-    return np.array2string(np.asarray(values), precision=4, separator=", ", max_line_width=10**9)
+def _one_line(values: Any, digits: int | None) -> str:
+    """``values`` as numpy prints them, with ``digits`` decimals (:func:`telling_decimals`), in
+    one line (folded where the row is shown)."""
+    return np.array2string(np.asarray(values), precision=digits or 4, separator=", ", max_line_width=10**9)
 
 
 def _row(candidate: Candidate) -> str:

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from puf.lines import folded, table
 
-from ..catalog.judges import shown_pair
+from ..catalog.judges import shown_pair, telling_decimals
 from .verdict import Verdict
 import pandas as pd
 
@@ -41,27 +41,6 @@ def _array(
         floatmode="maxprec",
     )
     return text.replace("\n", "\n" + " " * indent)
-
-
-def _telling_digits(before: ArrayLike, after: ArrayLike) -> int | None:
-    """The decimals a field needs so that its values before and after a change print differently
-    (None: the usual 4, small values as 0, tell them apart; 17 at most, where every distinct float
-    prints distinctly).
-
-    Examples
-    --------
-    >>> _telling_digits([0.0, 0.0], [0.0, 2.4e-16]), _telling_digits([0.1, 0.2], [0.1, 0.3])
-    (4, None)
-    >>> _telling_digits([0.5], [0.5 + 1e-9])
-    9
-    """
-    a, b = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
-    if a.shape != b.shape or np.array_equal(a, b, equal_nan=True):
-        return None
-    for digits in (None, *range(4, 18)):
-        if _array(a, 0, None, digits=digits) != _array(b, 0, None, digits=digits):
-            return digits
-    return 17
 
 
 def _label(status: str, property_name: str) -> str:
@@ -138,7 +117,7 @@ def format_example(
         lines = [folded(line, room, hang=2) for line in lines]
     column = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
     # A field that a change moves prints with the digits that tell its two states apart.
-    digits = {name: _telling_digits(before[name], value) for name, value in (after or {}).items() if name in before}
+    digits = {name: telling_decimals(before[name], value) for name, value in (after or {}).items() if name in before}
     for name, value in before.items():
         label = name if after is None else f"{name} (before)"
         lines.append(
