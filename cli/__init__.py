@@ -27,6 +27,16 @@ from .exitcodes import (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose help and usage fit the terminal, at most :data:`puf.lines.WIDTH` columns
+    (argparse's own width is the terminal's, however wide); its subcommands' parsers are its kind."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        from puf.lines import terminal_width
+
+        return argparse.HelpFormatter(prog=self.prog, width=terminal_width())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the ``puf`` argument parser with every available subcommand.
 
@@ -38,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     """
     from puf import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="puf",
         description="Property-based harness for individual user fairness measures.",
     )
@@ -67,13 +77,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     0
     """
+    with _bars_that_fit():  # before the commands' modules import tqdm, which reads it then
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """:func:`main`'s work: parse, run the command, turn a failure into one line and a code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_OK
     try:
-        with terminations_interrupt(), _warnings_in_one_line(args.command):  # SIGTERM unwinds as Ctrl-C does
+        # SIGTERM unwinds as Ctrl-C does.
+        with terminations_interrupt(), _warnings_in_one_line(args.command):
             return int(args.func(args) or EXIT_OK)
     except KeyboardInterrupt as exc:
         import signal
@@ -86,12 +103,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 @contextlib.contextmanager
+def _bars_that_fit() -> Iterator[None]:
+    """Progress bars as wide as the commands' lines (tqdm reads ``TQDM_NCOLS`` when it is
+    imported, in the workers too), unless the user set their width; the environment as it was after."""
+    from puf.lines import terminal_width
+
+    if "TQDM_NCOLS" in os.environ:
+        yield
+        return
+    os.environ["TQDM_NCOLS"] = str(terminal_width())
+    try:
+        yield
+    finally:
+        os.environ.pop("TQDM_NCOLS", None)
+
+
+@contextlib.contextmanager
 def _warnings_in_one_line(command: str) -> Iterator[None]:
-    """Warnings as ``puf COMMAND: warning: MESSAGE`` lines, without the source line they came from."""
+    """Warnings as ``puf COMMAND: warning: MESSAGE``, without the source line they came from,
+    folded to the commands' width."""
     import warnings
 
+    from puf.lines import fitted, terminal_width
+
     def show(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
-        print(f"puf {command}: warning: {message}", file=sys.stderr)
+        print(fitted(f"puf {command}: warning: {message}", terminal_width()), file=sys.stderr)
 
     with warnings.catch_warnings():
         warnings.showwarning = show

@@ -13,6 +13,13 @@ import numpy as np
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _commands_width(monkeypatch):
+    """The commands' output read at their full width (100 columns) whatever runs the suite:
+    pytest-xdist's workers report 80, a wide terminal more. A test of another width sets its own."""
+    monkeypatch.setenv("COLUMNS", "100")
+
+
 def _unavailable(reason):
     reason = " ".join(str(reason).split())[-300:]  # pip's multi-line stderr, on one line
     if os.environ.get("CI"):

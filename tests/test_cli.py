@@ -25,15 +25,17 @@ def test_version(capsys):
 
 def test_measures_table_lists_every_registered_measure(capsys):
     assert main(["measures"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    blocks = capsys.readouterr().out.split("\n\n")  # the columns that fit, then the definitions
+    out = blocks[0].splitlines()
     assert out[0].split()[:5] == ["name", "reads", "declared", "values", "fairer"]
-    names = [line.split()[0] for line in out[2:]]
+    names = [line.split()[0] for line in out[1:]]
     assert names == list(puf.MEASURES)
     assert len(names) == 24  # the PUF paper's nine and the field's fifteen
-    assert all(any(f in line for f in ("similarity-aware", "inequality indices", "envy")) for line in out[2:])
+    assert all(any(f in line for f in ("similarity-aware", "inequality indices", "envy")) for line in out[1:])
     assert any("∞" in line for line in out if line.startswith("uf "))
+    assert "definition" in blocks[-1].splitlines()[0]
     # Declared and attainable range, as the README's table lists them.
-    rows = {line.split()[0]: line for line in out[2:]}
+    rows = {line.split()[0]: line for line in out[1:]}
     assert re.search(r"\[0, 1\] +\[0, 0\.5\] ", rows["sd"])
     assert re.search(r"\[0, 1\] +\[0, 2\] ", rows["puf-as-printed"])
 

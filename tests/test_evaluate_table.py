@@ -53,6 +53,7 @@ def test_a_measure_adds_to_the_table_and_keeps_effectiveness(tmp_path, capsys, m
 
 def test_kendall_tau_over_two_rankers_is_marked(tmp_path, capsys):
     _, said, _ = _evaluate(tmp_path, capsys, "--rankers", "mostpop,random")
+    said = " ".join(said.split())  # the note folds to the terminal's width
     assert "over 2 rankers, where every Kendall's τ is +1 or −1 by construction" in said
     _, said, _ = _evaluate(tmp_path, capsys, "--rankers", "mostpop,random,itemknn", "--force")
     assert "Kendall's τ" not in said

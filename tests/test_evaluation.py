@@ -322,5 +322,6 @@ def test_cli_names_every_file_it_wrote(tmp_path, capsys):
         cli(["evaluate", "--inter", str(inter), "--item", str(item), "--rankers", "mostpop,random", "--out", str(out)])
         == 0
     )
-    wrote = capsys.readouterr().err.splitlines()[-1]
+    err = capsys.readouterr().err
+    wrote = err[err.rindex("wrote") :]  # the last note, folded to the terminal's width
     assert all(p.name in wrote for p in out.iterdir()), wrote  # timings.csv included

@@ -40,7 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser, *, default_sizes: Sequence[st
         default=list(default_sizes),
         help=f"data sizes to run (default: {' '.join(default_sizes)})",
     )
-    parser.add_argument("--cases", nargs="+", choices=CASES, default=None, help="measures to time (default: all)")
+    parser.add_argument(
+        "--cases",
+        nargs="+",
+        choices=CASES,
+        default=None,
+        metavar="CASE",  # the choices are listed in the help, which wraps, not in the usage line
+        help=f"measures to time: {', '.join(CASES)} (default: all)",
+    )
     parser.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the dense baselines")
     parser.add_argument(
         "--timeout", type=float, default=1800.0, metavar="SECONDS", help="per-case time limit (default 1800)"
@@ -166,6 +173,21 @@ def _gap(engine: Mapping[str, Any], dense: Mapping[str, Any]) -> float:
     return abs(a - b)
 
 
+def _terminal(markdown: str) -> str:
+    """A Markdown table as plain columns that fit the terminal (:func:`puf.lines.table`).
+
+    Examples
+    --------
+    >>> print(_terminal("| size | value |\\n|---|---|\\n| small | 0.5 |"))
+    size   value
+    small  0.5
+    """
+    from puf.lines import table, terminal_width
+
+    lines = [line for i, line in enumerate(markdown.splitlines()) if i != 1]  # the rule under the heading
+    return table([[cell.strip() for cell in line.strip()[1:-1].split("|")] for line in lines], terminal_width())
+
+
 def benchmark_table(rows: Iterable[Mapping[str, Any]]) -> str:
     """Markdown table: wall time, peak memory, speed-up over the dense baseline.
 
@@ -236,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     >>> args = argparse.Namespace(size=["small"], cases=["envy"], baseline=False, timeout=600,
     ...                           seed=0, output=None, quiet=True)
     >>> run(args)  # doctest: +ELLIPSIS
-    | size | users | ...
+    size   users  ...
     0
     """
     if not 0 < args.timeout < float("inf"):
@@ -250,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
     log = None if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
     rows = run_benchmarks(args.size, args.cases, baseline=args.baseline, timeout=args.timeout, seed=args.seed, log=log)
     table = benchmark_table(rows)
-    print(table)
+    print(_terminal(table))
     if args.output:
         from puf.files import atomic_file
 

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 import argparse
 import json
 import os
-import shutil
 import sys
 
+
+from puf.lines import fitted, terminal_width
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 from ._time_limit import add_time_limit, time_limit_error, timed_out_note
@@ -100,6 +101,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _say(text: str) -> None:
+    """Print ``text`` in lines that fit the terminal (:func:`puf.lines.terminal_width`)."""
+    print(fitted(text, terminal_width()))
+
+
 def _fail(reason: str) -> int:
     print(f"puf check: {reason}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -128,16 +134,16 @@ def _check_all(args: argparse.Namespace, options: dict[str, Any]) -> list[Verdic
     from puf.properties.running.display import format_matrix
 
     results = all_verdicts(n_jobs=args.jobs, progress=not args.quiet, **options)
-    print(format_matrix(verdict_matrix(results=results), catalog=CATALOG))
+    print(format_matrix(verdict_matrix(results=results), catalog=CATALOG, width=terminal_width()))
     for v in results:
         if v.status in ("violated", "not-found", "undefined"):
             note = " (informational)" if CATALOG[v.property].informational and v.status == "violated" else ""
-            print(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
+            _say(f"{v.measure} / {v.property}: {v.status}{note} — {v.reason}")
     if args.update_known:
         from puf.properties.knowledge.known.updates import update_known
 
         written = update_known(results)
-        print(f"updated {len(written)} known files: {', '.join(p.stem for p in written)}")
+        _say(f"updated {len(written)} known files: {', '.join(p.stem for p in written)}")
     return results
 
 
@@ -201,7 +207,7 @@ def _pin(args: argparse.Namespace, measure: Measure, results: list[Verdict]) -> 
     with atomic_file(args.known) as handle:
         json.dump(known_from_verdicts(measure, results), handle, indent=1, ensure_ascii=False)
         handle.write("\n")
-    print(
+    _say(
         f"puf check: pinned {len(results)} verdict{'s' * (len(results) != 1)} of {measure.name} "
         f"({args.measure}) in {os.path.abspath(args.known)}; `pytest --measure {args.measure} "
         f"--known {args.known}` fails when one of them changes"
@@ -255,14 +261,12 @@ def run(args: argparse.Namespace) -> int:
             results = verdicts(measure, known=_pinned_before(args.known, measure), **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
-        # A terminal gets lines as wide as it is; a file or a pipe gets each verdict on one line.
-        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-        print(format_verdicts(results, catalog=CATALOG, width=width))
+        print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))
         if args.known:
             _pin(args, measure, results)
     note = timed_out_note(results, args.time_limit)
     if note:
-        print(note)
+        _say(note)
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
         from puf.reports.verdicts import verdict_document, verdict_record
 
@@ -279,5 +283,5 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"--json {args.json}: cannot write it ({exc.strerror})")
         names = sorted({v.measure for v in results})
         which = names[0] if len(names) == 1 else f"{len(names)} measures"
-        print(f"puf check: wrote the verdicts of {which} to {os.path.abspath(args.json)}")
+        _say(f"puf check: wrote the verdicts of {which} to {os.path.abspath(args.json)}")
     return EXIT_OK

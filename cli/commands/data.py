@@ -173,9 +173,9 @@ def run(args: argparse.Namespace) -> int:
             (e["dataset"], e["status"], e["source"], f"{e['bytes'] / 1e6:.1f}", e["fetched"], e["path"])
             for e in entries
         ]
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-        for row in (header, *rows):
-            print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        from puf.lines import table, terminal_width
+
+        print(table([header, *rows], terminal_width()))
         damaged = [e["dataset"] for e in entries if e["status"] != "ok"]
         if damaged:
             print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged entry", file=sys.stderr)

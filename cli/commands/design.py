@@ -13,6 +13,8 @@ import argparse
 import json
 import sys
 
+from puf.lines import terminal_width
+
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 from ._time_limit import add_time_limit, time_limit_error
 
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     options = dict(require=require, forbid=forbid)
-    print(format_design(accepted, rejected, **options))
+    print(format_design(accepted, rejected, width=terminal_width(), **options))
     note = (
         f"puf design --require {','.join(require)}"
         + (f" --forbid {','.join(forbid)}" if forbid else "")

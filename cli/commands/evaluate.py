@@ -255,14 +255,18 @@ def run(args: argparse.Namespace) -> int:
             _write_lists(staging, read)
             written.append("lists.csv")
     print(format_table(table, args.format))
+    from puf.lines import fitted, terminal_width
+
+    def say(text: str) -> None:
+        print(fitted(text, terminal_width()), file=sys.stderr)
+
     if len(runs) == 2:  # a result's caveat, shown even with --quiet
-        print(
+        say(
             "puf evaluate: agreement.csv compares measures over 2 rankers, where every Kendall's τ is "
-            "+1 or −1 by construction; it needs 3 or more rankers to say anything",
-            file=sys.stderr,
+            "+1 or −1 by construction; it needs 3 or more rankers to say anything"
         )
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
-        print(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}", file=sys.stderr)
+        say(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}")
     if show:
         for name, seconds in timings.items():
             epochs = (
@@ -272,15 +276,11 @@ def run(args: argparse.Namespace) -> int:
             )
             if facts[name].get("resumed_from"):
                 epochs += f", resumed after epoch {facts[name]['resumed_from']}"
-            print(
+            say(
                 f"{name}: fit + recommend {seconds:.2f} s{epochs}"
-                + (" (cached lists)" if facts[name]["cached"] else ""),
-                file=sys.stderr,
+                + (" (cached lists)" if facts[name]["cached"] else "")
             )
-        print(
-            f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; wrote {out}/" + ", ".join(written),
-            file=sys.stderr,
-        )
+        say(f"{dataset.name}: {dataset.n_users} users, {dataset.n_items} items; wrote {out}/" + ", ".join(written))
     return EXIT_OK
 
 

@@ -88,10 +88,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "names":
         print("\n".join(r["name"] for r in rows))
         return EXIT_OK
+    from puf.lines import table, terminal_width
+
     columns = ("name", "reads", "declared", "values", "fairer", "family", "definition")
-    widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
-    print("  ".join(c.ljust(widths[c]) for c in columns).rstrip())
-    print("  ".join("-" * widths[c] for c in columns))
-    for r in rows:
-        print("  ".join(r[c].ljust(widths[c]) for c in columns).rstrip())
+    print(table([columns, *([r[c] for c in columns] for r in rows)], terminal_width()))
     return EXIT_OK

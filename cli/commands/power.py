@@ -106,5 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
         with atomic_file(args.csv) as handle:
             runs.to_csv(handle, index=False)
-    print(format_power(power_summary(runs)))
+    from puf.lines import terminal_width
+
+    print(format_power(power_summary(runs), width=terminal_width()))
     return EXIT_OK

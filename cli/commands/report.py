@@ -318,5 +318,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"puf report: {exc.filename or out}: {exc.strerror or exc}", file=sys.stderr)
         return exit_code(exc)
     if not args.quiet:
-        print(f"wrote {index} in {time.perf_counter() - start:.1f} s")
+        from puf.lines import fitted, terminal_width
+
+        print(fitted(f"wrote {index} in {time.perf_counter() - start:.1f} s", terminal_width()))
     return EXIT_OK

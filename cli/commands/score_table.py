@@ -64,8 +64,8 @@ def format_table(table: pd.DataFrame, fmt: str, *, width: int | None = None) -> 
         One row per ranker, one column per measure (:func:`puf.evaluation.evaluate_runs`).
     fmt : {"table", "json", "csv"}
     width : int, optional
-        Characters a line may take in the text form; default the terminal's width
-        (``COLUMNS`` where set).
+        Characters a line may take in the text form; default the terminal's width, at most
+        :data:`puf.lines.WIDTH` (:func:`puf.lines.terminal_width`).
 
     Returns
     -------
@@ -88,7 +88,7 @@ def format_table(table: pd.DataFrame, fmt: str, *, width: int | None = None) -> 
     a,0.5,1e-05
     b,,0.02
     """
-    import shutil
+    from puf.lines import terminal_width
 
     if fmt == "json":
         clean = {
@@ -98,4 +98,4 @@ def format_table(table: pd.DataFrame, fmt: str, *, width: int | None = None) -> 
         return json.dumps(clean)
     if fmt == "csv":
         return table.to_csv().rstrip("\n")
-    return _text(table, width or shutil.get_terminal_size().columns)
+    return _text(table, width or terminal_width())

@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "single_cases",
     "extreme_examples",
+    "described",
     "anonymity_cases",
     "anonymity_examples",
     "rearrangement_cases",
@@ -70,21 +71,13 @@ def extreme_examples(level: str) -> list[Case]:
         # specially (0, ½, 1): a flaw at one m or one special value is tried, not hoped for.
         for m in (*range(3, LARGEST + 1), *_LARGE_EXPLICIT):
             half = (np.arange(m) >= m // 2).astype(float)
-            cases += [
-                Case(
-                    Population(half, np.ones((m, m))),
-                    change=f"explicit: m = {m}, S half 0 and half 1, everyone similar",
-                ),
-                Case(Population(np.zeros(m), np.eye(m)), change=f"explicit: m = {m}, S = 0, nobody similar"),
-                Case(
-                    Population(np.linspace(0.0, 1.0, m), _uniform_similarity(m, 0.5)),
-                    change=f"explicit: m = {m}, S evenly spread, every similarity ½",
-                ),
-                Case(
-                    Population(np.eye(m)[0], np.ones((m, m))),
-                    change=f"explicit: m = {m}, one user at S = 1, the others at 0",
-                ),
-            ]
+            for pop in (
+                Population(half, np.ones((m, m))),
+                Population(np.zeros(m), np.eye(m)),
+                Population(np.linspace(0.0, 1.0, m), _uniform_similarity(m, 0.5)),
+                Population(np.eye(m)[0], np.ones((m, m))),
+            ):
+                cases.append(Case(pop, change=f"explicit: {described(pop)}"))
         return cases
     # Two users, each list made of the other's relevant items: maximal envy.
     swapped = World(
@@ -97,6 +90,47 @@ def extreme_examples(level: str) -> list[Case]:
 
 
 _LARGE_EXPLICIT = (13, 20, 50, 100, 300)  # sizes where tables, samples and cut-offs end
+
+
+def _effectiveness_words(s: NDArray[np.float64]) -> str:
+    m = len(s)
+    if not s.any():
+        return "S = 0"
+    if np.array_equal(s, np.eye(m)[0]):
+        return "one user at S = 1, the others at 0"
+    if np.array_equal(s, (np.arange(m) >= m // 2).astype(float)):
+        return "S half 0 and half 1"
+    if m > 2 and np.array_equal(s, np.linspace(0.0, 1.0, m)):
+        return "S evenly spread"
+    return "S = (" + ", ".join(f"{v:.4g}" for v in s) + ")" if m <= 8 else f"S in [{s.min():.4g}, {s.max():.4g}]"
+
+
+def _similarity_words(similarity: NDArray[np.float64]) -> str:
+    off = similarity[~np.eye(len(similarity), dtype=bool)]
+    if not off.any():
+        return "nobody similar"
+    if (off == 1.0).all():
+        return "everyone similar"
+    if (off == off[0]).all():
+        return f"every similarity {'½' if off[0] == 0.5 else f'{off[0]:.4g}'}"
+    return ""
+
+
+def described(pop: Population) -> str:
+    """A population in words, as a hand-made example names it: its size, its effectiveness and
+    (where one word says it) its similarity. Shrinking an example says it again of the smaller one.
+
+    Examples
+    --------
+    >>> described(Population([0.0, 0.0, 1.0, 1.0], np.ones((4, 4))))
+    'm = 4, S half 0 and half 1, everyone similar'
+    >>> described(Population([1.0, 0.0, 0.0], np.eye(3)))
+    'm = 3, one user at S = 1, the others at 0, nobody similar'
+    >>> described(Population([0.25, 0.5, 0.0], [[1, 0.3, 0.1], [0.3, 1, 0.2], [0.1, 0.2, 1]]))
+    'm = 3, S = (0.25, 0.5, 0)'
+    """
+    words = [f"m = {pop.m}", _effectiveness_words(pop.effectiveness), _similarity_words(pop.similarity)]
+    return ", ".join(word for word in words if word)
 
 
 def _uniform_similarity(m: int, value: float) -> NDArray[np.float64]:

@@ -18,6 +18,7 @@ __all__ = [
     "resolution",
     "strict_excess",
     "shown_pair",
+    "telling_decimals",
     "unchanged",
     "at_fairest",
     "in_range",
@@ -41,6 +42,9 @@ from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 import math
+
+import numpy as np
+
 from puf.metadata import Measure
 from ..cases.case import Case
 
@@ -147,6 +151,30 @@ def shown_pair(a: float, b: float, *, digits: int = 6) -> tuple[str, str]:
         if left != right or a == b or not (math.isfinite(a) and math.isfinite(b)):
             return left, right
     return left, right
+
+
+def telling_decimals(before: Any, after: Any) -> int | None:
+    """The decimals a field needs so that its values before and after a change print differently
+    in numpy's form: None when the usual 4, small values as 0, tell them apart; else the fewest
+    from 4 that do, small values shown (17 at most, where every distinct float prints distinctly).
+    Every example's fields are shown with it, as its values are with :func:`shown_pair`.
+
+    Examples
+    --------
+    >>> telling_decimals([0.0, 0.0], [0.0, 2.4e-16]), telling_decimals([0.1, 0.2], [0.1, 0.3])
+    (4, None)
+    >>> telling_decimals([0.5], [0.5 + 1e-9]), telling_decimals([0.5], [0.5])
+    (9, None)
+    """
+    a, b = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
+    if a.shape != b.shape or np.array_equal(a, b, equal_nan=True):
+        return None
+    for digits in (None, *range(4, 18)):
+        small = digits is None  # the usual form rounds small values to 0
+        shown = [np.array2string(v, precision=digits or 4, suppress_small=small, floatmode="maxprec") for v in (a, b)]
+        if shown[0] != shown[1]:
+            return digits
+    return 17
 
 
 def unfairness(measure: Measure, value: float) -> float:

@@ -70,7 +70,9 @@ def _split_user(case: Case) -> int | None:
 def treated_alike(measure: Measure, before: float, after: float, case: Case) -> float:
     """Clusters of identical users at equal effectiveness must be at the fairest end (to the
     tolerance), and one of them moved :data:`~.pair_cases.MIN_PAIR_GAP` or more away must be
-    farther from it than the float resolution; NaN when the case is not of that shape.
+    farther from it than the float resolution (:func:`~.judges.strict_excess`); NaN when the case
+    is not of that shape, or when the clusters are at the fairest end and the move's distance
+    from it is within a coarse float's rounding.
 
     Examples
     --------
@@ -89,7 +91,10 @@ def treated_alike(measure: Measure, before: float, after: float, case: Case) -> 
     if not math.isfinite(fairest):
         return alike
     apart = judges.unfairness(measure, after) - judges.unfairness(measure, fairest)
-    return max(alike, judges.resolution(case.before.m, after, fairest) - apart)
+    strict = judges.strict_excess(case.before.m, apart, after, fairest)
+    if math.isnan(strict):  # told apart within a coarse float's rounding: only the alike half can fail
+        return alike if alike > 0 else math.nan
+    return max(alike, strict)
 
 
 def explain_treated_alike(example: Mapping[str, Any]) -> str:

@@ -107,8 +107,9 @@ def mirror_ranked(measure: Measure, before: float, after: float, case: Case) -> 
 def envy_free_fairest(measure: Measure, value: float, after: float | None, case: Case) -> float:
     """Envy-free utility (no φ_u(L_v) above φ_u(L_u)): the value must be the fairest end, to the
     tolerance; an envy of at least :data:`~properties.welfare_cases.MIN_ENVY`: it must be
-    less fair than the fairest end by more than the float resolution. NaN otherwise (no utility,
-    or an envy too small to call).
+    less fair than the fairest end by more than the float resolution
+    (:func:`~.judges.strict_excess`). NaN otherwise (no utility, an envy too small to call, or a
+    distance from the fairest end within a coarse float's rounding).
 
     Examples
     --------
@@ -127,7 +128,7 @@ def envy_free_fairest(measure: Measure, value: float, after: float | None, case:
         return math.nan
     fairest = measure.fairest
     gain = judges.unfairness(measure, value) - judges.unfairness(measure, fairest)
-    return judges.resolution(case.before.m, value) - gain
+    return judges.strict_excess(case.before.m, gain, value)
 
 
 def explain_mirror(example: Mapping[str, Any]) -> str:

@@ -36,6 +36,8 @@ import time
 
 import pandas as pd
 
+import puf.lines
+
 
 #: The example budgets the power table is measured at (``python benchmarks/power.py``).
 BUDGETS = (10, 30, 60, 100, 300, 1000)
@@ -250,8 +252,9 @@ def false_alarms_by_property(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(table)
 
 
-def format_power(table: pd.DataFrame) -> str:
-    """Render a power table as text: rates as percentages, seconds as numbers.
+def format_power(table: pd.DataFrame, *, width: int | None = None) -> str:
+    """Render a power table as text: rates as percentages, seconds as numbers; ``width``: the
+    characters a line may take (the budgets' columns come in blocks that fit; default one block).
 
     Examples
     --------
@@ -267,5 +270,4 @@ def format_power(table: pd.DataFrame) -> str:
     for name, row in table.iterrows():
         cells = [f"{v:.1f}" if name == "seconds" else ("—" if v != v else f"{100 * v:.0f}%") for v in row]
         rows.append([str(name), *cells])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    return puf.lines.table(rows, width)

@@ -9,6 +9,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from puf.lines import folded
+
+from ..catalog.judges import telling_decimals
 from .candidate import Candidate, Cell
 
 _SHORT = {
@@ -26,10 +30,18 @@ def _counterexample(cell: Cell) -> str:
     before, after = example.get("before") or {}, example.get("after") or {}
     if "effectiveness" not in before:
         return ""
-    text = "S = " + np.array2string(np.asarray(before["effectiveness"]), precision=4, separator=", ")
-    if after.get("effectiveness") is not None:
-        text += " → " + np.array2string(np.asarray(after["effectiveness"]), precision=4, separator=", ")
+    moved = after.get("effectiveness")
+    digits = None if moved is None else telling_decimals(before["effectiveness"], moved)
+    text = "S = " + _one_line(before["effectiveness"], digits)
+    if moved is not None:
+        text += " → " + _one_line(moved, digits)
     return text
+
+
+def _one_line(values: Any, digits: int | None) -> str:
+    """``values`` as numpy prints them, with ``digits`` decimals (:func:`telling_decimals`), in
+    one line (folded where the row is shown)."""
+    return np.array2string(np.asarray(values), precision=digits or 4, separator=", ", max_line_width=10**9)
 
 
 def _row(candidate: Candidate) -> str:
@@ -46,9 +58,16 @@ def _grouped_row(candidate: Candidate) -> str:
 
 
 def format_design(
-    accepted: Sequence[Candidate], rejected: Sequence[Candidate], *, require: Sequence[str], forbid: Sequence[str] = ()
+    accepted: Sequence[Candidate],
+    rejected: Sequence[Candidate],
+    *,
+    require: Sequence[str],
+    forbid: Sequence[str] = (),
+    width: int | None = None,
 ) -> str:
     """The accepted candidates ranked (each with its row), then every rejected one's first failing cell.
+
+    ``width``: characters a line may take (a row folds under its column); default: lines not folded.
 
     Examples
     --------
@@ -60,24 +79,31 @@ def format_design(
     """
     wanted = f"require {', '.join(require)}" + (f"; forbid {', '.join(forbid)}" if forbid else "")
     total = len(accepted) + len(rejected)
-    lines = [f"puf design: {len(accepted)} of {total} candidates meet {wanted}"]
+
+    def add(line: str, hang: int) -> None:
+        lines.append(line if width is None else folded(line, width, hang=hang))
+
+    lines: list[str] = []
+    add(f"puf design: {len(accepted)} of {total} candidates meet {wanted}", 4)
     if accepted:
-        width = max(len(c.name) for c in accepted)
-        lines.append(f"{'rank':>4}  {'form'.ljust(width)}  {'built-in':<16}  proven  row")
+        form = max(len(c.name) for c in accepted)
+        lines.append(f"{'rank':>4}  {'form'.ljust(form)}  {'built-in':<16}  proven  row")
         for rank, c in enumerate(accepted, 1):
-            lines.append(
-                f"{rank:>4}  {c.name.ljust(width)}  {c.alias or '—':<16}  {c.n_proven:>3}/{len(c.cells):<3} {_row(c)}"
+            add(
+                f"{rank:>4}  {c.name.ljust(form)}  {c.alias or '—':<16}  {c.n_proven:>3}/{len(c.cells):<3} {_row(c)}",
+                form + 32,
             )
     if rejected:
         lines.append("rejected (first failing cell and its counterexample):")
-        width = max(len(c.name) for c in rejected)
+        form = max(len(c.name) for c in rejected)
         for c in rejected:
             cell = c.failed
             if cell is None:  # every rejected candidate has its failing cell
                 continue
-            lines.append(
-                f"  {c.name.ljust(width)}  {cell.property}: {_SHORT.get(cell.status, cell.status)} "
-                f"by {cell.by}" + (f"; {_counterexample(cell)}" if _counterexample(cell) else "")
+            add(
+                f"  {c.name.ljust(form)}  {cell.property}: {_SHORT.get(cell.status, cell.status)} "
+                f"by {cell.by}" + (f"; {_counterexample(cell)}" if _counterexample(cell) else ""),
+                form + 4,
             )
     return "\n".join(lines)
 

@@ -6,10 +6,11 @@ __all__ = ["format_example", "format_verdicts", "format_matrix"]
 
 from typing import Any
 from collections.abc import Mapping, Sequence
-import textwrap
 import numpy as np
 from numpy.typing import ArrayLike
-from ..catalog.judges import shown_pair
+from puf.lines import folded, table
+
+from ..catalog.judges import shown_pair, telling_decimals
 from ..catalog.property import Property
 from .verdict import Verdict
 import pandas as pd
@@ -24,24 +25,20 @@ _LABEL = {
     "not-applicable": "n/a",
 }
 _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
+_DETAIL_ROOM = 50  # the least width a detail folds into under its own column
 _ROLE = {"holds": "witness", "violated": "counterexample", "not-found": "nearest found", "undefined": "input"}
 
 
-def _wrapped(text: str, width: int | None, indent: int) -> str:
-    """``text`` in lines of at most ``width`` characters after the first line's ``indent``
-    characters, the next lines indented as far (no wrapping when ``width`` is None)."""
-    if width is None or len(text) + indent <= width:
-        return text
-    lines = textwrap.wrap(text, max(20, width - indent), break_on_hyphens=False)
-    return ("\n" + " " * indent).join(lines)
-
-
-def _array(value: ArrayLike, indent: int, width: int | None = None, *, integer: bool = False) -> str:
+def _array(
+    value: ArrayLike, indent: int, width: int | None, *, integer: bool = False, digits: int | None = None
+) -> str:
+    """A field as numpy prints it, its next lines under ``indent``, in ``width`` columns from there;
+    ``digits``: that many decimals, small values not rounded to 0 (None: 4, small ones shown as 0)."""
     text = np.array2string(
         np.asarray(value, dtype=int if integer else float),
-        precision=4,
-        suppress_small=True,
-        max_line_width=120 if width is None else max(20, width - indent),
+        precision=4 if digits is None else digits,
+        suppress_small=digits is None,
+        max_line_width=120 if width is None else max(24, width - indent),
         floatmode="maxprec",
     )
     return text.replace("\n", "\n" + " " * indent)
@@ -104,9 +101,9 @@ def format_example(
     room = None if width is None else width - indent  # what a line may take after the pad
     before, after = example.get("before") or {}, example.get("after")
     m = len(next(iter(before.values()))) if before else "?"
-    lines = [_wrapped(f"{_ROLE.get(status, 'example')} (m = {m}): {example.get('change', '')}".rstrip(": "), room, 0)]
+    lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {example.get('change', '')}".rstrip(": ")]
     if example.get("error"):
-        lines.append(_wrapped(f"error: {example['error']}", room, 0))
+        lines.append(f"error: {example['error']}")
     elif example.get("value_after") is None:
         lines.append(
             f"value {_number(example.get('value_before'))}"
@@ -114,14 +111,21 @@ def format_example(
         )
     else:
         lines.append("value before {}, after {}".format(*_numbers(example["value_before"], example["value_after"])))
+    if room is not None:
+        lines = [folded(line, room, hang=2) for line in lines]
     column = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
+    # A field that a change moves prints with the digits that tell its two states apart.
+    digits = {name: telling_decimals(before[name], value) for name, value in (after or {}).items() if name in before}
     for name, value in before.items():
         label = name if after is None else f"{name} (before)"
-        lines.append(label.ljust(column) + _array(value, column, room, integer=name == "groups"))
+        lines.append(
+            label.ljust(column) + _array(value, column, room, integer=name == "groups", digits=digits.get(name))
+        )
     for name, value in (after or {}).items():
         if name in before and np.array_equal(np.asarray(value), np.asarray(before[name])):
             continue
-        lines.append(f"{name} (after)".ljust(column) + _array(value, column, room, integer=name == "groups"))
+        shown = _array(value, column, room, integer=name == "groups", digits=digits.get(name))
+        lines.append(f"{name} (after)".ljust(column) + shown)
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
 
@@ -161,17 +165,28 @@ def format_verdicts(
     column = max(9, *(len(_label(v.status, catalog.get(v.property))) for v in results))
     lines = [head, f"{'property'.ljust(first)}  {'verdict'.ljust(column)}  detail"]
     detail = first + column + 4  # where the detail column starts
+    # A detail folds under its column while that leaves it room, else under the examples.
+    hang = detail if width is None or width - detail >= _DETAIL_ROOM else first + 2
     for v in results:
         label = _label(v.status, catalog.get(v.property)).ljust(column)
-        lines.append(f"{v.property.ljust(first)}  {label}  {_wrapped(v.reason, width, detail)}".rstrip())
+        row = f"{v.property.ljust(first)}  {label}  {v.reason}".rstrip()
+        lines.append(row if width is None else folded(row, width, hang=hang))
         if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
             lines.append(format_example(v.example, status=v.status, indent=first + 2, width=width))
     return "\n".join(lines)
 
 
-def format_matrix(matrix: pd.DataFrame, *, catalog: Mapping[str, Property]) -> str:
+def format_matrix(matrix: pd.DataFrame, *, catalog: Mapping[str, Property], width: int | None = None) -> str:
     """Render a measure x property status matrix with properties as rows; ``catalog``
     (:data:`puf.properties.CATALOG`) says what property is informational.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        Status per measure (rows) and property (columns).
+    width : int, optional
+        Characters a line may take: the measures' columns come in blocks that fit, each led by
+        the properties; default: one block.
 
     Examples
     --------
@@ -186,17 +201,17 @@ def format_matrix(matrix: pd.DataFrame, *, catalog: Mapping[str, Property]) -> s
     scale-invariance  violated (i)
     (i) informational: scale and translation invariance describe a measure (relative or absolute), neither outcome is a defect
     """
-    table = matrix.T
-    rows = [["property", *map(str, table.columns)]]
+    by_property = matrix.T
+    rows = [["property", *map(str, by_property.columns)]]
     rows += [
         [str(name), *(_label(s, catalog.get(name)).replace(_INFORMATIONAL, "violated (i)") for s in row)]
-        for name, row in zip(table.index, table.to_numpy().tolist())
+        for name, row in zip(by_property.index, by_property.to_numpy().tolist())
     ]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    text = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    text = table(rows, width)
     if any("violated (i)" in c for r in rows for c in r):
-        text += (
-            "\n(i) informational: scale and translation invariance describe a measure "
+        note = (
+            "(i) informational: scale and translation invariance describe a measure "
             "(relative or absolute), neither outcome is a defect"
         )
+        text += "\n" + (note if width is None else folded(note, width, hang=4))
     return text

@@ -348,11 +348,13 @@ class PropertyItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, PropertyFailure):
+            from puf.lines import folded, terminal_width
             from puf.properties.catalog.listing import CATALOG
             from puf.properties.running.display import format_verdicts
 
-            verdict = excinfo.value.verdict
-            return f"{self.label}: {excinfo.value.message}\n" + format_verdicts([verdict], catalog=CATALOG)
+            width = terminal_width()
+            head = folded(f"{self.label}: {excinfo.value.message}", width)
+            return head + "\n" + format_verdicts([excinfo.value.verdict], catalog=CATALOG, width=width)
         if isinstance(excinfo.value, ValueError):
             return f"{self.label}: {excinfo.value}"
         return super().repr_failure(excinfo, style=style)

@@ -32,6 +32,7 @@ from puf.population import Population
 
 from .calls import Timeout
 from ..cases.case import Case
+from ..cases.user_cases import described
 from ..catalog.property import Property
 from .search import Found, OutOfBudget, PropertySearch, shown_fields
 
@@ -208,6 +209,29 @@ def _renumbered(
     if other is not None and other[1] < other[0]:
         note += f"{'; ' * bool(note)}the other population from m = {other[0]} to {other[1]}"
     return f"{text} (shrunk from m = {m}: {note})" if note else text
+
+
+def _redescribed(change: str, drawn: Population, shown: Population) -> str:
+    """The change's words about the population drawn said of the population shown: a hand-made
+    population's description (:func:`~puf.properties.cases.user_cases.described`) made again,
+    or a leading size ``m = N`` that the users removed made smaller.
+
+    Examples
+    --------
+    >>> drawn, shown = Population(np.eye(300)[0], np.ones((300, 300))), Population([1.0, 0, 0], np.ones((3, 3)))
+    >>> _redescribed("explicit: " + described(drawn), drawn, shown)
+    'explicit: m = 3, one user at S = 1, the others at 0, everyone similar'
+    >>> _redescribed("known example: explicit: m = 300, the candidate extremes", drawn, shown)
+    'known example: explicit: m = 3, the candidate extremes'
+    >>> _redescribed("found by the SMT solver at m = 300", drawn, shown)
+    'found by the SMT solver at m = 300'
+    """
+    if drawn.m == shown.m and all(np.array_equal(v, shown.fields().get(k)) for k, v in drawn.fields().items()):
+        return change
+    words = described(drawn)
+    if words in change:
+        return change.replace(words, described(shown), 1)
+    return re.sub(rf"^((?:known example[^:]*: )?(?:explicit: )?)m = {drawn.m}\b", rf"\g<1>m = {shown.m}", change)
 
 
 def _remade(prop: Property, case: Case, pop: Population) -> Case | None:
@@ -438,6 +462,7 @@ def shrink(search: PropertySearch) -> bool:
         )
     else:
         text = _renumbered(change, kept, m, moved)
+    text = _redescribed(text, case.before, search.failure_case.before)
     search.failure[1]["change"] = text
     search.failure_case = dataclasses.replace(search.failure_case, change=text)
     return search.calls < budget

@@ -1,0 +1,99 @@
+"""An example is shown as it is: its words describe the population shown, not the one drawn, and
+the fields a change moves print with the digits that tell their two states apart."""
+
+import numpy as np
+import pytest
+
+from puf import Population, as_measure
+from puf.properties import get_property, verdicts
+from puf.properties.cases.case import Case
+from puf.properties.cases.user_cases import described
+from puf.properties.running.display import format_example
+from puf.properties.running.runner import MEASURE_CALLS
+from puf.properties.running.search import Found, PropertySearch
+from puf.properties.running.shrink import shrink
+
+
+def log_m_times_the_largest(effectiveness):
+    """Over the range [0, 1] from m = 3 on (ln 3 > 1), the more so the more users."""
+    s = np.asarray(effectiveness, dtype=float)
+    return float(np.log(len(s)) * s.max())
+
+
+def test_a_hand_made_population_shrunk_is_described_at_the_size_shown():
+    drawn = Population(np.eye(300)[0], np.ones((300, 300)))
+    search = PropertySearch(
+        as_measure(log_m_times_the_largest),
+        get_property("range"),
+        measure_calls=MEASURE_CALLS,
+        max_examples=5,
+        time_limit=2.0,
+        time_budget=60.0,
+    )
+    with pytest.raises(Found):
+        search.check(Case(drawn, change=f"explicit: {described(drawn)}"))
+    assert shrink(search)
+    example = search.failure[1]
+    assert example["before"]["effectiveness"] == [1.0, 0.0, 0.0]
+    assert example["change"] == (
+        "explicit: m = 3, one user at S = 1, the others at 0, everyone similar "
+        "(shrunk from m = 300: users the change leaves alone removed)"
+    )
+
+
+def test_a_verdict_shows_the_words_of_its_own_example():
+    # The worst of the hand-made populations is the largest; the one shown is the smallest.
+    (verdict,) = verdicts(as_measure(log_m_times_the_largest), properties=["range"], max_examples=5)
+    text = format_example(verdict.example, indent=0)
+    assert verdict.status == "violated" and text.startswith("counterexample (m = 3): explicit: m = 3, ")
+    assert "m = 300," not in text
+
+
+def test_fields_a_change_moves_print_differently():
+    example = {
+        "change": "effectiveness moved along a segment, narrowed by bisection to δ = 2.43e-16",
+        "value_before": 0.0,
+        "value_after": 0.6931471805599453,
+        "violation": 0.69,
+        "error": None,
+        "before": {"effectiveness": [0.0, 0.0], "similarity": [[1.0, 0.5], [0.5, 1.0]]},
+        "after": {"effectiveness": [2.43e-16, 0.0], "similarity": [[1.0, 0.5], [0.5, 1.0]]},
+    }
+    lines = format_example(example, indent=0).splitlines()
+    before = next(line for line in lines if line.startswith("effectiveness (before)"))
+    after = next(line for line in lines if line.startswith("effectiveness (after)"))
+    assert before.split(")", 1)[1].strip() != after.split(")", 1)[1].strip()
+    assert "2.43e-16" in after
+    assert not any(line.startswith("similarity (after)") for line in lines)  # unchanged: shown once
+    close = {**example, "after": {**example["after"], "effectiveness": [0.5 + 1e-9, 0.0]}}
+    close["before"] = {**example["before"], "effectiveness": [0.5, 0.0]}
+    shown = [line.split(")", 1)[1].split() for line in format_example(close, indent=0).splitlines()[2:4]]
+    assert shown[0] != shown[1]
+
+
+def test_fields_apart_at_four_decimals_keep_four():
+    example = {
+        "change": "a transfer",
+        "value_before": 0.25,
+        "value_after": 0.2,
+        "violation": 0.05,
+        "error": None,
+        "before": {"effectiveness": [0.1, 0.3]},
+        "after": {"effectiveness": [0.2, 0.2]},
+    }
+    assert format_example(example, indent=0).splitlines()[2:] == [
+        "effectiveness (before) [0.1 0.3]",
+        "effectiveness (after)  [0.2 0.2]",
+    ]
+
+
+def test_the_designer_shows_a_rejected_forms_two_populations_apart():
+    from puf.properties.proving.candidate import Candidate, Cell
+    from puf.properties.proving.design_display import format_design
+
+    example = {"before": {"effectiveness": [0.5, 0.0]}, "after": {"effectiveness": [0.5 + 1e-9, 0.0]}}
+    cell = Cell("continuity", "violated", "search", example=example)
+    rejected = Candidate("1·abs/pairs", form=None, cells=[cell], failed=cell)
+    line = format_design([], [rejected], require=["continuity"]).splitlines()[-1]
+    before, after = line.split("S = ")[1].split(" → ")
+    assert before != after and "0.500000001" in after

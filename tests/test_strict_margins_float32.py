@@ -1,0 +1,100 @@
+"""The strict halves of ``similar-treated-alike`` and ``envy-free-fairest`` follow the coarse-float
+rule of every strict judgment (:func:`~puf.properties.catalog.judges.strict_excess`): a float32
+measure whose distance from its fairest end is within float32's rounding is neither violated nor
+passed, and a float64 measure is judged to the bit as before."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from puf import Population, as_measure
+from puf.properties import get_property
+from puf.properties.cases.case import Case
+from puf.properties.catalog.judges import MEASURE_EPSILON, resolution, unfairness
+
+
+def _closeness(dtype):
+    """One minus the mean over pairs of sim·|gap|, computed in ``dtype``: 1 (its fairest end)
+    when similar users are treated alike."""
+
+    def closeness(effectiveness, similarity):
+        s, w = np.asarray(effectiveness, dtype=dtype), np.asarray(similarity, dtype=dtype)
+        gaps = np.abs(s[:, None] - s[None, :]) * w
+        return dtype(1) - dtype(gaps[np.triu_indices(s.size, 1)].mean())
+
+    return dataclasses.replace(as_measure(closeness), direction="higher")
+
+
+def _one_pair_told_apart(m=300):
+    """Users 0 and 1 identical, everyone else similar to no one, all at 0.5; then user 0 moved
+    0.01: the value leaves its fairest end by 0.01 / (m(m−1)/2), 2.2e-7 at m = 300, within
+    float32's rounding of a mean over 44,850 pairs (about 3.6e-5)."""
+    similarity = np.eye(m)
+    similarity[0, 1] = similarity[1, 0] = 1.0
+    pop = Population(np.full(m, 0.5), similarity)
+    moved = pop.effectiveness.copy()
+    moved[0] = 0.51
+    return Case(pop, pop.replace(effectiveness=moved), "user 0 moved 0.01 from its cluster")
+
+
+def _judged(prop, measure, case, epsilon):
+    values = [float(measure(**p.fields())) for p in (case.before, case.after)]
+    token = MEASURE_EPSILON.set(epsilon)
+    try:
+        return get_property(prop).judge(measure, *values, case), values
+    finally:
+        MEASURE_EPSILON.reset(token)
+
+
+def test_a_float32_pair_told_apart_within_its_rounding_is_undecided_not_violated():
+    case = _one_pair_told_apart()
+    excess, (before, after) = _judged("similar-treated-alike", _closeness(np.float32), case, 2.0**-23)
+    assert before == 1.0 and 0 < before - after < 1e-6  # float32 shows the move, below its rounding
+    token = MEASURE_EPSILON.set(2.0**-23)
+    try:
+        assert before - after < resolution(case.before.m, after, before)  # the old margin called it violated
+    finally:
+        MEASURE_EPSILON.reset(token)
+    assert math.isnan(excess)
+
+
+def test_a_float32_measure_blind_to_the_move_is_still_violated():
+    def blind(effectiveness, similarity):  # at its fairest end whatever the users get
+        return np.float32(0.0) * np.float32(np.sum(effectiveness))
+
+    excess, _ = _judged("similar-treated-alike", as_measure(blind), _one_pair_told_apart(4), 2.0**-23)
+    assert excess > 0
+
+
+@pytest.mark.parametrize("m", [4, 300])
+def test_float64_margins_of_similar_treated_alike_are_unchanged_to_the_bit(m):
+    case = _one_pair_told_apart(m)
+    measure = _closeness(np.float64)
+    excess, (before, after) = _judged("similar-treated-alike", measure, case, 2.0**-52)
+    apart = unfairness(measure, after) - unfairness(measure, measure.fairest)
+    assert excess == resolution(m, after, measure.fairest) - apart < 0
+
+
+def _envious(value):
+    """Two users, user 0 valuing user 1's list 0.02 above its own: envy, so the value must leave
+    the fairest end."""
+    pop = Population([0.5, 0.5], np.eye(2), utility=[[0.5, 0.52], [0.2, 0.4]])
+    return Case(pop), value
+
+
+def test_envy_free_fairest_sets_aside_a_float32_distance_within_its_rounding():
+    measure = dataclasses.replace(as_measure(lambda utility: 1.0), direction="higher")
+    case, value = _envious(float(np.float32(1.0) - np.float32(2.0**-23)))  # one float32 step below 1
+    judge = get_property("envy-free-fairest").judge
+    token = MEASURE_EPSILON.set(2.0**-23)
+    try:
+        assert 1.0 - value < resolution(2, value)  # the old margin called it violated
+        assert math.isnan(judge(measure, value, None, case))
+        # A float32 value of 0 at its fairest end is exact: there, despite the envy, it is violated.
+        assert judge(as_measure(lambda utility: 0.0), 0.0, None, case) > 0
+    finally:
+        MEASURE_EPSILON.reset(token)
+    gain = 1.0 - value
+    assert judge(measure, value, None, case) == resolution(2, value) - gain < 0  # float64: as before
