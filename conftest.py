@@ -63,13 +63,46 @@ settings.register_profile("thorough", deadline=None, max_examples=1000, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
-def pytest_collection_modifyitems(config, items):
-    """Skip the doctests that import torch, saying why, where the ``neural`` extra is not installed.
+# The files whose tests cost the most CPU seconds, costliest first (each file's CPU seconds in
+# docs/benchmarks/performance.md, "The CI run"). They are collected, and so handed to
+# pytest-xdist's workers, before every other file: handed out last, one of them would run alone
+# at the end of the run while the other core idles.
+COSTLIEST_FIRST = (
+    "tests/test_properties_builtin.py",
+    "tests/test_reports_report.py",
+    "tests/test_properties_power.py",
+    "tests/test_own_measure.py",
+    "tests/test_proofs.py",
+    "tests/test_hostile.py",
+    "tests/test_reports_real.py",
+    "tests/test_figure_text.py",
+    "tests/test_measure_calls.py",
+    "tests/test_design.py",
+)
 
-    Their test modules skip themselves the same way (``tests/test_rankers_neural.py``).
+
+def costliest_first(items, root):
+    """Sort ``items`` in place: the files of :data:`COSTLIEST_FIRST` in its order, then the other
+    files by their number of tests, most first (pytest-xdist's own order), each file's tests kept
+    together and in their order."""
+    from collections import Counter
+
+    files = [os.path.relpath(item.path, root).replace(os.sep, "/") for item in items]
+    counts = Counter(files)
+    rank = {name: (COSTLIEST_FIRST.index(name) if name in COSTLIEST_FIRST else len(COSTLIEST_FIRST)) for name in counts}
+    order = sorted(range(len(items)), key=lambda i: (rank[files[i]], -counts[files[i]], files[i], i))
+    items[:] = [items[i] for i in order]
+
+
+def pytest_collection_modifyitems(config, items):
+    """The costliest files first (:func:`costliest_first`), and the doctests that import torch
+    skipped, saying why, where the ``neural`` extra is not installed.
+
+    The torch test modules skip themselves the same way (``tests/test_rankers_neural.py``).
     """
     import importlib.util
 
+    costliest_first(items, config.rootpath)
     if importlib.util.find_spec("torch") is not None:
         return
     skip = pytest.mark.skip(
@@ -87,7 +120,8 @@ def pytest_cmdline_main(config):
     """pytest-xdist's scheduling, set only where it is installed, so a plain ``pytest`` runs without it.
 
     ``--dist loadfile`` keeps each file's module fixtures (the pinned matrix, the report) in
-    one worker, computed once; ``--maxprocesses 4`` caps ``-n auto`` on large machines, where
+    one worker, computed once, and hands the files out in collection order (costliest first, not
+    xdist's most tests first); ``--maxprocesses 4`` caps ``-n auto`` on large machines, where
     more workers each repeat those fixtures. An explicit ``--dist`` or ``--maxprocesses`` wins.
     Registered after xdist, this runs before xdist's own tryfirst hook, which turns ``-n`` into
     workers (and would set ``--dist load``).
@@ -96,6 +130,7 @@ def pytest_cmdline_main(config):
         return
     if config.option.dist == "no" and not config.option.distload:
         config.option.dist = "loadfile"
+        config.option.loadscopereorder = False  # the files in collection order: costliest first
     if not config.option.maxprocesses:
         config.option.maxprocesses = 4
 
@@ -217,6 +252,12 @@ def _no_writes_outside(_sealed_run):
         paths = sorted(set(_Seal.written))
         _Seal.written.clear()
         pytest.fail(f"the test wrote outside its temporary folders: {', '.join(paths[:5])}", pytrace=False)
+
+
+@pytest.fixture
+def file_order():
+    """The order the suite's files are handed out in: :data:`COSTLIEST_FIRST` and :func:`costliest_first`."""
+    return COSTLIEST_FIRST, costliest_first
 
 
 @pytest.fixture

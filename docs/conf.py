@@ -78,7 +78,11 @@ html_theme_options = {
     "header_links_before_dropdown": 7,
     "secondary_sidebar_items": ["page-toc"],
 }
-html_sidebars = {"changelog": [], "design": []}
+# No primary sidebar on the changelog, the design page and the API reference's name pages. A name
+# page's sidebar would list every public name (over 800 links, written into each of the 800
+# pages: two fifths of the build); such a page is reached from its package's page, which lists
+# its names, and leads back to it by the breadcrumbs, the previous/next links and the top bar.
+html_sidebars = {"changelog": [], "design": [], "api/generated/*": []}
 html_show_sourcelink = False
 
 # Sphinx's own doctests run on the guide's ``{doctest}`` blocks (``sphinx-build -b doctest``).
