@@ -11,7 +11,7 @@ import pytest
 from puf import Population, as_measure
 from puf.properties import get_property
 from puf.properties.cases.case import Case
-from puf.properties.cases.user_cases import rearrangement_remade, repeat_remade
+from puf.properties.cases.user_cases import anonymity_examples, rearrangement_remade, relabelled_remade, repeat_remade
 from puf.properties.running.isolation import load_isolated, release_workers
 from puf.properties.running.runner import MEASURE_CALLS
 from puf.properties.running.search import Found, PropertySearch
@@ -180,3 +180,29 @@ def test_a_smaller_population_drawn_anew_is_judged_in_a_process_of_its_own(fixed
     case = Case(pop, other, "a population drawn anew, then P again")
     search = _shrunk(load_isolated(f"{fixed_by}:fixed_by_5"), "deterministic", case)
     assert search.failure_case.after.m == 5 and search.failure_case.before.m == 2
+
+
+def _labels_counted_above(m_min):
+    """Anonymous below ``m_min`` users; from there it weights each user's outcome by its label,
+    so any relabelling that moves an unequal pair changes it: its smallest failing m is ``m_min``."""
+
+    def labelled(effectiveness):
+        s = np.asarray(effectiveness, dtype=float)
+        return float(s @ np.arange(len(s)) / len(s) ** 2) if len(s) >= m_min else float(s.mean())
+
+    return labelled
+
+
+@pytest.mark.parametrize("smallest", [2, 3, 5])
+def test_a_relabelling_found_at_300_users_shrinks_to_its_smallest_m(smallest):
+    # The hand-made 300-user reversal moves every user, so no user is left alone by the change:
+    # the find shrinks because the relabelling is made again around the smaller population.
+    (large,) = [c for c in anonymity_examples("score") if c.before.m == 300]
+    search = _shrunk(as_measure(_labels_counted_above(smallest)), "anonymity", large)
+    found = search.failure_case
+    assert found.before.m == smallest
+    assert "shrunk from m = 300" in search.failure[1]["change"]
+    again = relabelled_remade(found, found.before)
+    assert np.array_equal(found.after.effectiveness, again.after.effectiveness) or any(
+        np.array_equal(found.after.effectiveness, a.after.effectiveness) for a in again.alternatives
+    )

@@ -13,6 +13,7 @@ __all__ = [
     "described",
     "anonymity_cases",
     "anonymity_examples",
+    "relabelled_remade",
     "rearrangement_cases",
     "rearrangement_remade",
     "replication_cases",
@@ -196,6 +197,25 @@ def anonymity_examples(level: str) -> list[Case]:
         )
         cases.append(dataclasses.replace(reversed_, alternatives=(rotated,)))
     return cases
+
+
+def relabelled_remade(case: Case, pop: Population) -> Case | None:
+    """The relabellings of ``pop`` that move every user, reversed and (its alternative) rotated:
+    how a smaller or simpler population of an anonymity find is judged while it is shrunk,
+    whatever order the find was drawn with; None for a population derived from a world, whose
+    lists are relabelled with it.
+
+    Examples
+    --------
+    >>> pop = Population([0.0, 0.5, 1.0], np.eye(3))
+    >>> case = relabelled_remade(Case(pop), pop)
+    >>> case.after.effectiveness.tolist(), case.alternatives[0].after.effectiveness.tolist()
+    ([1.0, 0.5, 0.0], [1.0, 0.0, 0.5])
+    """
+    if _from_world(pop):
+        return None
+    reversed_, rotated = (_relabelled(pop, None, o) for o in (np.arange(pop.m)[::-1], np.roll(np.arange(pop.m), 1)))
+    return dataclasses.replace(reversed_, alternatives=(rotated,))
 
 
 def _relabelled(pop: Population, world: World | None, order: NDArray[np.int64]) -> Case:

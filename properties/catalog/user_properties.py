@@ -22,6 +22,7 @@ from ..proving.proof_rules import composition_rule
 from ..cases.user_cases import (
     anonymity_cases,
     anonymity_examples,
+    relabelled_remade,
     extreme_examples,
     repeat_cases,
     repeat_remade,
@@ -156,6 +157,7 @@ USER_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=anonymity_cases,
         explicit=anonymity_examples,
         judge=judges.unchanged,
+        remake=relabelled_remade,
         proof_rule=_anonymity,
     ),
     dict(

@@ -257,18 +257,21 @@ def _set(pop: Population, name: str, index: tuple[int, ...], value: float) -> Po
 def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value: float) -> Case | None:
     """``case`` with one value of ``before`` moved (a user's, or a pair's ``index``), ``after``
     following it; None when the change touches a user of ``index``, so the value stays."""
-    before = _set(case.before, name, index, value)
     if prop.remake is not None:
-        return _remade(prop, case, before)
+        return _remade(prop, case, _set(case.before, name, index, value))
     replication = _replication(case)
+    if replication is None and case.after is not None:
+        # Asked before a population is built: a large find that relabels every user has tens of
+        # thousands of pair entries, none of which may move.
+        if not (name in case.after.fields() and all(_untouched(case, user) for user in set(index))):
+            return None
+    before = _set(case.before, name, index, value)
     if replication is not None:  # the copies move with their user
         after: Population | None = _replicated(before, replication)
     elif case.after is None:
         after = None
-    elif name in case.after.fields() and all(_untouched(case, user) for user in set(index)):
-        after = _set(case.after, name, index, value)
     else:
-        return None
+        after = _set(case.after, name, index, value)
     return dataclasses.replace(case, before=before, after=after, values=None, alternatives=())
 
 
