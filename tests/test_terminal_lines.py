@@ -122,7 +122,8 @@ def test_every_command_prints_lines_of_at_most_100_columns_on_a_wide_terminal(tm
     lines += _lines(capsys)
 
     assert len(lines) > 200  # every command above printed
-    too_wide = [line for line in lines if len(line) > WIDTH]
+    # A word longer than a line (a temporary folder's path) stays whole, on a line of its own.
+    too_wide = [line for line in lines if len(line) > WIDTH and len(line.split()) > 1]
     assert not too_wide, "\n".join(too_wide)
 
 

@@ -164,21 +164,22 @@ def run(args: argparse.Namespace) -> int:
         if cache.exists() and not cache.is_dir():
             print(f"puf data list: error: cache {cache}: is a file, not a folder", file=sys.stderr)
             return EXIT_BAD_INPUT
+        from puf.lines import folded, table, terminal_width
+
         entries = list_cached(args.cache, check=True)  # checksums: a damaged entry shows
         if not entries:
-            print(f"no dataset cached in {cache}")
+            print(folded(f"no dataset cached in {cache}", terminal_width()))
             return EXIT_OK
         header = ("dataset", "status", "source", "MB", "fetched", "path")
         rows = [
             (e["dataset"], e["status"], e["source"], f"{e['bytes'] / 1e6:.1f}", e["fetched"], e["path"])
             for e in entries
         ]
-        from puf.lines import table, terminal_width
-
         print(table([header, *rows], terminal_width()))
         damaged = [e["dataset"] for e in entries if e["status"] != "ok"]
         if damaged:
-            print(f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged entry", file=sys.stderr)
+            said = f"damaged: {', '.join(damaged)}; `puf data fetch NAME` replaces a damaged entry"
+            print(folded(said, terminal_width()), file=sys.stderr)
         return EXIT_OK
     print(
         "usage: puf data {fetch NAME [--cache DIR], list [--cache DIR], convert FORMAT PATH --out DIR, "

@@ -232,7 +232,7 @@ def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str,
     >>> found = shrunk_example(search, {"change": "m = 4", "before": {"effectiveness": [0.3, 0.7, 0.2, 0.9]},
     ...                                 "after": None})
     >>> found["before"]["effectiveness"], found["change"]
-    ([0.0, 1.0], 'm = 4 (shrunk from m = 4: users the change leaves alone removed, 2 values made simpler)')
+    ([0.0, 1.0], 'm = 2 (shrunk from m = 4: users the change leaves alone removed, 2 values made simpler)')
     """
     if search.prop.fresh_workers:  # its workers are closed: judged in fresh ones only
         return example
