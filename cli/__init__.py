@@ -127,7 +127,11 @@ def _warnings_in_one_line(command: str) -> Iterator[None]:
     from puf.lines import fitted, terminal_width
 
     def show(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
-        print(fitted(f"puf {command}: warning: {message}", terminal_width()), file=sys.stderr)
+        from tqdm import tqdm  # (imported once the commands' bar width is set)
+
+        # Through tqdm: a progress bar running on stderr is cleared first and drawn again after,
+        # so the warning gets a line of its own instead of the bar's.
+        tqdm.write(fitted(f"puf {command}: warning: {message}", terminal_width()), file=sys.stderr)
 
     with warnings.catch_warnings():
         warnings.showwarning = show

@@ -5,6 +5,8 @@ shape it returns; the formatting the command does with it is the command's own."
 
 import dataclasses
 import json
+import re
+import sys
 import textwrap
 import warnings
 
@@ -141,3 +143,21 @@ def test_progress_bars_take_the_width_of_the_commands_lines(tmp_path):
     bars = [line for line in run.stderr.replace("\r", "\n").splitlines() if line.startswith("rankers:")]
     assert bars and all(len(line) <= WIDTH for line in bars)
     assert max(len(line) for line in bars) > 90  # as wide as the commands' lines, not tqdm's default
+
+
+def test_a_warning_during_a_progress_bar_gets_a_line_of_its_own(monkeypatch, capsys):
+    from tqdm import tqdm
+
+    from puf.cli.commands import measures
+
+    def run(args):
+        with tqdm(total=3, desc="rankers", file=sys.stderr) as bar:
+            bar.update(1)
+            warnings.warn("the ranker stopped early", stacklevel=2)
+            bar.update(2)
+        return 0
+
+    monkeypatch.setattr(measures, "run", run)
+    assert main(["measures"]) == 0
+    shown = re.split(r"[\r\n]", capsys.readouterr().err)
+    assert "puf measures: warning: the ranker stopped early" in [line.strip() for line in shown]
