@@ -3,15 +3,29 @@
 A measure may return a Python or numpy scalar, a 0-d or one-element array, a one-element
 list or tuple, or a one-element tensor (anything with ``shape`` and ``item()``): each is
 read as its number. Anything else (text, a complex number, a vector, None) is not a
-number, and the message says what it was (type and shape) and what to return instead.
+number, and the message says what it was (type and shape) and what to return instead. One
+call's :class:`Outcome` holds its number, its type, what it raised and its float type's
+epsilon, wherever the call ran (here, or in a measure's worker process).
 """
 
 from __future__ import annotations
 
-__all__ = ["returned_number", "returned_kind", "returned_epsilon", "not_a_number", "RETURN_FIX"]
+__all__ = [
+    "Outcome",
+    "outcome",
+    "returned_number",
+    "returned_kind",
+    "returned_epsilon",
+    "not_a_number",
+    "raised_line",
+    "RETURN_FIX",
+]
 
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -93,3 +107,49 @@ def not_a_number(kind: str) -> str:
     'returned ndarray of shape (2,), not a number: return one real number (a float, or a 0-d or one-element array, list or tensor)'
     """
     return f"returned {kind}, not a number: {RETURN_FIX}"
+
+
+def raised_line(exc: BaseException, *, named: bool = True) -> str:
+    """The first line of ``Type: message`` (of the message alone unless ``named``), or the type's name.
+
+    Examples
+    --------
+    >>> raised_line(ValueError("no users\\nat all")), raised_line(KeyError()), raised_line(OSError("full"), named=False)
+    ('ValueError: no users', 'KeyError', 'full')
+    """
+    return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+class Outcome(NamedTuple):
+    """What one call of a measure gave: its number (None: not one real number), the type it returned,
+    what it raised (:func:`raised_line`; None if it returned) and its float type's epsilon."""
+
+    number: float | None
+    kind: str
+    error: str | None
+    epsilon: float = 2.0**-52
+
+
+def outcome(
+    measure: Callable[..., Any] | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException
+) -> Outcome:
+    """Call ``measure`` on ``fields`` with its warnings silenced, and read what it gave as an :class:`Outcome`.
+
+    ``catch`` is what counts as the measure's own failure (in a worker process SystemExit and
+    KeyboardInterrupt too: reported, not obeyed); anything else propagates.
+
+    Examples
+    --------
+    >>> outcome(lambda effectiveness: max(effectiveness), {"effectiveness": [0.0, 0.5]})
+    Outcome(number=0.5, kind='float', error=None, epsilon=2.220446049250313e-16)
+    >>> outcome(lambda effectiveness: "high", {"effectiveness": [0.0]}).kind
+    'str'
+    >>> outcome(lambda effectiveness: 1 / 0, {"effectiveness": [0.0]}).error
+    'ZeroDivisionError: division by zero'
+    """
+    try:
+        with warnings.catch_warnings(action="ignore"):
+            value = measure(**fields)  # type: ignore[misc]
+        return Outcome(returned_number(value), returned_kind(value), None, returned_epsilon(value))
+    except catch as exc:
+        return Outcome(None, "", raised_line(exc))

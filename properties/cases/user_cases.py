@@ -152,7 +152,9 @@ def _anonymity_precondition(case: Any, level: str, measure: Any) -> None:
     order = np.array([int(i) for i in named[1].split(",")])
     require(sorted(order) == list(range(case.before.m)), "sorted(order) == list(range(case.before.m))")
     expected = case.before.permute(order)
-    same_fields(expected, case.after, expected.fields())
+    # A world relabelled derives its list distances and utilities again: in the users' new
+    # places a float sum can round differently in its last bit.
+    same_fields(expected, case.after, expected.fields(), rounding=level == "world")
 
 
 @precondition(_anonymity_precondition)

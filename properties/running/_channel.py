@@ -6,11 +6,11 @@ nothing the worker's process writes runs code in the harness, and a foreign answ
 
 from __future__ import annotations
 
-__all__ = ["Channel", "ChannelError", "Outcome", "keep", "outcome"]
+__all__ = ["Channel", "ChannelError", "keep"]
 
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any, NoReturn
 import contextlib
 import dataclasses
 import json
@@ -24,7 +24,7 @@ import time
 import warnings
 
 from puf.parallel import die_with_parent, start_child
-from puf.returned import returned_epsilon, returned_kind, returned_number
+from puf.returned import outcome, raised_line
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -35,15 +35,6 @@ _BOOT = "import sys; from puf.properties.running._channel import keep; keep(int(
 
 class ChannelError(Exception):
     """Something that is not the worker's answer came on the socket."""
-
-
-class Outcome(NamedTuple):
-    """A call's number (None: not a real number), its type, what it raised, its float type's epsilon."""
-
-    number: float | None
-    kind: str
-    error: str | None
-    epsilon: float = 2.0**-52
 
 
 class Channel:
@@ -165,25 +156,6 @@ def _exit_as(child: int) -> NoReturn:
     os._exit(128 - code if code < 0 else code)
 
 
-def outcome(measure: Measure | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException) -> Outcome:
-    """A call's :class:`Outcome`, its warnings silenced; what it raised, by its first line.
-
-    >>> outcome(lambda effectiveness: "high", {"effectiveness": [0.0]})
-    Outcome(number=None, kind='str', error=None, epsilon=2.220446049250313e-16)
-    """
-    try:
-        with warnings.catch_warnings(action="ignore"):
-            value = measure(**fields)  # type: ignore[misc]
-        return Outcome(returned_number(value), returned_kind(value), None, returned_epsilon(value))
-    except catch as exc:  # in a worker SystemExit and KeyboardInterrupt too: reported, not obeyed
-        return Outcome(None, "", _first_line(exc))
-
-
-def _first_line(exc: BaseException, *, named: bool = True) -> str:
-    """The first line of ``Type: message`` (of the message alone unless ``named``), or the type."""
-    return (f"{type(exc).__name__}: {exc}" if named else str(exc)).splitlines()[0] if str(exc) else type(exc).__name__
-
-
 def _first_outcomes(measure: Measure | None, fields: list[Mapping[str, Any]], connection: Connection) -> Any:
     """The outcomes of ``fields`` in a process forked for them; if it ends without them, so does the worker."""
     worker, (read, write) = os.getpid(), os.pipe()
@@ -212,7 +184,7 @@ def _load(spec: str) -> tuple[Measure | None, list[Any]]:
         with warnings.catch_warnings(action="ignore"):
             measure = load_measure(spec)
     except BaseException as exc:  # KeyboardInterrupt at import too: the user's module failed
-        return None, ["failed", _first_line(exc, named=not isinstance(exc, ValueError))]
+        return None, ["failed", raised_line(exc, named=not isinstance(exc, ValueError))]
     facts = {f.name: getattr(measure, f.name) for f in dataclasses.fields(measure) if f.name != "function"}
     origin = f"{getattr(measure.function, '__module__', '?')}:{getattr(measure.function, '__qualname__', '')}"
     return measure, ["ready", {**facts, "origin": origin}]

@@ -19,13 +19,12 @@ from puf.metadata import Measure
 from puf.parallel import WorkerDied
 from puf.population import Population
 from puf.registry import is_registered
-from puf.returned import RETURN_FIX, not_a_number
+from puf.returned import RETURN_FIX, Outcome, not_a_number, outcome
 from puf.world import World
 
 from . import isolation  # (CAN_ISOLATE read at each call: switching it off takes effect at once)
-from ._channel import Outcome, outcome
 from .budget import warm_up_limit
-from .isolation import MeasureWorker, fresh_worker, worker_for
+from .isolation import MeasureWorker, worker_for
 
 
 class MeasureError(Exception):
@@ -89,28 +88,25 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
     return _numbers(_outcomes(measure, [population.fields()], time_limit))[0]
 
 
-class FreshCaller:
-    """One measure's values from a worker of its own (:func:`~.isolation.fresh_worker`), which nothing it
-    kept from calls elsewhere (a cache, a running normaliser) reaches; with ``first_calls``, each
-    request's first population is a first call in a process. A registered measure is called here.
+class FreshCaller(MeasureWorker):
+    """A worker of one measure's own (``MeasureWorker(measure, fresh=True)``) that returns its values as
+    :func:`call_measure` does; with ``first_calls``, each request's first population is a first call in a
+    process. A registered measure is called here.
 
     >>> from puf import Population, as_measure
     >>> caller = FreshCaller(as_measure(lambda effectiveness: max(effectiveness)), 1.0)
-    >>> caller.many([Population([0.0, 1.0], [[1, 0], [0, 1]])]), caller.close()
-    ([1.0], None)
+    >>> caller.many([Population([0.0, 1.0], [[1, 0], [0, 1]])])
+    [1.0]
+    >>> _ = caller.close()
     """
 
     def __init__(self, measure: Measure, time_limit: float, *, first_calls: bool = False) -> None:
+        super().__init__(measure, first_calls=first_calls, fresh=True)
         self.measure, self.time_limit = measure, time_limit
-        self.worker = fresh_worker(measure, first_calls=first_calls)
 
     def many(self, populations: Sequence[Population]) -> list[float]:
         """The values on ``populations``, asked in this order in one request."""
-        return _numbers(_outcomes(self.measure, [p.fields() for p in populations], self.time_limit, self.worker))
-
-    def close(self) -> None:
-        """End the worker (a later call starts a fresh one)."""
-        self.worker.close()
+        return _numbers(_outcomes(self.measure, [p.fields() for p in populations], self.time_limit, self))
 
 
 def check_returns_number(measure: Measure, time_limit: float | None) -> float:

@@ -9,9 +9,7 @@ __all__ = [
     "CAN_ISOLATE",
     "WorkerBroken",
     "MeasureWorker",
-    "IsolatedFunction",
     "load_isolated",
-    "fresh_worker",
     "fresh_outcomes",
     "worker_for",
     "release_workers",
@@ -29,9 +27,9 @@ from puf.loader import load_measure, spec_of, user_spec
 from puf.metadata import Measure
 from puf.parallel import WorkerDied, describe_exit, fork_available
 from puf.registry import is_registered
-from puf.returned import not_a_number
+from puf.returned import Outcome, not_a_number, outcome
 
-from ._channel import Channel, ChannelError, Outcome, outcome
+from ._channel import Channel, ChannelError
 from .budget import TIME_LIMIT_HINT, warm_up_limit
 
 #: True where a user's measure can run in a worker process (one forked from here).
@@ -44,19 +42,28 @@ class WorkerBroken(WorkerDied):
 
 
 class MeasureWorker:
-    """The worker of a spec (a fresh interpreter) or a Measure (forked from here). A call over its limit,
-    a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken); the next starts a new
-    one, whose first request may take :func:`~.budget.warm_up_limit` more unless the last such hung.
-    With ``first_calls``, each request runs in a process forked for it from a worker that never calls.
+    """The worker of a spec (a fresh interpreter) or a Measure (forked from here; one loaded only in a
+    worker by its spec). With ``fresh``, a measure that has a spec (a registered one: its name) is loaded
+    by it in a new interpreter, which nothing kept from calls elsewhere (a cache, a normaliser) reaches.
+
+    A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken);
+    the next starts a new one, whose first request may take :func:`~.budget.warm_up_limit` more unless
+    the last such hung. With ``first_calls``, each request runs in a process forked for it from a worker
+    that never calls.
 
     >>> from puf import as_measure
     >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
-    >>> worker.call({"effectiveness": [0.25, 0.5]}, 1.0)
-    (0.75, 'float')
+    >>> worker.call({"effectiveness": [0.25, 0.5]}, 1.0), MeasureWorker(as_measure("sd"), fresh=True).source
+    ((0.75, 'float'), 'sd')
     >>> _ = worker.close()
     """
 
-    def __init__(self, source: str | Measure, *, first_calls: bool = False) -> None:
+    def __init__(self, source: str | Measure, *, first_calls: bool = False, fresh: bool = False) -> None:
+        function = getattr(source, "function", None)
+        if isinstance(function, IsolatedFunction):
+            source = function.source
+        elif fresh and isinstance(source, Measure):
+            source = (source.name if is_registered(source) else spec_of(function)) or source
         self.source, self.first_calls, self.warm, self._called = source, first_calls, True, False
         self._channel: Channel | None = None
         self.facts: dict[str, Any] | None = None  # a spec's measure metadata, once loaded
@@ -88,7 +95,7 @@ class MeasureWorker:
             raise WorkerDied(f"the measure's process ended ({status})") from None
 
     def call_many(self, fields: Iterable[Mapping[str, Any]], time_limit: float | None) -> list[Outcome]:
-        """An :class:`Outcome` for each fields dict, in one request of ``time_limit`` seconds a call."""
+        """An :class:`~puf.returned.Outcome` for each fields dict, in one request of ``time_limit`` s a call."""
         self.start()
         fields, limit = list(fields), None
         if time_limit is not None:
@@ -124,13 +131,12 @@ def worker_for(measure: Measure | str) -> MeasureWorker:
     >>> worker_for("sd") is worker_for("sd")
     True
     """
-    function = getattr(measure, "function", None)
-    source = function.source if isinstance(function, IsolatedFunction) else measure
-    key = source if isinstance(source, str) else id(source)  # (the worker keeps its measure: the id is its own)
+    worker = MeasureWorker(measure)
+    key = worker.source if isinstance(worker.source, str) else id(worker.source)  # (a worker keeps its measure)
     if key not in _WORKERS:
         while len(_WORKERS) >= 4:
             _WORKERS.pop(next(iter(_WORKERS))).close()
-        _WORKERS[key] = MeasureWorker(source)
+        _WORKERS[key] = worker
     return _WORKERS[key]
 
 
@@ -214,24 +220,8 @@ def load_isolated(spec: str | Measure, *, time_limit: float = 10.0) -> Measure:
     return Measure(function, **facts)
 
 
-def fresh_worker(measure: Measure, *, first_calls: bool = False) -> MeasureWorker:
-    """A worker of the caller's own, not started: a new interpreter loading ``measure`` by its spec (a
-    registered one by its name), or forked from here when it has none (a lambda, a closure).
-
-    >>> from puf import as_measure
-    >>> fresh_worker(as_measure("sd")).source
-    'sd'
-    """
-    function = measure.function
-    if isinstance(function, IsolatedFunction):
-        spec: str | None = function.source
-    else:
-        spec = measure.name if is_registered(measure) else spec_of(function)
-    return MeasureWorker(spec or measure, first_calls=first_calls)
-
-
 def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *, time_limit: float) -> list[Outcome]:
-    """Evaluate ``measure`` on each fields dict in a new process (:func:`fresh_worker`), then end it.
+    """Evaluate ``measure`` on each fields dict in a new process (``MeasureWorker(measure, fresh=True)``), then end it.
 
     >>> from puf import as_measure
     >>> fresh_outcomes(as_measure("sd"), [{"effectiveness": [0.0, 1.0]}], time_limit=30.0)
@@ -239,5 +229,5 @@ def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *
     """
     if not CAN_ISOLATE:
         return [outcome(measure, fields, Exception) for fields in fields_list]
-    with contextlib.closing(fresh_worker(measure)) as worker:
+    with contextlib.closing(MeasureWorker(measure, fresh=True)) as worker:
         return worker.call_many(fields_list, time_limit)
