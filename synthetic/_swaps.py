@@ -218,10 +218,11 @@ def times_gaps(
 ) -> NDArray[np.float64]:
     """``left @ A``, or ``left @ (A[J] - A[I])`` for ``rows = (J, I)``, each distinct column of A multiplied once.
 
-    The BLAS product sums each entry over the inner dimension in one order, whatever
-    the other columns are (tests check it bit for bit), so the product of the distinct
-    columns, gathered, is the whole product: O(m^2 d) for d distinct values instead of
-    O(m^3); a binary assignment has d = 2.
+    The product of the distinct columns, gathered, is the whole product to rounding:
+    O(m^2 d) for d distinct values instead of O(m^3); a binary assignment has d = 2.
+    Its last bits are the machine's BLAS kernel's (on some the whole product rounds
+    otherwise), so every road of the search takes its products here, and the roads
+    agree bit for bit on any machine.
     """
     picked = slice(None) if columns is None else columns[0]
     if rows is None:
