@@ -98,3 +98,41 @@ def test_envy_free_fairest_sets_aside_a_float32_distance_within_its_rounding():
         MEASURE_EPSILON.reset(token)
     gain = 1.0 - value
     assert judge(measure, value, None, case) == resolution(2, value) - gain < 0  # float64: as before
+
+
+def _jain32(effectiveness):
+    """Jain's index computed in float32 (1 is fairest): it reads effectiveness alone, and a
+    composite transfer that keeps the variance leaves it unchanged in exact arithmetic."""
+    s = np.asarray(effectiveness, dtype=np.float32)
+    total = s.sum()
+    return np.float32(1.0) if total == 0 else np.float32(total * total / (s.size * (s * s).sum()))
+
+
+@pytest.fixture(scope="module")
+def jain32_verdicts():
+    from puf.properties import verdicts
+
+    measure = dataclasses.replace(as_measure(_jain32), direction="higher")
+    names = ["strict-similarity-monotone", "transfer-sensitivity", "rearrangement"]
+    return {v.property: v for v in verdicts(measure, properties=names, max_examples=20)}
+
+
+def test_a_change_the_float32_measure_cannot_read_is_judged_as_float64(jain32_verdicts):
+    # A raise of similarity never reaches a measure of effectiveness: its step is exactly 0,
+    # not a rounding, so the strict property is violated as for any float.
+    verdict = jain32_verdicts["strict-similarity-monotone"]
+    assert verdict.status == "violated", verdict.reason
+    assert verdict.reason.startswith("the measure reads no similarity, so the change leaves the value unchanged")
+    assert verdict.example["value_before"] == verdict.example["value_after"]
+
+
+def test_steps_within_float32_rounding_are_counted_as_undecided_not_as_nan(jain32_verdicts):
+    # Every composite transfer leaves Jain's index within float32's rounding of itself.
+    verdict = jain32_verdicts["transfer-sensitivity"]
+    assert verdict.status == "undefined"
+    assert verdict.reason.startswith("undecided on all ")
+    assert "NaN" not in verdict.reason
+    assert "within the resolution of the float type the measure returns" in verdict.reason
+    # The pairings' strict cases are undecided too, and the reason of the holds says how many.
+    pairing = jain32_verdicts["rearrangement"]
+    assert pairing.status == "holds" and " examples undecided, each step within the resolution" in pairing.reason

@@ -37,7 +37,7 @@ from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
 from ..catalog.judges import MEASURE_EPSILON, explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
-from ..knowledge.known.derived import derived_reason, unread_reason
+from ..knowledge.known.derived import derived_reason, unread_reason, unreached
 from ..knowledge.power_table import measured_power
 from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
@@ -248,6 +248,10 @@ def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str,
     return example
 
 
+#: Why an example is undecided: a strict judgment's step the float the measure returns cannot resolve.
+_UNDECIDED = "each step within the resolution of the float type the measure returns"
+
+
 def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
     prop, failure, n = search.prop, search.failure, search.checked
     explain = prop.explain or explain_excess
@@ -266,8 +270,11 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
             )
             return "not-found", f"{explain(found)}: not reached, {tried}; no proof either way{note}", found
         return "violated", explain(found) + note, found
+    coarse = MEASURE_EPSILON.get() > 2.0**-52  # (a step within its resolution is undecided)
     if n == 0 and search.undefined:
         shown = (search.nan_case or (0, None))[1]
+        if coarse and search.undecided == search.undefined:
+            return "undefined", f"undecided on all {search.undecided} examples, {_UNDECIDED}{note}", shown
         error = (shown or {}).get("error")
         what = f"e.g. {error}" if error else "NaN or ±inf"
         return "undefined", f"undefined on all {search.undefined} examples ({what}){note}", shown
@@ -281,7 +288,9 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
             return "violated", unread_reason(prop.needs) + note, None
         tried = f"{n} candidates ({sizes}, and the grid {{0, ½, 1}}^m for small m)"
         return "not-found", f"no change moved the value: no witness found in {tried}{note}", demo
-    return "holds", f"no counterexample in {n} examples ({sizes}){note}", None
+    k = search.undecided
+    undecided = f"; {k} example{'s' * (k != 1)} undecided, {_UNDECIDED}" if coarse and k else ""
+    return "holds", f"no counterexample in {n} examples ({sizes}){undecided}{note}", None
 
 
 def _out_of_reach(
@@ -413,16 +422,23 @@ def verdicts(
             if settles(proof):
                 results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
                 continue
-            status, reason, found, search = _check_one(
-                measure,
-                prop,
-                max_examples=max_examples,
-                random_state=seed_value,
-                time_limit=time_limit,
-                time_budget=time_budget,
-                database=database,
-                known=known,
-            )
+            # A change that reaches no field the measure reads leaves its value exactly as it was:
+            # a step of 0 is no rounding of a coarser float, so it is judged as a float64 one is.
+            with (
+                _judged_at(2.0**-52)
+                if unreached(measure, prop) and not prop.single_population
+                else contextlib.nullcontext()
+            ):
+                status, reason, found, search = _check_one(
+                    measure,
+                    prop,
+                    max_examples=max_examples,
+                    random_state=seed_value,
+                    time_limit=time_limit,
+                    time_budget=time_budget,
+                    database=database,
+                    known=known,
+                )
             status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
             power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
             if power is not None:

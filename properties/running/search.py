@@ -218,6 +218,9 @@ class PropertySearch:
         # world-level shrinking bounded; the time budget is only a safety net for slow measures.
         self.max_calls = 5 * max_examples + 100
         self.checked = self.undefined = self.calls = 0
+        # Of the undefined: judgments that came out NaN on finite values (a step within the
+        # resolution of a coarser float the measure returns, or a derived value undefined).
+        self.undecided = 0
         # What was found: (kind, example); the existential demonstration and the smallest NaN
         # example, each with its rank.
         self.failure: tuple[str, dict[str, Any]] | None = None
@@ -385,7 +388,8 @@ class PropertySearch:
         excess = self.prop.judge(self.measure, before, after, case)
         if excess > 0 and self.prop.refine is not None:
             case, excess = self._refined(case, before, after)
-        if math.isnan(excess):  # the derived values leave nothing to judge (a subgroup's NaN)
+        if math.isnan(excess):  # too small a step to call, or a subgroup's NaN: nothing to judge
+            self.undecided += 1
             self._set_aside(case, before, after)
             return
         if math.isfinite(excess) and self.searching:

@@ -295,14 +295,14 @@ def _smaller(prop: Property, case: Case, user: int) -> Case | None:
 def _fails(search: PropertySearch, case: Case, kind: str) -> bool:
     """Judge ``case`` through the search; True when it fails the same way (the search keeps it)."""
     kept = search.failure, search.failure_case
-    checked, undefined, sizes = search.checked, search.undefined, set(search.sizes)
+    counts, sizes = (search.checked, search.undefined, search.undecided), set(search.sizes)
     try:
         search.check(case)
     except Found:
         if search.failure is not None and search.failure[0] == kind:
             return True
     finally:
-        search.checked, search.undefined, search.sizes = checked, undefined, sizes
+        (search.checked, search.undefined, search.undecided), search.sizes = counts, sizes
     search.failure, search.failure_case = kept
     return False
 

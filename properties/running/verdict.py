@@ -30,7 +30,11 @@ class Verdict:
         in the candidates its reason counts, the search's and a stronger one's
         (a failed search is no proof); ``undefined``: the measure timed out, or
         raised or was NaN or infinite on every example (elsewhere such examples
-        are set aside, counted in ``n_undefined``, and ``defined`` reports them);
+        are set aside, counted in ``n_undefined``, and ``defined`` reports them),
+        or every example was undecided: a strict step within the resolution of a
+        coarser float the measure returns (float32), too small to call either way
+        (the reason says which; a change the measure does not read is no such
+        step: its value cannot move, and it is judged as a float64 one);
         ``not-applicable``: no example admitted the transformation.
     kind, level : str
         Universal or existential; checked on ``score`` populations or ``world``s.
@@ -38,7 +42,8 @@ class Verdict:
         Examples checked (trivial and undefined ones not counted).
     n_undefined : int
         Examples set aside because the measure returned NaN or ±inf or raised on
-        them (the ``defined`` property reports those).
+        them (the ``defined`` property reports those), or because their judgment
+        was undecided (a holds' reason counts those).
     reason : str
         One line saying why.
     example : dict or None

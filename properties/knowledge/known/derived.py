@@ -15,7 +15,7 @@ shows.
 
 from __future__ import annotations
 
-__all__ = ["COVERAGE", "is_coverage", "without_coverage", "unread_reason", "derived_reason"]
+__all__ = ["COVERAGE", "is_coverage", "without_coverage", "unread_reason", "unreached", "derived_reason"]
 
 from collections.abc import Sequence
 from typing import Any
@@ -85,6 +85,25 @@ def _reaches(prop: Any, level: str) -> bool:
     return level == "score" or needs == {"similarity"} or "utility" in needs
 
 
+def unreached(measure: Any, prop: Property) -> bool:
+    """True when the change of ``prop`` acts only on fields ``measure`` does not read, at the
+    level it is checked at: every case leaves the measure's inputs, so its value, exactly as
+    they were.
+
+    Examples
+    --------
+    >>> from puf.properties import get_property
+    >>> unreached("sd", get_property("strict-similarity-monotone")), unreached("puf", get_property("similarity-monotone"))
+    (True, False)
+    """
+    from puf import as_measure
+    from ...cases.case import measure_level
+
+    measure = as_measure(measure)
+    needs = set(prop.needs)
+    return bool(needs) and not set(measure.reads or ()) & needs and _reaches(prop, measure_level(measure))
+
+
 def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     """The reason of a cell that follows from what ``measure`` reads, or None when none does.
 
@@ -118,12 +137,11 @@ def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     """
     from puf import as_measure
     from ...catalog.judges import rearranged
-    from ...cases.case import measure_level
 
     measure = as_measure(measure)
     status = "holds" if status == "proven" else status
     reads = set(measure.reads or ())
-    unread = bool(prop.needs) and not reads & set(prop.needs) and _reaches(prop, measure_level(measure))
+    unread = unreached(measure, prop)
     fields = _fields(prop.needs)
     if unread and prop.kind == "existential":
         return unread_reason(prop.needs) if status == "violated" else None
