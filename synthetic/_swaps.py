@@ -221,8 +221,9 @@ def times_gaps(
     The product of the distinct columns, gathered, is the whole product to rounding:
     O(m^2 d) for d distinct values instead of O(m^3); a binary assignment has d = 2.
     Its last bits are the machine's BLAS kernel's (on some the whole product rounds
-    otherwise), so every road of the search takes its products here, and the roads
-    agree bit for bit on any machine.
+    otherwise), so every road of the search takes the product of the distinct columns
+    (here, or :func:`two_valued_search`'s G kept as its m x 2 columns, the same product
+    before it is gathered), and the roads agree bit for bit on any machine.
     """
     picked = slice(None) if columns is None else columns[0]
     if rows is None:
