@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from .metadata import Measure
+from .metadata import Measure, first_docstring_line
 from .registry import MEASURES, as_measure
 
 _FILE_MODULE_PREFIX = "_puf_measure_"
@@ -113,6 +113,15 @@ def load_measure(spec: str | Measure) -> Measure:
     >>> _ = path.write_text("def spread(effectiveness):\\n    return float(max(effectiveness))\\n")
     >>> load_measure(f"{path}:spread").name
     'spread'
+
+    A callable without a name of its own (an instance, a ``functools.partial``) takes the
+    name the spec gives it:
+
+    >>> partial = path.with_name("partial.py")
+    >>> _ = partial.write_text("import functools\\ndef gap(effectiveness, p=1):\\n    return 0.0\\n"
+    ...                        "gap_2 = functools.partial(gap, p=2)\\n")
+    >>> load_measure(f"{partial}:gap_2").name, load_measure(f"{partial}:gap_2").definition
+    ('gap_2', '')
     >>> load_measure("no_such_file.py:f")
     Traceback (most recent call last):
     ...
@@ -143,7 +152,10 @@ def load_measure(spec: str | Measure) -> Measure:
             raise ValueError(f"{where} has no attribute {attribute!r}") from None
     if not callable(target):
         raise ValueError(f"{spec!r} is not callable (it is a {type(target).__name__})")
-    return as_measure(target)
+    if hasattr(target, "__name__") or hasattr(target, "__puf_measure__"):
+        return as_measure(target)
+    # An instance, a partial: named as the spec names it.
+    return Measure(target, attribute.rpartition(".")[2], definition=first_docstring_line(target))
 
 
 def user_spec(spec: object) -> str | None:

@@ -83,7 +83,8 @@ def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
 
 
 def first_docstring_line(function: Callable[..., Any]) -> str:
-    """The first line of ``function``'s docstring, or "" (a measure's default definition).
+    """The first line of ``function``'s docstring (a partial's: its function's), or "" (a measure's
+    default definition).
 
     Examples
     --------
@@ -92,9 +93,14 @@ def first_docstring_line(function: Callable[..., Any]) -> str:
     ...
     ...     Longer text.
     ...     '''
-    >>> first_docstring_line(spread), first_docstring_line(lambda effectiveness: 0.0)
-    ('max S − min S.', '')
+    >>> import functools
+    >>> first_docstring_line(spread), first_docstring_line(functools.partial(spread))
+    ('max S − min S.', 'max S − min S.')
+    >>> first_docstring_line(lambda effectiveness: 0.0)
+    ''
     """
+    while isinstance(function, functools.partial):
+        function = function.func
     return (inspect.getdoc(function) or "").split("\n")[0]
 
 

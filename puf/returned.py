@@ -23,6 +23,7 @@ __all__ = [
 
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
+import decimal
 import math
 import numbers
 import warnings
@@ -34,13 +35,17 @@ RETURN_FIX = "return one real number (a float, or a 0-d or one-element array, li
 
 
 def returned_number(value: object) -> float | None:
-    """Return ``value`` as a float when it holds one real number, else None (bools are not numbers).
+    """Return ``value`` as a float when it holds one real number (a ``Decimal`` too), else None (bools
+    are not numbers).
 
     Examples
     --------
     >>> import numpy as np
     >>> returned_number(np.float64(0.5)), returned_number(np.array([[2]])), returned_number([0.25])
     (0.5, 2.0, 0.25)
+    >>> import decimal, fractions
+    >>> returned_number(decimal.Decimal("0.1")), returned_number(fractions.Fraction(1, 4))
+    (0.1, 0.25)
     >>> returned_number("x"), returned_number(True), returned_number(np.array([1.0, 2.0])), returned_number(1j)
     (None, None, None, None)
     """
@@ -53,7 +58,7 @@ def returned_number(value: object) -> float | None:
             value = value.item()
         except (TypeError, ValueError):
             return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, decimal.Decimal)):
         return None
     return float(value)
 

@@ -120,3 +120,30 @@ def test_a_measure_called_without_a_field_it_reads_names_it():
         r"only \['effectiveness'\]",
     ):
         puf.as_measure("puf")(effectiveness=[0.0, 1.0])  # was a bare KeyError
+
+
+def test_a_callable_without_a_name_is_named_by_its_spec_here_and_in_its_worker(tmp_path):
+    from puf.properties.running.isolation import load_isolated, release_workers
+
+    path = tmp_path / "nameless.py"
+    path.write_text(
+        "import functools\n"
+        "class Spread:\n"
+        "    '''max S − min S, as an object.'''\n"
+        "    def __call__(self, effectiveness):\n"
+        "        return float(max(effectiveness) - min(effectiveness))\n"
+        "def power_gap(effectiveness, p=1):\n"
+        "    '''max S^p − min S^p.'''\n"
+        "    return float(max(effectiveness) ** p - min(effectiveness) ** p)\n"
+        "spread = Spread()\n"
+        "square_gap = functools.partial(power_gap, p=2)\n"
+    )
+    try:
+        for load in (puf.load_measure, load_isolated):
+            spread, square = load(f"{path}:spread"), load(f"{path}:square_gap")
+            assert (spread.name, spread.label) == ("spread", "spread")
+            assert (square.name, square.label) == ("square_gap", "square_gap")
+            assert (spread.definition, square.definition) == ("max S − min S, as an object.", "max S^p − min S^p.")
+            assert square.function(effectiveness=[0.5, 1.0]) == 0.75
+    finally:
+        release_workers()

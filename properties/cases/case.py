@@ -22,6 +22,7 @@ from __future__ import annotations
 
 __all__ = [
     "LEVELS",
+    "WORLD_FIELDS",
     "measure_level",
     "LARGEST",
     "LARGEST_LARGE",
@@ -82,7 +83,7 @@ HALVES_OR_LESS = st.one_of(st.just(0.5), FRACTIONS.map(lambda t: t / 2))
 
 
 #: The fields only a World supplies (from its recommended lists).
-_WORLD_FIELDS = {"utility", "list_distance"}
+WORLD_FIELDS = frozenset({"utility", "list_distance"})
 
 
 def measure_level(measure: Measure) -> str:
@@ -94,7 +95,7 @@ def measure_level(measure: Measure) -> str:
     >>> measure_level(as_measure("puf")), measure_level(as_measure("uf"))
     ('score', 'world')
     """
-    return "world" if _WORLD_FIELDS & set(measure.reads or ()) else "score"
+    return "world" if WORLD_FIELDS & set(measure.reads or ()) else "score"
 
 
 @dataclass(frozen=True, eq=False, repr=False)

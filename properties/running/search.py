@@ -29,7 +29,7 @@ from hypothesis import target
 from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
-from ..cases.case import Case, distance, measure_level
+from ..cases.case import WORLD_FIELDS, Case, distance, measure_level
 from ..cases.groups import group_labels
 from ..catalog.property import Property
 
@@ -38,8 +38,9 @@ def shown_fields(measure: Measure, prop: Property) -> list[str]:
     """The fields an example of ``prop`` on ``measure`` shows and stores: those the measure reads
     and those the property acts on or judges by.
 
-    An effectiveness-only measure's example shows no similarity matrix (a stored example
-    replays with the fields it lacks at their neutral values, properties.knowledge.known);
+    An effectiveness-only measure's example shows no similarity matrix and no utilities, even
+    where its case came from a world (a stored example replays with the fields it lacks at their
+    neutral values, properties.knowledge.known);
     where the property reads similarity only as groups of users (``Property.grouped``), it
     shows each user's group, ``groups``, in the matrix's place. A property acting on every
     field (a relabelling, a replication) defines its case by none in particular: the
@@ -51,13 +52,19 @@ def shown_fields(measure: Measure, prop: Property) -> list[str]:
     >>> from puf.properties import get_property
     >>> shown_fields(as_measure("sd"), get_property("anonymity")), shown_fields(as_measure("sd"), get_property("rearrangement"))
     (['effectiveness'], ['effectiveness', 'similarity'])
+    >>> sensitive = get_property("effectiveness-sensitive")
+    >>> shown_fields(as_measure("sd"), sensitive), shown_fields(as_measure("me"), sensitive)
+    (['effectiveness'], ['effectiveness', 'utility'])
     >>> shown_fields(as_measure("sd"), get_property("subgroup-consistency"))
     ['effectiveness', 'groups']
     >>> shown_fields(as_measure("puf"), get_property("subgroup-consistency"))
     ['effectiveness', 'similarity']
     """
-    acts_on = () if set(prop.needs) >= set(FIELDS) else prop.needs
     reads = measure.reads or ()
+    acts_on = () if set(prop.needs) >= set(FIELDS) else prop.needs
+    # A world's fields show only for a measure that reads them: an example a score-level measure
+    # replays from a world speaks of the S the change moved.
+    acts_on = tuple(f for f in acts_on if f not in WORLD_FIELDS or f in reads)
     used = {*reads, *acts_on, *prop.uses} or {"effectiveness"}
     as_groups = prop.grouped and "similarity" not in reads
     return [("groups" if as_groups and f == "similarity" else f) for f in FIELDS if f in used]
