@@ -77,3 +77,14 @@ def test_the_pair_a_change_touches_keeps_its_similarity():
     assert (before[0, 1], after[0, 1]) == (0.25, 0.75)  # the pair the change raises
     assert before[0, 2] == sim[0, 2] and before[1, 3] == sim[1, 3]  # rows of users it touches
     assert before[2, 3] == after[2, 3] == 0.0  # two users it leaves alone, the measure blind to them
+
+
+def test_a_single_population_keeps_the_values_of_its_premise():
+    """zero-at-equality's population has every S equal: no value of it moves, so the example
+    shown is still a case of the property (float16 rounds the SD of three equal 0.35 to 2.4e-4)."""
+
+    def sd_in_half_precision(effectiveness):
+        return float(np.std(np.asarray(effectiveness, dtype=np.float16)))
+
+    example = _shrunk(sd_in_half_precision, "zero-at-equality", Case(Population(np.full(3, 0.35), np.eye(3))))
+    assert example.failure[1]["before"]["effectiveness"] == [0.35, 0.35, 0.35]

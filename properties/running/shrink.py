@@ -8,7 +8,9 @@ entry of a pair field: similarity, utility, list distance) towards 0, ½, 1 and 
 decimals, judging the case again after every step through the search itself: a step is kept
 only when the property still fails in the same way. A user the change touches (the two users
 of a transfer, the pair whose similarity is raised) is never removed or moved, so the case
-stays a case of its property, except in a replication: there every user is copied, and a
+stays a case of its property, and so is every value of a single population on a field its
+property ``needs`` (the equal effectiveness of ``zero-at-equality``, the envy-free utilities of
+``envy-free-fairest``: the premise it was drawn to meet), except in a replication: there every user is copied, and a
 user is removed (or moved) together with its copies, so the case stays the replication of a
 smaller population. A property whose other populations are built from ``before``
 (``Property.remake``: the rearrangement's pairings, the determinism's queries, the subgroup
@@ -256,7 +258,10 @@ def _set(pop: Population, name: str, index: tuple[int, ...], value: float) -> Po
 
 def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value: float) -> Case | None:
     """``case`` with one value of ``before`` moved (a user's, or a pair's ``index``), ``after``
-    following it; None when the change touches a user of ``index``, so the value stays."""
+    following it; None when the change touches a user of ``index``, or when ``case`` is a single
+    population drawn to meet a premise on ``name`` (a field the property ``needs``), so the value stays."""
+    if prop.single_population and name in prop.needs:  # (the equal S of zero-at-equality)
+        return None
     if prop.remake is not None:
         return _remade(prop, case, _set(case.before, name, index, value))
     replication = _replication(case)
