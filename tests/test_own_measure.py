@@ -216,16 +216,21 @@ def test_without_known_informational_properties_never_fail(pytester, researcher_
         "--measure",
         "mymeasure.py:gap",
         "-k",
-        "scale or pigou",
+        "scale or pigou or attainable",
     )
-    result.assert_outcomes(passed=1, failed=1)  # scale-invariance passes, pigou-dalton fails
+    result.assert_outcomes(passed=2, failed=1)  # scale-invariance and attainable-range pass, pigou-dalton fails
     result.stdout.fnmatch_lines(
         [
             "*property 'pigou-dalton' is violated*",
             "*findings that are not failures*",
             "mymeasure.py:gap / scale-invariance: violated (informational)*",
+            "mymeasure.py:gap / attainable-range: witness not found*",
         ]
     )
+    lines = result.stdout.lines
+    start = next(i for i, line in enumerate(lines) if "findings that are not failures" in line)
+    end = next(i for i, line in enumerate(lines) if "short test summary" in line)
+    assert start < end and max(len(line) for line in lines[start:end]) <= 100  # the long reason folded
 
 
 def test_known_files_that_do_not_pair_are_usage_errors(pytester, pinned_folder, researcher_budget):

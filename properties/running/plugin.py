@@ -365,12 +365,15 @@ class PropertyItem(pytest.Item):
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     """List the findings that passed: violated informational properties (scale or translation
-    invariance) and witnesses not found (a failed search is no proof)."""
+    invariance) and witnesses not found (a failed search is no proof), each folded to the
+    commands' width."""
     notes = config.stash.get(_NOTES, [])
     if notes:
+        from puf.lines import folded, terminal_width
+
         terminalreporter.section("puf-harness: findings that are not failures")
         for line in notes:
-            terminalreporter.line(line)
+            terminalreporter.line(folded(line, terminal_width()))
 
 
 @pytest.hookimpl(trylast=True)
