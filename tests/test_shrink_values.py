@@ -88,3 +88,13 @@ def test_a_single_population_keeps_the_values_of_its_premise():
 
     example = _shrunk(sd_in_half_precision, "zero-at-equality", Case(Population(np.full(3, 0.35), np.eye(3))))
     assert example.failure[1]["before"]["effectiveness"] == [0.35, 0.35, 0.35]
+
+
+def test_a_change_that_acts_on_each_user_alone_loses_users():
+    """Every user is moved by an equal addition, and each alone: any user leaves both populations,
+    so a find at m = 20 shrinks to m = 2 (the mean rises by c, which equal-additions forbids)."""
+    before = Population(np.round(np.linspace(0.1, 0.6, 20) * 2**20) / 2**20, np.eye(20))
+    case = Case(before, before.replace(effectiveness=before.effectiveness + 0.25), "c = 0.25 added to every S")
+    example = _shrunk(lambda effectiveness: float(np.mean(effectiveness)), "equal-additions", case).failure[1]
+    assert len(example["before"]["effectiveness"]) == 2
+    assert np.allclose(np.subtract(example["after"]["effectiveness"], example["before"]["effectiveness"]), 0.25)

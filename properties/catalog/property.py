@@ -75,6 +75,11 @@ class Property:
         Population fields the property's own judgment reads beyond ``needs`` (the
         rearrangement's pairing reads similarity): shown and stored with every example,
         with the fields the measure reads and ``needs``.
+    entrywise : bool, default False
+        True when the change acts on each user's values, and each pair's, alone (a rescaling, a
+        shift, a segment between two populations), so that a user removed from both populations
+        leaves a case of the property: a find whose change moves every user still loses users
+        when it shrinks (:mod:`properties.running.shrink`).
     grouped : bool, default False
         True when the property reads similarity only as a partition of the users into groups
         (its blocks: the subgroup axioms). An example on a measure that reads no similarity
@@ -146,6 +151,7 @@ class Property:
     derived: Callable | None = None
     uses: tuple = ()
     grouped: bool = False
+    entrywise: bool = False
     remake: Callable | None = None
     grid: Callable | None = None
     refine: Callable | None = None

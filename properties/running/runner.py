@@ -42,7 +42,7 @@ from ..knowledge.power_table import measured_power
 from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
 from .search import Found, MeasureCalls, OutOfBudget, PropertySearch
-from .shrink import shrink
+from .shrink import shrink, users_held
 
 
 #: How every search the runner starts calls the measure: through the measure-call boundary
@@ -214,7 +214,13 @@ def _check_one(
         if not shrink(search):
             note += " (shrinking stopped at its budget)"
         elif search.failure_case is not None and search.failure_case.before.m > LARGEST:
-            note += f" (it needs its {search.failure_case.before.m} users: none could be removed)"
+            m = search.failure_case.before.m
+            held = users_held(search.prop, search.failure_case)
+            note += (
+                f" (its change moves all {m} users together: none was removed)"
+                if held
+                else f" (it needs its {m} users: none could be removed)"
+            )
     return (*_status(search, note), search)
 
 
@@ -319,6 +325,8 @@ def _sizes(sizes: Collection[int]) -> str:
     'm = 2–4, 8; largest m = 8'
     >>> _sizes({2, 3, 13, 40, 250})
     'm = 2–3 and 3 sizes in 13–250; largest m = 250'
+    >>> _sizes({28, 188}), _sizes({188})
+    ('2 sizes in 28–188; largest m = 188', 'm = 188; largest m = 188')
     """
     if not sizes:
         return "no size"
@@ -334,13 +342,11 @@ def _sizes(sizes: Collection[int]) -> str:
             parts.append(str(start) if start == prev else f"{start}–{prev}")
             if m is not None:
                 start = prev = m
-    text = "m = " + ", ".join(parts) if parts else "m"
-    if large:
-        text += (
-            f" and {len(large)} size{'s' * (len(large) > 1)} in {large[0]}–{large[-1]}"
-            if len(large) > 1
-            else f" and {large[0]}"
-        )
+    counted = f"{len(large)} sizes in {large[0]}–{large[-1]}" if len(large) > 1 else f"m = {large[0]}" if large else ""
+    if parts:
+        text = "m = " + ", ".join(parts) + (f" and {counted.removeprefix('m = ')}" if counted else "")
+    else:
+        text = counted
     return f"{text}; largest m = {max(sizes)}"
 
 

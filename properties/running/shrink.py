@@ -6,23 +6,30 @@ is shown or pinned, :func:`shrink` removes the users the case's change leaves al
 time, and then moves the values of the fields the example shows (effectiveness, and each
 entry of a pair field: similarity, utility, list distance) towards 0, ½, 1 and short
 decimals, judging the case again after every step through the search itself: a step is kept
-only when the property still fails in the same way. A user the change touches (the two users
-of a transfer, the pair whose similarity is raised) is never removed or moved, so the case
-stays a case of its property, and so is every value of a single population on a field its
-property ``needs`` (the equal effectiveness of ``zero-at-equality``, the envy-free utilities of
-``envy-free-fairest``: the premise it was drawn to meet), except in a replication: there every user is copied, and a
-user is removed (or moved) together with its copies, so the case stays the replication of a
-smaller population. A property whose other populations are built from ``before``
-(``Property.remake``: the rearrangement's pairings, the determinism's queries, the subgroup
-axioms' changed group) loses or moves any user of ``before``, and its case is built again
-around the smaller population; an other population such a case keeps as it is (the
-determinism's population drawn anew) then loses users and moves values on its own. A property judged in fresh workers judges every smaller
-case in a process of its own, so what it shows is what that case alone does.
+only when the property still fails in the same way.
+
+What stays keeps the case a case of its property:
+
+- a user the change touches (the two users of a transfer, the pair whose similarity is raised)
+  is never removed or moved, unless the change acts on each user alone (a rescaling, a shift, a
+  segment: ``Property.entrywise``), where any user leaves both populations;
+- in a replication every user is copied, and a user is removed (or moved) together with its
+  copies, so the case stays the replication of a smaller population;
+- a single population keeps every value of a field its property ``needs`` (the equal
+  effectiveness of ``zero-at-equality``, the envy-free utilities of ``envy-free-fairest``: the
+  premise it was drawn to meet).
+
+A property whose other populations are built from ``before`` (``Property.remake``: the
+rearrangement's pairings, the determinism's queries, the subgroup axioms' changed group) loses
+or moves any user of ``before``, and its case is built again around the smaller population; an
+other population such a case keeps as it is (the determinism's population drawn anew) then
+loses users and moves values on its own. A property judged in fresh workers judges every
+smaller case in a process of its own, so what it shows is what that case alone does.
 """
 
 from __future__ import annotations
 
-__all__ = ["SHRINK_CALLS", "shrink"]
+__all__ = ["SHRINK_CALLS", "shrink", "users_held"]
 
 from typing import cast
 import dataclasses
@@ -282,10 +289,12 @@ def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value:
 
 def _smaller(prop: Property, case: Case, user: int) -> Case | None:
     """``case`` without ``user`` (with its copies in a replication; any user of a case the property
-    remakes), or None when the change touches it."""
+    remakes, or whose change acts on each user alone, ``Property.entrywise``), or None when the
+    change touches it."""
     if prop.remake is not None:
         return _remade(prop, case, _without(case.before, user))
-    if not (_untouched(case, user) or _copies(case, user) is not None):
+    entrywise = prop.entrywise and case.after is not None and case.after.m == case.before.m
+    if not (entrywise or _untouched(case, user) or _copies(case, user) is not None):
         return None
     gone = _copies(case, user) or user  # a replicated user leaves with its copies
     return dataclasses.replace(
@@ -399,6 +408,22 @@ def _simpler_values(search: PropertySearch, kind: str, budget: int, *, other: bo
                     moved += 1
                     break
     return moved
+
+
+def users_held(prop: Property, case: Case) -> bool:
+    """True when no user of ``case`` may leave it: its change moves every one and acts on them
+    together (gaps widened about a centre the users' range must hold), so a find of many users
+    keeps them whether or not it needs them.
+
+    Examples
+    --------
+    >>> from puf.properties import get_property
+    >>> before = Population([0.3, 0.4, 0.7], np.eye(3))
+    >>> widened = Case(before, Population([0.1, 0.3, 0.9], np.eye(3)))  # about 0.5, twice as wide
+    >>> users_held(get_property("disparity-monotone"), widened), users_held(get_property("range"), Case(before))
+    (True, False)
+    """
+    return all(_smaller(prop, case, user) is None for user in range(case.before.m))
 
 
 def shrink(search: PropertySearch) -> bool:
