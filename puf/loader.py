@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = ["load_measure", "user_spec", "spec_of"]
 
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -16,7 +17,7 @@ import os
 import sys
 from pathlib import Path
 
-from .metadata import Measure, first_docstring_line
+from .metadata import Measure, bind, first_docstring_line
 from .registry import MEASURES, as_measure
 
 _FILE_MODULE_PREFIX = "_puf_measure_"
@@ -122,6 +123,14 @@ def load_measure(spec: str | Measure) -> Measure:
     ...                        "gap_2 = functools.partial(gap, p=2)\\n")
     >>> load_measure(f"{partial}:gap_2").name, load_measure(f"{partial}:gap_2").definition
     ('gap_2', '')
+
+    A partial of a built-in (or of any function declared with :func:`puf.measure`) keeps its
+    declared facts:
+
+    >>> theil = path.with_name("theil.py")
+    >>> _ = theil.write_text("import functools, puf\\ntheil = functools.partial(puf.generalized_entropy, alpha=1)\\n")
+    >>> load_measure(f"{theil}:theil").name, load_measure(f"{theil}:theil").range
+    ('theil', (0.0, inf))
     >>> load_measure("no_such_file.py:f")
     Traceback (most recent call last):
     ...
@@ -154,8 +163,12 @@ def load_measure(spec: str | Measure) -> Measure:
         raise ValueError(f"{spec!r} is not callable (it is a {type(target).__name__})")
     if hasattr(target, "__name__") or hasattr(target, "__puf_measure__"):
         return as_measure(target)
-    # An instance, a partial: named as the spec names it.
-    return Measure(target, attribute.rpartition(".")[2], definition=first_docstring_line(target))
+    # An instance, a partial: named as the spec names it; a partial of a declared measure (its
+    # options given by keyword) keeps that measure's facts, as puf.register's options do.
+    name = attribute.rpartition(".")[2]
+    if isinstance(target, functools.partial) and not target.args and hasattr(target.func, "__puf_measure__"):
+        return bind(as_measure(target.func), name=name, options=target.keywords)
+    return Measure(target, name, definition=first_docstring_line(target))
 
 
 def user_spec(spec: object) -> str | None:

@@ -137,6 +137,8 @@ def test_a_callable_without_a_name_is_named_by_its_spec_here_and_in_its_worker(t
         "    return float(max(effectiveness) ** p - min(effectiveness) ** p)\n"
         "spread = Spread()\n"
         "square_gap = functools.partial(power_gap, p=2)\n"
+        "import puf\n"
+        "theil = functools.partial(puf.generalized_entropy, alpha=1)\n"
     )
     try:
         for load in (puf.load_measure, load_isolated):
@@ -145,5 +147,8 @@ def test_a_callable_without_a_name_is_named_by_its_spec_here_and_in_its_worker(t
             assert (square.name, square.label) == ("square_gap", "square_gap")
             assert (spread.definition, square.definition) == ("max S − min S, as an object.", "max S^p − min S^p.")
             assert square.function(effectiveness=[0.5, 1.0]) == 0.75
+            theil = load(f"{path}:theil")  # a partial of a built-in keeps its declared facts
+            assert (theil.name, theil.range, theil.direction) == ("theil", (0.0, math.inf), "lower")
+            assert theil.function(effectiveness=[0.2, 0.4]) == as_measure("ge-1").function(effectiveness=[0.2, 0.4])
     finally:
         release_workers()
