@@ -164,6 +164,17 @@ def test_an_end_not_reached_is_not_found_never_violated():
     assert verdict.reason.startswith("m = 3:") and len(verdict.example["before"]["effectiveness"]) == 3
 
 
+def test_a_measure_too_slow_for_large_populations_is_judged_on_the_smaller_ones():
+    def slow_when_large(effectiveness):
+        if len(effectiveness) > 12:
+            time.sleep(1.0)
+        return float(np.ptp(effectiveness))
+
+    verdict = verdicts(slow_when_large, properties=["range"], time_limit=0.2, max_examples=30)[0]
+    assert verdict.status == "holds" and max(verdict.sizes) <= 12
+    assert "set aside: a call there timed out after 0.2 s)" in verdict.reason
+
+
 def test_a_slow_measure_hits_the_time_limit():
     start = time.perf_counter()
     verdict = verdicts(sleeps, properties=["range"], time_limit=0.2)[0]
@@ -489,3 +500,21 @@ def test_a_measure_in_float32_is_judged_at_float32s_resolution():
     assert found == {"anonymity": "holds", "mirror-consistency": "holds", "replication-invariance": "violated"}
     assert MEASURE_EPSILON.get() == 2.0**-52  # set for those verdicts only
     assert resolution(64, 0.17) == 64 * 2.0**-52  # float64: m units in the last place of max(1, |value|)
+
+
+def test_a_property_out_of_a_measures_reach_says_why_it_is_not_applicable():
+    def mean_envy(utility):
+        u = np.asarray(utility, dtype=float)
+        return float(np.maximum(u - np.diag(u)[:, None], 0.0).mean())
+
+    options = dict(max_examples=5, known=False)
+    (alike,) = verdicts(mean_envy, properties=["similar-treated-alike"], **options)
+    (envy,) = verdicts(lambda effectiveness: float(np.ptp(effectiveness)), properties=["envy-free-fairest"], **options)
+    assert (alike.status, alike.reason) == (
+        "not-applicable",
+        "read at world level: the property is stated at score level only",
+    )
+    assert (envy.status, envy.reason) == (
+        "not-applicable",
+        "the measure reads no utility, of which every case of the property is made",
+    )

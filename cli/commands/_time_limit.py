@@ -38,15 +38,23 @@ def time_limit_error(value: float) -> str | None:
 
 
 def timed_out_note(results: Iterable[Any], time_limit: float) -> str | None:
-    """A line for the verdicts that timed out, naming the limit and the option, else None.
+    """A line for the verdicts that timed out, or set aside the sizes at which a call did, naming
+    the limit and the option, else None.
 
     Examples
     --------
     >>> from types import SimpleNamespace as V
     >>> timed_out_note([V(reason="timed out after 2 s"), V(reason="")], 2.0)
     '1 verdict timed out at the limit of 2 s per call: raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)'
+    >>> timed_out_note([V(reason="no counterexample (cases of m ≥ 40 set aside: a call there timed out after 2 s)")], 2.0)
+    '1 verdict set aside the sizes at which a call timed out at the limit of 2 s per call: raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)'
     """
-    count = sum(str(getattr(v, "reason", "")).startswith("timed out") for v in results)
-    if not count:
-        return None
-    return f"{count} verdict{'s' if count > 1 else ''} timed out at the limit of {time_limit:g} s per call: {TIME_LIMIT_HINT}"
+    reasons = [str(getattr(v, "reason", "")) for v in results]
+    whole = sum(reason.startswith("timed out") for reason in reasons)
+    sizes = sum("set aside: a call there timed out" in reason for reason in reasons)
+    parts = [
+        f"{count} verdict{'s' if count > 1 else ''} {what}"
+        for count, what in ((whole, "timed out"), (sizes, "set aside the sizes at which a call timed out"))
+        if count
+    ]
+    return f"{' and '.join(parts)} at the limit of {time_limit:g} s per call: {TIME_LIMIT_HINT}" if parts else None

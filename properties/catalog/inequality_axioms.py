@@ -17,6 +17,7 @@ from puf.grammar import IndexForm, PairForm
 from puf.metadata import Measure
 
 from . import judges
+from .property import SCORE_ONLY
 from ..proving.proof_rules import composition_rule
 from ..cases.extreme_cases import candidates, reach, size_cases, size_examples
 from ..cases.subgroup_cases import (
@@ -60,7 +61,7 @@ _SUBGROUP_SEARCH = dict(
     meant_for="inequality indices",
     needs=("effectiveness", "similarity"),
     grouped=True,
-    world="not applicable (score level only)",
+    world=SCORE_ONLY,
     cases=subgroup_cases,
     explicit=subgroup_examples,
     remake=subgroup_remade,

@@ -28,6 +28,7 @@ from puf.metadata import Measure
 from puf.population import FIELDS
 
 from . import judges
+from .property import SCORE_ONLY
 from ..cases.case import Case
 from .pair_rules import dissimilar_independence_rule, dissimilar_replication_rule
 from ..cases.pair_cases import (
@@ -134,8 +135,6 @@ def explain_strict_raise(example: Mapping[str, Any]) -> str:
     return f"the raise moved the value by less than the float resolution: {shown[0]} → {shown[1]}"
 
 
-_SCORE_ONLY = "not applicable (score level only)"
-
 #: The keyword arguments of the catalog's pair axioms, one dict each (``Property(**entry)``).
 PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
@@ -173,7 +172,7 @@ PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
         kind="universal",
         meant_for="similarity-aware individual fairness measures",
         needs=("effectiveness", "similarity"),
-        world=_SCORE_ONLY,
+        world=SCORE_ONLY,
         cases=cluster_cases,
         explicit=cluster_examples,
         judge=treated_alike,

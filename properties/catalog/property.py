@@ -12,7 +12,15 @@ their family (:mod:`properties.catalog.listing` lists them in catalog order).
 
 from __future__ import annotations
 
-__all__ = ["FORMAL_CONVENTIONS", "STATUSES", "INEQUALITY_AXIOMS", "PUF_CLAIMS", "OUTCOME_FIELDS", "Property"]
+__all__ = [
+    "FORMAL_CONVENTIONS",
+    "STATUSES",
+    "INEQUALITY_AXIOMS",
+    "PUF_CLAIMS",
+    "OUTCOME_FIELDS",
+    "SCORE_ONLY",
+    "Property",
+]
 
 from typing import Any, Callable
 from dataclasses import dataclass
@@ -194,7 +202,8 @@ FORMAL_CONVENTIONS = (
     "means |a − b| ≤ tol, tol = max(1e-9·max(1, |a|, |b|), r), and 'strictly fairer' means "
     "fairer by more than r; 'fairer' follows the measure's direction (lower is fairer unless "
     "it declares higher). A case on which f is NaN or ±inf or raises is set aside (judged by "
-    "`defined` alone). A property that asks for a witness and finds none says `not-found`, "
+    "`defined` alone); so is a case on which a call runs over the time limit, and every case "
+    "as large after it (the verdict says from which m). A property that asks for a witness and finds none says `not-found`, "
     "never `violated`, unless the measure reads none of the fields the change touches."
 )
 """What every formal statement of :data:`CATALOG` takes for granted (one place for all)."""
@@ -205,3 +214,5 @@ INEQUALITY_AXIOMS = "inequality axioms (Atkinson 1970; Cowell, Measuring Inequal
 PUF_CLAIMS = "the PUF paper's sensitivity claims (Rampisela et al., ECIR 2026)"
 #: The fields that hold a user's outcome: its effectiveness and the utilities envy reads.
 OUTCOME_FIELDS = ("effectiveness", "utility")
+#: The ``world`` of a property stated at score level only: a measure read at world level has no case.
+SCORE_ONLY = "not applicable (score level only)"

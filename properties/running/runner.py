@@ -200,7 +200,7 @@ def _check_one(
                     search.grid()
     except Found:
         pass
-    except Timeout:
+    except Timeout:  # (a call outside a case: the stronger search's)
         return "undefined", f"timed out after {time_limit:g} s", search.timed_out, search
     except OutOfBudget:
         note = " (search stopped at its call or time budget)"
@@ -210,6 +210,10 @@ def _check_one(
         note = f" (Hypothesis: {type(exc).__name__})"
     finally:
         search.close()
+    if search.slow_from is not None:
+        if search.failure is None and not search.checked and not search.undefined:
+            return "undefined", f"timed out after {time_limit:g} s", search.timed_out, search
+        note += f" (cases of m ≥ {search.slow_from} set aside: a call there timed out after {time_limit:g} s)"
     if search.failure is not None:
         if not shrink(search):
             note += " (shrinking stopped at its budget)"
@@ -450,8 +454,12 @@ def verdicts(
             if power is not None:
                 reason += f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
             status, reason, found, scope = combine(status, reason, found, proof)
-            derived = derived_reason(measure, prop, status) if status in ("holds", "violated") else None
-            if derived and not reason.startswith(derived):  # what the measure reads says why, then the run
+            derived = (
+                derived_reason(measure, prop, status) if status in ("holds", "violated", "not-applicable") else None
+            )
+            if derived and status == "not-applicable":  # why no example came, in place of that
+                reason = derived
+            elif derived and not reason.startswith(derived):  # what the measure reads says why, then the run
                 reason = f"{derived}; {reason}"
             if proof is not None and found is not None and search.failure is None and status == "violated":
                 found = shrunk_example(search, found)  # the solver's counterexample, shrunk as any find

@@ -235,8 +235,11 @@ class PropertySearch:
         self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
         self.nan_case: tuple[int, dict[str, Any]] | None = None
         self.searching = False
-        # The example being evaluated when a call ran out of time, as the verdict shows it.
+        # The example being evaluated when a call ran out of time, as the verdict shows it, and
+        # the smallest m at which one did: a case as large is set aside, not asked (a measure
+        # too slow for the large draws is still judged on the sizes it can be called at).
         self.timed_out: dict[str, Any] | None = None
+        self.slow_from: int | None = None
         # Shrinking: a property with fresh workers asks each case's other populations and P
         # again in a process of their own, not after the search's earlier cases.
         self.shrinking = False
@@ -296,11 +299,16 @@ class PropertySearch:
         raise Found(self.prop.name)
 
     def check(self, case: Case) -> None:
-        """The test body: evaluate the measure on ``case`` and judge it (raise on a find)."""
+        """The test body: evaluate the measure on ``case`` and judge it (raise on a find). A case
+        on which a call runs over the time limit is set aside, and so is every case as large after
+        it (:attr:`slow_from`)."""
         self.calls += 1
         if self.calls > self.max_calls or time.perf_counter() - self.start > self.time_budget:
             raise OutOfBudget
         if case.trivial:
+            return
+        m = max(case.before.m, 0 if case.after is None else case.after.m)
+        if self.slow_from is not None and m >= self.slow_from:
             return
         try:
             if self.callers:
@@ -316,7 +324,8 @@ class PropertySearch:
             return
         except self.measure_calls.timed_out:
             self.timed_out = self.snapshot(case, None, None, None, "timed out")
-            raise
+            self.slow_from = m if self.slow_from is None else min(self.slow_from, m)
+            return
         self.sizes.add(case.before.m)
         if self.prop.judges_undefined:
             self._judge_value(case, before, after)

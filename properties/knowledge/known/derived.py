@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 import re
 
-from ...catalog.property import Property
+from ...catalog.property import SCORE_ONLY, Property
 
 COVERAGE = ("no counterexample", "examples up to", "budget ", "seed ")
 """Phrases of a search's coverage: a stored reason holding one of them is run output."""
@@ -123,7 +123,10 @@ def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
         leaves its value unchanged (a weak property ``holds``; a strict or existential one is
         ``violated``; a property fixing those fields on one population cannot make the value the
         fairest). For a measure that reads none of the fields the property ranks two pairings
-        by (``uses``): it cannot rank them (``violated``). None otherwise.
+        by (``uses``): it cannot rank them (``violated``). A cell ``not-applicable`` because the
+        measure is read at world level and the property is stated at score level only
+        (:data:`~properties.catalog.property.SCORE_ONLY`), or because it reads none of the fields a
+        single population of the property is made of, says so. None otherwise.
 
     Examples
     --------
@@ -134,8 +137,13 @@ def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     'the measure reads no similarity, by which the property ranks the two pairings, so it cannot rank them'
     >>> derived_reason("puf", get_property("similarity-monotone"), "holds") is None
     True
+    >>> derived_reason("sd", get_property("envy-free-fairest"), "not-applicable")
+    'the measure reads no utility, of which every case of the property is made'
+    >>> derived_reason("uf", get_property("similar-treated-alike"), "not-applicable")
+    'read at world level: the property is stated at score level only'
     """
     from puf import as_measure
+    from ...cases.case import measure_level
     from ...catalog.judges import rearranged
 
     measure = as_measure(measure)
@@ -143,6 +151,11 @@ def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     reads = set(measure.reads or ())
     unread = unreached(measure, prop)
     fields = _fields(prop.needs)
+    if status == "not-applicable":
+        if prop.world == SCORE_ONLY and measure_level(measure) == "world":
+            return "read at world level: the property is stated at score level only"
+        made_of = unread and prop.single_population  # (its one population is made of those fields)
+        return f"the measure reads no {fields}, of which every case of the property is made" if made_of else None
     if unread and prop.kind == "existential":
         return unread_reason(prop.needs) if status == "violated" else None
     if unread and prop.single_population:
