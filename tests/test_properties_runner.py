@@ -173,6 +173,7 @@ def test_a_measure_too_slow_for_large_populations_is_judged_on_the_smaller_ones(
     verdict = verdicts(slow_when_large, properties=["range"], time_limit=0.2, max_examples=30)[0]
     assert verdict.status == "holds" and max(verdict.sizes) <= 12
     assert "set aside: a call there timed out after 0.2 s)" in verdict.reason
+    assert "this search finds" not in verdict.reason  # the power measured is the whole search's
 
 
 def test_a_slow_measure_hits_the_time_limit():

@@ -450,7 +450,9 @@ def verdicts(
                     known=known,
                 )
             status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
-            power = measured_power(name, max_examples) if status == "holds" and prop.kind == "universal" else None
+            # The corpus measured the whole search: one that set sizes aside is not it.
+            whole = status == "holds" and prop.kind == "universal" and search.slow_from is None
+            power = measured_power(name, max_examples) if whole else None
             if power is not None:
                 reason += f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"
             status, reason, found, scope = combine(status, reason, found, proof)
