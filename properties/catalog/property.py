@@ -203,7 +203,8 @@ FORMAL_CONVENTIONS = (
     "fairer by more than r; 'fairer' follows the measure's direction (lower is fairer unless "
     "it declares higher). A case on which f is NaN or ±inf or raises is set aside (judged by "
     "`defined` alone); so is a case on which a call runs over the time limit, and every case "
-    "as large after it (the verdict says from which m). A property that asks for a witness and finds none says `not-found`, "
+    "as large after it (the verdict says from which m). A property that asks for a witness "
+    "and finds none says `not-found`, "
     "never `violated`, unless the measure reads none of the fields the change touches."
 )
 """What every formal statement of :data:`CATALOG` takes for granted (one place for all)."""

@@ -346,11 +346,12 @@ def _sizes(sizes: Collection[int]) -> str:
             parts.append(str(start) if start == prev else f"{start}–{prev}")
             if m is not None:
                 start = prev = m
-    counted = f"{len(large)} sizes in {large[0]}–{large[-1]}" if len(large) > 1 else f"m = {large[0]}" if large else ""
-    if parts:
-        text = "m = " + ", ".join(parts) + (f" and {counted.removeprefix('m = ')}" if counted else "")
-    else:
-        text = counted
+    if len(large) > 1:
+        parts.append(f"{len(large)} sizes in {large[0]}–{large[-1]}")
+    elif large:
+        parts.append(str(large[0]))
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if large and len(parts) > 1 else ", ".join(parts)
+    text = listed if len(large) > 1 and len(parts) == 1 else f"m = {listed}"
     return f"{text}; largest m = {max(sizes)}"
 
 
