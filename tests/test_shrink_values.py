@@ -98,3 +98,21 @@ def test_a_change_that_acts_on_each_user_alone_loses_users():
     example = _shrunk(lambda effectiveness: float(np.mean(effectiveness)), "equal-additions", case).failure[1]
     assert len(example["before"]["effectiveness"]) == 2
     assert np.allclose(np.subtract(example["after"]["effectiveness"], example["before"]["effectiveness"]), 0.25)
+
+
+def test_a_find_that_fails_only_at_some_sizes_reaches_the_smallest():
+    """Users leave in blocks of half, a quarter, ... before one at a time: a flaw planted at
+    m = 5 and 10 alone (none at 6-9) is shown at m = 5, where removing one user at a time from 10
+    stops at once, both for a single population and for an equal addition."""
+
+    def flawed_at_five_and_ten(effectiveness):
+        s = np.asarray(effectiveness, dtype=float)
+        return float(np.std(s) + 0.5 * np.mean(s) * (len(s) % 5 == 0))
+
+    before = Population(np.full(10, 0.4), np.eye(10))
+    equal = _shrunk(flawed_at_five_and_ten, "zero-at-equality", Case(before)).failure[1]
+    assert equal["before"]["effectiveness"] == [0.4] * 5
+    added = Case(before, before.replace(effectiveness=before.effectiveness + 0.25), "c = 0.25 added to every S")
+    example = _shrunk(flawed_at_five_and_ten, "equal-additions", added).failure[1]
+    assert example["before"]["effectiveness"] == [0.4] * 5 and example["after"]["effectiveness"] == [0.65] * 5
+    assert example["change"].endswith("(shrunk from m = 10: users removed)")  # (each moved: none was left alone)

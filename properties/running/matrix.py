@@ -51,10 +51,12 @@ def verdicts(
     random_state : int, numpy Generator or None, default 0
         Seed; the same seed gives the same verdicts. None: Hypothesis' own randomness.
     time_limit : float, default :data:`~puf.properties.running.budget.DEFAULT_TIME_LIMIT` (2 s)
-        Seconds allowed per measure call, > 0; a call over it makes the verdict
-        ``undefined: timed out after N s``. A user's measure runs in a worker
-        process killed at the limit (so even C code that ignores signals stops);
-        the built-ins run in-process under SIGALRM (main thread).
+        Seconds allowed per measure call, > 0; a case whose call runs over it is set
+        aside, and so is every case as large after it (the reason says from which m);
+        a property none of whose cases was judged is ``undefined: timed out after N s``.
+        A user's measure runs in a worker process killed at the limit (so even C code
+        that ignores signals stops); the built-ins run in-process under SIGALRM (main
+        thread).
     time_budget : float, default 60.0
         Seconds allowed per property; the search stops there and reports what it has.
     database : hypothesis database, optional

@@ -2,10 +2,10 @@
 
 A counterexample or witness may come from Hypothesis (which shrinks its own draws, but not the
 large populations drawn from a seed), from a stored example, or from a large draw. Before it
-is shown or pinned, :func:`shrink` removes the users the case's change leaves alone, one at a
-time, and then moves the values of the fields the example shows (effectiveness, and each
-entry of a pair field: similarity, utility, list distance) towards 0, ½, 1 and short
-decimals, judging the case again after every step through the search itself: a step is kept
+is shown or pinned, :func:`shrink` removes the users the case's change leaves alone, in blocks
+of half the users, a quarter and an eighth, then one at a time, and then moves the values of
+the fields the example shows (effectiveness, and each entry of a pair field: similarity,
+utility, list distance) towards 0, ½, 1 and short decimals, judging the case again after every step through the search itself: a step is kept
 only when the property still fails in the same way.
 
 What stays keeps the case a case of its property:
@@ -58,6 +58,9 @@ _EARLIER_OTHER = r"the other population from m = (\d+)"
 """The part of that note saying the size an other population not built from ``before`` was found at."""
 
 _LABEL = re.compile(r"^known example( \([^)]*\))?: ")
+
+_LEFT_ALONE = "users the change leaves alone"
+"""Which users a find lost, said of a change that moves some users only."""
 
 
 def _without(pop: Population, user: int | list[int]) -> Population:
@@ -180,7 +183,7 @@ def _renumbered(
     m: int,
     moved: int,
     *,
-    removed: str = "users the change leaves alone",
+    removed: str = _LEFT_ALONE,
     other: tuple[int, int] | None = None,
 ) -> str:
     """The change's text with its users numbered as in the shrunk population (``kept``: the
@@ -346,25 +349,44 @@ def _other(case: Case, after: Population) -> Case:
     return dataclasses.replace(case, after=after, values=None, alternatives=())
 
 
+def _without_block(search: PropertySearch, case: Case, block: list[int], *, other: bool) -> Case | None:
+    """``case`` without the users of ``block`` (of its other population with ``other``), each
+    removed as :func:`_smaller` removes one; None when one of them may not leave."""
+    if other:
+        return _other(case, _without(cast(Population, case.after), block))
+    smaller: Case | None = case
+    for user in sorted(block, reverse=True):  # (from the last: the others keep their numbers)
+        smaller = _smaller(search.prop, smaller, user) if smaller is not None else None
+    return smaller
+
+
 def _fewer_users(search: PropertySearch, kind: str, budget: int, kept: list[int], *, other: bool = False) -> None:
-    """Remove, one at a time, the users the change leaves alone (any user of a case the property
-    remakes) while the case still fails; ``other``: the users of the case's other population,
-    one not built from ``before`` (``kept`` then unchanged)."""
-    improved = True
-    while improved and search.calls < budget:
-        improved = False
-        case = search.failure_case
-        assert case is not None  # shrink() starts from a find
-        pop = cast(Population, case.after) if other else case.before
-        for user in reversed(range(pop.m)):
-            if pop.m <= 2 or search.calls >= budget:
+    """Remove the users the change leaves alone (any user of a case the property remakes, or
+    whose change acts on each user alone) while the case still fails: blocks of half the users,
+    a quarter and an eighth, then one user at a time, as delta debugging does, so that a find
+    that fails at m = 10 and 5 but not at 9 still reaches 5, and one of many removable users
+    loses them in few calls; ``other``: the users of the case's other population, one not built
+    from ``before`` (``kept`` then unchanged)."""
+    case = search.failure_case
+    assert case is not None  # shrink() starts from a find
+    size = (cast(Population, case.after) if other else case.before).m // 2
+    while size >= 1 and search.calls < budget:
+        case = cast(Case, search.failure_case)
+        m = (cast(Population, case.after) if other else case.before).m
+        size = min(size, m // 2)
+        if m > 8 * size:  # (smaller blocks would cost more calls than one at a time saves)
+            size = 1
+        blocks = [list(range(start, min(start + size, m))) for start in range(0, m, size)]
+        for block in reversed(blocks):
+            if m - len(block) < 2 or search.calls >= budget:
                 continue
-            smaller = _other(case, _without(pop, user)) if other else _smaller(search.prop, case, user)
+            smaller = _without_block(search, case, block, other=other)
             if smaller is not None and _fails(search, smaller, kind):
                 if not other:
-                    kept.pop(user)
-                improved = True
+                    del kept[block[0] : block[-1] + 1]
                 break
+        else:
+            size //= 2
 
 
 def _entries(pop: Population, name: str) -> list[tuple[int, ...]]:
@@ -494,7 +516,8 @@ def shrink(search: PropertySearch) -> bool:
             other=others,
         )
     else:
-        text = _renumbered(change, kept, m, moved)
+        removed = "users" if search.prop.entrywise else _LEFT_ALONE
+        text = _renumbered(change, kept, m, moved, removed=removed)
     text = _redescribed(text, case.before, search.failure_case.before)
     search.failure[1]["change"] = text
     search.failure_case = dataclasses.replace(search.failure_case, change=text)
