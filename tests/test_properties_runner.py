@@ -190,6 +190,19 @@ def test_bad_interfaces_raise_value_error():
         verdicts(bad_parameter)
 
 
+def test_a_measure_that_returns_no_number_at_a_corner_gets_its_verdicts():
+    """None on two users only (undefined there, in the measure's own convention) is a finding of
+    ``defined`` at m = 2, not a broken interface: the interface is read on six users too."""
+
+    def none_below_three(effectiveness):
+        return None if len(effectiveness) < 3 else float(np.std(effectiveness))
+
+    found = {v.property: v for v in verdicts(none_below_three, properties=["defined", "range"], max_examples=10)}
+    assert found["range"].status == "holds"
+    assert found["defined"].status == "violated" and len(found["defined"].example["before"]["effectiveness"]) == 2
+    assert found["defined"].reason.startswith("on a valid population it returned NoneType, not a number")
+
+
 def test_same_random_state_same_verdicts():
     first = [
         v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"], max_examples=20, random_state=3)

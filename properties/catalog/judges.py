@@ -432,9 +432,14 @@ def explain_undefined(example: Mapping[str, Any]) -> str:
     --------
     >>> explain_undefined({"value_before": float("nan"), "error": None})
     'returned nan on a valid population'
+    >>> explain_undefined({"value_before": None, "error": "returned NoneType, not a number: return one"})
+    'on a valid population it returned NoneType, not a number: return one'
     """
-    if example.get("error"):
-        return f"raised on a valid population: {example['error']}"
+    error = example.get("error") or ""
+    if error.startswith("returned "):  # (puf.returned.not_a_number: it raised nothing)
+        return f"on a valid population it {error}"
+    if error:
+        return f"raised on a valid population: {error}"
     return f"returned {example['value_before']} on a valid population"
 
 

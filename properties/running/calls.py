@@ -23,6 +23,7 @@ from puf.returned import RETURN_FIX, Outcome, not_a_number, outcome
 from puf.world import World
 
 from . import isolation  # (CAN_ISOLATE read at each call: switching it off takes effect at once)
+from ..cases.large_draws import example_population, example_world
 from .budget import warm_up_limit
 from .isolation import MeasureWorker, worker_for
 
@@ -110,28 +111,37 @@ class FreshCaller(MeasureWorker):
 
 
 def check_returns_number(measure: Measure, time_limit: float | None) -> float:
-    """Raise ValueError unless ``measure`` returns a number on a small valid population (a World's if it
-    reads lists); return the machine epsilon of the float type it returned (2⁻⁵² if it raised or timed out).
+    """Raise ValueError unless ``measure`` returns a number on a small valid population or, failing
+    that, on one of six users (a World's if it reads lists); return the machine epsilon of the float
+    type it returned (2⁻⁵² if it raised or timed out).
 
     This is its first call, allowed :func:`~puf.properties.running.budget.warm_up_limit`. A measure that
-    raises passes: raising is a finding the verdicts report, a non-number a broken interface.
+    raises passes: raising is a finding the verdicts report, a non-number a broken interface; so is
+    one that returns no number (None, say) on two users only, where it is undefined.
 
     >>> from puf import as_measure
     >>> check_returns_number(as_measure(lambda effectiveness: "high"), 1.0)
     Traceback (most recent call last):
     ...
     ValueError: measure '<lambda>' does not return a number: it returned str; return one real number (a float, or a 0-d or one-element array, list or tensor)
+    >>> check_returns_number(as_measure(lambda effectiveness: None if len(effectiveness) < 3 else 0.5), 1.0)
+    2.220446049250313e-16
     """
-    population = Population(np.array([0.0, 1.0]), np.array([[1.0, 0.5], [0.5, 1.0]]))
+    small = Population(np.array([0.0, 1.0]), np.array([[1.0, 0.5], [0.5, 1.0]]))
+    larger = example_population(6)
     if {"utility", "list_distance"} & set(measure.reads or ()):
         relevance, items = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]]), np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
-        population = World(relevance, items, np.array([[0, 2], [1, 0]]), np.eye(3)).population(metric="precision")
+        small = World(relevance, items, np.array([[0, 2], [1, 0]]), np.eye(3)).population(metric="precision")
+        larger = example_world(6).population(metric="precision")
     in_worker = isolation.CAN_ISOLATE and not is_registered(measure)  # (a worker warms up itself)
-    try:
-        limit = time_limit if in_worker or time_limit is None else warm_up_limit(time_limit)
-        (found,) = _outcomes(measure, [population.fields()], limit)
-    except (MeasureError, Timeout):
-        return 2.0**-52
-    if found.number is None and found.error is None:
-        raise ValueError(f"measure {measure.name!r} does not return a number: it returned {found.kind}; {RETURN_FIX}")
-    return found.epsilon
+    returned: list[str] = []  # the type of each answer that was no number
+    for population in (small, larger):
+        try:
+            limit = time_limit if in_worker or time_limit is None or returned else warm_up_limit(time_limit)
+            (found,) = _outcomes(measure, [population.fields()], limit)
+        except (MeasureError, Timeout):
+            return 2.0**-52
+        if found.number is not None or found.error is not None:
+            return found.epsilon
+        returned.append(found.kind)
+    raise ValueError(f"measure {measure.name!r} does not return a number: it returned {returned[0]}; {RETURN_FIX}")
