@@ -30,7 +30,7 @@ import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .population import FIELDS
 
@@ -52,21 +52,38 @@ def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
 
     Returns the field-named parameters in parameter order; raises ValueError
     if the signature cannot be read, a required parameter is not a field name,
-    or no parameter is one.
+    no parameter is one, a positional-only option comes before a positional-only
+    field (the field could not be passed alone), or the function is ``async``.
 
     Examples
     --------
     >>> signature_reads(lambda similarity, effectiveness, *, scale=2.0: 0.0)
     ('similarity', 'effectiveness')
+    >>> def spread(effectiveness, /):
+    ...     return max(effectiveness) - min(effectiveness)
+    >>> signature_reads(spread)
+    ('effectiveness',)
     """
+    if inspect.iscoroutinefunction(function):
+        raise ValueError(
+            f"measure {function_name(function)!r} is a coroutine function (async def), whose call "
+            "returns no number; define it with def"
+        )
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError) as exc:
         raise ValueError(f"cannot read the signature of measure {function!r}") from exc
-    reads = []
+    reads: list[str] = []
+    option = None  # a positional-only parameter that is no field
     for p in parameters:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
+        if p.kind is p.POSITIONAL_ONLY and p.name in FIELDS and option is not None:
+            raise ValueError(
+                f"measure {function_name(function)!r} takes its option {option!r} before the field "
+                f"{p.name!r}, both positional-only (before '/'); put the fields first"
+            )
+        option = p.name if p.kind is p.POSITIONAL_ONLY and p.name not in FIELDS else option
         if p.name in FIELDS:
             reads.append(p.name)
         elif p.default is p.empty:
@@ -242,6 +259,8 @@ class Measure:
     attainable: str | None = None
     study_options: tuple[str, ...] = ()
     engine_output: tuple[str, float] | None = None
+    # Not a field: how many of the fields read come first and positional-only ("/"), passed in order.
+    _positional: ClassVar[int] = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -259,12 +278,18 @@ class Measure:
         checked["definition"], checked["reference"] = checked["definition"] or "", checked["reference"] or ""
         for field, value in dict(checked, reads=derived).items():
             object.__setattr__(self, field, value)
+        parameters = inspect.signature(self.function).parameters.values()
+        object.__setattr__(
+            self, "_positional", sum(p.kind is p.POSITIONAL_ONLY and p.name in FIELDS for p in parameters)
+        )
 
     def __call__(self, **fields: Any) -> Any:
         missing = [name for name in self.reads if name not in fields]
         if missing:
             raise ValueError(f"measure {self.name!r} reads {missing} but was given only {sorted(fields)}")
-        return self.function(**{name: fields[name] for name in self.reads})
+        given = [fields[name] for name in self.reads]
+        n = self._positional
+        return self.function(*given[:n], **dict(zip(self.reads[n:], given[n:])))
 
     @property
     def fairest(self) -> float:

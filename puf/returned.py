@@ -2,8 +2,9 @@
 
 A measure may return a Python or numpy scalar, a 0-d or one-element array, a one-element
 list or tuple, or a one-element tensor (anything with ``shape`` and ``item()``): each is
-read as its number. Anything else (text, a complex number, a vector, None) is not a
-number, and the message says what it was (type and shape) and what to return instead. One
+read as its number; a masked one (numpy's missing value) is NaN, the measure undefined there.
+Anything else (text, a complex number, a vector, None) is not a number, and the message says
+what it was (type and shape) and what to return instead. One
 call's :class:`Outcome` holds its number, its type, what it raised and its float type's
 epsilon, wherever the call ran (here, or in a measure's worker process).
 """
@@ -48,6 +49,8 @@ def returned_number(value: object) -> float | None:
     (0.1, 0.25)
     >>> returned_number("x"), returned_number(True), returned_number(np.array([1.0, 2.0])), returned_number(1j)
     (None, None, None, None)
+    >>> returned_number(np.ma.masked), returned_number(np.ma.array([0.5], mask=[True]))  # missing: undefined
+    (nan, nan)
     """
     while isinstance(value, (list, tuple)) and len(value) == 1:
         value = value[0]
@@ -55,6 +58,8 @@ def returned_number(value: object) -> float | None:
         try:
             if math.prod(value.shape) != 1:
                 return None
+            if np.ma.is_masked(value):  # numpy's missing value: NaN, as float() reads it (item() gives its data)
+                return math.nan
             value = value.item()
         except (TypeError, ValueError):
             return None

@@ -73,6 +73,34 @@ def plain_builtin_order():
     return names
 
 
+def test_fields_passed_positional_only_are_passed_in_order():
+    """A measure written with "/" (its fields positional-only) is called with them in order, its
+    options by name; an option before a positional-only field, or an async measure, is refused."""
+
+    def gap(effectiveness, similarity, /, *, scale=1.0):
+        return scale * float(np.max(effectiveness) - np.min(effectiveness)) * float(similarity[0, 1])
+
+    pop = puf.Population([0.2, 0.6], [[1.0, 0.5], [0.5, 1.0]])
+    declared = puf.as_measure(gap)
+    assert declared.reads == ("effectiveness", "similarity")
+    assert declared(**pop.fields()) == pytest.approx(0.2)
+    assert puf.evaluate_measures(pop, [declared]) == {"gap": pytest.approx(0.2)}
+    (verdict,) = puf.properties.verdicts(gap, properties=["range"], max_examples=5)
+    assert verdict.status in ("holds", "proven"), verdict.reason
+
+    def option_first(k=3, effectiveness=(), /):
+        return 0.0
+
+    with pytest.raises(ValueError, match="takes its option 'k' before the field 'effectiveness'"):
+        signature_reads(option_first)
+
+    async def later(effectiveness):
+        return 0.0
+
+    with pytest.raises(ValueError, match="'later' is a coroutine function .async def., whose call returns no number"):
+        signature_reads(later)
+
+
 def test_registry_order_is_module_order_then_definition_order():
     assert list(puf.MEASURES) == [m.name for m in registry.builtin_measures()] == plain_builtin_order()
     assert list(puf.MEASURES)[:9] == [n for n, m in puf.MEASURES.items() if "PUF paper" in m.reference]

@@ -203,6 +203,19 @@ def test_a_measure_that_returns_no_number_at_a_corner_gets_its_verdicts():
     assert found["defined"].reason.startswith("on a valid population it returned NoneType, not a number")
 
 
+def test_a_masked_value_is_undefined_not_its_hidden_data():
+    """numpy's masked constant (a mean over no unmasked user) is NaN, a finding of ``defined``; its
+    item() is 0.0, which read as the value would be a wrong number."""
+
+    def masked_cv(effectiveness):
+        s = np.ma.masked_equal(np.asarray(effectiveness, dtype=float), 0.0)
+        return s.std() / s.mean()
+
+    (verdict,) = verdicts(masked_cv, properties=["defined"], max_examples=10)
+    assert verdict.status == "violated" and set(verdict.example["before"]["effectiveness"]) == {0.0}
+    assert verdict.reason == "returned nan on a valid population"
+
+
 def test_same_random_state_same_verdicts():
     first = [
         v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"], max_examples=20, random_state=3)
