@@ -116,8 +116,8 @@ def check_returns_number(measure: Measure, time_limit: float | None) -> float:
     type it returned (2⁻⁵² if it raised or timed out).
 
     This is its first call, allowed :func:`~puf.properties.running.budget.warm_up_limit`. A measure that
-    raises passes: raising is a finding the verdicts report, a non-number a broken interface; so is
-    one that returns no number (None, say) on two users only, where it is undefined.
+    raises passes: raising is a finding the verdicts report, a non-number a broken interface. One that
+    returns no number (None, say) on two users only passes too: it is undefined there, a finding.
 
     >>> from puf import as_measure
     >>> check_returns_number(as_measure(lambda effectiveness: "high"), 1.0)

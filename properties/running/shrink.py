@@ -5,8 +5,9 @@ large populations drawn from a seed), from a stored example, or from a large dra
 is shown or pinned, :func:`shrink` removes the users the case's change leaves alone, in blocks
 of half the users, a quarter and an eighth, then one at a time, and then moves the values of
 the fields the example shows (effectiveness, and each entry of a pair field: similarity,
-utility, list distance) towards 0, ½, 1 and short decimals, judging the case again after every step through the search itself: a step is kept
-only when the property still fails in the same way.
+utility, list distance) towards 0, ½, 1 and short decimals, judging the case again after every
+step through the search itself: a step is kept only when the property still fails in the same
+way.
 
 What stays keeps the case a case of its property:
 
