@@ -90,3 +90,16 @@ def test_a_fixed_m_proof_does_not_spare_a_cell_the_search():
     accepted, (rejected,) = design(["pigou-dalton"], grammar=grammar, max_examples=20)
     # The solver refutes it at m = 3 or stops (time-out) before: then the search refutes it.
     assert accepted == [] and rejected.failed.status == "violated"
+
+
+def test_require_and_forbid_given_twice_add_up(tmp_path, capsys):
+    """A second --require adds its properties to the first, as a second --property does in check."""
+    grammar = tmp_path / "grammar.json"
+    grammar.write_text(json.dumps({"index": {"ge": [2.0], "hoover": [None]}}))
+    options = ["--grammar", str(grammar), "--proofs", "rules", "--max-examples", "10", "--jobs", "1", "--quiet"]
+    once = ["--require", "pigou-dalton,zero-at-equality", "--forbid", "defined"]
+    assert main(["design", *once, *options]) == 0
+    joined = capsys.readouterr().out
+    twice = ["--require", "pigou-dalton", "--require", "zero-at-equality", "--forbid", "defined"]
+    assert main(["design", *twice, *options]) == 0
+    assert capsys.readouterr().out == joined

@@ -27,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     >>> import argparse
     >>> parser = argparse.ArgumentParser()
     >>> register(parser.add_subparsers(dest="command"))
-    >>> parser.parse_args(["design", "--require", "anonymity,range"]).require
-    'anonymity,range'
+    >>> parser.parse_args(["design", "--require", "anonymity,range", "--require", "pigou-dalton"]).require
+    ['anonymity,range', 'pigou-dalton']
     """
     parser = subparsers.add_parser(
         "design",
@@ -37,9 +37,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(proof where possible, search otherwise) and list those meeting --require "
         "(and violating --forbid), ranked by how much is proven.",
     )
-    parser.add_argument("--require", required=True, metavar="P,Q,...", help="comma-separated properties that must hold")
+    # Repeatable: a second --require adds to the first (argparse's default would keep the last alone).
     parser.add_argument(
-        "--forbid", default="", metavar="P,Q,...", help="comma-separated properties that must be violated"
+        "--require",
+        required=True,
+        action="append",
+        metavar="P,Q,...",
+        help="comma-separated properties that must hold (repeatable)",
+    )
+    parser.add_argument(
+        "--forbid",
+        action="append",
+        default=[],
+        metavar="P,Q,...",
+        help="comma-separated properties that must be violated (repeatable)",
     )
     parser.add_argument("--grammar", metavar="FILE", help="a JSON grammar (default: the built-in grid)")
     parser.add_argument(
@@ -93,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ._output import check_writable_file
 
-    require, forbid = _names(args.require), _names(args.forbid)
+    require, forbid = _names(",".join(args.require)), _names(",".join(args.forbid))
     unknown = [p for p in require + forbid if p not in CATALOG]
     if unknown or not require:
         return _fail(
