@@ -115,14 +115,16 @@ def load_measure(spec: str | Measure) -> Measure:
     >>> load_measure(f"{path}:spread").name
     'spread'
 
-    A callable without a name of its own (an instance, a ``functools.partial``) takes the
-    name the spec gives it:
+    A callable without a name of its own (an instance, a ``functools.partial``), or whose own
+    name is not the spec's (a lambda, a decorator's wrapper), takes the name the spec gives it:
 
     >>> partial = path.with_name("partial.py")
     >>> _ = partial.write_text("import functools\\ndef gap(effectiveness, p=1):\\n    return 0.0\\n"
-    ...                        "gap_2 = functools.partial(gap, p=2)\\n")
+    ...                        "gap_2 = functools.partial(gap, p=2)\\ntop = lambda effectiveness: 1.0\\n")
     >>> load_measure(f"{partial}:gap_2").name, load_measure(f"{partial}:gap_2").definition
     ('gap_2', '')
+    >>> load_measure(f"{partial}:top").name
+    'top'
 
     A partial of a built-in (or of any function declared with :func:`puf.measure`) keeps its
     declared facts:
@@ -161,11 +163,12 @@ def load_measure(spec: str | Measure) -> Measure:
             raise ValueError(f"{where} has no attribute {attribute!r}") from None
     if not callable(target):
         raise ValueError(f"{spec!r} is not callable (it is a {type(target).__name__})")
-    if hasattr(target, "__name__") or hasattr(target, "__puf_measure__"):
-        return as_measure(target)
-    # An instance, a partial: named as the spec names it; a partial of a declared measure (its
-    # options given by keyword) keeps that measure's facts, as puf.register's options do.
     name = attribute.rpartition(".")[2]
+    if hasattr(target, "__puf_measure__") or getattr(target, "__name__", None) == name:
+        return as_measure(target)
+    # An instance, a partial, a lambda, a wrapper: named as the spec names it; a partial of a
+    # declared measure (its options given by keyword) keeps that measure's facts, as
+    # puf.register's options do.
     if isinstance(target, functools.partial) and not target.args and hasattr(target.func, "__puf_measure__"):
         return bind(as_measure(target.func), name=name, options=target.keywords)
     return Measure(target, name, definition=first_docstring_line(target))

@@ -63,6 +63,12 @@ def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
     ...     return max(effectiveness) - min(effectiveness)
     >>> signature_reads(spread)
     ('effectiveness',)
+    >>> def wrapper(*args, **kwargs):
+    ...     return spread(*args, **kwargs)
+    >>> signature_reads(wrapper)
+    Traceback (most recent call last):
+    ...
+    ValueError: measure 'wrapper' takes only (*args, **kwargs), no Population field: a decorator's wrapper? give it @functools.wraps(function)
     """
     if inspect.iscoroutinefunction(function):
         raise ValueError(
@@ -91,6 +97,11 @@ def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
                 f"measure {function_name(function)!r} has a required parameter "
                 f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
             )
+    if not reads and parameters and all(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+        raise ValueError(  # what a decorator without functools.wraps shows of the function
+            f"measure {function_name(function)!r} takes only {inspect.signature(function)}, no Population "
+            "field: a decorator's wrapper? give it @functools.wraps(function)"
+        )
     if not reads:
         raise ValueError(
             f"measure {function_name(function)!r} reads no Population field; "
