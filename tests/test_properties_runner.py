@@ -115,6 +115,21 @@ def test_a_raising_measure_is_a_finding_of_defined_and_set_aside_elsewhere():
     assert found["anonymity"].status == "holds" and found["anonymity"].n_undefined > 0
 
 
+def test_a_find_a_measure_does_not_repeat_is_no_violation():
+    """A measure that samples (no seed) gives another value on the same population: a gap between
+    two of its values shows nothing of anonymity, so the verdict is undefined and says why; the
+    determinism property, which is about repeated calls, still shows the flaw."""
+    import random
+
+    def sampled_spread(effectiveness):
+        return float(np.ptp(effectiveness)) * random.uniform(0.5, 1.0)
+
+    found = _by_property(verdicts(sampled_spread, properties=["anonymity", "deterministic"], max_examples=30))
+    assert found["anonymity"].status == "undefined"
+    assert found["anonymity"].reason.startswith("not reproducible: asked again, the same population gave")
+    assert found["deterministic"].status == "violated"
+
+
 RAISES_AT_ZERO = '''
 import numpy as np
 

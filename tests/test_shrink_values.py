@@ -116,3 +116,42 @@ def test_a_find_that_fails_only_at_some_sizes_reaches_the_smallest():
     example = _shrunk(flawed_at_five_and_ten, "equal-additions", added).failure[1]
     assert example["before"]["effectiveness"] == [0.4] * 5 and example["after"]["effectiveness"] == [0.65] * 5
     assert example["change"].endswith("(shrunk from m = 10: users removed)")  # (each moved: none was left alone)
+
+
+def _headcount(effectiveness):
+    """Sen's headcount ratio at the line ½: widening gaps lifts users over it, so it can fall."""
+    return float(np.mean(np.asarray(effectiveness) < 0.5))
+
+
+def _widening(after, c, mu):
+    """A disparity-monotone case: S = c + μ(S′ − c) before, S′ after, as the strategy says it."""
+    lam = "∞ (from S = c)" if mu == 0 else f"1/{mu:g}"
+    s = np.asarray(after, dtype=float)
+    m = len(s)
+    before = Population(c + mu * (s - c), np.eye(m))
+    return Case(before, before.replace(effectiveness=s), f"every gap S(u) − c scaled by λ = {lam} around c = {c:g}")
+
+
+def test_a_widening_loses_users_while_its_centre_stays_in_their_range():
+    """Gaps widened about a centre c move every user, each alone: users leave both populations as
+    long as c stays inside the range of the users left. Here c is the lowest S′, so that user
+    (the change leaves it alone) stays; the find of 12 users is shown at m = 2."""
+    after = [0.1, 0.2, 0.3, 0.35, 0.4, 0.45, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0]
+    example = _shrunk(_headcount, "disparity-monotone", _widening(after, 0.1, 0.0)).failure[1]
+    s_before, s_after = example["before"]["effectiveness"], example["after"]["effectiveness"]
+    assert len(s_before) == 2 and s_before == [0.1, 0.1] and min(s_after) == 0.1 and max(s_after) >= 0.5
+    assert "around c = 0.1 (shrunk from m = 12: users removed" in example["change"]
+
+
+def test_no_step_takes_a_find_outside_its_statement():
+    """Moving the value of the user at the centre (both populations: the change leaves it alone)
+    would leave a widening about another centre and factor than the text says; removing the users
+    that hold the centre in range would leave none. Neither step is taken: every shrunk case still
+    meets the strategy's precondition, its text included."""
+    from puf.properties.cases.preconditions import precondition_of
+
+    prop = get_property("disparity-monotone")
+    after = [0.26, 0.3, 0.7, 0.8, 0.9]
+    search = _shrunk(_headcount, "disparity-monotone", _widening(after, 0.26, 0.0))
+    precondition_of(prop.cases)(search.failure_case, "score", search.measure)  # raises if outside
+    assert search.failure[1]["before"]["effectiveness"][0] == 0.26  # not moved to ½ or 0

@@ -20,6 +20,7 @@ __all__ = [
 
 from typing import Any
 import itertools
+import re
 
 import numpy as np
 from hypothesis import strategies as st
@@ -155,6 +156,11 @@ def _disparity_precondition(case: Any, level: str, measure: Any) -> None:
     c = before[i] if centre is not None else (before[i] - mu * after[i]) / (1 - mu)
     require(after.min() - TOLERANCE <= c <= after.max() + TOLERANCE, f"{(c, after.min(), after.max())!r}")
     np.testing.assert_allclose(before, c + mu * (after - c), atol=1e-9)
+    # What the text says is this widening's, as the shown populations are (a shrunk case's too).
+    if said := re.search(r"λ = (∞|1/(\S+)).* around c = (\S+)", case.change):
+        stated = 0.0 if said[1].startswith("∞") else float(said[2])
+        require(np.isclose(c, float(said[3]), rtol=1e-5, atol=1e-9), f"c = {c!r} as the text says")
+        require(np.isclose(mu, stated, rtol=1e-5, atol=1e-9), f"μ = {mu!r} as the text says")
 
 
 @precondition(_disparity_precondition)
@@ -195,7 +201,7 @@ def disparity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
         return Case(
             pop.replace(effectiveness=c + mu * (s - c)),
             pop,
-            f"every gap S(u) − c scaled by λ = 1/{mu:g} around c = {c:g}",
+            f"every gap S(u) − c scaled by λ = {_inverse(mu)} around c = {c:g}",
             alternatives=tuple(_widened(pop, narrow, centre, factor) for narrow, centre, factor in others),
         )
     relevance, relevant = listed_relevance(world)
@@ -222,10 +228,21 @@ def disparity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     return trivial_case(pop, "every user already at 0 or 1")
 
 
+def _inverse(mu: float) -> str:
+    """λ = 1/μ as a widening's text says it: ``∞ (from S = c)`` when every user started at the centre.
+
+    >>> _inverse(0.25), _inverse(0.0)
+    ('1/0.25', '∞ (from S = c)')
+    """
+    return "∞ (from S = c)" if mu == 0 else f"1/{mu:g}"
+
+
 def _widened(pop: Population, narrow: NDArray[np.float64], centre: float, factor: float) -> Case:
     """An alternative of a disparity case: the narrowed population before, ``pop`` after."""
     return Case(
-        pop.replace(effectiveness=narrow), pop, f"every gap S(u) − c scaled by λ = 1/{factor:g} around c = {centre:g}"
+        pop.replace(effectiveness=narrow),
+        pop,
+        f"every gap S(u) − c scaled by λ = {_inverse(factor)} around c = {centre:g}",
     )
 
 

@@ -144,6 +144,7 @@ OUTCOME_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=disparity_cases,
         judge=judges.not_fairer,
         proof_rule=_disparity_monotone,
+        entrywise=True,
     ),
     dict(
         name="pigou-dalton",

@@ -33,11 +33,18 @@ def _array(
     value: ArrayLike, indent: int, width: int | None, *, integer: bool = False, digits: int | None = None
 ) -> str:
     """A field as numpy prints it, its next lines under ``indent``, in ``width`` columns from there;
-    ``digits``: that many decimals, small values not rounded to 0 (None: 4, small ones shown as 0)."""
+    ``digits``: that many decimals, small values not rounded to 0 (None: 4, and a value under
+    0.00005 but not 0 in numpy's scientific notation, not shown as a 0 that it is not).
+
+    >>> _array([0.0, 0.84375], 0, None), _array([3.3e-78, 3.3e-78], 0, None)
+    ('[0.     0.8438]', '[3.3e-78 3.3e-78]')
+    """
+    values = np.asarray(value, dtype=int if integer else float)
+    hidden = not integer and bool(np.any((values != 0) & (np.abs(values) < 5e-5)))
     text = np.array2string(
-        np.asarray(value, dtype=int if integer else float),
+        values,
         precision=4 if digits is None else digits,
-        suppress_small=digits is None,
+        suppress_small=digits is None and not hidden,
         max_line_width=120 if width is None else max(24, width - indent),
         floatmode="maxprec",
     )

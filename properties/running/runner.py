@@ -219,12 +219,14 @@ def _check_one(
             note += " (shrinking stopped at its budget)"
         elif search.failure_case is not None and search.failure_case.before.m > LARGEST:
             m = search.failure_case.before.m
-            held = users_held(search.prop, search.failure_case)
+            held = users_held(search, search.failure_case)
             note += (
                 f" (its change moves all {m} users together: none was removed)"
                 if held
                 else f" (it needs its {m} users: none could be removed)"
             )
+        if unsteady := search.unsteady():
+            return "undefined", unsteady + note, search.failure[1] if search.failure else None, search
     return (*_status(search, note), search)
 
 

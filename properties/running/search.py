@@ -360,6 +360,56 @@ class PropertySearch:
             self.fail("excess", self.snapshot(case, before, after, None), case)
         self.checked += 1
 
+    def unsteady(self) -> str | None:
+        """Why the find does not show what it seems to, or None: its populations asked again gave
+        other values (a measure that samples, caches or reads a clock is no function of them, so a
+        gap between two values shows nothing of the property). A find on one population (a value
+        out of range is one the measure returned), a raise, and a property about repeated calls
+        (``fresh_workers``: ``deterministic``) are their own evidence.
+
+        Examples
+        --------
+        >>> import random
+        >>> from puf import Population, as_measure
+        >>> from puf.properties import get_property
+        >>> from puf.properties.running.runner import MEASURE_CALLS
+        >>> noisy = as_measure(lambda effectiveness: random.random())
+        >>> search = PropertySearch(noisy, get_property("anonymity"), measure_calls=MEASURE_CALLS,
+        ...                         max_examples=10, time_limit=2.0, time_budget=60.0)
+        >>> pop = Population([0.0, 1.0], np.eye(2))
+        >>> search.replay([Case(pop, pop.permute([1, 0]), "users relabelled")])
+        True
+        >>> search.unsteady().startswith("not reproducible: asked again, the same population gave")
+        True
+        """
+        case = self.failure_case
+        if self.failure is None or case is None or case.after is None or self.failure[1].get("error"):
+            return None
+        if self.prop.fresh_workers:
+            return None
+        found = self.failure[1]
+        try:
+            _, before, after = evaluate_case(
+                dataclasses.replace(case, alternatives=(), segment=False),
+                self.measure,
+                self.prop,
+                self.time_limit,
+                measure_calls=self.measure_calls,
+            )
+        except (self.measure_calls.raised, self.measure_calls.timed_out) as exc:
+            return f"not reproducible: asked again on the same populations, the measure failed ({exc or 'timed out'})"
+        for first, again in ((found["value_before"], before), (found["value_after"], after)):
+            if (
+                first is not None
+                and again is not None
+                and not (first == again or math.isnan(first) and math.isnan(again))
+            ):
+                return (
+                    f"not reproducible: asked again, the same population gave {again:.6g}, not {first:.6g}, "
+                    "so the measure is no function of it (sampled, cached or timed; see deterministic)"
+                )
+        return None
+
     def _set_aside(self, case: Case, before: float | None, after: float | None, *, error: str | None = None) -> None:
         """An undefined value (NaN, ±inf, or a call that raised) is not judged: `defined` reports
         it; it is counted here, and the smallest such example kept to show."""

@@ -13,7 +13,9 @@ What stays keeps the case a case of its property:
 
 - a user the change touches (the two users of a transfer, the pair whose similarity is raised)
   is never removed or moved, unless the change acts on each user alone (a rescaling, a shift, a
-  segment: ``Property.entrywise``), where any user leaves both populations;
+  segment, gaps widened about a centre: ``Property.entrywise``), where any user leaves both
+  populations while what is left still meets the strategy's precondition (the centre of a
+  widening inside the users' range);
 - in a replication every user is copied, and a user is removed (or moved) together with its
   copies, so the case stays the replication of a smaller population;
 - a single population keeps every value of a field its property ``needs`` (the equal
@@ -42,6 +44,7 @@ from puf.population import Population
 
 from .calls import Timeout
 from ..cases.case import Case
+from ..cases.preconditions import precondition_of
 from ..cases.user_cases import described
 from ..catalog.property import Property
 from .search import Found, OutOfBudget, PropertySearch, shown_fields
@@ -59,6 +62,21 @@ _EARLIER_OTHER = r"the other population from m = (\d+)"
 """The part of that note saying the size an other population not built from ``before`` was found at."""
 
 _LABEL = re.compile(r"^known example( \([^)]*\))?: ")
+
+#: Where a change's text names a user by number: each pattern's second group is the number, its
+#: first what leads to it (user 3; users 2 and 5; sim(2,5); S(2); L_5; a composite transfer's
+#: users 0 ← 1 progressive, 2 → 3 regressive).
+_USER_NUMBERS = (
+    r"\b(users? )(\d+)",
+    r"\b(users? \d+ and )(\d+)",
+    r"\b(sim\()(\d+)",
+    r"\b(sim\(\d+, ?)(\d+)",
+    r"\b(S\()(\d+)(?=\))",
+    r"\b(L_)(\d+)",
+    r"(users \d+ ← )(\d+)",
+    r"(← \d+ progressive, )(\d+)",
+    r"(progressive, \d+ → )(\d+)",
+)
 
 _LEFT_ALONE = "users the change leaves alone"
 """Which users a find lost, said of a change that moves some users only."""
@@ -200,6 +218,10 @@ def _renumbered(
     'm = 6 (shrunk from m = 9: users the change leaves alone removed)'
     >>> _renumbered("m = 6 (shrunk from m = 9: 2 values made simpler)", list(range(6)), 6, 0)
     'm = 6 (shrunk from m = 9: 2 values made simpler)'
+    >>> _renumbered("sim(6,13) raised 0.66 → 1", [0, 6, 13], 87, 0)
+    'sim(1,2) raised 0.66 → 1 (shrunk from m = 87: users the change leaves alone removed)'
+    >>> _renumbered("users 3 ← 4 progressive, 7 → 9 regressive; S(3), L_9", [3, 4, 7, 9], 10, 0).split(" (")[0]
+    'users 0 ← 1 progressive, 2 → 3 regressive; S(0), L_3'
     >>> _renumbered("a population drawn anew, then P again", [0, 1], 2, 1, removed="users", other=(9, 3))
     'a population drawn anew, then P again (shrunk from m = 2: 1 value made simpler; the other population from m = 9 to 3)'
     """
@@ -213,8 +235,9 @@ def _renumbered(
         if first and other is not None:
             other = (max(other[0], int(first[1])), other[1])
     index = {old: new for new, old in enumerate(kept)}
-    text = re.sub(r"\b(users?) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", change)
-    text = re.sub(r"\b(users? \d+ and) (\d+)", lambda hit: f"{hit[1]} {index.get(int(hit[2]), hit[2])}", text)
+    text = change
+    for named in _USER_NUMBERS:
+        text = re.sub(named, lambda hit: f"{hit[1]}{index.get(int(hit[2]), hit[2])}", text)
     done = [f"{removed} removed"] if len(kept) < m else []
     if moved:
         done.append(f"{moved} value{'s' * (moved > 1)} made simpler")
@@ -291,28 +314,45 @@ def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value:
     return dataclasses.replace(case, before=before, after=after, values=None, alternatives=())
 
 
-def _smaller(prop: Property, case: Case, user: int) -> Case | None:
+def _smaller(search: PropertySearch, case: Case, user: int) -> Case | None:
     """``case`` without ``user`` (with its copies in a replication; any user of a case the property
     remakes, or whose change acts on each user alone, ``Property.entrywise``), or None when the
     change touches it."""
+    prop = search.prop
     if prop.remake is not None:
         return _remade(prop, case, _without(case.before, user))
     entrywise = prop.entrywise and case.after is not None and case.after.m == case.before.m
     if not (entrywise or _untouched(case, user) or _copies(case, user) is not None):
         return None
     gone = _copies(case, user) or user  # a replicated user leaves with its copies
-    return dataclasses.replace(
+    smaller = dataclasses.replace(
         case,
         before=_without(case.before, user),
         after=None if case.after is None else _without(case.after, gone),
         values=None,
         alternatives=(),
     )
+    return smaller
+
+
+def _meets(search: PropertySearch, case: Case) -> bool:
+    """True when ``case`` meets the precondition of its property's strategy (what its text says
+    of it included: a widening's centre and factor)."""
+    try:
+        precondition_of(search.prop.cases)(case, search.level, search.measure)
+    except Exception:  # (OutsideStatement, or a check that cannot read so small a case)
+        return False
+    return True
 
 
 def _fails(search: PropertySearch, case: Case, kind: str) -> bool:
-    """Judge ``case`` through the search; True when it fails the same way (the search keeps it)."""
+    """Judge ``case`` through the search; True when it fails the same way (the search keeps it).
+    A step that takes a find meeting its statement outside it (a widening's centre out of the
+    users' range, a moved user no longer the best-off) fails nothing; a find outside it to begin
+    with (a hand-made stored example) is judged as it is."""
     kept = search.failure, search.failure_case
+    if not _meets(search, case) and kept[1] is not None and _meets(search, kept[1]):
+        return False
     counts, sizes = (search.checked, search.undefined, search.undecided), set(search.sizes)
     try:
         search.check(case)
@@ -357,7 +397,7 @@ def _without_block(search: PropertySearch, case: Case, block: list[int], *, othe
         return _other(case, _without(cast(Population, case.after), block))
     smaller: Case | None = case
     for user in sorted(block, reverse=True):  # (from the last: the others keep their numbers)
-        smaller = _smaller(search.prop, smaller, user) if smaller is not None else None
+        smaller = _smaller(search, smaller, user) if smaller is not None else None
     return smaller
 
 
@@ -433,20 +473,26 @@ def _simpler_values(search: PropertySearch, kind: str, budget: int, *, other: bo
     return moved
 
 
-def users_held(prop: Property, case: Case) -> bool:
+def users_held(search: PropertySearch, case: Case) -> bool:
     """True when no user of ``case`` may leave it: its change moves every one and acts on them
-    together (gaps widened about a centre the users' range must hold), so a find of many users
-    keeps them whether or not it needs them.
+    together (a similarity matrix replaced whole), so a find of many users keeps them whether or
+    not it needs them.
 
     Examples
     --------
+    >>> from puf import as_measure
     >>> from puf.properties import get_property
+    >>> from puf.properties.running.runner import MEASURE_CALLS
+    >>> def search(name):
+    ...     return PropertySearch(as_measure("puf"), get_property(name), measure_calls=MEASURE_CALLS,
+    ...                           max_examples=10, time_limit=2.0, time_budget=60.0)
     >>> before = Population([0.3, 0.4, 0.7], np.eye(3))
+    >>> replaced = Case(before, before.replace(similarity=np.ones((3, 3))))
     >>> widened = Case(before, Population([0.1, 0.3, 0.9], np.eye(3)))  # about 0.5, twice as wide
-    >>> users_held(get_property("disparity-monotone"), widened), users_held(get_property("range"), Case(before))
+    >>> users_held(search("similarity-sensitive"), replaced), users_held(search("disparity-monotone"), widened)
     (True, False)
     """
-    return all(_smaller(prop, case, user) is None for user in range(case.before.m))
+    return all(_smaller(search, case, user) is None for user in range(case.before.m))
 
 
 def shrink(search: PropertySearch) -> bool:
