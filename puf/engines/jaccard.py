@@ -87,7 +87,7 @@ _popcount = getattr(np, "bitwise_count", _popcount_table)
 
 try:  # scipy's compiled sparse kernels; the public product is the fallback
     from scipy.sparse import _sparsetools
-except ImportError:  # a future scipy may move them
+except ImportError:  # a future scipy may move them (or change their arguments: _add_tail)
     _sparsetools = None
 
 
@@ -256,18 +256,31 @@ def _add_tail(shared, r0, r1, j, first, counts):
     bound = min(int(held @ per_item), n_rows * width)
     if bound == 0:
         return
-    if _sparsetools is None:
-        product = sp.csr_matrix((ones[: row_items.size], row_items, row_ptr), shape=(n_rows, per_item.size)) @ (
-            sp.csr_matrix((item_ones, item_users, item_ptr), shape=(per_item.size, width))
-        )
-        counts += product.toarray()
-        return
-    index = row_items.dtype
-    ptr, columns, values = np.empty(n_rows + 1, index), np.empty(bound, index), np.empty(bound, counts.dtype)
-    _sparsetools.csr_matmat(
-        n_rows, width, row_ptr, row_items, ones[: row_items.size], item_ptr, item_users, item_ones, ptr, columns, values
+    if _sparsetools is not None:
+        index = row_items.dtype
+        ptr, columns, values = np.empty(n_rows + 1, index), np.empty(bound, index), np.empty(bound, counts.dtype)
+        try:
+            _sparsetools.csr_matmat(
+                n_rows,
+                width,
+                row_ptr,
+                row_items,
+                ones[: row_items.size],
+                item_ptr,
+                item_users,
+                item_ones,
+                ptr,
+                columns,
+                values,
+            )
+            _sparsetools.csr_todense(n_rows, width, ptr, columns, values, counts)  # adds into counts
+            return
+        except (AttributeError, TypeError):  # a scipy whose private kernels changed: the public product
+            pass
+    product = sp.csr_matrix((ones[: row_items.size], row_items, row_ptr), shape=(n_rows, per_item.size)) @ (
+        sp.csr_matrix((item_ones, item_users, item_ptr), shape=(per_item.size, width))
     )
-    _sparsetools.csr_todense(n_rows, width, ptr, columns, values, counts)  # adds into counts
+    counts += product.toarray()
 
 
 def _tile_words(shared, r0, j):
