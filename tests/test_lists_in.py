@@ -182,3 +182,32 @@ def test_the_split_out_round_trips_through_run(tmp_path, capsys):
     np.testing.assert_allclose(table.loc["pop"].to_numpy(), table.loc["mostpop"].to_numpy(), rtol=0, atol=0)
     assert main(["data", "split", "ml-100k", "--out", str(folder)]) == 2  # nothing is overwritten
     assert "already holds ml-100k.train.inter" in capsys.readouterr().err
+
+
+def test_a_row_per_user_gives_the_numbers_of_a_row_per_item(toy, dataset, capsys):
+    """A list per user in one cell, best first (a Kaggle-style submission, RecBole's
+    full_sort_topk written a user a line, implicit's arrays in a DataFrame) is the same run as
+    its rows per item: ids separated by spaces, commas or |, a printed list, or a list column."""
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected, _ = evaluate(toy, f"mine={toy / 'run.csv'}", capsys=capsys)
+    (toy / "spaces.csv").write_text("user_id,items\n" + "".join(f"{u},{' '.join(i)}\n" for u, i in lists.items()))
+    (toy / "printed.tsv").write_text("uid\titem_list\n" + "".join(f"{u}\t{i!r}\n" for u, i in lists.items()))
+    for name in ("spaces.csv", "printed.tsv"):
+        found, said = evaluate(toy, f"mine={toy / name}", capsys=capsys)
+        pd.testing.assert_frame_equal(found, expected)
+        assert said == ""
+    (toy / "kaggle.csv").write_text("customer,prediction\n" + "".join(f"{u},{'|'.join(i)}\n" for u, i in lists.items()))
+    found, _ = evaluate(toy, f"mine={toy / 'kaggle.csv'}", "--columns", "user=customer,items=prediction", capsys=capsys)
+    pd.testing.assert_frame_equal(found, expected)
+    frame = pd.DataFrame({"user": list(lists), "items": [np.array(i, dtype=object) for i in lists.values()]})
+    direct = read_lists(frame, dataset, k=5).rankings
+    assert (direct == read_lists(toy / "run.csv", dataset, k=5).rankings).all()
+
+
+def test_a_row_per_user_is_checked_as_a_row_per_item_is(dataset):
+    """An item listed twice in a user's cell names the line; naming both shapes is refused."""
+    with pytest.raises(ValueError, match="row 1"):
+        read_lists(pd.DataFrame({"user": ["u0"], "items": ["i1 i2 i1"]}), dataset)
+    with pytest.raises(ValueError, match=r"columns must name items \(a row per user\) or item, rank and score"):
+        read_lists(pd.DataFrame({"u": ["u0"]}), dataset, columns={"items": "x", "rank": "r"})

@@ -227,8 +227,8 @@ def add_list_options(parser: argparse.ArgumentParser) -> None:
         "--columns",
         default=None,
         metavar="ROLE=NAME,...",
-        help="the --run tables' column names, when not user/user_id, item/item_id, rank or score: "
-        "e.g. user=uid,item=movie,score=prediction",
+        help="the --run tables' column names, when not user/user_id, item/item_id, rank, score or "
+        "items/item_list: e.g. user=uid,item=movie,score=prediction or user=customer_id,items=prediction",
     )
 
 
@@ -242,15 +242,18 @@ def parse_columns(text: str | None) -> dict[str, str] | None:
     >>> parse_columns("uid")
     Traceback (most recent call last):
     ...
-    ValueError: --columns must be ROLE=NAME,... with roles user, item, rank, score; got 'uid'
+    ValueError: --columns must be ROLE=NAME,... with roles user, item, rank, score, items; got 'uid'
     """
+    from puf.evaluation.run_files import COLUMN_NAMES
+
     if text is None:
         return None
     columns = {}
     for spec in text.split(","):
         role, equals, name = (part.strip() for part in spec.partition("="))
-        if not equals or not name or role not in ("user", "item", "rank", "score") or role in columns:
-            raise ValueError(f"--columns must be ROLE=NAME,... with roles user, item, rank, score; got {text!r}")
+        if not equals or not name or role not in COLUMN_NAMES or role in columns:
+            roles = ", ".join(COLUMN_NAMES)
+            raise ValueError(f"--columns must be ROLE=NAME,... with roles {roles}; got {text!r}")
         columns[role] = name
     if "rank" in columns and "score" in columns:
         raise ValueError(f"--columns names rank and score; a run is ordered by one of them, got {text!r}")

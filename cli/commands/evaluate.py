@@ -78,7 +78,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="NAME=FILE",
         help="your run: a TREC run file (qid Q0 docid rank score tag), or CSV, TSV or Parquet "
-        "with user, item and rank or score columns (repeatable)",
+        "with user, item and rank or score columns, or with user and items columns (each user's "
+        "list in one cell, best first) (repeatable)",
     )
     add_list_options(parser)
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")

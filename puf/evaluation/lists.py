@@ -205,7 +205,7 @@ def read_lists(
         every user's list), or gets an empty (all ``-1``) list.
     columns : dict of str to str, optional
         Role -> column name for a table's columns named otherwise (roles ``user``,
-        ``item``, ``rank`` or ``score``).
+        ``item``, ``rank`` or ``score``; or ``user`` and ``items``, a row per user).
 
     Returns
     -------
@@ -345,7 +345,8 @@ def evaluate_lists(
         ``puf evaluate`` does (:func:`puf.data.load`).
     lists : DataFrame, path, or dict of str to either
         One run (named ``"run"``) or several by name: TREC, CSV, TSV or Parquet files,
-        or DataFrames with user, item and rank or score columns (:func:`read_lists`).
+        or DataFrames with user, item and rank or score columns, or user and items columns
+        (:func:`read_lists`).
     k : int, default 10
     split : {"test", "valid"}
     strict, drop_seen, columns

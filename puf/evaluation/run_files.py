@@ -1,5 +1,8 @@
 """Ranked lists as rows: TREC run files, CSV/TSV/Parquet tables and DataFrames, one shape out.
 
+A table holds a row per listed item (user, item, and rank or score) or a row per user (user, and
+the user's items best first, in one cell: a list, or ids separated by spaces, commas or ``|``).
+
 Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text),
 ``key`` (lower is better: the rank, or minus the score), ``tie`` (what breaks equal keys)
 and ``where`` (the line or row it came from, for messages);
@@ -12,19 +15,28 @@ __all__ = ["COLUMN_NAMES", "INSTALL_PARQUET", "list_rows"]
 
 import csv
 import os
+import re
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 #: The column names recognised in a header (compared in lower case, a RecBole type such as
-#: ``:token`` left out), per role; the ``columns`` option names others.
+#: ``:token`` left out), per role; the ``columns`` option names others. ``items`` is a row per
+#: user: the user's list, best first, in one cell.
 COLUMN_NAMES = {
     "user": ("user", "user_id", "userid", "uid"),
     "item": ("item", "item_id", "itemid", "iid"),
     "rank": ("rank",),
     "score": ("score", "prediction"),
+    "items": ("items", "item_list", "item_ids", "recommendations"),
 }
+
+_HEADER = (
+    "the header must name one user column (user or user_id) and either one item column (item or "
+    "item_id) with one of rank or score, or one items column (items or item_list: each user's "
+    "list, best first)"
+)
 
 #: What to install to read Parquet files, said when pyarrow is missing.
 INSTALL_PARQUET = 'reading a Parquet run needs pyarrow; install it with: pip install "puf-harness[parquet]"'
@@ -37,14 +49,17 @@ def _field(name: object) -> str:
 
 
 def _roles(source: str, header: list, columns: Mapping[str, str] | None) -> dict[str, int]:
-    """Column position per role (user, item, and rank or score) from a header and the given names."""
+    """Column position per role from a header and the given names: user, item, and rank or score
+    (a row per item), or user and items (a row per user)."""
     fields = [_field(cell) for cell in header]
     given = {role: _field(name) for role, name in (columns or {}).items()}
     unknown = set(given) - set(COLUMN_NAMES)
     if unknown:
-        raise ValueError(f"columns names roles {sorted(unknown)}; the roles are user, item, rank and score")
+        raise ValueError(f"columns names roles {sorted(unknown)}; the roles are user, item, rank, score and items")
     if "rank" in given and "score" in given:
         raise ValueError("columns must name one of rank or score, not both")
+    if "items" in given and {"item", "rank", "score"} & set(given):
+        raise ValueError("columns must name items (a row per user) or item, rank and score (a row per item), not both")
     chosen_order = {"rank", "score"} & set(given)
     found = {}
     for role, names in COLUMN_NAMES.items():
@@ -53,21 +68,22 @@ def _roles(source: str, header: list, columns: Mapping[str, str] | None) -> dict
             wanted = (given[role],)
         elif chosen_order and role in ("rank", "score"):
             continue  # the order column given is the only one looked for
+        elif "items" in given and role != "user":
+            continue  # a row per user given: no item or order column looked for
         else:
             wanted = names
         at = [i for i, f in enumerate(fields) if f in wanted]
         if len(at) == 1:
             found[role] = at[0]
     orders = [role for role in ("rank", "score") if role in found]
-    if "user" not in found or "item" not in found or len(orders) != 1:
-        named = ", ".join(f"{role}={name}" for role, name in given.items())
-        raise ValueError(
-            f"{source}: line 1: the header must name one user column (user or user_id), one item "
-            f"column (item or item_id) and one of rank or score"
-            + (f" (columns given: {named})" if named else "")
-            + f"; got {header}"
-        )
-    return {"user": found["user"], "item": found["item"], orders[0]: found[orders[0]]}
+    if "user" in found and "item" in found and len(orders) == 1:
+        return {"user": found["user"], "item": found["item"], orders[0]: found[orders[0]]}
+    if "user" in found and "items" in found:
+        return {"user": found["user"], "items": found["items"]}
+    named = ", ".join(f"{role}={name}" for role, name in given.items())
+    raise ValueError(
+        f"{source}: line 1: {_HEADER}" + (f" (columns given: {named})" if named else "") + f"; got {header}"
+    )
 
 
 def _kind_of(cell: str) -> str:
@@ -79,9 +95,40 @@ def _kind_of(cell: str) -> str:
     return "finite"
 
 
+def _listed(cell: object) -> list[str]:
+    """A user's items, best first, from one cell: a list or an array (Parquet, a DataFrame), or
+    text of ids separated by spaces, commas, ``;`` or ``|`` (a printed list's brackets and quotes
+    left out); an empty or missing cell lists none."""
+    if isinstance(cell, str):
+        parts = re.split(r"[\s,;|]+", cell.strip().strip("[]()"))
+        return [part.strip("'\"") for part in parts if part.strip("'\"")]
+    if cell is None or (np.ndim(cell) == 0 and pd.isna(cell)):
+        return []
+    return [str(item).strip() for item in np.asarray(cell, dtype=object).ravel()]
+
+
+def _user_lists(table: pd.DataFrame, where: np.ndarray, roles: dict[str, int]) -> pd.DataFrame:
+    """The rows of a table with a row per user: an item's place in its user's cell is its rank."""
+    lists = [_listed(cell) for cell in table.iloc[:, roles["items"]]]
+    sizes = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+    users = table.iloc[:, roles["user"]].astype(str).str.strip().to_numpy(dtype=object)
+    ranks = [np.arange(1, n + 1, dtype=np.float64) for n in sizes]
+    return pd.DataFrame(
+        {
+            "user_id": np.repeat(users, sizes),
+            "item_id": np.asarray([item for listed in lists for item in listed], dtype=object),
+            "key": np.concatenate(ranks) if ranks else np.empty(0),
+            "tie": np.zeros(int(sizes.sum())),
+            "where": np.repeat(where, sizes),
+        }
+    )
+
+
 def _table_rows(source: str, table: pd.DataFrame, where: np.ndarray, columns, place: str) -> pd.DataFrame:
     """The rows of a table whose columns are named (CSV, TSV, Parquet, DataFrame)."""
     roles = _roles(source, list(table.columns), columns)
+    if "items" in roles:
+        return _user_lists(table, where, roles)
     order = "rank" if "rank" in roles else "score"
     raw = table.iloc[:, roles[order]]
     values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
@@ -166,10 +213,12 @@ def list_rows(
         recognised by a ``.trec`` or ``.run`` name or a first line of six fields whose
         second is ``Q0``), a Parquet file (``.parquet``), a CSV or TSV file with a header,
         or a DataFrame. A table names its user and item columns and one of rank (1 = best)
-        or score (higher = better): see :data:`COLUMN_NAMES` and ``columns``.
+        or score (higher = better), a row per listed item; or its user column and an items
+        column, a row per user whose cell lists the user's items best first (a list, or ids
+        separated by spaces, commas or ``|``): see :data:`COLUMN_NAMES` and ``columns``.
     columns : dict of str to str, optional
-        Role -> column name (roles ``user``, ``item`` and one of ``rank`` or ``score``),
-        for columns named otherwise; the roles not given are recognised.
+        Role -> column name (roles ``user``, ``item`` and one of ``rank`` or ``score``; or
+        ``user`` and ``items``), for columns named otherwise; the roles not given are recognised.
 
     Returns
     -------
@@ -192,6 +241,10 @@ def list_rows(
     >>> name, rows, place = list_rows(frame, columns={"item": "movie"})
     >>> rows[["user_id", "item_id", "key", "where"]].values.tolist()
     [['7', 'x', -0.2, 1], ['7', 'y', -0.9, 2]]
+    >>> submission = pd.DataFrame({"customer": ["a", "b"], "prediction": ["x y", "[3, 1]"]})
+    >>> _, rows, _ = list_rows(submission, columns={"user": "customer", "items": "prediction"})
+    >>> rows[["user_id", "item_id", "key", "where"]].values.tolist()
+    [['a', 'x', 1.0, 1], ['a', 'y', 2.0, 1], ['b', '3', 1.0, 2], ['b', '1', 2.0, 2]]
     """
     if isinstance(source, pd.DataFrame):
         where = np.arange(1, len(source) + 1, dtype=np.int64)
