@@ -308,6 +308,25 @@ def test_check_exit_codes(tmp_path, capsys):
     assert document["verdicts"][0]["status"] == "violated"
 
 
+def undeclared_jain(effectiveness):
+    """Jain's index, (Σ S)² / (m Σ S²): 1 at equality, higher is fairer, declared nowhere."""
+    s = np.asarray(effectiveness, dtype=float)
+    return 1.0 if not s.any() else float(s.sum() ** 2 / (s.size * (s * s).sum()))
+
+
+def test_check_says_when_a_measure_reads_as_higher_is_fairer(capsys):
+    """An undeclared higher-is-fairer index violates zero-at-equality, disparity-monotone and
+    pigou-dalton, each as the default reading (lower is fairer) asks: the table is followed by a
+    line that says so and how to declare it; a measure that declares higher gets no such line."""
+    three = "zero-at-equality,disparity-monotone,pigou-dalton"
+    assert main(["check", "tests.test_properties_runner:undeclared_jain", "--property", three, "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "this measure reads the other way: 1 at equal effectiveness" in " ".join(printed.split())
+    assert '@puf.measure(direction="higher")' in printed
+    assert main(["check", "jain", "--property", three, "--quiet"]) == 0  # the built-in declares higher
+    assert "reads the other way" not in capsys.readouterr().out
+
+
 # --- the pytest plugin -------------------------------------------------------------------------
 
 

@@ -225,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
     """
     from puf.properties import CATALOG, verdicts
     from puf.properties.running.budget import example_budget
-    from puf.properties.running.display import format_verdicts
+    from puf.properties.running.display import direction_note, format_verdicts
     from puf.properties.running.isolation import load_isolated
 
     if args.properties is not None:  # each --property is a list of names
@@ -262,6 +262,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))
+        reversed_note = direction_note(measure.direction, results)
+        if reversed_note:
+            _say(reversed_note)
         if args.known:
             _pin(args, measure, results)
     note = timed_out_note(results, args.time_limit)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["format_example", "format_verdicts", "format_matrix"]
+__all__ = ["format_example", "format_verdicts", "format_matrix", "direction_note"]
 
 from typing import Any
 from collections.abc import Mapping, Sequence
@@ -222,3 +222,38 @@ def format_matrix(matrix: pd.DataFrame, *, catalog: Mapping[str, Property], widt
         )
         text += "\n" + (note if width is None else folded(note, width, hang=4))
     return text
+
+
+#: The properties a measure whose higher values are fairer violates when read as lower-is-fairer.
+_REVERSED_BY = ("zero-at-equality", "disparity-monotone", "pigou-dalton")
+
+
+def direction_note(direction: str, verdicts: Sequence[Verdict]) -> str | None:
+    """A line for a measure taken as lower-is-fairer whose verdicts read as higher-is-fairer: equal
+    effectiveness not at its fairest, and a transfer towards equality raising its value, widening
+    gaps lowering it (all three violated); None otherwise, or for a measure that declares higher.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> eq = V(property="zero-at-equality", status="violated", example={"value_before": 1.0})
+    >>> pd_ = V(property="pigou-dalton", status="violated", example={"value_before": 0.81, "value_after": 0.9})
+    >>> dm = V(property="disparity-monotone", status="violated", example={})
+    >>> print(direction_note("lower", [eq, dm, pd_]))
+    Every verdict takes lower values as fairer, and this measure reads the other way: 1 at equal effectiveness, and a transfer towards equality raised it (0.81 → 0.9). If its higher values are fairer, declare it: @puf.measure(direction="higher").
+    >>> direction_note("higher", [eq, dm, pd_]) is None
+    True
+    """
+    found = {v.property: v for v in verdicts if v.status == "violated"}
+    if direction != "lower" or not set(_REVERSED_BY) <= set(found):
+        return None
+    equal = found["zero-at-equality"].example or {}
+    transfer = found["pigou-dalton"].example or {}
+    at_equality = f"{_number(equal.get('value_before'))} at equal effectiveness, and " if equal else ""
+    before, after = transfer.get("value_before"), transfer.get("value_after")
+    raised = f" ({_number(before)} → {_number(after)})" if before is not None and after is not None else ""
+    return (
+        f"Every verdict takes lower values as fairer, and this measure reads the other way: {at_equality}"
+        f"a transfer towards equality raised it{raised}. If its higher values are fairer, declare it: "
+        '@puf.measure(direction="higher").'
+    )
