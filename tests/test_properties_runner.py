@@ -130,6 +130,41 @@ def test_a_find_a_measure_does_not_repeat_is_no_violation():
     assert found["deterministic"].status == "violated"
 
 
+@pytest.mark.parametrize(
+    "again, said",
+    [("timeout", None), ("raise", "not reproducible: asked again on the same populations, the measure raised (boom)")],
+)
+def test_a_find_asked_again_too_slowly_stands_and_one_that_raises_does_not(again, said):
+    """Asked again, a call over the time limit is no evidence that the values move (the find
+    stands); a raise on a population that gave a value is."""
+    from puf import Population, as_measure
+    from puf.properties import get_property
+    from puf.properties.cases.case import Case
+    from puf.properties.running.runner import MEASURE_CALLS
+    from puf.properties.running.search import MeasureCalls, PropertySearch
+
+    asked = []
+
+    def call(measure, population, time_limit):
+        asked.append(population)
+        if len(asked) <= 2:
+            return float(len(asked))  # 1, then 2 on the relabelled users: an anonymity find
+        raise MEASURE_CALLS.timed_out() if again == "timeout" else MEASURE_CALLS.raised("boom")
+
+    calls = MeasureCalls(call, MEASURE_CALLS.fresh, MEASURE_CALLS.raised, MEASURE_CALLS.timed_out)
+    search = PropertySearch(
+        as_measure(lambda effectiveness: 0.0),
+        get_property("anonymity"),
+        measure_calls=calls,
+        max_examples=5,
+        time_limit=1.0,
+        time_budget=60.0,
+    )
+    pop = Population([0.0, 1.0], np.eye(2))
+    assert search.replay([Case(pop, pop.permute([1, 0]), "users relabelled: order=[1, 0]")])
+    assert search.unsteady() == said
+
+
 RAISES_AT_ZERO = '''
 import numpy as np
 

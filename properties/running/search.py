@@ -396,8 +396,10 @@ class PropertySearch:
                 self.time_limit,
                 measure_calls=self.measure_calls,
             )
-        except (self.measure_calls.raised, self.measure_calls.timed_out) as exc:
-            return f"not reproducible: asked again on the same populations, the measure failed ({exc or 'timed out'})"
+        except self.measure_calls.timed_out:  # too slow to ask again: no evidence either way
+            return None
+        except self.measure_calls.raised as exc:
+            return f"not reproducible: asked again on the same populations, the measure raised ({exc})"
         for first, again in ((found["value_before"], before), (found["value_after"], after)):
             if (
                 first is not None
