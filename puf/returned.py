@@ -51,6 +51,9 @@ def returned_number(value: object) -> float | None:
     (None, None, None, None)
     >>> returned_number(np.ma.masked), returned_number(np.ma.array([0.5], mask=[True]))  # missing: undefined
     (nan, nan)
+    >>> import pandas as pd
+    >>> returned_number(pd.NA), returned_number(pd.array([None], dtype="Float64"))  # pandas' missing too
+    (nan, nan)
     """
     while isinstance(value, (list, tuple)) and len(value) == 1:
         value = value[0]
@@ -63,6 +66,8 @@ def returned_number(value: object) -> float | None:
             value = value.item()
         except (TypeError, ValueError):
             return None
+    if type(value).__name__ == "NAType" and type(value).__module__.startswith("pandas"):
+        return math.nan  # pandas' missing value (a nullable mean over no value): undefined, as masked is
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, decimal.Decimal)):
         return None
     return float(value)

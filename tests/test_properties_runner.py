@@ -269,6 +269,21 @@ def test_a_masked_value_is_undefined_not_its_hidden_data():
     assert verdict.reason == "returned nan on a valid population"
 
 
+def test_pandas_missing_value_is_undefined_not_a_refusal():
+    """pandas' NA (a nullable mean over no value) is NaN, a finding of ``defined``, as numpy's
+    masked constant is; it was 'returned NAType, not a number', refused where it is all it returns."""
+    import pandas as pd
+
+    def nullable_cv(effectiveness):
+        s = pd.array(list(effectiveness), dtype="Float64")
+        s = s[s > 0]  # the users with an effectiveness: none at S = 0, whose mean is NA
+        return s.std(ddof=0) / s.mean()
+
+    (verdict,) = verdicts(nullable_cv, properties=["defined"], max_examples=10)
+    assert verdict.status == "violated" and set(verdict.example["before"]["effectiveness"]) == {0.0}
+    assert verdict.reason == "returned nan on a valid population"
+
+
 def test_same_random_state_same_verdicts():
     first = [
         v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"], max_examples=20, random_state=3)
