@@ -130,6 +130,19 @@ def test_a_find_a_measure_does_not_repeat_is_no_violation():
     assert found["deterministic"].status == "violated"
 
 
+def test_a_find_far_above_a_measures_jitter_stands():
+    """A measure whose values jitter in their last digits (a float sum in a varying order) but
+    depend on the users' labels shows anonymity's negation all the same: the jitter is far below
+    the gap between the two values."""
+    import random
+
+    def first_user(effectiveness):
+        return float(effectiveness[0]) + random.random() * 1e-12
+
+    (verdict,) = verdicts(first_user, properties=["anonymity"], max_examples=30)
+    assert verdict.status == "violated"
+
+
 @pytest.mark.parametrize(
     "again, said",
     [("timeout", None), ("raise", "not reproducible: asked again on the same populations, the measure raised (boom)")],
