@@ -219,7 +219,7 @@ def _check_one(
             note += " (shrinking stopped at its budget)"
         elif search.failure_case is not None and search.failure_case.before.m > LARGEST:
             m = search.failure_case.before.m
-            held = users_held(search, search.failure_case)
+            held = users_held(search.prop, search.failure_case)
             note += (
                 f" (its change moves all {m} users together: none was removed)"
                 if held

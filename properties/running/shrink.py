@@ -314,25 +314,23 @@ def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value:
     return dataclasses.replace(case, before=before, after=after, values=None, alternatives=())
 
 
-def _smaller(search: PropertySearch, case: Case, user: int) -> Case | None:
+def _smaller(prop: Property, case: Case, user: int) -> Case | None:
     """``case`` without ``user`` (with its copies in a replication; any user of a case the property
     remakes, or whose change acts on each user alone, ``Property.entrywise``), or None when the
     change touches it."""
-    prop = search.prop
     if prop.remake is not None:
         return _remade(prop, case, _without(case.before, user))
     entrywise = prop.entrywise and case.after is not None and case.after.m == case.before.m
     if not (entrywise or _untouched(case, user) or _copies(case, user) is not None):
         return None
     gone = _copies(case, user) or user  # a replicated user leaves with its copies
-    smaller = dataclasses.replace(
+    return dataclasses.replace(
         case,
         before=_without(case.before, user),
         after=None if case.after is None else _without(case.after, gone),
         values=None,
         alternatives=(),
     )
-    return smaller
 
 
 def _meets(search: PropertySearch, case: Case) -> bool:
@@ -397,7 +395,7 @@ def _without_block(search: PropertySearch, case: Case, block: list[int], *, othe
         return _other(case, _without(cast(Population, case.after), block))
     smaller: Case | None = case
     for user in sorted(block, reverse=True):  # (from the last: the others keep their numbers)
-        smaller = _smaller(search, smaller, user) if smaller is not None else None
+        smaller = _smaller(search.prop, smaller, user) if smaller is not None else None
     return smaller
 
 
@@ -473,26 +471,21 @@ def _simpler_values(search: PropertySearch, kind: str, budget: int, *, other: bo
     return moved
 
 
-def users_held(search: PropertySearch, case: Case) -> bool:
+def users_held(prop: Property, case: Case) -> bool:
     """True when no user of ``case`` may leave it: its change moves every one and acts on them
     together (a similarity matrix replaced whole), so a find of many users keeps them whether or
     not it needs them.
 
     Examples
     --------
-    >>> from puf import as_measure
     >>> from puf.properties import get_property
-    >>> from puf.properties.running.runner import MEASURE_CALLS
-    >>> def search(name):
-    ...     return PropertySearch(as_measure("puf"), get_property(name), measure_calls=MEASURE_CALLS,
-    ...                           max_examples=10, time_limit=2.0, time_budget=60.0)
     >>> before = Population([0.3, 0.4, 0.7], np.eye(3))
     >>> replaced = Case(before, before.replace(similarity=np.ones((3, 3))))
     >>> widened = Case(before, Population([0.1, 0.3, 0.9], np.eye(3)))  # about 0.5, twice as wide
-    >>> users_held(search("similarity-sensitive"), replaced), users_held(search("disparity-monotone"), widened)
+    >>> users_held(get_property("similarity-sensitive"), replaced), users_held(get_property("disparity-monotone"), widened)
     (True, False)
     """
-    return all(_smaller(search, case, user) is None for user in range(case.before.m))
+    return all(_smaller(prop, case, user) is None for user in range(case.before.m))
 
 
 def shrink(search: PropertySearch) -> bool:
