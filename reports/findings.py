@@ -21,7 +21,7 @@ from __future__ import annotations
 
 __all__ = ["Finding", "BLIND", "findings", "finding_table"]
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -247,7 +247,13 @@ def _identities(data: str, table: pd.DataFrame | None, key: str) -> list[Finding
     return found
 
 
-def _yours(data: str, reading: _Reading, stem: str) -> Finding:
+_UNSTEADY = (
+    " Its verdicts find it not deterministic (the same population gave another value when asked "
+    "again), so part of each change here is its own noise."
+)
+
+
+def _yours(data: str, reading: _Reading, stem: str, *, unsteady: bool = False) -> Finding:
     change, moving = reading.similarity_change([stem])
     contrast = reading.contrast([stem])
     pairs = (
@@ -267,7 +273,8 @@ def _yours(data: str, reading: _Reading, stem: str) -> Finding:
         data,
         f"your measure {stem}",
         None,
-        f"Zero-relevance sweep: {_quote(reading, stem, 'zero_relevance')}; {similarity}; {pairs}.",
+        f"Zero-relevance sweep: {_quote(reading, stem, 'zero_relevance')}; {similarity}; {pairs}."
+        + (_UNSTEADY if unsteady else ""),
         (reading.key("zero_relevance"), reading.key("skewness")),
     )
 
@@ -278,6 +285,7 @@ def findings(
     zero_relevance: Mapping[str, tuple[str, pd.DataFrame]],
     *,
     yours: Sequence[str] = (),
+    unsteady: Collection[str] = (),
 ) -> list[Finding]:
     """Every claim the report's sweeps test, per data source, from the report's own tables.
 
@@ -293,6 +301,9 @@ def findings(
         Data source -> (section key, the zero-relevance sweep's table).
     yours : sequence of str
         The names of the user's measures (each gets one reading per data source).
+    unsteady : collection of str
+        The user's measures whose ``deterministic`` verdict is violated: their reading says that
+        part of every change is the measure's own noise.
 
     Returns
     -------
@@ -316,7 +327,7 @@ def findings(
             found += [finding] if finding is not None else []
         key, table = zero_relevance.get(data, ("", None))
         found += _identities(data, table, key)
-        found += [_yours(data, reading, stem) for stem in yours]
+        found += [_yours(data, reading, stem, unsteady=stem in unsteady) for stem in yours]
     return found
 
 

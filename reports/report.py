@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = ["SETTINGS", "build_report", "sweep_extra"]
 
 from pathlib import Path
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -166,7 +166,8 @@ def build_report(
             records = pinned_records([verdict_record(v) for v in collect(bar)], known or {})
     note = _verdict_note(setting["max_examples"], random_state, quick, known or {})
     designed = _designed(out, design, setting["max_examples"], random_state, progress, time_limit)
-    found = _findings(out, labels, contrasts, zero, extra)
+    unsteady = {r["measure"] for r in records if r["property"] == "deterministic" and r["status"] == "violated"}
+    found = _findings(out, labels, contrasts, zero, extra, unsteady)
     (out / "properties.json").write_text(
         json.dumps(verdict_document(records, note), indent=2, ensure_ascii=False) + "\n"
     )
@@ -204,8 +205,10 @@ def _findings(
     contrasts: Sequence[pd.DataFrame],
     zero: Mapping[str, tuple[str, pd.DataFrame]],
     extra: Sequence[Measure],
+    unsteady: Collection[str],
 ) -> list[Any]:
-    """Write responses.csv, contrasts.csv and findings.csv; return the findings, read from the first two."""
+    """Write responses.csv, contrasts.csv and findings.csv; return the findings, read from the first
+    two (``unsteady``: the measures whose ``deterministic`` verdict is violated)."""
     import pandas as pd
 
     from puf.reports.findings import finding_table, findings
@@ -214,7 +217,7 @@ def _findings(
     trends.to_csv(out / "responses.csv", index=False)
     pairings = pd.concat(contrasts, ignore_index=True)
     pairings.to_csv(out / "contrasts.csv", index=False)
-    found = findings(trends, pairings, zero, yours=[m.name for m in extra])
+    found = findings(trends, pairings, zero, yours=[m.name for m in extra], unsteady=unsteady)
     finding_table(found).to_csv(out / "findings.csv", index=False)
     return found
 

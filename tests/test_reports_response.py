@@ -104,3 +104,23 @@ def test_the_identities_are_read_at_the_realised_share():
     sd, gini = _identities("toy", pd.DataFrame(rows, columns=["measure", "value", "seed", "score"]), "toy_zero")
     assert sd.reproduced and gini.reproduced
     assert sd.sentence.startswith("Largest |SD − √(q(1 − q))| over every point and seed: 0 (q is the realised share")
+
+
+def test_a_measure_found_not_deterministic_has_its_reading_say_so():
+    """A user's measure whose deterministic verdict is violated (a sampled estimate) moves by noise
+    on every sweep: its reading says so; a deterministic one's does not."""
+    from puf.reports.findings import findings
+
+    rows = [
+        ("synthetic", "zero_relevance", "zero_relevance", "mine-P", "", "rising", 0.3),
+        ("synthetic", "skewness", "skewness", "mine-P", "pairing = random", "falling", 0.05),
+        ("synthetic", "zero_relevance", "zero_relevance", "steady-P", "", "rising", 0.3),
+        ("synthetic", "skewness", "skewness", "steady-P", "pairing = random", "flat", 0.0),
+    ]
+    responses = pd.DataFrame(rows, columns=["data", "sweep", "figure", "measure", "condition", "trend", "change"])
+    contrasts = pd.DataFrame(columns=["data", "sweep", "figure", "measure", "verdict", "gap", "above", "points"])
+    found = {
+        f.claim: f.sentence for f in findings(responses, contrasts, {}, yours=["mine", "steady"], unsteady={"mine"})
+    }
+    assert found["your measure mine"].endswith("so part of each change here is its own noise.")
+    assert "noise" not in found["your measure steady"]
