@@ -285,3 +285,33 @@ def test_pinning_again_keeps_the_stored_examples(pinned_folder, researcher_budge
         e["change"].startswith("known example (pinned): ") and e["change"].count("known example") == 1
         for e in again["examples"].values()
     )
+
+
+JAIN = """
+import numpy as np
+
+
+def jain(effectiveness):
+    s = np.asarray(effectiveness, dtype=float)
+    return 1.0 if not s.any() else float(s.sum() ** 2 / (s.size * (s * s).sum()))
+"""
+
+
+def test_a_measure_that_reads_as_higher_is_fairer_is_told_how_to_declare_it(pytester, researcher_budget):
+    """An undeclared Jain's index fails zero-at-equality, disparity-monotone and pigou-dalton, as
+    the default lower-is-fairer reading asks; the summary says why, once, and how to declare it."""
+    pytester.makepyfile(mine=JAIN)
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        *researcher_budget["pytest"],
+        "--measure",
+        "mine.py:jain",
+        "-k",
+        "zero-at-equality or disparity-monotone or pigou-dalton",
+    )
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(["*findings that are not failures*", "mine.py:jain: Every verdict takes lower*"])
+    assert sum("reads the other way" in line for line in result.stdout.lines) == 1
+    assert any('@puf.measure(direction="higher")' in line for line in result.stdout.lines)
