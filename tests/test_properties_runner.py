@@ -143,6 +143,22 @@ def test_a_find_far_above_a_measures_jitter_stands():
     assert verdict.status == "violated"
 
 
+def _search_with(calls, name):
+    """A search of property ``name`` whose measure is called through ``calls`` (a MeasureCalls)."""
+    from puf import as_measure
+    from puf.properties import get_property
+    from puf.properties.running.search import PropertySearch
+
+    return PropertySearch(
+        as_measure(lambda effectiveness: 0.0),
+        get_property(name),
+        measure_calls=calls,
+        max_examples=5,
+        time_limit=1.0,
+        time_budget=60.0,
+    )
+
+
 @pytest.mark.parametrize(
     "again, said",
     [("timeout", None), ("raise", "not reproducible: asked again on the same populations, the measure raised (boom)")],
@@ -150,11 +166,10 @@ def test_a_find_far_above_a_measures_jitter_stands():
 def test_a_find_asked_again_too_slowly_stands_and_one_that_raises_does_not(again, said):
     """Asked again, a call over the time limit is no evidence that the values move (the find
     stands); a raise on a population that gave a value is."""
-    from puf import Population, as_measure
-    from puf.properties import get_property
+    from puf import Population
     from puf.properties.cases.case import Case
     from puf.properties.running.runner import MEASURE_CALLS
-    from puf.properties.running.search import MeasureCalls, PropertySearch
+    from puf.properties.running.search import MeasureCalls
 
     asked = []
 
@@ -165,14 +180,7 @@ def test_a_find_asked_again_too_slowly_stands_and_one_that_raises_does_not(again
         raise MEASURE_CALLS.timed_out() if again == "timeout" else MEASURE_CALLS.raised("boom")
 
     calls = MeasureCalls(call, MEASURE_CALLS.fresh, MEASURE_CALLS.raised, MEASURE_CALLS.timed_out)
-    search = PropertySearch(
-        as_measure(lambda effectiveness: 0.0),
-        get_property("anonymity"),
-        measure_calls=calls,
-        max_examples=5,
-        time_limit=1.0,
-        time_budget=60.0,
-    )
+    search = _search_with(calls, "anonymity")
     pop = Population([0.0, 1.0], np.eye(2))
     assert search.replay([Case(pop, pop.permute([1, 0]), "users relabelled: order=[1, 0]")])
     assert search.unsteady() == said
@@ -440,10 +448,9 @@ def test_plugin_runs_each_property_as_a_test(pytester):
 def test_a_search_calls_the_measure_only_through_the_calls_it_is_handed():
     """The search stands apart from the measure-call boundary: every value and every error it
     sees comes from the MeasureCalls it is given."""
-    from puf import Population, as_measure
+    from puf import Population
     from puf.properties.cases.case import Case
-    from puf.properties.catalog.listing import get_property
-    from puf.properties.running.search import MeasureCalls, PropertySearch
+    from puf.properties.running.search import MeasureCalls
 
     asked = []
 
@@ -454,14 +461,7 @@ def test_a_search_calls_the_measure_only_through_the_calls_it_is_handed():
         return 2.0
 
     calls = MeasureCalls(call, None, LookupError, TimeoutError)
-    search = PropertySearch(
-        as_measure(lambda effectiveness: 0.5),
-        get_property("range"),
-        measure_calls=calls,
-        max_examples=5,
-        time_limit=1.0,
-        time_budget=60.0,
-    )
+    search = _search_with(calls, "range")
     assert not search.replay([Case(Population([0.0, 1.0, 0.5], np.eye(3)))])  # its error: set aside
     assert search.undefined == 1 and search.nan_case[1]["error"] == "refused at m = 3"
     assert search.replay([Case(Population([0.0, 1.0], np.eye(2)))])  # its 2.0 is out of range
