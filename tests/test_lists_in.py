@@ -211,3 +211,23 @@ def test_a_row_per_user_is_checked_as_a_row_per_item_is(dataset):
         read_lists(pd.DataFrame({"user": ["u0"], "items": ["i1 i2 i1"]}), dataset)
     with pytest.raises(ValueError, match=r"columns must name items \(a row per user\) or item, rank and score"):
         read_lists(pd.DataFrame({"u": ["u0"]}), dataset, columns={"items": "x", "rank": "r"})
+
+
+def test_a_run_without_a_header_is_read_as_user_item_score(toy, dataset, capsys):
+    """Elliot and LibRec write a run as ``user item score`` lines, tab- or space-separated, with
+    no header: the same numbers as the run with one. Whole numbers alone in the third column
+    could be ranks, which read as scores would reverse every list: refused, saying what to add."""
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected, _ = evaluate(toy, f"mine={toy / 'run.csv'}", capsys=capsys)
+    lines = [(u, i, 1.0 - r / 10 + 0.05) for u, items in lists.items() for r, i in enumerate(items)]
+    (toy / "elliot.tsv").write_text("".join(f"{u}\t{i}\t{s:.4f}\n" for u, i, s in lines))
+    (toy / "librec.txt").write_text("".join(f"{u} {i} {s:.4f}\n" for u, i, s in lines))
+    for name in ("elliot.tsv", "librec.txt"):
+        found, _ = evaluate(toy, f"mine={toy / name}", capsys=capsys)
+        pd.testing.assert_frame_equal(found, expected)
+    (toy / "ranks.tsv").write_text(
+        "".join(f"{u}\t{i}\t{r}\n" for u, items in lists.items() for r, i in enumerate(items, 1))
+    )
+    with pytest.raises(ValueError, match=r"ranks\.tsv: line 1: no header, and the third column holds whole numbers"):
+        read_lists(toy / "ranks.tsv", dataset)

@@ -2,6 +2,7 @@
 
 A table holds a row per listed item (user, item, and rank or score) or a row per user (user, and
 the user's items best first, in one cell: a list, or ids separated by spaces, commas or ``|``).
+A file without a header is read as ``user item score`` lines, as Elliot and LibRec write a run.
 
 Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text),
 ``key`` (lower is better: the rank, or minus the score), ``tie`` (what breaks equal keys)
@@ -147,12 +148,31 @@ def _table_rows(source: str, table: pd.DataFrame, where: np.ndarray, columns, pl
     )
 
 
+def _headerless(cells: list[str]) -> bool:
+    """True for a first line of data, not of names: three cells, none a column name, the last a
+    number (``user item score``, as Elliot and LibRec write a run, with no header)."""
+    names = {name for known in COLUMN_NAMES.values() for name in known}
+    if len(cells) != 3 or any(_field(cell) in names for cell in cells):
+        return False
+    return _kind_of(cells[2].strip()) == "finite" and np.isfinite(float(cells[2]))
+
+
 def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
-    delimiter = "\t" if path.endswith(".tsv") or "\t" in lines[0] else ","
-    rows = list(csv.reader(lines, delimiter=delimiter))
-    width = len(rows[0])
+    """The rows of a CSV, TSV or whitespace-separated file: a header first, or none before lines
+    of ``user item score`` (a third column of whole numbers alone could be ranks: refused)."""
+    first = lines[0]
+    if path.endswith(".tsv") or "\t" in first:
+        rows = list(csv.reader(lines, delimiter="\t"))
+    elif "," in first or len(first.split()) < 2:
+        rows = list(csv.reader(lines, delimiter=","))
+    else:  # separated by spaces (LibRec, MyMediaLite): no quoting
+        rows = [line.split() for line in lines]
+    header, start = rows[0], 2
+    if columns is None and _headerless(header):
+        header, start = ["user", "item", "score"], 1
+    width = len(header)
     kept, numbers = [], []
-    for number, row in enumerate(rows[1:], start=2):
+    for number, row in enumerate(rows[start - 1 :], start=start):
         if not row or not any(cell.strip() for cell in row):
             continue
         if len(row) != width:
@@ -160,7 +180,14 @@ def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
         kept.append(row)
         numbers.append(number)
     table = pd.DataFrame(kept, columns=range(width), dtype=object) if kept else pd.DataFrame(columns=range(width))
-    table.columns = rows[0]
+    table.columns = header
+    if start == 1:
+        third = pd.to_numeric(table["score"], errors="coerce").to_numpy(dtype=np.float64)
+        if np.isfinite(third).all() and (third == np.round(third)).all():
+            raise ValueError(
+                f"{path}: line 1: no header, and the third column holds whole numbers alone: ranks or "
+                "scores? name the columns in a first line: user, item, and rank or score"
+            )
     return _table_rows(path, table, np.asarray(numbers, dtype=np.int64), columns, "line")
 
 
@@ -211,8 +238,9 @@ def list_rows(
     source : str, os.PathLike or pandas.DataFrame
         A TREC run file (``qid Q0 docid rank score tag``, whitespace-separated, no header;
         recognised by a ``.trec`` or ``.run`` name or a first line of six fields whose
-        second is ``Q0``), a Parquet file (``.parquet``), a CSV or TSV file with a header,
-        or a DataFrame. A table names its user and item columns and one of rank (1 = best)
+        second is ``Q0``), a Parquet file (``.parquet``), a CSV, TSV or space-separated file
+        with a header (or without one: ``user item score`` lines, as Elliot and LibRec write a
+        run), or a DataFrame. A table names its user and item columns and one of rank (1 = best)
         or score (higher = better), a row per listed item; or its user column and an items
         column, a row per user whose cell lists the user's items best first (a list, or ids
         separated by spaces, commas or ``|``): see :data:`COLUMN_NAMES` and ``columns``.
