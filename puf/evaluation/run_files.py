@@ -154,7 +154,10 @@ def _headerless(cells: list[str]) -> bool:
     names = {name for known in COLUMN_NAMES.values() for name in known}
     if len(cells) != 3 or any(_field(cell) in names for cell in cells):
         return False
-    return _kind_of(cells[2].strip()) == "finite" and np.isfinite(float(cells[2]))
+    try:
+        return bool(np.isfinite(float(cells[2])))
+    except ValueError:
+        return False
 
 
 def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
