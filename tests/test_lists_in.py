@@ -215,7 +215,7 @@ def test_a_row_per_user_is_checked_as_a_row_per_item_is(dataset):
 
 def test_a_run_without_a_header_is_read_as_user_item_score(toy, dataset, capsys):
     """Elliot and LibRec write a run as ``user item score`` lines, tab- or space-separated, with
-    no header: the same numbers as the run with one. Whole numbers alone in the third column
+    no header, and MyMediaLite as ``user [item:score,...]``: the same numbers as the run with one. Whole numbers alone in the third column
     could be ranks, which read as scores would reverse every list: refused, saying what to add."""
     lists = unseen_lists(dataset)
     (toy / "run.csv").write_text(csv_text(lists))
@@ -226,6 +226,10 @@ def test_a_run_without_a_header_is_read_as_user_item_score(toy, dataset, capsys)
     for name in ("elliot.tsv", "librec.txt"):
         found, _ = evaluate(toy, f"mine={toy / name}", capsys=capsys)
         pd.testing.assert_frame_equal(found, expected)
+    scored = {u: ",".join(f"{i}:{1 - r / 10:.2f}" for r, i in enumerate(items)) for u, items in lists.items()}
+    (toy / "mymedialite.txt").write_text("".join(f"{u}\t[{s}]\n" for u, s in scored.items()))
+    found, _ = evaluate(toy, f"mine={toy / 'mymedialite.txt'}", capsys=capsys)  # user [item:score,...]
+    pd.testing.assert_frame_equal(found, expected)
     (toy / "ranks.tsv").write_text(
         "".join(f"{u}\t{i}\t{r}\n" for u, items in lists.items() for r, i in enumerate(items, 1))
     )

@@ -79,8 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME=FILE",
         help="your run: a TREC run file (qid Q0 docid rank score tag), or CSV, TSV or Parquet "
         "with user, item and rank or score columns, or with user and items columns (each user's "
-        "list in one cell, best first), or 'user item score' lines without a header (Elliot, "
-        "LibRec) (repeatable)",
+        "list in one cell, best first), or without a header 'user item score' lines (Elliot, "
+        "LibRec) or 'user [item:score,...]' lines (MyMediaLite) (repeatable)",
     )
     add_list_options(parser)
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")

@@ -2,7 +2,8 @@
 
 A table holds a row per listed item (user, item, and rank or score) or a row per user (user, and
 the user's items best first, in one cell: a list, or ids separated by spaces, commas or ``|``).
-A file without a header is read as ``user item score`` lines, as Elliot and LibRec write a run.
+A file without a header is read as ``user item score`` lines, as Elliot and LibRec write a run,
+or as ``user [item:score,...]`` lines, as MyMediaLite writes one.
 
 Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text),
 ``key`` (lower is better: the rank, or minus the score), ``tie`` (what breaks equal keys)
@@ -96,13 +97,17 @@ def _kind_of(cell: str) -> str:
     return "finite"
 
 
+#: An item of a list written with its score, ``item:score`` (MyMediaLite): the id, then the score.
+_WITH_SCORE = re.compile(r"^(.+):[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
+
+
 def _listed(cell: object) -> list[str]:
     """A user's items, best first, from one cell: a list or an array (Parquet, a DataFrame), or
     text of ids separated by spaces, commas, ``;`` or ``|`` (a printed list's brackets and quotes
-    left out); an empty or missing cell lists none."""
+    left out, and an ``item:score``'s score); an empty or missing cell lists none."""
     if isinstance(cell, str):
-        parts = re.split(r"[\s,;|]+", cell.strip().strip("[]()"))
-        return [part.strip("'\"") for part in parts if part.strip("'\"")]
+        parts = (part.strip("'\"") for part in re.split(r"[\s,;|]+", cell.strip().strip("[]()")))
+        return [scored[1] if (scored := _WITH_SCORE.match(part)) else part for part in parts if part]
     if cell is None or (np.ndim(cell) == 0 and pd.isna(cell)):
         return []
     return [str(item).strip() for item in np.asarray(cell, dtype=object).ravel()]
@@ -148,21 +153,25 @@ def _table_rows(source: str, table: pd.DataFrame, where: np.ndarray, columns, pl
     )
 
 
-def _headerless(cells: list[str]) -> bool:
-    """True for a first line of data, not of names: three cells, none a column name, the last a
-    number (``user item score``, as Elliot and LibRec write a run, with no header)."""
+def _headerless(cells: list[str]) -> list[str] | None:
+    """The header a first line of data stands for, or None for a line of names: three cells, the
+    last a number (``user item score``, as Elliot and LibRec write a run); two, the last a
+    bracketed list (``user [item:score,...]``, as MyMediaLite writes one)."""
     names = {name for known in COLUMN_NAMES.values() for name in known}
-    if len(cells) != 3 or any(_field(cell) in names for cell in cells):
-        return False
+    if any(_field(cell) in names for cell in cells):
+        return None
+    if len(cells) == 2 and cells[1].strip().startswith("["):
+        return ["user", "items"]
     try:
-        return bool(np.isfinite(float(cells[2])))
+        return ["user", "item", "score"] if len(cells) == 3 and np.isfinite(float(cells[2])) else None
     except ValueError:
-        return False
+        return None
 
 
 def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
     """The rows of a CSV, TSV or whitespace-separated file: a header first, or none before lines
-    of ``user item score`` (a third column of whole numbers alone could be ranks: refused)."""
+    of ``user item score`` (a third column of whole numbers alone could be ranks: refused) or of
+    ``user [item:score,...]``."""
     first = lines[0]
     if path.endswith(".tsv") or "\t" in first:
         rows = list(csv.reader(lines, delimiter="\t"))
@@ -171,8 +180,8 @@ def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
     else:  # separated by spaces (LibRec, MyMediaLite): no quoting
         rows = [line.split() for line in lines]
     header, start = rows[0], 2
-    if columns is None and _headerless(header):
-        header, start = ["user", "item", "score"], 1
+    if columns is None and (stands_for := _headerless(header)):
+        header, start = stands_for, 1
     width = len(header)
     kept, numbers = [], []
     for number, row in enumerate(rows[start - 1 :], start=start):
@@ -184,7 +193,7 @@ def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
         numbers.append(number)
     table = pd.DataFrame(kept, columns=range(width), dtype=object) if kept else pd.DataFrame(columns=range(width))
     table.columns = header
-    if start == 1:
+    if start == 1 and "score" in header:
         third = pd.to_numeric(table["score"], errors="coerce").to_numpy(dtype=np.float64)
         if np.isfinite(third).all() and (third == np.round(third)).all():
             raise ValueError(
@@ -243,7 +252,7 @@ def list_rows(
         recognised by a ``.trec`` or ``.run`` name or a first line of six fields whose
         second is ``Q0``), a Parquet file (``.parquet``), a CSV, TSV or space-separated file
         with a header (or without one: ``user item score`` lines, as Elliot and LibRec write a
-        run), or a DataFrame. A table names its user and item columns and one of rank (1 = best)
+        run, or MyMediaLite's ``user [item:score,...]``), or a DataFrame. A table names its user and item columns and one of rank (1 = best)
         or score (higher = better), a row per listed item; or its user column and an items
         column, a row per user whose cell lists the user's items best first (a list, or ids
         separated by spaces, commas or ``|``): see :data:`COLUMN_NAMES` and ``columns``.
