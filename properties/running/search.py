@@ -392,10 +392,11 @@ class PropertySearch:
             return None
         firsts = (self.failure[1]["value_before"], self.failure[1]["value_after"])
         jitter, shown = 0.0, (0.0, 0.0)
+        case = dataclasses.replace(case, alternatives=(), segment=False)
         for _ in range(2):  # a second time only when the first moved: how far, not whether
             try:
                 _, before, after = evaluate_case(
-                    dataclasses.replace(case, alternatives=(), segment=False),
+                    case,
                     self.measure,
                     self.prop,
                     self.time_limit,
