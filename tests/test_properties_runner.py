@@ -398,6 +398,25 @@ def test_check_says_when_a_measure_reads_as_higher_is_fairer(capsys):
     assert "reads the other way" not in capsys.readouterr().out
 
 
+def test_an_envy_measure_is_not_told_that_it_reads_the_other_way(capsys):
+    """ME violates the same three properties at its declared direction (envy at equal effectiveness
+    is no equality of what it reads), so no line tells it to declare higher; the note was printed
+    for ME, MME and PEU before it asked what the measure reads."""
+    three = "zero-at-equality,disparity-monotone,pigou-dalton"
+    assert main(["check", "me", "--property", three, "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("VIOLATED") == 3 and "reads the other way" not in printed
+
+
+def test_a_strict_violation_says_what_the_step_did(capsys):
+    """PUF at similarity 0 does not move under a transfer: the reason says the transfer left the
+    value where it was, not "violation 4.44e-16" (the float resolution a strict fall must beat)."""
+    assert main(["check", "puf", "--property", "strict-transfer,transfer-sensitivity", "--quiet"]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "the transfer left the value at 0" in printed and "the transfers left the value at 0" in printed
+    assert "violation 4.44e-16" not in printed
+
+
 # --- the pytest plugin -------------------------------------------------------------------------
 
 

@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Any
 import argparse
 import json
 import os
-import sys
 
 
-from puf.lines import fitted, terminal_width
+from puf.lines import fitted, print_failure, terminal_width
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 from ._time_limit import add_time_limit, time_limit_error, timed_out_note
@@ -107,7 +106,7 @@ def _say(text: str) -> None:
 
 
 def _fail(reason: str) -> int:
-    print(f"puf check: {reason}", file=sys.stderr)
+    print_failure(f"puf check: {reason}")
     return EXIT_BAD_INPUT
 
 
@@ -262,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))
-        reversed_note = direction_note(measure.direction, results)
+        reversed_note = direction_note(measure, results)
         if reversed_note:
             _say(reversed_note)
         if args.known:

@@ -12,6 +12,7 @@ from __future__ import annotations
 __all__ = ["INEQUALITY_AXIOM_ENTRIES"]
 
 from typing import Any
+import functools
 
 from puf.grammar import IndexForm, PairForm
 from puf.metadata import Measure
@@ -84,6 +85,7 @@ INEQUALITY_AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         world="worst-off user gains one relevant listed item, best-off user loses one",
         cases=strict_transfer_cases,
         judge=judges.strictly_fairer,
+        explain=functools.partial(judges.explain_strict, step="the transfer"),
     ),
     dict(
         name="transfer-sensitivity",
@@ -104,6 +106,7 @@ INEQUALITY_AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=composite_transfer_cases,
         explicit=composite_transfer_worlds,
         judge=judges.strictly_fairer,
+        explain=functools.partial(judges.explain_strict, step="the transfers"),
     ),
     dict(
         name="subgroup-decomposability",

@@ -14,7 +14,6 @@ __all__ = [
     "PAIR_ENTRIES",
     "treated_alike",
     "explain_treated_alike",
-    "explain_strict_raise",
 ]
 
 import functools
@@ -116,25 +115,6 @@ def explain_treated_alike(example: Mapping[str, Any]) -> str:
     )
 
 
-def explain_strict_raise(example: Mapping[str, Any]) -> str:
-    """The reason of a ``strict-similarity-monotone`` violation: the value did not rise.
-
-    Examples
-    --------
-    >>> explain_strict_raise({"value_before": 0.5, "value_after": 0.5})
-    'the raise left the value at 0.5'
-    >>> explain_strict_raise({"value_before": 0.5, "value_after": 0.25})
-    'the raise lowered the value: 0.5 → 0.25'
-    """
-    before, after = example["value_before"], example["value_after"]
-    if before == after:
-        return f"the raise left the value at {before:.6g}"
-    shown = judges.shown_pair(before, after)
-    if after < before:
-        return f"the raise lowered the value: {shown[0]} → {shown[1]}"
-    return f"the raise moved the value by less than the float resolution: {shown[0]} → {shown[1]}"
-
-
 #: The keyword arguments of the catalog's pair axioms, one dict each (``Property(**entry)``).
 PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
     dict(
@@ -198,7 +178,7 @@ PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=bounded_raise_cases,
         explicit=bounded_raise_examples,
         judge=functools.partial(judges.strictly_fairer, towards="less fair"),
-        explain=explain_strict_raise,
+        explain=functools.partial(judges.explain_strict, step="the raise", towards="less fair"),
         uses=("effectiveness",),  # the premise |S(u) − S(v)| ≥ 0.01: shown even to a measure not reading S
     ),
     dict(

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 from puf.lines import folded, table
+from puf.metadata import Measure
 
 from ..catalog.judges import shown_pair, telling_decimals
 from ..catalog.property import Property
@@ -228,29 +229,38 @@ def format_matrix(matrix: pd.DataFrame, *, catalog: Mapping[str, Property], widt
 _REVERSED_BY = ("zero-at-equality", "disparity-monotone", "pigou-dalton")
 
 
-def direction_note(direction: str, verdicts: Sequence[Verdict]) -> str | None:
+def direction_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
     """A line for a measure taken as lower-is-fairer whose verdicts read as higher-is-fairer: equal
-    effectiveness not at its fairest, and a transfer towards equality raising its value, widening
-    gaps lowering it (all three violated); None otherwise, or for a measure that declares higher.
+    effectiveness not at its fairest but at its highest value, a transfer towards equality raising
+    its value, widening gaps lowering it (all three violated); None otherwise, for a measure that
+    declares higher, or for one that reads utility or lists, whose value equal effectiveness does
+    not settle (an envy measure violates all three at its declared direction).
 
     Examples
     --------
     >>> from types import SimpleNamespace as V
+    >>> from puf import as_measure
     >>> eq = V(property="zero-at-equality", status="violated", example={"value_before": 1.0})
     >>> pd_ = V(property="pigou-dalton", status="violated", example={"value_before": 0.81, "value_after": 0.9})
     >>> dm = V(property="disparity-monotone", status="violated", example={})
-    >>> print(direction_note("lower", [eq, dm, pd_]))
+    >>> print(direction_note(as_measure(lambda effectiveness: 1.0), [eq, dm, pd_]))
     Every verdict takes lower values as fairer, and this measure reads the other way: 1 at equal effectiveness, and a transfer towards equality raised it (0.81 → 0.9). If its higher values are fairer, declare it: @puf.measure(direction="higher").
-    >>> direction_note("higher", [eq, dm, pd_]) is None
+    >>> direction_note(as_measure("me"), [eq, dm, pd_]) is None   # envy: reads utility
     True
     """
     found = {v.property: v for v in verdicts if v.status == "violated"}
-    if direction != "lower" or not set(_REVERSED_BY) <= set(found):
+    reads = set(measure.reads or ())
+    if measure.direction != "lower" or not set(_REVERSED_BY) <= set(found):
+        return None
+    if "effectiveness" not in reads or reads & {"utility", "list_distance"}:
         return None
     equal = found["zero-at-equality"].example or {}
     transfer = found["pigou-dalton"].example or {}
     at_equality = f"{_number(equal.get('value_before'))} at equal effectiveness, and " if equal else ""
     before, after = transfer.get("value_before"), transfer.get("value_after")
+    at_top = [v for v in (equal.get("value_before"), before, after) if isinstance(v, (int, float))]
+    if len(at_top) == 3 and at_top[0] < max(at_top[1:]):  # not highest at equality: not reversed
+        return None
     raised = f" ({_number(before)} → {_number(after)})" if before is not None and after is not None else ""
     return (
         f"Every verdict takes lower values as fairer, and this measure reads the other way: {at_equality}"

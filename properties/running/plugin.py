@@ -328,7 +328,7 @@ class PropertyItem(pytest.Item):
             rows[self.spec] = {v.property: v for v in found}
             from puf.properties.running.display import direction_note
 
-            reversed_note = direction_note(measure.direction, found)
+            reversed_note = direction_note(measure, found)
             if reversed_note:  # (said once per measure, under the findings that are not failures)
                 self.config.stash[_NOTES].append(f"{self.label}: {reversed_note}")
         return rows[self.spec]
