@@ -9,10 +9,12 @@ column would be too narrow, shows its columns in blocks, each led by the first c
 
 from __future__ import annotations
 
-__all__ = ["WIDTH", "terminal_width", "folded", "fitted", "table"]
+__all__ = ["WIDTH", "terminal_width", "folded", "fitted", "table", "print_failure"]
 
 from collections.abc import Sequence
+from typing import TextIO
 import shutil
+import sys
 import textwrap
 
 WIDTH = 100
@@ -74,6 +76,23 @@ def fitted(text: str, width: int, *, hang: int | None = None) -> str:
     short
     """
     return "\n".join(folded(line, width, hang=hang) for line in text.split("\n"))
+
+
+def print_failure(text: str, stream: TextIO | None = None) -> None:
+    """Print the failure ``text`` on ``stream`` (default stderr): folded to :func:`terminal_width`
+    when the stream is a terminal, where a person reads it; one line in a pipe or a file, where a
+    tool reads it a line per failure (``grep``, a CI log).
+
+    Examples
+    --------
+    >>> import io
+    >>> stream = io.StringIO()   # not a terminal: one line, however long
+    >>> print_failure("puf check: " + "word " * 30, stream); stream.getvalue().count("\n")
+    1
+    """
+    stream = sys.stderr if stream is None else stream
+    at_terminal = getattr(stream, "isatty", lambda: False)()
+    print(fitted(text, terminal_width()) if at_terminal else text, file=stream)
 
 
 def _rendered(rows: Sequence[Sequence[str]], widths: list[int], columns: list[int], width: int | None) -> str:

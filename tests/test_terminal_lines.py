@@ -161,3 +161,37 @@ def test_a_warning_during_a_progress_bar_gets_a_line_of_its_own(monkeypatch, cap
     assert main(["measures"]) == 0
     shown = re.split(r"[\r\n]", capsys.readouterr().err)
     assert "puf measures: warning: the ranker stopped early" in [line.strip() for line in shown]
+
+
+class _Terminal:
+    """A stream that says it is a terminal, as stderr is when a person runs the command."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_failure_is_folded_at_a_terminal_and_one_line_in_a_pipe(tmp_path, monkeypatch, capsys):
+    """A measure that returns a generator is refused in a message of 160 columns: folded to the
+    commands' width at a terminal, one line where a tool reads stderr (a pipe: capsys)."""
+    (tmp_path / "gen.py").write_text("def spread(effectiveness):\n    yield max(effectiveness)\n")
+    argv = ["check", f"{tmp_path / 'gen.py'}:spread", "--property", "range", "--quiet"]
+    monkeypatch.setenv("COLUMNS", "250")
+    assert main(argv) == 2
+    (piped,) = capsys.readouterr().err.splitlines()
+    assert len(piped) > WIDTH and "does not return a number: it returned generator" in piped
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(argv) == 2
+    folded = terminal.text.splitlines()
+    assert len(folded) > 1 and all(len(line) <= WIDTH for line in folded)
+    assert " ".join(" ".join(folded).split()) == " ".join(piped.split())

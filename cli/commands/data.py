@@ -5,6 +5,9 @@ from __future__ import annotations
 __all__ = ["register", "run"]
 
 import argparse
+
+from puf.lines import print_failure
+
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK, exit_code
 
 
@@ -152,17 +155,17 @@ def run(args: argparse.Namespace) -> int:
                 progress=getattr(args, "progress", True),
             )
         except ValueError as exc:
-            print(f"puf data fetch: error: {exc}", file=sys.stderr)
+            print_failure(f"puf data fetch: error: {exc}")
             return exit_code(exc)
         except DownloadError as exc:
-            print(f"puf data fetch: {exc}", file=sys.stderr)
+            print_failure(f"puf data fetch: {exc}")
             return exit_code(exc)
         print(path)
         return EXIT_OK
     if args.action == "list":
         cache = cache_dir(args.cache)
         if cache.exists() and not cache.is_dir():
-            print(f"puf data list: error: cache {cache}: is a file, not a folder", file=sys.stderr)
+            print_failure(f"puf data list: error: cache {cache}: is a file, not a folder")
             return EXIT_BAD_INPUT
         from puf.lines import folded, table, terminal_width
 
@@ -193,7 +196,6 @@ def _convert(args: argparse.Namespace) -> int:
     """``puf data convert``: into a staging folder inside ``--out``, then moved in, file by file."""
     import pathlib
     import shutil
-    import sys
     import tempfile
 
     from puf.data import convert, qk_video
@@ -227,7 +229,7 @@ def _convert(args: argparse.Namespace) -> int:
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
     except ValueError as exc:
-        print(f"puf data convert: error: {exc}", file=sys.stderr)
+        print_failure(f"puf data convert: error: {exc}")
         return exit_code(exc)
     for path in written:
         print(out / path.name)

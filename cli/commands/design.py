@@ -11,9 +11,8 @@ __all__ = ["register", "run"]
 
 import argparse
 import json
-import sys
 
-from puf.lines import terminal_width
+from puf.lines import print_failure, terminal_width
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 from ._time_limit import add_time_limit, time_limit_error
@@ -79,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _fail(reason: str) -> int:
-    print(f"puf design: {reason}", file=sys.stderr)
+    print_failure(f"puf design: {reason}")
     return EXIT_BAD_INPUT
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 __all__ = ["register", "run"]
 
 import argparse
-import sys
+
+from puf.lines import print_failure
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 
@@ -55,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _fail(reason: str) -> int:
-    print(f"puf power: {reason}", file=sys.stderr)
+    print_failure(f"puf power: {reason}")
     return EXIT_BAD_INPUT
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 import argparse
 
+from puf.lines import print_failure
 from puf.properties.running.budget import DEFAULT_TIME_LIMIT
 
 from ..exitcodes import EXIT_OK, exit_code
@@ -249,7 +250,6 @@ def run(args: argparse.Namespace) -> int:
     >>> code, err.getvalue().strip()
     (2, "puf report: cannot import module 'no_such_module': No module named 'no_such_module'")
     """
-    import sys
     import time
     from pathlib import Path
 
@@ -281,7 +281,7 @@ def run(args: argparse.Namespace) -> int:
         _check_data(args.data)
         design = _design(args)
     except ValueError as exc:
-        print(f"puf report: {exc}", file=sys.stderr)
+        print_failure(f"puf report: {exc}")
         return exit_code(exc)
     from puf.evaluation import Study
     from puf.reports.report import build_report
@@ -309,13 +309,13 @@ def run(args: argparse.Namespace) -> int:
             )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:
-        print(f"puf report: {str(exc).splitlines()[0]}", file=sys.stderr)
+        print_failure(f"puf report: {str(exc).splitlines()[0]}")
         return exit_code(exc)
     except ConnectionError as exc:  # fetching a dataset failed (as in ``puf evaluate``)
-        print(f"puf report: {exc}", file=sys.stderr)
+        print_failure(f"puf report: {exc}")
         return exit_code(exc)
     except OSError as exc:  # writing the report failed after the checks (disk full, ...)
-        print(f"puf report: {exc.filename or out}: {exc.strerror or exc}", file=sys.stderr)
+        print_failure(f"puf report: {exc.filename or out}: {exc.strerror or exc}")
         return exit_code(exc)
     if not args.quiet:
         from puf.lines import fitted, terminal_width
