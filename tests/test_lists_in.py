@@ -235,3 +235,51 @@ def test_a_run_without_a_header_is_read_as_user_item_score(toy, dataset, capsys)
     )
     with pytest.raises(ValueError, match=r"ranks\.tsv: line 1: no header, and the third column holds whole numbers"):
         read_lists(toy / "ranks.tsv", dataset)
+
+
+def test_a_json_run_gives_the_numbers_of_the_csv(toy, dataset, capsys):
+    """A run kept as JSON: a user's list of ids or of [item, score] pairs (Surprise's get_top_n
+    dumped), {item: score} objects, pandas' to_json by column or by record, and JSON Lines."""
+    import json
+
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected, _ = evaluate(toy, f"mine={toy / 'run.csv'}", capsys=capsys)
+    scored = {u: [[i, 1.0 - r / 10] for r, i in enumerate(items)] for u, items in lists.items()}
+    records = [{"user": u, "item": i, "rank": r} for u, items in lists.items() for r, i in enumerate(items, 1)]
+    writes = {
+        "ids.json": json.dumps(lists),
+        "pairs.json": json.dumps(scored),
+        "objects.json": json.dumps({u: dict(pairs) for u, pairs in scored.items()}),
+        "columns.json": pd.DataFrame(records).to_json(),
+        "records.json": pd.DataFrame(records).to_json(orient="records"),
+        "records.jsonl": pd.DataFrame(records).to_json(orient="records", lines=True),
+    }
+    for name, text in writes.items():
+        (toy / name).write_text(text)
+        found, said = evaluate(toy, f"mine={toy / name}", capsys=capsys)
+        pd.testing.assert_frame_equal(found, expected, obj=name)
+        assert said == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"u0": ["i1", "i2"', r"line 1: not JSON: Expecting ',' delimiter"),
+        ('{"u0": [true, false]}', r"row 1: user 'u0': a list is ids best first, \[item, score\] pairs"),
+        ('{"u0": [["i1", "high"]]}', r"row 1: user 'u0': a list is ids best first"),
+        ('{"u0": {"i1": "high"}}', r"row 1: score 'high' is not a number"),
+        ('{"u0": ["i1"], "u1": [["i2", 0.5]]}', r"row 1: user 'u0' lists ids alone where row 2 gives scores"),
+        ("[1, 2]", r"a JSON run is a list of records or an object .* got a list of int"),
+    ],
+)
+def test_a_json_run_that_is_not_a_run_names_where(dataset, tmp_path, text, message):
+    (tmp_path / "run.json").write_text(text)
+    with pytest.raises(ValueError, match=message):
+        read_lists(tmp_path / "run.json", dataset)
+
+
+def test_a_json_lines_record_that_is_no_object_names_its_line(dataset, tmp_path):
+    (tmp_path / "run.jsonl").write_text('{"user": "u0", "item": "i1", "rank": 1}\n["u0", "i2", 2]\n')
+    with pytest.raises(ValueError, match=r"run\.jsonl: line 2: a JSON Lines record is an object"):
+        read_lists(tmp_path / "run.jsonl", dataset)

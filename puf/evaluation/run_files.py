@@ -3,7 +3,9 @@
 A table holds a row per listed item (user, item, and rank or score) or a row per user (user, and
 the user's items best first, in one cell: a list, or ids separated by spaces, commas or ``|``).
 A file without a header is read as ``user item score`` lines, as Elliot and LibRec write a run,
-or as ``user [item:score,...]`` lines, as MyMediaLite writes one.
+or as ``user [item:score,...]`` lines, as MyMediaLite writes one. JSON holds records (a list, or
+JSON Lines), a table by column (pandas' ``to_json``), or an object of each user's list: ids best
+first, ``[item, score]`` pairs (Surprise's ``get_top_n`` dumped) or an ``{item: score}`` object.
 
 Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text),
 ``key`` (lower is better: the rank, or minus the score), ``tie`` (what breaks equal keys)
@@ -16,9 +18,11 @@ from __future__ import annotations
 __all__ = ["COLUMN_NAMES", "INSTALL_PARQUET", "list_rows"]
 
 import csv
+import json
 import os
 import re
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,6 +48,8 @@ _HEADER = (
 INSTALL_PARQUET = 'reading a Parquet run needs pyarrow; install it with: pip install "puf-harness[parquet]"'
 
 _TREC_SUFFIXES = (".trec", ".run")
+_JSON_LINES = (".jsonl", ".ndjson")
+_JSON_SUFFIXES = (".json", *_JSON_LINES)
 
 
 def _field(name: object) -> str:
@@ -203,6 +209,122 @@ def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
     return _table_rows(path, table, np.asarray(numbers, dtype=np.int64), columns, "line")
 
 
+def _json_rows(path: str, lines: list[str], columns) -> tuple[str, pd.DataFrame, str]:
+    """The rows of a JSON file: records (a list of objects, or one object a line: JSON Lines), a
+    table by column (an object whose keys name the roles, as pandas' ``to_json`` writes one), or
+    an object of each user's list: ids best first, ``[item, score]`` pairs, or ``{item: score}``."""
+    whole: Any = None
+    if not path.endswith(_JSON_LINES):
+        try:
+            whole = json.loads("\n".join(lines))
+        except json.JSONDecodeError as error:
+            whole = error  # perhaps JSON Lines, read a line at a time below
+    if whole is None or isinstance(whole, json.JSONDecodeError):
+        return path, _json_lines(path, lines, whole, columns), "line"
+    if isinstance(whole, list) and all(isinstance(record, dict) for record in whole):
+        table = pd.DataFrame.from_records(whole)
+    elif isinstance(whole, dict) and _names_roles(list(whole), columns):
+        table = pd.DataFrame(whole if any(isinstance(v, (list, dict)) for v in whole.values()) else [whole])
+    elif isinstance(whole, dict):
+        return path, _user_objects(path, whole), "row"
+    else:
+        raise ValueError(
+            f"{path}: a JSON run is a list of records or an object (user -> items, or column -> "
+            f"values), got {_kind(whole)}"
+        )
+    where = np.arange(1, len(table) + 1, dtype=np.int64)
+    return path, _table_rows(path, table, where, columns, "row"), "row"
+
+
+def _json_lines(path: str, lines: list[str], whole_error: json.JSONDecodeError | None, columns) -> pd.DataFrame:
+    """The rows of JSON Lines, a record (an object) a line; ``whole_error`` is why the file did not
+    read as one JSON value (None: named ``.jsonl`` or ``.ndjson``), said if a line does not read either."""
+    records, numbers = [], []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            said = whole_error or error
+            raise ValueError(f"{path}: line {said.lineno if whole_error else number}: not JSON: {said.msg}") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"{path}: line {number}: a JSON Lines record is an object, got {json.dumps(record)[:60]}")
+        records.append(record)
+        numbers.append(number)
+    where = np.asarray(numbers, dtype=np.int64)
+    return _table_rows(path, pd.DataFrame.from_records(records), where, columns, "line")
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, for a message: ``list of int``, ``str``."""
+    if isinstance(value, list) and value:
+        return f"a list of {type(value[0]).__name__}"
+    return type(value).__name__
+
+
+def _names_roles(keys: list, columns) -> bool:
+    """Whether ``keys`` are a table's column names (they name the roles), not users."""
+    try:
+        _roles("", keys, columns)
+    except ValueError:
+        return False
+    return True
+
+
+def _user_objects(path: str, users: dict) -> pd.DataFrame:
+    """The rows of a JSON object of each user's list (the ``n``-th user is row ``n``): ids best
+    first, ``[item, score]`` pairs or an ``{item: score}`` object, each user's list of one kind."""
+    ranked: dict[str, list] = {"user": [], "items": []}
+    scored: dict[str, list] = {"user": [], "item": [], "score": [], "where": []}
+    ranked_at = []
+    for number, (user, listed) in enumerate(users.items(), start=1):
+        if isinstance(listed, dict):
+            pairs = list(listed.items())
+        elif isinstance(listed, list) and listed and all(_is_pair(entry) for entry in listed):
+            pairs = [tuple(entry) for entry in listed]
+        elif isinstance(listed, list) and all(_is_id(entry) for entry in listed):
+            ranked["user"].append(user)
+            ranked["items"].append([str(entry) for entry in listed])
+            ranked_at.append(number)
+            continue
+        else:
+            raise ValueError(
+                f"{path}: row {number}: user {user!r}: a list is ids best first, [item, score] pairs "
+                f"or an {{item: score}} object, got {json.dumps(listed)[:60]}"
+            )
+        scored["user"] += [user] * len(pairs)
+        scored["item"] += [item for item, _ in pairs]
+        scored["score"] += [score for _, score in pairs]
+        scored["where"] += [number] * len(pairs)
+    if ranked_at and scored["where"]:
+        raise ValueError(
+            f"{path}: row {ranked_at[0]}: user {ranked['user'][0]!r} lists ids alone where row "
+            f"{scored['where'][0]} gives scores: one kind of list for every user"
+        )
+    if ranked_at:
+        where = np.asarray(ranked_at, dtype=np.int64)
+        return _table_rows(path, pd.DataFrame(ranked), where, None, "row")
+    where = np.asarray(scored.pop("where"), dtype=np.int64)
+    return _table_rows(path, pd.DataFrame(scored, columns=["user", "item", "score"]), where, None, "row")
+
+
+def _is_pair(entry: object) -> bool:
+    """An ``[item, score]`` pair: two entries, the second a number (a bool is no score)."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 2
+        and _is_id(entry[0])
+        and isinstance(entry[1], (int, float))
+        and not isinstance(entry[1], bool)
+    )
+
+
+def _is_id(entry: object) -> bool:
+    """An item id in JSON: text or a whole number (a bool or a float is none)."""
+    return isinstance(entry, str) or (isinstance(entry, int) and not isinstance(entry, bool))
+
+
 def _trec_rows(path: str, lines: list[str]) -> pd.DataFrame:
     """``qid Q0 docid rank score tag`` per line; ordered by score as trec_eval and ranx do, rank breaking ties."""
     users, items, keys, ties, numbers = [], [], [], [], []
@@ -252,7 +374,9 @@ def list_rows(
         recognised by a ``.trec`` or ``.run`` name or a first line of six fields whose
         second is ``Q0``), a Parquet file (``.parquet``), a CSV, TSV or space-separated file
         with a header (or without one: ``user item score`` lines, as Elliot and LibRec write a
-        run, or MyMediaLite's ``user [item:score,...]``), or a DataFrame. A table names its user and item columns and one of rank (1 = best)
+        run, or MyMediaLite's ``user [item:score,...]``), a JSON file (``.json``: records,
+        columns, or an object of each user's list; ``.jsonl``/``.ndjson``: a record a line), or a
+        DataFrame. A table names its user and item columns and one of rank (1 = best)
         or score (higher = better), a row per listed item; or its user column and an items
         column, a row per user whose cell lists the user's items best first (a list, or ids
         separated by spaces, commas or ``|``): see :data:`COLUMN_NAMES` and ``columns``.
@@ -302,6 +426,8 @@ def list_rows(
         lines = handle.read().splitlines()
     if not lines or not lines[0].strip():
         raise ValueError(f"{path}: line 1: empty file; expected a header user,item,rank|score or TREC run lines")
+    if path.endswith(_JSON_SUFFIXES):
+        return _json_rows(path, lines, columns)
     if _is_trec(path, lines[0]):
         return path, _trec_rows(path, lines), "line"
     return path, _delimited_rows(path, lines, columns), "line"
