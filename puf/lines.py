@@ -87,7 +87,7 @@ def print_failure(text: str, stream: TextIO | None = None) -> None:
     --------
     >>> import io
     >>> stream = io.StringIO()   # not a terminal: one line, however long
-    >>> print_failure("puf check: " + "word " * 30, stream); stream.getvalue().count("\n")
+    >>> print_failure("puf check: " + "word " * 30, stream); stream.getvalue().count("\\n")
     1
     """
     stream = sys.stderr if stream is None else stream

@@ -429,21 +429,22 @@ def explain_excess(example: Mapping[str, Any]) -> str:
 def explain_strict(example: Mapping[str, Any], *, step: str, towards: str = "fairer") -> str:
     """The reason of a strict judgment's violation: what ``step`` did to the value, where it had to
     make it strictly fairer (``towards="less fair"``: strictly less fair) by more than the float
-    resolution. Said from the two values alone, which hold no direction: "did not make it
-    strictly fairer" is true of a value that moved the wrong way and of one that moved too little.
+    resolution. The two values say whether it rose or fell, not which way is fairer (the
+    measure's direction), so the line states the move and that it was not the one due.
 
     Examples
     --------
     >>> explain_strict({"value_before": 0.0, "value_after": 0.0}, step="the transfer")
     'the transfer left the value at 0'
     >>> explain_strict({"value_before": 0.5, "value_after": 0.25}, step="the raise", towards="less fair")
-    'the raise did not make the value strictly less fair: 0.5 → 0.25'
+    'the raise lowered the value, not strictly less fair: 0.5 → 0.25'
     """
     before, after = example["value_before"], example["value_after"]
     if before == after:
         return f"{step} left the value at {before:.6g}"
     shown = shown_pair(before, after)
-    return f"{step} did not make the value strictly {towards}: {shown[0]} → {shown[1]}"
+    moved = "raised" if after > before else "lowered"
+    return f"{step} {moved} the value, not strictly {towards}: {shown[0]} → {shown[1]}"
 
 
 def explain_undefined(example: Mapping[str, Any]) -> str:
