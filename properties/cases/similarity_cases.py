@@ -151,16 +151,28 @@ def no_similarity_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     )
 
 
+def _one_pair_alike(m: int, v: int) -> np.ndarray:
+    """The similarity of m users where users 0 and ``v`` are alike (1) and no other pair is."""
+    similarity = np.eye(m)
+    similarity[0, v] = similarity[v, 0] = 1.0
+    return similarity
+
+
 def similarity_change_grid(level: str, measure: Measure) -> list[Case]:
     """Every S in {0, ½, 1}^m for m = 2–4 with its similarity turned from nobody alike to
-    everyone alike, to half alike and from everyone alike to half: the exhaustive small grid
-    tried when the search found no witness (score level; a world has no such grid).
+    everyone alike, to half alike and from everyone alike to half, and (m ≥ 3) from users 0 and 1
+    alike to users 0 and m − 1 alike: the exhaustive small grid tried when the search found no
+    witness (score level; a world has no such grid). The last pair varies across pairs before
+    and after, which a measure of how gaps follow similarity (a rank correlation, undefined on a
+    constant similarity) needs.
 
     Examples
     --------
     >>> grid = similarity_change_grid("score", "sd")
     >>> len(grid), grid[0].before.similarity.tolist(), grid[0].after.similarity.tolist()
-    (351, [[1.0, 0.0], [0.0, 1.0]], [[1.0, 1.0], [1.0, 1.0]])
+    (459, [[1.0, 0.0], [0.0, 1.0]], [[1.0, 1.0], [1.0, 1.0]])
+    >>> grid[-1].before.similarity.tolist()[0], grid[-1].after.similarity.tolist()[0]
+    ([1.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 1.0])
     """
     if level != "score":
         return []
@@ -168,7 +180,9 @@ def similarity_change_grid(level: str, measure: Measure) -> list[Case]:
     for m in range(2, 5):
         half = np.full((m, m), 0.5)
         np.fill_diagonal(half, 1.0)
-        pairs = ((np.eye(m), np.ones((m, m))), (np.eye(m), half), (np.ones((m, m)), half))
+        pairs = [(np.eye(m), np.ones((m, m))), (np.eye(m), half), (np.ones((m, m)), half)]
+        if m > 2:
+            pairs.append((_one_pair_alike(m, 1), _one_pair_alike(m, m - 1)))
         for s in itertools.product((0.0, 0.5, 1.0), repeat=m):
             for before, after in pairs:
                 pop = Population(np.array(s), before)
