@@ -134,6 +134,30 @@ def _tol(case: Any, *values: float) -> float:
     return max(_REL * scale, resolution(_users(case), *values))
 
 
+def _rounded(excess: float, case: Any, *values: float) -> float:
+    """``excess`` of an equality or a weak inequality (judged to :func:`_tol`), for a measure that
+    returns a float coarser than float64: an excess within that float's rounding of m terms of
+    size up to max(1, |values|), m·(ε − 2⁻⁵²)·max(1, |values|), is undecided (NaN), as a strict
+    step within it is (:func:`strict_excess`): the value's own rounding may account for it. A
+    float32 Gini is 1.2e-7 at equal effectiveness, a difference of two terms near 1; float64's
+    tolerance alone called that a violation.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> token = MEASURE_EPSILON.set(2.0**-23)   # a float32 measure, m = 3
+    >>> case = Case(Population([0.5, 0.5, 0.5], np.eye(3)))
+    >>> math.isnan(_rounded(1.18e-7, case, 1.18e-7, 0.0)), _rounded(0.01, case, 0.01, 0.0)
+    (True, 0.01)
+    >>> MEASURE_EPSILON.reset(token)
+    """
+    epsilon = MEASURE_EPSILON.get()
+    if not excess > 0 or epsilon <= 2.0**-52:
+        return excess
+    sizes = [abs(v) for v in values if math.isfinite(v)]
+    return math.nan if excess <= _users(case) * (epsilon - 2.0**-52) * max([1.0, *sizes]) else excess
+
+
 def shown_pair(a: float, b: float, *, digits: int = 6) -> tuple[str, str]:
     """``a`` and ``b`` printed with ``digits`` significant digits, or as many more as it takes
     to tell them apart (up to 17, where every distinct float prints distinctly).
@@ -201,7 +225,7 @@ def unchanged(measure: Measure, before: float, after: float, case: Case) -> floa
     >>> unchanged(as_measure("sd"), 0.5, 0.5, None) < 0 < unchanged(as_measure("sd"), 0.5, 0.6, None)
     True
     """
-    return abs(after - before) - _tol(case, before, after)
+    return _rounded(abs(after - before) - _tol(case, before, after), case, before, after)
 
 
 def at_fairest(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -216,7 +240,9 @@ def at_fairest(measure: Measure, value: float, after: float | None, case: Case) 
     fairest = measure.fairest
     if value == fairest:
         return -1.0
-    return abs(value - fairest) - _tol(case, value) if math.isfinite(fairest) else math.inf
+    if not math.isfinite(fairest):
+        return math.inf
+    return _rounded(abs(value - fairest) - _tol(case, value), case, value)
 
 
 def in_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -231,7 +257,7 @@ def in_range(measure: Measure, value: float, after: float | None, case: Case) ->
     low, high = measure.range
     below = low - value if math.isfinite(low) or math.isfinite(value) else -1.0
     above = value - high if math.isfinite(high) or math.isfinite(value) else -1.0
-    return max(below, above) - resolution(_users(case), value)
+    return _rounded(max(below, above) - resolution(_users(case), value), case, value)
 
 
 def finite(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -255,7 +281,9 @@ def not_fairer(measure: Measure, before: float, after: float, case: Case) -> flo
     >>> not_fairer(as_measure("sd"), 0.2, 0.1, None) > 0
     True
     """
-    return unfairness(measure, before) - unfairness(measure, after) - _tol(case, before, after)
+    return _rounded(
+        unfairness(measure, before) - unfairness(measure, after) - _tol(case, before, after), case, before, after
+    )
 
 
 def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
@@ -267,7 +295,9 @@ def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> 
     >>> not_less_fair(as_measure("sd"), 0.1, 0.2, None) > 0
     True
     """
-    return unfairness(measure, after) - unfairness(measure, before) - _tol(case, before, after)
+    return _rounded(
+        unfairness(measure, after) - unfairness(measure, before) - _tol(case, before, after), case, before, after
+    )
 
 
 def strictly_fairer(measure: Measure, before: float, after: float, case: Case, *, towards: str = "fairer") -> float:
@@ -397,7 +427,7 @@ def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> floa
     gain = unfairness(measure, unfair) - unfairness(measure, fair)
     if case.strict:
         return strict_excess(_users(case), gain, fair, unfair)
-    return -gain - _tol(case, fair, unfair)
+    return _rounded(-gain - _tol(case, fair, unfair), case, fair, unfair)
 
 
 def lipschitz(measure: Measure, before: float, after: float, case: Case) -> float:

@@ -260,8 +260,8 @@ def shrunk_example(search: PropertySearch, example: dict[str, Any]) -> dict[str,
     return example
 
 
-#: Why an example is undecided: a strict judgment's step the float the measure returns cannot resolve.
-_UNDECIDED = "each step within the resolution of the float type the measure returns"
+#: Why an example is undecided: a step or a difference the float the measure returns cannot resolve.
+_UNDECIDED = "each within the resolution of the float type the measure returns"
 
 
 def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
