@@ -37,7 +37,7 @@ from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
 from ..catalog.judges import MEASURE_EPSILON, explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
-from ..knowledge.known.derived import derived_reason, unread_reason, unreached
+from ..knowledge.known.derived import derived_reason, unranked, unread_reason, unreached
 from ..knowledge.power_table import measured_power
 from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
@@ -435,13 +435,11 @@ def verdicts(
             if settles(proof):
                 results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
                 continue
-            # A change that reaches no field the measure reads leaves its value exactly as it was:
+            # A change that reaches no field the measure reads leaves its value exactly as it was,
+            # and two pairings told apart by fields it does not read are, to it, one relabelled:
             # a step of 0 is no rounding of a coarser float, so it is judged as a float64 one is.
-            with (
-                _judged_at(2.0**-52)
-                if unreached(measure, prop) and not prop.single_population
-                else contextlib.nullcontext()
-            ):
+            blind = (unreached(measure, prop) and not prop.single_population) or unranked(measure, prop)
+            with _judged_at(2.0**-52) if blind else contextlib.nullcontext():
                 status, reason, found, search = _check_one(
                     measure,
                     prop,

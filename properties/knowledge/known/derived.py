@@ -15,7 +15,7 @@ shows.
 
 from __future__ import annotations
 
-__all__ = ["COVERAGE", "is_coverage", "without_coverage", "unread_reason", "unreached", "derived_reason"]
+__all__ = ["COVERAGE", "is_coverage", "without_coverage", "unread_reason", "unreached", "unranked", "derived_reason"]
 
 from collections.abc import Sequence
 from typing import Any
@@ -104,6 +104,23 @@ def unreached(measure: Any, prop: Property) -> bool:
     return bool(needs) and not set(measure.reads or ()) & needs and _reaches(prop, measure_level(measure))
 
 
+def unranked(measure: Any, prop: Property) -> bool:
+    """True when ``prop`` ranks two pairings by fields (``uses``) that ``measure`` does not read:
+    to the measure the pairings differ only in who gets which outcome.
+
+    Examples
+    --------
+    >>> from puf.properties import get_property
+    >>> unranked("gini", get_property("rearrangement")), unranked("puf", get_property("rearrangement"))
+    (True, False)
+    """
+    from puf import as_measure
+    from ...catalog.judges import rearranged
+
+    reads = set(as_measure(measure).reads or ())
+    return prop.judge is rearranged and bool(prop.uses) and not reads & set(prop.uses)
+
+
 def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     """The reason of a cell that follows from what ``measure`` reads, or None when none does.
 
@@ -144,11 +161,9 @@ def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
     """
     from puf import as_measure
     from ...cases.case import measure_level
-    from ...catalog.judges import rearranged
 
     measure = as_measure(measure)
     status = "holds" if status == "proven" else status
-    reads = set(measure.reads or ())
     unread = unreached(measure, prop)
     fields = _fields(prop.needs)
     if status == "not-applicable":
@@ -169,6 +184,6 @@ def derived_reason(measure: Any, prop: Property, status: str) -> str | None:
         where = "" if status == "holds" else ", where the property wants it to move"
         return f"the measure reads no {fields}, so the change leaves the value unchanged{where}"
     # The rearrangement's two pairings differ only in who of the alike users gets which outcome.
-    if prop.judge is rearranged and prop.uses and not reads & set(prop.uses) and status == "violated":
+    if unranked(measure, prop) and status == "violated":
         return f"the measure reads no {_fields(prop.uses)}, by which the property ranks the two pairings, so it cannot rank them"
     return None
