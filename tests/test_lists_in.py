@@ -239,7 +239,7 @@ def test_a_run_without_a_header_is_read_as_user_item_score(toy, dataset, capsys)
 
 def test_a_json_run_gives_the_numbers_of_the_csv(toy, dataset, capsys):
     """A run kept as JSON: a user's list of ids or of [item, score] pairs (Surprise's get_top_n
-    dumped), {item: score} objects, pandas' to_json by column or by record, and JSON Lines."""
+    dumped), {item: score} objects, pandas' to_json in each of its named layouts, and JSON Lines."""
     import json
 
     lists = unseen_lists(dataset)
@@ -254,6 +254,10 @@ def test_a_json_run_gives_the_numbers_of_the_csv(toy, dataset, capsys):
         "columns.json": pd.DataFrame(records).to_json(),
         "records.json": pd.DataFrame(records).to_json(orient="records"),
         "records.jsonl": pd.DataFrame(records).to_json(orient="records", lines=True),
+        "split.json": pd.DataFrame(records).to_json(orient="split"),
+        "index.json": pd.DataFrame(records).to_json(orient="index"),
+        "table.json": pd.DataFrame(records).to_json(orient="table"),
+        "indented.json": "\n" + json.dumps(lists, indent=2),
     }
     for name, text in writes.items():
         (toy / name).write_text(text)
@@ -271,6 +275,7 @@ def test_a_json_run_gives_the_numbers_of_the_csv(toy, dataset, capsys):
         ('{"u0": {"i1": "high"}}', r"row 1: score 'high' is not a number"),
         ('{"u0": ["i1"], "u1": [["i2", 0.5]]}', r"row 1: user 'u0' lists ids alone where row 2 gives scores"),
         ("[1, 2]", r"a JSON run is a list of records or an object .* got a list of int"),
+        ("\n\n", r"run\.json: line 1: empty file; expected JSON"),
     ],
 )
 def test_a_json_run_that_is_not_a_run_names_where(dataset, tmp_path, text, message):

@@ -4,7 +4,7 @@ A table holds a row per listed item (user, item, and rank or score) or a row per
 the user's items best first, in one cell: a list, or ids separated by spaces, commas or ``|``).
 A file without a header is read as ``user item score`` lines, as Elliot and LibRec write a run,
 or as ``user [item:score,...]`` lines, as MyMediaLite writes one. JSON holds records (a list, or
-JSON Lines), a table by column (pandas' ``to_json``), or an object of each user's list: ids best
+JSON Lines), a table as pandas' ``to_json`` writes one (any named layout), or an object of each user's list: ids best
 first, ``[item, score]`` pairs (Surprise's ``get_top_n`` dumped) or an ``{item: score}`` object.
 
 Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text),
@@ -221,10 +221,16 @@ def _json_rows(path: str, lines: list[str], columns) -> tuple[str, pd.DataFrame,
             whole = error  # perhaps JSON Lines, read a line at a time below
     if whole is None or isinstance(whole, json.JSONDecodeError):
         return path, _json_lines(path, lines, whole, columns), "line"
-    if isinstance(whole, list) and all(isinstance(record, dict) for record in whole):
+    if isinstance(whole, dict) and {"columns", "data"} <= set(whole) and not _names_roles(list(whole), columns):
+        table = pd.DataFrame(whole["data"], columns=whole["columns"])  # to_json(orient="split")
+    elif isinstance(whole, dict) and {"schema", "data"} <= set(whole):
+        table = pd.DataFrame.from_records(whole["data"])  # to_json(orient="table")
+    elif isinstance(whole, list) and all(isinstance(record, dict) for record in whole):
         table = pd.DataFrame.from_records(whole)
     elif isinstance(whole, dict) and _names_roles(list(whole), columns):
         table = pd.DataFrame(whole if any(isinstance(v, (list, dict)) for v in whole.values()) else [whole])
+    elif isinstance(whole, dict) and _by_index(whole, columns):
+        table = pd.DataFrame.from_records(list(whole.values()))  # to_json(orient="index")
     elif isinstance(whole, dict):
         return path, _user_objects(path, whole), "row"
     else:
@@ -261,6 +267,12 @@ def _kind(value: object) -> str:
     if isinstance(value, list) and value:
         return f"a list of {type(value[0]).__name__}"
     return type(value).__name__
+
+
+def _by_index(whole: dict, columns) -> bool:
+    """Whether ``whole`` holds a record per key (an object whose keys name the roles)."""
+    first = next(iter(whole.values()), None)
+    return isinstance(first, dict) and _names_roles(list(first), columns)
 
 
 def _names_roles(keys: list, columns) -> bool:
@@ -424,10 +436,12 @@ def list_rows(
         return path, _table_rows(path, table, where, columns, "row"), "row"
     with open(path, encoding="utf-8-sig", newline="") as handle:  # -sig: spreadsheets' BOM
         lines = handle.read().splitlines()
+    if path.endswith(_JSON_SUFFIXES):
+        if not any(line.strip() for line in lines):
+            raise ValueError(f"{path}: line 1: empty file; expected JSON: records, columns, or each user's list")
+        return _json_rows(path, lines, columns)
     if not lines or not lines[0].strip():
         raise ValueError(f"{path}: line 1: empty file; expected a header user,item,rank|score or TREC run lines")
-    if path.endswith(_JSON_SUFFIXES):
-        return _json_rows(path, lines, columns)
     if _is_trec(path, lines[0]):
         return path, _trec_rows(path, lines), "line"
     return path, _delimited_rows(path, lines, columns), "line"
