@@ -195,3 +195,18 @@ def test_a_failure_is_folded_at_a_terminal_and_one_line_in_a_pipe(tmp_path, monk
     folded = terminal.text.splitlines()
     assert len(folded) > 1 and all(len(line) <= WIDTH for line in folded)
     assert " ".join(" ".join(folded).split()) == " ".join(piped.split())
+
+
+def test_puf_check_of_one_measure_draws_a_bar_over_its_properties_at_a_terminal(monkeypatch, capsys):
+    """A bar at a terminal, cleared before the table; none in a pipe (capsys) or with --quiet."""
+    argv = ["check", "sd", "--property", "range,defined", "--max-examples", "3"]
+    assert main(argv) == 0
+    assert "property" not in capsys.readouterr().err
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(argv) == 0
+    assert "puf check sd:" in terminal.text and "/2 [" in terminal.text  # (drawn as often as tqdm's interval lets it)
+    assert all(len(line) <= WIDTH for line in terminal.text.replace("\r", "\n").splitlines())
+    terminal.text = ""
+    assert main([*argv, "--quiet"]) == 0
+    assert terminal.text == ""

@@ -198,6 +198,19 @@ def _refusal(args: argparse.Namespace) -> str | None:
     return time_limit_error(args.time_limit)
 
 
+def _property_bar(name: str, args: argparse.Namespace) -> Any:
+    """A bar over one measure's properties, drawn at a terminal only (tqdm's ``disable=None``):
+    it clears itself before the table, and a pipe or a log gets the table alone."""
+    from tqdm.auto import tqdm
+
+    from puf.properties import CATALOG
+
+    total = len(args.properties or CATALOG)
+    return tqdm(
+        total=total, desc=f"puf check {name}", unit="property", leave=False, disable=True if args.quiet else None
+    )
+
+
 def _pin(args: argparse.Namespace, measure: Measure, results: list[Verdict]) -> None:
     """Write ``--known``'s file and say where, for which measure."""
     from puf.files import atomic_file
@@ -257,7 +270,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         try:
             measure = load_isolated(args.measure)  # a user's module never runs here
-            results = verdicts(measure, known=_pinned_before(args.known, measure), **options)
+            with _property_bar(measure.name, args) as bar:
+                results = verdicts(measure, known=_pinned_before(args.known, measure), progress=bar, **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))

@@ -34,6 +34,7 @@ def verdicts(
     database: Any = None,
     known: bool | Mapping[str, Any] = True,
     proofs: str = "rules",
+    progress: Any = False,
 ) -> list[Verdict]:
     """Put ``measure`` through the property catalog.
 
@@ -78,6 +79,8 @@ def verdicts(
         range that no search reached at some m (``attainable-range``) is asked of the
         solver at that m: ``violated`` when it proves no population reaches it
         (:mod:`properties.proving.bounds`), else ``not-found``. "none": the search alone.
+    progress : bool or object with ``update(n)``, default False
+        True: a tqdm bar over the properties; a bar of the caller's advances by one per property.
 
     Returns
     -------
@@ -103,17 +106,20 @@ def verdicts(
         time_budget=time_budget,
         properties=[properties] if isinstance(properties, Property) else properties,
     )
-    return runner.verdicts(
-        measure,
-        list(CATALOG.values()) if chosen is None else [get_property(p) for p in chosen],
-        max_examples=max_examples,
-        random_state=random_state,
-        time_limit=time_limit,
-        time_budget=time_budget,
-        database=database,
-        known=known,
-        proofs=proofs,
-    )
+    checked = list(CATALOG.values()) if chosen is None else [get_property(p) for p in chosen]
+    with progress_bar(progress, len(checked), desc=f"puf check {measure.name}", unit="property") as bar:
+        return runner.verdicts(
+            measure,
+            checked,
+            max_examples=max_examples,
+            random_state=random_state,
+            time_limit=time_limit,
+            time_budget=time_budget,
+            database=database,
+            known=known,
+            proofs=proofs,
+            progress=bar,
+        )
 
 
 def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:

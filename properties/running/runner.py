@@ -401,8 +401,10 @@ def verdicts(
     database: Any = None,
     known: bool | Mapping[str, Any] = True,
     proofs: str = "rules",
+    progress: Any = None,
 ) -> list[Verdict]:
-    """Put ``measure`` through ``properties``, :class:`Property` objects: one verdict each, in order.
+    """Put ``measure`` through ``properties``, :class:`Property` objects: one verdict each, in order
+    (``progress``: something with ``update(n)``, advanced by one per verdict, or None).
 
     The runner knows no property by name: :func:`puf.properties.verdicts` looks the names up in
     the catalog, hands the properties here and documents the options.
@@ -434,6 +436,8 @@ def verdicts(
             proof = prove(measure, prop, mode=proofs, confirm=confirmed)
             if settles(proof):
                 results.append(_proven(measure, prop, proof, max_examples, seed_value, start))
+                if progress is not None:
+                    progress.update(1)
                 continue
             # A change that reaches no field the measure reads leaves its value exactly as it was,
             # and two pairings told apart by fields it does not read are, to it, one relabelled:
@@ -485,5 +489,7 @@ def verdicts(
                     scope,
                 )
             )
+            if progress is not None:
+                progress.update(1)
     release_workers()  # a user measure's worker process is not kept past its verdicts
     return results
