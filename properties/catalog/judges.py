@@ -135,12 +135,12 @@ def _tol(case: Any, *values: float) -> float:
 
 
 def _rounded(excess: float, case: Any, *values: float) -> float:
-    """``excess`` of an equality or a weak inequality (judged to :func:`_tol`), for a measure that
-    returns a float coarser than float64: an excess within that float's rounding of m terms of
-    size up to max(1, |values|), m·(ε − 2⁻⁵²)·max(1, |values|), is undecided (NaN), as a strict
-    step within it is (:func:`strict_excess`): the value's own rounding may account for it. A
-    float32 Gini is 1.2e-7 at equal effectiveness, a difference of two terms near 1; float64's
-    tolerance alone called that a violation.
+    """``excess`` of an equality or a weak inequality, for a measure that returns a float coarser
+    than float64: an excess within that float's rounding of m terms of size up to max(1, |values|),
+    m·(ε − 2⁻⁵²)·max(1, |values|), is undecided (NaN), as a strict step within it is
+    (:func:`strict_excess`): the value's own rounding may account for it. A float32 Gini is
+    1.2e-7 at equal effectiveness, a difference of two terms near 1; float64's tolerance alone
+    called that a violation.
 
     Examples
     --------
@@ -156,6 +156,13 @@ def _rounded(excess: float, case: Any, *values: float) -> float:
         return excess
     sizes = [abs(v) for v in values if math.isfinite(v)]
     return math.nan if excess <= _users(case) * (epsilon - 2.0**-52) * max([1.0, *sizes]) else excess
+
+
+def _past_tol(distance: float, case: Any, *values: float) -> float:
+    """How far ``distance`` lies past the tolerance of an equality of ``values`` (:func:`_tol`),
+    a coarser float's rounding undecided (:func:`_rounded`): the excess of every equality and weak
+    inequality judge."""
+    return _rounded(distance - _tol(case, *values), case, *values)
 
 
 def shown_pair(a: float, b: float, *, digits: int = 6) -> tuple[str, str]:
@@ -225,7 +232,7 @@ def unchanged(measure: Measure, before: float, after: float, case: Case) -> floa
     >>> unchanged(as_measure("sd"), 0.5, 0.5, None) < 0 < unchanged(as_measure("sd"), 0.5, 0.6, None)
     True
     """
-    return _rounded(abs(after - before) - _tol(case, before, after), case, before, after)
+    return _past_tol(abs(after - before), case, before, after)
 
 
 def at_fairest(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -242,7 +249,7 @@ def at_fairest(measure: Measure, value: float, after: float | None, case: Case) 
         return -1.0
     if not math.isfinite(fairest):
         return math.inf
-    return _rounded(abs(value - fairest) - _tol(case, value), case, value)
+    return _past_tol(abs(value - fairest), case, value)
 
 
 def in_range(measure: Measure, value: float, after: float | None, case: Case) -> float:
@@ -281,9 +288,7 @@ def not_fairer(measure: Measure, before: float, after: float, case: Case) -> flo
     >>> not_fairer(as_measure("sd"), 0.2, 0.1, None) > 0
     True
     """
-    return _rounded(
-        unfairness(measure, before) - unfairness(measure, after) - _tol(case, before, after), case, before, after
-    )
+    return _past_tol(unfairness(measure, before) - unfairness(measure, after), case, before, after)
 
 
 def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> float:
@@ -295,9 +300,7 @@ def not_less_fair(measure: Measure, before: float, after: float, case: Case) -> 
     >>> not_less_fair(as_measure("sd"), 0.1, 0.2, None) > 0
     True
     """
-    return _rounded(
-        unfairness(measure, after) - unfairness(measure, before) - _tol(case, before, after), case, before, after
-    )
+    return _past_tol(unfairness(measure, after) - unfairness(measure, before), case, before, after)
 
 
 def strictly_fairer(measure: Measure, before: float, after: float, case: Case, *, towards: str = "fairer") -> float:
@@ -427,7 +430,7 @@ def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> floa
     gain = unfairness(measure, unfair) - unfairness(measure, fair)
     if case.strict:
         return strict_excess(_users(case), gain, fair, unfair)
-    return _rounded(-gain - _tol(case, fair, unfair), case, fair, unfair)
+    return _past_tol(-gain, case, fair, unfair)
 
 
 def lipschitz(measure: Measure, before: float, after: float, case: Case) -> float:
