@@ -18,6 +18,7 @@ import os
 from puf.lines import fitted, print_failure, terminal_width
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
+from ._prints import kept_prints
 from ._time_limit import add_time_limit, time_limit_error, timed_out_note
 
 if TYPE_CHECKING:
@@ -235,10 +236,7 @@ def run(args: argparse.Namespace) -> int:
     >>> main(["check", "no_such_module_xyz:f"])
     2
     """
-    from puf.properties import CATALOG, verdicts
     from puf.properties.running.budget import example_budget
-    from puf.properties.running.display import direction_note, format_verdicts
-    from puf.properties.running.isolation import load_isolated
 
     if args.properties is not None:  # each --property is a list of names
         args.properties = [name for names in args.properties for name in names]
@@ -255,8 +253,6 @@ def run(args: argparse.Namespace) -> int:
         options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
     except ValueError as exc:
         return _fail(str(exc))
-    from puf.files import atomic_file
-
     from ._output import check_writable_file
 
     for option, path in (("--json", args.json), ("--known", args.known)):
@@ -265,6 +261,17 @@ def run(args: argparse.Namespace) -> int:
                 check_writable_file(path, option=option)  # before the work, not after
         except ValueError as exc:
             return _fail(str(exc))
+    with kept_prints("puf check"):  # last: after the table and the notes, or after a failure
+        return _checked(args, options)
+
+
+def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """The checks :func:`run` asked for, their table and notes; the exit code."""
+    from puf.files import atomic_file
+    from puf.properties import CATALOG, verdicts
+    from puf.properties.running.display import direction_note, format_verdicts
+    from puf.properties.running.isolation import load_isolated
+
     if args.all:
         results = _check_all(args, options)
     else:

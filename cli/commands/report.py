@@ -13,6 +13,7 @@ from puf.properties.running.budget import DEFAULT_TIME_LIMIT
 
 from ..exitcodes import EXIT_OK, exit_code
 from ._evaluate_options import add_pair_options, add_scheduler_option, engine_options, pair_options, parse_rankers
+from ._prints import kept_prints
 from ._time_limit import add_time_limit, time_limit_error
 
 if TYPE_CHECKING:
@@ -250,6 +251,12 @@ def run(args: argparse.Namespace) -> int:
     >>> code, err.getvalue().strip()
     (2, "puf report: cannot import module 'no_such_module': No module named 'no_such_module'")
     """
+    with kept_prints("puf report", "the measures" if len(args.measure or ()) > 1 else "the measure"):
+        return _reported(args)
+
+
+def _reported(args: argparse.Namespace) -> int:
+    """The report :func:`run` asked for, built and named; the exit code."""
     import time
     from pathlib import Path
 

@@ -39,9 +39,10 @@ class ChannelError(Exception):
 
 class Channel:
     """The harness's end of a worker: its keeper (pid ``group``, leading a process group of its own),
-    forked from here to serve a Measure or to execute a fresh interpreter that loads a spec."""
+    forked from here to serve a Measure or to execute a fresh interpreter that loads a spec; what the
+    measure prints goes to the file ``output`` (appended), or with None to the harness's stderr."""
 
-    def __init__(self, source: str | Measure) -> None:
+    def __init__(self, source: str | Measure, output: str | None = None) -> None:
         ours, theirs = socket.socketpair()
         harness = os.getpid()
         with warnings.catch_warnings(action="ignore", category=DeprecationWarning):  # fork with threads
@@ -50,6 +51,9 @@ class Channel:
             try:
                 os.setsid()
                 ours.close()
+                if output is not None:  # (the worker's stdout follows its stderr)
+                    os.dup2(sink := os.open(output, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), 2)
+                    os.close(sink)
                 if isinstance(source, str):  # a new interpreter, given no descriptor of ours but its socket
                     fd = theirs.fileno()
                     os.closerange(3, fd)
@@ -131,6 +135,9 @@ def keep(fd: int, parent_pid: int, measure: Measure | None) -> NoReturn:
         os.register_at_fork(after_in_child=lambda: die_with_parent(os.getppid()))
         os.dup2(2, 1)  # what a measure prints is not the harness's output
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        # A line at a time, to the descriptor (not a copy of the harness's pytest or notebook
+        # stream): what a measure printed before it hung and was killed is there.
+        sys.stdout = sys.stderr = open(2, "w", buffering=1, errors="backslashreplace", closefd=False)
         me, request_id = os.getpid(), 0
         reply: Any = "ready"  # the hello, then each request's answer
         while os.getpid() == me:  # a copy the measure forked ends here: only the worker answers

@@ -14,9 +14,10 @@ __all__ = [
     "worker_for",
     "release_workers",
     "live_workers",
+    "printed_to",
 ]
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 import atexit
 import contextlib
@@ -35,6 +36,7 @@ from .budget import TIME_LIMIT_HINT, warm_up_limit
 #: True where a user's measure can run in a worker process (one forked from here).
 CAN_ISOLATE = fork_available()
 _IMPORT_TIME_LIMIT = 60.0  # seconds to start a worker and import the measure's module
+_PRINTED_TO: list[str | None] = [None]  # the file of :func:`printed_to` (None: the harness's stderr)
 
 
 class WorkerBroken(WorkerDied):
@@ -71,7 +73,7 @@ class MeasureWorker:
     def start(self) -> dict[str, Any] | None:
         """Start the worker if none runs; return a spec's measure metadata (ValueError: not loaded)."""
         if self._channel is None:
-            self._channel = Channel(self.source)
+            self._channel = Channel(self.source, _PRINTED_TO[-1])
             self._ask(None, None, _IMPORT_TIME_LIMIT)  # the worker's hello: who it is
             if isinstance(self.source, str):
                 status, facts = self._ask("load", self.source, _IMPORT_TIME_LIMIT)
@@ -157,6 +159,29 @@ def live_workers() -> int:
     True
     """
     return sum(w._channel is not None for w in _WORKERS.values())
+
+
+@contextlib.contextmanager
+def printed_to(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Append what measures print (stdout and stderr, their imports' too) to the file ``path``, not
+    the harness's stderr, in each worker started in the block; the shared ones end with it.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "loud.py").write_text("def top(effectiveness):\\n    print('hi')\\n    return max(effectiveness)")
+    >>> with printed_to(folder / "printed.txt"):
+    ...     load_isolated(f"{folder / 'loud.py'}:top")(effectiveness=[0.0, 0.5])
+    0.5
+    >>> (folder / "printed.txt").read_text()
+    'hi\\n'
+    """
+    release_workers()  # (a worker started before prints where it did)
+    _PRINTED_TO.append(os.fspath(path))
+    try:
+        yield
+    finally:
+        release_workers()
+        _PRINTED_TO.pop()
 
 
 def _forget_in_child() -> None:
