@@ -82,7 +82,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seed; the same seed gives the same verdicts (default 0)",
     )
     add_time_limit(parser)
-    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes for --all (default 2)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=2,
+        metavar="N",
+        help="processes over which the checks are spread (default 2); each imports a measure once",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
     parser.add_argument(
         "--known",
@@ -278,7 +284,8 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
         try:
             measure = load_isolated(args.measure)  # a user's module never runs here
             with _property_bar(measure.name, args) as bar:
-                results = verdicts(measure, known=_pinned_before(args.known, measure), progress=bar, **options)
+                known = _pinned_before(args.known, measure)
+                results = verdicts(measure, known=known, progress=bar, n_jobs=args.jobs, **options)
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))

@@ -13,11 +13,12 @@ import random
 import numpy as np
 
 from puf import as_measure
-from puf.parallel import completed, progress_bar, worker_pool
+from puf.parallel import completed, fork_available, progress_bar, worker_pool
 
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
+from .isolation import release_workers
 from . import runner
 from .verdict import Verdict
 import pandas as pd
@@ -35,6 +36,7 @@ def verdicts(
     known: bool | Mapping[str, Any] = True,
     proofs: str = "rules",
     progress: Any = False,
+    n_jobs: int = 1,
 ) -> list[Verdict]:
     """Put ``measure`` through the property catalog.
 
@@ -81,6 +83,10 @@ def verdicts(
         (:mod:`properties.proving.bounds`), else ``not-found``. "none": the search alone.
     progress : bool or object with ``update(n)``, default False
         True: a tqdm bar over the properties; a bar of the caller's advances by one per property.
+    n_jobs : int, default 1
+        Processes over which the properties are spread (forked, where the platform can fork;
+        elsewhere they run here); each imports a user's measure once. The verdicts are those
+        of one process: every property is seeded on its own.
 
     Returns
     -------
@@ -91,7 +97,8 @@ def verdicts(
     ------
     ValueError
         If the measure has an unknown parameter or does not return a number, or
-        an option is out of range (``time_limit`` or ``time_budget`` <= 0, ``max_examples`` < 1).
+        an option is out of range (``time_limit`` or ``time_budget`` <= 0, ``max_examples`` or
+        ``n_jobs`` < 1).
 
     Examples
     --------
@@ -107,7 +114,15 @@ def verdicts(
         properties=[properties] if isinstance(properties, Property) else properties,
     )
     checked = list(CATALOG.values()) if chosen is None else [get_property(p) for p in chosen]
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be an integer >= 1, got {n_jobs!r}")
     with progress_bar(progress, len(checked), desc=f"puf check {measure.name}", unit="property") as bar:
+        # by name to a forked process (a Property does not pickle; a spawned one lacks a file's measure)
+        if n_jobs > 1 and len(checked) > 1 and fork_available() and all(CATALOG.get(p.name) is p for p in checked):
+            options = dict(max_examples=max_examples, random_state=random_state, time_limit=time_limit)
+            options.update(time_budget=time_budget, database=database, known=known, proofs=proofs)
+            names = [p.name for p in checked]
+            return all_verdicts([measure], n_jobs=n_jobs, progress=bar or False, properties=names, **options)
         return runner.verdicts(
             measure,
             checked,
@@ -123,12 +138,13 @@ def verdicts(
 
 
 def _one_check(measure: Any, prop: str | Property, options: Mapping[str, Any]) -> Verdict:
-    """One (measure, property) verdict (runs in a worker)."""
+    """One (measure, property) verdict, the measure's worker kept for the process's next check of it
+    (a measure that imports or compiles for a minute does so once a process, not once a property)."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are verdicts here, not noise
-        (verdict,) = verdicts(measure, properties=[prop], **options)
+        (verdict,) = runner.verdicts(measure, [get_property(prop)], keep_workers=True, **options)
     return verdict
 
 
@@ -149,7 +165,9 @@ def all_verdicts(
         Default every name in :data:`puf.MEASURES`.
     n_jobs : int, default 1
         Worker processes (forked where the platform can, so a measure loaded
-        from a file is there too; elsewhere measures must be importable).
+        from a file is there too; elsewhere measures must be importable). A
+        process keeps a user's measure's worker from one of its checks to the
+        next, so it imports the measure once.
     progress : bool or object with ``update(n)``, default False
         True: a tqdm bar over the checks; a bar of the caller's advances by one per check.
     **options
@@ -219,9 +237,14 @@ def verdicts_in_background(
     # bar's rate (and remaining time) holds from the start instead of jumping at a slow measure.
     random.Random(0).shuffle(tasks)
     if n_jobs <= 1 or len(tasks) <= 1:
-        yield lambda progress: _gathered(
-            progress, (((i, j), _one_check(m, p, options)) for i, j, m, p in tasks), len(tasks)
-        )
+
+        def collect(progress: Any) -> list[Verdict]:
+            try:
+                return _gathered(progress, (((i, j), _one_check(m, p, options)) for i, j, m, p in tasks), len(tasks))
+            finally:
+                release_workers()  # (a pool's workers end with its processes)
+
+        yield collect
         return
     # forked where the platform can (a measure loaded from a file is there too); killed, not
     # awaited, on Ctrl-C or SIGTERM; the workers die with this process

@@ -402,9 +402,12 @@ def verdicts(
     known: bool | Mapping[str, Any] = True,
     proofs: str = "rules",
     progress: Any = None,
+    keep_workers: bool = False,
 ) -> list[Verdict]:
     """Put ``measure`` through ``properties``, :class:`Property` objects: one verdict each, in order
-    (``progress``: something with ``update(n)``, advanced by one per verdict, or None).
+    (``progress``: something with ``update(n)``, advanced by one per verdict, or None). A user's
+    measure's shared worker ends with its verdicts unless ``keep_workers`` (a pool process that
+    checks it again keeps its import, and ends the worker with itself).
 
     The runner knows no property by name: :func:`puf.properties.verdicts` looks the names up in
     the catalog, hands the properties here and documents the options.
@@ -491,5 +494,6 @@ def verdicts(
             )
             if progress is not None:
                 progress.update(1)
-    release_workers()  # a user measure's worker process is not kept past its verdicts
+    if not keep_workers:
+        release_workers()
     return results
