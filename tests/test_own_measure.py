@@ -315,3 +315,40 @@ def test_a_measure_that_reads_as_higher_is_fairer_is_told_how_to_declare_it(pyte
     result.stdout.fnmatch_lines(["*findings that are not failures*", "mine.py:jain: Every verdict takes lower*"])
     assert sum("reads the other way" in line for line in result.stdout.lines) == 1
     assert any('@puf.measure(direction="higher")' in line for line in result.stdout.lines)
+
+
+TENSOR = """
+def sd(effectiveness):
+    return effectiveness.float().std(unbiased=False).item()  # written for a torch tensor
+"""
+
+
+def test_a_measure_that_raises_on_every_example_is_told_so_once(pytester, researcher_budget):
+    """Every property undefined by one error: the summary names the error and what the measure is given."""
+    pytester.makepyfile(mine=TENSOR)
+    result = pytester.runpytest_subprocess(
+        *_plugin_args(), "-p", "no:cacheprovider", *researcher_budget["pytest"], "--measure", "mine.py:sd"
+    )
+    lines = [line for line in result.stdout.lines if "raised on every example" in line]
+    assert len(lines) == 1 and lines[0].startswith("mine.py:sd: The measure raised on every example of")
+    assert "AttributeError: 'numpy.ndarray' object has no attribute 'float'" in " ".join(result.stdout.lines)
+
+
+def test_check_tells_a_measure_that_raises_on_every_example_but_not_one_that_raises_at_a_corner(tmp_path, capsys):
+    from puf.cli import main
+
+    (tmp_path / "mine.py").write_text(
+        TENSOR + "\ndef mean_log(effectiveness):\n    import math\n"
+        "    return sum(math.log(x) for x in effectiveness) / len(effectiveness)\n"
+    )
+    options = ["--max-examples", "5", "--quiet"]
+    assert main(["check", f"{tmp_path / 'mine.py'}:sd", *options]) == 0
+    note = " ".join(capsys.readouterr().out.split("The measure raised on every example of ", 1)[1].split())
+    from puf.properties import CATALOG
+
+    count, rest = note.split(" of its ", 1)
+    assert int(count) >= len(CATALOG) // 2  # all but defined (violated by the raise) and n/a cells
+    assert rest.startswith(f"{len(CATALOG)} properties, each time AttributeError: 'numpy.ndarray' object has no")
+    assert note.endswith("as a float64 numpy array (effectiveness of m values).")
+    assert main(["check", f"{tmp_path / 'mine.py'}:mean_log", *options]) == 0  # raises at 0 only
+    assert "raised on every example" not in capsys.readouterr().out

@@ -275,7 +275,7 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
     """The checks :func:`run` asked for, their table and notes; the exit code."""
     from puf.files import atomic_file
     from puf.properties import CATALOG, verdicts
-    from puf.properties.running.display import direction_note, format_verdicts
+    from puf.properties.running.display import direction_note, format_verdicts, raised_note
     from puf.properties.running.isolation import load_isolated
 
     if args.all:
@@ -289,9 +289,9 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))
-        reversed_note = direction_note(measure, results)
-        if reversed_note:
-            _say(reversed_note)
+        for note in (direction_note(measure, results), raised_note(measure, results)):
+            if note:
+                _say(note)
         if args.known:
             _pin(args, measure, results)
     note = timed_out_note(results, args.time_limit)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["format_example", "format_verdicts", "format_matrix", "direction_note"]
+__all__ = ["format_example", "format_verdicts", "format_matrix", "direction_note", "raised_note"]
 
 from typing import Any
 from collections.abc import Mapping, Sequence
@@ -266,4 +266,30 @@ def direction_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
         f"Every verdict takes lower values as fairer, and this measure reads the other way: {at_equality}"
         f"a transfer towards equality raised it{raised}. If its higher values are fairer, declare it: "
         '@puf.measure(direction="higher").'
+    )
+
+
+def raised_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
+    """A line for a measure that raised one error on every example of at least half its properties
+    (a measure written for tensors or Series, say): what it raised and what it is given; None
+    otherwise. A measure that raises at a corner only is not meant: its verdicts say where.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> from puf import as_measure
+    >>> error = {"error": "AttributeError: 'numpy.ndarray' object has no attribute 'float'"}
+    >>> raised = [V(status="undefined", n_examples=0, example=error) for _ in range(3)]
+    >>> print(raised_note(as_measure(lambda effectiveness: effectiveness.float()), raised))
+    The measure raised on every example of 3 of its 3 properties, each time AttributeError: 'numpy.ndarray' object has no attribute 'float'; their verdicts say nothing of its fairness. It is called with each field it reads as a float64 numpy array (effectiveness of m values).
+    """
+    raised = [v for v in verdicts if v.status == "undefined" and not v.n_examples and (v.example or {}).get("error")]
+    errors = {v.example["error"] for v in raised if v.example}
+    if len(errors) != 1 or 2 * len(raised) < len(verdicts):
+        return None
+    given = ", ".join(f"{name} {'of m values' if name == 'effectiveness' else 'm x m'}" for name in measure.reads or ())
+    return (
+        f"The measure raised on every example of {len(raised)} of its {len(verdicts)} properties, each time "
+        f"{errors.pop()}; their verdicts say nothing of its fairness. It is called with each field it reads "
+        f"as a float64 numpy array ({given})."
     )

@@ -326,11 +326,11 @@ class PropertyItem(pytest.Item):
                     known=pinned or True,
                 )
             rows[self.spec] = {v.property: v for v in found}
-            from puf.properties.running.display import direction_note
+            from puf.properties.running.display import direction_note, raised_note
 
-            reversed_note = direction_note(measure, found)
-            if reversed_note:  # (said once per measure, under the findings that are not failures)
-                self.config.stash[_NOTES].append(f"{self.label}: {reversed_note}")
+            for note in (direction_note(measure, found), raised_note(measure, found)):
+                if note:  # (said once per measure, under the findings that are not failures)
+                    self.config.stash[_NOTES].append(f"{self.label}: {note}")
         return rows[self.spec]
 
     def runtest(self) -> None:
