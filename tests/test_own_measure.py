@@ -352,3 +352,43 @@ def test_check_tells_a_measure_that_raises_on_every_example_but_not_one_that_rai
     assert note.endswith("as a float64 numpy array (effectiveness of m values).")
     assert main(["check", f"{tmp_path / 'mine.py'}:mean_log", *options]) == 0  # raises at 0 only
     assert "raised on every example" not in capsys.readouterr().out
+
+
+CALLS_COUNTED = MEASURE.replace("import numpy as np", "import os\nimport numpy as np").replace(
+    '    """Similarity-weighted', '    open("calls.txt", "a").write("call\\\\n")\n    """Similarity-weighted'
+)
+
+
+def test_under_xdist_each_verdict_is_computed_once_and_the_findings_reach_the_summary(pytester, researcher_budget):
+    """pytest -n 2: the workers share the measure's properties (its calls are those of one
+    process, not twice them), the tests' outcomes are one process's, and the summary lists the
+    findings and the measure's note, which the workers send with their reports."""
+    pytester.makepyfile(mymeasure=CALLS_COUNTED.replace("def gap(", "def jain_like(") + JAIN)
+    calls = pytester.path / "calls.txt"
+    outcomes, counts, summaries = [], [], []
+    for spread in ([], ["-n", "2"]):
+        calls.unlink(missing_ok=True)
+        result = pytester.runpytest_subprocess(
+            *_plugin_args(),
+            "-p",
+            "no:cacheprovider",
+            *spread,
+            *researcher_budget["pytest"],
+            "--measure",
+            "mymeasure.py:jain_like",
+            "--measure",
+            "mymeasure.py:jain",
+            "-k",
+            "scale or pigou or attainable or zero-at or disparity-monotone",
+        )
+        outcomes.append({k: v for k, v in result.parseoutcomes().items() if k != "deselected"})  # (xdist: none)
+        counts.append(len(calls.read_text().splitlines()))
+        lines = result.stdout.lines
+        start = next(i for i, line in enumerate(lines) if "findings that are not failures" in line)
+        summaries.append(sorted(lines[start + 1 : next(i for i, line in enumerate(lines) if "short test" in line)]))
+    assert outcomes[0] == outcomes[1] and summaries[0] == summaries[1]
+    assert counts[1] < 1.5 * counts[0]  # (each worker's first calls are its own)
+    assert sum("mymeasure.py:jain: Every verdict takes lower" in line for line in summaries[1]) == 1
+    assert any(
+        line.startswith("mymeasure.py:jain_like / scale-invariance: violated (informational)") for line in summaries[1]
+    )

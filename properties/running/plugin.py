@@ -12,7 +12,9 @@ nothing beyond pytest). Each measure x property pair becomes one test,
 ``<spec>::<property>``; the measure's row is computed once, by the first of its
 tests to run, with the same budget (``properties.running.budget.DEFAULT_MAX_EXAMPLES``)
 and seed as ``puf check``, so both give the same verdicts in the same time
-(``--measure-max-examples`` changes the budget). ``pytest --measure X`` alone
+(``--measure-max-examples`` changes the budget). Under pytest-xdist (``-n 2``)
+each worker computes the properties of the tests it runs, so each verdict is
+computed once, and the findings of the summary come with the tests' reports. ``pytest --measure X`` alone
 collects only X's tests: test files are collected as well when named on the
 command line.
 
@@ -59,8 +61,11 @@ if TYPE_CHECKING:
 
 _PLAN = pytest.StashKey()  # [(label, spec, known path or None)]
 _LOADED = pytest.StashKey()  # spec -> Measure or the ValueError loading it gave
-_NOTES = pytest.StashKey()  # informational findings shown in the summary
 _ROWS = pytest.StashKey()  # spec -> {property: Verdict}: each measure's row, computed once
+# What a test tells the summary, in its report's user_properties: they reach the summary from
+# pytest-xdist's workers as from this process.
+_NOTE = "puf-harness finding"  # a finding that is not a failure, as a line
+_VERDICT = "puf-harness verdict"  # what the measure's own notes read of a verdict (plain data)
 _FROZEN = pytest.StashKey()  # True once the run froze the heap (pytest_sessionfinish)
 
 
@@ -192,7 +197,6 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[_PLAN] = _plan(config)
     config.stash[_LOADED] = {}
-    config.stash[_NOTES] = []
     config.stash[_ROWS] = {}
     if config.getoption("measure") and config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --measure X` alone checks X: the test files under the folder it runs in (a
@@ -303,35 +307,33 @@ class PropertyItem(pytest.Item):
 
     def _row(self) -> dict[str, Verdict]:
         """The verdicts of this measure on every selected property, computed once per run (as
-        ``puf check`` computes its row) and read by each of the measure's tests."""
-        rows = self.config.stash[_ROWS]
-        if self.spec not in rows:
-            measure = _measure(self.config, self.spec)
-            pinned = _pinned(self.config, self.spec, self.known) if self.known else None
+        ``puf check`` computes its row) and read by each of the measure's tests. Under
+        pytest-xdist each worker computes the properties of the tests it is given, one at a
+        time, keeping the measure's worker process between them."""
+        row = self.config.stash[_ROWS].setdefault(self.spec, {})
+        if self.property_name not in row:
+            spread = hasattr(self.config, "workerinput")  # (a pytest-xdist worker)
             chosen = [
                 item.property_name
                 for item in self.session.items
-                if isinstance(item, PropertyItem) and item.spec == self.spec
+                if isinstance(item, PropertyItem) and item.spec == self.spec and not spread
             ]
+            pinned = _pinned(self.config, self.spec, self.known) if self.known else None
             with _plain_imports():  # (Hypothesis imports more of itself as the search runs)
                 from puf.properties.catalog.listing import get_property
                 from puf.properties.running.runner import verdicts
 
                 found = verdicts(
-                    measure,
+                    _measure(self.config, self.spec),
                     [get_property(name) for name in chosen or [self.property_name]],
                     max_examples=self.config.getoption("measure_max_examples"),
                     time_limit=self.config.getoption("measure_time_limit"),
                     random_state=0,
                     known=pinned or True,
+                    keep_workers=spread,
                 )
-            rows[self.spec] = {v.property: v for v in found}
-            from puf.properties.running.display import direction_note, raised_note
-
-            for note in (direction_note(measure, found), raised_note(measure, found)):
-                if note:  # (said once per measure, under the findings that are not failures)
-                    self.config.stash[_NOTES].append(f"{self.label}: {note}")
-        return rows[self.spec]
+            row.update({v.property: v for v in found})
+        return row
 
     def runtest(self) -> None:
         from puf.properties.catalog.listing import CATALOG
@@ -339,13 +341,18 @@ class PropertyItem(pytest.Item):
 
         pinned = _pinned(self.config, self.spec, self.known) if self.known else None
         verdict = self._row()[self.property_name]
+        measure = _measure(self.config, self.spec)
+        example = {k: v for k, v in (verdict.example or {}).items() if k in ("error", "value_before", "value_after")}
+        read = {"status": verdict.status, "n_examples": verdict.n_examples, "example": example}
+        read.update(reads=list(measure.reads or ()), direction=measure.direction)
+        self.user_properties.append((_VERDICT, read))
         if pinned is not None and self.property_name in pinned["verdicts"]:
             message = pinned_change(verdict, pinned, path=self.known, spec=self.label)
         else:
             message = unpinned_failure(verdict, catalog=CATALOG)
             if message is None and verdict.status in ("violated", "not-found"):  # a finding, not a failure
                 what = "violated (informational)" if verdict.status == "violated" else "witness not found"
-                self.config.stash[_NOTES].append(f"{self.label} / {verdict.property}: {what} — {verdict.reason}")
+                self.user_properties.append((_NOTE, f"{self.label} / {verdict.property}: {what} — {verdict.reason}"))
         if message is not None:
             raise PropertyFailure(verdict, message)
         if verdict.status == "not-applicable":
@@ -369,16 +376,54 @@ class PropertyItem(pytest.Item):
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
-    """List the findings that passed: violated informational properties (scale or translation
-    invariance) and witnesses not found (a failed search is no proof), each folded to the
-    commands' width."""
-    notes = config.stash.get(_NOTES, [])
+    """List the findings that passed: a measure's own notes (it reads the other way; it raised on
+    every example), violated informational properties (scale or translation invariance) and
+    witnesses not found (a failed search is no proof), each folded to the commands' width."""
+    notes = _notes(
+        [r for reports in terminalreporter.stats.values() for r in reports if isinstance(r, pytest.TestReport)]
+    )
     if notes:
         from puf.lines import folded, terminal_width
 
         terminalreporter.section("puf-harness: findings that are not failures")
         for line in notes:
             terminalreporter.line(folded(line, terminal_width()))
+
+
+def _notes(reports: list[pytest.TestReport]) -> list[str]:
+    """The summary's lines from the tests' reports: each measure's notes, from its verdicts
+    (:func:`~puf.properties.running.display.direction_note`, ``raised_note``), then the findings,
+    in catalog order.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Report
+    >>> read = {"status": "holds", "n_examples": 5, "example": {}, "reads": ["effectiveness"], "direction": "lower"}
+    >>> found = (_NOTE, "f / scale-invariance: violated (informational) — why")
+    >>> _notes([Report(nodeid="f::scale-invariance", user_properties=[(_VERDICT, read), found])])
+    ['f / scale-invariance: violated (informational) — why']
+    """
+    from types import SimpleNamespace
+
+    from puf.properties.catalog.listing import CATALOG
+    from puf.properties.running.display import direction_note, raised_note
+
+    order = {name: i for i, name in enumerate(CATALOG)}
+    found: dict[str, dict[tuple[str, str], Any]] = {}  # label -> (property, kind) -> what it told
+    for report in reports:
+        label, _, name = report.nodeid.rpartition("::")
+        for key, value in report.user_properties:
+            if key in (_VERDICT, _NOTE):
+                found.setdefault(label, {})[name, key] = value
+    lines = []
+    for label, told in found.items():
+        read = {name: SimpleNamespace(property=name, **v) for (name, key), v in told.items() if key == _VERDICT}
+        row = sorted(read.values(), key=lambda v: order.get(v.property, len(order)))
+        if row:
+            measure: Any = SimpleNamespace(reads=row[0].reads, direction=row[0].direction)
+            lines += [f"{label}: {note}" for note in (direction_note(measure, row), raised_note(measure, row)) if note]
+        lines += [v for (name, key), v in sorted(told.items(), key=lambda kv: order.get(kv[0][0], 0)) if key == _NOTE]
+    return lines
 
 
 @pytest.hookimpl(trylast=True)
