@@ -119,8 +119,8 @@ def verdicts(
     with progress_bar(progress, len(checked), desc=f"puf check {measure.name}", unit="property") as bar:
         # by name to a forked process (a Property does not pickle; a spawned one lacks a file's measure)
         if n_jobs > 1 and len(checked) > 1 and fork_available() and all(CATALOG.get(p.name) is p for p in checked):
-            options = dict(max_examples=max_examples, random_state=random_state, time_limit=time_limit)
-            options.update(time_budget=time_budget, database=database, known=known, proofs=proofs)
+            options: dict[str, Any] = dict(max_examples=max_examples, random_state=random_state, proofs=proofs)
+            options.update(time_limit=time_limit, time_budget=time_budget, database=database, known=known)
             names = [p.name for p in checked]
             return all_verdicts([measure], n_jobs=n_jobs, progress=bar or False, properties=names, **options)
         return runner.verdicts(
