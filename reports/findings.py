@@ -257,14 +257,18 @@ def _yours(data: str, reading: _Reading, stem: str, *, unsteady: bool = False) -
     change, moving = reading.similarity_change([stem])
     contrast = reading.contrast([stem])
     pairs = (
-        f"most unfair against most fair pairing: {contrast['verdict'].iloc[0]} at "
+        "not in a pairing sweep"
+        if not len(contrast)
+        else "most unfair against most fair pairing: undefined (no point where both are defined)"
+        if not int(contrast["points"].iloc[0])
+        else f"most unfair against most fair pairing: {contrast['verdict'].iloc[0]} at "
         f"{int(contrast['above'].iloc[0])} of {int(contrast['points'].iloc[0])} points"
-        if len(contrast)
-        else "not in a pairing sweep"
     )
     similarity = (
         f"responds to similarity (changes by up to {_num(change)} along the skewness sweeps)"
         if moving
+        else "undefined along the skewness sweeps"
+        if not np.isfinite(change) and len(reading.rows([stem], _SIMILARITY_SWEEPS))
         else "not run on the skewness sweeps"
         if not np.isfinite(change)
         else f"does not respond to similarity (flat along the skewness sweeps, change {_num(change)})"

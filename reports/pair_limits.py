@@ -20,6 +20,7 @@ __all__ = [
     "point_notes",
     "split_pair_rows",
     "pair_text",
+    "raised_text",
     "with_roads",
     "ranker_table",
     "estimate_table",
@@ -44,7 +45,8 @@ def point_notes(found: WorldScores, chosen: Sequence[Any]) -> list[tuple[str, fl
     """Per variant of one sweep point: (road, 95% interval low, high, reason), the :data:`PAIR_COLUMNS`.
 
     ``road`` is ``"exact"``, ``"sampled"`` (the value is the estimate from the
-    drawn pairs) or ``"skipped"`` (the value is NaN; ``reason`` says why).
+    drawn pairs), ``"skipped"`` (the value is NaN; ``reason`` says why) or ``"raised"``
+    (the measure raised: the value is NaN; ``reason`` is the error).
 
     Parameters
     ----------
@@ -68,10 +70,12 @@ def point_notes(found: WorldScores, chosen: Sequence[Any]) -> list[tuple[str, fl
     >>> point_notes(found, chosen)[2][3][:37]
     'its exact road reads all 190 user pai'
     """
-    estimates = found.estimates["world"]
+    estimates, raised = found.estimates["world"], found.raised.get("world", {})
     notes = []
     for variant, road in zip(chosen, found.roads):
-        if road.kind == "skipped":
+        if variant.label in raised:
+            notes.append(("raised", math.nan, math.nan, raised[variant.label]))
+        elif road.kind == "skipped":
             notes.append(("skipped", math.nan, math.nan, road.reason))
         elif variant.label in estimates:
             estimate = estimates[variant.label]
@@ -128,6 +132,47 @@ def pair_text(skipped: Mapping[str, str], sampled: Sequence[str], *, m: int, sam
             f" Estimated from {sample:,} drawn user pairs per point (--sample; the CSV gives each point's "
             f"95% interval, ci_low and ci_high): {', '.join(sampled)}; their labels are read on the estimates, so the "
             "sampling error can move a curve near the flatness tolerance."
+        )
+    return text
+
+
+def raised_text(table: pd.DataFrame) -> str:
+    """The sentences naming each measure that raised at points of a sweep's tidy table ('' for none).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> error, nan = "ValueError: math domain error", float("nan")
+    >>> t = pd.DataFrame({"measure": ["f-P"] * 3 + ["f-NDCG"] * 3, "parameter": "zero_relevance",
+    ...                   "value": [0.0, 0.5, 1.0] * 2, "seed": 0, "score": [0.1, nan, nan] * 2,
+    ...                   "road": ["exact", "raised", "raised"] * 2, "ci_low": nan, "ci_high": nan,
+    ...                   "reason": ["", error, error] * 2})
+    >>> print(raised_text(t))  # doctest: +NORMALIZE_WHITESPACE
+     f-P and f-NDCG raised at 2 of their 3 points each (zero_relevance = 0.5, 1), the first time
+     ValueError: math domain error: their values there are undefined, gaps in the curves, left out of
+     the trends.
+    """
+    if "road" not in table.columns:
+        return ""
+    told: dict[tuple[Any, ...], list[str]] = {}
+    for label, rows in table[table["road"] == "raised"].groupby("measure", sort=False):
+        values = ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in dict.fromkeys(sorted(rows["value"])))
+        key = (
+            len(rows),
+            int((table["measure"] == label).sum()),
+            rows["parameter"].iloc[0],
+            values,
+            rows["reason"].iloc[0],
+        )
+        told.setdefault(key, []).append(str(label))
+    text = ""
+    for (count, total, parameter, values, error), labels in told.items():
+        many = len(labels) > 1
+        text += (
+            f" {' and '.join(labels) if len(labels) < 3 else ', '.join(labels)} raised at {count} of "
+            f"{'their' if many else 'its'} {total} points{' each' if many else ''} ({parameter} = {values}), "
+            f"the first time {error}: {'their' if many else 'its'} values there are undefined, gaps in the "
+            f"{'curves' if many else 'curve'}, left out of the {'trends' if many else 'trend'}."
         )
     return text
 

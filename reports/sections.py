@@ -255,11 +255,12 @@ def sweep_section(
     from puf.reports.figures import save_figure
     from puf.reports.tables import merge_coinciding, merge_identical, relative_to_random
     from puf.reports.render import Section
-    from puf.reports.pair_limits import pair_text, split_pair_rows, with_roads
+    from puf.reports.pair_limits import pair_text, raised_text, split_pair_rows, with_roads
     from puf.reports.response import pairing_contrasts, sweep_responses
 
     key = key or spec.name
     table.to_csv(out / f"{key}.csv", index=False)
+    raised = raised_text(table)  # a measure that raised at points: where, and what
     table, skipped, sampled = split_pair_rows(table)  # with max_pairs or sample: what was skipped, sampled
     responses = sweep_responses(spec, table)
     responses.insert(0, "data", base.name)
@@ -272,7 +273,7 @@ def sweep_section(
         contrasts.append(contrast)
     drawn, merged = merge_identical(table)
     drawn, coinciding = merge_coinciding(drawn)
-    text = (text or TEXT[spec.name]) + pair_text(skipped, sampled, m=base.n_users, sample=base.sample)
+    text = (text or TEXT[spec.name]) + pair_text(skipped, sampled, m=base.n_users, sample=base.sample) + raised
     if spec.name == "skewness_free_mean":
         drawn, relative = relative_to_random(drawn)
         if relative:

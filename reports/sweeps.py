@@ -51,6 +51,7 @@ __all__ = [
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
+import math
 import numbers
 import warnings
 from dataclasses import dataclass, replace
@@ -357,7 +358,8 @@ def point_results(
 ) -> WorldScores:
     """What :func:`point_scores` finds, with each variant's road and the sampled estimates.
 
-    The pairs of ``base.sample`` are drawn with the point's seed.
+    The pairs of ``base.sample`` are drawn with the point's seed. A measure that raises is
+    NaN at the point, its error in ``raised["world"]`` (one over the time limit stops the sweep).
 
     Returns
     -------
@@ -385,6 +387,7 @@ def point_results(
         max_pairs=base.max_pairs,
         sample=base.sample,
         random_state=seed,
+        raised="undefined",
     )
 
 
@@ -482,7 +485,8 @@ def sweep(
         With ``base.max_pairs`` or ``base.sample``, also ``road, ci_low, ci_high,
         reason`` (:data:`reports.pair_limits.PAIR_COLUMNS`) when a value is not exact:
         whether each value is exact, sampled (with its 95% interval) or skipped (NaN,
-        with the reason).
+        with the reason); and so when a measure raised at a point: road ``raised``,
+        the value NaN, the error its reason.
 
     Examples
     --------
@@ -541,7 +545,8 @@ def _sweep_points(
                 warnings.simplefilter("ignore", UndefinedMeasureWarning)
                 where = f" at {parameter}={values[index]}, seed {seed}"
                 found = point_results(base, seed, chosen, cache, where=where)
-                scores.append((found.values["world"], point_notes(found, chosen) if limited else None))
+                noted = limited or found.raised
+                scores.append((found.values["world"], point_notes(found, chosen) if noted else None))
             tick()
         return scores
 
@@ -559,11 +564,12 @@ def _sweep_points(
     # The roads are told only where one is not exact: a limit no point reaches changes no table.
     told = any(note[0] != "exact" for done in found.values() for _, notes in done for note in notes or ())
     rows: list[list[tuple[Any, ...]]] = [[] for _ in bases]
+    exact = [("exact", math.nan, math.nan, "")] * len(chosen)  # a point no note was made for
     for index, value in enumerate(values):
         for seed in seeds:
             for table, (scores, notes) in zip(rows, found[seed, index]):
                 table.extend(
-                    (v.label, parameter, value, seed, score, *(notes[i] if told else ()))
+                    (v.label, parameter, value, seed, score, *((notes or exact)[i] if told else ()))
                     for i, (v, score) in enumerate(zip(chosen, scores))
                 )
     return [pd.DataFrame(table, columns=COLUMNS + (PAIR_COLUMNS if told else [])) for table in rows]

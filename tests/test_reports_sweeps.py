@@ -117,12 +117,53 @@ def test_worlds_are_drawn_once_per_point():
     assert sorted(calls) == [(0.5, "random", 0), (0.5, "random", 1)]
 
 
-def test_a_failing_measure_names_itself_and_the_point():
-    def broken(effectiveness):
-        raise RuntimeError("boom")
+def mean_log(effectiveness):
+    """Undefined where a user's effectiveness is 0, as a log is; it raises there."""
+    if np.any(np.asarray(effectiveness) <= 0):
+        raise ValueError("math domain error")
+    return -float(np.mean(np.log(effectiveness)))
 
-    with pytest.raises(ValueError, match=r"broken-P failed at zero_relevance=0.5, seed 0: RuntimeError: boom"):
-        sweep([broken], parameter="zero_relevance", values=[0.5], seeds=[0], base=SMALL)
+
+def test_a_measure_is_undefined_where_it_raises_and_the_table_says_what_it_raised():
+    table = sweep(["SD-P", mean_log], parameter="zero_relevance", values=[0.0, 0.5], seeds=[0, 1], base=SMALL)
+    rows = table[table["measure"] == "mean_log-P"]
+    assert list(rows["road"]) == ["exact", "exact", "raised", "raised"]  # value 0.0 (both seeds), then 0.5
+    assert rows["score"].isna().tolist() == [False, False, True, True]
+    assert set(rows.loc[rows["road"] == "raised", "reason"]) == {"ValueError: math domain error"}
+    sd = table[table["measure"] == "SD-P"]
+    assert set(sd["road"]) == {"exact"} and sd["score"].notna().all()
+
+
+def test_a_sweep_without_a_raise_has_no_road_columns():
+    assert list(sweep(["SD-P"], parameter="zero_relevance", values=[0.5], seeds=[0], base=SMALL).columns) == COLUMNS
+
+
+def test_a_measure_over_its_time_limit_still_stops_the_sweep_naming_itself_and_the_point():
+    def slow(effectiveness):
+        raise TimeoutError("measure 'slow' timed out after 2 s")
+
+    with pytest.raises(ValueError, match=r"slow-P failed at zero_relevance=0.5, seed 0: TimeoutError: measure 'slow'"):
+        sweep([slow], parameter="zero_relevance", values=[0.5], seeds=[0], base=SMALL)
+
+
+def test_a_study_takes_a_raise_as_stop_or_undefined_only():
+    from puf.evaluation import variant_scores
+
+    world = SMALL.world(zero_relevance=0.5, pairing="random", random_state=0)
+    with pytest.raises(ValueError, match=r"^raised must be 'stop' or 'undefined', got 'skip'$"):
+        variant_scores(world, variants("SD-P"), raised="skip")
+
+
+def test_the_section_of_a_sweep_says_where_a_measure_raised(tmp_path):
+    from puf.reports.sections import sweep_section
+
+    spec = SWEEPS["zero_relevance"]
+    table = spec.run(seeds=[0], base=SMALL, extra=(puf.as_measure(mean_log),), quick=True)
+    section = sweep_section(tmp_path, spec, table, SMALL, [0], {}, [])
+    told = " ".join(section.text.split())
+    shares = ", ".join(f"{p / 10:g}" for p in range(1, 11))  # every share but 0: someone's effectiveness is 0
+    assert f"mean_log-P and mean_log-NDCG raised at 10 of their 11 points each (zero_relevance = {shares})" in told
+    assert "the first time ValueError: math domain error: their values there are undefined" in told
 
 
 @pytest.mark.parametrize(
@@ -230,3 +271,29 @@ def test_one_metric_may_be_given_alone():
     # a bare "NDCG" was read as the metrics "N", "D", "C", "G" and refused
     assert [v.label for v in variants(gap, metrics="NDCG")] == ["gap-NDCG"]
     assert variants(gap, metrics="NDCG") == variants(gap, metrics=("NDCG",))
+
+
+def test_the_reading_of_a_measure_undefined_everywhere_says_so_not_that_it_did_not_run():
+    from puf.reports.findings import findings
+
+    columns = ["data", "sweep", "figure", "measure", "condition", "trend", "change"]
+    rows = [("synthetic", "zero_relevance", "zero_relevance", "mine-NDCG", "", "undefined", 0.0)]
+    rows += [
+        ("synthetic", "skewness", "skewness", "mine-NDCG", f"pairing = {p}", "undefined", float("nan"))
+        for p in ("random", "most_fair")
+    ]
+    contrasts = pd.DataFrame(
+        [("synthetic", "skewness", "skewness", "mine-NDCG", "undefined", float("nan"), 0, 0)],
+        columns=["data", "sweep", "figure", "measure", "verdict", "gap", "above", "points"],
+    )
+    (finding,) = [
+        f
+        for f in findings(pd.DataFrame(rows, columns=columns), contrasts, {}, yours=["mine"])
+        if f.claim == "your measure mine"
+    ]
+    assert finding.sentence == (
+        "Zero-relevance sweep: mine-NDCG is undefined, change 0; undefined along the skewness sweeps; "
+        "most unfair against most fair pairing: undefined (no point where both are defined)."
+    )
+    alone = findings(pd.DataFrame(rows[:1], columns=columns), contrasts.iloc[:0], {}, yours=["mine"])
+    assert "not run on the skewness sweeps; not in a pairing sweep" in alone[-1].sentence

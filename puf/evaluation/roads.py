@@ -45,11 +45,15 @@ class WorldScores:
         Per world and variant label, the sampled estimates (``sample=N``).
     roads : list of Road
         Each variant's road, in order.
+    raised : dict of str to dict of str to str
+        Per world, variant label -> what the measure raised there (its value NaN), with
+        ``Study(raised="undefined")``.
     """
 
     values: dict
     estimates: dict = field(default_factory=dict)
     roads: list = field(default_factory=list)
+    raised: dict = field(default_factory=dict)
 
 
 def _gamma(variant, gamma, road=None):
@@ -64,6 +68,14 @@ def _wrapped(variant, where, compute):
         raise
     except Exception as exc:  # name the measure (and where): the caller may know neither
         raise ValueError(f"measure {variant.label} failed{where}: {type(exc).__name__}: {exc}") from exc
+
+
+def _raised(variant, cause):
+    """What a measure raised: ``Type: message``, as its worker named it (a measure run in a worker
+    raises ``RuntimeError: measure 'NAME': Type: message``; the prefix names the measure again)."""
+    text = f"{type(cause).__name__}: {cause}"
+    own = f"RuntimeError: measure {getattr(variant.measure.function, '__name__', '')!r}: "
+    return text[len(own) :] if text.startswith(own) else text
 
 
 def _centroids(world, k):
@@ -369,6 +381,8 @@ def score_worlds(
     {'a': [0.5, 0.3333333333333333]}
     """
     study = Study() if study is None else study
+    if study.raised not in ("stop", "undefined"):
+        raise ValueError(f"raised must be 'stop' or 'undefined', got {study.raised!r}")
     if memory is not None:
         with memory_limit(memory):
             return score_worlds(worlds, chosen, study, similarity=similarity, features_from=features_from, where=where)
@@ -398,7 +412,14 @@ def score_worlds(
             if road.kind in ("pairs", "sample", "skipped"):
                 continue
             estimate = []
-            value = _wrapped(variant, here, lambda: _single(world, variant, road, study, estimate))
+            try:
+                value = _wrapped(variant, here, lambda: _single(world, variant, road, study, estimate))
+            except ValueError as exc:
+                # (a call over the time limit stops the study in either mode: a measure too slow)
+                if study.raised == "stop" or exc.__cause__ is None or isinstance(exc.__cause__, TimeoutError):
+                    raise
+                value = math.nan
+                scores.raised.setdefault(name, {})[variant.label] = _raised(variant, exc.__cause__)
             if estimate:
                 scores.estimates[name][variant.label] = estimate[0]
             scores.values[name][index] = value
@@ -484,6 +505,7 @@ def variant_scores(
     max_pairs: int | None = None,
     sample: int | None = None,
     random_state: int | np.random.Generator | None = 0,
+    raised: str = "stop",
 ) -> WorldScores:
     """What :func:`score_variants` finds, with each variant's road and the sampled estimates.
 
@@ -498,13 +520,15 @@ def variant_scores(
         Estimate every pair measure (and UF) from ``sample`` drawn pairs, with a 95% interval.
     random_state : int, default 0
         Seed of the drawn pairs (``sample`` only).
+    raised : {"stop", "undefined"}, default "stop"
+        As :attr:`puf.evaluation.study.Study.raised`.
 
     Returns
     -------
     WorldScores
         ``values["world"]`` (NaN where skipped), ``estimates["world"]`` (variant
-        label -> :class:`puf.engines.PairEstimate`) and ``roads`` (each variant's
-        road, with the reason where it is ``"skipped"``).
+        label -> :class:`puf.engines.PairEstimate`), ``roads`` (each variant's
+        road, with the reason where it is ``"skipped"``) and ``raised["world"]``.
 
     Examples
     --------
@@ -533,5 +557,13 @@ def variant_scores(
         own = study_gamma(variant, gamma, name)
         if adjust is not None and (name, own) not in overrides and "similarity" in variant.measure.reads:
             overrides[name, own] = check_similarity(adjust(world.shared_similarity(name, gamma=own), name), m=world.m)
-    study = Study(k=k, gamma=gamma, sample=sample, random_state=random_state, max_pairs=max_pairs, overrides=overrides)
+    study = Study(
+        k=k,
+        gamma=gamma,
+        sample=sample,
+        random_state=random_state,
+        max_pairs=max_pairs,
+        overrides=overrides,
+        raised=raised,
+    )
     return score_worlds({"world": world}, chosen, study, similarity=similarity, memory=memory, where=where)

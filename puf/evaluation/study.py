@@ -45,6 +45,11 @@ class Study:
         Threads of the local engine (default every usable core).
     progress : bool, default False
         A progress bar over each engine pass.
+    raised : {"stop", "undefined"}, default "stop"
+        A measure that raises on a world stops the study with a ValueError naming it,
+        the world and the error; with "undefined" its value there is NaN and the error is
+        kept (:attr:`puf.evaluation.roads.WorldScores.raised`), so a measure that raises
+        at a corner of a sweep leaves a gap, not a stopped report.
 
     Examples
     --------
@@ -62,6 +67,7 @@ class Study:
     scheduler: Scheduler = None
     n_jobs: int | None = None
     progress: bool = False
+    raised: str = "stop"
 
     @property
     def options(self) -> dict[str, Any]:
