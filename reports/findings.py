@@ -255,7 +255,8 @@ _UNSTEADY = (
 
 def _yours(data: str, reading: _Reading, stem: str, *, unsteady: bool = False) -> Finding:
     change, moving = reading.similarity_change([stem])
-    contrast = reading.contrast([stem])
+    contrast = reading.contrast([stem])  # the sweep with the most points where both pairings are defined
+    contrast = contrast.sort_values("points", ascending=False, kind="stable") if len(contrast) else contrast
     pairs = (
         "not in a pairing sweep"
         if not len(contrast)

@@ -295,5 +295,9 @@ def test_the_reading_of_a_measure_undefined_everywhere_says_so_not_that_it_did_n
         "Zero-relevance sweep: mine-NDCG is undefined, change 0; undefined along the skewness sweeps; "
         "most unfair against most fair pairing: undefined (no point where both are defined)."
     )
+    # a sweep with points where both pairings are defined is the one quoted, whichever comes first
+    defined = pd.concat([contrasts, contrasts.assign(sweep="pairing", verdict="no difference", gap=0.0, points=1)])
+    quoted = findings(pd.DataFrame(rows, columns=columns), defined, {}, yours=["mine"])[-1].sentence
+    assert quoted.endswith("most unfair against most fair pairing: no difference at 0 of 1 points.")
     alone = findings(pd.DataFrame(rows[:1], columns=columns), contrasts.iloc[:0], {}, yours=["mine"])
     assert "not run on the skewness sweeps; not in a pairing sweep" in alone[-1].sentence
