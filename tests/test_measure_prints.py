@@ -107,3 +107,14 @@ def test_a_forked_workers_prints_reach_the_file_not_a_copy_of_the_harness_stream
     with isolation.printed_to(tmp_path / "printed.txt"):
         assert isolation.worker_for(measure).call({"effectiveness": [0.0]}, 10.0) == (1.0, "float")
     assert (tmp_path / "printed.txt").read_text() == "from a fork\n"
+
+
+def test_without_a_writable_temporary_folder_the_prints_go_to_stderr_and_the_check_runs(loud, capfd, monkeypatch):
+    def unwritable(**options):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", unwritable)
+    assert main(["check", f"{loud}:loud", "--property", "anonymity", "--max-examples", "3", "--quiet"]) == 0
+    out, err = capfd.readouterr()
+    assert "anonymity  holds" in out and "printed" not in out
+    assert "loading the model" in err and "called on" in err

@@ -20,7 +20,8 @@ from puf.lines import fitted, terminal_width
 @contextlib.contextmanager
 def kept_prints(command: str, who: str = "the measure") -> Iterator[None]:
     """Keep what measures print in their workers during the block in a temporary file; at its
-    end print one line naming the file, or remove the file if nothing was printed.
+    end print one line naming the file, or remove the file if nothing was printed. Where no
+    temporary file can be made, what they print goes to stderr.
 
     Examples
     --------
@@ -33,7 +34,11 @@ def kept_prints(command: str, who: str = "the measure") -> Iterator[None]:
     """
     from puf.properties.running.isolation import printed_to
 
-    descriptor, path = tempfile.mkstemp(prefix="puf-prints-", suffix=".txt")
+    try:
+        descriptor, path = tempfile.mkstemp(prefix="puf-prints-", suffix=".txt")
+    except OSError:  # no temporary folder to write in: the prints go to stderr, as from Python
+        yield
+        return
     os.close(descriptor)
     try:
         with printed_to(path):
