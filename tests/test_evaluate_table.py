@@ -76,3 +76,28 @@ def test_the_table_splits_rankers_into_blocks_of_the_width():
     assert format_table(table, "table", width=200).count("measure") == 1
     table.loc["ranker0", "A"] = float("nan")
     assert "undefined" in format_table(table, "table", width=200)
+
+
+PICKY = """
+import numpy as np
+
+def picky(effectiveness):
+    s = np.asarray(effectiveness)
+    if np.allclose(s * 10, np.round(s * 10)):  # P@10's values, multiples of 0.1
+        raise ValueError("no measure of P@10")
+    return float(s.mean())
+"""
+
+
+def test_a_measure_that_raises_on_a_run_is_undefined_there_and_named_and_the_table_stays(tmp_path, capsys):
+    (tmp_path / "picky.py").write_text(PICKY)
+    printed, err, scores = _evaluate(
+        tmp_path, capsys, "--rankers", "mostpop,random", "--measure", f"{tmp_path / 'picky.py'}:picky"
+    )
+    assert scores["picky-P"].isna().all() and scores["P@10"].notna().all()
+    told = [line for line in err.splitlines() if "raised on run" in line]
+    assert sorted(told) == [
+        f"puf evaluate: picky-P raised on run {run!r}, undefined there: ValueError: no measure of P@10"
+        for run in ("mostpop", "random")
+    ]
+    assert "picky-P" in printed

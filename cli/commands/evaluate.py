@@ -251,6 +251,7 @@ def run(args: argparse.Namespace) -> int:
             n_jobs=args.jobs,
             max_pairs=pairs["max_pairs"],
             sample=pairs["sample"],
+            raised="undefined",  # one run a measure cannot score leaves the rest of the table
             **engine,
         )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
@@ -270,6 +271,8 @@ def run(args: argparse.Namespace) -> int:
         )
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         say(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}")
+    for row in table.attrs["raised"]:
+        say(f"puf evaluate: {row['measure']} raised on run {row['ranker']!r}, undefined there: {row['error']}")
     if show:
         for name, seconds in timings.items():
             epochs = (

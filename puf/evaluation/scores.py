@@ -152,6 +152,7 @@ def evaluate_runs(
     engine: str = "local",
     scheduler: Scheduler = None,
     max_pairs: int | None = None,
+    raised: str = "stop",
 ) -> pd.DataFrame:
     """Effectiveness and every fairness measure of each run on a dataset.
 
@@ -197,6 +198,10 @@ def evaluate_runs(
         m(m−1)/2 user pairs when there are more pairs than this: the pair
         measures, UF and inconsistency, whose exact time grows with the pairs;
         default no limit (:func:`puf.evaluation.planner.plan_roads`).
+    raised : {"stop", "undefined"}, default "stop"
+        A measure that raises on a run stops the evaluation with a ValueError naming it,
+        the run and the error; with "undefined" its value on that run is NaN and
+        ``table.attrs["raised"]`` holds one row per such cell (ranker, measure, error).
 
     Returns
     -------
@@ -205,7 +210,8 @@ def evaluate_runs(
         less the skipped ones, which ``table.attrs["skipped"]`` lists (label ->
         reason, with the memory the measure would need); with ``sample``,
         ``table.attrs["estimates"]`` holds one row per ranker and estimated
-        measure (value, standard error, 95% interval, pairs).
+        measure (value, standard error, 95% interval, pairs); ``table.attrs["raised"]``
+        the cells where a measure raised (``raised="undefined"``).
         P@k and NDCG@k are means over users; a measure of effectiveness is
         computed on the per-user P@k (``-P``) or NDCG@k (``-NDCG``); measures
         reading similarity read Jaccard over training histories, except those
@@ -246,10 +252,12 @@ def evaluate_runs(
         scheduler=scheduler,
         n_jobs=n_jobs,
         progress=progress,
+        raised=raised,
     )
     scores = score_worlds(worlds, chosen, study, memory=memory, features_from=features_from)
     kept = [i for i, road in enumerate(scores.roads) if road.kind != "skipped"]
     columns = _columns(chosen, k)
+    labels = {v.label: column for v, column in zip(chosen, columns)}
     table = pd.DataFrame.from_dict(
         {name: [values[i] for i in kept] for name, values in scores.values.items()},
         orient="index",
@@ -266,14 +274,18 @@ def evaluate_runs(
             "split": split,
             "users": dataset.n_users,
             "skipped": {columns[i]: road.reason for i, road in enumerate(scores.roads) if road.kind == "skipped"},
-            "estimates": _estimate_rows(scores.estimates, chosen, columns),
+            "estimates": _estimate_rows(scores.estimates, labels),
+            "raised": [
+                {"ranker": name, "measure": labels[label], "error": error}
+                for name, found in scores.raised.items()
+                for label, error in found.items()
+            ],
         }
     )
     return table
 
 
-def _estimate_rows(estimates, chosen, columns):
-    labels = {v.label: column for v, column in zip(chosen, columns)}
+def _estimate_rows(estimates, labels):
     return [
         {
             "ranker": name,
