@@ -10,7 +10,13 @@ undefined value (NaN) is a cross at 0, never a bar of height 0.
 
 from __future__ import annotations
 
-__all__ = ["agreement_rankers", "plot_measures_per_ranker", "dense_similarity_beyond_memory", "skipped_text"]
+__all__ = [
+    "agreement_rankers",
+    "plot_measures_per_ranker",
+    "dense_similarity_beyond_memory",
+    "skipped_text",
+    "raised_runs_text",
+]
 
 from typing import Any
 import math
@@ -135,3 +141,25 @@ def skipped_text(scores: pd.DataFrame) -> str:
     """
     skipped = scores.attrs.get("skipped", {})
     return "".join(f" Skipped at this size: {label} ({reason})." for label, reason in skipped.items())
+
+
+def raised_runs_text(scores: pd.DataFrame) -> str:
+    """A sentence per measure that raised on some rankers' runs (undefined there), or ''.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame(index=pd.Index(["ease", "bpr", "pop"], name="ranker"))
+    >>> scores.attrs["raised"] = [{"ranker": r, "measure": "mine-P", "error": "ValueError: math domain error"}
+    ...                           for r in ("ease", "bpr")]
+    >>> print(raised_runs_text(scores))
+     mine-P raised on 2 of the 3 rankers' lists (ease, bpr), undefined there: ValueError: math domain error.
+    """
+    by_measure: dict[str, list[dict[str, str]]] = {}
+    for row in scores.attrs.get("raised") or []:
+        by_measure.setdefault(row["measure"], []).append(row)
+    return "".join(
+        f" {label} raised on {len(rows)} of the {len(scores)} rankers' lists "
+        f"({', '.join(r['ranker'] for r in rows)}), undefined there: {rows[0]['error']}."
+        for label, rows in by_measure.items()
+    )

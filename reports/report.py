@@ -449,7 +449,9 @@ def _real_data(name: str, *, study: Study, rankers: str | Sequence[str] | None =
     seed = study.random_state if isinstance(study.random_state, int) else None
     runs = run_rankers(dataset, chosen, k=10, random_state=seed, cache=cache_dir() / "runs")
     settings = ("max_pairs", "sample", "random_state", "engine", "scheduler", "n_jobs")
-    scores = evaluate_runs(dataset, runs, k=10, **{name: getattr(study, name) for name in settings})
+    # A measure that raises on a ranker's lists is undefined there, said in the section, as on a sweep.
+    options = {name: getattr(study, name) for name in settings}
+    scores = evaluate_runs(dataset, runs, k=10, raised="undefined", **options)
     agreeing, note = agreement_rankers(scores)
     ranker = "ease" if "ease" in runs else next(iter(runs))
     return {
@@ -570,7 +572,7 @@ def _measures_section(out: Path, real: Mapping[str, Any], stem: str) -> Section:
     from puf.evaluation import write_pair_limits
     from puf.reports.figures import save_figure
     from puf.reports.pair_limits import estimate_table, estimates_text, ranker_table
-    from puf.reports.realdata import plot_measures_per_ranker, skipped_text
+    from puf.reports.realdata import plot_measures_per_ranker, raised_runs_text, skipped_text
     from puf.reports.render import Section
 
     name, scores = real["name"], real["scores"]
@@ -581,7 +583,7 @@ def _measures_section(out: Path, real: Mapping[str, Any], stem: str) -> Section:
     text = (
         f"P@10, NDCG@10 and every fairness measure of the top-10 lists of "
         f"{len(scores)} rankers (the PUF paper's real-data study; lists "
-        "cached by dataset, ranker, seed and settings)." + skipped_text(scores)
+        "cached by dataset, ranker, seed and settings)." + skipped_text(scores) + raised_runs_text(scores)
     )
     pairs = real.get("pairs", {})
     if any(value is not None for value in pairs.values()):
