@@ -95,9 +95,9 @@ def test_a_measure_that_raises_on_a_run_is_undefined_there_and_named_and_the_tab
         tmp_path, capsys, "--rankers", "mostpop,random", "--measure", f"{tmp_path / 'picky.py'}:picky"
     )
     assert scores["picky-P"].isna().all() and scores["P@10"].notna().all()
-    told = [line for line in err.splitlines() if "raised on run" in line]
-    assert sorted(told) == [
-        f"puf evaluate: picky-P raised on run {run!r}, undefined there: ValueError: no measure of P@10"
-        for run in ("mostpop", "random")
-    ]
+    told = " ".join(err.split())  # (a line folded to the terminal's width)
+    assert told.count("raised on") == 1
+    assert (
+        "puf evaluate: picky-P raised on 2 of 2 runs (mostpop, random), undefined there: ValueError: no measure of P@10"
+    ) in told
     assert "picky-P" in printed

@@ -271,8 +271,14 @@ def run(args: argparse.Namespace) -> int:
         )
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         say(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}")
+    raised: dict[str, list[dict[str, str]]] = {}  # measure -> the runs it raised on, said in one line
     for row in table.attrs["raised"]:
-        say(f"puf evaluate: {row['measure']} raised on run {row['ranker']!r}, undefined there: {row['error']}")
+        raised.setdefault(row["measure"], []).append(row)
+    for label, rows in raised.items():
+        where = ", ".join(row["ranker"] for row in rows)
+        say(
+            f"puf evaluate: {label} raised on {len(rows)} of {len(table)} runs ({where}), undefined there: {rows[0]['error']}"
+        )
     if show:
         for name, seconds in timings.items():
             epochs = (
