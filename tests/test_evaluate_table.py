@@ -101,3 +101,16 @@ def test_a_measure_that_raises_on_a_run_is_undefined_there_and_named_and_the_tab
         "puf evaluate: picky-P raised on 2 of 2 runs (mostpop, random), undefined there: ValueError: no measure of P@10"
     ) in told
     assert "picky-P" in printed
+
+
+def test_what_a_measure_prints_goes_to_stderr_and_stdout_holds_the_table_alone(tmp_path, capsys):
+    (tmp_path / "loud.py").write_text(
+        "import numpy as np\n\ndef loud(effectiveness):\n    print('called on', len(effectiveness))\n"
+        "    return float(np.std(effectiveness))\n"
+    )
+    printed, err, scores = _evaluate(
+        tmp_path, capsys, "--rankers", "mostpop", "--measure", f"{tmp_path / 'loud.py'}:loud"
+    )
+    assert "called on" not in printed and printed.split()[0] == "ranker"  # the table, from its first word
+    assert err.count("called on 10") == 2  # P and NDCG, 10 users
+    assert scores["loud-P"].notna().all()

@@ -238,22 +238,24 @@ def run(args: argparse.Namespace) -> int:
                     params=device_params(names, args.device),
                 )
             )
-        table = evaluate_runs(
-            dataset,
-            runs,
-            k=args.k,
-            gamma=args.gamma,
-            epsilon=args.epsilon,
-            progress=show,
-            measures=measures,
-            memory=None if args.memory is None else parse_memory(args.memory),
-            random_state=args.seed,
-            n_jobs=args.jobs,
-            max_pairs=pairs["max_pairs"],
-            sample=pairs["sample"],
-            raised="undefined",  # one run a measure cannot score leaves the rest of the table
-            **engine,
-        )
+        # what a measure prints (it runs here) goes to stderr: stdout is the table's
+        with contextlib.redirect_stdout(sys.stderr):
+            table = evaluate_runs(
+                dataset,
+                runs,
+                k=args.k,
+                gamma=args.gamma,
+                epsilon=args.epsilon,
+                progress=show,
+                measures=measures,
+                memory=None if args.memory is None else parse_memory(args.memory),
+                random_state=args.seed,
+                n_jobs=args.jobs,
+                max_pairs=pairs["max_pairs"],
+                sample=pairs["sample"],
+                raised="undefined",  # one run a measure cannot score leaves the rest of the table
+                **engine,
+            )
         written = _write(staging, dataset, runs, table, timings, facts, args.k)
         if read:
             _write_lists(staging, read)
