@@ -155,11 +155,10 @@ def raised_runs_text(scores: pd.DataFrame) -> str:
     >>> print(raised_runs_text(scores))
      mine-P raised on 2 of the 3 rankers' lists (ease, bpr), undefined there: ValueError: math domain error.
     """
-    by_measure: dict[str, list[dict[str, str]]] = {}
-    for row in scores.attrs.get("raised") or []:
-        by_measure.setdefault(row["measure"], []).append(row)
+    from puf.evaluation import raised_runs
+
     return "".join(
-        f" {label} raised on {len(rows)} of the {len(scores)} rankers' lists "
-        f"({', '.join(r['ranker'] for r in rows)}), undefined there: {rows[0]['error']}."
-        for label, rows in by_measure.items()
+        f" {label} raised on {len(where)} of the {len(scores)} rankers' lists ({', '.join(where)}), "
+        f"undefined there: {error}."
+        for label, (where, error) in raised_runs(scores).items()
     )

@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
     """
     import sys
 
-    from puf.evaluation import evaluate_runs, run_rankers
+    from puf.evaluation import evaluate_runs, raised_runs, run_rankers
 
     show = not args.quiet
     # Failures end in cli.main, the one handler: one line on stderr and the exit code of its kind.
@@ -273,13 +273,9 @@ def run(args: argparse.Namespace) -> int:
         )
     for label, reason in table.attrs["skipped"].items():  # a result, shown even with --quiet
         say(f"puf evaluate: skipped {label} at {dataset.n_users} users: {reason}")
-    raised: dict[str, list[dict[str, str]]] = {}  # measure -> the runs it raised on, said in one line
-    for row in table.attrs["raised"]:
-        raised.setdefault(row["measure"], []).append(row)
-    for label, rows in raised.items():
-        where = ", ".join(row["ranker"] for row in rows)
+    for label, (where, error) in raised_runs(table).items():
         say(
-            f"puf evaluate: {label} raised on {len(rows)} of {len(table)} runs ({where}), undefined there: {rows[0]['error']}"
+            f"puf evaluate: {label} raised on {len(where)} of {len(table)} runs ({', '.join(where)}), undefined there: {error}"
         )
     if show:
         for name, seconds in timings.items():

@@ -19,6 +19,7 @@ __all__ = [
     "RunLists",
     "evaluate_lists",
     "evaluate_runs",
+    "raised_runs",
     "measure_agreement",
     "per_user_effectiveness",
     "read_lists",
@@ -39,7 +40,7 @@ from .lists import ListsEvaluation, RunLists, evaluate_lists, read_lists, read_r
 from .runs import run_rankers
 from .split_files import write_split
 from .study import Study
-from .scores import evaluate_runs, measure_columns, per_user_effectiveness, write_pair_limits
+from .scores import evaluate_runs, measure_columns, per_user_effectiveness, raised_runs, write_pair_limits
 
 
 def __getattr__(name):

@@ -8,7 +8,14 @@ code. :data:`MEASURE_COLUMNS` is the current list, read from the registry.
 
 from __future__ import annotations
 
-__all__ = ["MEASURE_COLUMNS", "measure_columns", "evaluate_runs", "per_user_effectiveness", "write_pair_limits"]
+__all__ = [
+    "MEASURE_COLUMNS",
+    "measure_columns",
+    "evaluate_runs",
+    "raised_runs",
+    "per_user_effectiveness",
+    "write_pair_limits",
+]
 
 import dataclasses
 import functools
@@ -283,6 +290,24 @@ def evaluate_runs(
         }
     )
     return table
+
+
+def raised_runs(table: pd.DataFrame) -> dict[str, tuple[list[str], str]]:
+    """Each measure that raised on some runs of an :func:`evaluate_runs` table (``raised="undefined"``):
+    measure -> (the runs, in table order, the first error).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame(index=pd.Index(["ease", "bpr"], name="ranker"))
+    >>> table.attrs["raised"] = [{"ranker": r, "measure": "mine-P", "error": "ValueError: x"} for r in ("ease", "bpr")]
+    >>> raised_runs(table)
+    {'mine-P': (['ease', 'bpr'], 'ValueError: x')}
+    """
+    found: dict[str, tuple[list[str], str]] = {}
+    for row in table.attrs.get("raised") or []:
+        found.setdefault(row["measure"], ([], row["error"]))[0].append(row["ranker"])
+    return found
 
 
 def _estimate_rows(estimates, labels):
