@@ -101,6 +101,11 @@ def test_a_measure_that_raises_on_a_run_is_undefined_there_and_named_and_the_tab
         "puf evaluate: picky-P raised on 2 of 2 runs (mostpop, random), undefined there: ValueError: no measure of P@10"
     ) in told
     assert "picky-P" in printed
+    raised = pd.read_csv(tmp_path / "out" / "raised.csv")
+    assert raised.to_dict("records") == [
+        {"ranker": ranker, "measure": "picky-P", "error": "ValueError: no measure of P@10"}
+        for ranker in ("mostpop", "random")
+    ]
 
 
 def test_what_a_measure_prints_goes_to_stderr_and_stdout_holds_the_table_alone(tmp_path, capsys):

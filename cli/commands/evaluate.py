@@ -301,6 +301,7 @@ _OUTPUTS = (
     "timings.csv",
     "skipped.csv",
     "estimates.csv",
+    "raised.csv",
     "lists.csv",
 )
 
@@ -435,6 +436,7 @@ def _write(
     k: int,
 ) -> list[str]:
     """Write this run's files and remove the ones a previous run left that this one does not make."""
+    import pandas as pd
 
     from puf.evaluation import measure_agreement, per_user_effectiveness, write_pair_limits
 
@@ -445,6 +447,9 @@ def _write(
         measure_agreement(table).to_csv(out / "agreement.csv", index_label="measure")
         written.append("agreement.csv")
     written += write_pair_limits(table, out)
+    if raised := table.attrs.get("raised"):  # stderr names them once; the folder keeps each cell
+        pd.DataFrame(raised, columns=["ranker", "measure", "error"]).to_csv(out / "raised.csv", index=False)
+        written.append("raised.csv")
     if timings:
         with open(out / "timings.csv", "w", encoding="utf-8") as handle:
             handle.write("ranker,seconds,cached,epochs,best_epoch\n")
