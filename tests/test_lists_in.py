@@ -95,6 +95,124 @@ def test_trec_parquet_and_a_run_with_strangers_give_the_numbers_of_the_csv(toy, 
     assert "user 'ghost' is not in dataset 'toy'" in message and "2 of the run's 14 users are not" in message
 
 
+def test_a_table_with_rank_and_score_is_ordered_by_score_rank_breaking_ties(toy, dataset, capsys):
+    """LensKit's and Microsoft Recommenders' runs carry both columns: read as trec_eval reads a
+    TREC run, so tied scores keep the recommender's order and the numbers are the rank-only run's."""
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected, _ = evaluate(toy, f"mine={toy / 'run.csv'}", capsys=capsys)
+    tied = [(u, i, 1.0 if r < 3 else 0.5, r + 1) for u, items in lists.items() for r, i in enumerate(items)]
+    frame = pd.DataFrame(tied, columns=["user", "item", "score", "rank"]).sample(frac=1.0, random_state=0)
+    frame.to_csv(toy / "lenskit.csv", index=False)
+    found, said = evaluate(toy, f"mine={toy / 'lenskit.csv'}", capsys=capsys)
+    pd.testing.assert_frame_equal(found, expected)
+    assert said == ""
+    renamed = frame.rename(columns={"score": "prediction", "rank": "position"})
+    columns = {"rank": "position", "score": "prediction"}
+    assert (
+        read_lists(renamed, dataset, columns=columns).rankings.tolist() == read_lists(frame, dataset).rankings.tolist()
+    )
+    reversed_ranks = frame.assign(rank=6 - frame["rank"])  # naming one order column leaves the other out
+    by_rank = read_lists(reversed_ranks, dataset, columns={"rank": "rank"}).rankings
+    assert [list(row[::-1]) for row in by_rank] == read_lists(
+        frame, dataset, columns={"rank": "rank"}
+    ).rankings.tolist()
+
+
+def test_a_compressed_run_reads_and_a_file_that_is_not_text_is_named(toy, dataset, capsys):
+    import gzip
+
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected, _ = evaluate(toy, f"mine={toy / 'run.csv'}", capsys=capsys)
+    (toy / "run.csv.gz").write_bytes(gzip.compress(csv_text(lists).encode()))
+    found, _ = evaluate(toy, f"mine={toy / 'run.csv.gz'}", capsys=capsys)
+    pd.testing.assert_frame_equal(found, expected)
+    np.savez(toy / "arrays.npz", ids=np.arange(10))
+    with pytest.raises(ValueError, match=r"arrays\.npz: not UTF-8 text \(byte .*\): a zip archive"):
+        read_lists(toy / "arrays.npz", dataset)
+    (toy / "wide.tsv").write_text("user\titem\trank\n", encoding="utf-16")
+    with pytest.raises(ValueError, match=r"wide\.tsv: not UTF-8 text \(byte 0xff at offset 0\): UTF-16 text"):
+        read_lists(toy / "wide.tsv", dataset)
+
+
+def test_a_list_given_empty_is_the_shortest_list_not_a_missing_user(toy, dataset):
+    import json
+
+    lists = unseen_lists(dataset)
+    first = dataset.users[0]
+    without = {user: items for user, items in lists.items() if user != first}
+    (toy / "without.csv").write_text(csv_text(without))
+    with pytest.raises(ValueError, match=f"the run lists no item for 1 of the {dataset.n_users} users"):
+        read_lists(toy / "without.csv", dataset)
+    padded = read_lists(toy / "without.csv", dataset, missing="pad")
+    ids = {user: items for user, items in lists.items()} | {first: []}
+    scored = {user: {item: 1.0 / (r + 1) for r, item in enumerate(items)} for user, items in ids.items()}
+    mymedialite = [
+        f"{user}\t[{','.join(f'{i}:{1.0 / (r + 1)}' for r, i in enumerate(items))}]" for user, items in ids.items()
+    ]
+    sources = {"ids.json": json.dumps(ids), "scored.json": json.dumps(scored), "mml.txt": "\n".join(mymedialite)}
+    for name, text in sources.items():
+        (toy / name).write_text(text)
+        found = read_lists(toy / name, dataset)
+        assert found.rankings.tolist() == padded.rankings.tolist(), name
+        assert found.short == padded.short + 1, name  # the empty list is a list, shorter than k
+    (toy / "none.json").write_text(json.dumps({user: [] for user in lists}))
+    with pytest.raises(ValueError, match="every list is empty; give k to score them"):
+        read_lists(toy / "none.json", dataset)
+    assert (read_lists(toy / "none.json", dataset, k=3).rankings == -1).all()
+
+
+def test_near_misses_of_a_format_are_named_for_what_they_are(toy, dataset):
+    lists = unseen_lists(dataset)
+    (toy / "five.txt").write_text("\n".join(f"{u} Q0 {items[0]} 1 0.5" for u, items in lists.items()))
+    with pytest.raises(ValueError, match=r"five\.txt: line 1: a TREC run line is 'qid Q0 docid rank score tag'"):
+        read_lists(toy / "five.txt", dataset)
+    (toy / "four.tsv").write_text("\n".join(f"{u}\t{items[0]}\t0.5\t1" for u, items in lists.items()))
+    with pytest.raises(
+        ValueError, match=r"four\.tsv: line 1 reads as data, not a header: \['u0', 'i.*', '0\.5', '1'\]"
+    ):
+        read_lists(toy / "four.tsv", dataset)
+    (toy / "semicolons.csv").write_text(csv_text(lists).replace(",", ";"))
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected = read_lists(toy / "run.csv", dataset).rankings.tolist()
+    assert read_lists(toy / "semicolons.csv", dataset).rankings.tolist() == expected
+    frame = pd.read_csv(toy / "run.csv", dtype=str).astype({"rank": int})
+    frame.set_index("user").to_parquet(toy / "indexed.parquet")  # the user column as the index
+    assert read_lists(toy / "indexed.parquet", dataset).rankings.tolist() == expected
+    assert read_lists(frame.set_index("user"), dataset).rankings.tolist() == expected
+    with pytest.raises(ValueError, match=r"^the frame: the header must name one user column"):
+        read_lists(frame.rename(columns={"user": "who"}), dataset)
+    stranger = pd.concat([frame, pd.DataFrame({"user": ["u0"], "item": ["nowhere"], "rank": [9]})])
+    with pytest.raises(
+        ValueError, match=r"item 'nowhere' is not in dataset 'toy' \(after preprocessing; 1 listed item is not\)"
+    ):
+        read_lists(stranger, dataset)
+
+
+def test_cells_of_pairs_or_records_list_their_items(toy, dataset):
+    """Spark ALS's ``recommendForAllUsers`` writes each user's list as ``{itemId, rating}``
+    structs; a frame may hold ``(item, score)`` pairs: the items are read, best first."""
+    lists = unseen_lists(dataset)
+    (toy / "run.csv").write_text(csv_text(lists))
+    expected = read_lists(toy / "run.csv", dataset).rankings.tolist()
+    spark = pd.DataFrame(
+        {
+            "userId": list(lists),
+            "recommendations": [
+                [{"itemId": i, "rating": 5.0 - r} for r, i in enumerate(items)] for items in lists.values()
+            ],
+        }
+    )
+    spark.to_parquet(toy / "als.parquet")
+    columns = {"user": "userId", "items": "recommendations"}
+    assert read_lists(toy / "als.parquet", dataset, columns=columns).rankings.tolist() == expected
+    pairs = pd.DataFrame(
+        {"user": list(lists), "items": [[(i, 5.0 - r) for r, i in enumerate(v)] for v in lists.values()]}
+    )
+    assert read_lists(pairs, dataset).rankings.tolist() == expected
+
+
 def test_seen_items_are_counted_kept_by_default_and_dropped_on_request(toy, dataset, capsys):
     lists = unseen_lists(dataset)
     (toy / "run.csv").write_text(csv_text(lists))
@@ -138,8 +256,8 @@ def test_bad_lists_name_the_row_or_line(dataset, tmp_path):
         path = tmp_path / "bad.trec"
         path.write_text("u0 Q0 i1 1 0.5 tag\nu0 Q0 i2 2\n")
         read_lists(path, dataset)
-    with pytest.raises(ValueError, match=r"columns must name one of rank or score, not both"):
-        read_lists(pd.DataFrame({"u": ["u0"]}), dataset, columns={"rank": "r", "score": "s"})
+    with pytest.raises(ValueError, match=r"user is named twice \(user, user_id: say which in columns\)"):
+        read_lists(pd.DataFrame({"user": ["u0"], "user_id": ["u0"], "item": ["i1"], "rank": [1]}), dataset)
     with pytest.raises(ValueError, match=r"the header must name one user column .* \(columns given: user=who\)"):
         read_lists(pd.DataFrame({"user": ["u0"], "item": ["i1"], "rank": [1]}), dataset, columns={"user": "who"})
 

@@ -78,10 +78,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="NAME=FILE",
         help="your run: a TREC run file (qid Q0 docid rank score tag), or CSV, TSV or Parquet "
-        "with user, item and rank or score columns, or with user and items columns (each user's "
-        "list in one cell, best first), or without a header 'user item score' lines (Elliot, "
+        "with user, item and rank or score columns (or both), or with user and items columns (each "
+        "user's list in one cell, best first), or without a header 'user item score' lines (Elliot, "
         "LibRec) or 'user [item:score,...]' lines (MyMediaLite), or JSON (.json: records, columns, "
-        "or user -> ids, [item, score] pairs or {item: score}; .jsonl: a record a line) (repeatable)",
+        "or user -> ids, [item, score] pairs or {item: score}; .jsonl: a record a line); text files "
+        "may be gzip-compressed (.gz) (repeatable)",
     )
     add_list_options(parser)
     parser.add_argument("--k", type=int, default=10, help="cut-off (default 10)")

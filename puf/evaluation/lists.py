@@ -138,7 +138,8 @@ def _checked_items(rows, dataset, source, place, split):
         first = rows.iloc[missing[0]]
         raise ValueError(
             f"{source}: {place} {first['where']}: item {first['item_id']!r} is not in dataset "
-            f"{dataset.name!r} (after preprocessing; {missing.size:,} listed items are not)"
+            f"{dataset.name!r} (after preprocessing; {missing.size:,} listed "
+            + ("item is not)" if missing.size == 1 else "items are not)")
         )
     empty = np.flatnonzero((np.diff(dataset.matrix(split).indptr) == 0)[rows["user"].to_numpy()])
     if empty.size:
@@ -242,8 +243,13 @@ def read_lists(
     if rows.empty:
         raise ValueError(f"{name}: no recommendations" + (" after the header" if place == "line" else ""))
     rows, unknown = _known_users(rows, dataset, name, place, strict)
+    given_empty = rows["item_id"].isna().to_numpy()  # a user listed with no item: a list of none
+    empty_lists, rows = rows["user"].to_numpy()[given_empty], rows[~given_empty]
+    if rows.empty and k is None:
+        raise ValueError(f"{name}: every list is empty; give k to score them")
     rows = _checked_items(rows, dataset, name, place, split)
-    absent = np.setdiff1d(np.arange(dataset.n_users), rows["user"].to_numpy())
+    listed_users = np.isin(np.arange(dataset.n_users), np.concatenate([rows["user"].to_numpy(), empty_lists]))
+    absent = np.flatnonzero(~listed_users)
     if absent.size and missing == "error":
         raise ValueError(
             f"{name}: the run lists no item for {absent.size} of the {dataset.n_users} users of "
@@ -255,7 +261,6 @@ def read_lists(
     k = int(rows["position"].max()) + 1 if k is None else check_k(k)
     first = rows["position"].to_numpy() < k
     seen, listed = int((rows["seen"].to_numpy() & first).sum()), int(first.sum())
-    listed_users = np.isin(np.arange(dataset.n_users), rows["user"].to_numpy())
     if drop_seen:
         rows = rows[~rows["seen"]]
         rows = rows.assign(position=rows.groupby("user").cumcount().to_numpy())

@@ -1,16 +1,18 @@
 """Ranked lists as rows: TREC run files, CSV/TSV/Parquet tables and DataFrames, one shape out.
 
-A table holds a row per listed item (user, item, and rank or score) or a row per user (user, and
-the user's items best first, in one cell: a list, or ids separated by spaces, commas or ``|``).
+A table holds a row per listed item (user, item, and rank or score or both) or a row per user
+(user, and the user's items best first, in one cell: a list, or ids separated by spaces, commas
+or ``|``).
 A file without a header is read as ``user item score`` lines, as Elliot and LibRec write a run,
 or as ``user [item:score,...]`` lines, as MyMediaLite writes one. JSON holds records (a list, or
 JSON Lines), a table as pandas' ``to_json`` writes one (any named layout), or an object of each user's list: ids best
 first, ``[item, score]`` pairs (Surprise's ``get_top_n`` dumped) or an ``{item: score}`` object.
+Any text file may be gzip-compressed.
 
-Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text),
-``key`` (lower is better: the rank, or minus the score), ``tie`` (what breaks equal keys)
-and ``where`` (the line or row it came from, for messages);
-:func:`puf.evaluation.lists.lists_from_rows` turns that table into rankings.
+Every source becomes one table of ``user_id``, ``item_id`` (external ids, as text; None in
+the one row of a user whose list is given empty), ``key`` (lower is better: the rank, or
+minus the score), ``tie`` (what breaks equal keys) and ``where`` (the line or row it came from,
+for messages); :func:`puf.evaluation.lists.read_lists` turns that table into rankings.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 __all__ = ["COLUMN_NAMES", "INSTALL_PARQUET", "list_rows"]
 
 import csv
+import gzip
 import json
 import os
 import re
@@ -40,7 +43,7 @@ COLUMN_NAMES = {
 
 _HEADER = (
     "the header must name one user column (user or user_id) and either one item column (item or "
-    "item_id) with one of rank or score, or one items column (items or item_list: each user's "
+    "item_id) with rank or score (or both), or one items column (items or item_list: each user's "
     "list, best first)"
 )
 
@@ -56,20 +59,18 @@ def _field(name: object) -> str:
     return str(name).strip().lower().split(":")[0]
 
 
-def _roles(source: str, header: list, columns: Mapping[str, str] | None) -> dict[str, int]:
-    """Column position per role from a header and the given names: user, item, and rank or score
-    (a row per item), or user and items (a row per user)."""
+def _roles(source: str, header: list, columns: Mapping[str, str] | None, line: str = "line 1: ") -> dict[str, int]:
+    """Column position per role from a header (``line`` in a message) and the given names: user,
+    item, and rank or score (a row per item), or user and items (a row per user)."""
     fields = [_field(cell) for cell in header]
     given = {role: _field(name) for role, name in (columns or {}).items()}
     unknown = set(given) - set(COLUMN_NAMES)
     if unknown:
         raise ValueError(f"columns names roles {sorted(unknown)}; the roles are user, item, rank, score and items")
-    if "rank" in given and "score" in given:
-        raise ValueError("columns must name one of rank or score, not both")
     if "items" in given and {"item", "rank", "score"} & set(given):
         raise ValueError("columns must name items (a row per user) or item, rank and score (a row per item), not both")
     chosen_order = {"rank", "score"} & set(given)
-    found = {}
+    found, twice = {}, []
     for role, names in COLUMN_NAMES.items():
         wanted: tuple[str, ...]
         if role in given:
@@ -83,15 +84,28 @@ def _roles(source: str, header: list, columns: Mapping[str, str] | None) -> dict
         at = [i for i, f in enumerate(fields) if f in wanted]
         if len(at) == 1:
             found[role] = at[0]
-    orders = [role for role in ("rank", "score") if role in found]
-    if "user" in found and "item" in found and len(orders) == 1:
-        return {"user": found["user"], "item": found["item"], orders[0]: found[orders[0]]}
+        elif at:
+            twice.append(f"{role} is named twice ({', '.join(str(header[i]) for i in at)}: say which in columns)")
+    if "user" in found and "item" in found and ({"rank", "score"} & set(found)):
+        # both: ordered by score, rank breaking ties, as trec_eval orders a TREC run
+        return {role: found[role] for role in ("user", "item", "rank", "score") if role in found}
     if "user" in found and "items" in found:
         return {"user": found["user"], "items": found["items"]}
     named = ", ".join(f"{role}={name}" for role, name in given.items())
     raise ValueError(
-        f"{source}: line 1: {_HEADER}" + (f" (columns given: {named})" if named else "") + f"; got {header}"
+        f"{source}: {line}{_HEADER}"
+        + (f" (columns given: {named})" if named else "")
+        + "".join(f"; {clash}" for clash in twice)
+        + f"; got {header}"
     )
+
+
+def _index_out(table: pd.DataFrame) -> pd.DataFrame:
+    """A frame whose named index is a column of its own (``set_index("user")``): that column back."""
+    named = [name for name in table.index.names if name is not None]
+    if named and not {str(name) for name in named} & {str(column) for column in table.columns}:
+        return table.reset_index()
+    return table
 
 
 def _kind_of(cell: str) -> str:
@@ -108,20 +122,37 @@ _WITH_SCORE = re.compile(r"^(.+):[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 
 
 def _listed(cell: object) -> list[str]:
-    """A user's items, best first, from one cell: a list or an array (Parquet, a DataFrame), or
-    text of ids separated by spaces, commas, ``;`` or ``|`` (a printed list's brackets and quotes
-    left out, and an ``item:score``'s score); an empty or missing cell lists none."""
+    """A user's items, best first, from one cell: a list or an array (Parquet, a DataFrame) of ids,
+    ``(item, score)`` pairs or records naming the item (``itemId``), or text of ids separated by
+    spaces, commas, ``;`` or ``|`` (a printed list's brackets and quotes left out, and an
+    ``item:score``'s score); an empty or missing cell lists none, a number one item."""
     if isinstance(cell, str):
         parts = (part.strip("'\"") for part in re.split(r"[\s,;|]+", cell.strip().strip("[]()")))
         return [scored[1] if (scored := _WITH_SCORE.match(part)) else part for part in parts if part]
     if cell is None or (np.ndim(cell) == 0 and pd.isna(cell)):
         return []
-    return [str(item).strip() for item in np.asarray(cell, dtype=object).ravel()]
+    entries: Any = cell.tolist() if isinstance(cell, np.ndarray) else cell
+    if np.ndim(cell) == 0 and not isinstance(entries, Mapping):
+        entries = [entries]
+    return [str(_item_of(entry)).strip() for entry in entries]
+
+
+def _item_of(entry: object) -> object:
+    """The item of a list's entry: the entry, or the item of an ``(item, score)`` pair or of a
+    record (Spark ALS's ``recommendForAllUsers`` gives ``{itemId, rating}`` structs)."""
+    if isinstance(entry, Mapping):
+        return next(
+            (v for k, v in entry.items() if _field(k) in COLUMN_NAMES["item"]), next(iter(entry.values()), None)
+        )
+    if isinstance(entry, (list, tuple, np.ndarray)) and len(entry) == 2:
+        return entry[0]
+    return entry
 
 
 def _user_lists(table: pd.DataFrame, where: np.ndarray, roles: dict[str, int]) -> pd.DataFrame:
     """The rows of a table with a row per user: an item's place in its user's cell is its rank."""
-    lists = [_listed(cell) for cell in table.iloc[:, roles["items"]]]
+    lists: list[list[Any]] = [_listed(cell) or [None] for cell in table.iloc[:, roles["items"]]]
+    # (None: the one row of an empty list)
     sizes = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
     users = table.iloc[:, roles["user"]].astype(str).str.strip().to_numpy(dtype=object)
     ranks = [np.arange(1, n + 1, dtype=np.float64) for n in sizes]
@@ -138,22 +169,25 @@ def _user_lists(table: pd.DataFrame, where: np.ndarray, roles: dict[str, int]) -
 
 def _table_rows(source: str, table: pd.DataFrame, where: np.ndarray, columns, place: str) -> pd.DataFrame:
     """The rows of a table whose columns are named (CSV, TSV, Parquet, DataFrame)."""
-    roles = _roles(source, list(table.columns), columns)
+    roles = _roles(source, list(table.columns), columns, "line 1: " if place == "line" else "")
     if "items" in roles:
         return _user_lists(table, where, roles)
-    order = "rank" if "rank" in roles else "score"
-    raw = table.iloc[:, roles[order]]
-    values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(values))
-    if bad.size:
-        cell = str(raw.iloc[bad[0]])
-        raise ValueError(f"{source}: {place} {where[bad[0]]}: {order} {cell!r} is not {_kind_of(cell)}")
+    numbers = {}
+    for order in ("rank", "score"):
+        if order not in roles:
+            continue
+        raw = table.iloc[:, roles[order]]
+        numbers[order] = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=np.float64)
+        bad = np.flatnonzero(~np.isfinite(numbers[order]))
+        if bad.size:
+            cell = str(raw.iloc[bad[0]])
+            raise ValueError(f"{source}: {place} {where[bad[0]]}: {order} {cell!r} is not {_kind_of(cell)}")
     return pd.DataFrame(
         {
             "user_id": table.iloc[:, roles["user"]].astype(str).str.strip().to_numpy(dtype=object),
             "item_id": table.iloc[:, roles["item"]].astype(str).str.strip().to_numpy(dtype=object),
-            "key": values if order == "rank" else -values,
-            "tie": np.zeros(len(values)),
+            "key": -numbers["score"] if "score" in numbers else numbers["rank"],
+            "tie": numbers["rank"] if len(numbers) == 2 else np.zeros(len(table)),
             "where": where,
         }
     )
@@ -174,6 +208,14 @@ def _headerless(cells: list[str]) -> list[str] | None:
         return None
 
 
+def _is_data(cells: list[str]) -> bool:
+    """Whether a first line is data, not names: no cell names a role, and one is a number."""
+    names = {name for known in COLUMN_NAMES.values() for name in known}
+    if any(_field(cell) in names for cell in cells):
+        return False
+    return any(re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cell.strip()) for cell in cells)
+
+
 def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
     """The rows of a CSV, TSV or whitespace-separated file: a header first, or none before lines
     of ``user item score`` (a third column of whole numbers alone could be ranks: refused) or of
@@ -181,6 +223,8 @@ def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
     first = lines[0]
     if path.endswith(".tsv") or "\t" in first:
         rows = list(csv.reader(lines, delimiter="\t"))
+    elif ";" in first and "," not in first:  # (a spreadsheet's CSV where the decimal mark is a comma)
+        rows = list(csv.reader(lines, delimiter=";"))
     elif "," in first or len(first.split()) < 2:
         rows = list(csv.reader(lines, delimiter=","))
     else:  # separated by spaces (LibRec, MyMediaLite): no quoting
@@ -188,6 +232,12 @@ def _delimited_rows(path: str, lines: list[str], columns) -> pd.DataFrame:
     header, start = rows[0], 2
     if columns is None and (stands_for := _headerless(header)):
         header, start = stands_for, 1
+    elif columns is None and _is_data(header):
+        raise ValueError(
+            f"{path}: line 1 reads as data, not a header: {header}; a file without a header holds "
+            "'user item score' lines (three cells) or 'user [item:score,...]' lines (two); name the "
+            "columns of any other in a first line: user, item, and rank or score"
+        )
     width = len(header)
     kept, numbers = [], []
     for number, row in enumerate(rows[start - 1 :], start=start):
@@ -289,8 +339,13 @@ def _user_objects(path: str, users: dict) -> pd.DataFrame:
     first, ``[item, score]`` pairs or an ``{item: score}`` object, each user's list of one kind."""
     ranked: dict[str, list] = {"user": [], "items": []}
     scored: dict[str, list] = {"user": [], "item": [], "score": [], "where": []}
-    ranked_at = []
+    ranked_at: list[int] = []
+    empty: dict[str, list] = {"user_id": [], "where": []}  # users whose list is given empty
     for number, (user, listed) in enumerate(users.items(), start=1):
+        if isinstance(listed, (list, dict)) and not listed:  # an empty list, of either kind
+            empty["user_id"].append(str(user).strip())
+            empty["where"].append(number)
+            continue
         if isinstance(listed, dict):
             pairs = list(listed.items())
         elif isinstance(listed, list) and listed and all(_is_pair(entry) for entry in listed):
@@ -315,10 +370,14 @@ def _user_objects(path: str, users: dict) -> pd.DataFrame:
             f"{scored['where'][0]} gives scores: one kind of list for every user"
         )
     if ranked_at:
-        where = np.asarray(ranked_at, dtype=np.int64)
-        return _table_rows(path, pd.DataFrame(ranked), where, None, "row")
-    where = np.asarray(scored.pop("where"), dtype=np.int64)
-    return _table_rows(path, pd.DataFrame(scored, columns=["user", "item", "score"]), where, None, "row")
+        rows = _table_rows(path, pd.DataFrame(ranked), np.asarray(ranked_at, dtype=np.int64), None, "row")
+    else:
+        where = np.asarray(scored.pop("where"), dtype=np.int64)
+        rows = _table_rows(path, pd.DataFrame(scored, columns=["user", "item", "score"]), where, None, "row")
+    if not empty["where"]:
+        return rows
+    nothing = pd.DataFrame({**empty, "item_id": None, "key": np.nan, "tie": 0.0})  # a row a user, no item
+    return pd.concat([rows, nothing[rows.columns]]).sort_values("where", kind="stable", ignore_index=True)
 
 
 def _is_pair(entry: object) -> bool:
@@ -369,9 +428,40 @@ def _trec_rows(path: str, lines: list[str]) -> pd.DataFrame:
     )
 
 
+#: What a file that is not text is, by its first bytes, and what to do instead.
+_BINARY = (
+    (b"PK\x03\x04", "a zip archive (numpy's .npz, a spreadsheet?)"),
+    (b"\x93NUMPY", "a numpy array (.npy)"),
+    (b"PAR1", "a Parquet file: name it .parquet"),
+    (b"\x80", "a Python pickle"),
+    (b"\xff\xfe", "UTF-16 text: save it as UTF-8"),
+    (b"\xfe\xff", "UTF-16 text: save it as UTF-8"),
+)
+
+
+def _text_lines(path: str) -> list[str]:
+    """The lines of a text run, gzip-compressed or not (pandas' ``to_csv("run.csv.gz")``);
+    ValueError naming the file if it is not UTF-8 text."""
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise ValueError(f"{path}: a gzip file that does not decompress: {exc}") from None
+    try:
+        return raw.decode("utf-8-sig").splitlines()  # -sig: spreadsheets' BOM
+    except UnicodeDecodeError as exc:
+        kind = next((f": {what}" for magic, what in _BINARY if raw.startswith(magic)), "")
+        raise ValueError(
+            f"{path}: not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start}){kind}; a run is "
+            "a CSV, TSV, TREC or JSON text file (gzip-compressed or not) or a .parquet file"
+        ) from None
+
+
 def _is_trec(path: str, first: str) -> bool:
-    cells = first.split()
-    return path.endswith(_TREC_SUFFIXES) or (len(cells) == 6 and cells[1].upper() == "Q0")
+    cells = first.split()  # (a line of another width is named by the TREC reader)
+    return path.endswith(_TREC_SUFFIXES) or (len(cells) >= 4 and cells[1].upper() == "Q0")
 
 
 def list_rows(
@@ -383,18 +473,21 @@ def list_rows(
     ----------
     source : str, os.PathLike or pandas.DataFrame
         A TREC run file (``qid Q0 docid rank score tag``, whitespace-separated, no header;
-        recognised by a ``.trec`` or ``.run`` name or a first line of six fields whose
-        second is ``Q0``), a Parquet file (``.parquet``), a CSV, TSV or space-separated file
+        recognised by a ``.trec`` or ``.run`` name or a first line whose second field is
+        ``Q0``), a Parquet file (``.parquet``), a CSV, TSV or space-separated file
         with a header (or without one: ``user item score`` lines, as Elliot and LibRec write a
         run, or MyMediaLite's ``user [item:score,...]``), a JSON file (``.json``: records,
-        columns, or an object of each user's list; ``.jsonl``/``.ndjson``: a record a line), or a
-        DataFrame. A table names its user and item columns and one of rank (1 = best)
-        or score (higher = better), a row per listed item; or its user column and an items
+        columns, or an object of each user's list; ``.jsonl``/``.ndjson``: a record a line), any
+        of these text files gzip-compressed (``run.csv.gz``), or a DataFrame. A table names its user and item columns and rank (1 = best) or score
+        (higher = better), a row per listed item (with both, as LensKit and Microsoft
+        Recommenders write a run, the lists are ordered by score, rank breaking ties, as
+        trec_eval orders a TREC run); or its user column and an items
         column, a row per user whose cell lists the user's items best first (a list, or ids
         separated by spaces, commas or ``|``): see :data:`COLUMN_NAMES` and ``columns``.
     columns : dict of str to str, optional
-        Role -> column name (roles ``user``, ``item`` and one of ``rank`` or ``score``; or
-        ``user`` and ``items``), for columns named otherwise; the roles not given are recognised.
+        Role -> column name (roles ``user``, ``item``, ``rank`` and ``score``; or ``user`` and
+        ``items``), for columns named otherwise; the roles not given are recognised, except
+        that naming one of rank and score leaves the other out.
 
     Returns
     -------
@@ -405,8 +498,9 @@ def list_rows(
     Raises
     ------
     ValueError
-        An empty file, a header without the columns, a line of the wrong width, a rank or
-        score that is not a finite number: the message names the file and the line.
+        An empty file, a file that is not UTF-8 text, a header without the columns, a line of
+        the wrong width, a rank or score that is not a finite number: the message names the
+        file and the line.
     ImportError
         A Parquet file without pyarrow (the message says what to install).
 
@@ -424,24 +518,24 @@ def list_rows(
     """
     if isinstance(source, pd.DataFrame):
         where = np.arange(1, len(source) + 1, dtype=np.int64)
-        return "the frame", _table_rows("the frame", source, where, columns, "row"), "row"
+        return "the frame", _table_rows("the frame", _index_out(source), where, columns, "row"), "row"
     path = os.fspath(source)
     if path.endswith(".parquet"):
         try:
             import pyarrow  # noqa: F401  (pandas reads Parquet through it)
         except ImportError as exc:
             raise ImportError(INSTALL_PARQUET) from exc
-        table = pd.read_parquet(path)
+        table = _index_out(pd.read_parquet(path))
         where = np.arange(1, len(table) + 1, dtype=np.int64)
         return path, _table_rows(path, table, where, columns, "row"), "row"
-    with open(path, encoding="utf-8-sig", newline="") as handle:  # -sig: spreadsheets' BOM
-        lines = handle.read().splitlines()
-    if path.endswith(_JSON_SUFFIXES):
+    lines = _text_lines(path)
+    named = path.removesuffix(".gz")  # (what the name says of a gzip-compressed file's content)
+    if named.endswith(_JSON_SUFFIXES):
         if not any(line.strip() for line in lines):
             raise ValueError(f"{path}: line 1: empty file; expected JSON: records, columns, or each user's list")
         return _json_rows(path, lines, columns)
     if not lines or not lines[0].strip():
         raise ValueError(f"{path}: line 1: empty file; expected a header user,item,rank|score or TREC run lines")
-    if _is_trec(path, lines[0]):
+    if _is_trec(named, lines[0]):
         return path, _trec_rows(path, lines), "line"
     return path, _delimited_rows(path, lines, columns), "line"
