@@ -38,7 +38,7 @@ COLUMN_NAMES = {
     "item": ("item", "item_id", "itemid", "iid"),
     "rank": ("rank",),
     "score": ("score", "prediction"),
-    "items": ("items", "item_list", "item_ids", "recommendations"),
+    "items": ("items", "item_list", "item_ids", "item_id_list", "recommendations"),
 }
 
 _HEADER = (
@@ -94,7 +94,11 @@ def _roles(source: str, header: list, columns: Mapping[str, str] | None, line: s
     named = ", ".join(f"{role}={name}" for role, name in given.items())
     raise ValueError(
         f"{source}: {line}{_HEADER}"
-        + (f" (columns given: {named})" if named else "")
+        + (
+            f" (columns given: {named})"
+            if named
+            else "; other names are given in columns (--columns user=A,item=B,score=C)"
+        )
         + "".join(f"; {clash}" for clash in twice)
         + f"; got {header}"
     )
