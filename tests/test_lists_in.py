@@ -183,6 +183,12 @@ def test_near_misses_of_a_format_are_named_for_what_they_are(toy, dataset):
     assert read_lists(frame.set_index("user"), dataset).rankings.tolist() == expected
     with pytest.raises(ValueError, match=r"^the frame: the header must name one user column"):
         read_lists(frame.rename(columns={"user": "who"}), dataset)
+    ranks = frame.rename(columns={"rank": "score"})  # ranks under a score header: refused, not reversed
+    with pytest.raises(ValueError, match=r"the score column 'score' holds 1, 2, 3, \.\.\. in every user's order"):
+        read_lists(ranks, dataset)
+    assert read_lists(ranks, dataset, columns={"rank": "score"}).rankings.tolist() == expected
+    reversed_lists = read_lists(ranks, dataset, columns={"score": "score"}).rankings  # named a score: read so
+    assert [sorted(row) for row in reversed_lists.tolist()] == [sorted(row) for row in expected]
     stranger = pd.concat([frame, pd.DataFrame({"user": ["u0"], "item": ["nowhere"], "rank": [9]})])
     with pytest.raises(
         ValueError, match=r"item 'nowhere' is not in dataset 'toy' \(after preprocessing; 1 listed item is not\)"

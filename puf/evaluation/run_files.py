@@ -186,15 +186,28 @@ def _table_rows(source: str, table: pd.DataFrame, where: np.ndarray, columns, pl
         if bad.size:
             cell = str(raw.iloc[bad[0]])
             raise ValueError(f"{source}: {place} {where[bad[0]]}: {order} {cell!r} is not {_kind_of(cell)}")
+    users = table.iloc[:, roles["user"]].astype(str).str.strip().to_numpy(dtype=object)
+    if set(numbers) == {"score"} and "score" not in (columns or {}) and _counts_up(users, numbers["score"]):
+        raise ValueError(
+            f"{source}: the score column {table.columns[roles['score']]!r} holds 1, 2, 3, ... in every "
+            "user's order: ranks, which read as scores would reverse every list; say which it is in "
+            "columns (--columns rank=NAME, or score=NAME if it is a score)"
+        )
     return pd.DataFrame(
         {
-            "user_id": table.iloc[:, roles["user"]].astype(str).str.strip().to_numpy(dtype=object),
+            "user_id": users,
             "item_id": table.iloc[:, roles["item"]].astype(str).str.strip().to_numpy(dtype=object),
             "key": -numbers["score"] if "score" in numbers else numbers["rank"],
             "tie": numbers["rank"] if len(numbers) == 2 else np.zeros(len(table)),
             "where": where,
         }
     )
+
+
+def _counts_up(users: np.ndarray, values: np.ndarray) -> bool:
+    """Whether ``values`` count 1, 2, 3, ... down each user's rows, some user having two or more."""
+    position = pd.Series(users).groupby(users, sort=False).cumcount().to_numpy() + 1
+    return bool(position.max(initial=0) > 1 and np.array_equal(values, position))
 
 
 def _headerless(cells: list[str]) -> list[str] | None:
