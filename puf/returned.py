@@ -47,6 +47,8 @@ def returned_number(value: object) -> float | None:
     >>> import decimal, fractions
     >>> returned_number(decimal.Decimal("0.1")), returned_number(fractions.Fraction(1, 4))
     (0.1, 0.25)
+    >>> returned_number(10**400), returned_number(-(10**400)), returned_number(decimal.Decimal("1e400"))
+    (inf, -inf, inf)
     >>> returned_number("x"), returned_number(True), returned_number(np.array([1.0, 2.0])), returned_number(1j)
     (None, None, None, None)
     >>> returned_number(np.ma.masked), returned_number(np.ma.array([0.5], mask=[True]))  # missing: undefined
@@ -70,7 +72,10 @@ def returned_number(value: object) -> float | None:
         return math.nan  # pandas' missing value (a nullable mean over no value): undefined, as masked is
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, decimal.Decimal)):
         return None
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int or a fraction beyond the float range is ±inf there, as Decimal's is
+        return math.inf if value > 0 else -math.inf
 
 
 _EPSILONS = {"bfloat16": 2.0**-7, "float16": 2.0**-10, "float32": 2.0**-23}

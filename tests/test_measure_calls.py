@@ -54,6 +54,9 @@ def one_element_tensor(effectiveness):
 
     return torch.tensor([float(np.ptp(effectiveness))])
 
+def huge_at_a_gap(effectiveness):
+    return 10**400 if np.ptp(effectiveness) > 0.5 else 0  # an exact int beyond the float range
+
 def per_user(effectiveness):
     return np.asarray(effectiveness) - np.mean(effectiveness)
 """
@@ -113,6 +116,11 @@ def test_anything_else_is_named_with_its_type_its_shape_and_the_fix(planted):
     assert puf.evaluate_measures(pop, [puf.measure(lambda effectiveness: [0.5], name="wrapped")]) == {"wrapped": 0.5}
     with pytest.raises(ValueError, match=r"returned ndarray of shape \(2,\) .*, not a real number: return one"):
         puf.evaluate_measures(pop, [puf.measure(lambda effectiveness: np.zeros(2), name="vector")])
+
+
+def test_an_int_beyond_the_float_range_is_infinite_not_an_error_of_the_measure(planted):
+    (verdict,) = verdicts(load_isolated(f"{planted}:huge_at_a_gap"), properties=["defined"], max_examples=20)
+    assert verdict.status == "violated" and verdict.reason == "returned inf on a valid population"
 
 
 def test_the_number_reader_on_every_wrapper():
