@@ -123,6 +123,16 @@ def test_an_int_beyond_the_float_range_is_infinite_not_an_error_of_the_measure(p
     assert verdict.status == "violated" and verdict.reason == "returned inf on a valid population"
 
 
+def test_a_module_that_parses_its_arguments_at_import_sees_none_of_the_workers(tmp_path):
+    path = tmp_path / "script.py"
+    path.write_text(
+        "import argparse\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--alpha', default=0.5)\n"
+        "ARGS = parser.parse_args()\n\n"
+        "def gap(effectiveness):\n    return float(max(effectiveness) - min(effectiveness)) * float(ARGS.alpha)\n"
+    )
+    assert load_isolated(f"{path}:gap")(effectiveness=np.array([0.0, 1.0])) == 0.5
+
+
 def test_the_number_reader_on_every_wrapper():
     torch = pytest.importorskip("torch")
     assert returned_number(torch.tensor(0.5)) == 0.5 and returned_number(torch.tensor([[0.25]])) == 0.25

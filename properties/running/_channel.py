@@ -187,6 +187,7 @@ def _load(spec: str) -> tuple[Measure | None, list[Any]]:
     """The measure ``spec`` names, and the answer: ``["ready", its metadata]`` or ``["failed", why]``."""
     from puf.loader import load_measure  # (not at the top: a fresh worker says hello before this import)
 
+    sys.argv = [spec.rpartition(":")[0]]  # (a module that parses its arguments at import sees none)
     try:
         with warnings.catch_warnings(action="ignore"):
             measure = load_measure(spec)
