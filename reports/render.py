@@ -209,6 +209,7 @@ def example_lines(row: Any) -> list[str]:
     >>> example_lines(Row(verdict="violated", example=ex))[:2]
     ['counterexample (m = 2): every S halved', 'value before 0.5, after 0.25']
     """
+    from puf.properties import CATALOG
     from puf.properties.running.display import format_example
 
     example = getattr(row, "example", None)
@@ -219,7 +220,9 @@ def example_lines(row: Any) -> list[str]:
         for k, v in example.items()
         if k in ("value_before", "value_after", "violation")
     }
-    return format_example({**example, **numbers}, status=row.verdict, indent=0).splitlines()
+    prop = CATALOG.get(getattr(row, "property", ""))
+    repeated = prop is not None and prop.fresh_workers
+    return format_example({**example, **numbers}, status=row.verdict, indent=0, repeated=repeated).splitlines()
 
 
 _CSS = """

@@ -128,6 +128,9 @@ def example_reason(record: Mapping[str, Any]) -> str:
     m = len(next(iter(example["before"].values())))
     if example.get("after") is None:
         happened = f"gives {_value(example.get('value_before'))}"
+    elif properties.CATALOG[record["property"]].fresh_workers:  # (its after is the population asked first)
+        before, after = _value(example.get("value_before")), _value(example.get("value_after"))
+        happened = f"gives {before} alone and {after} asked after the other population"
     else:
         happened = f"moves the value {_value(example.get('value_before'))} → {_value(example.get('value_after'))}"
     return f"Expected: {statement}. Here: {change} (m = {m}) {happened} ({record['reason']})."

@@ -206,6 +206,22 @@ def test_a_find_asked_again_too_slowly_stands_and_one_that_raises_does_not(again
     assert search.unsteady() == said
 
 
+def test_a_sampling_measure_that_repeats_its_find_once_by_chance_is_still_not_reproducible():
+    """A bootstrap's values on two users are few, so asked again once it can give the find's two
+    values again; asked a second time it moves, and the find is not shown."""
+    from puf import Population
+    from puf.properties.cases.case import Case
+    from puf.properties.running.runner import MEASURE_CALLS
+    from puf.properties.running.search import MeasureCalls
+
+    values = iter([0.0, 0.5, 0.0, 0.5, 0.5, 0.0, 0.0, 0.5])  # the find, the same again, then moved
+    calls = MeasureCalls(lambda *_: next(values), MEASURE_CALLS.fresh, MEASURE_CALLS.raised, MEASURE_CALLS.timed_out)
+    search = _search_with(calls, "anonymity")
+    pop = Population([0.0, 1.0], np.eye(2))
+    assert search.replay([Case(pop, pop.permute([1, 0]), "users relabelled: order=[1, 0]")])
+    assert search.unsteady().startswith("not reproducible: asked again, the same population gave 0.5, not 0")
+
+
 RAISES_AT_ZERO = '''
 import numpy as np
 
@@ -217,6 +233,28 @@ def raises_at_zero(effectiveness):
         raise ZeroDivisionError("division by zero")
     return float(np.ptp(effectiveness)) / mean / 1.5
 '''
+
+
+def test_a_population_asked_first_that_raises_leaves_deterministic_judged_on_p(tmp_path):
+    """``deterministic`` asks other populations before P again, one of them P's users at 0 and 1
+    in turn: a measure that refuses that one alone is judged on P's values, not set aside."""
+    from puf.properties.running.display import format_example
+
+    (tmp_path / "picky.py").write_text(
+        "import numpy as np\n\ndef gap(effectiveness):\n"
+        "    assert not (max(effectiveness) == 1 and min(effectiveness) == 0), 'degenerate'\n"
+        "    return float(np.ptp(effectiveness))\n",
+        encoding="utf-8",
+    )
+    (verdict,) = verdicts(load_measure(f"{tmp_path / 'picky.py'}:gap"), properties=["deterministic"], max_examples=20)
+    assert verdict.status == "holds" and verdict.n_examples > 0, verdict.reason
+    example = {"change": "P relabelled, then P again", "value_before": 0.0, "value_after": 0.005, "violation": 0.005}
+    example |= {"before": {"effectiveness": [0.01, 0.0]}, "after": {"effectiveness": [0.0, 0.01]}}
+    assert format_example(example, indent=0, repeated=True).splitlines()[1:] == [
+        "value of P alone 0, asked after the other population 0.005",
+        "effectiveness (P)            [0.01 0.  ]",
+        "effectiveness (asked first)  [0.   0.01]",
+    ]
 
 
 def test_a_measure_raising_at_zero_gets_a_full_row_and_its_range_violation(tmp_path):

@@ -10,6 +10,7 @@ __all__ = ["MeasureError", "Timeout", "call_measure", "FreshCaller", "check_retu
 from collections.abc import Mapping, Sequence
 from types import FrameType
 from typing import Any, NoReturn
+import math
 import signal
 import threading
 
@@ -105,9 +106,11 @@ class FreshCaller(MeasureWorker):
         super().__init__(measure, first_calls=first_calls, fresh=True)
         self.measure, self.time_limit = measure, time_limit
 
-    def many(self, populations: Sequence[Population]) -> list[float]:
-        """The values on ``populations``, asked in this order in one request."""
-        return _numbers(_outcomes(self.measure, [p.fields() for p in populations], self.time_limit, self))
+    def many(self, populations: Sequence[Population], *, raised_as_nan: bool = False) -> list[float]:
+        """The values on ``populations``, asked in this order in one request (with ``raised_as_nan``,
+        NaN where the measure raised or returned no number, instead of MeasureError)."""
+        found = _outcomes(self.measure, [p.fields() for p in populations], self.time_limit, self)
+        return [math.nan if o.number is None else o.number for o in found] if raised_as_nan else _numbers(found)
 
 
 def check_returns_number(measure: Measure, time_limit: float | None) -> float:

@@ -73,7 +73,12 @@ def _numbers(before: Any, after: Any) -> tuple[str, str]:
 
 
 def format_example(
-    example: Mapping[str, Any], *, status: str = "violated", indent: int = 4, width: int | None = None
+    example: Mapping[str, Any],
+    *,
+    status: str = "violated",
+    indent: int = 4,
+    width: int | None = None,
+    repeated: bool = False,
 ) -> str:
     """Render a verdict's example: the change, the values, and the fields as matrices.
 
@@ -88,6 +93,10 @@ def format_example(
     width : int, optional
         Characters a line may take, ``indent`` included (a terminal's width); default: lines are
         not wrapped.
+    repeated : bool, default False
+        The example of a property that asks one population twice (``fresh_workers``:
+        ``deterministic``): its values are P's alone and P's asked after the other population,
+        which its ``after`` holds, and they are named so.
 
     Returns
     -------
@@ -117,15 +126,19 @@ def format_example(
             f"value {_number(example.get('value_before'))}"
             + (f", violation {example['violation']:.3g}" if example.get("violation") else "")
         )
+    elif repeated:
+        shown = _numbers(example["value_before"], example["value_after"])
+        lines.append("value of P alone {}, asked after the other population {}".format(*shown))
     else:
         lines.append("value before {}, after {}".format(*_numbers(example["value_before"], example["value_after"])))
     if room is not None:
         lines = [folded(line, room, hang=2) for line in lines]
-    column = max([len(k) for k in before] + [len(k) + 8 for k in (after or {})] + [0]) + 2
+    roles = (" (P)", " (asked first)") if repeated else (" (before)", " (after)")
+    column = max([len(k) for k in before] + [len(k) + len(roles[1]) for k in (after or {})] + [0]) + 2
     # A field that a change moves prints with the digits that tell its two states apart.
     digits = {name: telling_decimals(before[name], value) for name, value in (after or {}).items() if name in before}
     for name, value in before.items():
-        label = name if after is None else f"{name} (before)"
+        label = name if after is None else name + roles[0]
         lines.append(
             label.ljust(column) + _array(value, column, room, integer=name == "groups", digits=digits.get(name))
         )
@@ -133,7 +146,7 @@ def format_example(
         if name in before and np.array_equal(np.asarray(value), np.asarray(before[name])):
             continue
         shown = _array(value, column, room, integer=name == "groups", digits=digits.get(name))
-        lines.append(f"{name} (after)".ljust(column) + shown)
+        lines.append((name + roles[1]).ljust(column) + shown)
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
 
@@ -180,7 +193,9 @@ def format_verdicts(
         row = f"{v.property.ljust(first)}  {label}  {v.reason}".rstrip()
         lines.append(row if width is None else folded(row, width, hang=hang))
         if examples and v.example and (v.status not in ("holds", "proven") or v.kind == "existential"):
-            lines.append(format_example(v.example, status=v.status, indent=first + 2, width=width))
+            prop = catalog.get(v.property)
+            repeated = prop is not None and prop.fresh_workers
+            lines.append(format_example(v.example, status=v.status, indent=first + 2, width=width, repeated=repeated))
     return "\n".join(lines)
 
 

@@ -162,7 +162,7 @@ class FreshCalls(Protocol):
     """A caller in a worker of its own (a property's ``fresh_workers``): the values of populations
     asked in order, and its end."""
 
-    def many(self, populations: Sequence[Population]) -> list[float]: ...
+    def many(self, populations: Sequence[Population], *, raised_as_nan: bool = False) -> list[float]: ...
 
     def close(self) -> object: ...
 
@@ -342,11 +342,14 @@ class PropertySearch:
         first, second = self.callers
         options = (case, *case.alternatives)
         alone = first.many([case.before])[0]
+        # An other population the measure cannot score is still a call before P: asked, set aside.
         if self.shrinking:  # each option in a process of its own: what a smaller case shows is its own
-            again = [first.many([cast(Population, option.after), option.before])[1] for option in options]
+            again = [
+                first.many([cast(Population, option.after), option.before], raised_as_nan=True)[1] for option in options
+            ]
         else:
-            asked = second.many([pop for option in options for pop in (cast(Population, option.after), option.before)])
-            again = asked[1::2]
+            pairs = [pop for option in options for pop in (cast(Population, option.after), option.before)]
+            again = second.many(pairs, raised_as_nan=True)[1::2]
 
         def gap(value: float) -> float:
             return abs(value - alone) if math.isfinite(value - alone) else math.inf
@@ -393,7 +396,14 @@ class PropertySearch:
         firsts = (self.failure[1]["value_before"], self.failure[1]["value_after"])
         jitter, shown = 0.0, (0.0, 0.0)
         case = dataclasses.replace(case, alternatives=(), segment=False)
-        for _ in range(2):  # a second time only when the first moved: how far, not whether
+        # Asked again up to three times: a sampling measure's values on a small population are few
+        # (a bootstrap SD of two users is 0 or 0.5), so one repeat can meet the same ones by chance
+        # (a slow measure, over a second a repeat, is asked once); once a repeat moves, one more
+        # says how far, not whether.
+        started = time.perf_counter()
+        for attempt in range(3):
+            if attempt and not jitter and time.perf_counter() - started > attempt:
+                break
             try:
                 _, before, after = evaluate_case(
                     case,
@@ -412,8 +422,10 @@ class PropertySearch:
                 moved = abs(again - first) if math.isfinite(again - first) else math.inf
                 if moved > jitter:
                     jitter, shown = moved, (first, again)
-            if not jitter:
-                return None
+            if jitter and attempt:
+                break
+        if not jitter:
+            return None
         gap = abs(firsts[1] - firsts[0]) if None not in firsts else math.inf
         if 10 * jitter < gap:
             return None
