@@ -75,7 +75,7 @@ def returned_number(value: object) -> float | None:
     try:
         return float(value)
     except OverflowError:  # an int or a fraction beyond the float range is ±inf there, as Decimal's is
-        return math.inf if value > 0 else -math.inf
+        return math.inf if value > 0 else -math.inf  # type: ignore[operator]
 
 
 _EPSILONS = {"bfloat16": 2.0**-7, "float16": 2.0**-10, "float32": 2.0**-23}

@@ -257,6 +257,20 @@ def test_a_population_asked_first_that_raises_leaves_deterministic_judged_on_p(t
     ]
 
 
+def test_a_subgroup_property_names_what_the_measure_raised_on_a_population_it_derives():
+    """``subgroup-decomposability`` sets a group at its mean: a measure that raises when every
+    user is equal is undefined there, and the verdict names the error and that population."""
+
+    def gap_of_unequal(effectiveness):
+        if max(effectiveness) == min(effectiveness):
+            raise ValueError("all users equal")
+        return float(np.ptp(effectiveness))
+
+    (verdict,) = verdicts(gap_of_unequal, properties=["subgroup-decomposability"], max_examples=20)
+    assert verdict.status == "undefined"
+    assert "e.g. ValueError: all users equal, on the derived population group_at_mean" in verdict.reason
+
+
 def test_a_measure_raising_at_zero_gets_a_full_row_and_its_range_violation(tmp_path):
     (tmp_path / "planted.py").write_text(RAISES_AT_ZERO, encoding="utf-8")  # importable by fresh workers
     found = _by_property(verdicts(load_measure(f"{tmp_path / 'planted.py'}:raises_at_zero"), max_examples=30))

@@ -110,7 +110,8 @@ class Case:
     size of a perturbation (lipschitz-continuity); ``trivial``: nothing to judge. ``values``: the
     measure's values on the property's derived populations (``Property.derived``: the
     subgroups of a subgroup property, the candidate extremes of ``attainable-range``),
-    filled in by the runner before the judge reads them.
+    filled in by the runner before the judge reads them; ``derived_error``: what the measure raised
+    on the first derived population it could not score (its value NaN), naming that population.
 
     Examples
     --------
@@ -128,6 +129,7 @@ class Case:
     alternatives: tuple[Case, ...] = ()
     segment: bool = False
     values: dict[str, float] | None = None
+    derived_error: str | None = None
 
     def __repr__(self) -> str:
         # Short: Hypothesis prints a failing example's repr, and populations are large.

@@ -127,8 +127,8 @@ def format_example(
             + (f", violation {example['violation']:.3g}" if example.get("violation") else "")
         )
     elif repeated:
-        shown = _numbers(example["value_before"], example["value_after"])
-        lines.append("value of P alone {}, asked after the other population {}".format(*shown))
+        values = _numbers(example["value_before"], example["value_after"])
+        lines.append("value of P alone {}, asked after the other population {}".format(*values))
     else:
         lines.append("value before {}, after {}".format(*_numbers(example["value_before"], example["value_after"])))
     if room is not None:

@@ -247,9 +247,8 @@ class PropertySearch:
         self.refined: dict[int, tuple[dict[str, float], int]] = {}
         self.candidates = 0
         self.sizes: set[int] = set()
-        self.memo: dict[
-            int, tuple[Population, float]
-        ] = {}  # derived populations' values, by identity (see evaluate_case)
+        # derived populations' values (and what they raised), by identity (see evaluate_case)
+        self.memo: dict[int, tuple[Population, float, str | None]] = {}
         self.start = time.perf_counter()
         # Two workers of the property's own (``fresh_workers``): one asked each case's P alone,
         # each time as the first call of a process, the other the case's other populations,
@@ -481,7 +480,7 @@ class PropertySearch:
             case, excess = self._refined(case, before, after)
         if math.isnan(excess):  # too small a step to call, or a subgroup's NaN: nothing to judge
             self.undecided += 1
-            self._set_aside(case, before, after)
+            self._set_aside(case, before, after, error=case.derived_error)
             return
         if math.isfinite(excess) and self.searching:
             target(float(np.clip(excess, -1e6, 1e6)), label=self.prop.name)
@@ -513,7 +512,7 @@ def evaluate_case(
     measure: Measure,
     prop: Property,
     time_limit: float,
-    memo: dict[int, tuple[Population, float]] | None = None,
+    memo: dict[int, tuple[Population, float, str | None]] | None = None,
     *,
     measure_calls: MeasureCalls,
 ) -> tuple[Case, float, float | None]:
@@ -527,26 +526,27 @@ def evaluate_case(
     def value(pop: Population) -> float:
         return measure_calls.call(measure, pop, time_limit)
 
-    def derived_value(pop: Population) -> float:
+    def derived_value(pop: Population) -> tuple[float, str | None]:
         if memo is not None and id(pop) in memo:
-            return memo[id(pop)][1]
+            return memo[id(pop)][1:]
         try:
-            found = value(pop)
-        except measure_calls.raised:
-            found = math.nan  # a derived population that raises is set aside as a NaN one is
+            found, error = value(pop), None
+        except measure_calls.raised as exc:
+            found, error = math.nan, str(exc)  # a derived population that raises is set aside as a NaN one is
         if memo is not None:
-            memo[id(pop)] = (pop, found)  # the population kept: its id stays its own
-        return found
+            memo[id(pop)] = (pop, found, error)  # the population kept: its id stays its own
+        return found, error
 
     def with_values(option: Case) -> Case:
         if prop.derived is None:
             return option
-        values = {
+        found = {
             name: derived_value(pop)
             for name, pop in prop.derived(option).items()
             if set(measure.reads or ()) <= set(pop.fields())
         }
-        return dataclasses.replace(option, values=values)
+        error = next((f"{e}, on the derived population {name}" for name, (_, e) in found.items() if e), None)
+        return dataclasses.replace(option, values={name: v for name, (v, _) in found.items()}, derived_error=error)
 
     case = with_values(case)
     if case.segment and case.after is not None:  # a segment has both ends
