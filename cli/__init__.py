@@ -94,7 +94,12 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         # SIGTERM unwinds as Ctrl-C does.
         with terminations_interrupt(), _warnings_in_one_line(args.command):
-            return int(args.func(args) or EXIT_OK)
+            code = int(args.func(args) or EXIT_OK)
+            sys.stdout.flush()  # (a reader gone away is met here, not in the interpreter's exit)
+            return code
+    except BrokenPipeError as exc:  # the reader of stdout stopped (`| head`): nothing to tell it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (stdout is flushed at exit)
+        return exit_code(exc)
     except KeyboardInterrupt as exc:
         import signal
 

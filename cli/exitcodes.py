@@ -9,6 +9,8 @@
      (``ValueError``, ``ImportError``, ``OSError``)
 70   an internal error (a bug in the harness): any other exception
 130  interrupted (Ctrl-C, ``KeyboardInterrupt``)
+141  the reader of the output went away (``puf check ... | head``): nothing
+     more printed, as SIGPIPE ends a process (``BrokenPipeError``)
 143  terminated (SIGTERM, as ``kill``, CI runners and schedulers send it;
      :class:`Terminated`); SIGHUP gives 129
 ==== ==========================================================================
@@ -29,6 +31,7 @@ __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
+    "EXIT_BROKEN_PIPE",
     "EXIT_CODES",
     "Terminated",
     "exit_code",
@@ -87,8 +90,12 @@ def terminations_interrupt() -> Iterator[None]:
 
 #: (exception class, exit code); the first class the exception is an instance of wins, so a
 #: failed download (a ConnectionError, hence an OSError) is 1, not 2.
+#: The code of a run whose output's reader went away (a BrokenPipeError): 128 + SIGPIPE's 13.
+EXIT_BROKEN_PIPE = 141
+
 EXIT_CODES = (
     (KeyboardInterrupt, EXIT_INTERRUPTED),
+    (BrokenPipeError, EXIT_BROKEN_PIPE),  # (before ConnectionError, which it is)
     (ConnectionError, EXIT_DOWNLOAD),
     (ValueError, EXIT_BAD_INPUT),
     (ImportError, EXIT_BAD_INPUT),

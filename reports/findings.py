@@ -120,6 +120,16 @@ def _quote(reading: _Reading, stem: str, sweep: str) -> str:
     return "not run" if row is None else f"{row['measure']} is {row['trend']}, change {_num(float(row['change']))}"
 
 
+def _undefined_at(reading: _Reading, stem: str) -> str:
+    """Where the zero-relevance row a reading quotes is undefined: its trend is read over the rest."""
+    row = reading.shown(stem, "zero_relevance")
+    if row is None or row["trend"] == "undefined" or not isinstance(at := row.get("undefined_at"), str) or not at:
+        return ""
+    where = at.split(", ")
+    shown = ", ".join(where) if len(where) <= 3 else f"{where[0]}, ..., {where[-1]}"
+    return f" (undefined at {len(where)} point{'s' * (len(where) > 1)}: {shown}; read over the rest)"
+
+
 def _blind(data: str, reading: _Reading) -> Finding | None:
     zero = reading.rows(BLIND, ["zero_relevance"])
     if zero.empty:
@@ -278,8 +288,8 @@ def _yours(data: str, reading: _Reading, stem: str, *, unsteady: bool = False) -
         data,
         f"your measure {stem}",
         None,
-        f"Zero-relevance sweep: {_quote(reading, stem, 'zero_relevance')}; {similarity}; {pairs}."
-        + (_UNSTEADY if unsteady else ""),
+        f"Zero-relevance sweep: {_quote(reading, stem, 'zero_relevance')}{_undefined_at(reading, stem)}; "
+        f"{similarity}; {pairs}." + (_UNSTEADY if unsteady else ""),
         (reading.key("zero_relevance"), reading.key("skewness")),
     )
 

@@ -115,11 +115,11 @@ def cell_text(value: object) -> str:
 
     Examples
     --------
-    >>> cell_text(0.123456), cell_text(float("nan")), cell_text("flat"), cell_text(3)
-    ('0.1235', '', 'flat', '3')
+    >>> cell_text(0.123456), cell_text(float("nan")), cell_text("flat"), cell_text(3), cell_text(-0.0)
+    ('0.1235', '', 'flat', '3', '0')
     """
     if isinstance(value, float):
-        return "" if pd.isna(value) else f"{value:.4g}"
+        return "" if pd.isna(value) else f"{value + 0.0:.4g}"  # (+ 0.0: a negative zero prints as 0)
     return str(value)
 
 

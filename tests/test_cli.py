@@ -77,6 +77,17 @@ def test_every_failure_is_one_line_and_the_code_of_the_one_map(monkeypatch, caps
     assert err.startswith(message) and err.count("\n") == 1
 
 
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
+    """``puf measures | head -1``: the pipe closes while the table is written; the command ends
+    with 141, as SIGPIPE ends a process, and says nothing (it said ``[Errno 32] Broken pipe``)."""
+    script = (
+        "import os, sys\nfrom puf.cli import main\nread, write = os.pipe()\nos.close(read)\n"
+        "sys.stdout = open(write, 'w')\nsys.exit(main(['measures']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (141, "")
+
+
 def test_no_command_spells_an_exit_code():
     """Commands return EXIT_* names or exit_code(exc) (puf.cli.exitcodes), never a number."""
     spelled = []

@@ -192,3 +192,12 @@ def test_pytest_takes_a_measure_time_limit(planted, pytester):
     result.stdout.fnmatch_lines(["*timed out after 0.2 s*"])
     refused = pytester.runpytest_inprocess(*_plugin_args(), "--measure", "sd", "--measure-time-limit", "0")
     assert refused.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_pytest_says_once_that_a_measure_returns_no_number(planted, pytester):
+    """``puf check`` refuses such a measure in one line; ``pytest --measure`` fails its first test
+    with that line and skips the others, naming the failed one (not a failure per property)."""
+    result = pytester.runpytest_inprocess(*_plugin_args(), "--measure", f"{planted}:per_user", "-p", "no:cacheprovider")
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == 1 and outcomes["skipped"] >= 20, outcomes
+    result.stdout.fnmatch_lines(["*does not return a number: it returned ndarray of shape (2,)*"])

@@ -301,3 +301,10 @@ def test_the_reading_of_a_measure_undefined_everywhere_says_so_not_that_it_did_n
     assert quoted.endswith("most unfair against most fair pairing: no difference at 0 of 1 points.")
     alone = findings(pd.DataFrame(rows[:1], columns=columns), contrasts.iloc[:0], {}, yours=["mine"])
     assert "not run on the skewness sweeps; not in a pairing sweep" in alone[-1].sentence
+    # defined at two points of eleven: flat over those, and the reading says where it was not
+    mostly = pd.DataFrame([(*rows[0][:5], "flat", 0.0)], columns=columns).assign(
+        undefined_at="10%, 20%, 30%, 40%, 50%, 60%, 70%, 80%, 90%"
+    )
+    assert findings(mostly, contrasts.iloc[:0], {}, yours=["mine"])[-1].sentence.startswith(
+        "Zero-relevance sweep: mine-NDCG is flat, change 0 (undefined at 9 points: 10%, ..., 90%; read over the rest);"
+    )

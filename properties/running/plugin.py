@@ -67,6 +67,7 @@ _ROWS = pytest.StashKey()  # spec -> {property: Verdict}: each measure's row, co
 _NOTE = "puf-harness finding"  # a finding that is not a failure, as a line
 _VERDICT = "puf-harness verdict"  # what the measure's own notes read of a verdict (plain data)
 _FROZEN = pytest.StashKey()  # True once the run froze the heap (pytest_sessionfinish)
+_REFUSED = pytest.StashKey()  # spec -> the test that said why the measure could not be checked
 
 
 @contextlib.contextmanager
@@ -198,6 +199,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_PLAN] = _plan(config)
     config.stash[_LOADED] = {}
     config.stash[_ROWS] = {}
+    config.stash[_REFUSED] = {}
     if config.getoption("measure") and config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --measure X` alone checks X: the test files under the folder it runs in (a
         # clone's own suite, say) are collected only when named on the command line.
@@ -339,9 +341,16 @@ class PropertyItem(pytest.Item):
         from puf.properties.catalog.listing import CATALOG
         from puf.properties.knowledge.pinned import pinned_change, unpinned_failure
 
-        pinned = _pinned(self.config, self.spec, self.known) if self.known else None
-        verdict = self._row()[self.property_name]
-        measure = _measure(self.config, self.spec)
+        refused = self.config.stash[_REFUSED]
+        if self.spec in refused:  # one failure says why; the measure's other tests are not run
+            pytest.skip(f"not checked: {self.label} was refused (see {refused[self.spec]})")
+        try:
+            pinned = _pinned(self.config, self.spec, self.known) if self.known else None
+            verdict = self._row()[self.property_name]
+            measure = _measure(self.config, self.spec)
+        except ValueError:
+            refused[self.spec] = self.nodeid
+            raise
         example = {k: v for k, v in (verdict.example or {}).items() if k in ("error", "value_before", "value_after")}
         read = {"status": verdict.status, "n_examples": verdict.n_examples, "example": example}
         read.update(reads=list(measure.reads or ()), direction=measure.direction)
