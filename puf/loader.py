@@ -60,7 +60,13 @@ def _import_file(source):
         raise
     except BaseException as exc:  # SystemExit at import time too: the user's file, one line
         del sys.modules[name]
-        raise ValueError(f"cannot import {source!r}: {_one_line(exc)}") from None
+        hint = ""
+        if isinstance(exc, ImportError) and "no known parent package" in str(exc):  # a relative import
+            hint = (
+                f"; a module of a package: name it by its import path: {path.parent.name}.{path.stem}:FUNCTION, "
+                f"with {path.parent.parent} on PYTHONPATH"
+            )
+        raise ValueError(f"cannot import {source!r}: {_one_line(exc)}{hint}") from None
     return module
 
 

@@ -93,9 +93,11 @@ def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
         if p.name in FIELDS:
             reads.append(p.name)
         elif p.default is p.empty:
+            method = " (a method named from its class: name an instance's, or make it a staticmethod)"
             raise ValueError(
                 f"measure {function_name(function)!r} has a required parameter "
                 f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
+                + (method if p.name in ("self", "cls") and not reads else "")
             )
     if not reads and parameters and all(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
         raise ValueError(  # what a decorator without functools.wraps shows of the function

@@ -152,3 +152,24 @@ def test_a_callable_without_a_name_is_named_by_its_spec_here_and_in_its_worker(t
             assert theil.function(effectiveness=[0.2, 0.4]) == as_measure("ge-1").function(effectiveness=[0.2, 0.4])
     finally:
         release_workers()
+
+
+def test_a_method_named_from_its_class_and_a_module_of_a_package_get_what_to_name_instead(tmp_path):
+    class Measures:
+        def gap(self, effectiveness):
+            return float(max(effectiveness) - min(effectiveness))
+
+    with pytest.raises(ValueError, match=r"'self' .* \(a method named from its class: name an instance's, or make"):
+        as_measure(Measures.gap)
+    assert as_measure(Measures().gap).reads == ("effectiveness",)
+    package = tmp_path / "fairpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_util.py").write_text("def spread(s):\n    return max(s) - min(s)\n")
+    (package / "measures.py").write_text(
+        "from ._util import spread\n\ndef gap(effectiveness):\n    return spread(effectiveness)\n"
+    )
+    with pytest.raises(
+        ValueError, match=rf"name it by its import path: fairpkg\.measures:FUNCTION, with {tmp_path} on"
+    ):
+        puf.load_measure(f"{package / 'measures.py'}:gap")

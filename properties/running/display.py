@@ -118,7 +118,7 @@ def format_example(
     room = None if width is None else width - indent  # what a line may take after the pad
     before, after = example.get("before") or {}, example.get("after")
     m = len(next(iter(before.values()))) if before else "?"
-    lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {example.get('change', '')}".rstrip(": ")]
+    lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {(example.get('change') or '').strip()}".rstrip(": ")]
     if example.get("error"):
         lines.append(f"error: {example['error']}")
     elif example.get("value_after") is None:

@@ -278,7 +278,7 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
             tried = (
                 f"nor by the grid {{0, ½, 1}}^m and a local search ({search.candidates} more values)"
                 if search.candidates
-                else "(no grid at world level)"
+                else "with no grid at world level"
             )
             return "not-found", f"{explain(found)}: not reached, {tried}; no proof either way{note}", found
         return "violated", explain(found) + note, found
