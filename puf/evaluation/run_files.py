@@ -206,6 +206,8 @@ def _table_rows(source: str, table: pd.DataFrame, where: np.ndarray, columns, pl
 
 def _counts_up(users: np.ndarray, values: np.ndarray) -> bool:
     """Whether ``values`` count 1, 2, 3, ... down each user's rows, some user having two or more."""
+    if not len(values) or values.min() != 1 or not np.array_equal(values, np.floor(values)):
+        return False  # (scores as recommenders give them: no grouping needed to tell)
     position = pd.Series(users).groupby(users, sort=False).cumcount().to_numpy() + 1
     return bool(position.max(initial=0) > 1 and np.array_equal(values, position))
 
