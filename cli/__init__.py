@@ -98,7 +98,8 @@ def _run(argv: Sequence[str] | None) -> int:
             sys.stdout.flush()  # (a reader gone away is met here, not in the interpreter's exit)
             return code
     except BrokenPipeError as exc:  # the reader of stdout stopped (`| head`): nothing to tell it
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (stdout is flushed at exit)
+        with contextlib.suppress(OSError, ValueError):  # (a stdout of no descriptor: nothing to close)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (stdout is flushed at exit)
         return exit_code(exc)
     except KeyboardInterrupt as exc:
         import signal
