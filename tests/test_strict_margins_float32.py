@@ -175,3 +175,33 @@ def test_a_float32_measure_that_reads_no_similarity_cannot_rank_the_pairings():
     aside as undecided)."""
     (found,) = verdicts(as_measure(gini32), properties=["rearrangement"])
     assert found.status == "violated" and "reads no similarity" in found.reason, found.reason
+
+
+def _sd(dtype):
+    def spread(effectiveness):
+        s = np.asarray(effectiveness, dtype=dtype)
+        return dtype(np.sqrt(np.mean((s - s.mean(dtype=dtype)) ** 2, dtype=dtype)))
+
+    return spread
+
+
+def test_continuity_and_lipschitz_set_aside_a_coarse_floats_last_unit():
+    """Two inputs 8e-16 apart round to neighbouring float32 values and a float32 SD moves by
+    3e-8, within its rounding: no jump. A float16 unit at 0.0856 over δ = 6.5e-8 is a slope of
+    925, rounding again: no Lipschitz break. Both are undecided, not violated; a float64 SD and a
+    real jump are judged as before."""
+    near = Population([1.0, 0.8153499662876129], np.eye(2)), Population([1.0, 0.8153499662876137], np.eye(2))
+    case = Case(*near, delta=8e-16)
+    sd32 = as_measure(_sd(np.float32))
+    assert math.isnan(_judged("continuity", sd32, case, 2.0**-23)[0])
+    assert _judged("continuity", as_measure(_sd(np.float64)), case, 2.0**-52)[0] < 0
+    step = Population([0.1712036, 0.0], np.eye(2)), Population([0.1712037, 0.0], np.eye(2))
+    half = as_measure(
+        lambda effectiveness: np.float16(np.mean(np.abs(np.subtract(effectiveness, np.mean(effectiveness)))))
+    )
+    assert math.isnan(_judged("lipschitz-continuity", half, Case(*step, delta=6.5e-8), 2.0**-10)[0])
+    found = {v.property: v.status for v in verdicts(sd32, properties=["continuity", "lipschitz-continuity"])}
+    assert "violated" not in found.values(), found
+    jumps = as_measure(lambda effectiveness: np.float32(np.mean(effectiveness) > 0.5))
+    (broken,) = verdicts(jumps, properties=["continuity"])
+    assert broken.status == "violated"

@@ -35,7 +35,6 @@ from puf.metadata import Measure
 from puf.population import FIELDS, Population
 
 from . import judges
-from .judges import resolution
 from ..cases.case import Case, distance
 from ..cases.field_cases import lipschitz_cases
 from ..cases.jump_cases import jump_cases
@@ -46,7 +45,6 @@ JUMP_DISTANCE = 1e-12
 """How close the two ends of a narrowed piece are, in t and in every field (max-norm)."""
 PERSIST_HALVINGS = 10
 """Further halvings a jump's gap must survive, keeping at least half of its size."""
-_REL = 1e-9
 
 
 def _point(start: Population, end: Population, t: float) -> Population:
@@ -148,7 +146,9 @@ def jump(measure: Measure, before: float, after: float, case: Any) -> float:
     A case still a segment (nothing survived the narrowing) or with its two populations more
     than :data:`JUMP_DISTANCE` apart judges nothing (−inf). The tolerance is the larger of
     10⁻⁹·max(1, |values|) and the values' float resolution over m users
-    (:func:`properties.catalog.judges.resolution`): a smaller gap is rounding, never a jump.
+    (:func:`properties.catalog.judges.resolution`): a smaller gap is rounding, never a jump; for a
+    measure that returns a coarser float (float32), a gap within its rounding is undecided, as
+    for every equality (:func:`properties.catalog.judges.unchanged`).
 
     Examples
     --------
@@ -162,9 +162,7 @@ def jump(measure: Measure, before: float, after: float, case: Any) -> float:
     """
     if case.segment or not case.delta <= JUMP_DISTANCE:
         return -math.inf
-    scale = max([1.0] + [abs(v) for v in (before, after) if math.isfinite(v)])
-    m = int(getattr(case.before, "m", 1) or 1)
-    return abs(after - before) - max(_REL * scale, resolution(m, before, after))
+    return judges.unchanged(measure, before, after, case)
 
 
 @precondition(precondition_of(lipschitz_cases))

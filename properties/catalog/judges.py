@@ -434,7 +434,9 @@ def rearranged(measure: Measure, fair: float, unfair: float, case: Case) -> floa
 
 
 def lipschitz(measure: Measure, before: float, after: float, case: Case) -> float:
-    """Excess of the change per unit of perturbation ``case.delta`` over 10 × the range's width.
+    """Excess of the change per unit of perturbation ``case.delta`` over 10 × the range's width;
+    for a measure that returns a coarser float (float16, float32), undecided (NaN) when its
+    rounding alone may make the change (one float16 unit over δ = 6.5e-8 is a slope of 925).
 
     Examples
     --------
@@ -442,10 +444,16 @@ def lipschitz(measure: Measure, before: float, after: float, case: Case) -> floa
     >>> from puf import as_measure
     >>> lipschitz(as_measure("sd"), 0.0, 0.5, SimpleNamespace(delta=0.01))
     40.0
+    >>> token = MEASURE_EPSILON.set(2.0**-10)   # a float16 measure: one unit at 0.0856
+    >>> math.isnan(lipschitz(as_measure("sd"), 0.0855713, 0.0856323, SimpleNamespace(delta=6.5e-8)))
+    True
+    >>> MEASURE_EPSILON.reset(token)
     """
     low, high = measure.range
     width = high - low if math.isfinite(high - low) else 1.0
-    return abs(after - before) / case.delta - 10.0 * width
+    change = abs(after - before)
+    excess = change / case.delta - 10.0 * width
+    return math.nan if excess > 0 and math.isnan(_rounded(change, case, before, after)) else excess
 
 
 def explain_excess(example: Mapping[str, Any]) -> str:
