@@ -7,7 +7,7 @@ same everywhere, from any working directory.
 
 from __future__ import annotations
 
-__all__ = ["load_measure", "user_spec", "spec_of"]
+__all__ = ["load_measure", "user_spec", "spec_of", "file_modules"]
 
 import functools
 import hashlib
@@ -16,6 +16,7 @@ import importlib.util
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from .metadata import Measure, bind, first_docstring_line
 from .registry import MEASURES, as_measure
@@ -214,3 +215,19 @@ def spec_of(function: object) -> str | None:
         return None
     file = getattr(module, "__file__", None) if module.__name__.startswith(_FILE_MODULE_PREFIX) else None
     return f"{file or module.__name__}:{qualname}"
+
+
+def file_modules() -> list[ModuleType]:
+    """The modules :func:`load_measure` made of ``FILE.py`` specs: named for their file's path, so
+    a process that did not load them (a dask worker) cannot import them by name.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "mine.py"
+    >>> _ = path.write_text("def top(effectiveness):\\n    return max(effectiveness)")
+    >>> module = load_measure(f"{path}:top").function.__module__
+    >>> module in [m.__name__ for m in file_modules()]
+    True
+    """
+    return [module for name, module in list(sys.modules.items()) if name.startswith(_FILE_MODULE_PREFIX)]

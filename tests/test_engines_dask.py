@@ -66,6 +66,23 @@ def test_unreachable_scheduler_fails_fast(monkeypatch):
     assert time.perf_counter() - start < 10
 
 
+@pytest.mark.parametrize(
+    "address, said",
+    [
+        ("tcp://127.0.0.1", "is not a dask scheduler's address: give PROTOCOL://HOST:PORT"),
+        ("http://127.0.0.1:8787", "is not a dask scheduler's address"),
+        ("", "is not a dask scheduler's address"),
+        ("tls://127.0.0.1:8786", "is a TLS address, and dask has no TLS settings here"),
+    ],
+)
+def test_an_address_dask_cannot_use_is_refused_at_once(address, said):
+    """A malformed address hung 10 s in dask before a traceback; a tls:// one without TLS settings
+    was an internal error: each is one ValueError now, before any connection."""
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(ValueError, match=said):
+        puf_from_histories(S, HISTORIES, engine="dask", scheduler=address)
+
+
 def test_no_client_and_bad_scheduler_type():
     pytest.importorskip("dask.distributed")
     with pytest.raises(ValueError, match="scheduler"):

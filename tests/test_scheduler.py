@@ -75,3 +75,33 @@ def test_report_scheduler_reaches_the_real_data_settings(cluster, tmp_path, monk
     assert main([*argv, "--scheduler", cluster.scheduler_address]) == 0
     assert seen["study"].engine == "dask" and seen["connected"] == "running"
     assert f"--scheduler {cluster.scheduler_address}" in seen["command"]
+
+
+CLOSE_GAP = """
+import numpy as np
+import puf
+
+
+def gap_pairs(effectiveness, similarity):
+    s_u, s_v = effectiveness
+    return np.abs(s_u - s_v) * (similarity > 0.1)
+
+
+@puf.pair_kernel(gap_pairs)
+@puf.measure(name="close-gap", label="Close-gap")
+def close_gap(effectiveness, similarity):
+    s, sim = np.asarray(effectiveness), np.asarray(similarity)
+    u, v = np.triu_indices(s.size, 1)
+    return float(np.mean(gap_pairs((s[u], s[v]), sim[u, v])))
+"""
+
+
+def test_a_measure_given_as_a_file_runs_on_the_cluster(cluster, tmp_path, capsys):
+    """A FILE.py measure's module is named for its path, which the workers never loaded: its pair
+    kernel reaches them by value, and the pair pass on the cluster gives the local values."""
+    (tmp_path / "mine.py").write_text(CLOSE_GAP)
+    options = ["--measure", f"{tmp_path / 'mine.py'}:close_gap", "--memory", "1MB"]
+    local = evaluate(tmp_path, capsys, *options)
+    remote = evaluate(tmp_path, capsys, *options, "--scheduler", cluster.scheduler_address)
+    assert {"Close-gap-P", "Close-gap-NDCG"} <= set(remote.columns)
+    np.testing.assert_allclose(remote.to_numpy(), local.to_numpy(), rtol=0, atol=1e-10, equal_nan=True)

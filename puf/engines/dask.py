@@ -16,8 +16,11 @@ __all__ = ["ATTEMPTS", "DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT"]
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
+from pathlib import Path
 from typing import Any, Self
+import re
 
+from ..loader import file_modules
 from .blocks import Scheduler, progress_bar
 
 #: Seconds to wait for a scheduler before giving up, so that a wrong address
@@ -41,6 +44,35 @@ def _import_distributed():
 
 def _run_task(task, *, kernel, shared):
     return kernel(shared, task)
+
+
+def _file_modules_plugin(modules: dict[str, tuple[str, str]]) -> Any:
+    """A dask worker plugin that gives each worker the ``FILE.py`` measures' modules (name -> (path,
+    source)) under the names the harness loaded them by: named for their path, they import nowhere
+    else, and what the tasks and the scattered arrays refer to by name then unpickles there, on
+    workers that join later too. A module's sibling imports need its folder on the workers'
+    PYTHONPATH. (Made here: dask.distributed is an optional extra, and its plugins must subclass
+    its WorkerPlugin; dask sends the class by value.)"""
+    distributed = _import_distributed()
+
+    class FileModules(distributed.WorkerPlugin):  # type: ignore[name-defined]
+        def setup(self, worker: Any) -> None:
+            import sys
+            import types
+
+            for name, (path, source) in modules.items():
+                if name in sys.modules:
+                    continue
+                module = types.ModuleType(name)
+                module.__file__ = path
+                sys.modules[name] = module
+                try:
+                    exec(compile(source, path, "exec"), module.__dict__)
+                except BaseException:
+                    del sys.modules[name]
+                    raise
+
+    return FileModules()
 
 
 class DaskExecutor:
@@ -77,6 +109,7 @@ class DaskExecutor:
         distributed = _import_distributed()
         timeout = CONNECT_TIMEOUT if timeout is None else timeout
         self._owned = False
+        self._sent: set[str] = set()  # the FILE.py modules the workers were given
         if scheduler is None:
             try:
                 self.client = distributed.default_client()
@@ -88,11 +121,27 @@ class DaskExecutor:
         elif isinstance(scheduler, distributed.Client):
             self.client = scheduler
         elif isinstance(scheduler, str):
+            if not re.fullmatch(
+                r"(tcp|tls|ucx|ws|wss)://\S+:\d+|inproc://\S+", scheduler
+            ):  # (a malformed one hangs dask)
+                raise ValueError(
+                    f"{scheduler!r} is not a dask scheduler's address: give PROTOCOL://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+                )
+            if (
+                scheduler.startswith("tls://")
+                and distributed.Security().get_connection_args("client")["ssl_context"] is None
+            ):
+                raise ValueError(  # (dask's client would fail, then hang 10 s at exit closing itself)
+                    f"{scheduler!r} is a TLS address, and dask has no TLS settings here (distributed.comm.tls "
+                    "in dask's configuration: the CA, the client's certificate and key)"
+                )
             try:
                 self.client = distributed.Client(scheduler, timeout=timeout, set_as_default=False)
             except (OSError, TimeoutError, ValueError) as exc:
+                said = "" if "Timed out trying to connect" in str(exc) else f" ({exc})"
                 raise ValueError(
-                    f"cannot reach the dask scheduler at {scheduler!r} within {timeout} s: {exc}"
+                    f"cannot reach the dask scheduler at {scheduler!r} within {timeout} s{said}: is "
+                    "`dask scheduler` running there, and reachable from here?"
                 ) from None
             self._owned = True
         else:
@@ -141,11 +190,16 @@ class DaskExecutor:
     def _attempt(self, kernel, shared, tasks, results, bar):
         """Scatter ``shared`` and run the tasks not in ``results`` yet, adding theirs as they finish."""
         distributed = _import_distributed()
+        self._send_file_modules()
         pending = [i for i in range(len(tasks)) if i not in results]
         # A one-element list scatters the whole mapping as a single future.
         (shared_future,) = self.client.scatter([shared], broadcast=True, hash=False)
         futures = self.client.map(
-            _run_task, [tasks[i] for i in pending], kernel=kernel, shared=shared_future, pure=False
+            _run_task,
+            [tasks[i] for i in pending],
+            kernel=kernel,
+            shared=shared_future,
+            pure=False,
         )
         try:
             for future in distributed.as_completed(futures, loop=self.client.loop):
@@ -161,6 +215,21 @@ class DaskExecutor:
             raise
         finally:
             self.client.cancel(futures + [shared_future])
+
+    def _send_file_modules(self) -> None:
+        """Give the workers the ``FILE.py`` modules loaded since the last call (:func:`_file_modules_plugin`)."""
+        modules = {m.__name__: m.__file__ for m in file_modules() if m.__name__ not in self._sent and m.__file__}
+        if not modules:
+            return
+        with_source = {name: (path, Path(path).read_text(encoding="utf-8")) for name, path in modules.items()}
+        try:
+            self.client.register_plugin(_file_modules_plugin(with_source), name=f"puf-file-modules-{len(self._sent)}")
+        except Exception as exc:  # the module's own import failed on a worker
+            raise ValueError(
+                f"cannot load {', '.join(sorted(modules.values()))} on the dask workers: "
+                f"{type(exc).__name__}: {exc}; a module it imports must be on the workers' PYTHONPATH"
+            ) from None
+        self._sent |= set(modules)
 
     def close(self) -> None:
         """Close the client if this executor opened it."""
