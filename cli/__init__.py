@@ -87,7 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str] | None) -> int:
     """:func:`main`'s work: parse, run the command, turn a failure into one line and a code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the command's own parser, whose usage names its options
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        (commands.choices.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help()
         return EXIT_OK

@@ -88,6 +88,14 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
     assert (done.returncode, done.stderr) == (141, "")
 
 
+def test_an_unknown_option_is_told_with_its_commands_usage(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["evaluate", "--inter", "x.inter", "--bogus"])
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and err.startswith("usage: puf evaluate")
+    assert err.rstrip().endswith("puf evaluate: error: unrecognized arguments: --bogus")
+
+
 def test_no_command_spells_an_exit_code():
     """Commands return EXIT_* names or exit_code(exc) (puf.cli.exitcodes), never a number."""
     spelled = []
