@@ -83,6 +83,21 @@ def test_an_address_dask_cannot_use_is_refused_at_once(address, said):
         puf_from_histories(S, HISTORIES, engine="dask", scheduler=address)
 
 
+def test_a_cluster_without_workers_is_named_so():
+    """Every worker gone (or none started): dask's 'No valid workers found' is told as the cluster's
+    state and what to do, not as the failure of each measure's pass."""
+    dask = pytest.importorskip("dask")
+    from distributed import Client, LocalCluster
+
+    from puf.engines.dask import DaskExecutor
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):  # (dask waits 30 s for a worker)
+        with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
+            with Client(empty, set_as_default=False) as client:
+                with pytest.raises(ValueError, match=r"the dask cluster at .* has no workers .*; start its workers"):
+                    DaskExecutor(client).map(lambda shared, task: shared + task, 1, [1, 2])
+
+
 def test_no_client_and_bad_scheduler_type():
     pytest.importorskip("dask.distributed")
     with pytest.raises(ValueError, match="scheduler"):

@@ -173,11 +173,23 @@ class DaskExecutor:
             for _ in range(ATTEMPTS):
                 if len(results) == len(tasks):
                     break
-                workers = set(self.client.scheduler_info()["workers"])
+                workers = self._workers()
                 try:
                     self._attempt(kernel, shared, tasks, results, bar)
                 except CancelledError:  # lost dependencies: the scattered arrays died with their workers
-                    lost |= workers - set(self.client.scheduler_info()["workers"])
+                    lost |= workers - self._workers()
+                except (OSError, TimeoutError) as exc:  # the scheduler gone, or every worker
+                    if self.client.status == "running" and self._workers():
+                        raise  # (the cluster is there: the task's own error)
+                    gone, fix = (
+                        ("has no workers", "start its workers")
+                        if self.client.status == "running"
+                        else ("stopped answering", "start it again")
+                    )
+                    raise ValueError(
+                        f"the dask cluster at {self.client.scheduler.address} {gone} ({type(exc).__name__}: "
+                        f"{exc}); {fix} and rerun, or run without it"
+                    ) from None
             else:
                 if len(results) < len(tasks):
                     raise ValueError(
@@ -186,6 +198,13 @@ class DaskExecutor:
                         "more memory or check their logs, then run again, or use engine='local'"
                     )
         return [results[i] for i in range(len(tasks))]
+
+    def _workers(self) -> set[str]:
+        """The workers the scheduler knows of (none, if it does not answer)."""
+        try:
+            return set(self.client.scheduler_info()["workers"])
+        except (OSError, TimeoutError):
+            return set()
 
     def _attempt(self, kernel, shared, tasks, results, bar):
         """Scatter ``shared`` and run the tasks not in ``results`` yet, adding theirs as they finish."""
