@@ -41,6 +41,8 @@ COLUMN_NAMES = {
     "items": ("items", "item_list", "item_ids", "item_id_list", "recommendations"),
 }
 
+_NAMES = {name for known in COLUMN_NAMES.values() for name in known}  # every name a header may use
+
 _HEADER = (
     "the header must name one user column (user or user_id) and either one item column (item or "
     "item_id) with rank or score (or both), or one items column (items or item_list: each user's "
@@ -216,8 +218,7 @@ def _headerless(cells: list[str]) -> list[str] | None:
     """The header a first line of data stands for, or None for a line of names: three cells, the
     last a number (``user item score``, as Elliot and LibRec write a run); two, the last a
     bracketed list (``user [item:score,...]``, as MyMediaLite writes one)."""
-    names = {name for known in COLUMN_NAMES.values() for name in known}
-    if any(_field(cell) in names for cell in cells):
+    if any(_field(cell) in _NAMES for cell in cells):
         return None
     if len(cells) == 2 and cells[1].strip().startswith("["):
         return ["user", "items"]
@@ -229,8 +230,7 @@ def _headerless(cells: list[str]) -> list[str] | None:
 
 def _is_data(cells: list[str]) -> bool:
     """Whether a first line is data, not names: no cell names a role, and one is a number."""
-    names = {name for known in COLUMN_NAMES.values() for name in known}
-    if any(_field(cell) in names for cell in cells):
+    if any(_field(cell) in _NAMES for cell in cells):
         return False
     return any(re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cell.strip()) for cell in cells)
 
