@@ -97,3 +97,26 @@ def test_the_designer_shows_a_rejected_forms_two_populations_apart():
     line = format_design([], [rejected], require=["continuity"]).splitlines()[-1]
     before, after = line.split("S = ")[1].split(" → ")
     assert before != after and "0.500000001" in after
+
+
+def test_an_example_says_when_its_values_are_rounded():
+    """Values printed to fewer decimals than they have are said to be rounded, with where to find
+    them whole; an example whose values print exactly says nothing of it."""
+    from puf.properties.running.display import format_example
+
+    def shown(effectiveness):
+        example = {
+            "change": "a change",
+            "value_before": 0.5,
+            "value_after": None,
+            "violation": 0.5,
+            "error": None,
+            "after": None,
+            "before": {"effectiveness": effectiveness},
+        }
+        return format_example(example, indent=0, width=100)
+
+    assert "rounded" not in shown([0.0, 0.8438])
+    assert shown([0.0, 0.84375]).endswith(
+        "(values rounded to the decimals shown; puf check --json FILE writes them whole)"
+    )

@@ -155,3 +155,76 @@ def test_no_step_takes_a_find_outside_its_statement():
     search = _shrunk(_headcount, "disparity-monotone", _widening(after, 0.26, 0.0))
     precondition_of(prop.cases)(search.failure_case, "score", search.measure)  # raises if outside
     assert search.failure[1]["before"]["effectiveness"][0] == 0.26  # not moved to ½ or 0
+
+
+def _raises_without_a_similar_user(effectiveness, similarity):
+    """A PUF that is undefined (raises) where a user is similar to no other user."""
+    s, sim = np.asarray(effectiveness, dtype=float), np.array(similarity, dtype=float)
+    np.fill_diagonal(sim, 0.0)
+    if (sim.sum(axis=1) == 0).any():
+        raise ValueError("a user has no similar user")
+    m = len(s)
+    return float((sim * np.abs(s[:, None] - s[None, :])).sum() / (m * (m - 1)))
+
+
+def test_users_similar_only_among_themselves_leave_together():
+    """Five pairs of similar users, a transfer between users 0 and 8 that widens both their pairs'
+    gaps: removing any one user of a pair the change leaves alone leaves its partner similar to
+    no one, where the measure raises; each pair leaves whole, so the find is shown at m = 4."""
+    pairs = [(0, 2), (1, 4), (3, 6), (5, 7), (8, 9)]
+    similarity = np.eye(10)
+    for u, v in pairs:
+        similarity[u, v] = similarity[v, u] = 1.0
+    s = np.array([0.0, 0.3, 0.0, 0.3, 0.3, 0.3, 0.3, 0.3, 1.0, 1.0])
+    before = Population(s, similarity)
+    after = before.replace(effectiveness=np.where(np.isin(np.arange(10), [0, 8]), 0.5, s))
+    case = Case(before, after, "transfer: S(0), S(8) moved towards each other by 0.5 of their gap")
+    example = _shrunk(_raises_without_a_similar_user, "pigou-dalton", case).failure[1]
+    assert example["before"]["effectiveness"] == [0.0, 0.0, 1.0, 1.0]
+    assert example["before"]["similarity"] == np.kron(np.eye(2), np.ones((2, 2))).tolist()
+    assert example["change"] == (
+        "transfer: S(0), S(2) moved towards each other by 0.5 of their gap "
+        "(shrunk from m = 10: users the change leaves alone removed)"
+    )
+
+
+def test_a_similarity_replaced_whole_loses_users_and_values():
+    """Replacing the similarity matrix moves every pair, each alone: any user leaves both
+    populations, and the effectiveness the change leaves as it was moves, so a witness of
+    similarity-sensitive found at m = 6 is shown at m = 2."""
+    s = np.array([0.27, 0.04, 0.81, 0.91, 0.6, 0.73])
+    before = Population(s, _pair_field(6, 2, symmetric=True))
+    case = Case(before, before.replace(similarity=np.ones((6, 6))), "similarity matrix replaced, effectiveness fixed")
+    example = _shrunk(_raises_without_a_similar_user, "similarity-sensitive", case).failure[1]
+    assert len(example["before"]["effectiveness"]) == 2 and example["after"]["similarity"] == [[1.0, 1.0], [1.0, 1.0]]
+    assert set(example["before"]["effectiveness"]) == {0.0, 1.0}
+    assert example["change"].startswith(
+        "similarity matrix replaced, effectiveness fixed (shrunk from m = 6: users removed"
+    )
+
+
+def test_a_change_that_names_its_users_keeps_them():
+    """A similarity changed for users 0 and 1 only (shared history items added): the users it
+    names stay, so the shown text still says which; a user it leaves alone may leave."""
+    from puf.properties.running.shrink import _smaller
+
+    before = Population([0.2, 0.5, 0.9], np.eye(3))
+    raised = before.similarity.copy()
+    raised[0, 1] = raised[1, 0] = 0.5
+    prop = get_property("similarity-sensitive")
+    named = Case(before, before.replace(similarity=raised), "1 shared history item(s) added to users 0 and 1")
+    assert _smaller(prop, named, 0) is None and _smaller(prop, named, 2) is not None
+    unnamed = Case(before, before.replace(similarity=raised), "similarity matrix replaced, effectiveness fixed")
+    assert _smaller(prop, unnamed, 0) is not None
+
+
+def test_a_value_that_needs_its_digits_keeps_four_decimals():
+    """A flaw only between 0.41 and 0.4138: the value cannot become 0, ½ or two decimals, but
+    its four decimals keep the find, so the example prints exactly what was judged."""
+
+    def out_of_range_in_a_narrow_band(effectiveness):
+        return 1.5 if any(0.41 < s < 0.4138 for s in effectiveness) else 0.5
+
+    pop = Population([0.413726, 0.9], np.eye(2))
+    example = _shrunk(out_of_range_in_a_narrow_band, "range", Case(pop)).failure[1]
+    assert sorted(example["before"]["effectiveness"]) == [0.0, 0.4137]

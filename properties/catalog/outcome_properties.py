@@ -177,5 +177,6 @@ OUTCOME_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=effectiveness_change_cases,
         grid=effectiveness_change_grid,
         judge=judges.unchanged,
+        entrywise=True,
     ),
 )

@@ -85,11 +85,11 @@ class Property:
         with the fields the measure reads and ``needs``.
     entrywise : bool, default False
         True when the change acts on each user's values, and each pair's, alone (a rescaling, a
-        shift, a segment between two populations, gaps widened about a fixed centre), so that a
-        user removed from both populations leaves a case of the property whenever the smaller
-        case still meets its strategy's precondition (the centre inside the users' range): a
-        find whose change moves every user still loses users when it shrinks
-        (:mod:`properties.running.shrink`).
+        shift, a segment between two populations, gaps widened about a fixed centre, a field
+        replaced), so that a user removed from both populations leaves a case of the property
+        whenever the smaller case still meets its strategy's precondition (the centre inside
+        the users' range): a find whose change moves every user still loses users when it
+        shrinks, unless the change's text names users (:mod:`properties.running.shrink`).
     grouped : bool, default False
         True when the property reads similarity only as a partition of the users into groups
         (its blocks: the subgroup axioms). An example on a measure that reads no similarity

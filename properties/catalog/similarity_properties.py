@@ -102,6 +102,7 @@ SIMILARITY_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=similarity_change_cases,
         grid=similarity_change_grid,
         judge=judges.unchanged,
+        entrywise=True,
     ),
     dict(
         name="similarity-zero",

@@ -52,6 +52,16 @@ def _array(
     return text.replace("\n", "\n" + " " * indent)
 
 
+def _rounded(value: ArrayLike, digits: int | None) -> bool:
+    """True when :func:`_array` prints some value of ``value`` rounded (at ``digits`` decimals, or 4).
+
+    >>> _rounded([0.5, 0.8438], None), _rounded([0.5, 0.84375], None), _rounded([0.5, 0.84375], 5)
+    (False, True, False)
+    """
+    values = np.asarray(value, dtype=float)
+    return not np.array_equal(values, np.round(values, 4 if digits is None else digits))
+
+
 def _label(status: str, prop: Property | None) -> str:
     """A verdict as the tables print it; an informational property's violation says so."""
     if status == "violated" and prop is not None and prop.informational:
@@ -147,6 +157,10 @@ def format_example(
             continue
         shown = _array(value, column, room, integer=name == "groups", digits=digits.get(name))
         lines.append((name + roles[1]).ljust(column) + shown)
+    shown_fields = [(name, value) for name, value in [*before.items(), *(after or {}).items()] if name != "groups"]
+    if any(_rounded(value, digits.get(name)) for name, value in shown_fields):
+        note = "(values rounded to the decimals shown; puf check --json FILE writes them whole)"
+        lines.append(note if room is None else folded(note, room, hang=2))
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
 

@@ -2,20 +2,22 @@
 
 A counterexample or witness may come from Hypothesis (which shrinks its own draws, but not the
 large populations drawn from a seed), from a stored example, or from a large draw. Before it
-is shown or pinned, :func:`shrink` removes the users the case's change leaves alone, in blocks
-of half the users, a quarter and an eighth, then one at a time, and then moves the values of
-the fields the example shows (effectiveness, and each entry of a pair field: similarity,
-utility, list distance) towards 0, ½, 1 and short decimals, judging the case again after every
-step through the search itself: a step is kept only when the property still fails in the same
-way.
+is shown or pinned, :func:`shrink` removes the users the case's change leaves alone, each group
+of users similar only among themselves at once (a measure undefined for a user similar to no
+one keeps its users' partners), then in blocks of half the users, a quarter and an eighth, then
+one at a time, and then moves the values of the fields the example shows (effectiveness, and
+each entry of a pair field: similarity, utility, list distance) towards 0, ½, 1 and short
+decimals, judging the case again after every step through the search itself: a step is kept
+only when the property still fails in the same way; both again while either changes the find
+(a similarity moved to 0 can free a group).
 
 What stays keeps the case a case of its property:
 
 - a user the change touches (the two users of a transfer, the pair whose similarity is raised)
   is never removed or moved, unless the change acts on each user alone (a rescaling, a shift, a
-  segment, gaps widened about a centre: ``Property.entrywise``), where any user leaves both
-  populations while what is left still meets the strategy's precondition (the centre of a
-  widening inside the users' range);
+  segment, gaps widened about a centre, a field replaced: ``Property.entrywise``) and its text
+  names no user, where any user leaves both populations while what is left still meets the
+  strategy's precondition (the centre of a widening inside the users' range);
 - in a replication every user is copied, and a user is removed (or moved) together with its
   copies, so the case stays the replication of a smaller population;
 - a single population keeps every value of a field its property ``needs`` (the equal
@@ -176,23 +178,28 @@ def _untouched(case: Case, user: int) -> bool:
     return True
 
 
+_DECIMALS = (1, 2, 3, 4)
+"""The decimals a value is rounded to while shrinking; the last is what an example prints, so a
+value that keeps its find at it is shown as it was judged."""
+
+
 def _rank(value: float) -> int:
-    """How simple a value is: 0, 1, ½, one decimal, two decimals, anything else."""
+    """How simple a value is: 0, 1, ½, one decimal, two, three, four, anything else."""
     for rank, simple in enumerate((0.0, 1.0, 0.5)):
         if value == simple:
             return rank
-    return 3 if value == round(value, 1) else 4 if value == round(value, 2) else 5
+    return 3 + next((i for i, d in enumerate(_DECIMALS) if value == round(value, d)), len(_DECIMALS))
 
 
 def _simpler(value: float) -> list[float]:
-    """Values simpler than ``value``, simplest first: 0, 1, ½, then one and two decimals.
+    """Values simpler than ``value``, simplest first: 0, 1, ½, then one to four decimals.
 
     Examples
     --------
-    >>> _simpler(0.4137), _simpler(0.5), _simpler(0.0)
-    ([0.0, 1.0, 0.5, 0.4, 0.41], [0.0, 1.0], [])
+    >>> _simpler(0.41372), _simpler(0.5), _simpler(0.0)
+    ([0.0, 1.0, 0.5, 0.4, 0.41, 0.414, 0.4137], [0.0, 1.0], [])
     """
-    options = [0.0, 1.0, 0.5, round(value, 1), round(value, 2)]
+    options = [0.0, 1.0, 0.5, *(round(value, d) for d in _DECIMALS)]
     return [v for v in dict.fromkeys(options) if _rank(v) < _rank(value) and 0.0 <= v <= 1.0]
 
 
@@ -292,7 +299,8 @@ def _set(pop: Population, name: str, index: tuple[int, ...], value: float) -> Po
 
 def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value: float) -> Case | None:
     """``case`` with one value of ``before`` moved (a user's, or a pair's ``index``), ``after``
-    following it; None when the change touches a user of ``index``, or when ``case`` is a single
+    following it; None when the change touches a user of ``index`` (unless it acts on each entry
+    alone and leaves this one as it was), or when ``case`` is a single
     population drawn to meet a premise on ``name`` (a field the property ``needs``), so the value stays."""
     if prop.single_population and name in prop.needs:  # (the equal S of zero-at-equality)
         return None
@@ -302,7 +310,9 @@ def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value:
     if replication is None and case.after is not None:
         # Asked before a population is built: a large find that relabels every user has tens of
         # thousands of pair entries, none of which may move.
-        if not (name in case.after.fields() and all(_untouched(case, user) for user in set(index))):
+        if name not in case.after.fields() or not (
+            all(_untouched(case, user) for user in set(index)) or _unchanged_entry(prop, case, name, index)
+        ):
             return None
     before = _set(case.before, name, index, value)
     if replication is not None:  # the copies move with their user
@@ -314,13 +324,31 @@ def _moved(prop: Property, case: Case, name: str, index: tuple[int, ...], value:
     return dataclasses.replace(case, before=before, after=after, values=None, alternatives=())
 
 
+def _unchanged_entry(prop: Property, case: Case, name: str, index: tuple[int, ...]) -> bool:
+    """True when a change acting on each entry alone (``Property.entrywise``) leaves the entry
+    ``index`` of field ``name`` as it was: moved in both populations, it leaves a case of the
+    property (the effectiveness of a similarity replaced whole)."""
+    after = cast(Population, case.after)
+    return (
+        prop.entrywise
+        and after.m == case.before.m
+        and bool(after.fields()[name][index] == case.before.fields()[name][index])
+    )
+
+
 def _smaller(prop: Property, case: Case, user: int) -> Case | None:
     """``case`` without ``user`` (with its copies in a replication; any user of a case the property
     remakes, or whose change acts on each user alone, ``Property.entrywise``), or None when the
     change touches it."""
     if prop.remake is not None:
         return _remade(prop, case, _without(case.before, user))
-    entrywise = prop.entrywise and case.after is not None and case.after.m == case.before.m
+    # (A change whose text names users keeps them: its words would name a user no longer there.)
+    entrywise = (
+        prop.entrywise
+        and case.after is not None
+        and case.after.m == case.before.m
+        and not any(re.search(named, case.change) for named in _USER_NUMBERS)
+    )
     if not (entrywise or _untouched(case, user) or _copies(case, user) is not None):
         return None
     gone = _copies(case, user) or user  # a replicated user leaves with its copies
@@ -401,31 +429,63 @@ def _without_block(search: PropertySearch, case: Case, block: list[int], *, othe
 
 def _fewer_users(search: PropertySearch, kind: str, budget: int, kept: list[int], *, other: bool = False) -> None:
     """Remove the users the change leaves alone (any user of a case the property remakes, or
-    whose change acts on each user alone) while the case still fails: blocks of half the users,
-    a quarter and an eighth, then one user at a time, as delta debugging does, so that a find
-    that fails at m = 10 and 5 but not at 9 still reaches 5, and one of many removable users
-    loses them in few calls; ``other``: the users of the case's other population, one not built
-    from ``before`` (``kept`` then unchanged)."""
-    case = search.failure_case
-    assert case is not None  # shrink() starts from a find
-    size = (cast(Population, case.after) if other else case.before).m // 2
+    whose change acts on each user alone) while the case still fails: the users of each group
+    linked by similarity (:func:`_linked_groups`), then blocks of half the users, a quarter and
+    an eighth, then one user at a time, as delta debugging does, so that a find that fails at
+    m = 10 and 5 but not at 9 still reaches 5, and one of many removable users loses them in few
+    calls; ``other``: the users of the case's other population, one not built from ``before``
+    (``kept`` then unchanged)."""
+
+    def population() -> Population:
+        case = cast(Case, search.failure_case)  # (shrink() starts from a find)
+        return cast(Population, case.after) if other else case.before
+
+    def removed(block: list[int]) -> bool:
+        """True when the case without ``block`` still fails (it is the find now)."""
+        if population().m - len(block) < 2 or search.calls >= budget:
+            return False
+        smaller = _without_block(search, cast(Case, search.failure_case), block, other=other)
+        if smaller is None or not _fails(search, smaller, kind):
+            return False
+        for user in sorted(block, reverse=True) if not other else ():
+            del kept[user]
+        return True
+
+    # A user similar to no one left may leave the measure undefined (no similar user to compare
+    # with): a group whose users are similar only among themselves leaves whole.
+    while any(removed(group) for group in _linked_groups(population())):
+        pass
+    size = population().m // 2
     while size >= 1 and search.calls < budget:
-        case = cast(Case, search.failure_case)
-        m = (cast(Population, case.after) if other else case.before).m
+        m = population().m
         size = min(size, m // 2)
         if m > 8 * size:  # (smaller blocks would cost more calls than one at a time saves)
             size = 1
         blocks = [list(range(start, min(start + size, m))) for start in range(0, m, size)]
-        for block in reversed(blocks):
-            if m - len(block) < 2 or search.calls >= budget:
-                continue
-            smaller = _without_block(search, case, block, other=other)
-            if smaller is not None and _fails(search, smaller, kind):
-                if not other:
-                    del kept[block[0] : block[-1] + 1]
-                break
-        else:
+        if not any(removed(block) for block in reversed(blocks)):
             size //= 2
+
+
+def _linked_groups(pop: Population) -> list[list[int]]:
+    """The users of ``pop`` in groups linked by a similarity above 0 (the connected components
+    of its similarity graph), largest first; none when they form a single group.
+
+    Examples
+    --------
+    >>> pairs = np.kron(np.eye(3), np.ones((2, 2)))  # users 0-1, 2-3 and 4-5 similar in pairs
+    >>> _linked_groups(Population([0.0, 0.1, 0.5, 0.6, 0.9, 1.0], pairs))
+    [[0, 1], [2, 3], [4, 5]]
+    >>> _linked_groups(Population([0.0, 1.0], np.ones((2, 2))))
+    []
+    """
+    from scipy.sparse.csgraph import connected_components
+
+    similarity = pop.fields().get("similarity")
+    if similarity is None or similarity.ndim != 2:
+        return []
+    count, labels = connected_components(np.asarray(similarity) > 0, directed=False)
+    groups = [np.flatnonzero(labels == label).tolist() for label in range(count)]
+    return sorted(groups, key=len, reverse=True) if count > 1 else []
 
 
 def _entries(pop: Population, name: str) -> list[tuple[int, ...]]:
@@ -473,19 +533,25 @@ def _simpler_values(search: PropertySearch, kind: str, budget: int, *, other: bo
 
 def users_held(prop: Property, case: Case) -> bool:
     """True when no user of ``case`` may leave it: its change moves every one and acts on them
-    together (a similarity matrix replaced whole), so a find of many users keeps them whether or
-    not it needs them.
+    together (a Lorenz-dominating S′, which a user removed from both may not leave dominating),
+    so a find of many users keeps them whether or not it needs them.
 
     Examples
     --------
     >>> from puf.properties import get_property
     >>> before = Population([0.3, 0.4, 0.7], np.eye(3))
-    >>> replaced = Case(before, before.replace(similarity=np.ones((3, 3))))
+    >>> dominating = Case(before, before.replace(effectiveness=np.array([0.35, 0.45, 0.6])))
     >>> widened = Case(before, Population([0.1, 0.3, 0.9], np.eye(3)))  # about 0.5, twice as wide
-    >>> users_held(get_property("similarity-sensitive"), replaced), users_held(get_property("disparity-monotone"), widened)
+    >>> users_held(get_property("lorenz-consistency"), dominating), users_held(get_property("disparity-monotone"), widened)
     (True, False)
     """
     return all(_smaller(prop, case, user) is None for user in range(case.before.m))
+
+
+def _sizes(case: Case | None) -> tuple[int, int]:
+    """The sizes of a find's populations (``after``'s 0 when it has none)."""
+    assert case is not None  # (shrink() starts from a find)
+    return case.before.m, 0 if case.after is None else case.after.m
 
 
 def shrink(search: PropertySearch) -> bool:
@@ -525,16 +591,17 @@ def shrink(search: PropertySearch) -> bool:
     other_m = cast(Population, case.after).m if independent else 0
     search.shrinking = True
     try:
-        _fewer_users(search, kind, budget, kept)
-        if independent:
-            _fewer_users(search, kind, budget, kept, other=True)
-        # Again while a pass moves a value: a remade case pairs its values anew, and a value
-        # moved can free another.
+        # Again while a pass removes a user or moves a value: a remade case pairs its values
+        # anew, a value moved can free another, and a similarity moved to 0 can free a user.
         while search.calls < budget:
+            sizes = _sizes(search.failure_case)
+            _fewer_users(search, kind, budget, kept)
+            if independent:
+                _fewer_users(search, kind, budget, kept, other=True)
             step = _simpler_values(search, kind, budget)
             step += _simpler_values(search, kind, budget, other=True) if independent else 0
             moved += step
-            if not step:
+            if not step and _sizes(search.failure_case) == sizes:
                 break
     except (OutOfBudget, Timeout):
         pass
