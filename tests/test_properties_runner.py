@@ -2,6 +2,7 @@
 
 import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 import time
@@ -736,3 +737,27 @@ def test_a_property_out_of_a_measures_reach_says_why_it_is_not_applicable():
         "not-applicable",
         "the measure reads no utility, of which every case of the property is made",
     )
+
+
+def test_a_lipschitz_violation_says_its_slope_and_the_bound():
+    """The violation of lipschitz-continuity is a slope less its bound: the reason gives the move,
+    the perturbation δ, the slope and the bound, so a number like 1.5e4 reads as what it is."""
+    from puf.properties import get_property
+
+    def rounded_sd(effectiveness):
+        return round(float(np.std(effectiveness)), 3)
+
+    (verdict,) = verdicts(rounded_sd, properties=[get_property("lipschitz-continuity")], max_examples=20)
+    assert verdict.status == "violated"
+    moved = abs(verdict.example["value_after"] - verdict.example["value_before"])
+    assert verdict.reason.startswith(f"counterexample: the value moved {moved:.3g} for a perturbation of δ = ")
+    assert verdict.reason.endswith("(the bound is 10)")  # 10·w, w = 1 for a measure in [0, 1]
+
+
+def test_a_decomposition_violation_names_the_check_that_fails():
+    """SD is not additively decomposable: the reason names which of the three checks fail."""
+    from puf.properties import get_property
+
+    (verdict,) = verdicts("sd", properties=[get_property("subgroup-decomposability")], max_examples=20)
+    assert verdict.status == "violated"
+    assert re.match(r"counterexample, violation \S+: \((i|ii|iii)\) the whole", verdict.reason), verdict.reason

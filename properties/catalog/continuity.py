@@ -272,5 +272,6 @@ CONTINUITY_ENTRIES: tuple[dict[str, Any], ...] = (
         world="derived fields perturbed (no discrete world change is small)",
         cases=perturbation_or_jump_cases,
         judge=judges.lipschitz,
+        explain=judges.explain_lipschitz,
     ),
 )

@@ -123,6 +123,7 @@ INEQUALITY_AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         **_SUBGROUP_SEARCH,
         derived=decomposition_parts,
         judge=judges.decomposes,
+        explain=judges.explain_decomposition,
         proof_rule=_subgroup_decomposability,
     ),
     dict(

@@ -33,6 +33,8 @@ __all__ = [
     "rearranged",
     "lipschitz",
     "explain_excess",
+    "explain_decomposition",
+    "explain_lipschitz",
     "explain_strict",
     "explain_undefined",
     "explain_rearranged",
@@ -41,6 +43,7 @@ __all__ = [
 
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
+from types import SimpleNamespace
 from typing import Any
 import math
 
@@ -350,13 +353,73 @@ def decomposes(measure: Measure, before: float, after: float, case: Case) -> flo
     v, tol = _derived(case, before, after)
     if v is None:
         return math.nan
+    return max(_decomposition_excesses(before, after, v, tol))
+
+
+def _decomposition_excesses(before: float, after: float, v: Mapping[str, float], tol: float) -> list[float]:
+    """The excesses of :func:`decomposes`' three checks, in the order of its formal statement.
+    (The sign of the weight reads the product of two changes, the same in either direction.)"""
     scale = max(1.0, *(abs(x) for x in (before, after, *v.values())))
     change = before - after
     group = v["group"] - v["group_changed"]
     separable = abs(change - (v["others_smoothed"] - v["others_smoothed_changed"])) - tol
     one_weight = abs(change * (v["group"] - v["group_at_mean"]) - (before - v["group_smoothed"]) * group) - tol * scale
-    positive = -(unfairness(measure, change) * unfairness(measure, group)) - tol * scale
-    return max(separable, one_weight, positive)
+    positive = -(change * group) - tol * scale
+    return [separable, one_weight, positive]
+
+
+_DECOMPOSITION_CLAUSES = (
+    "(i) the whole's change is not its change with the other groups at their means",
+    "(ii) the whole's change is not one weight (per group size and mean) times the group's",
+    "(iii) the whole and the group moved opposite ways (a negative weight)",
+)
+
+
+def explain_decomposition(example: Mapping[str, Any]) -> str:
+    """The reason of a violated decomposition: its size and which of :func:`decomposes`' three
+    checks fail, read from the example's values and its derived ones.
+
+    Examples
+    --------
+    >>> parts = dict(others_smoothed=0.3, others_smoothed_changed=0.2, group_smoothed=0.4,
+    ...              group=0.4, group_changed=0.2, group_at_mean=0.0)
+    >>> print(explain_decomposition({"value_before": 0.5, "value_after": 0.4, "violation": 0.02,
+    ...     "derived": parts, "before": {"effectiveness": [0.1, 0.2, 0.3]}}))
+    counterexample, violation 0.02: (ii) the whole's change is not one weight (per group size and mean) times the group's
+    """
+    before, after, v = example.get("value_before"), example.get("value_after"), example.get("derived") or {}
+    numbers = (before, after, *v.values())
+    if not all(isinstance(x, (int, float)) and math.isfinite(x) for x in numbers) or len(v) < 6:
+        return explain_excess(example)
+    m = len(next(iter((example.get("before") or {"": [0.0]}).values())))
+    tol = _tol(SimpleNamespace(before=SimpleNamespace(m=m)), *numbers)  # (m users' resolution)
+    excesses = _decomposition_excesses(float(before), float(after), v, tol)  # type: ignore[arg-type]
+    failed = [clause for clause, excess in zip(_DECOMPOSITION_CLAUSES, excesses) if excess > 0]
+    return explain_excess(example) + (": " + "; ".join(failed) if failed else "")
+
+
+def explain_lipschitz(example: Mapping[str, Any]) -> str:
+    """The reason of a violated Lipschitz bound: how far the value moved for how small a
+    perturbation δ (the largest change of a field value, read from the example), as a slope
+    beside the bound 10·w (the slope less the violation).
+
+    Examples
+    --------
+    >>> print(explain_lipschitz({"value_before": 0.1, "value_after": 0.102, "violation": 19990.0,
+    ...     "before": {"effectiveness": [0.5, 0.0]}, "after": {"effectiveness": [0.5000001, 0.0]}}))
+    counterexample: the value moved 0.002 for a perturbation of δ = 1e-07, a slope of 2e+04 (the bound is 10)
+    """
+    before, after = example.get("before") or {}, example.get("after") or {}
+    moved = [np.max(np.abs(np.subtract(after[k], before[k])), initial=0.0) for k in after if k in before]
+    delta = float(max(moved, default=0.0))
+    if not delta or not all(isinstance(example.get(k), (int, float)) for k in ("value_before", "value_after")):
+        return explain_excess(example)
+    change = abs(example["value_after"] - example["value_before"])
+    slope = change / delta
+    return (
+        f"counterexample: the value moved {change:.3g} for a perturbation of δ = {delta:.3g}, a slope of "
+        f"{slope:.3g} (the bound is {slope - example['violation']:.3g})"
+    )
 
 
 def consistent(measure: Measure, before: float, after: float, case: Case) -> float:
