@@ -1,7 +1,9 @@
 """engine="dask" on an in-process LocalCluster equals the local engine; clear errors otherwise."""
 
+import logging
 import sys
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -35,6 +37,19 @@ def test_dask_equals_local(client, similarity, method):
     assert abs(float(remote) - float(local)) <= 1e-10
     if method == "sample":
         assert remote == local  # same draws, same chunks, same reduction order
+
+
+def test_a_sampled_pass_sends_its_drawn_pairs_as_data_not_in_the_task_graph(client, caplog):
+    """At the default 1e6 pairs the graph held every task's pairs (15.26 MiB; 305 MiB at 2e7) and
+    dask warned "Sending large graph"; the pairs are scattered now, and the value is the local one."""
+    options = dict(method="sample", random_state=7)
+    local = puf_from_histories(S, HISTORIES, **options)
+    with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.WARNING, logger="distributed"):
+        warnings.simplefilter("always")
+        remote = puf_from_histories(S, HISTORIES, engine="dask", scheduler=client, **options)
+    said = [str(warning.message) for warning in caught] + [record.getMessage() for record in caplog.records]
+    assert not [text for text in said if "large graph" in text]
+    assert remote.n_pairs == 1_000_000 and remote == local
 
 
 def test_dask_by_address_and_streaming_measures(client):
@@ -110,14 +125,17 @@ def test_missing_dask_names_the_extra(monkeypatch):
         puf_from_histories(S, HISTORIES, engine="dask", scheduler="tcp://127.0.0.1:9")
 
 
-def _killing_scatter(client, times):
-    """``client.scatter`` that, on its first ``times`` calls, then kills every worker (their nannies restart them)."""
+def _killing_scatter(client, times, broadcast=True):
+    """``client.scatter`` that, on its first ``times`` calls scattering the shared arrays (``broadcast``)
+    or else the tasks' data, then kills every worker (their nannies restart them)."""
     import os
 
     real, calls = client.scatter, []
 
     def scatter(*args, **kwargs):
         future = real(*args, **kwargs)
+        if kwargs.get("broadcast", False) != broadcast:
+            return future
         calls.append(1)
         if len(calls) <= times:
             before = set(client.scheduler_info()["workers"])
@@ -148,6 +166,20 @@ def test_shared_arrays_lost_with_their_workers_are_scattered_again_and_the_value
     local = puf_from_histories(S, HISTORIES, engine="local", block_size=16)
     monkeypatch.setattr(dying_client, "scatter", _killing_scatter(dying_client, times=1))
     assert puf_from_histories(S, HISTORIES, engine="dask", scheduler=dying_client, block_size=16) == local
+
+
+def test_drawn_pairs_lost_with_their_workers_are_scattered_again_and_the_value_is_exact(dying_client, monkeypatch):
+    """A sampled pass's tasks hold scattered pairs, which die with their worker as the shared arrays do."""
+    options = dict(method="sample", sample_size=200_000, random_state=7)
+    local = puf_from_histories(S, HISTORIES, **options)
+    attempts = []
+    real_attempt = dask_engine.DaskExecutor._attempt
+    monkeypatch.setattr(
+        dask_engine.DaskExecutor, "_attempt", lambda self, *args: attempts.append(1) or real_attempt(self, *args)
+    )
+    monkeypatch.setattr(dying_client, "scatter", _killing_scatter(dying_client, times=1, broadcast=False))
+    assert puf_from_histories(S, HISTORIES, engine="dask", scheduler=dying_client, **options) == local
+    assert len(attempts) == 2  # the first attempt's pairs died with the worker
 
 
 def test_shared_arrays_lost_every_time_end_in_one_line_naming_the_workers(dying_client, monkeypatch):

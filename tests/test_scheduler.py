@@ -59,6 +59,16 @@ def test_an_unreachable_scheduler_fails_before_any_work(tmp_path, capsys):
     assert "--scheduler needs --data" in capsys.readouterr().err
 
 
+def test_jobs_beside_a_scheduler_is_refused_before_any_work(tmp_path, capsys):
+    """--jobs sets the local engine's threads; with --scheduler no local engine runs, and it was ignored."""
+    argv = ["evaluate", "--data", "ml-100k", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:9"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 2
+    said = capsys.readouterr().err
+    assert "--jobs 2 sets the local engine's threads, and --scheduler tcp://127.0.0.1:9 runs" in said
+    assert "cannot reach" not in said and len(said.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
 def test_report_scheduler_reaches_the_real_data_settings(cluster, tmp_path, monkeypatch):
     from puf.reports import report
 

@@ -119,7 +119,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run on the engines or are listed as skipped with the memory they need",
     )
     parser.add_argument(
-        "--jobs", type=int, default=None, metavar="N", help="threads of the engines (default: every usable core)"
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="threads of the engines (default: every usable core); refused with --scheduler, whose workers run them",
     )
     add_scheduler_option(parser)
     parser.add_argument(
@@ -353,6 +357,11 @@ def _check_arguments(args: argparse.Namespace) -> tuple[dict[str, str], str | li
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    if args.jobs is not None and args.scheduler is not None:  # it would be ignored: no local engine runs
+        raise ValueError(
+            f"--jobs {args.jobs} sets the local engine's threads, and --scheduler {args.scheduler} runs the "
+            "engines on the cluster's workers instead (their threads: dask worker --nthreads); drop --jobs"
+        )
     if args.memory is not None:
         parse_memory(args.memory)
     pair_options(args)

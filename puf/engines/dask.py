@@ -3,16 +3,18 @@
 The shared arrays are scattered once to every worker; each task is one tile or
 block (the same tasks the local engine runs on threads) and returns a small
 partial result; partials are gathered and reduced in task order, so the answer
-is the local engine's. When the workers holding the scattered arrays die, the
-scheduler cannot rebuild them: they are scattered again and the unfinished tasks
-run again (up to :data:`ATTEMPTS` times), so the answer is still exact; past that,
-one line names the lost workers and what to do. dask is an optional extra:
+is the local engine's. Tasks that carry data (a sampled pass's drawn pairs) have
+it scattered too, so that the task graph holds its name, not the arrays. When
+the workers holding scattered data die, the scheduler cannot rebuild it: it is
+scattered again and the unfinished tasks run again (up to :data:`ATTEMPTS`
+times), so the answer is still exact; past that, one line names the lost
+workers and what to do. dask is an optional extra:
 ``pip install "puf-harness[dask]"``.
 """
 
 from __future__ import annotations
 
-__all__ = ["ATTEMPTS", "DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT"]
+__all__ = ["ATTEMPTS", "DaskExecutor", "CONNECT_TIMEOUT", "INSTALL_HINT", "SCATTER_TASKS_FROM"]
 
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
@@ -27,8 +29,12 @@ from .blocks import Scheduler, progress_bar
 #: fails at once instead of after the preparation work.
 CONNECT_TIMEOUT = 5
 
-#: Times the tasks are run with the shared arrays scattered anew before a loss is an error.
+#: Times the tasks are run with the shared arrays (and the tasks' data) scattered anew before a loss is an error.
 ATTEMPTS = 3
+
+#: Bytes of the unfinished tasks' own data (dask's ``sizeof``) from which it is scattered, not sent
+#: in the task graph: a sampled pass's drawn pairs are, the tiles' corners (a few ints each) are not.
+SCATTER_TASKS_FROM = 2**20
 
 #: What to install for ``engine="dask"``, said when dask.distributed is missing.
 INSTALL_HINT = 'engine="dask" needs dask.distributed; install it with: pip install "puf-harness[dask]"'
@@ -163,7 +169,7 @@ class DaskExecutor:
         Raises
         ------
         ValueError
-            The workers holding the shared arrays were lost :data:`ATTEMPTS` times running;
+            The workers holding the scattered data were lost :data:`ATTEMPTS` times running;
             the message names them and what to do.
         """
         tasks = list(tasks)
@@ -176,7 +182,7 @@ class DaskExecutor:
                 workers = self._workers()
                 try:
                     self._attempt(kernel, shared, tasks, results, bar)
-                except CancelledError:  # lost dependencies: the scattered arrays died with their workers
+                except CancelledError:  # lost dependencies: the scattered data died with its workers
                     lost |= workers - self._workers()
                 except (OSError, TimeoutError) as exc:  # the scheduler gone, or every worker
                     if self.client.status == "running" and self._workers():
@@ -193,9 +199,9 @@ class DaskExecutor:
             else:
                 if len(results) < len(tasks):
                     raise ValueError(
-                        f"the dask workers holding the engine's shared arrays were lost {ATTEMPTS} times "
-                        f"(lost: {', '.join(sorted(lost)) or 'not named by the scheduler'}); give the workers "
-                        "more memory or check their logs, then run again, or use engine='local'"
+                        f"the dask workers holding the engine's shared arrays or its tasks' data were lost "
+                        f"{ATTEMPTS} times (lost: {', '.join(sorted(lost)) or 'not named by the scheduler'}); give "
+                        "the workers more memory or check their logs, then run again, or use engine='local'"
                     )
         return [results[i] for i in range(len(tasks))]
 
@@ -213,9 +219,11 @@ class DaskExecutor:
         pending = [i for i in range(len(tasks)) if i not in results]
         # A one-element list scatters the whole mapping as a single future.
         (shared_future,) = self.client.scatter([shared], broadcast=True, hash=False)
+        todo = [tasks[i] for i in pending]
+        payloads = self._scattered_tasks(todo)
         futures = self.client.map(
             _run_task,
-            [tasks[i] for i in pending],
+            payloads or todo,
             kernel=kernel,
             shared=shared_future,
             pure=False,
@@ -233,7 +241,21 @@ class DaskExecutor:
                 pass
             raise
         finally:
-            self.client.cancel(futures + [shared_future])
+            self.client.cancel(futures + payloads + [shared_future])
+
+    def _scattered_tasks(self, tasks: list[Any]) -> list[Any]:
+        """The tasks scattered, a future each, when they hold :data:`SCATTER_TASKS_FROM` bytes or more; else ``[]``.
+
+        A sampled pass's tasks carry their drawn pairs (1 MiB a task): inside the task graph
+        they made it 305 MiB at 2e7 pairs, and dask warned "Sending large graph" past its 10 MB
+        threshold (16 bytes a pair: from about 625,000 pairs). Tiles' corners stay in the graph:
+        the scheduler reruns the tasks of a lost worker from there, where scattered data dies with it.
+        """
+        from dask.sizeof import sizeof
+
+        if sum(sizeof(task) for task in tasks) < SCATTER_TASKS_FROM:
+            return []
+        return self.client.scatter(tasks, hash=False)
 
     def _send_file_modules(self) -> None:
         """Give the workers the ``FILE.py`` modules loaded since the last call (:func:`_file_modules_plugin`)."""
