@@ -222,7 +222,13 @@ def example_lines(row: Any) -> list[str]:
     }
     prop = CATALOG.get(getattr(row, "property", ""))
     repeated = prop is not None and prop.fresh_workers
-    return format_example({**example, **numbers}, status=row.verdict, indent=0, repeated=repeated).splitlines()
+    return format_example(
+        {**example, **numbers},
+        status=row.verdict,
+        indent=0,
+        repeated=repeated,
+        whole="properties.json holds them whole",
+    ).splitlines()
 
 
 _CSS = """

@@ -120,3 +120,19 @@ def test_an_example_says_when_its_values_are_rounded():
     assert shown([0.0, 0.84375]).endswith(
         "(values rounded to the decimals shown; puf check --json FILE writes them whole)"
     )
+
+
+def test_a_report_says_its_properties_json_holds_the_whole_values():
+    from types import SimpleNamespace
+
+    from puf.reports.render import example_lines
+
+    example = {
+        "change": "every S halved",
+        "value_before": 0.5,
+        "value_after": 0.25,
+        "before": {"effectiveness": [0.0, 0.84375]},
+        "after": {"effectiveness": [0.0, 0.421875]},
+    }
+    lines = example_lines(SimpleNamespace(verdict="violated", example=example, property="scale-invariance"))
+    assert lines[-1] == "(values rounded to the decimals shown; properties.json holds them whole)"

@@ -89,6 +89,7 @@ def format_example(
     indent: int = 4,
     width: int | None = None,
     repeated: bool = False,
+    whole: str = "puf check --json FILE writes them whole",
 ) -> str:
     """Render a verdict's example: the change, the values, and the fields as matrices.
 
@@ -107,6 +108,8 @@ def format_example(
         The example of a property that asks one population twice (``fresh_workers``:
         ``deterministic``): its values are P's alone and P's asked after the other population,
         which its ``after`` holds, and they are named so.
+    whole : str, default "puf check --json FILE writes them whole"
+        Where the whole values are, said under an example that prints some value rounded.
 
     Returns
     -------
@@ -159,7 +162,7 @@ def format_example(
         lines.append((name + roles[1]).ljust(column) + shown)
     shown_fields = [(name, value) for name, value in [*before.items(), *(after or {}).items()] if name != "groups"]
     if any(_rounded(value, digits.get(name)) for name, value in shown_fields):
-        note = "(values rounded to the decimals shown; puf check --json FILE writes them whole)"
+        note = f"(values rounded to the decimals shown; {whole})"
         lines.append(note if room is None else folded(note, room, hang=2))
     return "\n".join(pad + line for line in "\n".join(lines).split("\n"))
 
