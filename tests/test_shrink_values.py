@@ -204,27 +204,20 @@ def test_a_similarity_replaced_whole_loses_users_and_values():
 
 
 def test_a_change_that_names_its_users_keeps_them():
-    """A similarity changed for users 0 and 1 only (shared history items added): the users it
-    names stay, so the shown text still says which; a user it leaves alone may leave."""
+    """History items added to users 2 and 3 change their similarity with everyone, so every user
+    is touched; the users the text names stay, any other leaves both populations, and the text is
+    numbered as the users left are."""
     from puf.properties.running.shrink import _smaller
 
-    before = Population([0.2, 0.5, 0.9], np.eye(3))
+    before = Population([0.2, 0.5, 0.9, 0.4], np.eye(4))
     raised = before.similarity.copy()
-    raised[0, 1] = raised[1, 0] = 0.5
+    raised[2, :2] = raised[:2, 2] = raised[3, :3] = raised[:3, 3] = 0.25
     prop = get_property("similarity-sensitive")
-    named = Case(before, before.replace(similarity=raised), "1 shared history item(s) added to users 0 and 1")
-    assert _smaller(prop, named, 0) is None and _smaller(prop, named, 2) is not None
+    named = Case(before, before.replace(similarity=raised), "1 shared history item(s) added to users 2 and 3")
+    assert _smaller(prop, named, 2) is None and _smaller(prop, named, 3) is None
+    smaller = _smaller(prop, named, 0)
+    assert smaller is not None and smaller.before.m == 3
+    assert smaller.change == "1 shared history item(s) added to users 1 and 2"
+    assert _smaller(prop, smaller, 1) is None and _smaller(prop, smaller, 0) is not None
     unnamed = Case(before, before.replace(similarity=raised), "similarity matrix replaced, effectiveness fixed")
-    assert _smaller(prop, unnamed, 0) is not None
-
-
-def test_a_value_that_needs_its_digits_keeps_four_decimals():
-    """A flaw only between 0.41 and 0.4138: the value cannot become 0, ½ or two decimals, but
-    its four decimals keep the find, so the example prints exactly what was judged."""
-
-    def out_of_range_in_a_narrow_band(effectiveness):
-        return 1.5 if any(0.41 < s < 0.4138 for s in effectiveness) else 0.5
-
-    pop = Population([0.413726, 0.9], np.eye(2))
-    example = _shrunk(out_of_range_in_a_narrow_band, "range", Case(pop)).failure[1]
-    assert sorted(example["before"]["effectiveness"]) == [0.0, 0.4137]
+    assert _smaller(prop, unnamed, 2) is not None

@@ -89,7 +89,7 @@ class Property:
         replaced), so that a user removed from both populations leaves a case of the property
         whenever the smaller case still meets its strategy's precondition (the centre inside
         the users' range): a find whose change moves every user still loses users when it
-        shrinks, unless the change's text names users (:mod:`properties.running.shrink`).
+        shrinks, all but the users the change's text names (:mod:`properties.running.shrink`).
     grouped : bool, default False
         True when the property reads similarity only as a partition of the users into groups
         (its blocks: the subgroup axioms). An example on a measure that reads no similarity

@@ -15,9 +15,9 @@ What stays keeps the case a case of its property:
 
 - a user the change touches (the two users of a transfer, the pair whose similarity is raised)
   is never removed or moved, unless the change acts on each user alone (a rescaling, a shift, a
-  segment, gaps widened about a centre, a field replaced: ``Property.entrywise``) and its text
-  names no user, where any user leaves both populations while what is left still meets the
-  strategy's precondition (the centre of a widening inside the users' range);
+  segment, gaps widened about a centre, a field replaced: ``Property.entrywise``), where any
+  user but one the change's text names leaves both populations while what is left still meets
+  the strategy's precondition (the centre of a widening inside the users' range);
 - in a replication every user is copied, and a user is removed (or moved) together with its
   copies, so the case stays the replication of a smaller population;
 - a single population keeps every value of a field its property ``needs`` (the equal
@@ -342,13 +342,10 @@ def _smaller(prop: Property, case: Case, user: int) -> Case | None:
     change touches it."""
     if prop.remake is not None:
         return _remade(prop, case, _without(case.before, user))
-    # (A change whose text names users keeps them: its words would name a user no longer there.)
-    entrywise = (
-        prop.entrywise
-        and case.after is not None
-        and case.after.m == case.before.m
-        and not any(re.search(named, case.change) for named in _USER_NUMBERS)
-    )
+    # A user the change's text names stays (its words would name a user no longer there); the
+    # text is numbered as the users left are, so the next step reads it right.
+    named = _named(case.change) if prop.entrywise else set()
+    entrywise = prop.entrywise and case.after is not None and case.after.m == case.before.m and user not in named
     if not (entrywise or _untouched(case, user) or _copies(case, user) is not None):
         return None
     gone = _copies(case, user) or user  # a replicated user leaves with its copies
@@ -356,9 +353,30 @@ def _smaller(prop: Property, case: Case, user: int) -> Case | None:
         case,
         before=_without(case.before, user),
         after=None if case.after is None else _without(case.after, gone),
+        change=_shifted(case.change, user) if named else case.change,
         values=None,
         alternatives=(),
     )
+
+
+def _named(text: str) -> set[int]:
+    """The users a change's text names by number (:data:`_USER_NUMBERS`).
+
+    >>> sorted(_named("1 shared history item(s) added to users 3 and 7"))
+    [3, 7]
+    """
+    return {int(hit[2]) for named in _USER_NUMBERS for hit in re.finditer(named, text)}
+
+
+def _shifted(text: str, user: int) -> str:
+    """The change's text with ``user`` gone: the users after it numbered one less.
+
+    >>> _shifted("1 shared history item(s) added to users 3 and 7", 5)
+    '1 shared history item(s) added to users 3 and 6'
+    """
+    for named in _USER_NUMBERS:
+        text = re.sub(named, lambda hit: f"{hit[1]}{int(hit[2]) - (int(hit[2]) > user)}", text)
+    return text
 
 
 def _meets(search: PropertySearch, case: Case) -> bool:
