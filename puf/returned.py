@@ -166,7 +166,17 @@ def outcome(
     'str'
     >>> outcome(lambda effectiveness: 1 / 0, {"effectiveness": [0.0]}).error
     'ZeroDivisionError: division by zero'
+    >>> s = np.array([0.0, 1.0])
+    >>> def centred_in_place(effectiveness):
+    ...     effectiveness -= effectiveness.mean()
+    ...     return float(abs(effectiveness).max())
+    >>> outcome(centred_in_place, {"effectiveness": s}).number, s  # the caller's array as it was
+    (0.5, array([0., 1.]))
     """
+    # Each call gets its own copy of every array: a measure that edits its input in place (an SD
+    # computed with -=) must not change what a later call is given, and one request's populations
+    # share arrays (pickle sends an array once however often it is listed).
+    fields = {name: value.copy() if isinstance(value, np.ndarray) else value for name, value in fields.items()}
     try:
         with warnings.catch_warnings(action="ignore"):
             value = measure(**fields)  # type: ignore[misc]

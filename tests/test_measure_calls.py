@@ -201,3 +201,28 @@ def test_pytest_says_once_that_a_measure_returns_no_number(planted, pytester):
     outcomes = result.parseoutcomes()
     assert outcomes["failed"] == 1 and outcomes["skipped"] >= 20, outcomes
     result.stdout.fnmatch_lines(["*does not return a number: it returned ndarray of shape (2,)*"])
+
+
+def test_a_measure_that_edits_its_input_gets_a_fresh_copy_each_call(tmp_path):
+    """An SD computed with -= and **= edits its input in place: every call, in one request or
+    many, is given the population as it is, so asking P after another population gives P's value
+    and deterministic holds (it was violated: P's arrays came back edited)."""
+    from puf.properties import get_property
+    from puf.properties.running.calls import FreshCaller
+
+    (tmp_path / "edits.py").write_text(
+        "import numpy as np\n"
+        "def sd_in_place(effectiveness):\n"
+        "    effectiveness -= effectiveness.mean()\n"
+        "    effectiveness **= 2\n"
+        "    return float(np.sqrt(effectiveness.mean()))\n"
+    )
+    measure = load_isolated(f"{tmp_path / 'edits.py'}:sd_in_place")
+    p, q = puf.Population([0.0, 0.1], np.eye(2)), puf.Population([0.5, 0.5, 0.5], np.eye(3))
+    caller = FreshCaller(measure, 10.0)
+    try:
+        assert caller.many([p, q, p]) == [0.05, 0.0, 0.05]
+    finally:
+        caller.close()
+    (verdict,) = verdicts(measure, properties=[get_property("deterministic")], max_examples=10)
+    assert verdict.status == "holds", verdict.reason

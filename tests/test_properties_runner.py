@@ -740,8 +740,8 @@ def test_a_property_out_of_a_measures_reach_says_why_it_is_not_applicable():
 
 
 def test_a_lipschitz_violation_says_its_slope_and_the_bound():
-    """The violation of lipschitz-continuity is a slope less its bound: the reason gives the move,
-    the perturbation δ, the slope and the bound, so a number like 1.5e4 reads as what it is."""
+    """The violation of lipschitz-continuity is a slope less its bound: the reason says the move
+    and that the number is the slope's excess over 10·w, so a number like 1.5e4 reads as what it is."""
     from puf.properties import get_property
 
     def rounded_sd(effectiveness):
@@ -750,8 +750,10 @@ def test_a_lipschitz_violation_says_its_slope_and_the_bound():
     (verdict,) = verdicts(rounded_sd, properties=[get_property("lipschitz-continuity")], max_examples=20)
     assert verdict.status == "violated"
     moved = abs(verdict.example["value_after"] - verdict.example["value_before"])
-    assert verdict.reason.startswith(f"counterexample: the value moved {moved:.3g} for a perturbation of δ = ")
-    assert verdict.reason.endswith("(the bound is 10)")  # 10·w, w = 1 for a measure in [0, 1]
+    assert verdict.reason == (
+        f"counterexample: the value moved {moved:.3g}, a slope |Δf|/δ above the bound 10·w by "
+        f"{verdict.example['violation']:.3g} (w: the declared range's width, or 1)"
+    )
 
 
 def test_a_decomposition_violation_names_the_check_that_fails():
