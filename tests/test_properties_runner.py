@@ -763,3 +763,15 @@ def test_a_decomposition_violation_names_the_check_that_fails():
     (verdict,) = verdicts("sd", properties=[get_property("subgroup-decomposability")], max_examples=20)
     assert verdict.status == "violated"
     assert re.match(r"counterexample, violation \S+: \((i|ii|iii)\) the whole", verdict.reason), verdict.reason
+
+
+def test_a_measure_failing_several_stored_examples_is_shown_the_smallest():
+    """Stored examples of other measures are replayed smallest first: an SD of a user's own fails
+    lorenz-consistency on a stored m = 6 case and on an m = 2 one, and is shown the m = 2 one."""
+    from puf.properties import get_property
+
+    def own_sd(effectiveness):
+        return float(np.std(effectiveness))
+
+    (verdict,) = verdicts(own_sd, properties=[get_property("lorenz-consistency")], max_examples=5)
+    assert verdict.status == "violated" and len(verdict.example["before"]["effectiveness"]) == 2

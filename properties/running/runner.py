@@ -144,7 +144,9 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
     """The stored examples of ``prop`` that ``measure`` can be called on, as cases to replay first.
 
     ``known`` is True (the packaged known files), False (none), or a known file's content
-    (a measure's pinned file): its example of the property first, then the packaged ones.
+    (a measure's pinned file): its example of the property first, then the packaged ones, the
+    measure's own (a built-in's pinned find) before the others, and those smallest first, so
+    that a measure failing several is shown the smallest.
 
     Examples
     --------
@@ -158,7 +160,8 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
     if isinstance(known, dict):
         own = known.get("examples", {}).get(prop.name)
         examples = [(PINNED_SOURCE, own)] if own else []
-    examples += known_examples(prop.name, first=measure.name) if known else []
+    packaged = known_examples(prop.name, first=measure.name) if known else []
+    examples += sorted(packaged, key=lambda pair: (pair[0] != measure.name, _users_of(pair[1])))
     return [
         example_case(prop.name, stored, source=source)
         for source, stored in examples
@@ -166,6 +169,11 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
         if set(measure.reads or ())
         <= set(stored["before"]) | ({"similarity"} if "groups" in stored["before"] else set())
     ]
+
+
+def _users_of(example: Mapping[str, Any]) -> int:
+    """The number of users of a stored example (its ``before``'s)."""
+    return len(next(iter(example["before"].values()), ()))
 
 
 def _check_one(
