@@ -136,3 +136,22 @@ def test_a_report_says_its_properties_json_holds_the_whole_values():
     }
     lines = example_lines(SimpleNamespace(verdict="violated", example=example, property="scale-invariance"))
     assert lines[-1] == "(values rounded to the decimals shown; properties.json holds them whole)"
+
+
+def test_an_attainable_range_not_found_shows_the_population_drawn_and_the_gap_as_such():
+    """The example of a range end not reached is the population drawn (at the other end, here), and
+    its gap is what every value found falls short of the end by: neither is called "nearest"."""
+    from puf.properties.running.display import format_example
+
+    example = {
+        "change": "explicit: m = 2, the candidate extremes",
+        "value_before": 0.0,
+        "value_after": None,
+        "violation": 0.307,
+        "error": None,
+        "after": None,
+        "before": {"effectiveness": [0.0, 0.0]},
+    }
+    lines = format_example(example, status="not-found", indent=0).splitlines()
+    assert lines[0].startswith("population drawn (m = 2)")
+    assert lines[1] == "value 0; the values found stop 0.307 short of an end of the range"

@@ -27,7 +27,7 @@ _LABEL = {
 }
 _INFORMATIONAL = "violated (informational)"  # describes the measure (absolute or relative)
 _DETAIL_ROOM = 50  # the least width a detail folds into under its own column
-_ROLE = {"holds": "witness", "violated": "counterexample", "not-found": "nearest found", "undefined": "input"}
+_ROLE = {"holds": "witness", "violated": "counterexample", "not-found": "population drawn", "undefined": "input"}
 
 
 def _array(
@@ -134,6 +134,12 @@ def format_example(
     lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {(example.get('change') or '').strip()}".rstrip(": ")]
     if example.get("error"):
         lines.append(f"error: {example['error']}")
+    elif status == "not-found" and example.get("violation"):
+        # (The population drawn is one end's; the gap is the other end's, from every value found.)
+        lines.append(
+            f"value {_number(example.get('value_before'))}; the values found stop "
+            f"{example['violation']:.3g} short of an end of the range"
+        )
     elif example.get("value_after") is None:
         lines.append(
             f"value {_number(example.get('value_before'))}"
