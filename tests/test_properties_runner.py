@@ -775,3 +775,21 @@ def test_a_measure_failing_several_stored_examples_is_shown_the_smallest():
 
     (verdict,) = verdicts(own_sd, properties=[get_property("lorenz-consistency")], max_examples=5)
     assert verdict.status == "violated" and len(verdict.example["before"]["effectiveness"]) == 2
+
+
+def test_a_strict_step_within_rounding_is_said_to_leave_the_value():
+    """A Gini of sorted values moves by 4.4e-16 under a variance-keeping composite transfer that
+    leaves it unchanged in exact arithmetic: the reason says the value was left (within its float
+    resolution), not that the transfers lowered it."""
+    from puf.properties import get_property
+
+    def gini_sorted(effectiveness):
+        s = np.sort(np.asarray(effectiveness, dtype=float))
+        m = len(s)
+        return float(np.sum((2 * np.arange(1, m + 1) - m - 1) * s) / (m * m * s.mean())) if s.mean() else 0.0
+
+    (verdict,) = verdicts(gini_sorted, properties=[get_property("transfer-sensitivity")], max_examples=5)
+    assert verdict.status == "violated"
+    assert re.fullmatch(
+        r"the transfers left the value at \S+ \(moved \S+, within its float resolution\)", verdict.reason
+    )

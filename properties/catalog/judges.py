@@ -536,10 +536,16 @@ def explain_strict(example: Mapping[str, Any], *, step: str, towards: str = "fai
     'the transfer left the value at 0'
     >>> explain_strict({"value_before": 0.5, "value_after": 0.25}, step="the raise", towards="less fair")
     'the raise lowered the value, not strictly less fair: 0.5 → 0.25'
+    >>> explain_strict({"value_before": 0.18708286933869708, "value_after": 0.18708286933869706,
+    ...                 "before": {"effectiveness": [0.0, 0.3, 0.4, 0.5]}}, step="the transfers")
+    'the transfers left the value at 0.187 (moved 2.8e-17, within its float resolution)'
     """
     before, after = example["value_before"], example["value_after"]
     if before == after:
         return f"{step} left the value at {before:.6g}"
+    m = len(next(iter((example.get("before") or {"": [0.0]}).values())))
+    if abs(after - before) <= resolution(m, before, after):  # (the judge's margin: no move at all)
+        return f"{step} left the value at {before:.6g} (moved {abs(after - before):.2g}, within its float resolution)"
     shown = shown_pair(before, after)
     moved = "raised" if after > before else "lowered"
     return f"{step} {moved} the value, not strictly {towards}: {shown[0]} → {shown[1]}"
