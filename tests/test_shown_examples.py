@@ -155,3 +155,21 @@ def test_an_attainable_range_not_found_shows_the_population_drawn_and_the_gap_as
     lines = format_example(example, status="not-found", indent=0).splitlines()
     assert lines[0].startswith("population drawn (m = 2)")
     assert lines[1] == "value 0; the values found stop 0.307 short of an end of the range"
+
+
+def test_a_subgroup_example_shows_the_value_of_the_group_it_changed():
+    """The subgroup axioms' premise is the changed group's own value: it is shown under the whole's."""
+    from puf.properties.running.display import format_example
+
+    example = {
+        "change": "groups of sizes [3, 2]; group 0 (users 0–2) redistributed at its mean 0.4667",
+        "value_before": 0.36792,
+        "value_after": 0.375977,
+        "violation": 0.0061,
+        "error": None,
+        "derived": {"group": 0.399902, "group_changed": 0.400146},
+        "before": {"effectiveness": [0.0, 0.5, 0.9, 0.0, 0.5], "groups": [0, 0, 0, 1, 1]},
+        "after": {"effectiveness": [0.05, 0.4, 0.95, 0.0, 0.5], "groups": [0, 0, 0, 1, 1]},
+    }
+    lines = format_example(example, indent=0).splitlines()
+    assert lines[1:3] == ["value before 0.36792, after 0.375977", "the group's value before 0.399902, after 0.400146"]

@@ -150,6 +150,12 @@ def format_example(
         lines.append("value of P alone {}, asked after the other population {}".format(*values))
     else:
         lines.append("value before {}, after {}".format(*_numbers(example["value_before"], example["value_after"])))
+    derived = example.get("derived") or {}
+    if not example.get("error") and {"group", "group_changed"} <= set(derived):
+        # (the subgroup axioms' premise: what the changed group alone is worth, before and after)
+        lines.append(
+            "the group's value before {}, after {}".format(*_numbers(derived["group"], derived["group_changed"]))
+        )
     if room is not None:
         lines = [folded(line, room, hang=2) for line in lines]
     roles = (" (P)", " (asked first)") if repeated else (" (before)", " (after)")
