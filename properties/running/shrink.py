@@ -338,8 +338,8 @@ def _unchanged_entry(prop: Property, case: Case, name: str, index: tuple[int, ..
 
 def _smaller(prop: Property, case: Case, user: int) -> Case | None:
     """``case`` without ``user`` (with its copies in a replication; any user of a case the property
-    remakes, or whose change acts on each user alone, ``Property.entrywise``), or None when the
-    change touches it."""
+    remakes, or any its text does not name of a change acting on each user alone,
+    ``Property.entrywise``), or None when the change touches it."""
     if prop.remake is not None:
         return _remade(prop, case, _without(case.before, user))
     # A user the change's text names stays (its words would name a user no longer there); the
