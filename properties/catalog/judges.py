@@ -33,6 +33,7 @@ __all__ = [
     "rearranged",
     "lipschitz",
     "explain_excess",
+    "example_users",
     "explain_decomposition",
     "explain_lipschitz",
     "explain_strict",
@@ -391,7 +392,7 @@ def explain_decomposition(example: Mapping[str, Any]) -> str:
     numbers = (before, after, *v.values())
     if not all(isinstance(x, (int, float)) and math.isfinite(x) for x in numbers) or len(v) < 6:
         return explain_excess(example)
-    m = len(next(iter((example.get("before") or {"": [0.0]}).values())))
+    m = max(1, example_users(example))
     tol = _tol(SimpleNamespace(before=SimpleNamespace(m=m)), *numbers)  # (m users' resolution)
     excesses = _decomposition_excesses(float(before), float(after), v, tol)  # type: ignore[arg-type]
     failed = [clause for clause, excess in zip(_DECOMPOSITION_CLAUSES, excesses) if excess > 0]
@@ -513,6 +514,17 @@ def lipschitz(measure: Measure, before: float, after: float, case: Case) -> floa
     return math.nan if excess > 0 and math.isnan(_rounded(change, case, before, after)) else excess
 
 
+def example_users(example: Mapping[str, Any]) -> int:
+    """The number of users of a verdict's example (its ``before``'s; 0 when it has none).
+
+    Examples
+    --------
+    >>> example_users({"before": {"effectiveness": [0.1, 0.3]}}), example_users({})
+    (2, 0)
+    """
+    return len(next(iter((example.get("before") or {}).values()), ()))
+
+
 def explain_excess(example: Mapping[str, Any]) -> str:
     """The reason of a violated universal property: the size of the violation.
 
@@ -543,7 +555,7 @@ def explain_strict(example: Mapping[str, Any], *, step: str, towards: str = "fai
     before, after = example["value_before"], example["value_after"]
     if before == after:
         return f"{step} left the value at {before:.6g}"
-    m = len(next(iter((example.get("before") or {"": [0.0]}).values())))
+    m = max(1, example_users(example))
     if abs(after - before) <= resolution(m, before, after):  # (the judge's margin: no move at all)
         return f"{step} left the value at {before:.6g} (moved {abs(after - before):.2g}, within its float resolution)"
     shown = shown_pair(before, after)
@@ -600,7 +612,7 @@ def explain_range(example: Mapping[str, Any]) -> str:
         for v in (example["value_before"], *example.get("derived", {}).values())
         if isinstance(v, (int, float)) and not math.isnan(v)
     ]
-    m = len(next(iter(example["before"].values())))
+    m = example_users(example)
     return (
         f"m = {m}: the values found span [{min(values):.3g}, {max(values):.3g}] "
         f"(the drawn population and {len(example.get('derived', {}))} candidate extremes)"

@@ -27,7 +27,7 @@ from typing import Any
 from puf.grammar import builtin_form
 from puf.metadata import Measure
 
-from ..catalog.judges import UNBOUNDED
+from ..catalog.judges import UNBOUNDED, example_users
 from .smt_encoding import Encoder, NotEncodable, z3_module
 
 UNREACHED_MARGIN = 1e-6
@@ -173,7 +173,7 @@ def unreached_end(measure: Measure, example: Mapping[str, Any], *, timeout: floa
     'no population of 2 users goes above 1/2, the largest value found (so the maximum at m = 2), short of the declared end 1'
     """
     z3, values = z3_module(), _values(example)
-    m = len(next(iter(example["before"].values())))
+    m = example_users(example)
     try:
         encoding = _encoding(measure, m) if z3 is not None and values else None
         if encoding is None:

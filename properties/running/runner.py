@@ -35,7 +35,7 @@ from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_retur
 from .isolation import release_workers
 from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
-from ..catalog.judges import MEASURE_EPSILON, explain_excess, shown_pair
+from ..catalog.judges import MEASURE_EPSILON, example_users, explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..knowledge.known.derived import derived_reason, unranked, unread_reason, unreached
 from ..knowledge.power_table import measured_power
@@ -161,7 +161,7 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
         own = known.get("examples", {}).get(prop.name)
         examples = [(PINNED_SOURCE, own)] if own else []
     packaged = known_examples(prop.name, first=measure.name) if known else []
-    examples += sorted(packaged, key=lambda pair: (pair[0] != measure.name, _users_of(pair[1])))
+    examples += sorted(packaged, key=lambda pair: (pair[0] != measure.name, example_users(pair[1])))
     return [
         example_case(prop.name, stored, source=source)
         for source, stored in examples
@@ -169,11 +169,6 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
         if set(measure.reads or ())
         <= set(stored["before"]) | ({"similarity"} if "groups" in stored["before"] else set())
     ]
-
-
-def _users_of(example: Mapping[str, Any]) -> int:
-    """The number of users of a stored example (its ``before``'s)."""
-    return len(next(iter(example["before"].values()), ()))
 
 
 def _check_one(

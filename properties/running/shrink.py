@@ -36,6 +36,7 @@ from __future__ import annotations
 
 __all__ = ["SHRINK_CALLS", "shrink", "users_held"]
 
+from collections.abc import Callable
 from typing import cast
 import dataclasses
 import re
@@ -242,9 +243,7 @@ def _renumbered(
         if first and other is not None:
             other = (max(other[0], int(first[1])), other[1])
     index = {old: new for new, old in enumerate(kept)}
-    text = change
-    for named in _USER_NUMBERS:
-        text = re.sub(named, lambda hit: f"{hit[1]}{index.get(int(hit[2]), hit[2])}", text)
+    text = _numbered(change, lambda user: index.get(user, user))
     done = [f"{removed} removed"] if len(kept) < m else []
     if moved:
         done.append(f"{moved} value{'s' * (moved > 1)} made simpler")
@@ -374,8 +373,13 @@ def _shifted(text: str, user: int) -> str:
     >>> _shifted("1 shared history item(s) added to users 3 and 7", 5)
     '1 shared history item(s) added to users 3 and 6'
     """
+    return _numbered(text, lambda number: number - (number > user))
+
+
+def _numbered(text: str, new: Callable[[int], int]) -> str:
+    """The change's text with each user it names by number (:data:`_USER_NUMBERS`) numbered ``new(number)``."""
     for named in _USER_NUMBERS:
-        text = re.sub(named, lambda hit: f"{hit[1]}{int(hit[2]) - (int(hit[2]) > user)}", text)
+        text = re.sub(named, lambda hit: f"{hit[1]}{new(int(hit[2]))}", text)
     return text
 
 
