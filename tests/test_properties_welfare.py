@@ -2,6 +2,7 @@
 cases (a measure that holds, a planted one that violates, the resolution's edge), their proof
 rules, and their planted flaws."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -12,6 +13,7 @@ from puf import Population, as_measure
 from puf.grammar import builtin_form
 from puf.properties import CATALOG, get_property
 from puf.properties.cases.case import Case
+from puf.properties.knowledge.known import known_examples
 from puf.properties.knowledge.corpus import CORPUS, FLAWED
 from puf.properties.catalog.judges import resolution
 from puf.properties.proving.proofs import rule_argument
@@ -229,3 +231,37 @@ def test_the_runner_reaches_the_envy_verdicts():
     )
     assert peu[0].status == "violated" and "0.02" in peu[0].reason
     assert sd[0].status == "not-applicable"
+
+
+def _max_envy(utility):
+    """max over (u, v) of max(φ_u(L_v) − φ_u(L_u), 0): zero with no envy, a user's largest envy otherwise."""
+    u = np.asarray(utility)
+    return float(np.maximum(0.0, u - np.diag(u)[:, None]).max())
+
+
+def test_a_transfer_that_makes_the_giver_envious_breaks_the_transfer_axioms_without_known_files():
+    # Drawn worlds rarely let one user's relevant items fill another's list; the hand-made one does.
+    found = verdicts(
+        _max_envy, properties=["pigou-dalton", "strict-transfer", "lorenz-consistency"], max_examples=5, known=False
+    )
+    assert [v.status for v in found] == ["violated"] * 3
+    assert all(v.example["before"]["effectiveness"] == [1.0, 0.0] for v in found)
+
+
+def test_lorenz_consistency_replays_the_stored_pigou_dalton_examples_that_meet_it():
+    from puf.properties.running.runner import _stored_cases
+
+    assert get_property("lorenz-consistency").replays == ("pigou-dalton",)
+    prop = get_property("lorenz-consistency")
+    for name in ("mme", "sd", "puf"):
+        measure = as_measure(name)
+        cases = _stored_cases(measure, prop, True)
+        replayed = [case for case in cases if ", pigou-dalton)" in case.change]
+        assert replayed  # (each of the three has pigou-dalton examples it can be called on)
+        for case in replayed:
+            assert lorenz_dominates(case.after.effectiveness, case.before.effectiveness)
+    # Examples outside the statement stay out: ``defined``'s are single populations.
+    stray = dataclasses.replace(prop, replays=("defined",))
+    assert known_examples("defined") and not any(
+        ", defined)" in case.change for case in _stored_cases(measure, stray, True)
+    )

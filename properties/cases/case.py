@@ -41,6 +41,8 @@ __all__ = [
     "listed_relevance",
     "choose_listed",
     "world_transfer",
+    "transfer_worlds",
+    "TRANSFER_WORLD",
     "distance",
 ]
 
@@ -220,6 +222,40 @@ def draw_users(draw: st.DrawFn, m: int, count: int) -> int | tuple[int, int]:
         return first
     second = draw(st.integers(0, m - 2))
     return first, second + (second >= first)
+
+
+#: What the hand-made world-level transfer (:func:`transfer_worlds`) is, as the formal statements say it.
+TRANSFER_WORLD = "hand-made: two users, every listed item relevant to user 0, S = (1, 0) → (½, ½)"
+
+
+def transfer_worlds(level: str) -> list[Case]:
+    """The hand-made world-level transfer, tried first (world level; none at score level): two
+    users with lists of two items, every listed item relevant to user 0 and none to user 1;
+    user 0's first item made irrelevant and user 1's first relevant, S = (1, 0) → (½, ½).
+
+    User 0's relevant items fill both lists, so the transfer lowers the worth of its own list
+    alone: a measure reading utility (envy) sees it where a drawn world rarely shows it.
+
+    Examples
+    --------
+    >>> [case.after.effectiveness.tolist() for case in transfer_worlds("world")]
+    [[0.5, 0.5]]
+    >>> transfer_worlds("score")
+    []
+    """
+    if level != "world":
+        return []
+    relevance = np.zeros((2, 6))
+    relevance[0, :4] = 1.0
+    histories = np.zeros((2, 6))
+    histories[:, 4], histories[0, 5] = 1.0, 1.0  # (every Jaccard ½)
+    world = World(histories, relevance, [[0, 1], [2, 3]], np.eye(6))
+    after = world.set_relevance(1, 2, 1.0).set_relevance(0, 0, 0.0)
+    change = (
+        "explicit: transfer of 1/k: worst-off user 1 item 2 relevance 0 → 1, best-off user 0 item 0 "
+        "relevance 1 → 0 (S = (1, 0) → (0.5, 0.5); every listed item relevant to user 0)"
+    )
+    return [Case(derive(world), derive(after), change)]
 
 
 def distance(start: Population, end: Population) -> float:

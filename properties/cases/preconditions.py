@@ -17,6 +17,7 @@ __all__ = [
     "Precondition",
     "precondition",
     "precondition_of",
+    "meets",
     "require",
     "same_fields",
     "other_fields",
@@ -79,6 +80,27 @@ def precondition_of(strategy: Callable[..., Any]) -> Precondition:
         name = getattr(strategy, "__name__", repr(strategy))
         raise ValueError(f"strategy {name} declares no precondition: declare one with @precondition(check)")
     return check
+
+
+def meets(strategy: Callable[..., Any], case: Any, level: str, measure: Any) -> bool:
+    """True when ``case`` meets the precondition declared with ``strategy`` at ``level``.
+
+    Examples
+    --------
+    >>> from puf import Population
+    >>> from puf.properties.cases.case import Case
+    >>> from puf.properties.cases.outcome_cases import progressive_transfer_cases
+    >>> before = Population([0.2, 0.8], [[1, 0], [0, 1]])
+    >>> meets(progressive_transfer_cases, Case(before, before.replace(effectiveness=[0.4, 0.6])), "score", "sd")
+    True
+    >>> meets(progressive_transfer_cases, Case(before, before.replace(effectiveness=[0.9, 0.1])), "score", "sd")
+    False
+    """
+    try:
+        precondition_of(strategy)(case, level, measure)
+    except Exception:  # (OutsideStatement, or a check that cannot read so small or so odd a case)
+        return False
+    return True
 
 
 def require(condition: Any, what: str) -> None:

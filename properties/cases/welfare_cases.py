@@ -46,7 +46,7 @@ from puf.metadata import Measure
 
 from .case import FRACTIONS, FRACTIONS_OR_ONE, HALVES_OR_LESS, Case, case_strategy, derive, draw_users
 from .preconditions import precondition, require, same_fields, single_population
-from .case import trivial_case, world_transfer
+from .case import transfer_worlds, trivial_case, world_transfer
 from .strategies import sources
 
 GRID = 2.0**-20
@@ -247,9 +247,9 @@ def _alike(m: int, similarity: float) -> NDArray[np.float64]:
 
 
 def lorenz_examples(level: str) -> list[Case]:
-    """Hand-made cases, tried first (score level): S doubled, its Lorenz curve unchanged, at
-    m = 6 and m = 2 (every pair at similarity 0.75, so the pair measures read every gap; the
-    last listed is tried first).
+    """Hand-made cases, tried first: S doubled, its Lorenz curve unchanged, at m = 6 and m = 2
+    (every pair at similarity 0.75, so the pair measures read every gap; the last listed is
+    tried first); at world level, the hand-made transfer :func:`~.case.transfer_worlds`.
 
     Examples
     --------
@@ -257,7 +257,7 @@ def lorenz_examples(level: str) -> list[Case]:
     [[0.2, 0.2, 0.2, 0.6, 0.6, 0.6], [0.2, 0.6]]
     """
     if level != "score":
-        return []
+        return transfer_worlds(level)
     cases = []
     for s in ([0.1, 0.1, 0.1, 0.3, 0.3, 0.3], [0.1, 0.3]):
         pop = Population(np.array(s), _alike(len(s), 0.75))

@@ -20,6 +20,7 @@ from puf.metadata import Measure
 from . import judges
 from .property import SCORE_ONLY
 from ..proving.proof_rules import composition_rule
+from ..cases.case import TRANSFER_WORLD, transfer_worlds
 from ..cases.extreme_cases import candidates, reach, size_cases, size_examples
 from ..cases.subgroup_cases import (
     consistency_parts,
@@ -76,7 +77,7 @@ INEQUALITY_AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         formal="∀ P with every S(u) = 0 or ≥ 10⁻³, i, j with S_j − S_i ≥ 0.01, τ ∈ [0.01, ½]: S'_i = S_i + τ(S_j − S_i), "
         "S'_j = S_j − τ(S_j − S_i) ⇒ f(P') < f(P) − r (the float resolution) "
         "(lower fairer); world level: the worst-off user gains one relevant listed item "
-        "and the best-off loses one, S_max − S_min ≥ 2/k",
+        "and the best-off loses one, S_max − S_min ≥ 2/k; " + TRANSFER_WORLD,
         source="Dalton (1920), the principle of transfers in its strict form; `pigou-dalton` "
         "is the weak form (Cowell, Measuring Inequality, ch. 3)",
         kind="universal",
@@ -84,6 +85,7 @@ INEQUALITY_AXIOM_ENTRIES: tuple[dict[str, Any], ...] = (
         needs=("effectiveness",),
         world="worst-off user gains one relevant listed item, best-off user loses one",
         cases=strict_transfer_cases,
+        explicit=transfer_worlds,
         judge=judges.strictly_fairer,
         explain=functools.partial(judges.explain_strict, step="the transfer"),
     ),

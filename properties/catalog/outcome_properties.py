@@ -20,6 +20,7 @@ from puf.metadata import Measure
 from . import judges
 from .property import INEQUALITY_AXIOMS, OUTCOME_FIELDS, PUF_CLAIMS
 from ..proving.proof_rules import composition_rule, fairest_is_zero
+from ..cases.case import TRANSFER_WORLD, transfer_worlds
 from ..cases.outcome_cases import (
     disparity_cases,
     effectiveness_change_cases,
@@ -153,13 +154,14 @@ OUTCOME_ENTRIES: tuple[dict[str, Any], ...] = (
         "S'_j = S_j − τ(S_j − S_i), everything else fixed ⇒ f(P') is not less fair than "
         "f(P) (f(P') ≤ f(P) + tol, lower fairer); world level: the worst-off user gains "
         "one relevant listed item and the best-off loses one, their gap ≥ 2/k (τ = "
-        "1/(k·gap))",
+        "1/(k·gap)); " + TRANSFER_WORLD,
         source=INEQUALITY_AXIOMS + ": Pigou–Dalton transfer principle",
         kind="universal",
         meant_for="inequality indices",
         needs=("effectiveness",),
         world="worst-off user gains one relevant listed item, best-off user loses one",
         cases=progressive_transfer_cases,
+        explicit=transfer_worlds,
         judge=judges.not_less_fair,
         proof_rule=_pigou_dalton,
     ),

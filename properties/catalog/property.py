@@ -119,6 +119,11 @@ class Property:
         How a segment case is narrowed (default :func:`properties.running.search.narrow_jump`):
         ``narrow(evaluate, start, end) -> (pop_a, pop_b, value_a, value_b)`` or None when the
         segment shows nothing to judge (``continuity``: no jump that survives the narrowing).
+    replays : tuple of str, default ()
+        Properties whose cases are cases of this one too (a Pigou–Dalton transfer is a Lorenz
+        improvement): their stored examples in ``properties/knowledge/known/`` are replayed
+        with this property's own, those that meet this property's precondition, so that a
+        violation a known file stores under one is found under the other at any budget.
     proof_rule : callable, optional
         ``proof_rule(measure, form) -> str or None``: the composition rule that proves the
         property for every m from a grammar form's blocks (a
@@ -166,6 +171,7 @@ class Property:
     grid: Callable | None = None
     refine: Callable | None = None
     narrow: Callable | None = None
+    replays: tuple = ()
     proof_rule: Callable | None = None
 
     def __post_init__(self) -> None:

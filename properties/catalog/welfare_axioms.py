@@ -31,6 +31,7 @@ from puf.metadata import Measure
 
 from . import judges
 from ..cases.case import Case
+from ..cases.case import TRANSFER_WORLD
 from ..cases.welfare_cases import added_amount, envy_free, lorenz_dominates, max_envy, strict_envy
 from ..cases.welfare_cases import envy_free_cases, equal_addition_cases, lorenz_cases, mirror_cases
 from ..cases.welfare_cases import lorenz_examples, mirror_examples, mirror_parts
@@ -181,9 +182,10 @@ WELFARE_ENTRIES: tuple[dict[str, Any], ...] = (
         "rescaling S' := aS' (a up to 1/max S' or in (0, 1)), by the rescaling alone (equal "
         "curves: S against S/max S, S/2 against S), by a move towards the mean rescaled to the top, "
         "or drawn anew and kept when one of the two dominates; hand-made: S = (0.1, 0.3) and "
-        "(0.1, 0.1, 0.1, 0.3, 0.3, 0.3) doubled, every similarity 0.75; a mean of 0 has no Lorenz curve and "
-        "is excluded; world level: the worst-off user gains one relevant listed item and the "
-        "best-off loses one, their gap ≥ 2/k (a transfer at a fixed mean)",
+        "(0.1, 0.1, 0.1, 0.3, 0.3, 0.3) doubled, every similarity 0.75; the stored pigou-dalton "
+        "examples that meet this statement replayed too (a transfer is a Lorenz improvement); a mean "
+        "of 0 has no Lorenz curve and is excluded; world level: the worst-off user gains one relevant listed item and the "
+        "best-off loses one, their gap ≥ 2/k (a transfer at a fixed mean); " + TRANSFER_WORLD,
         source="Atkinson (1970), Lorenz dominance as the ranking every relative index consistent "
         "with transfers agrees on; Foster (1985), Lorenz consistency of relative inequality "
         "measures (a relative index is Lorenz-consistent iff it is Schur-convex and scale-invariant)",
@@ -193,6 +195,7 @@ WELFARE_ENTRIES: tuple[dict[str, Any], ...] = (
         world="worst-off user gains one relevant listed item, best-off user loses one",
         cases=lorenz_cases,
         explicit=lorenz_examples,
+        replays=("pigou-dalton",),
         judge=lorenz_not_less_fair,
         proof_rule=lorenz_consistency,
     ),

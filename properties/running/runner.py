@@ -30,6 +30,7 @@ from puf import as_measure
 from puf.metadata import Measure
 
 from ..cases.case import LARGEST, Case, measure_level
+from ..cases.preconditions import meets
 from .verdict import Verdict
 from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number
 from .isolation import release_workers
@@ -146,7 +147,9 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
     ``known`` is True (the packaged known files), False (none), or a known file's content
     (a measure's pinned file): its example of the property first, then the packaged ones, the
     measure's own (a built-in's pinned find) before the others, and those smallest first, so
-    that a measure failing several is shown the smallest.
+    that a measure failing several is shown the smallest. The packaged examples of the
+    properties ``prop`` replays (:attr:`Property.replays`) join them, those that meet ``prop``'s
+    precondition.
 
     Examples
     --------
@@ -155,20 +158,29 @@ def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, A
     >>> cases = _stored_cases(as_measure("gini"), get_property("defined"), True)
     >>> cases[0].change.startswith("known example (gini)")
     True
+    >>> cases = _stored_cases(as_measure("mme"), get_property("lorenz-consistency"), True)
+    >>> [case.change.split(":")[0] for case in cases if "pigou-dalton" in case.change][0]
+    'known example (mme, pigou-dalton)'
     """
-    examples = []
+    examples = []  # (measure, property, example)
     if isinstance(known, dict):
         own = known.get("examples", {}).get(prop.name)
-        examples = [(PINNED_SOURCE, own)] if own else []
-    packaged = known_examples(prop.name, first=measure.name) if known else []
-    examples += sorted(packaged, key=lambda pair: (pair[0] != measure.name, example_users(pair[1])))
-    return [
-        example_case(prop.name, stored, source=source)
-        for source, stored in examples
+        examples = [(PINNED_SOURCE, prop.name, own)] if own else []
+    packaged = [
+        (name, stored_as, stored)
+        for stored_as in (prop.name, *prop.replays)
+        for name, stored in (known_examples(stored_as) if known else ())
+    ]
+    examples += sorted(packaged, key=lambda e: (e[0] != measure.name, e[1] != prop.name, example_users(e[2])))
+    level = measure_level(measure)
+    cases = [
+        (example_case(prop.name, stored, source=name if stored_as == prop.name else f"{name}, {stored_as}"), stored_as)
+        for name, stored_as, stored in examples
         # (each user's group stands for a similarity: 1 within a group, 0 across)
         if set(measure.reads or ())
         <= set(stored["before"]) | ({"similarity"} if "groups" in stored["before"] else set())
     ]
+    return [case for case, stored_as in cases if stored_as == prop.name or meets(prop.cases, case, level, measure)]
 
 
 def _check_one(
