@@ -178,16 +178,30 @@ def _puf(data: str, reading: _Reading) -> Finding | None:
     )
 
 
-def _pairing(data: str, reading: _Reading) -> Finding | None:
-    puf = reading.contrast(["PUF"])
-    if puf.empty:
+def _pairing_sweep(reading: _Reading, stem: str = "PUF") -> str | None:
+    """The sweep every pairing sentence of one data source reads: the pairing sweep itself where
+    the data has it (synthetic), else the first sweep with PUF's pairings (else ``stem``'s)."""
+    for rows in (reading.contrast(["PUF"]), reading.contrast([stem])):
+        if len(rows):
+            return "pairing" if (rows["sweep"] == "pairing").any() else str(rows["sweep"].iloc[0])
+    return None
+
+
+def _shown_contrast(rows: pd.DataFrame) -> pd.Series | None:
+    """The contrast row a sentence quotes: the NDCG variant where there is one, else the first."""
+    if rows.empty:
         return None
-    # The pairing sweep itself where this data has it (synthetic), else the skewness sweep's pairings.
-    sweep = "pairing" if (puf["sweep"] == "pairing").any() else str(puf["sweep"].iloc[0])
+    ndcg = rows["measure"].str.endswith("-NDCG")
+    return rows[ndcg].iloc[0] if ndcg.any() else rows.iloc[0]
+
+
+def _pairing(data: str, reading: _Reading) -> Finding | None:
+    sweep = _pairing_sweep(reading)
+    puf = reading.contrast(["PUF"])
     puf = puf[puf["sweep"] == sweep]
-    shown = (
-        puf[puf["measure"].str.endswith("-NDCG")].iloc[0] if puf["measure"].str.endswith("-NDCG").any() else puf.iloc[0]
-    )
+    shown = _shown_contrast(puf)
+    if sweep is None or shown is None:
+        return None
     blind = reading.contrast(BLIND)
     blind = blind[blind["sweep"] == sweep]
     apart = blind[blind["verdict"] != "no difference"]
@@ -265,15 +279,22 @@ _UNSTEADY = (
 
 def _yours(data: str, reading: _Reading, stem: str, *, unsteady: bool = False) -> Finding:
     change, moving = reading.similarity_change([stem])
-    contrast = reading.contrast([stem])  # the sweep with the most points where both pairings are defined
-    contrast = contrast.sort_values("points", ascending=False, kind="stable") if len(contrast) else contrast
+    # The sweep PUF's pairing sentence reads, so the two compare; where the measure is undefined
+    # there, the sweep with the most points where both pairings are defined.
+    sweep, contrast = _pairing_sweep(reading, stem), reading.contrast([stem])
+    shown = _shown_contrast(contrast[contrast["sweep"] == sweep])
+    if (shown is None or not int(shown["points"])) and len(contrast) and int(contrast["points"].max()):
+        shown = contrast.sort_values("points", ascending=False, kind="stable").iloc[0]
+        sweep = str(shown["sweep"])
+    on = f"most unfair against most fair pairing on the {str(sweep).replace('_', ' ')} sweep"
     pairs = (
         "not in a pairing sweep"
-        if not len(contrast)
-        else "most unfair against most fair pairing: undefined (no point where both are defined)"
-        if not int(contrast["points"].iloc[0])
-        else f"most unfair against most fair pairing: {contrast['verdict'].iloc[0]} at "
-        f"{int(contrast['above'].iloc[0])} of {int(contrast['points'].iloc[0])} points"
+        if sweep is None
+        else f"not run on the {sweep.replace('_', ' ')} sweep"
+        if shown is None
+        else f"{on}: undefined (no point where both are defined)"
+        if not int(shown["points"])
+        else f"{on}: {shown['verdict']} at {int(shown['above'])} of {int(shown['points'])} points"
     )
     similarity = (
         f"responds to similarity (changes by up to {_num(change)} along the skewness sweeps)"

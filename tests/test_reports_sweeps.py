@@ -293,14 +293,22 @@ def test_the_reading_of_a_measure_undefined_everywhere_says_so_not_that_it_did_n
     ]
     assert finding.sentence == (
         "Zero-relevance sweep: mine-NDCG is undefined, change 0; undefined along the skewness sweeps; "
-        "most unfair against most fair pairing: undefined (no point where both are defined)."
+        "most unfair against most fair pairing on the skewness sweep: undefined (no point where both are defined)."
     )
     # a sweep with points where both pairings are defined is the one quoted, whichever comes first
     defined = pd.concat([contrasts, contrasts.assign(sweep="pairing", verdict="no difference", gap=0.0, points=1)])
     quoted = findings(pd.DataFrame(rows, columns=columns), defined, {}, yours=["mine"])[-1].sentence
-    assert quoted.endswith("most unfair against most fair pairing: no difference at 0 of 1 points.")
+    assert quoted.endswith(
+        "most unfair against most fair pairing on the pairing sweep: no difference at 0 of 1 points."
+    )
     alone = findings(pd.DataFrame(rows[:1], columns=columns), contrasts.iloc[:0], {}, yours=["mine"])
     assert "not run on the skewness sweeps; not in a pairing sweep" in alone[-1].sentence
+    # undefined on the pairing sweep but defined on the skewness one: that one is quoted, by name
+    other = defined.assign(points=[3, 0], above=[3, 0], verdict=["unfair above", "undefined"])
+    quoted = findings(pd.DataFrame(rows, columns=columns), other, {}, yours=["mine"])[-1].sentence
+    assert quoted.endswith(
+        "most unfair against most fair pairing on the skewness sweep: unfair above at 3 of 3 points."
+    )
     # defined at two points of eleven: flat over those, and the reading says where it was not
     mostly = pd.DataFrame([(*rows[0][:5], "flat", 0.0)], columns=columns).assign(
         undefined_at="10%, 20%, 30%, 40%, 50%, 60%, 70%, 80%, 90%"
@@ -308,3 +316,28 @@ def test_the_reading_of_a_measure_undefined_everywhere_says_so_not_that_it_did_n
     assert findings(mostly, contrasts.iloc[:0], {}, yours=["mine"])[-1].sentence.startswith(
         "Zero-relevance sweep: mine-NDCG is flat, change 0 (undefined at 9 points: 10%, ..., 90%; read over the rest);"
     )
+
+
+def test_puf_and_a_users_copy_of_puf_are_read_on_the_same_pairing_sweep():
+    """The opening's PUF sentence reads the pairing sweep; a user's measure is read on that sweep
+    too (it read the one with the most points, listed first: another sweep than PUF's)."""
+    from puf.reports.findings import findings
+
+    columns = ["data", "sweep", "figure", "measure", "verdict", "gap", "above", "points"]
+    contrasts = pd.DataFrame(
+        [
+            ("synthetic", sweep, sweep, name, "unfair above", 0.1, above, 5)
+            for name in ("PUF-NDCG", "copy-NDCG")
+            for sweep, above in (("skewness", 5), ("pairing", 3))
+        ],
+        columns=columns,
+    )
+    responses = pd.DataFrame(
+        [("synthetic", "zero_relevance", "zero_relevance", n, "", "rising", 0.3) for n in ("PUF-NDCG", "copy-NDCG")],
+        columns=["data", "sweep", "figure", "measure", "condition", "trend", "change"],
+    )
+    found = {f.claim: f.sentence for f in findings(responses, contrasts, {}, yours=["copy"])}
+    assert "On the pairing sweep PUF-NDCG scores the most unfair pairing higher at 3 of 5 points" in " ".join(
+        found.values()
+    )
+    assert found["your measure copy"].endswith("pairing on the pairing sweep: unfair above at 3 of 5 points.")
