@@ -25,6 +25,7 @@ __all__ = [
     "function_name",
 ]
 
+import difflib
 import functools
 import inspect
 import math
@@ -33,6 +34,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .population import FIELDS
+
+#: How close (:func:`difflib.get_close_matches`' ratio) an option's name is to a field's when it is
+#: taken for a misspelt field ("similarty", "efectiveness"; not "similarities" or "utilities").
+_MISSPELT = 0.85
 
 
 def function_name(function: object) -> str:
@@ -90,14 +95,25 @@ def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
                 f"{p.name!r}, both positional-only (before '/'); put the fields first"
             )
         option = p.name if p.kind is p.POSITIONAL_ONLY and p.name not in FIELDS else option
+        close = difflib.get_close_matches(p.name, FIELDS, n=1)
         if p.name in FIELDS:
             reads.append(p.name)
         elif p.default is p.empty:
             method = " (a method named from its class: name an instance's, or make it a staticmethod)"
             raise ValueError(
                 f"measure {function_name(function)!r} has a required parameter "
-                f"{p.name!r} that is not a Population field; known fields: {', '.join(FIELDS)}"
+                f"{p.name!r} that is not a Population field"
+                + (f"; did you mean {close[0]!r}?" if close else "")
+                + f" known fields: {', '.join(FIELDS)}"
                 + (method if p.name in ("self", "cls") and not reads else "")
+            )
+        elif difflib.get_close_matches(p.name, FIELDS, n=1, cutoff=_MISSPELT):
+            # An option a letter away from a field would silently keep its default: the harness
+            # passes fields by their names only.
+            raise ValueError(
+                f"measure {function_name(function)!r} has an option {p.name!r} (default {p.default!r}) "
+                f"that is not a Population field; did you mean {close[0]!r}? The field would never "
+                "be passed to it: name the parameter as the field, or the option unlike any field"
             )
     if not reads and parameters and all(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
         raise ValueError(  # what a decorator without functools.wraps shows of the function

@@ -101,6 +101,29 @@ def test_fields_passed_positional_only_are_passed_in_order():
         signature_reads(later)
 
 
+def test_a_misspelt_field_is_named_with_the_field_meant():
+    """A required parameter a letter off a field is refused with the field it meant; so is an
+    option that close to one (it would keep its default: fields are passed by name only). Options
+    merely like a field ("similarities", "similarity_floor") are options."""
+
+    def sd(effectivness):
+        return float(np.std(effectivness))
+
+    with pytest.raises(ValueError, match="'effectivness' that is not a Population field; did you mean 'effectiveness'"):
+        signature_reads(sd)
+
+    def weighted(effectiveness, similarty=None):
+        return 0.0
+
+    with pytest.raises(ValueError, match=r"option 'similarty' \(default None\) .*did you mean 'similarity'\?"):
+        signature_reads(weighted)
+
+    def floored(effectiveness, *, similarities=None, similarity_floor=0.0, utilities=()):
+        return 0.0
+
+    assert signature_reads(floored) == ("effectiveness",)
+
+
 def test_registry_order_is_module_order_then_definition_order():
     assert list(puf.MEASURES) == [m.name for m in registry.builtin_measures()] == plain_builtin_order()
     assert list(puf.MEASURES)[:9] == [n for n, m in puf.MEASURES.items() if "PUF paper" in m.reference]
