@@ -1,6 +1,7 @@
 """The known files: their format, and that every stored example backs its verdict on its own."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -216,6 +217,18 @@ def test_no_known_file_stores_coverage_or_a_derivable_reason(name, prop):
     assert reason != derived_reason(name, get_property(prop), data["verdicts"][prop]), (
         f"properties/knowledge/known/{name}.json, {prop}: the reason is the one derived from what the measure reads; run `{fix}`"
     )
+
+
+def test_no_stored_reason_points_at_an_example_shown_beside_it():
+    """A reason is shown where its example is (``puf check``) and where it is not (a report's
+    built-in cells, the hover of its matrix): "counterexample below" is true in one of them only."""
+    pointing = [
+        f"{name}.json {prop}"
+        for name in known_measures()
+        for prop, reason in load_known(name)["reasons"].items()
+        if re.search(r"(counterexample|witness) (below|above)", reason)
+    ]
+    assert pointing == []
 
 
 @pytest.mark.parametrize("name", known_measures())
