@@ -57,6 +57,10 @@ def one_element_tensor(effectiveness):
 def huge_at_a_gap(effectiveness):
     return 10**400 if np.ptp(effectiveness) > 0.5 else 0  # an exact int beyond the float range
 
+def sleepy(effectiveness):
+    time.sleep(0.05)
+    return float(np.ptp(effectiveness))
+
 def per_user(effectiveness):
     return np.asarray(effectiveness) - np.mean(effectiveness)
 """
@@ -153,6 +157,17 @@ def test_puf_check_takes_a_time_limit_and_a_time_out_names_the_option(planted, c
         assert "--time-limit must be a finite number of seconds > 0, got 0.0" in capsys.readouterr().err
 
 
+def test_puf_check_takes_a_time_budget_and_a_search_it_stops_says_so_without_a_power_claim(planted, capsys):
+    argv = ["check", f"{planted}:sleepy", "--property", "pigou-dalton", "--time-budget", "1", "--quiet"]
+    assert main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())  # (the table wraps its reasons)
+    assert "(search stopped at its time budget of 1 s)" in out
+    assert "this search finds" not in out  # the corpus measured whole searches
+    assert "1 search stopped at its time budget of 1 s (about" in out and "--time-budget SECONDS" in out
+    assert main(["check", "sd", "--time-budget", "0"]) == 2
+    assert "--time-budget must be a finite number of seconds > 0, got 0.0" in capsys.readouterr().err
+
+
 def test_design_passes_its_time_limit_to_every_cell(monkeypatch):
     from puf.properties.proving import design as design_module
 
@@ -192,6 +207,32 @@ def test_pytest_takes_a_measure_time_limit(planted, pytester):
     result.stdout.fnmatch_lines(["*timed out after 0.2 s*"])
     refused = pytester.runpytest_inprocess(*_plugin_args(), "--measure", "sd", "--measure-time-limit", "0")
     assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    refused = pytester.runpytest_inprocess(*_plugin_args(), "--measure", "sd", "--measure-time-budget", "0")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_pytest_takes_a_measure_time_budget(planted, pytester, monkeypatch):
+    from puf.properties.running import runner
+
+    budgets, real = [], runner.verdicts
+
+    def spy(*args, **kwargs):
+        budgets.append(kwargs["time_budget"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "verdicts", spy)
+    result = pytester.runpytest_inprocess(
+        *_plugin_args(),
+        "--measure",
+        f"{planted}:sleepy",
+        "--measure-time-budget",
+        "1",
+        "-k",
+        "pigou",
+        "-p",
+        "no:cacheprovider",
+    )
+    assert result.ret == 0 and budgets == [1.0]
 
 
 def test_pytest_says_once_that_a_measure_returns_no_number(planted, pytester):

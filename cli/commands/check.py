@@ -19,7 +19,7 @@ from puf.lines import fitted, print_failure, terminal_width
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 from ._prints import kept_prints
-from ._time_limit import add_time_limit, time_limit_error, timed_out_note
+from ._time_limit import add_time_budget, add_time_limit, stopped_note, time_limit_error, timed_out_note
 
 if TYPE_CHECKING:
     from puf.metadata import Measure
@@ -82,6 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seed; the same seed gives the same verdicts (default 0)",
     )
     add_time_limit(parser)
+    add_time_budget(parser)
     parser.add_argument(
         "--jobs",
         type=int,
@@ -202,7 +203,7 @@ def _refusal(args: argparse.Namespace) -> str | None:
         return f"--jobs must be >= 1, got {args.jobs}"
     if args.random_state < 0:  # numpy and Hypothesis seeds are non-negative
         return f"--random-state must be >= 0, got {args.random_state}"
-    return time_limit_error(args.time_limit)
+    return time_limit_error(args.time_limit) or time_limit_error(args.time_budget, "--time-budget")
 
 
 def _property_bar(name: str, args: argparse.Namespace) -> Any:
@@ -254,6 +255,7 @@ def run(args: argparse.Namespace) -> int:
         "random_state": args.random_state,
         "proofs": args.proofs,
         "time_limit": args.time_limit,
+        "time_budget": args.time_budget,
     }
     try:
         options["max_examples"] = example_budget(args.max_examples, name="--max-examples")
@@ -294,9 +296,9 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
                 _say(note)
         if args.known:
             _pin(args, measure, results)
-    note = timed_out_note(results, args.time_limit)
-    if note:
-        _say(note)
+    for note in (timed_out_note(results, args.time_limit), stopped_note(results, args.time_budget)):
+        if note:
+            _say(note)
     if args.json:  # the schema of puf report's properties.json (reports.verdicts)
         from puf.reports.verdicts import verdict_document, verdict_record
 

@@ -249,7 +249,7 @@ def transfer_worlds(level: str) -> list[Case]:
     relevance[0, :4] = 1.0
     histories = np.zeros((2, 6))
     histories[:, 4], histories[0, 5] = 1.0, 1.0  # (every Jaccard ½)
-    world = World(histories, relevance, [[0, 1], [2, 3]], np.eye(6))
+    world = World(histories, relevance, np.array([[0, 1], [2, 3]]), np.eye(6))
     after = world.set_relevance(1, 2, 1.0).set_relevance(0, 0, 0.0)
     change = (
         "explicit: transfer of 1/k: worst-off user 1 item 2 relevance 0 → 1, best-off user 0 item 0 "

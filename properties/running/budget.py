@@ -15,6 +15,7 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "QUICK_MAX_EXAMPLES",
     "DEFAULT_TIME_LIMIT",
+    "DEFAULT_TIME_BUDGET",
     "TIME_LIMIT_HINT",
     "warm_up_limit",
     "example_budget",
@@ -37,6 +38,11 @@ DEFAULT_TIME_LIMIT = 2.0
 --time-limit``, the report's sweeps, verdicts and designed measures alike; pytest:
 ``--measure-time-limit``); a measure's first call in a process, its warm-up, may take ten
 times as long (:func:`warm_up_limit`)."""
+
+DEFAULT_TIME_BUDGET = 60.0
+"""Seconds one property's search may take (``puf check --time-budget``; pytest:
+``--measure-time-budget``); a search that reaches it stops, and its verdict says so and quotes
+no measured power (the corpus measured whole searches)."""
 
 TIME_LIMIT_HINT = "raise it with --time-limit SECONDS (pytest: --measure-time-limit SECONDS)"
 """What a time-out message adds: the options that raise the limit."""

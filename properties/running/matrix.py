@@ -17,7 +17,7 @@ from puf.parallel import completed, fork_available, progress_bar, worker_pool
 
 from ..catalog.listing import CATALOG, get_property
 from ..catalog.property import Property
-from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
+from .budget import DEFAULT_TIME_BUDGET, DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from .isolation import release_workers
 from . import runner
 from .verdict import Verdict
@@ -31,7 +31,7 @@ def verdicts(
     max_examples: int | None = None,
     random_state: int | np.random.Generator | None = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
-    time_budget: float = 60.0,
+    time_budget: float = DEFAULT_TIME_BUDGET,
     database: Any = None,
     known: bool | Mapping[str, Any] = True,
     proofs: str = "rules",
@@ -60,8 +60,9 @@ def verdicts(
         A user's measure runs in a worker process killed at the limit (so even C code
         that ignores signals stops); the built-ins run in-process under SIGALRM (main
         thread).
-    time_budget : float, default 60.0
-        Seconds allowed per property; the search stops there and reports what it has.
+    time_budget : float, default :data:`~puf.properties.running.budget.DEFAULT_TIME_BUDGET` (60 s)
+        Seconds allowed per property, > 0; the search stops there, reports what it has and
+        says so (its reason quotes no measured power then).
     database : hypothesis database, optional
         Example database (keyed by measure and property); default none.
     known : bool or dict, default True

@@ -90,8 +90,9 @@ def _plain_imports() -> Iterator[None]:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Add ``--measure``, ``--known``, ``--measure-max-examples``, ``--measure-time-limit`` and the ini settings."""
-    from puf.properties.running.budget import DEFAULT_TIME_LIMIT
+    """Add ``--measure``, ``--known``, ``--measure-max-examples``, ``--measure-time-limit``,
+    ``--measure-time-budget`` and the ini settings."""
+    from puf.properties.running.budget import DEFAULT_TIME_BUDGET, DEFAULT_TIME_LIMIT
 
     group = parser.getgroup("puf-harness", "fairness measure property checks")
     group.addoption(
@@ -123,6 +124,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
         help=f"seconds allowed per call of a measure (default {DEFAULT_TIME_LIMIT:g}, as puf check --time-limit)",
+    )
+    group.addoption(
+        "--measure-time-budget",
+        type=float,
+        default=DEFAULT_TIME_BUDGET,
+        metavar="SECONDS",
+        help=f"seconds one property's search may take (default {DEFAULT_TIME_BUDGET:g}, as puf check --time-budget)",
     )
     parser.addini(
         "puf_measures",
@@ -191,9 +199,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
     try:
         example_budget(config.getoption("measure_max_examples", default=None), name="--measure-max-examples")
-        limit = config.getoption("measure_time_limit", default=1.0)
-        if not 0 < limit < float("inf"):
-            raise ValueError(f"--measure-time-limit must be a finite number of seconds > 0, got {limit}")
+        for option in ("measure_time_limit", "measure_time_budget"):
+            limit = config.getoption(option, default=1.0)
+            if not 0 < limit < float("inf"):
+                name = "--" + option.replace("_", "-")
+                raise ValueError(f"{name} must be a finite number of seconds > 0, got {limit}")
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[_PLAN] = _plan(config)
@@ -330,6 +340,7 @@ class PropertyItem(pytest.Item):
                     [get_property(name) for name in chosen or [self.property_name]],
                     max_examples=self.config.getoption("measure_max_examples"),
                     time_limit=self.config.getoption("measure_time_limit"),
+                    time_budget=self.config.getoption("measure_time_budget"),
                     random_state=0,
                     known=pinned or True,
                     keep_workers=spread,

@@ -34,7 +34,7 @@ from ..cases.preconditions import meets
 from .verdict import Verdict
 from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number
 from .isolation import release_workers
-from .budget import DEFAULT_TIME_LIMIT, check_run_options, example_budget
+from .budget import DEFAULT_TIME_BUDGET, DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
 from ..catalog.judges import MEASURE_EPSILON, example_users, explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
@@ -218,7 +218,7 @@ def _check_one(
     except Timeout:  # (a call outside a case: the stronger search's)
         return "undefined", f"timed out after {time_limit:g} s", search.timed_out, search
     except OutOfBudget:
-        note = " (search stopped at its call or time budget)"
+        note = f" (search stopped at {search.stopped or 'its call or time budget'})"
     except Exception as exc:  # Hypothesis' own errors, e.g. Flaky from a non-deterministic measure
         if search.failure is None:
             return "undefined", f"{type(exc).__name__}: {exc}".splitlines()[0], None, search
@@ -412,7 +412,7 @@ def verdicts(
     max_examples: int | None = None,
     random_state: int | np.random.Generator | None = 0,
     time_limit: float = DEFAULT_TIME_LIMIT,
-    time_budget: float = 60.0,
+    time_budget: float = DEFAULT_TIME_BUDGET,
     database: Any = None,
     known: bool | Mapping[str, Any] = True,
     proofs: str = "rules",
@@ -473,8 +473,8 @@ def verdicts(
                     known=known,
                 )
             status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
-            # The corpus measured the whole search: one that set sizes aside is not it.
-            whole = status == "holds" and prop.kind == "universal" and search.slow_from is None
+            # The corpus measured the whole search: one that set sizes aside, or stopped at a budget, is not it.
+            whole = status == "holds" and prop.kind == "universal" and search.slow_from is None and not search.stopped
             power = measured_power(name, max_examples) if whole else None
             if power is not None:
                 reason += f"; this search finds {100 * power[0]:.0f}% of the corpus's planted {name} flaws at {power[1]} examples"

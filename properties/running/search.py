@@ -225,6 +225,7 @@ class PropertySearch:
         # world-level shrinking bounded; the time budget is only a safety net for slow measures.
         self.max_calls = 5 * max_examples + 100
         self.checked = self.undefined = self.calls = 0
+        self.stopped: str | None = None  # the budget that stopped the search ("its call budget"), if one did
         # Of the undefined: judgments that came out NaN on finite values (a step within the
         # resolution of a coarser float the measure returns, or a derived value undefined).
         self.undecided = 0
@@ -302,7 +303,11 @@ class PropertySearch:
         on which a call runs over the time limit is set aside, and so is every case as large after
         it (:attr:`slow_from`)."""
         self.calls += 1
-        if self.calls > self.max_calls or time.perf_counter() - self.start > self.time_budget:
+        if self.calls > self.max_calls:
+            self.stopped = "its call budget"
+            raise OutOfBudget
+        if time.perf_counter() - self.start > self.time_budget:
+            self.stopped = f"its time budget of {self.time_budget:g} s"
             raise OutOfBudget
         if case.trivial:
             return
