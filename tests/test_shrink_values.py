@@ -221,3 +221,20 @@ def test_a_change_that_names_its_users_keeps_them():
     assert _smaller(prop, smaller, 1) is None and _smaller(prop, smaller, 0) is not None
     unnamed = Case(before, before.replace(similarity=raised), "similarity matrix replaced, effectiveness fixed")
     assert _smaller(prop, unnamed, 2) is not None
+
+
+def test_a_rescaling_among_a_propertys_other_changes_loses_users():
+    """lorenz-consistency's changes act on users together (a transfer), but its rescaling alone
+    acts on each user alone (``Case.entrywise``): a find "P halved, then every S × 2" of a measure
+    that reads a spread above ½ shrinks from m = 30 to m = 2; a transfer's users stay."""
+    from puf.properties.running.shrink import _smaller
+
+    s = np.linspace(0.01, 0.45, 30)
+    before = Population(s, np.eye(30))
+    scaled = Case(before, before.replace(effectiveness=2 * s), "P halved, then every S × 2", entrywise=True)
+    example = _shrunk(lambda effectiveness: float(np.ptp(effectiveness) > 0.5), "lorenz-consistency", scaled)
+    assert len(example.failure[1]["before"]["effectiveness"]) == 2
+    moved = s.copy()
+    moved[[0, 29]] = s[0] + 0.25 * (s[29] - s[0]), s[29] - 0.25 * (s[29] - s[0])
+    transfer = Case(before, before.replace(effectiveness=moved), "1 progressive transfer, then every S × 1")
+    assert _smaller(get_property("lorenz-consistency"), transfer, 0) is None

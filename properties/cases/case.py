@@ -114,6 +114,9 @@ class Case:
     subgroups of a subgroup property, the candidate extremes of ``attainable-range``),
     filled in by the runner before the judge reads them; ``derived_error``: what the measure raised
     on the first derived population it could not score (its value NaN), naming that population.
+    ``entrywise``: this case's change acts on each user alone (a rescaling), though its property's
+    changes in general do not (``Property.entrywise``): shrinking may remove any user its text
+    does not name.
 
     Examples
     --------
@@ -132,6 +135,7 @@ class Case:
     segment: bool = False
     values: dict[str, float] | None = None
     derived_error: str | None = None
+    entrywise: bool = False
 
     def __repr__(self) -> str:
         # Short: Hypothesis prints a failing example's repr, and populations are large.

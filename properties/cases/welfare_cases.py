@@ -163,8 +163,17 @@ def mirror_parts(case: Case) -> dict[str, Population]:
     return {"mirror_before": mirrored(case.before), "mirror_after": mirrored(case.after)}
 
 
+_NO_TRANSFER = "no transfer"
+
+
 def _rescaled(pop: Population, s: NDArray[np.float64], factor: float, what: str) -> Case:
-    return Case(pop, pop.replace(effectiveness=np.clip(factor * s, 0.0, 1.0)), f"{what}, then every S × {factor:g}")
+    # A rescaling alone ("no transfer") acts on each user alone: a user removed from both leaves one.
+    return Case(
+        pop,
+        pop.replace(effectiveness=np.clip(factor * s, 0.0, 1.0)),
+        f"{what}, then every S × {factor:g}",
+        entrywise=what == _NO_TRANSFER,
+    )
 
 
 def _progressive(draw: st.DrawFn, s: NDArray[np.float64], count: int) -> tuple[NDArray[np.float64], str]:
@@ -227,8 +236,10 @@ def lorenz_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     mean = s.mean()
     towards = mean + draw(FRACTIONS) * (s - mean)
     others = [
-        _rescaled(pop, s, 1.0 / s.max(), "no transfer"),
-        Case(pop.replace(effectiveness=0.5 * s), pop, "P halved, then every S × 2 (equal Lorenz curves)"),
+        _rescaled(pop, s, 1.0 / s.max(), _NO_TRANSFER),
+        Case(
+            pop.replace(effectiveness=0.5 * s), pop, "P halved, then every S × 2 (equal Lorenz curves)", entrywise=True
+        ),
         _rescaled(pop, towards, 1.0 / towards.max(), "every S moved towards the mean"),
         _rescaled(pop, moved, 1.0 / moved.max(), what),
     ]
@@ -261,7 +272,9 @@ def lorenz_examples(level: str) -> list[Case]:
     cases = []
     for s in ([0.1, 0.1, 0.1, 0.3, 0.3, 0.3], [0.1, 0.3]):
         pop = Population(np.array(s), _alike(len(s), 0.75))
-        cases.append(Case(pop, pop.replace(effectiveness=2.0 * pop.effectiveness), "explicit: every S doubled"))
+        cases.append(
+            Case(pop, pop.replace(effectiveness=2.0 * pop.effectiveness), "explicit: every S doubled", entrywise=True)
+        )
     return cases
 
 

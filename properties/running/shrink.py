@@ -329,10 +329,16 @@ def _unchanged_entry(prop: Property, case: Case, name: str, index: tuple[int, ..
     property (the effectiveness of a similarity replaced whole)."""
     after = cast(Population, case.after)
     return (
-        prop.entrywise
+        _entrywise(prop, case)
         and after.m == case.before.m
         and bool(after.fields()[name][index] == case.before.fields()[name][index])
     )
+
+
+def _entrywise(prop: Property, case: Case) -> bool:
+    """True when ``case``'s change acts on each user alone: every change of its property does
+    (``Property.entrywise``), or this one does (``Case.entrywise``: a rescaling among transfers)."""
+    return prop.entrywise or case.entrywise
 
 
 def _smaller(prop: Property, case: Case, user: int) -> Case | None:
@@ -343,8 +349,10 @@ def _smaller(prop: Property, case: Case, user: int) -> Case | None:
         return _remade(prop, case, _without(case.before, user))
     # A user the change's text names stays (its words would name a user no longer there); the
     # text is numbered as the users left are, so the next step reads it right.
-    named = _named(case.change) if prop.entrywise else set()
-    entrywise = prop.entrywise and case.after is not None and case.after.m == case.before.m and user not in named
+    named = _named(case.change) if _entrywise(prop, case) else set()
+    entrywise = (
+        _entrywise(prop, case) and case.after is not None and case.after.m == case.before.m and user not in named
+    )
     if not (entrywise or _untouched(case, user) or _copies(case, user) is not None):
         return None
     gone = _copies(case, user) or user  # a replicated user leaves with its copies
@@ -641,7 +649,7 @@ def shrink(search: PropertySearch) -> bool:
             other=others,
         )
     else:
-        removed = "users" if search.prop.entrywise else _LEFT_ALONE
+        removed = "users" if _entrywise(search.prop, search.failure_case) else _LEFT_ALONE
         text = _renumbered(change, kept, m, moved, removed=removed)
     text = _redescribed(text, case.before, search.failure_case.before)
     search.failure[1]["change"] = text
