@@ -95,7 +95,8 @@ def _translation_precondition(case: Any, level: str, measure: Any) -> None:
 @precondition(_translation_precondition)
 @case_strategy
 def translation_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
-    """Every effectiveness (and utility) shifted by one amount, staying in [0, 1].
+    """Every effectiveness (and utility) shifted by one amount, staying in [0, 1] (a population
+    whose values span [0, 1] scaled by a ∈ (0, 1) first).
 
     Examples
     --------
@@ -105,6 +106,12 @@ def translation_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """
     pop, _ = draw(sources(level))
     fields = _outcome_fields(pop)
+    if max(v.max() for v in fields.values()) - min(v.min() for v in fields.values()) >= 1.0:
+        # Derived worlds of more than two users nearly always span [0, 1] (a user with every
+        # listed item relevant, one with none): scaled into it first, they leave room to shift.
+        a = draw(FRACTIONS)
+        pop = pop.replace(**{name: a * value for name, value in fields.items()})
+        fields = _outcome_fields(pop)
     low = -min(v.min() for v in fields.values())
     high = 1.0 - max(v.max() for v in fields.values())
     if high - low <= 0:
