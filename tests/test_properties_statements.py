@@ -106,3 +106,13 @@ def test_a_case_outside_its_statement_fails_its_strategys_precondition():
     whole_gap = Case(before, before.replace(effectiveness=[0.8, 0.2]), "the whole gap moved")
     with pytest.raises(OutsideStatement, match="share τ in \\(0, ½\\] of the gap"):
         precondition_of(CATALOG["pigou-dalton"].cases)(whole_gap, "score", "sd")
+    # A partition of one group has no between-group part: outside the subgroup axioms' statement,
+    # though a shrinker removing another group's users (for a measure that fails anywhere) reached it.
+    alone = Population([0.1, 0.0], np.ones((2, 2)))
+    one_group = Case(alone, alone.replace(effectiveness=[0.05, 0.05]), "group 0 redistributed at its mean")
+    with pytest.raises(OutsideStatement, match="groups_of"):
+        precondition_of(CATALOG["subgroup-consistency"].cases)(one_group, "score", "sd")
+    two = Population([0.1, 0.0, 0.3, 0.3], np.kron(np.eye(2), np.ones((2, 2))))
+    precondition_of(CATALOG["subgroup-consistency"].cases)(
+        Case(two, two.replace(effectiveness=[0.05, 0.05, 0.3, 0.3])), "score", "sd"
+    )

@@ -204,8 +204,10 @@ def _redistribution(
 
 
 def _subgroup_precondition(case: Any, level: str, measure: Any) -> None:
-    """Only effectiveness changes, within one block of the similarity, its sum kept."""
+    """Only effectiveness changes, within one block of the similarity, its sum kept; two blocks
+    at least (a partition of one group has no between-group part to read)."""
     same_fields(case.before, case.after, other_fields(case.before, "effectiveness"))
+    require(len(groups_of(case.before.similarity)) >= 2, "len(groups_of(case.before.similarity)) >= 2")
     before, after = case.before.effectiveness, case.after.effectiveness
     moved = np.flatnonzero(np.abs(after - before) > 1e-15)
     linked = case.before.similarity > 0
