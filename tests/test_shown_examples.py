@@ -173,3 +173,15 @@ def test_a_subgroup_example_shows_the_value_of_the_group_it_changed():
     }
     lines = format_example(example, indent=0).splitlines()
     assert lines[1:3] == ["value before 0.36792, after 0.375977", "the group's value before 0.399902, after 0.400146"]
+
+
+def test_a_user_similar_to_no_one_is_shown_with_the_similarity_that_says_so():
+    """dissimilar-independence's premise is read off the similarity: an example of a measure that
+    reads none shows it (the words "similar to no one" beside no matrix were unchecked)."""
+    (verdict,) = verdicts(
+        lambda effectiveness: float(np.std(effectiveness)), properties=["dissimilar-independence"], max_examples=5
+    )
+    assert verdict.status == "violated" and "similar to no one" in verdict.example["change"]
+    similarity = np.array(verdict.example["before"]["similarity"])
+    user = int(verdict.example["change"].split("user ")[1].split(",")[0])
+    assert np.all(np.delete(similarity[user], user) == 0)

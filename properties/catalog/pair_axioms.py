@@ -130,6 +130,7 @@ PAIR_ENTRIES: tuple[dict[str, Any], ...] = (
         kind="universal",
         meant_for="similarity-aware individual fairness measures",
         needs=("effectiveness", "utility"),
+        uses=("similarity",),  # the premise sim(u, v) = 0: shown even to a measure not reading it
         world="one user's history cut to its private items, then one of its relevance grades changed",
         cases=isolated_user_cases,
         explicit=isolated_user_examples,
