@@ -103,3 +103,38 @@ def test_subgroup_consistency_a_group_falling_by_less_than_the_tolerance_is_a_fa
     # The same fall of the whole with the group unchanged (within its resolution) is a violation.
     still = {"group": values["group"], "group_changed": values["group"]}
     assert consistent(as_measure("ge-2"), before, after, Case(case.before, values=still)) > 0
+
+
+def _above_mean_plus_sd(similarity, list_distance):
+    """A UF-like mean over the pairs whose similarity is above the pairs' mean plus their SD."""
+    iu = np.triu_indices(len(similarity), 1)
+    sims = similarity[iu]
+    mask = sims > sims.mean() + sims.std()
+    return float(np.mean(sims[mask] * list_distance[iu][mask])) if mask.any() else 0.0
+
+
+def test_a_threshold_at_a_spread_jumps_where_every_entry_is_tied():
+    """Tied entries have a spread of 0: one nudged above the rest crosses the threshold. The
+    hand-made segment shows it at m = 3 (drawn segments found it at m = 61, where no user leaves)."""
+    (verdict,) = verdicts(_above_mean_plus_sd, properties=["continuity"], max_examples=5)
+    assert verdict.status == "violated" and verdict.example["change"].startswith("every similarity entry tied")
+    assert len(verdict.example["before"]["similarity"]) == 3
+
+
+def test_a_hand_made_segment_moving_a_field_the_measure_does_not_read_is_not_tried():
+    from puf.properties.running.runner import MEASURE_CALLS, _hypothesis_test
+    from puf.properties.running.search import PropertySearch
+
+    search = PropertySearch(
+        as_measure(lambda effectiveness: float(np.max(effectiveness))),
+        CATALOG["continuity"],
+        measure_calls=MEASURE_CALLS,
+        max_examples=1,
+        time_limit=2.0,
+        time_budget=60.0,
+    )
+    tried = []
+    search.check = lambda case: tried.append(case.change)
+    _hypothesis_test(search, max_examples=1, random_state=0, database=None)()
+    explicit = [change for change in tried if change.startswith("every ") and "tied at 0.5" in change]
+    assert explicit == ["every effectiveness entry tied at 0.5, then effectiveness[0] moved to 0.6"]

@@ -57,7 +57,13 @@ def _check_all(name, case, level, measure):
 @pytest.mark.parametrize("level", ["score", "world"])
 @pytest.mark.parametrize("name", list(CATALOG))
 def test_explicit_cases_meet_the_statement(name, level):
-    measure = MEASURES[level][0]
+    # A hand-made case moving a field a measure does not read is outside that measure's statement
+    # (the runner skips it there): each case must meet the statement for a measure reading it.
+    reads_all = {
+        "score": lambda effectiveness, similarity: 0.0,
+        "world": lambda effectiveness, similarity, utility, list_distance: 0.0,
+    }
+    measure = MEASURES[level][0] if name != "continuity" else reads_all[level]
     for case in CATALOG[name].explicit(level):
         _check_all(name, case, level, measure)
 

@@ -2,14 +2,15 @@
 
 A threshold, an indicator or a neighbour set chosen by rank makes a measure jump where a value
 crosses it. :func:`jump_cases` draws segments P0 → P1 that reach such places: every field the
-measure reads moved by noise, one entry swept across its whole range, or two entries tied and
-then nudged apart, where thresholds, sorted orders and nearest neighbours switch. The
-bisection along a segment is :func:`properties.catalog.continuity.narrow_to_jump`.
+measure reads moved by noise, one entry swept across its whole range, two entries tied and
+then nudged apart, or every entry of a field tied and one nudged, where thresholds, sorted
+orders and nearest neighbours switch; :func:`tied_segments` are the hand-made ones tried first.
+The bisection along a segment is :func:`properties.catalog.continuity.narrow_to_jump`.
 """
 
 from __future__ import annotations
 
-__all__ = ["jump_cases"]
+__all__ = ["jump_cases", "tied_segments", "TIED_SEGMENTS"]
 
 from typing import Any
 import functools
@@ -103,6 +104,66 @@ def _tie(draw: st.DrawFn, pop: Population, name: str) -> tuple[Population, Popul
     )
 
 
+def _all_tied(draw: st.DrawFn, pop: Population, name: str) -> tuple[Population, Population, str]:
+    """Every entry of a field tied (a matrix's diagonal kept), then one moved by a drawn step: a
+    measure reading a spread of the entries (a threshold at their mean plus their standard
+    deviation) meets a spread of 0 at the start, which two entries tied among others never give."""
+    value = pop.fields()[name]
+    level = draw(st.sampled_from([0.5, 0.25, 1.0]))
+    tied = np.full_like(value, level)
+    if value.ndim == 2:
+        np.fill_diagonal(tied, np.diag(value))
+    index = _entry(draw, pop.m, name)
+    step = draw(st.sampled_from([1e-3, 0.05, 0.3])) * (1 if level < 1.0 else -1)
+    return (
+        pop.replace(**{name: tied}),
+        pop.replace(**{name: _set(tied, name, index, level + step)}),
+        f"every {name} entry tied at {level:g}, then {name}{list(index)} moved",
+    )
+
+
+#: What the hand-made segments (:func:`tied_segments`) are, as the formal statement says it.
+TIED_SEGMENTS = "hand-made: three users, every entry of one field tied at ½, then one entry moved to 0.6"
+
+
+def tied_segments(level: str) -> list[Case]:
+    """Hand-made segments, tried first: three users with every entry of every field tied at ½
+    (the similarity's diagonal 1, the list distance's 0), to one entry of one field moved to 0.6,
+    a segment per field (score level: effectiveness and similarity; a measure is tried on those of
+    the fields it reads). At the start the entries' spread is 0: a threshold at their mean plus
+    their standard deviation, or a strict comparison of tied values, jumps as soon as it grows.
+
+    Examples
+    --------
+    >>> [case.change for case in tied_segments("score")]
+    ['every effectiveness entry tied at 0.5, then effectiveness[0] moved to 0.6', 'every similarity entry tied at 0.5, then similarity[0, 1] moved to 0.6']
+    >>> len(tied_segments("world"))
+    4
+    """
+    tied = {
+        "effectiveness": np.full(3, 0.5),
+        "similarity": np.full((3, 3), 0.5) + 0.5 * np.eye(3),
+        "utility": np.full((3, 3), 0.5),
+        "list_distance": np.full((3, 3), 0.5) - 0.5 * np.eye(3),
+    }
+    if level == "score":
+        tied = {name: tied[name] for name in ("effectiveness", "similarity")}
+    start = Population(**tied)
+    cases = []
+    for name, value in tied.items():
+        index = (0,) if name == "effectiveness" else (0, 1)
+        where = ", ".join(map(str, index))
+        cases.append(
+            Case(
+                start,
+                start.replace(**{name: _set(value, name, index, 0.6)}),
+                f"every {name} entry tied at 0.5, then {name}[{where}] moved to 0.6",
+                segment=True,
+            )
+        )
+    return cases
+
+
 def _without_tiny(pop: Population, names: list[str]) -> Population:
     # A value such as 10⁻³⁰⁰ makes a logarithm fall by a gap that shrinks too slowly to be
     # told from a jump at any float scale; the statement draws none.
@@ -128,7 +189,8 @@ def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     """A segment between two populations differing in the fields the measure reads.
 
     Every field read moved (by noise of size 1, 0.3, 0.05 or 10⁻³), or one entry of one field
-    swept across its range, or two entries tied and then moved apart.
+    swept across its range, or two entries tied and then moved apart, or every entry of one
+    field tied and then one moved.
 
     Examples
     --------
@@ -141,10 +203,10 @@ def jump_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     if not names:
         names = ["effectiveness"]
     pop = _without_tiny(pop, names)
-    kind = draw(st.sampled_from(["dense", "sweep", "tie"]))
+    kind = draw(st.sampled_from(["dense", "sweep", "tie", "all tied"]))
     if kind == "dense":
         end = pop.replace(**{n: _dense(draw, pop, n) for n in names})
         return Case(pop, _without_tiny(end, names), f"{', '.join(names)} moved along a segment", segment=True)
     name = names[draw(st.integers(0, len(names) - 1))]
-    start, end, change = (_sweep if kind == "sweep" else _tie)(draw, pop, name)
+    start, end, change = {"sweep": _sweep, "tie": _tie, "all tied": _all_tied}[kind](draw, pop, name)
     return Case(start, _without_tiny(end, names), change, segment=True)  # (noise or a step can land near 0 too)

@@ -37,7 +37,7 @@ from puf.population import FIELDS, Population
 from . import judges
 from ..cases.case import Case, distance
 from ..cases.field_cases import lipschitz_cases
-from ..cases.jump_cases import jump_cases
+from ..cases.jump_cases import TIED_SEGMENTS, jump_cases, tied_segments
 from ..cases.preconditions import precondition, precondition_of
 from ..proving.proof_rules import composition_rule
 
@@ -241,7 +241,7 @@ CONTINUITY_ENTRIES: tuple[dict[str, Any], ...] = (
         "piece of largest gap g is halved 10 times more, keeping the half of larger gap, to a "
         "gap g′. A jump (violated) when g′ ≥ g/2 and f(P(a)) ≐ f(P(b)) fails, i.e. g′ > tol (the "
         "resolution rule: a smaller gap is rounding); its two populations are the ends of the last piece. A stored pair is judged by the last "
-        "condition, its ends at most 10⁻¹² apart",
+        "condition, its ends at most 10⁻¹² apart; " + TIED_SEGMENTS,
         source="continuity of a real function on its domain (Rudin, Principles of Mathematical "
         "Analysis, 1976, def. 4.5); the inequality indices are continuous (Shorrocks 1980; "
         "Foster 1985)",
@@ -251,6 +251,7 @@ CONTINUITY_ENTRIES: tuple[dict[str, Any], ...] = (
         entrywise=True,
         world="derived fields moved along a segment (no discrete world change is small)",
         cases=jump_cases,
+        explicit=tied_segments,
         judge=jump,
         narrow=narrow_to_jump,
         proof_rule=continuous_blocks,
