@@ -168,7 +168,8 @@ USER_ENTRIES: tuple[dict[str, Any], ...] = (
         kind="universal",
         meant_for="measures compared across population sizes",
         needs=FIELDS,
-        world="every user copied r times",
+        world="every user copied r times (a copy's Jaccard similarity with its user is 1, or 0 where "
+        "the history is empty: a user with no history is similar to no one, itself included)",
         cases=replication_cases,
         judge=judges.unchanged,
         proof_rule=_replication_invariance,
