@@ -122,19 +122,40 @@ def test_a_threshold_at_a_spread_jumps_where_every_entry_is_tied():
 
 
 def test_a_hand_made_segment_moving_a_field_the_measure_does_not_read_is_not_tried():
-    from puf.properties.running.runner import MEASURE_CALLS, _hypothesis_test
-    from puf.properties.running.search import PropertySearch
+    from puf.properties.running.runner import _replayed_cases
 
-    search = PropertySearch(
-        as_measure(lambda effectiveness: float(np.max(effectiveness))),
-        CATALOG["continuity"],
-        measure_calls=MEASURE_CALLS,
-        max_examples=1,
-        time_limit=2.0,
-        time_budget=60.0,
-    )
-    tried = []
-    search.check = lambda case: tried.append(case.change)
-    _hypothesis_test(search, max_examples=1, random_state=0, database=None)()
-    explicit = [change for change in tried if change.startswith("every ") and "tied at 0.5" in change]
-    assert explicit == ["every effectiveness entry tied at 0.5, then effectiveness[0] moved to 0.6"]
+    reads_s = as_measure(lambda effectiveness: float(np.max(effectiveness)))
+    tried = [case.change for case in _replayed_cases(reads_s, CATALOG["continuity"], False)]
+    assert [change for change in tried if "tied at 0.5" in change] == [
+        "every effectiveness entry tied at 0.5, then effectiveness[0] moved to 0.6"
+    ]
+
+
+def _weighted_gap(effectiveness, similarity):
+    """Σ sim·|gap| / Σ sim over pairs, 0 when no two users are similar: a weighted mean."""
+    iu = np.triu_indices(len(effectiveness), 1)
+    weights = np.asarray(similarity)[iu]
+    gaps = np.abs(np.subtract.outer(effectiveness, effectiveness))[iu]
+    return float((weights * gaps).sum() / weights.sum()) if weights.sum() > 0 else 0.0
+
+
+def test_a_mean_weighted_by_similarity_jumps_where_no_two_users_are_similar():
+    """At S = (0, 1) the value is 1 for any similarity > 0 and 0 at similarity 0: the drawn
+    segments missed it at the default budget ("holds"); the hand-made one shows it at m = 2."""
+    (verdict,) = verdicts(_weighted_gap, properties=["continuity"], known=False)
+    assert verdict.status == "violated" and verdict.example["change"].startswith("no two users similar")
+    assert len(verdict.example["before"]["effectiveness"]) == 2
+
+
+def test_a_ratio_over_the_range_is_steep_near_equality():
+    """Mean |S − mean| / (max − min) moves by a fixed amount however small the gaps: slope 2·10³ at
+    gaps of 10⁻⁴, far above the bound 10 (the drawn cases missed it: "holds")."""
+
+    def deviation_over_range(effectiveness):
+        s = np.asarray(effectiveness, dtype=float)
+        if np.ptp(s) == 0:
+            raise ValueError("every S equal")
+        return float(np.mean(np.abs(s - s.mean())) / np.ptp(s))
+
+    (verdict,) = verdicts(deviation_over_range, properties=["lipschitz-continuity"], known=False)
+    assert verdict.status == "violated" and verdict.example["change"].startswith("three users nearly equal")

@@ -249,13 +249,13 @@ def test_a_transfer_that_makes_the_giver_envious_breaks_the_transfer_axioms_with
 
 
 def test_lorenz_consistency_replays_the_stored_pigou_dalton_examples_that_meet_it():
-    from puf.properties.running.runner import _stored_cases
+    from puf.properties.running.runner import _replayed_cases
 
     assert get_property("lorenz-consistency").replays == ("pigou-dalton",)
     prop = get_property("lorenz-consistency")
     for name in ("mme", "sd", "puf"):
         measure = as_measure(name)
-        cases = _stored_cases(measure, prop, True)
+        cases = _replayed_cases(measure, prop, True)
         replayed = [case for case in cases if ", pigou-dalton)" in case.change]
         assert replayed  # (each of the three has pigou-dalton examples it can be called on)
         for case in replayed:
@@ -263,5 +263,5 @@ def test_lorenz_consistency_replays_the_stored_pigou_dalton_examples_that_meet_i
     # Examples outside the statement stay out: ``defined``'s are single populations.
     stray = dataclasses.replace(prop, replays=("defined",))
     assert known_examples("defined") and not any(
-        ", defined)" in case.change for case in _stored_cases(measure, stray, True)
+        ", defined)" in case.change for case in _replayed_cases(measure, stray, True)
     )

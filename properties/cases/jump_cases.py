@@ -10,7 +10,7 @@ The bisection along a segment is :func:`properties.catalog.continuity.narrow_to_
 
 from __future__ import annotations
 
-__all__ = ["jump_cases", "tied_segments", "TIED_SEGMENTS"]
+__all__ = ["jump_cases", "tied_segments", "TIED_SEGMENTS", "steep_segments", "STEEP_SEGMENTS"]
 
 from typing import Any
 import functools
@@ -123,22 +123,30 @@ def _all_tied(draw: st.DrawFn, pop: Population, name: str) -> tuple[Population, 
 
 
 #: What the hand-made segments (:func:`tied_segments`) are, as the formal statement says it.
-TIED_SEGMENTS = "hand-made: three users, every entry of one field tied at ½, then one entry moved to 0.6"
+TIED_SEGMENTS = (
+    "hand-made: three users, every entry of one field tied at ½, then one entry moved to 0.6; two users "
+    "at S = (0, 1) similar to no one, then their similarity moved to 0.6"
+)
 
 
 def tied_segments(level: str) -> list[Case]:
     """Hand-made segments, tried first: three users with every entry of every field tied at ½
     (the similarity's diagonal 1, the list distance's 0), to one entry of one field moved to 0.6,
     a segment per field (score level: effectiveness and similarity; a measure is tried on those of
-    the fields it reads). At the start the entries' spread is 0: a threshold at their mean plus
-    their standard deviation, or a strict comparison of tied values, jumps as soon as it grows.
+    the fields it reads); and two users at S = (0, 1) similar to no one (user 0 envying user 1's
+    list, the lists apart), to their similarity at 0.6.
+
+    At the start of the first the entries' spread is 0: a threshold at their mean plus their
+    standard deviation, or a strict comparison of tied values, jumps as soon as it grows. At the
+    start of the last the similarities sum to 0: a weighted mean over similar pairs (Σ sim·gap /
+    Σ sim) jumps from its value for no similar pair to the gap itself.
 
     Examples
     --------
-    >>> [case.change for case in tied_segments("score")]
-    ['every effectiveness entry tied at 0.5, then effectiveness[0] moved to 0.6', 'every similarity entry tied at 0.5, then similarity[0, 1] moved to 0.6']
+    >>> [case.change for case in tied_segments("score")][1:]
+    ['every similarity entry tied at 0.5, then similarity[0, 1] moved to 0.6', 'no two users similar (S = (0, 1)), then similarity[0, 1] moved to 0.6']
     >>> len(tied_segments("world"))
-    4
+    5
     """
     tied = {
         "effectiveness": np.full(3, 0.5),
@@ -146,8 +154,14 @@ def tied_segments(level: str) -> list[Case]:
         "utility": np.full((3, 3), 0.5),
         "list_distance": np.full((3, 3), 0.5) - 0.5 * np.eye(3),
     }
+    apart = {
+        "effectiveness": np.array([0.0, 1.0]),
+        "similarity": np.eye(2),
+        "utility": np.array([[0.0, 1.0], [0.0, 0.0]]),
+        "list_distance": 1.0 - np.eye(2),
+    }
     if level == "score":
-        tied = {name: tied[name] for name in ("effectiveness", "similarity")}
+        tied, apart = ({name: f[name] for name in ("effectiveness", "similarity")} for f in (tied, apart))
     start = Population(**tied)
     cases = []
     for name, value in tied.items():
@@ -161,7 +175,35 @@ def tied_segments(level: str) -> list[Case]:
                 segment=True,
             )
         )
+    alone = Population(**apart)
+    similar = alone.replace(similarity=_set(apart["similarity"], "similarity", (0, 1), 0.6))
+    cases.append(
+        Case(alone, similar, "no two users similar (S = (0, 1)), then similarity[0, 1] moved to 0.6", segment=True)
+    )
     return cases
+
+
+#: What the hand-made segments of ``lipschitz-continuity`` (:func:`steep_segments`) are.
+STEEP_SEGMENTS = TIED_SEGMENTS + "; three users at S = (½, ½, ½ + 10⁻⁴), then the middle one moved halfway to the top"
+
+
+def steep_segments(level: str) -> list[Case]:
+    """``lipschitz-continuity``'s hand-made segments, tried first: :func:`tied_segments` (a jump
+    breaks every Lipschitz bound), and three users nearly equal, S = (½, ½, ½ + 10⁻⁴), to the
+    middle one moved halfway to the top. A measure that reads the gaps relative to each other (a
+    mean deviation over the range) changes by a fixed amount however small the gaps are, so its
+    slope there is unbounded; one Lipschitz in S moves by at most a multiple of 5·10⁻⁵.
+
+    Examples
+    --------
+    >>> [case.change for case in steep_segments("score")][-1]
+    'three users nearly equal, S = (0.5, 0.5, 0.5001), then S[1] moved halfway to the top'
+    """
+    start = tied_segments(level)[0].before
+    near = start.replace(effectiveness=np.array([0.5, 0.5, 0.5001]))
+    top = near.replace(effectiveness=np.array([0.5, 0.50005, 0.5001]))
+    change = "three users nearly equal, S = (0.5, 0.5, 0.5001), then S[1] moved halfway to the top"
+    return [*tied_segments(level), Case(near, top, change, segment=True)]
 
 
 def _without_tiny(pop: Population, names: list[str]) -> Population:

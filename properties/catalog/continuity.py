@@ -37,7 +37,7 @@ from puf.population import FIELDS, Population
 from . import judges
 from ..cases.case import Case, distance
 from ..cases.field_cases import lipschitz_cases
-from ..cases.jump_cases import TIED_SEGMENTS, jump_cases, tied_segments
+from ..cases.jump_cases import STEEP_SEGMENTS, TIED_SEGMENTS, jump_cases, steep_segments, tied_segments
 from ..cases.preconditions import precondition, precondition_of
 from ..proving.proof_rules import composition_rule
 
@@ -262,7 +262,7 @@ CONTINUITY_ENTRIES: tuple[dict[str, Any], ...] = (
         formal="∀ P, P' differing only in the fields f reads (each in its range), δ = "
         "‖P' − P‖∞ > 0, f(P) and f(P') defined: |f(P') − f(P)| ≤ 10·w·δ, where w = "
         "high − low for a bounded declared range and w = 1 for an unbounded one (a global "
-        "Lipschitz bound with constant 10·w in the max-norm; stronger than continuity)",
+        "Lipschitz bound with constant 10·w in the max-norm; stronger than continuity); " + STEEP_SEGMENTS,
         source="the Lipschitz condition (Lipschitz 1876) on the measure as a function of its "
         "inputs, in the max-norm (not Dwork et al.'s 2012 condition, which is on how similar "
         "individuals are treated)",
@@ -272,6 +272,7 @@ CONTINUITY_ENTRIES: tuple[dict[str, Any], ...] = (
         entrywise=True,
         world="derived fields perturbed (no discrete world change is small)",
         cases=perturbation_or_jump_cases,
+        explicit=steep_segments,
         judge=judges.lipschitz,
         explain=judges.explain_lipschitz,
     ),

@@ -24,7 +24,7 @@ import dataclasses
 import time
 
 import numpy as np
-from hypothesis import HealthCheck, Phase, Verbosity, example, given, seed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from puf import as_measure
 from puf.metadata import Measure
@@ -36,7 +36,7 @@ from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_retur
 from .isolation import release_workers
 from .budget import DEFAULT_TIME_BUDGET, DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
-from ..catalog.judges import MEASURE_EPSILON, example_users, explain_excess, shown_pair
+from ..catalog.judges import MEASURE_EPSILON, explain_excess, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..knowledge.known.derived import derived_reason, unranked, unread_reason, unreached
 from ..knowledge.power_table import measured_power
@@ -115,17 +115,13 @@ def _no_local_constants() -> Iterator[None]:
 def _hypothesis_test(
     search: PropertySearch, *, max_examples: int, random_state: int | None, database: Any
 ) -> Callable[[], None]:
-    """The property's ``@given`` test around ``search.check``, its hand-made examples first."""
+    """The property's ``@given`` test around ``search.check``."""
     prop, measure = search.prop, search.measure
 
     def body(case: Case) -> None:
         search.check(case)
 
-    test = given(prop.cases(search.level, measure))(body)
-    for case in prop.explicit(search.level):
-        # (a hand-made case moving a field this measure does not read is outside its statement)
-        if meets(prop.cases, case, search.level, measure):
-            test = example(case)(test)
+    test = given(prop.cases(search.level, measure))(body)  # (hand-made cases are replayed before it)
     test = settings(
         max_examples=max_examples,
         database=database,
@@ -143,46 +139,47 @@ def _hypothesis_test(
     return test
 
 
-def _stored_cases(measure: Measure, prop: Property, known: bool | Mapping[str, Any]) -> list[Case]:
-    """The stored examples of ``prop`` that ``measure`` can be called on, as cases to replay first.
+def _replayed_cases(measure: Measure, prop: Property, known: bool | Mapping[str, Any]) -> list[Case]:
+    """The cases tried before any search: stored examples of ``prop`` that ``measure`` can be
+    called on, and the property's hand-made cases (``Property.explicit``) that meet its statement
+    for this measure.
 
     ``known`` is True (the packaged known files), False (none), or a known file's content
-    (a measure's pinned file): its example of the property first, then the packaged ones, the
-    measure's own (a built-in's pinned find) before the others, and those smallest first, so
-    that a measure failing several is shown the smallest. The packaged examples of the
-    properties ``prop`` replays (:attr:`Property.replays`) join them, those that meet ``prop``'s
-    precondition.
+    (a measure's pinned file): its example of the property first, then the measure's own packaged
+    ones (a built-in's pinned find), then the hand-made cases and the other measures' examples
+    together, smallest first, so that a measure failing several is shown the smallest. The
+    packaged examples of the properties ``prop`` replays (:attr:`Property.replays`) join them,
+    those that meet ``prop``'s precondition.
 
     Examples
     --------
     >>> from puf import as_measure
     >>> from puf.properties import get_property
-    >>> cases = _stored_cases(as_measure("gini"), get_property("defined"), True)
+    >>> cases = _replayed_cases(as_measure("gini"), get_property("defined"), True)
     >>> cases[0].change.startswith("known example (gini)")
     True
-    >>> cases = _stored_cases(as_measure("mme"), get_property("lorenz-consistency"), True)
+    >>> cases = _replayed_cases(as_measure("mme"), get_property("lorenz-consistency"), True)
     >>> [case.change.split(":")[0] for case in cases if "pigou-dalton" in case.change][0]
     'known example (mme, pigou-dalton)'
     """
-    examples = []  # (measure, property, example)
-    if isinstance(known, dict):
-        own = known.get("examples", {}).get(prop.name)
-        examples = [(PINNED_SOURCE, prop.name, own)] if own else []
-    packaged = [
-        (name, stored_as, stored)
-        for stored_as in (prop.name, *prop.replays)
-        for name, stored in (known_examples(stored_as) if known else ())
-    ]
-    examples += sorted(packaged, key=lambda e: (e[0] != measure.name, e[1] != prop.name, example_users(e[2])))
     level = measure_level(measure)
-    cases = [
-        (example_case(prop.name, stored, source=name if stored_as == prop.name else f"{name}, {stored_as}"), stored_as)
-        for name, stored_as, stored in examples
-        # (each user's group stands for a similarity: 1 within a group, 0 across)
-        if set(measure.reads or ())
-        <= set(stored["before"]) | ({"similarity"} if "groups" in stored["before"] else set())
-    ]
-    return [case for case, stored_as in cases if stored_as == prop.name or meets(prop.cases, case, level, measure)]
+    own: list[tuple[Case, bool]] = []  # (case, stored for this property: its statement's own instance)
+    if isinstance(known, dict) and known.get("examples", {}).get(prop.name):
+        own.append((example_case(prop.name, known["examples"][prop.name], source=PINNED_SOURCE), True))
+    others = [(case, False) for case in prop.explicit(level)]
+    for stored_as in (prop.name, *prop.replays) if known else ():
+        for name, stored in known_examples(stored_as):
+            given = set(stored["before"]) | ({"similarity"} if "groups" in stored["before"] else set())
+            if not set(measure.reads or ()) <= given:  # (a group stands for similarity 1 within it, 0 across)
+                continue
+            source = name if stored_as == prop.name else f"{name}, {stored_as}"
+            entry = (example_case(prop.name, stored, source=source), stored_as == prop.name)
+            (own if name == measure.name else others).append(entry)
+    own.sort(key=lambda entry: not entry[1])  # (stable: the property's own before the replayed)
+    others.sort(key=lambda entry: entry[0].before.m)  # (stable: hand-made first at one size)
+    # A hand-made case moving a field this measure does not read, or an example stored for another
+    # property, is a case of this one only where it meets the statement's precondition.
+    return [case for case, stored in own + others if stored or meets(prop.cases, case, level, measure)]
 
 
 def _check_one(
@@ -209,7 +206,7 @@ def _check_one(
     note = ""
     try:
         with _no_local_constants():
-            if not search.replay(_stored_cases(measure, prop, known)):
+            if not search.replay(_replayed_cases(measure, prop, known)):
                 search.searching = True
                 test()
                 search.searching = False
