@@ -159,3 +159,24 @@ def test_a_ratio_over_the_range_is_steep_near_equality():
 
     (verdict,) = verdicts(deviation_over_range, properties=["lipschitz-continuity"], known=False)
     assert verdict.status == "violated" and verdict.example["change"].startswith("three users nearly equal")
+
+
+def _atkinson_one(pop):
+    """1 − geometric mean / mean, 1 where some S is 0: continuous, as steep as S^(1/m) there."""
+    s = pop.effectiveness
+    with np.errstate(divide="ignore"):
+        return float(1.0 - np.exp(np.mean(np.log(s))) / s.mean())
+
+
+@pytest.mark.parametrize("m", [2, 10, 40])
+def test_a_steep_continuous_change_at_a_zero_is_no_jump(m):
+    """Towards S(u) = 0 the Atkinson index with ε = 1 rises like S(u)^(1/m): over ten halvings a
+    gap keeps half its size when m ≥ 10, and it was called a jump (at the segment's end, where t's
+    float step of 2⁻⁵³ also stopped the halvings); halved on from the nearer end, it shrinks."""
+    start = Population(np.linspace(0.3, 0.9, m), np.eye(m))
+    end = start.replace(effectiveness=np.where(np.arange(m) == 0, 0.0, start.effectiveness))
+    assert narrow_to_jump(_atkinson_one, start, end) is None
+    near = start.replace(effectiveness=np.where(np.arange(m) == 0, 2.0**-55, start.effectiveness))
+    assert narrow_to_jump(_atkinson_one, near, end) is None  # a pair 10⁻¹⁷ apart, as a shrunk find is
+    step = lambda pop: float(pop.effectiveness[0] == 0.0)  # noqa: E731  (a jump at the same place)
+    assert narrow_to_jump(step, start, end) is not None and narrow_to_jump(step, near, end) is not None

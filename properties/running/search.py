@@ -554,6 +554,11 @@ def evaluate_case(
         return dataclasses.replace(option, values={name: v for name, (v, _) in found.items()}, derived_error=error)
 
     case = with_values(case)
+    if prop.narrow is not None and not case.segment and case.after is not None and case.after.m == case.before.m:
+        # A pair (stored, or a find with users removed) is a jump only where its gap persists as
+        # it is halved: one user fewer can leave a steep continuous change (√x at 0) in its place.
+        if prop.narrow(value, case.before, case.after) is None:
+            return dataclasses.replace(case, segment=True), value(case.before), value(case.after)
     if case.segment and case.after is not None:  # a segment has both ends
         narrowed = (prop.narrow or narrow_jump)(value, case.before, case.after)
         if narrowed is None:
