@@ -103,8 +103,8 @@ def signature_reads(function: Callable[..., Any]) -> tuple[str, ...]:
             raise ValueError(
                 f"measure {function_name(function)!r} has a required parameter "
                 f"{p.name!r} that is not a Population field"
-                + (f"; did you mean {close[0]!r}?" if close else "")
-                + f" known fields: {', '.join(FIELDS)}"
+                + (f"; did you mean {close[0]!r}? Known" if close else "; known")
+                + f" fields: {', '.join(FIELDS)}"
                 + (method if p.name in ("self", "cls") and not reads else "")
             )
         elif difflib.get_close_matches(p.name, FIELDS, n=1, cutoff=_MISSPELT):

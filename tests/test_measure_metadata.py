@@ -112,6 +112,12 @@ def test_a_misspelt_field_is_named_with_the_field_meant():
     with pytest.raises(ValueError, match="'effectivness' that is not a Population field; did you mean 'effectiveness'"):
         signature_reads(sd)
 
+    def scored(scores):
+        return 0.0
+
+    with pytest.raises(ValueError, match="'scores' that is not a Population field; known fields: effectiveness, "):
+        signature_reads(scored)
+
     def weighted(effectiveness, similarty=None):
         return 0.0
 
