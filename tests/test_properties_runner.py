@@ -793,3 +793,17 @@ def test_a_strict_step_within_rounding_is_said_to_leave_the_value():
     assert re.fullmatch(
         r"the transfers left the value at \S+ \(moved \S+, within its float resolution\)", verdict.reason
     )
+
+
+def test_a_world_level_example_replayed_on_a_score_level_measure_says_where_its_words_come_from():
+    """Its change speaks of lists and relevant items, which a score-level example does not show."""
+    from puf import as_measure
+    from puf.properties import get_property
+    from puf.properties.running.runner import _replayed_cases
+
+    for prop in ("zero-at-equality", "pigou-dalton"):
+        cases = _replayed_cases(as_measure("sd"), get_property(prop), True)
+        worlds = [case for case in cases if case.before.utility is not None]
+        assert worlds and all(", at world level):" in case.change.split(": ")[0] + ":" for case in worlds)
+        assert not any("at world level)" in case.change for case in cases if case.before.utility is None)
+    assert not any("at world level)" in c.change for c in _replayed_cases(as_measure("me"), get_property(prop), True))

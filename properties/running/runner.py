@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from puf import as_measure
 from puf.metadata import Measure
 
-from ..cases.case import LARGEST, Case, measure_level
+from ..cases.case import LARGEST, WORLD_FIELDS, Case, measure_level
 from ..cases.preconditions import meets
 from .verdict import Verdict
 from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number
@@ -173,6 +173,8 @@ def _replayed_cases(measure: Measure, prop: Property, known: bool | Mapping[str,
             if not set(measure.reads or ()) <= given:  # (a group stands for similarity 1 within it, 0 across)
                 continue
             source = name if stored_as == prop.name else f"{name}, {stored_as}"
+            if level == "score" and WORLD_FIELDS & set(stored["before"]):  # (its words speak of lists)
+                source += ", at world level"
             entry = (example_case(prop.name, stored, source=source), stored_as == prop.name)
             (own if name == measure.name else others).append(entry)
     own.sort(key=lambda entry: not entry[1])  # (stable: the property's own before the replayed)
