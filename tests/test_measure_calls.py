@@ -57,6 +57,12 @@ def one_element_tensor(effectiveness):
 def huge_at_a_gap(effectiveness):
     return 10**400 if np.ptp(effectiveness) > 0.5 else 0  # an exact int beyond the float range
 
+_CACHE = {}
+
+def cached_on_sum(effectiveness):
+    key = (len(effectiveness), round(float(np.sum(effectiveness)), 12))  # a summary key: a bug
+    return _CACHE.setdefault(key, float(np.std(effectiveness)))
+
 def sleepy(effectiveness):
     time.sleep(0.05)
     return float(np.ptp(effectiveness))
@@ -166,6 +172,19 @@ def test_puf_check_takes_a_time_budget_and_a_search_it_stops_says_so_without_a_p
     assert "1 search stopped at its time budget of 1 s (about" in out and "--time-budget SECONDS" in out
     assert main(["check", "sd", "--time-budget", "0"]) == 2
     assert "--time-budget must be a finite number of seconds > 0, got 0.0" in capsys.readouterr().err
+
+
+def test_a_measure_with_state_kept_between_calls_is_told_its_other_rows_may_show_it(planted, capsys):
+    """A cache keyed on (m, Σ S) gives a population a stale value when asked again as well, which
+    a find's repeat cannot catch: the deterministic row shows it, and the closing line says what
+    it means for the rest."""
+    argv = ["check", f"{planted}:cached_on_sum", "--property", "deterministic,range", "--quiet"]
+    assert main(argv) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "deterministic VIOLATED" in out
+    assert "Its deterministic row is violated: the measure gives a population another value after other calls" in out
+    assert main(["check", "sd", "--property", "deterministic,range", "--quiet"]) == 0
+    assert "Its deterministic row" not in capsys.readouterr().out
 
 
 def test_design_passes_its_time_limit_to_every_cell(monkeypatch):

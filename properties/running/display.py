@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["format_example", "format_verdicts", "format_matrix", "direction_note", "raised_note"]
+__all__ = ["format_example", "format_verdicts", "format_matrix", "direction_note", "raised_note", "stateful_note"]
 
 from typing import Any
 from collections.abc import Mapping, Sequence
@@ -336,4 +336,24 @@ def raised_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
         f"The measure raised on every example of {len(raised)} of its {len(verdicts)} properties, each time "
         f"{errors.pop()}; their verdicts say nothing of its fairness. It is called with each field it reads "
         f"as a float64 numpy array ({given})."
+    )
+
+
+def stateful_note(verdicts: Sequence[Verdict]) -> str | None:
+    """A line for a measure whose ``deterministic`` row is violated: its other rows were judged on
+    values that may come from earlier calls (a cache keyed on a summary of its input returns the
+    same stale value when asked again, which a find's repeat does not catch); None otherwise.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> print(stateful_note([V(property="deterministic", status="violated"), V(property="range", status="holds")]))
+    Its deterministic row is violated: the measure gives a population another value after other calls (a cache, a sample, a clock), so the values of its other rows may be left from earlier calls, not the populations shown; called on each alone in a new process, they can differ.
+    """
+    if not any(v.property == "deterministic" and v.status == "violated" for v in verdicts):
+        return None
+    return (
+        "Its deterministic row is violated: the measure gives a population another value after other "
+        "calls (a cache, a sample, a clock), so the values of its other rows may be left from earlier "
+        "calls, not the populations shown; called on each alone in a new process, they can differ."
     )

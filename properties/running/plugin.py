@@ -426,7 +426,7 @@ def _notes(reports: list[pytest.TestReport]) -> list[str]:
     from types import SimpleNamespace
 
     from puf.properties.catalog.listing import CATALOG
-    from puf.properties.running.display import direction_note, raised_note
+    from puf.properties.running.display import direction_note, raised_note, stateful_note
 
     order = {name: i for i, name in enumerate(CATALOG)}
     found: dict[str, dict[tuple[str, str], Any]] = {}  # label -> (property, kind) -> what it told
@@ -441,7 +441,8 @@ def _notes(reports: list[pytest.TestReport]) -> list[str]:
         row = sorted(read.values(), key=lambda v: order.get(v.property, len(order)))
         if row:
             measure: Any = SimpleNamespace(reads=row[0].reads, direction=row[0].direction)
-            lines += [f"{label}: {note}" for note in (direction_note(measure, row), raised_note(measure, row)) if note]
+            notes = (direction_note(measure, row), raised_note(measure, row), stateful_note(row))
+            lines += [f"{label}: {note}" for note in notes if note]
         lines += [v for (name, key), v in sorted(told.items(), key=lambda kv: order.get(kv[0][0], 0)) if key == _NOTE]
     return lines
 
