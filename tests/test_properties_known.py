@@ -226,7 +226,7 @@ def test_no_stored_reason_points_at_an_example_shown_beside_it():
         f"{name}.json {prop}"
         for name in known_measures()
         for prop, reason in load_known(name)["reasons"].items()
-        if re.search(r"(counterexample|witness) (below|above)", reason)
+        if re.search(r"(counterexample|witness) (below|above)|\((below|above):", reason)
     ]
     assert pointing == []
 

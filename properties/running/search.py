@@ -512,6 +512,31 @@ class PropertySearch:
         return False
 
 
+def _narrowed(case: Case, prop: Property, value: Callable[[Population], float]) -> tuple[Case, float, float] | None:
+    """A segment narrowed to its steepest piece (``prop.narrow``, else :func:`narrow_jump`), and a
+    pair of a property that narrows judged by its narrowing (``segment=True`` where its gap does
+    not persist: nothing to judge); None for any other case."""
+    if prop.narrow is not None and not case.segment and case.after is not None and case.after.m == case.before.m:
+        # A pair (stored, or a find with users removed) is a jump only where its gap persists as
+        # it is halved: one user fewer can leave a steep continuous change (√x at 0) in its place.
+        if prop.narrow(value, case.before, case.after) is None:
+            return dataclasses.replace(case, segment=True), value(case.before), value(case.after)
+        return None
+    if not case.segment or case.after is None:  # (a segment has both ends)
+        return None
+    narrowed = (prop.narrow or narrow_jump)(value, case.before, case.after)
+    if narrowed is None:
+        return case, value(case.before), value(case.after)
+    low, high, f_low, f_high = narrowed
+    gap = distance(low, high)
+    change = case.change + f", narrowed by bisection to δ = {gap:.3g}"
+    return (
+        dataclasses.replace(case, before=low, after=high, segment=False, delta=gap or math.inf, change=change),
+        f_low,
+        f_high,
+    )
+
+
 def evaluate_case(
     case: Case,
     measure: Measure,
@@ -554,26 +579,9 @@ def evaluate_case(
         return dataclasses.replace(option, values={name: v for name, (v, _) in found.items()}, derived_error=error)
 
     case = with_values(case)
-    if prop.narrow is not None and not case.segment and case.after is not None and case.after.m == case.before.m:
-        # A pair (stored, or a find with users removed) is a jump only where its gap persists as
-        # it is halved: one user fewer can leave a steep continuous change (√x at 0) in its place.
-        if prop.narrow(value, case.before, case.after) is None:
-            return dataclasses.replace(case, segment=True), value(case.before), value(case.after)
-    if case.segment and case.after is not None:  # a segment has both ends
-        narrowed = (prop.narrow or narrow_jump)(value, case.before, case.after)
-        if narrowed is None:
-            return case, value(case.before), value(case.after)
-        low, high, f_low, f_high = narrowed
-        gap = distance(low, high)
-        case = dataclasses.replace(
-            case,
-            before=low,
-            after=high,
-            segment=False,
-            delta=gap or math.inf,
-            change=case.change + f", narrowed by bisection to δ = {gap:.3g}",
-        )
-        return case, f_low, f_high
+    narrowed = _narrowed(case, prop, value)
+    if narrowed is not None:
+        return narrowed
     cache: dict[int, tuple[Population, float]] = {}
 
     def cached(pop: Population) -> float:
