@@ -48,7 +48,9 @@ PERSIST_HALVINGS = 10
 CONFIRM_HALVINGS = 1000
 """Halvings more for a gap that survived those, down to t's float step: a steep continuous change
 (x^(1/m) at x = 0, as the Atkinson index with ε = 1 has where a user's S reaches 0) keeps half its
-gap over ten halvings when m ≥ 10, never over hundreds; a jump keeps all of it."""
+gap over ten halvings when m ≥ 10, never over hundreds; a jump keeps all of it. They stop early
+when 20 halvings in a row leave the gap within 10⁻⁹ of itself (a step's sides no longer move)."""
+_STEADY_HALVINGS = 20
 
 
 def _point(start: Population, end: Population, t: float) -> Population:
@@ -152,16 +154,18 @@ def _persisting(
     if reversed_:  # (1 − t is exact for t in [½, 1])
         start, end = end, start
         piece = (1.0 - piece[1], 1.0 - piece[0], piece[3], piece[2])
-    widest = _gap(piece)
+    widest, steady = _gap(piece), 0
     for count in range(PERSIST_HALVINGS + CONFIRM_HALVINGS):
         if count == PERSIST_HALVINGS and _gap(piece) < 0.5 * widest:
             return None  # (most continuous changes: the rest is for what survives this)
-        if not piece[0] < 0.5 * (piece[0] + piece[1]) < piece[1]:
-            break  # t's float step: halved as far as it goes
+        if not piece[0] < 0.5 * (piece[0] + piece[1]) < piece[1] or steady == _STEADY_HALVINGS:
+            break  # t's float step, or a gap no halving moves any more (a step): halved far enough
         halves = _halves(evaluate, start, end, piece)
         if not halves:
             return None
+        gap = _gap(piece)
         piece = max(halves, key=_gap)
+        steady = steady + 1 if abs(_gap(piece) - gap) <= 1e-9 * gap else 0
     if _gap(piece) < 0.5 * widest:
         return None
     low, high, f_low, f_high = piece
