@@ -185,3 +185,15 @@ def test_a_user_similar_to_no_one_is_shown_with_the_similarity_that_says_so():
     similarity = np.array(verdict.example["before"]["similarity"])
     user = int(verdict.example["change"].split("user ")[1].split(",")[0])
     assert np.all(np.delete(similarity[user], user) == 0)
+
+
+def test_an_attainable_range_not_found_names_the_candidate_nearest_the_end_it_missed():
+    """The sample SD (ddof = 1) of two users in [0, 1] is at most √½: the end 1 is missed, the drawn
+    population sits at 0, and the candidate nearest 1 is named with its value."""
+    (verdict,) = verdicts(
+        lambda effectiveness: float(np.std(effectiveness, ddof=1)), properties=["attainable-range"], max_examples=5
+    )
+    assert verdict.status == "not-found"
+    assert verdict.example["nearest"].endswith(", at 0.707")
+    text = " ".join(format_example(verdict.example, status="not-found", indent=0).split())
+    assert f"short of an end of the range (the nearest: {verdict.example['nearest']})" in text

@@ -40,6 +40,7 @@ __all__ = [
     "explain_undefined",
     "explain_rearranged",
     "explain_range",
+    "nearest_to_missed_end",
 ]
 
 from collections.abc import Mapping, Sequence
@@ -596,6 +597,30 @@ def explain_rearranged(example: Mapping[str, Any]) -> str:
     if abs(before - after) <= 1e-9 * max(1.0, abs(before)):
         return f"most_fair not strictly fairer than most_unfair ({fair} against {unfair})"
     return explain_excess(example)
+
+
+def nearest_to_missed_end(measure: Measure, example: Mapping[str, Any]) -> str | None:
+    """The population of an ``attainable-range`` example that came nearest the end of the range it
+    stops short of, and its value (the drawn population sits at the other end as often as not);
+    None when no finite end is missed.
+
+    Examples
+    --------
+    >>> from puf import as_measure
+    >>> example = {"value_before": 0.0, "derived": {"one at 1, the rest 0": 0.5, "all at 0": 0.0}}
+    >>> nearest_to_missed_end(as_measure("gini"), example)
+    'one at 1, the rest 0, at 0.5'
+    """
+    values = {"the population drawn": example.get("value_before")} | dict(example.get("derived") or {})
+    found = {label: float(v) for label, v in values.items() if isinstance(v, (int, float)) and math.isfinite(v)}
+    low, high = measure.range
+    if not found or (math.isinf(low) and math.isinf(high)):
+        return None
+    short_low = min(found.values()) - low if math.isfinite(low) else -math.inf
+    short_high = high - max(found.values()) if math.isfinite(high) else -math.inf
+    pick = min if short_low >= short_high else max
+    label = pick(found, key=lambda name: found[name])
+    return f"{label}, at {found[label]:.3g}"
 
 
 def explain_range(example: Mapping[str, Any]) -> str:

@@ -136,9 +136,10 @@ def format_example(
         lines.append(f"error: {example['error']}")
     elif status == "not-found" and example.get("violation"):
         # (The population drawn is one end's; the gap is the other end's, from every value found.)
+        nearest = f" (the nearest: {example['nearest']})" if example.get("nearest") else ""
         lines.append(
             f"value {_number(example.get('value_before'))}; the values found stop "
-            f"{example['violation']:.3g} short of an end of the range"
+            f"{example['violation']:.3g} short of an end of the range{nearest}"
         )
     elif example.get("value_after") is None:
         lines.append(

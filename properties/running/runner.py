@@ -36,7 +36,7 @@ from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_retur
 from .isolation import release_workers
 from .budget import DEFAULT_TIME_BUDGET, DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
-from ..catalog.judges import MEASURE_EPSILON, explain_excess, shown_pair
+from ..catalog.judges import MEASURE_EPSILON, explain_excess, nearest_to_missed_end, shown_pair
 from ..knowledge.known import PINNED_SOURCE, example_case, known_examples
 from ..knowledge.known.derived import derived_reason, unranked, unread_reason, unreached
 from ..knowledge.power_table import measured_power
@@ -296,6 +296,7 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
                 if search.candidates
                 else "with no grid at world level"
             )
+            found = {**found, "nearest": nearest_to_missed_end(search.measure, found)}
             return "not-found", f"{explain(found)}: not reached, {tried}; no proof either way{note}", found
         return "violated", explain(found) + note, found
     coarse = MEASURE_EPSILON.get() > 2.0**-52  # (a step within its resolution is undecided)
