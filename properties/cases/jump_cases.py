@@ -199,11 +199,11 @@ def steep_segments(level: str) -> list[Case]:
     >>> [case.change for case in steep_segments("score")][-1]
     'three users nearly equal, S = (0.5, 0.5, 0.5001), then S[1] moved halfway to the top'
     """
-    start = tied_segments(level)[0].before
-    near = start.replace(effectiveness=np.array([0.5, 0.5, 0.5001]))
+    tied = tied_segments(level)
+    near = tied[0].before.replace(effectiveness=np.array([0.5, 0.5, 0.5001]))
     top = near.replace(effectiveness=np.array([0.5, 0.50005, 0.5001]))
     change = "three users nearly equal, S = (0.5, 0.5, 0.5001), then S[1] moved halfway to the top"
-    return [*tied_segments(level), Case(near, top, change, segment=True)]
+    return [*tied, Case(near, top, change, segment=True)]
 
 
 def _without_tiny(pop: Population, names: list[str]) -> Population:

@@ -578,10 +578,6 @@ def evaluate_case(
         error = next((f"{e}, on the derived population {name}" for name, (_, e) in found.items() if e), None)
         return dataclasses.replace(option, values={name: v for name, (v, _) in found.items()}, derived_error=error)
 
-    case = with_values(case)
-    narrowed = _narrowed(case, prop, value)
-    if narrowed is not None:
-        return narrowed
     cache: dict[int, tuple[Population, float]] = {}
 
     def cached(pop: Population) -> float:
@@ -589,6 +585,11 @@ def evaluate_case(
             cache[id(pop)] = (pop, value(pop))
         return cache[id(pop)][1]
 
+    case = with_values(case)
+    # (cached: a pair's narrowing asks its two ends, which are then judged, without asking again)
+    narrowed = _narrowed(case, prop, cached)
+    if narrowed is not None:
+        return narrowed
     before = cached(case.before)
     after = None if case.after is None else cached(case.after)
     if not case.alternatives:
