@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = ["load_measure", "user_spec", "spec_of", "file_modules"]
 
+from typing import Any
 import functools
 import hashlib
 import importlib
@@ -201,17 +202,25 @@ def user_spec(spec: object) -> str | None:
 
 def spec_of(function: object) -> str | None:
     """Return the spec that loads ``function`` again in a new interpreter; None when it has none (a
-    lambda, a closure, a partial, an instance, a function of ``__main__``).
+    lambda, a closure, a partial, an instance, a function of ``__main__``, one its module does not
+    hold under its name: defined in a doctest or an ``exec``, or replaced since).
 
     Examples
     --------
     >>> from puf.paper_score_measures import gini
-    >>> spec_of(gini), spec_of(lambda effectiveness: 0.0)
-    ('puf.paper_score_measures:gini', None)
+    >>> def spread(effectiveness):
+    ...     return max(effectiveness) - min(effectiveness)
+    >>> spec_of(gini), spec_of(lambda effectiveness: 0.0), spec_of(spread)
+    ('puf.paper_score_measures:gini', None, None)
     """
     module = sys.modules.get(getattr(function, "__module__", None) or "")
     qualname = getattr(function, "__qualname__", "")
     if not module or module.__name__ == "__main__" or not qualname or "<" in qualname:
+        return None
+    held: Any = module
+    for part in qualname.split("."):
+        held = getattr(held, part, None)
+    if held is not function and getattr(held, "function", None) is not function:  # (a Measure of it)
         return None
     file = getattr(module, "__file__", None) if module.__name__.startswith(_FILE_MODULE_PREFIX) else None
     return f"{file or module.__name__}:{qualname}"

@@ -1,6 +1,7 @@
 """The measure-call boundary on planted measures: warm-up, time limits, numbers in wrappers,
 state fixed on a first call."""
 
+import sys
 import textwrap
 import time
 
@@ -286,3 +287,23 @@ def test_a_measure_that_edits_its_input_gets_a_fresh_copy_each_call(tmp_path):
         caller.close()
     (verdict,) = verdicts(measure, properties=[get_property("deterministic")], max_examples=10)
     assert verdict.status == "holds", verdict.reason
+
+
+def test_a_module_from_a_folder_the_harness_added_loads_in_a_new_process(tmp_path, monkeypatch):
+    """A measure of a module the harness imports from a folder it put on its path (a test's, a
+    notebook's ``sys.path.append``) is loaded by name in a new interpreter, which is given that path."""
+    import importlib
+
+    from puf.properties.running.isolation import fresh_outcomes
+
+    (tmp_path / "lab_measures.py").write_text(
+        "def spread(effectiveness):\n    return max(effectiveness) - min(effectiveness)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "lab_measures", raising=False)
+    spread = importlib.import_module("lab_measures").spread
+    try:
+        (found,) = fresh_outcomes(puf.as_measure(spread), [{"effectiveness": [0.0, 0.5]}], time_limit=30.0)
+    finally:
+        sys.modules.pop("lab_measures", None)
+    assert (found.number, found.error) == (0.5, None)

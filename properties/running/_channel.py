@@ -29,8 +29,12 @@ from puf.returned import outcome, raised_line
 if TYPE_CHECKING:
     from puf.metadata import Measure
 
-# What a fresh worker interpreter runs, given its socket's descriptor and the harness's pid.
-_BOOT = "import sys; from puf.properties.running._channel import keep; keep(int(sys.argv[1]), int(sys.argv[2]), None)"
+# What a fresh worker interpreter runs, given its socket's descriptor, the harness's pid and its
+# import path (a module the harness imports from a folder it added, a test's or a notebook's, loads).
+_BOOT = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[3]); from puf.properties.running._channel import keep; "
+    "keep(int(sys.argv[1]), int(sys.argv[2]), None)"
+)
 
 
 class ChannelError(Exception):
@@ -59,7 +63,7 @@ class Channel:
                     os.closerange(3, fd)
                     os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
                     os.set_inheritable(fd, True)
-                    os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(fd), str(harness)])
+                    os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(fd), str(harness), json.dumps(sys.path)])
                 keep(theirs.detach(), harness, source)
             finally:
                 os._exit(1)
