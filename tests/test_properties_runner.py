@@ -223,6 +223,39 @@ def test_a_sampling_measure_that_repeats_its_find_once_by_chance_is_still_not_re
     assert search.unsteady().startswith("not reproducible: asked again, the same population gave 0.5, not 0")
 
 
+KEEPS_EARLIER_CALLS = '''
+import numpy as np
+
+_largest = [0.0]
+
+
+def running_max(effectiveness):
+    """The largest SD asked so far: once S = (0, 1) was asked, every population gets 0.5 or more."""
+    _largest[0] = max(_largest[0], float(np.std(effectiveness)))
+    return _largest[0]
+
+
+def doubled(effectiveness):
+    return 2.0 * float(max(effectiveness))
+'''
+
+
+def test_a_find_left_from_earlier_calls_is_not_reproducible_alone(tmp_path):
+    """The number check asks S = (0, 1) first, so a running maximum gives 0.5 at equality: asked
+    alone, as the first call of a new process, the population gives 0, and the cell is undefined,
+    not violated. A find that shows alone too stays violated."""
+    (tmp_path / "kept.py").write_text(KEEPS_EARLIER_CALLS, encoding="utf-8")
+    (kept,) = verdicts(
+        load_measure(f"{tmp_path / 'kept.py'}:running_max"), properties=["zero-at-equality"], max_examples=5
+    )
+    assert kept.status == "undefined", kept.reason
+    assert kept.reason.startswith(
+        "not reproducible alone: each population asked alone, as the first call of a new process, gave 0, not 0.5,"
+    )
+    (doubled,) = verdicts(load_measure(f"{tmp_path / 'kept.py'}:doubled"), properties=["range"], max_examples=5)
+    assert doubled.status == "violated", doubled.reason
+
+
 RAISES_AT_ZERO = '''
 import numpy as np
 

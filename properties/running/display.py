@@ -343,18 +343,21 @@ def raised_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
 def stateful_note(verdicts: Sequence[Verdict]) -> str | None:
     """A line for a measure whose ``deterministic`` row is violated: its other rows were judged on
     values that may come from earlier calls (a cache keyed on a summary of its input returns the
-    same stale value when asked again, which a find's repeat does not catch); None otherwise.
+    same stale value when asked again); its finds were asked again alone, each population the first
+    call of a new process (:meth:`~.search.PropertySearch.stale`), but a row that holds was not;
+    None otherwise.
 
     Examples
     --------
     >>> from types import SimpleNamespace as V
     >>> print(stateful_note([V(property="deterministic", status="violated"), V(property="range", status="holds")]))
-    Its deterministic row is violated: the measure gives a population another value after other calls (a cache, a sample, a clock), so the values of its other rows may be left from earlier calls, not the populations shown; called on each alone in a new process, they can differ.
+    Its deterministic row is violated: the measure gives a population another value after other calls (a cache, a sample, a clock). Each find above was asked again, each population alone in a new process (one that did not show again is undefined), but a row that holds was judged on values that may be left from earlier calls.
     """
     if not any(v.property == "deterministic" and v.status == "violated" for v in verdicts):
         return None
     return (
         "Its deterministic row is violated: the measure gives a population another value after other "
-        "calls (a cache, a sample, a clock), so the values of its other rows may be left from earlier "
-        "calls, not the populations shown; called on each alone in a new process, they can differ."
+        "calls (a cache, a sample, a clock). Each find above was asked again, each population alone in a "
+        "new process (one that did not show again is undefined), but a row that holds was judged on "
+        "values that may be left from earlier calls."
     )

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
 from puf import as_measure
 from puf.metadata import Measure
+from puf.registry import is_registered
 
 from ..cases.case import LARGEST, WORLD_FIELDS, Case, measure_level
 from ..cases.preconditions import meets
@@ -42,7 +43,7 @@ from ..knowledge.known.derived import derived_reason, unranked, unread_reason, u
 from ..knowledge.power_table import measured_power
 from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
-from .search import Found, MeasureCalls, OutOfBudget, PropertySearch
+from .search import FreshCalls, Found, MeasureCalls, OutOfBudget, PropertySearch
 from .shrink import shrink, users_held
 
 
@@ -194,8 +195,10 @@ def _check_one(
     time_budget: float,
     database: Any,
     known: bool | Mapping[str, Any],
+    alone: FreshCalls | None = None,
 ) -> tuple[str, str, dict[str, Any] | None, PropertySearch]:
-    """Return ``(status, reason, example, search)`` of one property on one measure."""
+    """Return ``(status, reason, example, search)`` of one property on one measure (``alone``: the
+    caller that asks a find's populations again, each as a first call; None: not asked)."""
     search = PropertySearch(
         measure,
         prop,
@@ -241,7 +244,7 @@ def _check_one(
                 if held
                 else f" (it needs its {m} users: none could be removed)"
             )
-        if unsteady := search.unsteady():
+        if unsteady := search.unsteady() or (alone is not None and search.stale(alone)):
             return "undefined", unsteady + note, search.failure[1] if search.failure else None, search
     return (*_status(search, note), search)
 
@@ -446,8 +449,13 @@ def verdicts(
         if not isinstance(prop, Property):
             raise ValueError(f"properties must be Property objects (puf.properties.verdicts takes names), got {prop!r}")
     check_mode(proofs)
+    # A user's measure may keep what earlier calls gave: its finds are asked again, each population
+    # as the first call of a process (a built-in is a function of its input).
+    alone = None if is_registered(measure) else MEASURE_CALLS.fresh(measure, time_limit, first_calls=True)
     # Every margin of the judgments below is at the float resolution of what the measure returns.
-    with _judged_at(check_returns_number(measure, time_limit)):
+    with _judged_at(check_returns_number(measure, time_limit)), contextlib.ExitStack() as ending:
+        if alone is not None:
+            ending.callback(alone.close)
         seed_value = _seed(random_state)
         results = []
         for prop in properties:
@@ -473,6 +481,7 @@ def verdicts(
                     time_budget=time_budget,
                     database=database,
                     known=known,
+                    alone=alone,
                 )
             status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
             # The corpus measured the whole search: one that set sizes aside, or stopped at a budget, is not it.

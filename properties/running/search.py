@@ -439,6 +439,76 @@ class PropertySearch:
             "measure; see deterministic)"
         )
 
+    def stale(self, alone: FreshCalls) -> str | None:
+        """Why the find does not hold of its populations themselves, or None: asked each alone, as
+        the first call of a process of its own (``alone``: a :class:`FreshCalls` of first calls),
+        they do not show it. A measure that keeps what earlier calls gave (a cache keyed on a
+        summary of its input, a running maximum) can return, on a population, the value of
+        another: the find then shows the calls' order, not the property. Properties about repeated
+        calls (``fresh_workers``) and a witness not found (``refine``) are not asked again, nor is
+        a find whose populations are too slow to be.
+
+        Examples
+        --------
+        >>> from puf import Population, as_measure
+        >>> from puf.properties import get_property
+        >>> from puf.properties.running.runner import MEASURE_CALLS
+        >>> seen = {}
+        >>> def by_mean(effectiveness):  # a cache keyed on the mean alone
+        ...     return seen.setdefault(round(float(np.mean(effectiveness)), 9), float(np.std(effectiveness)))
+        >>> measure = as_measure(by_mean)
+        >>> MEASURE_CALLS.call(measure, Population([0.0, 1.0], np.eye(2)), 2.0)  # kept at mean 0.5
+        0.5
+        >>> search = PropertySearch(measure, get_property("zero-at-equality"), measure_calls=MEASURE_CALLS,
+        ...                         max_examples=10, time_limit=2.0, time_budget=60.0)
+        >>> search.replay([Case(Population([0.5, 0.5], np.eye(2)))])
+        True
+        >>> alone = MEASURE_CALLS.fresh(search.measure, 10.0, first_calls=True)
+        >>> print(search.stale(alone)); _ = alone.close()
+        not reproducible alone: each population asked alone, as the first call of a new process, gave 0, not 0.5, which shows no violation (the measure's value depends on earlier calls: a cache or a running statistic; see deterministic)
+        """
+        case, failure = self.failure_case, self.failure
+        if failure is None or case is None or self.prop.fresh_workers or self.prop.refine is not None:
+            return None
+        asked: dict[int, float] = {}
+
+        def first_call(measure: Measure, pop: Population, time_limit: float | None) -> float:
+            asked[id(pop)] = alone.many([pop])[0]
+            return asked[id(pop)]
+
+        again = PropertySearch(
+            self.measure,
+            self.prop,
+            measure_calls=dataclasses.replace(self.measure_calls, call=first_call),
+            max_examples=1,
+            time_limit=self.time_limit,
+            time_budget=self.time_budget,
+        )
+        shown = dataclasses.replace(case, alternatives=(), segment=False)
+        try:
+            again.check(shown)
+        except (Found, OutOfBudget):  # (out of budget: no evidence either way)
+            return None
+        if again.slow_from is not None:
+            return None
+        pairs = [
+            (failure[1].get(f"value_{end}"), asked.get(id(pop)))
+            for end, pop in zip(("before", "after"), (shown.before, shown.after))
+        ]
+        moved = [(first, value) for first, value in pairs if value is not None and first != value]
+        if again.nan_case is not None and again.nan_case[1].get("error"):
+            gave = f"the measure raised ({again.nan_case[1]['error']})"
+        else:
+            gave = (
+                " and ".join(f"{value:.6g}, not {first if first is None else f'{first:.6g}'}" for first, value in moved)
+                or "the same values"
+            )
+            gave = f"gave {gave}, which shows no violation"
+        return (
+            "not reproducible alone: each population asked alone, as the first call of a new process, "
+            f"{gave} (the measure's value depends on earlier calls: a cache or a running statistic; see deterministic)"
+        )
+
     def _set_aside(self, case: Case, before: float | None, after: float | None, *, error: str | None = None) -> None:
         """An undefined value (NaN, ±inf, or a call that raised) is not judged: `defined` reports
         it; it is counted here, and the smallest such example kept to show."""
