@@ -465,7 +465,7 @@ class PropertySearch:
         True
         >>> alone = MEASURE_CALLS.fresh(search.measure, 10.0, first_calls=True)
         >>> print(search.stale(alone)); _ = alone.close()
-        not reproducible alone: each population asked alone, as the first call of a new process, gave 0, not 0.5, which shows no violation (the measure's value depends on earlier calls: a cache or a running statistic; see deterministic)
+        not reproducible alone: each population asked alone, as the first call of a new process, gave 0, not 0.5: no violation (the measure's value depends on earlier calls: a cache or a running statistic; see deterministic)
         """
         case, failure = self.failure_case, self.failure
         if failure is None or case is None or self.prop.fresh_workers or self.prop.refine is not None:
@@ -491,19 +491,16 @@ class PropertySearch:
             return None
         if again.slow_from is not None:
             return None
-        pairs = [
-            (failure[1].get(f"value_{end}"), asked.get(id(pop)))
-            for end, pop in zip(("before", "after"), (shown.before, shown.after))
+        firsts = (failure[1].get("value_before"), failure[1].get("value_after"))
+        moved = [
+            f"{value:.6g}, not {first:.6g}"
+            for first, pop in zip(firsts, (shown.before, shown.after))
+            if first is not None and (value := asked.get(id(pop))) is not None and value != first
         ]
-        moved = [(first, value) for first, value in pairs if value is not None and first != value]
         if again.nan_case is not None and again.nan_case[1].get("error"):
             gave = f"the measure raised ({again.nan_case[1]['error']})"
-        else:
-            gave = (
-                " and ".join(f"{value:.6g}, not {first if first is None else f'{first:.6g}'}" for first, value in moved)
-                or "the same values"
-            )
-            gave = f"gave {gave}, which shows no violation"
+        else:  # (the same values, and others on the populations a judge derives)
+            gave = f"gave {' and '.join(moved)}: no violation" if moved else "showed no violation"
         return (
             "not reproducible alone: each population asked alone, as the first call of a new process, "
             f"{gave} (the measure's value depends on earlier calls: a cache or a running statistic; see deterministic)"
