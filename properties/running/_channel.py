@@ -15,7 +15,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import select
 import signal
 import socket
 import struct
@@ -29,11 +28,11 @@ from puf.returned import outcome, raised_line
 if TYPE_CHECKING:
     from puf.metadata import Measure
 
-# What a fresh worker interpreter runs, given its socket's descriptor, the harness's pid and its
+# What a fresh worker interpreter runs, given its socket as descriptor 3, the harness's pid and its
 # import path (a module the harness imports from a folder it added, a test's or a notebook's, loads).
 _BOOT = (
-    "import json, sys; sys.path[:] = json.loads(sys.argv[3]); from puf.properties.running._channel import keep; "
-    "keep(int(sys.argv[1]), int(sys.argv[2]), None)"
+    "import json, sys; sys.path[:] = json.loads(sys.argv[2]); "
+    "from puf.properties.running._channel import keep; keep(3, int(sys.argv[1]), None)"
 )
 
 
@@ -59,11 +58,10 @@ class Channel:
                     os.dup2(sink := os.open(output, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), 2)
                     os.close(sink)
                 if isinstance(source, str):  # a new interpreter, given no descriptor of ours but its socket
-                    fd = theirs.fileno()
-                    os.closerange(3, fd)
-                    os.closerange(fd + 1, os.sysconf("SC_OPEN_MAX"))
-                    os.set_inheritable(fd, True)
-                    os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(fd), str(harness), json.dumps(sys.path)])
+                    os.dup2(theirs.fileno(), 3)
+                    os.set_inheritable(3, True)  # (dup2 onto itself leaves it close-on-exec)
+                    os.closerange(4, os.sysconf("SC_OPEN_MAX"))
+                    os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(harness), json.dumps(sys.path)])
                 keep(theirs.detach(), harness, source)
             finally:
                 os._exit(1)
@@ -100,12 +98,11 @@ class Channel:
         return reply
 
     def _read(self, size: int, deadline: float | None) -> bytes:
-        fd, data = self._connection.fileno(), b""
+        data = b""
         while len(data) < size:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not select.select([fd], [], [], left)[0]:
+            if not self._connection.poll(None if deadline is None else max(0.0, deadline - time.monotonic())):
                 raise TimeoutError
-            if not (chunk := os.read(fd, size - len(data))):
+            if not (chunk := os.read(self._connection.fileno(), size - len(data))):
                 raise EOFError
             data += chunk
         return data
@@ -177,12 +174,11 @@ def _first_outcomes(measure: Measure | None, fields: list[Mapping[str, Any]], co
             os.write(write, reply)
         os._exit(0)
     os.close(write)
-    with os.fdopen(read, "rb") as source:
-        data = source.read()
-    try:
-        answer = json.loads(data)
-    except ValueError:
-        _exit_as(pid)
+    with open(read, "rb") as source:
+        try:
+            answer = json.loads(source.read())
+        except ValueError:
+            _exit_as(pid)
     os.waitpid(pid, 0)
     return answer
 

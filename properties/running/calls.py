@@ -60,10 +60,8 @@ def _outcomes(
     measure: Measure, fields: Sequence[Mapping[str, Any]], limit: float | None, worker: MeasureWorker | None = None
 ) -> list[Outcome]:
     """The outcomes in ``worker`` (by default the measure's shared one), or here (a registered measure, or no fork)."""
-    if is_registered(measure):
+    if is_registered(measure) or not isolation.CAN_ISOLATE:  # (each call edits its own copy: outcome's)
         return [_in_process(measure, f, limit) for f in fields]
-    if not isolation.CAN_ISOLATE:  # a user's measure edits its own copy only
-        return [_in_process(measure, {k: np.array(v) for k, v in f.items()}, limit) for f in fields]
     try:
         return (worker or worker_for(measure)).call_many(fields, limit)
     except TimeoutError:
@@ -72,11 +70,12 @@ def _outcomes(
         raise MeasureError(str(exc)) from None
 
 
-def _numbers(outcomes: list[Outcome]) -> list[float]:
-    """The numbers of ``outcomes``; MeasureError if the measure raised or returned no number."""
-    if bad := next((o for o in outcomes if o.number is None), None):
+def _numbers(outcomes: list[Outcome], raised_as_nan: bool = False) -> list[float]:
+    """The numbers of ``outcomes``; where the measure raised or returned no number, NaN with ``raised_as_nan``,
+    else MeasureError."""
+    if not raised_as_nan and (bad := next((o for o in outcomes if o.number is None), None)):
         raise MeasureError(bad.error or not_a_number(bad.kind))
-    return [o.number for o in outcomes if o.number is not None]
+    return [math.nan if o.number is None else o.number for o in outcomes]
 
 
 def call_measure(measure: Measure, population: Population, time_limit: float | None) -> float:
@@ -110,7 +109,7 @@ class FreshCaller(MeasureWorker):
         """The values on ``populations``, asked in this order in one request (with ``raised_as_nan``,
         NaN where the measure raised or returned no number, instead of MeasureError)."""
         found = _outcomes(self.measure, [p.fields() for p in populations], self.time_limit, self)
-        return [math.nan if o.number is None else o.number for o in found] if raised_as_nan else _numbers(found)
+        return _numbers(found, raised_as_nan)
 
 
 def check_returns_number(measure: Measure, time_limit: float | None) -> float:

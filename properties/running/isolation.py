@@ -49,9 +49,9 @@ class MeasureWorker:
     by it in a new interpreter, which nothing kept from calls elsewhere (a cache, a normaliser) reaches.
 
     A call over its limit, a death or a foreign answer kills it (TimeoutError, WorkerDied, WorkerBroken);
-    the next starts a new one, whose first request may take :func:`~.budget.warm_up_limit` more unless
-    the last such hung. With ``first_calls``, each request runs in a process forked for it from a worker
-    that never calls.
+    the next starts a new one, whose first request may take :func:`~.budget.warm_up_limit` more unless one
+    of its requests hung before. With ``first_calls``, each request runs in a process forked for it from a
+    worker that never calls.
 
     >>> from puf import as_measure
     >>> worker = MeasureWorker(as_measure(lambda effectiveness: sum(effectiveness)))
@@ -106,7 +106,7 @@ class MeasureWorker:
         try:
             reply = self._ask("first" if self.first_calls else "call", fields, limit)
         except TimeoutError:
-            self.warm = self.warm and self._called  # a hung warm-up gets no second one
+            self.warm = False  # a worker that hung gets no warm-up again
             raise
         self._called = True
         return [Outcome(*found) for found in reply]
@@ -135,11 +135,9 @@ def worker_for(measure: Measure | str) -> MeasureWorker:
     """
     worker = MeasureWorker(measure)
     key = worker.source if isinstance(worker.source, str) else id(worker.source)  # (a worker keeps its measure)
-    if key not in _WORKERS:
-        while len(_WORKERS) >= 4:
-            _WORKERS.pop(next(iter(_WORKERS))).close()
-        _WORKERS[key] = worker
-    return _WORKERS[key]
+    if key not in _WORKERS and len(_WORKERS) >= 4:
+        _WORKERS.pop(next(iter(_WORKERS))).close()
+    return _WORKERS.setdefault(key, worker)
 
 
 def release_workers() -> None:
@@ -202,11 +200,9 @@ class IsolatedFunction:
     the worker of ``spec``; TimeoutError, RuntimeError (it died or raised), TypeError (no number)."""
 
     def __init__(self, spec: str, time_limit: float, *, reads: Iterable[str], name: str, origin: str) -> None:
-        self.source, self.time_limit, self.reads, self.origin = spec, float(time_limit), tuple(reads), origin
+        self.source, self.time_limit, self.origin = spec, float(time_limit), origin
         self.__name__ = self.__qualname__ = name
-        self.__signature__ = inspect.Signature(
-            [inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in self.reads]
-        )
+        self.__signature__ = inspect.Signature([inspect.Parameter(r, inspect.Parameter.KEYWORD_ONLY) for r in reads])
 
     def __call__(self, **fields: Any) -> float:
         name = repr(self.__name__)
