@@ -1,4 +1,5 @@
-"""One measure's properties over processes: the same verdicts, one import a process."""
+"""One measure's properties over processes: the same verdicts, two imports a process (one serves
+the calls, one asks the finds again, each population as the first call of a process)."""
 
 import textwrap
 
@@ -38,15 +39,15 @@ def _rows(results):
     return [(v.property, v.status, v.reason, repr(v.example)) for v in results]
 
 
-def test_processes_give_the_verdicts_of_one_and_import_the_measure_once_each(counted):
+def test_processes_give_the_verdicts_of_one_and_import_the_measure_once_for_each_worker(counted):
     measure = isolation.load_isolated(f"{counted / 'counted.py'}:gap")
     assert _imports(counted) == 1
     alone = verdicts(measure, properties=PROPERTIES, max_examples=5)
-    assert _imports(counted) == 1  # one worker served every property
+    assert _imports(counted) == 2  # one worker served every property, one asked their finds alone
     spread = verdicts(measure, properties=PROPERTIES, max_examples=5, n_jobs=2)
     assert _rows(spread) == _rows(alone)
-    # a process keeps its worker from one property to the next: two imports, not five
-    assert _imports(counted) <= 1 + 2
+    # a process keeps its two workers from one property to the next: four imports, not ten
+    assert _imports(counted) <= 2 + 2 * 2
     assert isolation.live_workers() == 0
 
 
@@ -55,7 +56,7 @@ def test_all_verdicts_keeps_a_measures_import_across_its_properties_and_ends_it(
     isolation.release_workers()
     before = _imports(counted)
     all_verdicts([measure], properties=PROPERTIES, max_examples=5)  # in this process
-    assert _imports(counted) == before + 1 and isolation.live_workers() == 0
+    assert _imports(counted) == before + 2 and isolation.live_workers() == 0
 
 
 @pytest.mark.parametrize("n_jobs", [0, -1, 1.5, True, "2"])

@@ -88,7 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=2,
         metavar="N",
-        help="processes over which the checks are spread (default 2); each imports a measure once",
+        help="processes over which the checks are spread (default 2)",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the verdicts as JSON")
     parser.add_argument(

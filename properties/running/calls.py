@@ -5,7 +5,7 @@ any where there is no ``os.fork``, runs here under a SIGALRM limit.
 
 from __future__ import annotations
 
-__all__ = ["MeasureError", "Timeout", "call_measure", "FreshCaller", "check_returns_number"]
+__all__ = ["MeasureError", "Timeout", "call_measure", "first_call", "FreshCaller", "check_returns_number"]
 
 from collections.abc import Mapping, Sequence
 from types import FrameType
@@ -87,6 +87,19 @@ def call_measure(measure: Measure, population: Population, time_limit: float | N
     1.0
     """
     return _numbers(_outcomes(measure, [population.fields()], time_limit))[0]
+
+
+def first_call(measure: Measure, population: Population, time_limit: float | None) -> float:
+    """The measure's value on ``population`` as :func:`call_measure` gives it, but as the first call of
+    a process: forked for it from the measure's shared worker of first calls, which has made no call
+    (``worker_for(measure, first_calls=True)``). A registered measure is called here.
+
+    >>> from puf import Population, as_measure
+    >>> first_call(as_measure(lambda effectiveness: max(effectiveness)), Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
+    1.0
+    """
+    shared = None if is_registered(measure) or not isolation.CAN_ISOLATE else worker_for(measure, first_calls=True)
+    return _numbers(_outcomes(measure, [population.fields()], time_limit, shared))[0]
 
 
 class FreshCaller(MeasureWorker):

@@ -127,14 +127,17 @@ class MeasureWorker:
 _WORKERS: dict[Any, MeasureWorker] = {}  # a spec, or id(measure) -> its worker, oldest first
 
 
-def worker_for(measure: Measure | str) -> MeasureWorker:
-    """The shared worker of a measure or a spec (the last four are kept: a sweep alternates measures).
+def worker_for(measure: Measure | str, *, first_calls: bool = False) -> MeasureWorker:
+    """The shared worker of a measure or a spec (the last four are kept: a sweep alternates measures);
+    with ``first_calls``, its shared worker of first calls (``MeasureWorker(measure, first_calls=True,
+    fresh=True)``: each request in a process forked from one that has made no call).
 
-    >>> worker_for("sd") is worker_for("sd")
+    >>> worker_for("sd") is worker_for("sd") is not worker_for("sd", first_calls=True)
     True
     """
-    worker = MeasureWorker(measure)
-    key = worker.source if isinstance(worker.source, str) else id(worker.source)  # (a worker keeps its measure)
+    worker = MeasureWorker(measure, first_calls=first_calls, fresh=first_calls)
+    source = worker.source if isinstance(worker.source, str) else id(worker.source)  # (a worker keeps its measure)
+    key = (source, first_calls)
     if key not in _WORKERS and len(_WORKERS) >= 4:
         _WORKERS.pop(next(iter(_WORKERS))).close()
     return _WORKERS.setdefault(key, worker)

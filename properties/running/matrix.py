@@ -86,7 +86,8 @@ def verdicts(
         True: a tqdm bar over the properties; a bar of the caller's advances by one per property.
     n_jobs : int, default 1
         Processes over which the properties are spread (forked, where the platform can fork;
-        elsewhere they run here); each imports a user's measure once. The verdicts are those
+        elsewhere they run here); each imports a user's measure once for its calls and once to ask its
+        finds again alone (:meth:`~.search.PropertySearch.stale`). The verdicts are those
         of one process: every property is seeded on its own.
 
     Returns

@@ -33,7 +33,7 @@ from puf.registry import is_registered
 from ..cases.case import LARGEST, WORLD_FIELDS, Case, measure_level
 from ..cases.preconditions import meets
 from .verdict import Verdict
-from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number
+from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number, first_call
 from .isolation import release_workers
 from .budget import DEFAULT_TIME_BUDGET, DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
@@ -43,13 +43,13 @@ from ..knowledge.known.derived import derived_reason, unranked, unread_reason, u
 from ..knowledge.power_table import measured_power
 from ..proving.bounds import unreached_end
 from ..proving.proofs import Proof, check_mode, combine, prove, settles
-from .search import FreshCalls, Found, MeasureCalls, OutOfBudget, PropertySearch
+from .search import Found, MeasureCalls, OutOfBudget, PropertySearch
 from .shrink import shrink, users_held
 
 
 #: How every search the runner starts calls the measure: through the measure-call boundary
 #: (:mod:`.calls`: a user's measure in its worker, killed at the time limit).
-MEASURE_CALLS = MeasureCalls(call_measure, FreshCaller, MeasureError, Timeout)
+MEASURE_CALLS = MeasureCalls(call_measure, FreshCaller, MeasureError, Timeout, first_call)
 
 
 def confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | None:
@@ -195,10 +195,8 @@ def _check_one(
     time_budget: float,
     database: Any,
     known: bool | Mapping[str, Any],
-    alone: FreshCalls | None = None,
 ) -> tuple[str, str, dict[str, Any] | None, PropertySearch]:
-    """Return ``(status, reason, example, search)`` of one property on one measure (``alone``: the
-    caller that asks a find's populations again, each as a first call; None: not asked)."""
+    """Return ``(status, reason, example, search)`` of one property on one measure."""
     search = PropertySearch(
         measure,
         prop,
@@ -244,7 +242,8 @@ def _check_one(
                 if held
                 else f" (it needs its {m} users: none could be removed)"
             )
-        if unsteady := search.unsteady() or (alone is not None and search.stale(alone)):
+        # A user's measure may keep what earlier calls gave (a built-in is a function of its input).
+        if unsteady := search.unsteady() or (not is_registered(measure) and search.stale()):
             return "undefined", unsteady + note, search.failure[1] if search.failure else None, search
     return (*_status(search, note), search)
 
@@ -449,13 +448,8 @@ def verdicts(
         if not isinstance(prop, Property):
             raise ValueError(f"properties must be Property objects (puf.properties.verdicts takes names), got {prop!r}")
     check_mode(proofs)
-    # A user's measure may keep what earlier calls gave: its finds are asked again, each population
-    # as the first call of a process (a built-in is a function of its input).
-    alone = None if is_registered(measure) else MEASURE_CALLS.fresh(measure, time_limit, first_calls=True)
     # Every margin of the judgments below is at the float resolution of what the measure returns.
-    with _judged_at(check_returns_number(measure, time_limit)), contextlib.ExitStack() as ending:
-        if alone is not None:
-            ending.callback(alone.close)
+    with _judged_at(check_returns_number(measure, time_limit)):
         seed_value = _seed(random_state)
         results = []
         for prop in properties:
@@ -481,7 +475,6 @@ def verdicts(
                     time_budget=time_budget,
                     database=database,
                     known=known,
-                    alone=alone,
                 )
             status, reason = _out_of_reach(measure, prop, proofs, status, reason, found)
             # The corpus measured the whole search: one that set sizes aside, or stopped at a budget, is not it.

@@ -174,7 +174,8 @@ class MeasureCalls:
     itself stand on the measure-call boundary.
 
     ``call(measure, population, time_limit)`` is the measure's value, raising ``raised`` when the
-    measure raised or returned no number and ``timed_out`` over ``time_limit``;
+    measure raised or returned no number and ``timed_out`` over ``time_limit``; ``first_call`` is
+    the same as the first call of a process that has made no other (None: not available);
     ``fresh(measure, time_limit, first_calls=...)`` is a :class:`FreshCalls`.
 
     Examples
@@ -188,6 +189,7 @@ class MeasureCalls:
     fresh: Callable[..., FreshCalls]
     raised: type[Exception]
     timed_out: type[BaseException]
+    first_call: Callable[[Measure, Population, float | None], float] | None = None
 
 
 class PropertySearch:
@@ -439,10 +441,9 @@ class PropertySearch:
             "measure; see deterministic)"
         )
 
-    def stale(self, alone: FreshCalls) -> str | None:
+    def stale(self) -> str | None:
         """Why the find does not hold of its populations themselves, or None: asked each alone, as
-        the first call of a process of its own (``alone``: a :class:`FreshCalls` of first calls),
-        they do not show it. A measure that keeps what earlier calls gave (a cache keyed on a
+        the first call of a process of its own (``measure_calls.first_call``), they do not show it. A measure that keeps what earlier calls gave (a cache keyed on a
         summary of its input, a running maximum) can return, on a population, the value of
         another: the find then shows the calls' order, not the property. Properties about repeated
         calls (``fresh_workers``) and a witness not found (``refine``) are not asked again, nor is
@@ -463,17 +464,16 @@ class PropertySearch:
         ...                         max_examples=10, time_limit=2.0, time_budget=60.0)
         >>> search.replay([Case(Population([0.5, 0.5], np.eye(2)))])
         True
-        >>> alone = MEASURE_CALLS.fresh(search.measure, 10.0, first_calls=True)
-        >>> print(search.stale(alone)); _ = alone.close()
+        >>> print(search.stale())
         not reproducible alone: each population asked alone, as the first call of a new process, gave 0, not 0.5: no violation (the measure's value depends on earlier calls: a cache or a running statistic; see deterministic)
         """
-        case, failure = self.failure_case, self.failure
-        if failure is None or case is None or self.prop.fresh_workers or self.prop.refine is not None:
+        case, failure, alone = self.failure_case, self.failure, self.measure_calls.first_call
+        if failure is None or case is None or alone is None or self.prop.fresh_workers or self.prop.refine:
             return None
         asked: dict[int, float] = {}
 
         def first_call(measure: Measure, pop: Population, time_limit: float | None) -> float:
-            asked[id(pop)] = alone.many([pop])[0]
+            asked[id(pop)] = alone(measure, pop, time_limit)
             return asked[id(pop)]
 
         again = PropertySearch(
