@@ -300,6 +300,7 @@ def test_a_module_from_a_folder_the_harness_added_loads_in_a_new_process(tmp_pat
         "def spread(effectiveness):\n    return max(effectiveness) - min(effectiveness)\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "path", [*sys.path, tmp_path / "nowhere"])  # (a Path, as people append them)
     monkeypatch.delitem(sys.modules, "lab_measures", raising=False)
     spread = importlib.import_module("lab_measures").spread
     try:

@@ -61,7 +61,8 @@ class Channel:
                     os.dup2(theirs.fileno(), 3)
                     os.set_inheritable(3, True)  # (dup2 onto itself leaves it close-on-exec)
                     os.closerange(4, os.sysconf("SC_OPEN_MAX"))
-                    os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(harness), json.dumps(sys.path)])
+                    path = json.dumps(sys.path, default=str)  # (a Path someone appended is a str there)
+                    os.execv(sys.executable, [sys.executable, "-c", _BOOT, str(harness), path])
                 keep(theirs.detach(), harness, source)
             finally:
                 os._exit(1)

@@ -124,11 +124,11 @@ class MeasureWorker:
         return None if channel is None else channel.close(grace)
 
 
-_WORKERS: dict[Any, MeasureWorker] = {}  # a spec, or id(measure) -> its worker, oldest first
+_WORKERS: dict[Any, MeasureWorker] = {}  # (a spec or id(measure), first_calls) -> its worker, oldest first
 
 
 def worker_for(measure: Measure | str, *, first_calls: bool = False) -> MeasureWorker:
-    """The shared worker of a measure or a spec (the last four are kept: a sweep alternates measures);
+    """The shared worker of a measure or a spec (the last eight are kept: a sweep alternates measures);
     with ``first_calls``, its shared worker of first calls (``MeasureWorker(measure, first_calls=True,
     fresh=True)``: each request in a process forked from one that has made no call).
 
@@ -138,7 +138,7 @@ def worker_for(measure: Measure | str, *, first_calls: bool = False) -> MeasureW
     worker = MeasureWorker(measure, first_calls=first_calls, fresh=first_calls)
     source = worker.source if isinstance(worker.source, str) else id(worker.source)  # (a worker keeps its measure)
     key = (source, first_calls)
-    if key not in _WORKERS and len(_WORKERS) >= 4:
+    if key not in _WORKERS and len(_WORKERS) >= 8:
         _WORKERS.pop(next(iter(_WORKERS))).close()
     return _WORKERS.setdefault(key, worker)
 
