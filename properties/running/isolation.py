@@ -129,13 +129,14 @@ _WORKERS: dict[Any, MeasureWorker] = {}  # (a spec or id(measure), first_calls) 
 
 def worker_for(measure: Measure | str, *, first_calls: bool = False) -> MeasureWorker:
     """The shared worker of a measure or a spec (the last eight are kept: a sweep alternates measures);
-    with ``first_calls``, its shared worker of first calls (``MeasureWorker(measure, first_calls=True,
-    fresh=True)``: each request in a process forked from one that has made no call).
+    with ``first_calls``, its shared worker of first calls (``MeasureWorker(measure, first_calls=True)``:
+    each request in a process forked from one that has made no call; a spec's loads it in a new
+    interpreter, a function object's is forked from here, where the search calls no user's measure).
 
     >>> worker_for("sd") is worker_for("sd") is not worker_for("sd", first_calls=True)
     True
     """
-    worker = MeasureWorker(measure, first_calls=first_calls, fresh=first_calls)
+    worker = MeasureWorker(measure, first_calls=first_calls)
     source = worker.source if isinstance(worker.source, str) else id(worker.source)  # (a worker keeps its measure)
     key = (source, first_calls)
     if key not in _WORKERS and len(_WORKERS) >= 8:
