@@ -175,7 +175,7 @@ class MeasureCalls:
 
     ``call(measure, population, time_limit)`` is the measure's value, raising ``raised`` when the
     measure raised or returned no number and ``timed_out`` over ``time_limit``; ``first_call`` is
-    the same as the first call of a process that has made no other (None: not available);
+    ``call`` made as the first call of a process that has made no other (None: not available);
     ``fresh(measure, time_limit, first_calls=...)`` is a :class:`FreshCalls`.
 
     Examples
@@ -443,11 +443,12 @@ class PropertySearch:
 
     def stale(self) -> str | None:
         """Why the find does not hold of its populations themselves, or None: asked each alone, as
-        the first call of a process of its own (``measure_calls.first_call``), they do not show it. A measure that keeps what earlier calls gave (a cache keyed on a
-        summary of its input, a running maximum) can return, on a population, the value of
-        another: the find then shows the calls' order, not the property. Properties about repeated
-        calls (``fresh_workers``) and a witness not found (``refine``) are not asked again, nor is
-        a find whose populations are too slow to be.
+        the first call of a process of its own (``measure_calls.first_call``), they do not show it.
+        A measure that keeps what earlier calls gave (a cache keyed on a summary of its input, a
+        running maximum) can return, on a population, the value of another: the find then shows
+        the calls' order, not the property. Properties about repeated calls (``fresh_workers``) and
+        a witness not found (``refine``) are not asked again, nor is a find whose populations are
+        too slow to be.
 
         Examples
         --------
