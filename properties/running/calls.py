@@ -57,13 +57,19 @@ def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | No
 
 
 def _outcomes(
-    measure: Measure, fields: Sequence[Mapping[str, Any]], limit: float | None, worker: MeasureWorker | None = None
+    measure: Measure,
+    fields: Sequence[Mapping[str, Any]],
+    limit: float | None,
+    worker: MeasureWorker | None = None,
+    *,
+    first_calls: bool = False,
 ) -> list[Outcome]:
-    """The outcomes in ``worker`` (by default the measure's shared one), or here (a registered measure, or no fork)."""
+    """The outcomes in ``worker`` (by default the measure's shared one, of first calls with
+    ``first_calls``), or here (a registered measure, or no fork)."""
     if is_registered(measure) or not isolation.CAN_ISOLATE:  # (each call edits its own copy: outcome's)
         return [_in_process(measure, f, limit) for f in fields]
     try:
-        return (worker or worker_for(measure)).call_many(fields, limit)
+        return (worker or worker_for(measure, first_calls=first_calls)).call_many(fields, limit)
     except TimeoutError:
         raise Timeout() from None
     except (WorkerDied, ValueError) as exc:  # (ValueError: a new worker did not load the measure)
@@ -98,8 +104,7 @@ def first_call(measure: Measure, population: Population, time_limit: float | Non
     >>> first_call(as_measure(lambda effectiveness: max(effectiveness)), Population([0.0, 1.0], [[1, 0], [0, 1]]), 1.0)
     1.0
     """
-    shared = None if is_registered(measure) or not isolation.CAN_ISOLATE else worker_for(measure, first_calls=True)
-    return _numbers(_outcomes(measure, [population.fields()], time_limit, shared))[0]
+    return _numbers(_outcomes(measure, [population.fields()], time_limit, first_calls=True))[0]
 
 
 class FreshCaller(MeasureWorker):
