@@ -2,19 +2,24 @@
 
     python benchmarks/calls.py            # m = 10 users, 3,000 calls per case
     python benchmarks/calls.py --m 50 --calls 1000
+    python benchmarks/calls.py --starts 40   # and the median start of a spec's worker
 
 Compares a built-in measure (trusted: in-process, SIGALRM limit) with the same
 computation as a user's function: given as an object (a worker forked from this
 process), loaded from a spec (a fresh interpreter: how ``puf check FILE.py:f``,
 ``puf report --measure`` and ``pytest --measure`` run it), and the spec's measure
 asked 100 calls per request (``MeasureWorker.call_many``). The difference is the
-isolation's cost per call. Also times the item lookup of
+isolation's cost per call. With ``--starts``, the median time to start a spec's
+worker (a fresh interpreter that imports the harness's end and loads the measure),
+what a ``deterministic`` check, a crash or a timeout pays each time. Also times the item lookup of
 ``precision_at_k``/``ndcg_at_k`` on a 6,000 x 3,700 relevance matrix (the common
 path, which the int64-safe renumbering must not slow). Report ``uptime`` beside
 the numbers: on a shared machine, compare ratios of runs made side by side.
 """
 
 import argparse
+import pathlib
+import tempfile
 import time
 
 import numpy as np
@@ -39,11 +44,22 @@ def _best_of(function, repeat, number):
     return best
 
 
+def _start(spec):
+    """Seconds from nothing to a spec's worker ready to answer (its hello and its load), then closed."""
+    worker = isolation.MeasureWorker(spec)
+    start = time.perf_counter()
+    worker.start()
+    seconds = time.perf_counter() - start
+    worker.close()
+    return seconds
+
+
 def main(argv=None):
     """Print the per-call times; return 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--m", type=int, default=10, help="users in the population (default 10)")
     parser.add_argument("--calls", type=int, default=3000, help="calls per timing (default 3000)")
+    parser.add_argument("--starts", type=int, default=0, help="worker starts to time (default 0: none)")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     similarity = rng.random((args.m, args.m))
@@ -63,6 +79,12 @@ def main(argv=None):
         seconds = _best_of(lambda: worker.call_many(batch, 10.0), 5, max(args.calls // 100, 1))
         print(f"{'user sd (fresh worker, 100 a request)':36s} {seconds / 100 * 1e6:8.1f} µs per call")
     isolation.release_workers()
+    if args.starts:
+        with tempfile.TemporaryDirectory() as folder:  # (this file imports more than a measure's module does)
+            path = pathlib.Path(folder) / "mine.py"
+            path.write_text("import numpy as np\n\ndef sd(effectiveness):\n    return float(np.std(effectiveness))\n")
+            seconds = sorted(_start(f"{path}:sd") for _ in range(args.starts))[args.starts // 2]
+        print(f"{'start of a spec worker (median)':36s} {seconds * 1e3:8.1f} ms")
 
     m, n, k = 6000, 3700, 10
     relevance = sp.random(m, n, density=0.02, random_state=1, format="csr")

@@ -17,14 +17,17 @@ __all__ = [
     "raise_first",
 ]
 
+from typing import TYPE_CHECKING, Any, TypeAlias
 import reprlib
-from typing import Any, TypeAlias
+import sys
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 
-MatrixLike: TypeAlias = ArrayLike | sp.spmatrix
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+
+MatrixLike: TypeAlias = "ArrayLike | sp.spmatrix"
 """A user × item matrix as given: dense, scipy sparse, or a (user, item, value) DataFrame.
 
 A DataFrame is array-like (it has ``__array__``); the alias names no pandas type so that
@@ -45,6 +48,13 @@ def describe_value(value: object) -> str:
     except Exception:  # ragged or exotic input: its repr is all there is to show
         text = reprlib.repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _is_sparse(value: object) -> bool:
+    # scipy.sparse is imported where a CSR matrix is built, not with the measures (it is most of a
+    # measure's worker's start-up): until something imports it, no value can be one of its matrices.
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and bool(sparse.issparse(value))
 
 
 def as_float_array(name: str, value: ArrayLike | sp.spmatrix) -> NDArray[np.float64]:
@@ -71,7 +81,7 @@ def as_float_array(name: str, value: ArrayLike | sp.spmatrix) -> NDArray[np.floa
     ...
     ValueError: effectiveness must be a rectangular numeric array, got nested sequences of different lengths: [[1, 0.5], [1]]
     """
-    if sp.issparse(value):
+    if _is_sparse(value):
         value = value.toarray()
     if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
         return np.asarray(value, dtype=np.float64)  # the common case: no element scan
@@ -185,6 +195,8 @@ def as_csr_matrix(name: str, matrix: MatrixLike, n_users: int | None, n_items: i
     array([[0., 0., 1.],
            [5., 0., 0.]])
     """
+    import scipy.sparse as sp
+
     try:
         import pandas as pd
     except ImportError:  # pandas is a core dependency; this only guards odd installs

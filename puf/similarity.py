@@ -26,7 +26,6 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import entr
 
 from puf.arrays import MatrixLike
 from puf.memory import check_memory, similarity_bytes
@@ -79,6 +78,8 @@ def _distributions(histories, item_features):
 
 
 def _js(histories, item_features):
+    from scipy.special import entr  # (here: the measures' modules import this one, and scipy is slow to load)
+
     _fits(histories, "JS", "js")
     dist, nonempty = _distributions(histories, item_features)
     m, f = dist.shape

@@ -36,11 +36,13 @@ import numbers
 import warnings
 import weakref
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 from puf.arrays import (
     MatrixLike,

@@ -11,6 +11,7 @@ import pytest
 import puf
 from puf.cli import main
 from puf.properties import verdicts
+from puf.properties.running.budget import DEFAULT_TIME_LIMIT
 from puf.properties.running.calls import check_returns_number
 from puf.properties.running.isolation import load_isolated, release_workers, warm_up_limit
 from puf.returned import returned_kind, returned_number
@@ -27,7 +28,7 @@ _NORMALISER = None
 def slow_start(effectiveness):
     global _STARTED
     if not _STARTED:
-        time.sleep(5)  # an import, a compilation, a cache: once per process
+        time.sleep(3)  # an import, a compilation, a cache: once per process, over the 2 s default limit
         _STARTED = True
     return float(np.ptp(effectiveness))
 
@@ -82,6 +83,7 @@ def planted(tmp_path):
 
 
 def test_a_measure_slow_on_its_first_call_gets_its_verdicts_at_the_default_limit(planted):
+    assert DEFAULT_TIME_LIMIT < 3  # slow_start's first call in a process sleeps 3 s
     started = time.perf_counter()
     results = verdicts(
         load_isolated(f"{planted}:slow_start"), properties=["range", "anonymity", "deterministic"], max_examples=5
@@ -144,6 +146,23 @@ def test_a_module_that_parses_its_arguments_at_import_sees_none_of_the_workers(t
     assert load_isolated(f"{path}:gap")(effectiveness=np.array([0.0, 1.0])) == 0.5
 
 
+def test_a_workers_start_imports_the_measures_and_no_scipy_pandas_or_hypothesis(tmp_path):
+    """A spec's worker is a new interpreter, started again after every crash, timeout and fresh check:
+    what it imports before it answers is each of those starts' cost."""
+    import subprocess
+
+    path = tmp_path / "mine.py"
+    path.write_text("import numpy as np\n\ndef sd(effectiveness):\n    return float(np.std(effectiveness))\n")
+    script = (
+        "import sys; from puf.properties.running._channel import _load\n"
+        f"for spec in ('sd', 'puf', 'gini', {str(path) + ':sd'!r}):\n"
+        "    assert _load(spec)[1][0] == 'ready', spec\n"
+        "print(sorted({name.split('.')[0] for name in sys.modules} & {'scipy', 'pandas', 'hypothesis', 'matplotlib'}))"
+    )
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]", found.stderr
+
+
 def test_the_number_reader_on_every_wrapper():
     torch = pytest.importorskip("torch")
     assert returned_number(torch.tensor(0.5)) == 0.5 and returned_number(torch.tensor([[0.25]])) == 0.25
@@ -199,7 +218,9 @@ def test_design_passes_its_time_limit_to_every_cell(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(design_module, "verdicts", spy)
-    design_module.design(["range"], grammar={"index": {"cv": [None]}}, kinds=("index",), proofs="none", time_limit=7.5)
+    design_module.design(
+        ["range"], grammar={"index": {"cv": [None]}}, kinds=("index",), proofs="none", max_examples=2, time_limit=7.5
+    )
     assert seen and set(seen) == {7.5}
 
 
