@@ -142,18 +142,21 @@ def raised_line(exc: BaseException, *, named: bool = True) -> str:
 
 class Outcome(NamedTuple):
     """What one call of a measure gave: its number (None: not one real number), the type it returned,
-    what it raised (:func:`raised_line`; None if it returned) and its float type's epsilon."""
+    what it raised (:func:`raised_line`; None if it returned), its float type's epsilon and the
+    first warning it gave (``"RuntimeWarning: ..."``; None: none)."""
 
     number: float | None
     kind: str
     error: str | None
     epsilon: float = 2.0**-52
+    warning: str | None = None
 
 
 def outcome(
     measure: Callable[..., Any] | None, fields: Mapping[str, Any], catch: type[BaseException] = BaseException
 ) -> Outcome:
-    """Call ``measure`` on ``fields`` with its warnings silenced, and read what it gave as an :class:`Outcome`.
+    """Call ``measure`` on ``fields`` with its warnings kept from the caller (the first is in the
+    :class:`Outcome`), and read what it gave.
 
     ``catch`` is what counts as the measure's own failure (in a worker process SystemExit and
     KeyboardInterrupt too: reported, not obeyed); anything else propagates.
@@ -161,9 +164,11 @@ def outcome(
     Examples
     --------
     >>> outcome(lambda effectiveness: max(effectiveness), {"effectiveness": [0.0, 0.5]})
-    Outcome(number=0.5, kind='float', error=None, epsilon=2.220446049250313e-16)
+    Outcome(number=0.5, kind='float', error=None, epsilon=2.220446049250313e-16, warning=None)
     >>> outcome(lambda effectiveness: "high", {"effectiveness": [0.0]}).kind
     'str'
+    >>> outcome(lambda effectiveness: np.float64(0.0) / 0.0, {"effectiveness": [0.0]}).warning
+    'RuntimeWarning: invalid value encountered in scalar divide'
     >>> outcome(lambda effectiveness: 1 / 0, {"effectiveness": [0.0]}).error
     'ZeroDivisionError: division by zero'
     >>> s = np.array([0.0, 1.0])
@@ -177,9 +182,11 @@ def outcome(
     # computed with -=) must not change what a later call is given, and one request's populations
     # share arrays (pickle sends an array once however often it is listed).
     fields = {name: value.copy() if isinstance(value, np.ndarray) else value for name, value in fields.items()}
-    try:
-        with warnings.catch_warnings(action="ignore"):
+    with warnings.catch_warnings(record=True) as given:
+        warnings.simplefilter("default")  # (once a place: a warning in a loop is recorded once)
+        try:
             value = measure(**fields)  # type: ignore[misc]
-        return Outcome(returned_number(value), returned_kind(value), None, returned_epsilon(value))
-    except catch as exc:
-        return Outcome(None, "", raised_line(exc))
+        except catch as exc:
+            return Outcome(None, "", raised_line(exc))
+    warning = f"{given[0].category.__name__}: {given[0].message}".splitlines()[0] if given else None
+    return Outcome(returned_number(value), returned_kind(value), None, returned_epsilon(value), warning)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from puf.properties import CATALOG, all_verdicts, verdict_matrix, verdicts, verdicts_in_background
-from puf import load_measure
+from puf import load_measure, measure
 from puf.properties.running.display import format_verdicts
 from puf.cli import main
 
@@ -411,6 +411,21 @@ def test_pandas_missing_value_is_undefined_not_a_refusal():
     assert verdict.reason == "returned nan on a valid population"
 
 
+def test_a_nan_is_shown_with_the_warning_the_measure_gave():
+    """A NaN the measure returns with a warning (numpy's 0/0) is shown with it: what it divided by zero."""
+
+    def cv(effectiveness):
+        s = np.asarray(effectiveness, dtype=float)
+        return np.std(s) / np.mean(s)
+
+    divided = "RuntimeWarning: invalid value encountered in scalar divide"
+    (defined,) = verdicts(cv, properties=["defined"], max_examples=10)
+    assert defined.reason == f"returned nan on a valid population, after {divided}"
+    assert defined.example["warning"] == divided and set(defined.example["before"]["effectiveness"]) == {0.0}
+    (anonymity,) = verdicts(lambda effectiveness: np.float64(0.0) / 0.0, properties=["anonymity"], max_examples=5)
+    assert anonymity.status == "undefined" and f"(e.g. nan, after {divided})" in anonymity.reason
+
+
 def test_same_random_state_same_verdicts():
     first = [
         v.to_dict() for v in verdicts("gini", properties=["pigou-dalton", "defined"], max_examples=20, random_state=3)
@@ -770,6 +785,15 @@ def test_a_property_out_of_a_measures_reach_says_why_it_is_not_applicable():
         "not-applicable",
         "the measure reads no utility, of which every case of the property is made",
     )
+
+
+def test_a_range_violation_names_the_declared_range_and_a_plain_functions_default():
+    spread = _spread_from(2)  # twice the spread of S: 2 at S = (0, 1)
+    (plain,) = verdicts(spread, properties=["range"], max_examples=10)
+    assert plain.reason.startswith("value 2 above the declared range [0, 1] by 1 (the default; @measure(range=")
+    (declared,) = verdicts(measure(spread, range=(0.0, 1.5)), properties=["range"], max_examples=10)
+    assert declared.reason.startswith("value 2 above the declared range [0, 1.5] by 0.5")
+    assert "default" not in declared.reason
 
 
 def test_a_lipschitz_violation_says_its_slope_and_the_bound():

@@ -47,10 +47,11 @@ def single_cases(draw: st.DrawFn, level: str, measure: Measure) -> Case:
     Examples
     --------
     >>> from hypothesis import find
-    >>> find(single_cases("score", "sd"), lambda c: c.before.m == 4).after is None
-    True
+    >>> case = find(single_cases("score", "sd"), lambda c: c.before.m == 4)
+    >>> case.after is None, case.change
+    (True, 'a population the search drew')
     """
-    return Case(draw(sources(level))[0])
+    return Case(draw(sources(level))[0], change="a population the search drew")
 
 
 def extreme_examples(level: str) -> list[Case]:

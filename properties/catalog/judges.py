@@ -33,6 +33,7 @@ __all__ = [
     "rearranged",
     "lipschitz",
     "explain_excess",
+    "explain_out_of_range",
     "example_users",
     "explain_decomposition",
     "explain_lipschitz",
@@ -537,6 +538,27 @@ def explain_excess(example: Mapping[str, Any]) -> str:
     return f"counterexample, violation {example['violation']:.3g}"
 
 
+def explain_out_of_range(example: Mapping[str, Any]) -> str:
+    """The reason of a ``range`` violation: the value, the declared range it left and by how much.
+
+    A function given without ``@measure(range=...)`` has the range [0, 1], which the reason says:
+    an index unbounded above (Theil's, a coefficient of variation) is violated there until it
+    declares its own.
+
+    Examples
+    --------
+    >>> explain_out_of_range({"value_before": 1.0986, "violation": 0.0986, "range": (0.0, 1.0)})
+    'value 1.0986 above the declared range [0, 1] by 0.0986 (the default; @measure(range=(low, high)) declares another)'
+    >>> explain_out_of_range({"value_before": -0.5, "violation": 0.5, "range": (0.0, math.inf)})
+    'value -0.5 below the declared range [0, inf] by 0.5'
+    """
+    low, high = example["range"]
+    value = example["value_before"]
+    side = "below" if value < low else "above"
+    default = " (the default; @measure(range=(low, high)) declares another)" if (low, high) == (0.0, 1.0) else ""
+    return f"value {value:.6g} {side} the declared range [{low:g}, {high:g}] by {example['violation']:.3g}{default}"
+
+
 def explain_strict(example: Mapping[str, Any], *, step: str, towards: str = "fairer") -> str:
     """The reason of a strict judgment's violation: what ``step`` did to the value, where it had to
     make it strictly fairer (``towards="less fair"``: strictly less fair) by more than the float
@@ -565,7 +587,7 @@ def explain_strict(example: Mapping[str, Any], *, step: str, towards: str = "fai
 
 
 def explain_undefined(example: Mapping[str, Any]) -> str:
-    """The reason of a ``defined`` violation: the value returned, or the exception raised.
+    """The reason of a ``defined`` violation: the value returned (and the warning given), or the exception raised.
 
     Examples
     --------
@@ -573,13 +595,16 @@ def explain_undefined(example: Mapping[str, Any]) -> str:
     'returned nan on a valid population'
     >>> explain_undefined({"value_before": None, "error": "returned NoneType, not a number: return one"})
     'on a valid population it returned NoneType, not a number: return one'
+    >>> explain_undefined({"value_before": float("nan"), "warning": "RuntimeWarning: invalid value encountered in divide"})
+    'returned nan on a valid population, after RuntimeWarning: invalid value encountered in divide'
     """
     error = example.get("error") or ""
     if error.startswith("returned "):  # (puf.returned.not_a_number: it raised nothing)
         return f"on a valid population it {error}"
     if error:
         return f"raised on a valid population: {error}"
-    return f"returned {example['value_before']} on a valid population"
+    warned = f", after {example['warning']}" if example.get("warning") else ""
+    return f"returned {example['value_before']} on a valid population{warned}"
 
 
 def explain_rearranged(example: Mapping[str, Any]) -> str:

@@ -124,6 +124,7 @@ USER_ENTRIES: tuple[dict[str, Any], ...] = (
         cases=single_cases,
         explicit=extreme_examples,
         judge=judges.in_range,
+        explain=judges.explain_out_of_range,
         single_population=True,
         proof_rule=_in_range,
     ),

@@ -5,7 +5,7 @@ any where there is no ``os.fork``, runs here under a SIGALRM limit.
 
 from __future__ import annotations
 
-__all__ = ["MeasureError", "Timeout", "call_measure", "first_call", "FreshCaller", "check_returns_number"]
+__all__ = ["MeasureError", "Timeout", "call_measure", "first_call", "warning_of", "FreshCaller", "check_returns_number"]
 
 from collections.abc import Mapping, Sequence
 from types import FrameType
@@ -105,6 +105,20 @@ def first_call(measure: Measure, population: Population, time_limit: float | Non
     1.0
     """
     return _numbers(_outcomes(measure, [population.fields()], time_limit, first_calls=True))[0]
+
+
+def warning_of(measure: Measure, population: Population, time_limit: float | None) -> str | None:
+    """The first warning the measure gives on ``population`` (``"RuntimeWarning: ..."``), what may say
+    why it returned NaN there; None if it gave none, raised or timed out.
+
+    >>> from puf import Population, as_measure
+    >>> warning_of(as_measure(lambda effectiveness: np.float64(0.0) / 0.0), Population([0.0, 0.0], np.eye(2)), 1.0)
+    'RuntimeWarning: invalid value encountered in scalar divide'
+    """
+    try:
+        return _outcomes(measure, [population.fields()], time_limit)[0].warning
+    except (MeasureError, Timeout):
+        return None
 
 
 class FreshCaller(MeasureWorker):

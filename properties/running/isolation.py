@@ -250,7 +250,7 @@ def fresh_outcomes(measure: Measure, fields_list: Sequence[Mapping[str, Any]], *
 
     >>> from puf import as_measure
     >>> fresh_outcomes(as_measure("sd"), [{"effectiveness": [0.0, 1.0]}], time_limit=30.0)
-    [Outcome(number=0.5, kind='float', error=None, epsilon=2.220446049250313e-16)]
+    [Outcome(number=0.5, kind='float', error=None, epsilon=2.220446049250313e-16, warning=None)]
     """
     if not CAN_ISOLATE:
         return [outcome(measure, fields, Exception) for fields in fields_list]

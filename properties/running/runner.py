@@ -33,7 +33,7 @@ from puf.registry import is_registered
 from ..cases.case import LARGEST, WORLD_FIELDS, Case, measure_level
 from ..cases.preconditions import meets
 from .verdict import Verdict
-from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number, first_call
+from .calls import FreshCaller, MeasureError, Timeout, call_measure, check_returns_number, first_call, warning_of
 from .isolation import release_workers
 from .budget import DEFAULT_TIME_BUDGET, DEFAULT_TIME_LIMIT, check_run_options, example_budget
 from ..catalog.property import Property
@@ -49,7 +49,7 @@ from .shrink import shrink, users_held
 
 #: How every search the runner starts calls the measure: through the measure-call boundary
 #: (:mod:`.calls`: a user's measure in its worker, killed at the time limit).
-MEASURE_CALLS = MeasureCalls(call_measure, FreshCaller, MeasureError, Timeout, first_call)
+MEASURE_CALLS = MeasureCalls(call_measure, FreshCaller, MeasureError, Timeout, first_call, warning_of)
 
 
 def confirmed(measure: Measure, prop: Property, case: Case) -> dict[str, Any] | None:
@@ -284,7 +284,6 @@ _UNDECIDED = "each within the resolution of the float type the measure returns"
 
 def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any] | None]:
     prop, failure, n = search.prop, search.failure, search.checked
-    explain = prop.explain or explain_excess
     if failure is not None:
         kind, found = failure
         if kind == "raised" and not prop.judges_undefined:
@@ -299,15 +298,23 @@ def _status(search: PropertySearch, note: str) -> tuple[str, str, dict[str, Any]
                 else "with no grid at world level"
             )
             found = {**found, "nearest": nearest_to_missed_end(search.measure, found)}
-            return "not-found", f"{explain(found)}: not reached, {tried}; no proof either way{note}", found
-        return "violated", explain(found) + note, found
+            return (
+                "not-found",
+                f"{_explained(prop, search.measure, found)}: not reached, {tried}; no proof either way{note}",
+                found,
+            )
+        found = search.with_warning(found, search.failure_case)
+        return "violated", _explained(prop, search.measure, found) + note, found
     coarse = MEASURE_EPSILON.get() > 2.0**-52  # (a step within its resolution is undecided)
     if n == 0 and search.undefined:
-        shown = (search.nan_case or (0, None))[1]
+        shown = search.with_warning(*search.nan_case[1:]) if search.nan_case else None
         if coarse and search.undecided == search.undefined:
             return "undefined", f"undecided on all {search.undecided} examples, {_UNDECIDED}{note}", shown
-        error = (shown or {}).get("error")
-        what = f"e.g. {error}" if error else "NaN or ±inf"
+        said, what = shown or {}, "NaN or ±inf"
+        if said.get("error"):
+            what = f"e.g. {said['error']}"
+        elif said.get("warning"):
+            what = f"e.g. {said['value_before']}, after {said['warning']}"
         return "undefined", f"undefined on all {search.undefined} examples ({what}){note}", shown
     if n == 0:
         return "not-applicable", f"no example admitted the transformation{note}", None
@@ -336,7 +343,13 @@ def _out_of_reach(
     if proof is None:
         return status, reason
     scope, argument = proof
-    return "violated", f"{(prop.explain or explain_excess)(found)}: not reached; proven {scope}: {argument}"
+    return "violated", f"{_explained(prop, measure, found)}: not reached; proven {scope}: {argument}"
+
+
+def _explained(prop: Property, measure: Measure, found: Mapping[str, Any]) -> str:
+    """The reason ``prop`` gives for ``found`` (:attr:`Property.explain`, by default the excess),
+    told the measure's declared range as ``found["range"]``."""
+    return (prop.explain or explain_excess)({**found, "range": measure.range})
 
 
 def _sizes(sizes: Collection[int]) -> str:

@@ -176,7 +176,8 @@ class MeasureCalls:
     ``call(measure, population, time_limit)`` is the measure's value, raising ``raised`` when the
     measure raised or returned no number and ``timed_out`` over ``time_limit``; ``first_call`` is
     ``call`` made as the first call of a process that has made no other (None: not available);
-    ``fresh(measure, time_limit, first_calls=...)`` is a :class:`FreshCalls`.
+    ``fresh(measure, time_limit, first_calls=...)`` is a :class:`FreshCalls`; ``warned`` is the first
+    warning a call gives, or None (None: not available).
 
     Examples
     --------
@@ -190,6 +191,7 @@ class MeasureCalls:
     raised: type[Exception]
     timed_out: type[BaseException]
     first_call: Callable[[Measure, Population, float | None], float] | None = None
+    warned: Callable[[Measure, Population, float | None], str | None] | None = None
 
 
 class PropertySearch:
@@ -236,7 +238,7 @@ class PropertySearch:
         self.failure: tuple[str, dict[str, Any]] | None = None
         self.failure_case: Case | None = None
         self.demo: tuple[tuple[bool, bool, int], dict[str, Any]] | None = None
-        self.nan_case: tuple[int, dict[str, Any]] | None = None
+        self.nan_case: tuple[int, dict[str, Any], Case] | None = None
         self.searching = False
         # The example being evaluated when a call ran out of time, as the verdict shows it, and
         # the smallest m at which one did: a case as large is set aside, not asked (a measure
@@ -512,7 +514,21 @@ class PropertySearch:
         it; it is counted here, and the smallest such example kept to show."""
         self.undefined += 1
         if self.nan_case is None or case.before.m < self.nan_case[0]:
-            self.nan_case = (case.before.m, self.snapshot(case, before, after, None, error))
+            self.nan_case = (case.before.m, self.snapshot(case, before, after, None, error), case)
+
+    def with_warning(self, example: dict[str, Any], case: Case | None) -> dict[str, Any]:
+        """``example`` with the first warning the measure gives on ``case``'s population (one call more)
+        as ``warning``, where it returned NaN or ±inf there and raised nothing."""
+        value, warned = example.get("value_before"), self.measure_calls.warned
+        if (
+            case is None
+            or warned is None
+            or example.get("error")
+            or not isinstance(value, float)
+            or math.isfinite(value)
+        ):
+            return example
+        return {**example, "warning": warned(self.measure, case.before, self.time_limit)}
 
     def _refined(self, case: Case, before: float, after: float | None) -> tuple[Case, float]:
         """The case with the property's stronger search's values added (once per size m), and
