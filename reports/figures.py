@@ -13,7 +13,7 @@ to the largest seed's value. Colours are the Okabe-Ito palette (safe for the
 common colour-vision deficiencies); a pairing has one colour, marker and dash
 in every figure (:data:`LEVEL_STYLE`), and the levels of any other crossed
 setting (γ) each their own. An undefined value (NaN, e.g. Gini when every user
-scores 0) leaves a gap in the line over a hatched grey band, never a point at
+scores 0, or ±inf, a ratio over a zero) leaves a gap in the line over a hatched grey band, never a point at
 some value; a measure undefined on the whole sweep gets no panel, only its name
 in one line under the figure; lines that coincide are named on their panel.
 """
@@ -248,7 +248,7 @@ def _coincidence_note(ax: Axes, lines: Sequence[tuple[str, pd.DataFrame, Any, bo
     if len(lines) < 2:
         return
     curves = [_means(frame) for _, frame, _, _ in lines]
-    scale = max((float(np.nanmax(np.abs(c))) for c in curves if np.isfinite(c).any()), default=0.0)
+    scale = max((float(np.abs(c[np.isfinite(c)]).max()) for c in curves if np.isfinite(c).any()), default=0.0)
     groups: list[list[int]] = []
     for i, curve in enumerate(curves):
         for group in groups:
@@ -298,7 +298,7 @@ def _undrawn(names: Sequence[str], width: float) -> str:
     import textwrap
 
     return "\n" + textwrap.fill(
-        f"not drawn, undefined (NaN) at all but at most one point: {', '.join(names)}", int(width * 13)
+        f"not drawn, NaN or ±inf at all but at most one point: {', '.join(names)}", int(width * 13)
     )
 
 

@@ -150,7 +150,7 @@ def figure_legend(fig: Figure, axes: Sequence[Axes], *, crossed: bool) -> None:
     True
     >>> figure_legend(fig, [ax], crossed=False)
     >>> [t.get_text() for t in fig.legends[0].get_texts()]
-    ['undefined (NaN): no value']
+    ['undefined (NaN or ±inf): no value']
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -163,7 +163,7 @@ def figure_legend(fig: Figure, axes: Sequence[Axes], *, crossed: bool) -> None:
             ):  # levels, marker lines
                 handles.setdefault(label, handle)
     if any(patch.get_hatch() for ax in axes for patch in ax.patches):
-        handles["undefined (NaN): no value"] = Patch(**UNDEFINED_STYLE)
+        handles["undefined (NaN or ±inf): no value"] = Patch(**UNDEFINED_STYLE)
     if handles:
         fig.legend(
             handles.values(),

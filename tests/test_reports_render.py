@@ -29,7 +29,7 @@ def test_one_panel_per_measure_paper_first_and_undefined_points_are_bands():
     line = gini.get_lines()[0]
     assert np.isnan(line.get_ydata()[-1])
     assert [patch.get_hatch() for patch in gini.patches] == ["///"] and not sd.patches
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["undefined (NaN): no value"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["undefined (NaN or ±inf): no value"]
     # Band = min to max over the two seeds (they differ for SD).
     assert len(sd.collections) == 1
     assert "mean over 2 seeds" in fig._suptitle.get_text()
@@ -236,7 +236,7 @@ def test_a_measure_undefined_on_the_whole_sweep_is_named_in_the_title_not_drawn(
     table = pd.concat([_table(), pd.DataFrame(rows, columns=["measure", "value", "seed", "score"])])
     fig = plot_sweep(table, title="T", xlabel="share", families={"Gini-P": "Gini", "SD-P": "SD", "GE-0-P": "Gini"})
     assert [ax.get_title() for ax in fig.axes if ax.get_visible()] == ["SD-P", "Gini-P"]
-    assert "not drawn, undefined (NaN) at all but at most one point: GE-0-P" in fig._suptitle.get_text()
+    assert "not drawn, NaN or ±inf at all but at most one point: GE-0-P" in fig._suptitle.get_text()
 
 
 def test_coinciding_lines_are_named_on_their_panel():
@@ -247,6 +247,18 @@ def test_coinciding_lines_are_named_on_their_panel():
     apart = _pairing_table(("most_fair", "most_unfair"))  # 0.1 apart at every point
     none = [t.get_text() for ax in plot_sweep(apart, title="T", xlabel="x", hue="pairing").axes for t in ax.texts]
     assert (notes, both, none) == (["all 3 lines coincide"], ["both lines coincide"], [])
+
+
+def test_lines_apart_are_not_named_coinciding_for_an_infinite_point():
+    """A value of +inf (a ratio over a zero) at one point of both lines: they stay apart everywhere
+    else, and the tolerance they are compared with is the finite values' (it was inf: 'coincide')."""
+    import warnings
+
+    apart = _pairing_table(("most_fair", "most_unfair")).assign(score=lambda t: t.score.where(t.value < 2.0, np.inf))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (numpy warned of an infinite tolerance)
+        fig = plot_sweep(apart, title="T", xlabel="x", hue="pairing")
+    assert [t.get_text() for ax in fig.axes for t in ax.texts] == []
 
 
 def test_every_gamma_level_has_its_own_colour_and_marker():
