@@ -794,6 +794,8 @@ def test_a_range_violation_names_the_declared_range_and_a_plain_functions_defaul
     (declared,) = verdicts(measure(spread, range=(0.0, 1.5)), properties=["range"], max_examples=10)
     assert declared.reason.startswith("value 2 above the declared range [0, 1.5] by 0.5")
     assert "default" not in declared.reason
+    (builtin,) = verdicts("me-as-printed", properties=["range"], max_examples=10)  # declares [0, 1]
+    assert builtin.reason.startswith("value 2 above the declared range [0, 1] by 1") and "default" not in builtin.reason
 
 
 def test_a_lipschitz_violation_says_its_slope_and_the_bound():

@@ -541,22 +541,26 @@ def explain_excess(example: Mapping[str, Any]) -> str:
 def explain_out_of_range(example: Mapping[str, Any]) -> str:
     """The reason of a ``range`` violation: the value, the declared range it left and by how much.
 
-    A function given without ``@measure(range=...)`` has the range [0, 1], which the reason says:
-    an index unbounded above (Theil's, a coefficient of variation) is violated there until it
-    declares its own.
+    A user's function given without ``@measure(range=...)`` has the range [0, 1], which the reason
+    says (not ``registered``): an index unbounded above (Theil's, a coefficient of variation) is
+    violated there until it declares its own.
 
     Examples
     --------
     >>> explain_out_of_range({"value_before": 1.0986, "violation": 0.0986, "range": (0.0, 1.0)})
     'value 1.0986 above the declared range [0, 1] by 0.0986 (the default; @measure(range=(low, high)) declares another)'
+    >>> explain_out_of_range({"value_before": 2.0, "violation": 1.0, "range": (0.0, 1.0), "registered": True})
+    'value 2 above the declared range [0, 1] by 1'
     >>> explain_out_of_range({"value_before": -0.5, "violation": 0.5, "range": (0.0, math.inf)})
     'value -0.5 below the declared range [0, inf] by 0.5'
     """
     low, high = example["range"]
     value = example["value_before"]
     side = "below" if value < low else "above"
-    default = " (the default; @measure(range=(low, high)) declares another)" if (low, high) == (0.0, 1.0) else ""
-    return f"value {value:.6g} {side} the declared range [{low:g}, {high:g}] by {example['violation']:.3g}{default}"
+    reason = f"value {value:.6g} {side} the declared range [{low:g}, {high:g}] by {example['violation']:.3g}"
+    if (low, high) == (0.0, 1.0) and not example.get("registered"):
+        reason += " (the default; @measure(range=(low, high)) declares another)"
+    return reason
 
 
 def explain_strict(example: Mapping[str, Any], *, step: str, towards: str = "fairer") -> str:

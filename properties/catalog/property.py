@@ -57,8 +57,9 @@ class Property:
         generated one; default none.
     explain : callable, optional
         ``explain(example) -> str``: the reason a violated verdict reports (``example`` also
-        holds the measure's declared range as ``range``); without one, the runner reports the
-        excess (:func:`properties.catalog.judges.explain_excess`).
+        holds the measure's declared range as ``range``, and ``registered``: whether it is a
+        registered measure); without one, the runner reports the excess
+        (:func:`properties.catalog.judges.explain_excess`).
     single_population : bool, default False
         True when a case is one population judged alone (no ``after``), as its
         stored examples in ``properties/knowledge/known/`` are.

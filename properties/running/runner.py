@@ -348,8 +348,8 @@ def _out_of_reach(
 
 def _explained(prop: Property, measure: Measure, found: Mapping[str, Any]) -> str:
     """The reason ``prop`` gives for ``found`` (:attr:`Property.explain`, by default the excess),
-    told the measure's declared range as ``found["range"]``."""
-    return (prop.explain or explain_excess)({**found, "range": measure.range})
+    told the measure's declared range as ``found["range"]`` and whether it is a registered one's."""
+    return (prop.explain or explain_excess)({**found, "range": measure.range, "registered": is_registered(measure)})
 
 
 def _sizes(sizes: Collection[int]) -> str:
