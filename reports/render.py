@@ -226,6 +226,7 @@ def example_lines(row: Any) -> list[str]:
         {**example, **numbers},
         status=row.verdict,
         indent=0,
+        width=100,  # (as the terminal's lines: a long change folds under itself, not off the page)
         repeated=repeated,
         whole="properties.json holds them whole",
     ).splitlines()
@@ -255,6 +256,7 @@ code{background:#f4f4f4;padding:0 .2em}
 td code{white-space:nowrap}
 .findings li{margin:.35em 0}.yes{color:#0b6e4f}.no{color:#b3261e}
 details{margin:.5em 0}summary{cursor:pointer;color:#333}
+pre{overflow-x:auto}
 """
 
 
