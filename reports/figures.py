@@ -13,9 +13,10 @@ to the largest seed's value. Colours are the Okabe-Ito palette (safe for the
 common colour-vision deficiencies); a pairing has one colour, marker and dash
 in every figure (:data:`LEVEL_STYLE`), and the levels of any other crossed
 setting (γ) each their own. An undefined value (NaN, e.g. Gini when every user
-scores 0, or ±inf, a ratio over a zero) leaves a gap in the line over a hatched grey band, never a point at
-some value; a measure undefined on the whole sweep gets no panel, only its name
-in one line under the figure; lines that coincide are named on their panel.
+scores 0, or ±inf, a ratio over a zero) leaves a gap in the line over a hatched
+grey band, never a point at some value; a measure undefined on the whole sweep
+gets no panel, only its name in one line under the figure; lines that coincide
+are named on their panel.
 """
 
 from __future__ import annotations
