@@ -277,3 +277,28 @@ def test_the_power_figure_says_when_it_was_measured_and_lists_the_flat_propertie
     title = fig._suptitle.get_text()
     assert "stored measurement, not made by this report: 2026-12-01" in title
     assert "every planted flaw found at every measured budget (no panel): defined" in title
+
+
+def test_every_panel_spans_the_x_range_of_all_and_the_bottom_ones_label_it():
+    # As a shared x axis would: measure "B" is defined at two points only, its undefined ends
+    # widen its own band past the data, and the marker lies beyond the sweep; every panel takes
+    # the union of all of them, with the same ticks, and only the lowest panel of each column
+    # (of two: D and E, with the slot under D empty) shows the x tick labels.
+    x = np.linspace(0.0, 1.0, 5)
+    rows = [
+        {"measure": name, "value": v, "seed": 0, "score": np.nan if name == "B" and not 0.25 <= v <= 0.5 else v}
+        for name in "ABCDE"
+        for v in x
+    ]
+    fig = plot_sweep(pd.DataFrame(rows), title="T", xlabel="x", ncols=2, marker=1.2, marker_label="m")
+    fig.draw_without_rendering()
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.get_visible()}
+    assert sorted(panels) == list("ABCDE")
+    limits = {ax.get_xlim() for ax in panels.values()}
+    assert len(limits) == 1
+    (low, high), step = limits.pop(), x[1] - x[0]
+    assert low < -step / 2 and high > 1.2  # B's band before x = 0, the marker after x = 1
+    ticks = {tuple(ax.get_xticks()) for ax in panels.values()}
+    assert len(ticks) == 1
+    shown = {name: any(t.label1.get_visible() for t in ax.xaxis.get_major_ticks()) for name, ax in panels.items()}
+    assert shown == {"A": False, "B": False, "C": False, "D": True, "E": True}
