@@ -3,7 +3,7 @@
 The top of the stack: it imports every other part of the harness and nothing imports it.
 Every command ends with one of the exit codes of :mod:`puf.cli.exitcodes`, their one home.
 Every failure prints one line, ``puf COMMAND: ...``, on stderr, folded only at a terminal
-(:func:`puf.lines.print_failure`); no traceback.
+(:func:`puf.lines.print_message`); no traceback.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 
-from puf.lines import print_failure
+from puf.lines import print_message
 
 from .commands import COMMANDS
 from .exitcodes import (
@@ -108,7 +108,7 @@ def _run(argv: Sequence[str] | None) -> int:
         import signal
 
         word = f"terminated ({signal.Signals(exc.signum).name})" if isinstance(exc, Terminated) else "interrupted"
-        print_failure(f"puf {args.command}: {word}")
+        print_message(f"puf {args.command}: {word}")
         return exit_code(exc)
     except Exception as exc:  # the last line of defence: one line, an exit code, no traceback
         return _report_failure(args.command, exc)
@@ -164,5 +164,5 @@ def _report_failure(command: str, exc: Exception) -> int:
     elif code == EXIT_BAD_INPUT and isinstance(exc, OSError) and not isinstance(exc, (ValueError, ImportError)):
         text = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else text
     text += "".join(f"; {note}" for note in getattr(exc, "__notes__", ()))  # e.g. where files were kept
-    print_failure(f"puf {command}: {text}")
+    print_message(f"puf {command}: {text}")
     return code

@@ -9,7 +9,7 @@ column would be too narrow, shows its columns in blocks, each led by the first c
 
 from __future__ import annotations
 
-__all__ = ["WIDTH", "terminal_width", "folded", "fitted", "table", "print_failure"]
+__all__ = ["WIDTH", "terminal_width", "folded", "fitted", "table", "print_message"]
 
 from collections.abc import Sequence
 from typing import TextIO
@@ -78,16 +78,16 @@ def fitted(text: str, width: int, *, hang: int | None = None) -> str:
     return "\n".join(folded(line, width, hang=hang) for line in text.split("\n"))
 
 
-def print_failure(text: str, stream: TextIO | None = None) -> None:
-    """Print the failure ``text`` on ``stream`` (default stderr): folded to :func:`terminal_width`
-    when the stream is a terminal, where a person reads it; one line in a pipe or a file, where a
-    tool reads it a line per failure (``grep``, a CI log).
+def print_message(text: str, stream: TextIO | None = None) -> None:
+    """Print the message ``text`` (a failure, what reading a run found) on ``stream`` (default
+    stderr): folded to :func:`terminal_width` when the stream is a terminal, where a person reads
+    it; one line in a pipe or a file, where a tool reads it a line per message (``grep``, a CI log).
 
     Examples
     --------
     >>> import io
     >>> stream = io.StringIO()   # not a terminal: one line, however long
-    >>> print_failure("puf check: " + "word " * 30, stream); stream.getvalue().count("\\n")
+    >>> print_message("puf check: " + "word " * 30, stream); stream.getvalue().count("\\n")
     1
     """
     stream = sys.stderr if stream is None else stream

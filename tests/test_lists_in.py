@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import puf
 from puf.cli import main
+from puf.pair_kernels import pair_kernel
 from puf.data import load_atomic
 from puf.evaluation import evaluate_lists, evaluate_runs, read_lists
 
@@ -191,9 +193,11 @@ def test_near_misses_of_a_format_are_named_for_what_they_are(toy, dataset):
     assert [sorted(row) for row in reversed_lists.tolist()] == [sorted(row) for row in expected]
     stranger = pd.concat([frame, pd.DataFrame({"user": ["u0"], "item": ["nowhere"], "rank": [9]})])
     with pytest.raises(
-        ValueError, match=r"item 'nowhere' is not in dataset 'toy' \(after preprocessing; 1 listed item is not\)"
+        ValueError,
+        match=r"item 'nowhere' is not in dataset 'toy' \(after preprocessing; 1 listed item is not: scored as "
+        r"misses unless strict\)",
     ):
-        read_lists(stranger, dataset)
+        read_lists(stranger, dataset, strict=True)
 
 
 def test_cells_of_pairs_or_records_list_their_items(toy, dataset):
@@ -412,3 +416,91 @@ def test_a_json_lines_record_that_is_no_object_names_its_line(dataset, tmp_path)
     (tmp_path / "run.jsonl").write_text('{"user": "u0", "item": "i1", "rank": 1}\n["u0", "i2", 2]\n')
     with pytest.raises(ValueError, match=r"run\.jsonl: line 2: a JSON Lines record is an object"):
         read_lists(tmp_path / "run.jsonl", dataset)
+
+
+def test_items_the_split_does_not_hold_are_misses_at_their_ranks_and_counted(toy, dataset, capsys):
+    lists, train = unseen_lists(dataset, k=6), dataset.matrix("train")
+    test = dataset.matrix("test")
+    # An unknown item must not read as the previous user's last item: (u, -1) is u·n − 1 as a key.
+    last = dataset.items[dataset.n_items - 1]
+    after = next(u for u in range(1, dataset.n_users) if train[u - 1, dataset.n_items - 1])
+    unknown, stand_in = {}, {}
+    for u, (user, items) in enumerate(lists.items()):
+        items = [i for i in items if i != last][:5]
+        slot = u % 5
+        judged = set(test.indices[test.indptr[u] : test.indptr[u + 1]])
+        miss = next(dataset.items[i] for i in range(dataset.n_items) if i not in judged and not train[u, i])
+        rest = [i for i in items if i != miss]
+        unknown[user] = rest[:slot] + [f"gone{u % 2}"] + rest[slot:4]
+        stand_in[user] = rest[:slot] + [miss] + rest[slot:4]
+    (toy / "unknown.csv").write_text(csv_text(unknown))
+    (toy / "stand_in.csv").write_text(csv_text(stand_in))
+    found = read_lists(toy / "unknown.csv", dataset)
+    rows = found.rankings.tolist()
+    assert [row.index(-1) for row in rows] == [u % 5 for u in range(dataset.n_users)]
+    assert found.unknown_items == ("gone0", "gone1") and found.unknown_listed == dataset.n_users
+    assert found.seen == 0 and found.short == 0 and found.empty == ()
+    assert read_lists(toy / "unknown.csv", dataset, drop_seen=True).rankings[after].tolist() == rows[after]
+    scored, said = evaluate(toy, f"mine={toy / 'unknown.csv'}", capsys=capsys)
+    assert said == (
+        f"puf evaluate: run mine: {dataset.n_users} of {5 * dataset.n_users} listed items are not in the "
+        "dataset (2 items, first: 'gone0'), scored as misses at their ranks"
+    )
+    assert pd.read_csv(toy / "out" / "lists.csv", index_col="run").loc["mine", "unknown_items"] == dataset.n_users
+    judged_alike, _ = evaluate(toy, f"mine={toy / 'stand_in.csv'}", capsys=capsys)
+    same = [c for c in scored.columns if c.endswith(("P@5", "NDCG@5", "-P", "-NDCG")) and not c.startswith("PUF")]
+    pd.testing.assert_frame_equal(scored[same], judged_alike[same])  # a miss at the same rank
+    with pytest.raises(ValueError, match=r"unknown\.csv: line 2: item 'gone0' is not in dataset 'toy'"):
+        read_lists(toy / "unknown.csv", dataset, strict=True)
+    (toy / "twice.csv").write_text(csv_text(unknown, extra=["u0,gone0,9"]))
+    with pytest.raises(ValueError, match=r"item 'gone0' is listed twice for user 'u0' \(first on line 2\)"):
+        read_lists(toy / "twice.csv", dataset)
+
+
+def _list_gap(effectiveness, list_distance):
+    s_u, s_v = effectiveness
+    return list_distance * np.abs(s_u - s_v)
+
+
+@pair_kernel(_list_gap)
+def list_gap(effectiveness, list_distance):
+    """A measure of pairs reading d_L: the mean of d_L(u, v)·|S(u) − S(v)|."""
+    s, d = np.asarray(effectiveness), np.asarray(list_distance)
+    u, v = np.triu_indices(s.size, 1)
+    return float(np.mean(_list_gap((s[u], s[v]), d[u, v])))
+
+
+def test_a_list_with_no_item_of_the_split_leaves_the_distances_between_lists_undefined(dataset):
+    lists = unseen_lists(dataset)
+    empty = dict(lists, u0=["gone", "gone too"], u3=[])
+    measures = ["UF", "PUF-P", "SD-NDCG", list_gap]
+    with pytest.warns(puf.UndefinedMeasureWarning) as caught:
+        found = evaluate_lists(dataset, {"mine": _rows(empty), "whole": _rows(lists)}, k=5, measures=measures)
+    said = sorted({str(w.message) for w in caught})
+    assert said == [
+        f"{label} is undefined on run 'mine': 2 users' lists hold no item in the first 5, and the distance "
+        "between two lists needs an item in each"
+        for label in ("UF", "list_gap-NDCG", "list_gap-P")
+    ]
+    assert found.scores.loc["mine", ["UF", "list_gap-P", "list_gap-NDCG"]].isna().all()
+    assert found.scores.loc["mine", ["PUF-P", "SD-NDCG"]].notna().all()
+    alone = evaluate_lists(dataset, {"whole": _rows(lists)}, k=5, measures=measures)
+    pd.testing.assert_frame_equal(found.scores.loc[["whole"]], alone.scores)
+    assert found.lists.loc["mine", "empty_lists"] == 2 and found.lists.loc["whole", "empty_lists"] == 0
+    with pytest.warns(puf.UndefinedMeasureWarning) as caught_sampling:
+        sampled = evaluate_lists(
+            dataset, {"mine": _rows(empty), "whole": _rows(lists)}, k=5, measures=measures, sample=300, random_state=0
+        )
+    assert sorted({str(w.message) for w in caught_sampling}) == said
+    assert sampled.scores.loc["mine", ["UF", "list_gap-P"]].isna().all()
+    assert sampled.scores.loc["whole", ["UF", "list_gap-P"]].notna().all()
+    assert (
+        read_lists(_rows(empty), dataset)
+        .summary()
+        .endswith("2 lists shorter than k = 5; 2 lists hold no item of the dataset (first: 'u0')")
+    )
+
+
+def _rows(lists):
+    """A row per user, its items best first (an empty list given as such)."""
+    return pd.DataFrame({"user": list(lists), "items": list(lists.values())})

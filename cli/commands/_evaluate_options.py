@@ -215,7 +215,8 @@ def add_list_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="refuse a --run listing users the dataset's split does not hold (default: skip and count them)",
+        help="refuse a --run listing users or items the dataset's split does not hold (default: skip "
+        "and count the users; score the items as misses at their ranks, and count them)",
     )
     parser.add_argument(
         "--drop-seen",

@@ -15,7 +15,7 @@ import json
 import os
 
 
-from puf.lines import fitted, print_failure, terminal_width
+from puf.lines import fitted, print_message, terminal_width
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 from ._prints import kept_prints
@@ -114,7 +114,7 @@ def _say(text: str) -> None:
 
 
 def _fail(reason: str) -> int:
-    print_failure(f"puf check: {reason}")
+    print_message(f"puf check: {reason}")
     return EXIT_BAD_INPUT
 
 

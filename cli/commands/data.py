@@ -6,7 +6,7 @@ __all__ = ["register", "run"]
 
 import argparse
 
-from puf.lines import print_failure
+from puf.lines import print_message
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK, exit_code
 
@@ -155,17 +155,17 @@ def run(args: argparse.Namespace) -> int:
                 progress=getattr(args, "progress", True),
             )
         except ValueError as exc:
-            print_failure(f"puf data fetch: error: {exc}")
+            print_message(f"puf data fetch: error: {exc}")
             return exit_code(exc)
         except DownloadError as exc:
-            print_failure(f"puf data fetch: {exc}")
+            print_message(f"puf data fetch: {exc}")
             return exit_code(exc)
         print(path)
         return EXIT_OK
     if args.action == "list":
         cache = cache_dir(args.cache)
         if cache.exists() and not cache.is_dir():
-            print_failure(f"puf data list: error: cache {cache}: is a file, not a folder")
+            print_message(f"puf data list: error: cache {cache}: is a file, not a folder")
             return EXIT_BAD_INPUT
         from puf.lines import folded, table, terminal_width
 
@@ -229,7 +229,7 @@ def _convert(args: argparse.Namespace) -> int:
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
     except ValueError as exc:
-        print_failure(f"puf data convert: error: {exc}")
+        print_message(f"puf data convert: error: {exc}")
         return exit_code(exc)
     for path in written:
         print(out / path.name)

@@ -12,7 +12,7 @@ __all__ = ["register", "run"]
 import argparse
 import json
 
-from puf.lines import print_failure, terminal_width
+from puf.lines import print_message, terminal_width
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 from ._time_limit import add_time_limit, time_limit_error
@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _fail(reason: str) -> int:
-    print_failure(f"puf design: {reason}")
+    print_message(f"puf design: {reason}")
     return EXIT_BAD_INPUT
 
 

@@ -412,9 +412,8 @@ def _out_folder(args: argparse.Namespace) -> Path:
 
 def _read_runs(args: argparse.Namespace, files: Mapping[str, str], dataset: SplitDataset) -> dict[str, Any]:
     """Each --run's lists (:func:`puf.evaluation.read_lists`); what was skipped, seen or short said in one line."""
-    import sys
-
     from puf.evaluation import read_lists
+    from puf.lines import print_message
 
     read = {
         name: read_lists(
@@ -424,12 +423,12 @@ def _read_runs(args: argparse.Namespace, files: Mapping[str, str], dataset: Spli
     }
     for name, lists in read.items():  # a result, shown even with --quiet
         if lists.summary():
-            print(f"puf evaluate: run {name}: {lists.summary()}", file=sys.stderr)
+            print_message(f"puf evaluate: run {name}: {lists.summary()}")
     return read
 
 
 def _write_lists(out: Path, read: Mapping[str, Any]) -> None:
-    """``lists.csv``: per --run, the users skipped, the seen items found (or dropped) and the short lists."""
+    """``lists.csv``: per --run, what reading it skipped, found or dropped (:meth:`puf.evaluation.RunLists.counts`)."""
     import pandas as pd
 
     table = pd.DataFrame.from_dict({name: lists.counts() for name, lists in read.items()}, orient="index")

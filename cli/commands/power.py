@@ -12,7 +12,7 @@ __all__ = ["register", "run"]
 
 import argparse
 
-from puf.lines import print_failure
+from puf.lines import print_message
 
 from ..exitcodes import EXIT_BAD_INPUT, EXIT_OK
 
@@ -56,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _fail(reason: str) -> int:
-    print_failure(f"puf power: {reason}")
+    print_message(f"puf power: {reason}")
     return EXIT_BAD_INPUT
 
 

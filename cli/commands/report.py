@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 import argparse
 
-from puf.lines import print_failure
+from puf.lines import print_message
 from puf.properties.running.budget import DEFAULT_TIME_LIMIT
 
 from ..exitcodes import EXIT_OK, exit_code
@@ -288,7 +288,7 @@ def _reported(args: argparse.Namespace) -> int:
         _check_data(args.data)
         design = _design(args)
     except ValueError as exc:
-        print_failure(f"puf report: {exc}")
+        print_message(f"puf report: {exc}")
         return exit_code(exc)
     from puf.evaluation import Study
     from puf.reports.report import build_report
@@ -316,13 +316,13 @@ def _reported(args: argparse.Namespace) -> int:
             )
         index = out / "index.html"
     except (ValueError, ImportError) as exc:
-        print_failure(f"puf report: {str(exc).splitlines()[0]}")
+        print_message(f"puf report: {str(exc).splitlines()[0]}")
         return exit_code(exc)
     except ConnectionError as exc:  # fetching a dataset failed (as in ``puf evaluate``)
-        print_failure(f"puf report: {exc}")
+        print_message(f"puf report: {exc}")
         return exit_code(exc)
     except OSError as exc:  # writing the report failed after the checks (disk full, ...)
-        print_failure(f"puf report: {exc.filename or out}: {exc.strerror or exc}")
+        print_message(f"puf report: {exc.filename or out}: {exc.strerror or exc}")
         return exit_code(exc)
     if not args.quiet:
         from puf.lines import fitted, terminal_width

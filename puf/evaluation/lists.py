@@ -1,8 +1,8 @@
 """Ranked lists made outside the harness, as the rankings the measures read, with what was changed.
 
 A researcher's lists come from another framework (RecBole, LensKit, Elliot, Cornac, their
-own code) and another preprocessing: users the harness's split does not hold, items the
-user already had in training, lists shorter than k. :func:`read_lists` reads them
+own code) and another preprocessing: users and items the harness's split does not hold, items
+the user already had in training, lists shorter than k. :func:`read_lists` reads them
 (:func:`puf.evaluation.run_files.list_rows` reads each format), skips and counts what cannot be
 judged, and says so in :class:`RunLists`; :func:`evaluate_lists` is the whole road from a
 frame or file of lists to the per-user and per-measure tables.
@@ -38,7 +38,8 @@ class RunLists:
     Attributes
     ----------
     rankings : numpy.ndarray, shape (n_users, k), int64
-        Internal item ids, best first; ``-1`` pads short lists.
+        Internal item ids, best first; ``-1`` pads short lists and marks, at its rank, a listed
+        item the dataset does not hold.
     unknown_users : tuple of str
         The run's users that the dataset's split does not hold, skipped (file order).
     seen : int
@@ -50,6 +51,15 @@ class RunLists:
         Listed users whose lists hold fewer than k items (after dropping).
     listed : int
         Items among the users' first k as listed (before any were dropped).
+    unknown_items : tuple of str
+        The listed items that the dataset does not hold (file order), each kept at its rank as a
+        miss: it is relevant to no user of the split, and has no features.
+    unknown_listed : int
+        Slots among the users' first k (as listed) that hold such an item.
+    empty : tuple of str
+        Users whose first k hold no item of the dataset: given empty, not listed
+        (``missing="pad"``), emptied by ``drop_seen`` or listing unknown items only. The distance between their list and
+        another (d_L, read by UF) is undefined.
     """
 
     rankings: NDArray[np.int64]
@@ -58,6 +68,9 @@ class RunLists:
     seen_dropped: bool = False
     short: int = 0
     listed: int = 0
+    unknown_items: tuple[str, ...] = ()
+    unknown_listed: int = 0
+    empty: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """One line saying what was skipped, seen and short; ``""`` when nothing was.
@@ -67,6 +80,10 @@ class RunLists:
         >>> import numpy as np
         >>> RunLists(np.zeros((3, 2), dtype=np.int64), ("u9",), seen=2, short=1, listed=6).summary()
         "1 user not in the dataset skipped (first: 'u9'); 2 of 6 listed items are the users' own training or validation items, kept; 1 list shorter than k = 2"
+        >>> RunLists(np.zeros((3, 2), dtype=np.int64), unknown_items=("i9",), unknown_listed=2, listed=6).summary()
+        "2 of 6 listed items are not in the dataset (1 item, first: 'i9'), scored as misses at their ranks"
+        >>> RunLists(np.full((3, 2), -1), short=1, listed=1, empty=("u2",)).summary()
+        "1 list shorter than k = 2; 1 list holds no item of the dataset (first: 'u2')"
         >>> RunLists(np.zeros((3, 2), dtype=np.int64), listed=6).summary()
         ''
         """
@@ -74,6 +91,12 @@ class RunLists:
         if self.unknown_users:
             n = len(self.unknown_users)
             parts.append(f"{n:,} user{'s' * (n != 1)} not in the dataset skipped (first: {self.unknown_users[0]!r})")
+        if self.unknown_listed:
+            n = len(self.unknown_items)
+            parts.append(
+                f"{self.unknown_listed:,} of {self.listed:,} listed items are not in the dataset "
+                f"({n:,} item{'s' * (n != 1)}, first: {self.unknown_items[0]!r}), scored as misses at their ranks"
+            )
         if self.seen:
             parts.append(
                 f"{self.seen:,} of {self.listed:,} listed items are the users' own "
@@ -82,6 +105,10 @@ class RunLists:
         if self.short:
             k = self.rankings.shape[1]
             parts.append(f"{self.short:,} list{'s' * (self.short != 1)} shorter than k = {k}")
+        if self.empty:
+            n = len(self.empty)
+            held = "holds" if n == 1 else "hold"
+            parts.append(f"{n:,} list{'s' * (n != 1)} {held} no item of the dataset (first: {self.empty[0]!r})")
         return "; ".join(parts)
 
     def counts(self) -> dict[str, Any]:
@@ -91,15 +118,17 @@ class RunLists:
         --------
         >>> import numpy as np
         >>> RunLists(np.zeros((3, 2), dtype=np.int64), ("u9",), seen=2, listed=6).counts()
-        {'users': 3, 'k': 2, 'unknown_users_skipped': 1, 'seen_items': 2, 'seen_dropped': False, 'short_lists': 0}
+        {'users': 3, 'k': 2, 'unknown_users_skipped': 1, 'unknown_items': 0, 'seen_items': 2, 'seen_dropped': False, 'short_lists': 0, 'empty_lists': 0}
         """
         return {
             "users": int(self.rankings.shape[0]),
             "k": int(self.rankings.shape[1]),
             "unknown_users_skipped": len(self.unknown_users),
+            "unknown_items": self.unknown_listed,
             "seen_items": self.seen,
             "seen_dropped": self.seen_dropped,
             "short_lists": self.short,
+            "empty_lists": len(self.empty),
         }
 
 
@@ -130,16 +159,18 @@ def _known_users(rows, dataset, source, place, strict):
     return rows[~unknown], names
 
 
-def _checked_items(rows, dataset, source, place, split):
-    """Item ids mapped; an unknown item, a user with nothing to judge by, an item listed twice refused."""
+def _checked_items(rows, dataset, source, place, split, strict):
+    """Item ids mapped (an unknown item -1, refused with ``strict``); a user with nothing to judge by,
+    an item listed twice refused."""
     rows = rows.assign(item=_index_of(dataset.items, rows["item_id"]))
     missing = np.flatnonzero(rows["item"].to_numpy() < 0)
-    if missing.size:
+    if missing.size and strict:
         first = rows.iloc[missing[0]]
         raise ValueError(
             f"{source}: {place} {first['where']}: item {first['item_id']!r} is not in dataset "
             f"{dataset.name!r} (after preprocessing; {missing.size:,} listed "
-            + ("item is not)" if missing.size == 1 else "items are not)")
+            + ("item is not" if missing.size == 1 else "items are not")
+            + ": scored as misses unless strict)"
         )
     empty = np.flatnonzero((np.diff(dataset.matrix(split).indptr) == 0)[rows["user"].to_numpy()])
     if empty.size:
@@ -148,10 +179,11 @@ def _checked_items(rows, dataset, source, place, split):
             f"{source}: {place} {first['where']}: user {first['user_id']!r} has an empty {split} set "
             f"in dataset {dataset.name!r}; the run cannot be judged for it"
         )
-    twice = np.flatnonzero(rows.duplicated(["user", "item"]).to_numpy())
+    # An unknown item has no index, so its id says whether it is listed twice.
+    twice = np.flatnonzero(rows.assign(id=rows["item_id"].astype(str)).duplicated(["user", "id"]).to_numpy())
     if twice.size:
         again = rows.iloc[twice[0]]
-        same = rows[(rows["user"] == again["user"]) & (rows["item"] == again["item"])]
+        same = rows[(rows["user"] == again["user"]) & (rows["item_id"].astype(str) == str(again["item_id"]))]
         raise ValueError(
             f"{source}: {place} {again['where']}: item {again['item_id']!r} is listed twice for user "
             f"{again['user_id']!r} (first on {place} {same['where'].iloc[0]})"
@@ -167,7 +199,8 @@ def _seen_mask(rows, dataset, split):
     seen = seen.tocoo()
     n = dataset.n_items
     keys = seen.row.astype(np.int64) * n + seen.col
-    return np.isin(rows["user"].to_numpy() * n + rows["item"].to_numpy(), keys)
+    items = rows["item"].to_numpy()
+    return np.isin(rows["user"].to_numpy() * n + items, keys) & (items >= 0)  # (-1 would read as u-1's last)
 
 
 def read_lists(
@@ -195,8 +228,10 @@ def read_lists(
     split : {"test", "valid"}
         Split whose relevance judges the run: a listed user with an empty one is an error.
     strict : bool, default False
-        Refuse a run listing users the dataset does not hold (e.g. users its
-        preprocessing dropped); by default they are skipped and counted.
+        Refuse a run listing users or items the dataset does not hold (e.g. ones its
+        preprocessing dropped); by default such users are skipped and counted, and such
+        items are kept at their ranks as misses (relevant to no user of the split, with no
+        features for the list distances) and counted.
     drop_seen : bool, default False
         Drop the items of a user's training data (and validation data, for the test
         split) before the cut at k, as frameworks that mask them before ranking do; by
@@ -215,11 +250,10 @@ def read_lists(
     Raises
     ------
     ValueError
-        What :func:`~puf.evaluation.run_files.list_rows` refuses; a user not in the
-        dataset (``strict``, or every user of the run), an item not in the dataset, an
-        item listed twice for a user, a user with an empty ``split`` set: the message
-        names the file and line (a frame: the row). A user the run omits (unless
-        ``missing="pad"``).
+        What :func:`~puf.evaluation.run_files.list_rows` refuses; a user or an item not
+        in the dataset (with ``strict``; every user of the run not in it, always), an item
+        listed twice for a user, a user with an empty ``split`` set: the message names the
+        file and line (a frame: the row). A user the run omits (unless ``missing="pad"``).
 
     Examples
     --------
@@ -247,7 +281,8 @@ def read_lists(
     empty_lists, rows = rows["user"].to_numpy()[given_empty], rows[~given_empty]
     if rows.empty and k is None:
         raise ValueError(f"{name}: every list is empty; give k to score them")
-    rows = _checked_items(rows, dataset, name, place, split)
+    rows = _checked_items(rows, dataset, name, place, split, strict)
+    unknown_items = tuple(map(str, pd.unique(rows["item_id"].to_numpy()[rows["item"].to_numpy() < 0])))
     listed_users = np.isin(np.arange(dataset.n_users), np.concatenate([rows["user"].to_numpy(), empty_lists]))
     absent = np.flatnonzero(~listed_users)
     if absent.size and missing == "error":
@@ -261,6 +296,7 @@ def read_lists(
     k = int(rows["position"].max()) + 1 if k is None else check_k(k)
     first = rows["position"].to_numpy() < k
     seen, listed = int((rows["seen"].to_numpy() & first).sum()), int(first.sum())
+    outside = rows["item"].to_numpy() < 0
     if drop_seen:
         rows = rows[~rows["seen"]]
         rows = rows.assign(position=rows.groupby("user").cumcount().to_numpy())
@@ -269,7 +305,10 @@ def read_lists(
     rankings[rows["user"].to_numpy()[keep], rows["position"].to_numpy()[keep]] = rows["item"].to_numpy()[keep]
     lengths = np.bincount(rows["user"].to_numpy()[keep], minlength=dataset.n_users)
     short = int((listed_users & (lengths < k)).sum())
-    return RunLists(rankings, unknown, seen, drop_seen, short, listed)
+    empty = tuple(str(dataset.users[int(u)]) for u in np.flatnonzero((rankings < 0).all(axis=1)))
+    return RunLists(
+        rankings, unknown, seen, drop_seen, short, listed, unknown_items, int((outside & first).sum()), empty
+    )
 
 
 def read_run(
@@ -281,7 +320,7 @@ def read_run(
     missing: str = "error",
     strict: bool = True,
 ) -> NDArray[np.int64]:
-    """The rankings of :func:`read_lists`, refusing (by default) users the dataset does not hold.
+    """The rankings of :func:`read_lists`, refusing (by default) users and items the dataset does not hold.
 
     Parameters
     ----------

@@ -27,6 +27,7 @@ from ..pair_kernels import pair_kernel_of
 from ..pieces import matrix_memo
 from ..memory import memory_limit
 from ..paper_list_measures import proportion_envious_users
+from ..validation import undefined
 from ..variant import METRICS, Variant
 from ..world import World
 from .planner import DEFAULT_SIMILARITY, plan_roads, study_similarity, unbound
@@ -78,6 +79,11 @@ def _raised(variant, cause):
     return text[len(own) :] if text.startswith(own) else text
 
 
+def _bare_lists(world, k):
+    """How many users' first k hold no item: d_L, the distance between lists, is undefined for them."""
+    return int((np.asarray(world.rankings)[:, :k] < 0).all(axis=1).sum())
+
+
 def _centroids(world, k):
     return world.memo("lists", ("centroids", k), lambda: list_centroids(world.rankings[:, :k], world.item_vectors))
 
@@ -90,8 +96,9 @@ def _source_inputs(world, road, gamma, overrides=None):
     return {"histories": world.histories, "item_features": world.item_features, "gamma": gamma}
 
 
-def _pair_group(worlds, group, chosen, study, scores, where):
-    """One pass (or one sample) for every (world, variant) of a group of one similarity."""
+def _pair_group(worlds, group, chosen, study, scores, where, undefined_lists=frozenset()):
+    """One pass (or one sample) for every (world, variant) of a group of one similarity, but the
+    ``undefined_lists`` pairs (world name, index of the variant)."""
     from puf.engines.pair_pass import PairJob, pair_sums, sampled_pair_means
 
     first = next(iter(worlds.values()))
@@ -103,13 +110,18 @@ def _pair_group(worlds, group, chosen, study, scores, where):
         variant = chosen[index]
         form, bound = pair_kernel_of(variant.measure.function)
         for r, name in enumerate(runs):
+            if (name, index) in undefined_lists:
+                continue
             s = worlds[name].effectiveness(METRICS[variant.metric], k) if variant.metric else None
             jobs.append(PairJob(form, bound, s, r if "list_distance" in form.reads else None))
             slots.append((name, index, form, s))
             if form.weights is not None:  # a weighted mean: Σ weights is one more total of the pass
                 jobs.append(PairJob(form.weight_kernel(), bound, s, jobs[-1].lists))
                 slots.append(None)
-    centroids = [_centroids(worlds[name], k) for name in runs] if any(j.lists is not None for j in jobs) else ()
+    if not jobs:
+        return
+    listed = {j.lists for j in jobs if j.lists is not None}
+    centroids = [_centroids(worlds[name], k) if r in listed else None for r, name in enumerate(runs)] if listed else ()
     common = dict(
         m=m,
         similarity=road.source,
@@ -223,9 +235,9 @@ def _uf_together(worlds, chosen, roads, study):
     """Seed each world's exact UF from one pass over the pair tiles for all of them (they share their users)."""
     from puf.engines import uf_streaming_runs
 
-    first = next(iter(worlds.values()))
     if len(worlds) < 2 or all(road.kind != "uf" for road in roads):
         return
+    first = next(iter(worlds.values()))
     if not all(_same_users(first, w) for w in worlds.values()):
         return
     done = set()
@@ -251,7 +263,7 @@ def _uf_together(worlds, chosen, roads, study):
 def _neighbours(world, variant, road, study, gamma):
     from puf.engines.neighbors import inconsistency_from_neighbors, nearest_neighbors
 
-    from ..validation import check_k, undefined
+    from ..validation import check_k
 
     _, bound = unbound(variant.measure.function)
     n = check_k(bound.get("n_neighbors", 5), name="n_neighbors")
@@ -398,17 +410,30 @@ def score_worlds(
     )
     roads = _overridden(roads, chosen, study) if study.overrides else roads
     scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds}, {name: {} for name in worlds}, roads)
+    bare = {name: _bare_lists(world, study.k) for name, world in worlds.items()}
+    undefined_lists = {
+        (name, index): "1 user's list holds" if bare[name] == 1 else f"{bare[name]:,} users' lists hold"
+        for name in worlds
+        for index, variant in enumerate(chosen)
+        if bare[name] and "list_distance" in (variant.measure.reads or ())
+    }
     groups = {}
     for index, (variant, road) in enumerate(zip(chosen, roads)):
         if road.kind in ("pairs", "sample"):
             key = (road.kind, road.similarity, road.source, _gamma(variant, study.gamma, road))
             groups.setdefault(key, []).append((index, road))
     for group in groups.values():
-        _pair_group(worlds, group, chosen, study, scores, where)
-    _uf_together(worlds, chosen, roads, study)
+        _pair_group(worlds, group, chosen, study, scores, where, undefined_lists)
+    _uf_together({name: world for name, world in worlds.items() if not bare[name]}, chosen, roads, study)
     for name, world in worlds.items():
         here = f"{where} on run {name!r}" if len(worlds) > 1 and not where else where
         for index, (variant, road) in enumerate(zip(chosen, roads)):
+            if (name, index) in undefined_lists and road.kind != "skipped":
+                scores.values[name][index] = undefined(
+                    f"{variant.label} is undefined{here}: {undefined_lists[name, index]} no item in the first "
+                    f"{study.k}, and the distance between two lists needs an item in each"
+                )
+                continue
             if road.kind in ("pairs", "sample", "skipped"):
                 continue
             estimate = []
