@@ -65,9 +65,10 @@ def extreme_examples(level: str) -> list[Case]:
     [0.0, 0.0]
     """
     if level == "score":
+        # Described as shrinking describes them again: a value it makes simpler is then said.
         cases = [
-            Case(Population([0.0, 1.0], np.ones((2, 2))), change="explicit: S = (0, 1), everyone similar"),
-            Case(Population([0.0, 0.0], np.eye(2)), change="explicit: S = 0, nobody similar"),
+            Case(pop, change=f"explicit: {described(pop)}")
+            for pop in (Population([0.0, 1.0], np.ones((2, 2))), Population([0.0, 0.0], np.eye(2)))
         ]
         # Every size up to the largest drawn, at the extremes and at the values measures treat
         # specially (0, ½, 1): a flaw at one m or one special value is tried, not hoped for.
