@@ -49,6 +49,23 @@ def test_a_verdict_shows_the_words_of_its_own_example():
     assert "m = 300," not in text
 
 
+def raises_at_a_zero(effectiveness):
+    """max/min − 1, raising where some user is at 0 (as a ratio of effectiveness does)."""
+    s = np.asarray(effectiveness, dtype=float)
+    if s.min() == 0:
+        raise ZeroDivisionError("min effectiveness is 0")
+    return float(s.max() / s.min() - 1)
+
+
+def test_the_extremes_made_simpler_are_described_as_shown():
+    # The first extreme, S = (0, 1) with everyone similar, raises; shrinking makes its 1 a 0.
+    (verdict,) = verdicts(as_measure(raises_at_a_zero), properties=["defined"], max_examples=5, known=False)
+    assert verdict.status == "violated" and verdict.example["before"]["effectiveness"] == [0.0, 0.0]
+    assert verdict.example["change"] == (
+        "explicit: m = 2, S = 0, everyone similar (shrunk from m = 2: 1 value made simpler)"
+    )
+
+
 def test_fields_a_change_moves_print_differently():
     example = {
         "change": "effectiveness moved along a segment, narrowed by bisection to δ = 2.43e-16",
