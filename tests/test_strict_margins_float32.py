@@ -205,3 +205,29 @@ def test_continuity_and_lipschitz_set_aside_a_coarse_floats_last_unit():
     jumps = as_measure(lambda effectiveness: np.float32(np.mean(effectiveness) > 0.5))
     (broken,) = verdicts(jumps, properties=["continuity"])
     assert broken.status == "violated"
+
+
+def _mean_difference(dtype):
+    def mean_difference(effectiveness):
+        s = np.asarray(effectiveness, dtype=dtype)
+        return dtype(np.abs(s[:, None] - s[None, :]).sum() / (s.size * (s.size - 1)))
+
+    return as_measure(mean_difference)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_a_coarse_mean_difference_is_shown_rising_under_a_composite_transfer(dtype):
+    # The first hand-made composite leaves it exactly where it was, within its rounding: undecided.
+    (verdict,) = verdicts(_mean_difference(dtype), properties=["transfer-sensitivity"], max_examples=5, known=False)
+    example = verdict.example
+    assert verdict.status == "violated"
+    assert example["change"].startswith("explicit: composite transfer S = (0, 0.35, 0.5, 0.55)")
+    assert example["value_after"] - example["value_before"] > 0.015  # Σ|gaps| 1.8 → 1.9, over 12 ordered pairs
+
+
+def test_a_float64_mean_difference_is_shown_its_exact_tie_first():
+    (verdict,) = verdicts(
+        _mean_difference(np.float64), properties=["transfer-sensitivity"], max_examples=5, known=False
+    )
+    assert verdict.status == "violated"
+    assert verdict.example["change"].startswith("explicit: composite transfer S = (0, 0.3, 0.4, 0.5)")

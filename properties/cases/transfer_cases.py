@@ -234,10 +234,15 @@ def composite_transfer_worlds(level: str) -> list[Case]:
     because the lower gap (0.3) exceeds the upper one (0.1) by twice the transfer. A second
     world lets every user's list hold one item relevant to the next user (some envy).
 
+    At score level a second composite takes S = (0, 0.35, 0.5, 0.55) to (0.05, 0.3, 0.4, 0.65):
+    0.05 across the wide lower gap, 0.1 across the narrow upper one. A measure of ranks
+    weighted by value (the mean difference, Gini) rises by a tenth of its sum, which a float16
+    or float32 value shows where the first composite's exact tie lies within its resolution.
+
     Examples
     --------
     >>> [case.before.effectiveness.tolist() for case in composite_transfer_worlds("score")]
-    [[0.0, 0.3, 0.4, 0.5]]
+    [[0.0, 0.3, 0.4, 0.5], [0.0, 0.35, 0.5, 0.55]]
     >>> len(composite_transfer_worlds("world"))
     2
     """
@@ -246,8 +251,16 @@ def composite_transfer_worlds(level: str) -> list[Case]:
     if level == "score":
         from puf import Population
 
+        wide = Population(np.array([0.0, 0.35, 0.5, 0.55]), np.eye(4))
         pop = Population(before, np.eye(4))
-        return [Case(pop, pop.replace(effectiveness=after), change)]
+        return [
+            Case(pop, pop.replace(effectiveness=after), change),
+            Case(
+                wide,
+                wide.replace(effectiveness=np.array([0.05, 0.3, 0.4, 0.65])),
+                "explicit: composite transfer S = (0, 0.35, 0.5, 0.55) → (0.05, 0.3, 0.4, 0.65), variance kept",
+            ),
+        ]
     cases = []
     for shared in (False, True):
         worlds = [_own_lists_world(counts, shared) for counts in (before, after)]
