@@ -277,7 +277,7 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
     """The checks :func:`run` asked for, their table and notes; the exit code."""
     from puf.files import atomic_file
     from puf.properties import CATALOG, verdicts
-    from puf.properties.running.display import direction_note, format_verdicts, raised_note, stateful_note
+    from puf.properties.running.display import direction_note, format_verdicts, raised_note, range_note, stateful_note
     from puf.properties.running.isolation import load_isolated
 
     if args.all:
@@ -291,7 +291,8 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))
-        for note in (direction_note(measure, results), raised_note(measure, results), stateful_note(results)):
+        notes = (direction_note(measure, results), raised_note(measure, results), stateful_note(results))
+        for note in (*notes, range_note(measure, results)):
             if note:
                 _say(note)
         if args.known:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-__all__ = ["format_example", "format_verdicts", "format_matrix", "direction_note", "raised_note", "stateful_note"]
+__all__ = [
+    "format_example",
+    "format_verdicts",
+    "format_matrix",
+    "direction_note",
+    "raised_note",
+    "stateful_note",
+    "range_note",
+]
 
 from typing import Any
+import math
 from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
@@ -361,3 +370,50 @@ def stateful_note(verdicts: Sequence[Verdict]) -> str | None:
         "new process (one that did not show again is undefined), but a row that holds was judged on "
         "values that may be left from earlier calls."
     )
+
+
+def _size(example: Mapping[str, Any]) -> int | None:
+    """The number of users of an example's population (``m``, or the length of a field it shows)."""
+    if example.get("m") is not None:
+        return int(example["m"])
+    fields = example.get("before") or {}
+    return len(next(iter(fields.values()))) if fields else None
+
+
+def range_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
+    """A line for a measure whose ``range`` row holds while another row shows a value outside its
+    declared range: every example is a valid population, so the value is one, and the range search
+    drew none like it (a near-tie a ratio blows up, say); None otherwise. A value past an end by
+    less than the rounding of the coarsest float a measure may return (float16, m units of 2⁻¹⁰)
+    is not counted.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> from puf import as_measure
+    >>> shown = {"value_before": 0.0, "value_after": 3202.66, "before": {"effectiveness": [0.0, 0.0]}}
+    >>> rows = [V(property="range", status="holds", example=None),
+    ...         V(property="continuity", status="violated", example=shown)]
+    >>> print(range_note(as_measure(lambda effectiveness: 0.0), rows))
+    Its range row holds, but its continuity row shows the value 3202.66 (m = 2), outside the declared range [0, 1]: the range search drew no population like that one. A measure whose values lie elsewhere declares where: @puf.measure(range=(low, high)).
+    """
+    if not any(v.property == "range" and v.status == "holds" for v in verdicts):
+        return None
+    low, high = measure.range
+    for verdict in verdicts:
+        example = verdict.example or {}
+        m = _size(example)
+        for key in ("value_before", "value_after"):
+            value = example.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                continue
+            margin = (m or 1) * 2.0**-10 * max(1.0, abs(value))
+            if low - margin <= value <= high + margin:
+                continue
+            at = f" (m = {m})" if m else ""
+            return (
+                f"Its range row holds, but its {verdict.property} row shows the value {_number(value)}{at}, "
+                f"outside the declared range [{low:g}, {high:g}]: the range search drew no population like "
+                "that one. A measure whose values lie elsewhere declares where: @puf.measure(range=(low, high))."
+            )
+    return None

@@ -363,8 +363,10 @@ class PropertyItem(pytest.Item):
             refused[self.spec] = self.nodeid
             raise
         example = {k: v for k, v in (verdict.example or {}).items() if k in ("error", "value_before", "value_after")}
+        fields = (verdict.example or {}).get("before") or {}
+        example["m"] = len(next(iter(fields.values()))) if fields else None  # (the arrays stay out of the XML)
         read = {"status": verdict.status, "n_examples": verdict.n_examples, "example": example}
-        read.update(reads=list(measure.reads or ()), direction=measure.direction)
+        read.update(reads=list(measure.reads or ()), direction=measure.direction, range=list(measure.range))
         self.user_properties.append((_VERDICT, read))
         if pinned is not None and self.property_name in pinned["verdicts"]:
             message = pinned_change(verdict, pinned, path=self.known, spec=self.label)
@@ -412,13 +414,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
 
 def _notes(reports: list[pytest.TestReport]) -> list[str]:
     """The summary's lines from the tests' reports: each measure's notes, from its verdicts
-    (:func:`~puf.properties.running.display.direction_note`, ``raised_note``), then the findings,
+    (:func:`~puf.properties.running.display.direction_note`, ``raised_note``, ``stateful_note``,
+    ``range_note``), then the findings,
     in catalog order.
 
     Examples
     --------
     >>> from types import SimpleNamespace as Report
-    >>> read = {"status": "holds", "n_examples": 5, "example": {}, "reads": ["effectiveness"], "direction": "lower"}
+    >>> read = {"status": "holds", "n_examples": 5, "example": {}, "reads": ["effectiveness"], "direction": "lower",
+    ...         "range": [0.0, 1.0]}
     >>> found = (_NOTE, "f / scale-invariance: violated (informational) — why")
     >>> _notes([Report(nodeid="f::scale-invariance", user_properties=[(_VERDICT, read), found])])
     ['f / scale-invariance: violated (informational) — why']
@@ -426,7 +430,7 @@ def _notes(reports: list[pytest.TestReport]) -> list[str]:
     from types import SimpleNamespace
 
     from puf.properties.catalog.listing import CATALOG
-    from puf.properties.running.display import direction_note, raised_note, stateful_note
+    from puf.properties.running.display import direction_note, raised_note, range_note, stateful_note
 
     order = {name: i for i, name in enumerate(CATALOG)}
     found: dict[str, dict[tuple[str, str], Any]] = {}  # label -> (property, kind) -> what it told
@@ -440,8 +444,13 @@ def _notes(reports: list[pytest.TestReport]) -> list[str]:
         read = {name: SimpleNamespace(property=name, **v) for (name, key), v in told.items() if key == _VERDICT}
         row = sorted(read.values(), key=lambda v: order.get(v.property, len(order)))
         if row:
-            measure: Any = SimpleNamespace(reads=row[0].reads, direction=row[0].direction)
-            notes = (direction_note(measure, row), raised_note(measure, row), stateful_note(row))
+            measure: Any = SimpleNamespace(reads=row[0].reads, direction=row[0].direction, range=tuple(row[0].range))
+            notes = (
+                direction_note(measure, row),
+                raised_note(measure, row),
+                stateful_note(row),
+                range_note(measure, row),
+            )
             lines += [f"{label}: {note}" for note in notes if note]
         lines += [v for (name, key), v in sorted(told.items(), key=lambda kv: order.get(kv[0][0], 0)) if key == _NOTE]
     return lines
