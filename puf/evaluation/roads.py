@@ -411,12 +411,8 @@ def score_worlds(
     roads = _overridden(roads, chosen, study) if study.overrides else roads
     scores = WorldScores({name: [math.nan] * len(chosen) for name in worlds}, {name: {} for name in worlds}, roads)
     bare = {name: _bare_lists(world, study.k) for name, world in worlds.items()}
-    undefined_lists = {
-        (name, index): "1 user's list holds" if bare[name] == 1 else f"{bare[name]:,} users' lists hold"
-        for name in worlds
-        for index, variant in enumerate(chosen)
-        if bare[name] and "list_distance" in (variant.measure.reads or ())
-    }
+    reading_lists = [index for index, variant in enumerate(chosen) if "list_distance" in (variant.measure.reads or ())]
+    undefined_lists = {(name, index) for name in worlds if bare[name] for index in reading_lists}
     groups = {}
     for index, (variant, road) in enumerate(zip(chosen, roads)):
         if road.kind in ("pairs", "sample"):
@@ -429,9 +425,10 @@ def score_worlds(
         here = f"{where} on run {name!r}" if len(worlds) > 1 and not where else where
         for index, (variant, road) in enumerate(zip(chosen, roads)):
             if (name, index) in undefined_lists and road.kind != "skipped":
+                held = "1 user's list holds" if bare[name] == 1 else f"{bare[name]:,} users' lists hold"
                 scores.values[name][index] = undefined(
-                    f"{variant.label} is undefined{here}: {undefined_lists[name, index]} no item in the first "
-                    f"{study.k}, and the distance between two lists needs an item in each"
+                    f"{variant.label} is undefined{here}: {held} no item in the first {study.k}, and the "
+                    "distance between two lists needs an item in each"
                 )
                 continue
             if road.kind in ("pairs", "sample", "skipped"):
