@@ -58,8 +58,8 @@ class RunLists:
         Slots among the users' first k (as listed) that hold such an item.
     empty : tuple of str
         Users whose first k hold no item of the dataset: given empty, not listed
-        (``missing="pad"``), emptied by ``drop_seen`` or listing unknown items only. The distance between their list and
-        another (d_L, read by UF) is undefined.
+        (``missing="pad"``), emptied by ``drop_seen`` or listing unknown items only. The
+        distance between their list and another (d_L, read by UF) is undefined.
     """
 
     rankings: NDArray[np.int64]
@@ -179,11 +179,15 @@ def _checked_items(rows, dataset, source, place, split, strict):
             f"{source}: {place} {first['where']}: user {first['user_id']!r} has an empty {split} set "
             f"in dataset {dataset.name!r}; the run cannot be judged for it"
         )
-    # An unknown item has no index, so its id says whether it is listed twice.
-    twice = np.flatnonzero(rows.assign(id=rows["item_id"].astype(str)).duplicated(["user", "id"]).to_numpy())
+    item = rows["item"].to_numpy().copy()
+    outside = item < 0
+    if outside.any():  # an unknown item has no index: its id, numbered below -1, says whether it is listed twice
+        item[outside] = -2 - pd.factorize(rows["item_id"].to_numpy()[outside])[0]
+    user = rows["user"].to_numpy()
+    twice = np.flatnonzero(pd.DataFrame({"user": user, "item": item}).duplicated().to_numpy())
     if twice.size:
         again = rows.iloc[twice[0]]
-        same = rows[(rows["user"] == again["user"]) & (rows["item_id"].astype(str) == str(again["item_id"]))]
+        same = rows[(user == user[twice[0]]) & (item == item[twice[0]])]
         raise ValueError(
             f"{source}: {place} {again['where']}: item {again['item_id']!r} is listed twice for user "
             f"{again['user_id']!r} (first on {place} {same['where'].iloc[0]})"
