@@ -40,6 +40,10 @@ def unseen_lists(dataset, k=5):
     return lists
 
 
+def csv_rows(lists):
+    return [{"user": u, "item": i, "rank": r} for u, items in lists.items() for r, i in enumerate(items, 1)]
+
+
 def csv_text(lists, extra=()):
     lines = ["user,item,rank"] + [f"{u},{i},{r}" for u, items in lists.items() for r, i in enumerate(items, 1)]
     return "\n".join(lines + list(extra)) + "\n"
@@ -452,6 +456,11 @@ def test_items_the_split_does_not_hold_are_misses_at_their_ranks_and_counted(toy
     pd.testing.assert_frame_equal(scored[same], judged_alike[same])  # a miss at the same rank
     with pytest.raises(ValueError, match=r"unknown\.csv: line 2: item 'gone0' is not in dataset 'toy'"):
         read_lists(toy / "unknown.csv", dataset, strict=True)
+    numbers = {user: [item.replace("i", "") + ".0" for item in items] for user, items in lists.items()}
+    with pytest.raises(
+        ValueError, match=r"item '.*\.0' is not in dataset 'toy' \(after preprocessing; none of the run's"
+    ):
+        read_lists(pd.DataFrame(csv_rows(numbers)), dataset)  # ids read as floats: refused, not all misses
     (toy / "twice.csv").write_text(csv_text(unknown, extra=["u0,gone0,9"]))
     with pytest.raises(ValueError, match=r"item 'gone0' is listed twice for user 'u0' \(first on line 2\)"):
         read_lists(toy / "twice.csv", dataset)

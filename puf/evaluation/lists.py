@@ -164,13 +164,18 @@ def _checked_items(rows, dataset, source, place, split, strict):
     an item listed twice refused."""
     rows = rows.assign(item=_index_of(dataset.items, rows["item_id"]))
     missing = np.flatnonzero(rows["item"].to_numpy() < 0)
-    if missing.size and strict:
+    if missing.size and (strict or missing.size == len(rows)):  # (none known: ids of another dataset, or 1.0 for 1)
         first = rows.iloc[missing[0]]
+        more = (
+            f"; none of the run's {rows['item_id'].nunique():,} items is"
+            if missing.size == len(rows)
+            else f"; {missing.size:,} listed "
+            + ("item is not" if missing.size == 1 else "items are not")
+            + ": scored as misses unless strict"
+        )
         raise ValueError(
             f"{source}: {place} {first['where']}: item {first['item_id']!r} is not in dataset "
-            f"{dataset.name!r} (after preprocessing; {missing.size:,} listed "
-            + ("item is not" if missing.size == 1 else "items are not")
-            + ": scored as misses unless strict)"
+            f"{dataset.name!r} (after preprocessing{more})"
         )
     empty = np.flatnonzero((np.diff(dataset.matrix(split).indptr) == 0)[rows["user"].to_numpy()])
     if empty.size:
@@ -255,9 +260,10 @@ def read_lists(
     ------
     ValueError
         What :func:`~puf.evaluation.run_files.list_rows` refuses; a user or an item not
-        in the dataset (with ``strict``; every user of the run not in it, always), an item
-        listed twice for a user, a user with an empty ``split`` set: the message names the
-        file and line (a frame: the row). A user the run omits (unless ``missing="pad"``).
+        in the dataset (with ``strict``; always when none of the run's users, or none of its
+        items, is), an item listed twice for a user, a user with an empty ``split`` set: the
+        message names the file and line (a frame: the row). A user the run omits (unless
+        ``missing="pad"``).
 
     Examples
     --------
