@@ -435,20 +435,23 @@ def test_items_the_split_does_not_hold_are_misses_at_their_ranks_and_counted(toy
         judged = set(test.indices[test.indptr[u] : test.indptr[u + 1]])
         miss = next(dataset.items[i] for i in range(dataset.n_items) if i not in judged and not train[u, i])
         rest = [i for i in items if i != miss]
-        unknown[user] = rest[:slot] + [f"gone{u % 2}"] + rest[slot:4]
+        unknown[user] = rest[:slot] + [f"gone{u % 4}"] + rest[slot:4]
         stand_in[user] = rest[:slot] + [miss] + rest[slot:4]
     (toy / "unknown.csv").write_text(csv_text(unknown))
     (toy / "stand_in.csv").write_text(csv_text(stand_in))
     found = read_lists(toy / "unknown.csv", dataset)
     rows = found.rankings.tolist()
     assert [row.index(-1) for row in rows] == [u % 5 for u in range(dataset.n_users)]
-    assert found.unknown_items == ("gone0", "gone1") and found.unknown_listed == dataset.n_users
+    assert found.unknown_items == ("gone0", "gone1", "gone2", "gone3") and found.unknown_listed == dataset.n_users
     assert found.seen == 0 and found.short == 0 and found.empty == ()
+    first_only = read_lists(toy / "unknown.csv", dataset, k=1)  # only users 0, 5, 10 list one first
+    assert first_only.unknown_items == ("gone0", "gone1", "gone2") and first_only.unknown_listed == 3
+    assert read_lists(toy / "stand_in.csv", dataset, k=1).unknown_items == ()
     assert read_lists(toy / "unknown.csv", dataset, drop_seen=True).rankings[after].tolist() == rows[after]
     scored, said = evaluate(toy, f"mine={toy / 'unknown.csv'}", capsys=capsys)
     assert said == (
         f"puf evaluate: run mine: {dataset.n_users} of {5 * dataset.n_users} listed items are not in the "
-        "dataset (2 items, first: 'gone0'), scored as misses at their ranks"
+        "dataset (4 items, first: 'gone0'), scored as misses at their ranks"
     )
     assert pd.read_csv(toy / "out" / "lists.csv", index_col="run").loc["mine", "unknown_items"] == dataset.n_users
     judged_alike, _ = evaluate(toy, f"mine={toy / 'stand_in.csv'}", capsys=capsys)

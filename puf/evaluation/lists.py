@@ -52,8 +52,9 @@ class RunLists:
     listed : int
         Items among the users' first k as listed (before any were dropped).
     unknown_items : tuple of str
-        The listed items that the dataset does not hold (file order), each kept at its rank as a
-        miss: it is relevant to no user of the split, and has no features.
+        The items among the users' first k (as listed) that the dataset does not hold (file
+        order), each kept at its rank as a miss: relevant to no user of the split, and with no
+        features.
     unknown_listed : int
         Slots among the users' first k (as listed) that hold such an item.
     empty : tuple of str
@@ -292,7 +293,6 @@ def read_lists(
     if rows.empty and k is None:
         raise ValueError(f"{name}: every list is empty; give k to score them")
     rows = _checked_items(rows, dataset, name, place, split, strict)
-    unknown_items = tuple(map(str, pd.unique(rows["item_id"].to_numpy()[rows["item"].to_numpy() < 0])))
     listed_users = np.isin(np.arange(dataset.n_users), np.concatenate([rows["user"].to_numpy(), empty_lists]))
     absent = np.flatnonzero(~listed_users)
     if absent.size and missing == "error":
@@ -307,6 +307,8 @@ def read_lists(
     first = rows["position"].to_numpy() < k
     seen, listed = int((rows["seen"].to_numpy() & first).sum()), int(first.sum())
     outside = rows["item"].to_numpy() < 0
+    # (the rows keep their labels in file order through the sort)
+    unknown_items = tuple(map(str, pd.unique(rows[outside & first].sort_index()["item_id"].to_numpy())))
     if drop_seen:
         rows = rows[~rows["seen"]]
         rows = rows.assign(position=rows.groupby("user").cumcount().to_numpy())
