@@ -277,7 +277,14 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
     """The checks :func:`run` asked for, their table and notes; the exit code."""
     from puf.files import atomic_file
     from puf.properties import CATALOG, verdicts
-    from puf.properties.running.display import direction_note, format_verdicts, raised_note, range_note, stateful_note
+    from puf.properties.running.display import (
+        defined_note,
+        direction_note,
+        format_verdicts,
+        raised_note,
+        range_note,
+        stateful_note,
+    )
     from puf.properties.running.isolation import load_isolated
 
     if args.all:
@@ -292,7 +299,7 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))
         notes = (direction_note(measure, results), raised_note(measure, results), stateful_note(results))
-        for note in (*notes, range_note(measure, results)):
+        for note in (*notes, range_note(measure, results), defined_note(results)):
             if note:
                 _say(note)
         if args.known:

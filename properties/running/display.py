@@ -10,11 +10,12 @@ __all__ = [
     "raised_note",
     "stateful_note",
     "range_note",
+    "defined_note",
 ]
 
 from typing import Any
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 from puf.lines import folded, table
@@ -372,12 +373,14 @@ def stateful_note(verdicts: Sequence[Verdict]) -> str | None:
     )
 
 
-def _size(example: Mapping[str, Any]) -> int | None:
-    """The number of users of an example's population (``m``, or the length of a field it shows)."""
-    if example.get("m") is not None:
-        return int(example["m"])
-    fields = example.get("before") or {}
-    return len(next(iter(fields.values()))) if fields else None
+def _shown_values(verdicts: Sequence[Verdict]) -> Iterator[tuple[str, float, int | None]]:
+    """Each value a verdict's example shows: (its property, the value, the example's m)."""
+    for verdict in verdicts:
+        example = verdict.example or {}
+        for key in ("value_before", "value_after"):
+            value = example.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                yield verdict.property, float(value), _size(example)
 
 
 def range_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
@@ -400,20 +403,48 @@ def range_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
     if not any(v.property == "range" and v.status == "holds" for v in verdicts):
         return None
     low, high = measure.range
-    for verdict in verdicts:
-        example = verdict.example or {}
-        m = _size(example)
-        for key in ("value_before", "value_after"):
-            value = example.get(key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                continue
-            margin = (m or 1) * 2.0**-10 * max(1.0, abs(value))
-            if low - margin <= value <= high + margin:
-                continue
-            at = f" (m = {m})" if m else ""
+    for name, value, m in _shown_values(verdicts):
+        margin = (m or 1) * 2.0**-10 * max(1.0, abs(value))
+        if math.isfinite(value) and not low - margin <= value <= high + margin:
             return (
-                f"Its range row holds, but its {verdict.property} row shows the value {_number(value)}{at}, "
+                f"Its range row holds, but its {name} row shows the value {_number(value)}{_at(m)}, "
                 f"outside the declared range [{low:g}, {high:g}]: the range search drew no population like "
                 "that one. A measure whose values lie elsewhere declares where: @puf.measure(range=(low, high))."
             )
     return None
+
+
+def defined_note(verdicts: Sequence[Verdict]) -> str | None:
+    """A line for a measure whose ``defined`` row holds while another row shows it NaN or infinite:
+    every example is a valid population, so the defined search drew none like it; None otherwise.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as V
+    >>> shown = {"value_before": float("nan"), "before": {"effectiveness": [0.0, 0.5, 1.0]}}
+    >>> rows = [V(property="defined", status="holds", example=None),
+    ...         V(property="similarity-zero", status="undefined", example=shown)]
+    >>> print(defined_note(rows))
+    Its defined row holds, but its similarity-zero row shows the value nan (m = 3): the defined search drew no population like that one.
+    """
+    if not any(v.property == "defined" and v.status == "holds" for v in verdicts):
+        return None
+    for name, value, m in _shown_values(verdicts):
+        if not math.isfinite(value):
+            return (
+                f"Its defined row holds, but its {name} row shows the value {_number(value)}{_at(m)}: the "
+                "defined search drew no population like that one."
+            )
+    return None
+
+
+def _at(m: int | None) -> str:
+    return f" (m = {m})" if m else ""
+
+
+def _size(example: Mapping[str, Any]) -> int | None:
+    """The number of users of an example's population (``m``, or the length of a field it shows)."""
+    if example.get("m") is not None:
+        return int(example["m"])
+    fields = example.get("before") or {}
+    return len(next(iter(fields.values()))) if fields else None

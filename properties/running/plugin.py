@@ -415,7 +415,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
 def _notes(reports: list[pytest.TestReport]) -> list[str]:
     """The summary's lines from the tests' reports: each measure's notes, from its verdicts
     (:func:`~puf.properties.running.display.direction_note`, ``raised_note``, ``stateful_note``,
-    ``range_note``), then the findings,
+    ``range_note``, ``defined_note``), then the findings,
     in catalog order.
 
     Examples
@@ -430,7 +430,7 @@ def _notes(reports: list[pytest.TestReport]) -> list[str]:
     from types import SimpleNamespace
 
     from puf.properties.catalog.listing import CATALOG
-    from puf.properties.running.display import direction_note, raised_note, range_note, stateful_note
+    from puf.properties.running.display import defined_note, direction_note, raised_note, range_note, stateful_note
 
     order = {name: i for i, name in enumerate(CATALOG)}
     found: dict[str, dict[tuple[str, str], Any]] = {}  # label -> (property, kind) -> what it told
@@ -450,6 +450,7 @@ def _notes(reports: list[pytest.TestReport]) -> list[str]:
                 raised_note(measure, row),
                 stateful_note(row),
                 range_note(measure, row),
+                defined_note(row),
             )
             lines += [f"{label}: {note}" for note in notes if note]
         lines += [v for (name, key), v in sorted(told.items(), key=lambda kv: order.get(kv[0][0], 0)) if key == _NOTE]
