@@ -298,8 +298,14 @@ def _checked(args: argparse.Namespace, options: dict[str, Any]) -> int:
         except ValueError as exc:
             return _fail(str(exc).splitlines()[0])
         print(format_verdicts(results, catalog=CATALOG, width=terminal_width()))
-        notes = (direction_note(measure, results), raised_note(measure, results), stateful_note(results))
-        for note in (*notes, range_note(measure, results), defined_note(results)):
+        notes = (
+            direction_note(measure, results),
+            raised_note(measure, results),
+            stateful_note(results),
+            range_note(measure, results),
+            defined_note(results),
+        )
+        for note in notes:
             if note:
                 _say(note)
         if args.known:
