@@ -8,14 +8,17 @@ Every failure prints one line, ``puf COMMAND: ...``, on stderr, folded only at a
 
 from __future__ import annotations
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "command", "build_parser"]
 
 from collections.abc import Iterator, Sequence
+from typing import NoReturn
 import argparse
 import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
 
 from puf.lines import print_message
 
@@ -23,11 +26,16 @@ from .commands import COMMANDS
 from .exitcodes import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     Terminated,
     exit_code,
     terminations_interrupt,
 )
+
+#: Seconds the interpreter's exit may take, after a run a signal or Ctrl-C ended, before the
+#: process ends with the run's code anyway.
+EXIT_GRACE = 10.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -82,6 +90,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     with _bars_that_fit():  # before the commands' modules import tqdm, which reads it then
         return _run(argv)
+
+
+def command() -> NoReturn:
+    """The ``puf`` program (the console script, ``python -m puf.cli``): :func:`main` on the
+    command line, then exit with its code.
+
+    A run that SIGTERM, SIGHUP or Ctrl-C ended exits within :data:`EXIT_GRACE` seconds. The signal
+    can land inside the standard library's locked code (a process pool's queue, a future's
+    condition, as its results are awaited) and leave a lock held that the pool's manager thread
+    then waits for; the interpreter's exit waits for that thread, which would be forever.
+
+    Examples
+    --------
+    >>> import subprocess, sys
+    >>> subprocess.run([sys.executable, "-m", "puf.cli", "--version"], capture_output=True, text=True).stdout  # doctest: +ELLIPSIS
+    'puf-harness ...'
+    """
+    code = main()
+    signals = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    if code in {EXIT_INTERRUPTED, *(exit_code(Terminated(signum)) for signum in signals)}:
+        ending = threading.Timer(EXIT_GRACE, _end_now, (code,))
+        ending.daemon = True  # (an exit that finishes in time is not waited for)
+        ending.start()
+    sys.exit(code)
+
+
+def _end_now(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -1,7 +1,5 @@
 """``python -m puf.cli``: the ``puf`` command without the console script."""
 
-import sys
+from puf.cli import command
 
-from puf.cli import main
-
-sys.exit(main())
+command()

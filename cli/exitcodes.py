@@ -38,10 +38,13 @@ __all__ = [
     "terminations_interrupt",
 ]
 
-from typing import NoReturn
-from collections.abc import Iterator
+from typing import Any, NoReturn
+from collections.abc import Callable, Iterator
 import contextlib
+import functools
+import os
 import signal
+import sys
 import threading
 from types import FrameType
 
@@ -61,9 +64,25 @@ def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
     raise Terminated(signum)
 
 
+def _delivered_again(previous: Callable[[Any], object], unraisable: Any) -> None:
+    """An ``sys.unraisablehook``: a SIGTERM, SIGHUP or Ctrl-C whose exception Python swallowed
+    (raised in an at-fork callback, as a pool forks its workers, or in a finaliser) is sent again,
+    from a thread, so that it lands where it unwinds the run; anything else goes to ``previous``."""
+    found = unraisable.exc_value
+    if not isinstance(found, KeyboardInterrupt):
+        previous(unraisable)
+        return
+    signum = found.signum if isinstance(found, Terminated) else signal.SIGINT
+    again = threading.Timer(0.01, os.kill, (os.getpid(), signum))
+    again.daemon = True  # (the run may end before it fires)
+    again.start()
+
+
 @contextlib.contextmanager
 def terminations_interrupt() -> Iterator[None]:
-    """Within the body, SIGTERM and SIGHUP raise :class:`Terminated` (main thread only).
+    """Within the body, SIGTERM and SIGHUP raise :class:`Terminated` (main thread only). One
+    whose exception Python swallowed (an at-fork callback, a finaliser: the hook
+    ``sys.unraisablehook``) is sent again, as is a Ctrl-C's.
 
     Examples
     --------
@@ -81,9 +100,11 @@ def terminations_interrupt() -> Iterator[None]:
         return
     names = [s for s in ("SIGTERM", "SIGHUP") if hasattr(signal, s)]
     previous = {name: signal.signal(getattr(signal, name), _terminate) for name in names}
+    hook, sys.unraisablehook = sys.unraisablehook, functools.partial(_delivered_again, sys.unraisablehook)
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         for name, handler in previous.items():
             signal.signal(getattr(signal, name), handler)
 

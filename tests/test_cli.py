@@ -88,6 +88,52 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
     assert (done.returncode, done.stderr) == (141, "")
 
 
+def test_a_sigterm_whose_exception_python_swallowed_is_delivered_again():
+    """A signal handled inside an at-fork callback (a pool forking its workers) raises where
+    ``os.fork`` reports the exception and goes on: the run would not stop."""
+    script = (
+        "import os, signal, time\n"
+        "from puf.cli.exitcodes import Terminated, exit_code, terminations_interrupt\n"
+        "sent = []\n"
+        "def after():\n"
+        "    if not sent:\n"
+        "        sent.append(os.kill(os.getpid(), signal.SIGTERM))\n"
+        "        sum(range(10**5))  # the handler runs here, in the callback\n"
+        "os.register_at_fork(after_in_parent=after)\n"
+        "try:\n"
+        "    with terminations_interrupt():\n"
+        "        pid = os.fork()\n"
+        "        if pid == 0:\n"
+        "            os._exit(0)\n"
+        "        os.waitpid(pid, 0)\n"
+        "        time.sleep(30)\n"
+        "    print('went on')\n"
+        "except Terminated as exc:\n"
+        "    print('ended', exit_code(exc))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "ended 143\n", done.stderr
+
+
+def test_a_run_a_signal_ended_exits_though_a_thread_would_hold_the_exit():
+    """A pool's manager thread left waiting on a lock the interrupted code held would keep the
+    interpreter from exiting: the program ends with the run's code after its grace period."""
+    script = (
+        "import threading\n"
+        "import puf.cli as cli\n"
+        "cli.EXIT_GRACE = 0.5\n"
+        "held = threading.Lock()\n"
+        "held.acquire()\n"
+        "def main(argv=None):\n"
+        "    threading.Thread(target=held.acquire).start()  # never returns\n"
+        "    return 143\n"
+        "cli.main = main\n"
+        "cli.command()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 143
+
+
 def test_an_unknown_option_is_told_with_its_commands_usage(capsys):
     with pytest.raises(SystemExit) as exit:
         main(["evaluate", "--inter", "x.inter", "--bogus"])
