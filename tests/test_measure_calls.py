@@ -329,3 +329,27 @@ def test_a_module_from_a_folder_the_harness_added_loads_in_a_new_process(tmp_pat
     finally:
         sys.modules.pop("lab_measures", None)
     assert (found.number, found.error) == (0.5, None)
+
+
+class _SlowFinaliser:
+    def __del__(self):
+        time.sleep(0.3)  # the alarm goes off here: Python reports an exception of a finaliser and drops it
+
+
+def _stuck_after_a_finaliser(effectiveness):
+    _SlowFinaliser()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        pass
+    return 0.0
+
+
+def test_a_time_out_raised_in_a_finaliser_is_raised_again():
+    """The in-process limit (a registered measure's, or any where there is no fork) holds when its
+    alarm lands in a finaliser the measure ran."""
+    from puf.properties.running.calls import Timeout, _in_process
+
+    start = time.monotonic()
+    with pytest.raises(Timeout):
+        _in_process(puf.as_measure(_stuck_after_a_finaliser), {"effectiveness": [0.0, 1.0]}, 0.1)
+    assert time.monotonic() - start < 5
