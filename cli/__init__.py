@@ -144,8 +144,6 @@ def _run(argv: Sequence[str] | None) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (stdout is flushed at exit)
         return exit_code(exc)
     except KeyboardInterrupt as exc:
-        import signal
-
         word = f"terminated ({signal.Signals(exc.signum).name})" if isinstance(exc, Terminated) else "interrupted"
         print_message(f"puf {args.command}: {word}")
         return exit_code(exc)

@@ -38,15 +38,15 @@ __all__ = [
     "terminations_interrupt",
 ]
 
-from typing import Any, NoReturn
-from collections.abc import Callable, Iterator
+from typing import NoReturn
+from collections.abc import Iterator
 import contextlib
-import functools
 import os
 import signal
-import sys
 import threading
 from types import FrameType
+
+from puf.parallel import raised_again
 
 #: The exit codes: done, download failed, bad input, internal error, interrupted.
 EXIT_OK, EXIT_DOWNLOAD, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
@@ -64,15 +64,10 @@ def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
     raise Terminated(signum)
 
 
-def _delivered_again(previous: Callable[[Any], object], unraisable: Any) -> None:
-    """An ``sys.unraisablehook``: a SIGTERM, SIGHUP or Ctrl-C whose exception Python swallowed
-    (raised in an at-fork callback, as a pool forks its workers, or in a finaliser) is sent again,
-    from a thread, so that it lands where it unwinds the run; anything else goes to ``previous``."""
-    found = unraisable.exc_value
-    if not isinstance(found, KeyboardInterrupt):
-        previous(unraisable)
-        return
-    signum = found.signum if isinstance(found, Terminated) else signal.SIGINT
+def _send_again(interrupt: BaseException) -> None:
+    """Send the signal of a SIGTERM, SIGHUP or Ctrl-C whose exception Python dropped again, from a
+    thread, so that it lands where it unwinds the run (:func:`puf.parallel.raised_again`)."""
+    signum = interrupt.signum if isinstance(interrupt, Terminated) else signal.SIGINT
     again = threading.Timer(0.01, os.kill, (os.getpid(), signum))
     again.daemon = True  # (the run may end before it fires)
     again.start()
@@ -81,8 +76,8 @@ def _delivered_again(previous: Callable[[Any], object], unraisable: Any) -> None
 @contextlib.contextmanager
 def terminations_interrupt() -> Iterator[None]:
     """Within the body, SIGTERM and SIGHUP raise :class:`Terminated` (main thread only). One
-    whose exception Python swallowed (an at-fork callback, a finaliser: the hook
-    ``sys.unraisablehook``) is sent again, as is a Ctrl-C's.
+    whose exception Python dropped (in an at-fork callback, a finaliser) is sent again, as is
+    a Ctrl-C's.
 
     Examples
     --------
@@ -100,11 +95,10 @@ def terminations_interrupt() -> Iterator[None]:
         return
     names = [s for s in ("SIGTERM", "SIGHUP") if hasattr(signal, s)]
     previous = {name: signal.signal(getattr(signal, name), _terminate) for name in names}
-    hook, sys.unraisablehook = sys.unraisablehook, functools.partial(_delivered_again, sys.unraisablehook)
     try:
-        yield
+        with raised_again(KeyboardInterrupt, _send_again):
+            yield
     finally:
-        sys.unraisablehook = hook
         for name, handler in previous.items():
             signal.signal(getattr(signal, name), handler)
 

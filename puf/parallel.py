@@ -21,6 +21,7 @@ __all__ = [
     "fork_available",
     "die_with_parent",
     "start_child",
+    "raised_again",
     "describe_exit",
     "WorkerDied",
     "worker_pool",
@@ -169,6 +170,41 @@ def start_child(parent_pid: int, *, niceness: int = 0) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
+
+
+@contextlib.contextmanager
+def raised_again(kind: type[BaseException], again: Callable[[BaseException], object]) -> Iterator[None]:
+    """Within the body, an exception of ``kind`` that Python drops calls ``again`` with it: one
+    raised by a signal's handler in an at-fork callback (as a pool forks its workers) or in a
+    finaliser, which Python reports through ``sys.unraisablehook`` and goes on. ``again`` makes
+    it come back where it unwinds the body (the signal sent anew, the alarm set anew); any other
+    dropped exception is reported as before.
+
+    Examples
+    --------
+    >>> class Dropped:
+    ...     def __del__(self):
+    ...         raise KeyboardInterrupt
+    >>> seen = []
+    >>> with raised_again(KeyboardInterrupt, seen.append):
+    ...     dropped = Dropped()
+    ...     del dropped
+    >>> [type(exc).__name__ for exc in seen]
+    ['KeyboardInterrupt']
+    """
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, kind):
+            again(unraisable.exc_value)
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 def _context(start_method: str | None) -> Any:

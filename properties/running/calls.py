@@ -7,19 +7,17 @@ from __future__ import annotations
 
 __all__ = ["MeasureError", "Timeout", "call_measure", "first_call", "warning_of", "FreshCaller", "check_returns_number"]
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import FrameType
 from typing import Any, NoReturn
-import functools
 import math
 import signal
-import sys
 import threading
 
 import numpy as np
 
 from puf.metadata import Measure
-from puf.parallel import WorkerDied
+from puf.parallel import WorkerDied, raised_again
 from puf.population import Population
 from puf.registry import is_registered
 from puf.returned import RETURN_FIX, Outcome, not_a_number, outcome
@@ -43,27 +41,17 @@ def _expire(signum: int, frame: FrameType | None) -> NoReturn:
     raise Timeout()
 
 
-def _expired_again(previous: Callable[[Any], object], unraisable: Any) -> None:
-    """A ``sys.unraisablehook``: a :class:`Timeout` Python swallowed (raised in a finaliser the call
-    ran) is raised again, the alarm set anew; anything else goes to ``previous``."""
-    if isinstance(unraisable.exc_value, Timeout):
-        signal.setitimer(signal.ITIMER_REAL, 1e-3)
-        return
-    previous(unraisable)
-
-
 def _in_process(measure: Measure, fields: Mapping[str, Any], seconds: float | None) -> Outcome:
     """A call's outcome here, under a SIGALRM limit in the main thread (an alarm set before is given back)."""
     if not (seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()):
         return outcome(measure, fields, Exception)
     previous = signal.signal(signal.SIGALRM, _expire)
-    hook, sys.unraisablehook = sys.unraisablehook, functools.partial(_expired_again, sys.unraisablehook)
     outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return outcome(measure, fields, Exception)
+    try:  # (a Timeout dropped in a finaliser the measure ran: the alarm set anew)
+        with raised_again(Timeout, lambda _: signal.setitimer(signal.ITIMER_REAL, 1e-3)):
+            return outcome(measure, fields, Exception)
     finally:
         left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
-        sys.unraisablehook = hook
         signal.signal(signal.SIGALRM, previous)
         if outer:  # someone else's alarm (e.g. pytest-timeout's): what remains of it
             signal.setitimer(signal.ITIMER_REAL, max(outer - (seconds - left), 1e-3))

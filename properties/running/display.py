@@ -11,6 +11,7 @@ __all__ = [
     "stateful_note",
     "range_note",
     "defined_note",
+    "example_size",
 ]
 
 from typing import Any
@@ -140,7 +141,7 @@ def format_example(
     pad = " " * indent
     room = None if width is None else width - indent  # what a line may take after the pad
     before, after = example.get("before") or {}, example.get("after")
-    m = len(next(iter(before.values()))) if before else "?"
+    m = example_size(example) or "?"
     lines = [f"{_ROLE.get(status, 'example')} (m = {m}): {(example.get('change') or '').strip()}".rstrip(": ")]
     if example.get("error"):
         lines.append(f"error: {example['error']}")
@@ -380,7 +381,7 @@ def _shown_values(verdicts: Sequence[Verdict]) -> Iterator[tuple[str, float, int
         for key in ("value_before", "value_after"):
             value = example.get(key)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
-                yield verdict.property, float(value), _size(example)
+                yield verdict.property, float(value), example_size(example)
 
 
 def range_note(measure: Measure, verdicts: Sequence[Verdict]) -> str | None:
@@ -442,8 +443,15 @@ def _at(m: int | None) -> str:
     return f" (m = {m})" if m else ""
 
 
-def _size(example: Mapping[str, Any]) -> int | None:
-    """The number of users of an example's population (``m``, or the length of a field it shows)."""
+def example_size(example: Mapping[str, Any]) -> int | None:
+    """The number of users of a verdict's example: its ``m``, or the length of a field it shows
+    (None: it shows none).
+
+    Examples
+    --------
+    >>> example_size({"before": {"effectiveness": [0.0, 0.5, 1.0]}}), example_size({"m": 4}), example_size({})
+    (3, 4, None)
+    """
     if example.get("m") is not None:
         return int(example["m"])
     fields = example.get("before") or {}

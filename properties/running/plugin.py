@@ -351,6 +351,7 @@ class PropertyItem(pytest.Item):
     def runtest(self) -> None:
         from puf.properties.catalog.listing import CATALOG
         from puf.properties.knowledge.pinned import pinned_change, unpinned_failure
+        from puf.properties.running.display import example_size
 
         refused = self.config.stash[_REFUSED]
         if self.spec in refused:  # one failure says why; the measure's other tests are not run
@@ -363,8 +364,7 @@ class PropertyItem(pytest.Item):
             refused[self.spec] = self.nodeid
             raise
         example = {k: v for k, v in (verdict.example or {}).items() if k in ("error", "value_before", "value_after")}
-        fields = (verdict.example or {}).get("before") or {}
-        example["m"] = len(next(iter(fields.values()))) if fields else None  # (the arrays stay out of the XML)
+        example["m"] = example_size(verdict.example or {})  # (the arrays stay out of the XML)
         read = {"status": verdict.status, "n_examples": verdict.n_examples, "example": example}
         read.update(reads=list(measure.reads or ()), direction=measure.direction, range=list(measure.range))
         self.user_properties.append((_VERDICT, read))
