@@ -10,7 +10,7 @@ import numpy as np
 from puf import as_measure
 from puf.cli import main
 from puf.properties import verdicts
-from puf.properties.running.display import defined_note, range_note
+from puf.properties.running.display import defined_note, example_size, range_note
 
 
 def two_below_a_millionth(effectiveness):
@@ -29,6 +29,29 @@ def test_a_value_out_of_range_in_another_row_is_said_where_the_range_row_holds(c
     assert main(["check", f"{__file__}:two_below_a_millionth", "--property", "range,continuity", "--quiet"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "outside the declared range [0, 1]: the range search drew no population like that one" in out
+
+
+def envy_over_gap(effectiveness, utility):
+    """The largest envy over the effectiveness gap of its pair: inf at a tie, and near one far above 1."""
+    s, u = np.asarray(effectiveness), np.asarray(utility)
+    envy, gap = u - np.diag(u)[:, None], np.abs(s[:, None] - s[None, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.nanmax(np.where(envy > 0, envy / gap, 0.0)))
+
+
+def spread_over_gap(effectiveness):
+    """A thousandth of the spread to 1 over the largest gap: small wherever the drawn gaps are."""
+    s = np.asarray(effectiveness, dtype=float)
+    return float(1e-3 * (1.0 - s.min()) / (s.max() - s.min()))
+
+
+def test_the_range_row_itself_finds_a_ratio_that_runs_away_beside_a_tie_or_a_zero():
+    # The hand-made extremes moved by a step of a millionth: next to where each ratio is undefined.
+    for function, fields in ((envy_over_gap, ["effectiveness", "utility"]), (spread_over_gap, ["effectiveness"])):
+        (row,) = verdicts(as_measure(function), properties=["range"], max_examples=10)
+        assert row.status == "violated" and row.example["value_before"] > 1.0, row
+        assert example_size(row.example) == 2 and set(row.example["before"]) == set(fields), row.example
+        assert range_note(as_measure(function), [row]) is None
 
 
 def test_no_line_where_the_range_row_shows_it_or_the_values_are_within_a_coarse_rounding():

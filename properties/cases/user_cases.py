@@ -10,6 +10,8 @@ from __future__ import annotations
 __all__ = [
     "single_cases",
     "extreme_examples",
+    "range_examples",
+    "NEAR",
     "described",
     "anonymity_cases",
     "anonymity_examples",
@@ -89,7 +91,39 @@ def extreme_examples(level: str) -> list[Case]:
         [[0, 1], [2, 3]],
         np.eye(4),
     )
-    return [Case(derive(swapped), change="explicit: each user's list holds only the other's relevant items")]
+    return [Case(derive(swapped), change=f"explicit: {_SWAPPED}")]
+
+
+_SWAPPED = "each user's list holds only the other's relevant items"
+
+NEAR = 1e-6
+"""The step by which :func:`range_examples` moves an extreme: a ratio over what it closes runs to 10⁶."""
+
+
+def range_examples(level: str) -> list[Case]:
+    """The hand-made populations of ``range``: :func:`extreme_examples`, then two users a step of
+    :data:`NEAR` from where a ratio's denominator vanishes (a mean, a gap or a summed similarity
+    near 0), where a ratio that is undefined at the extreme itself runs far outside any bounded range.
+
+    Examples
+    --------
+    >>> for case in range_examples("score")[-3:]:
+    ...     print(case.change)
+    explicit: m = 2, S = (1e-06, 0), everyone similar
+    explicit: m = 2, S = (0.500001, 0.5), everyone similar
+    explicit: m = 2, one user at S = 1, the others at 0, every similarity 1e-06
+    >>> range_examples("world")[-1].change
+    "explicit: each user's list holds only the other's relevant items; m = 2, S = (1e-06, 0), nobody similar"
+    """
+    extremes = extreme_examples(level)
+    if level == "score":
+        near_zero, near_tie = np.array([NEAR, 0.0]), np.array([0.5 + NEAR, 0.5])
+        near = [Population(near_zero, np.ones((2, 2))), Population(near_tie, np.ones((2, 2)))]
+        near.append(Population([1.0, 0.0], _uniform_similarity(2, NEAR)))
+        return extremes + [Case(pop, change=f"explicit: {described(pop)}") for pop in near]
+    # The lists' envy at equal effectiveness, the effectiveness then moved apart by a step.
+    moved = extremes[0].before.replace(effectiveness=np.array([NEAR, 0.0]))
+    return extremes + [Case(moved, change=f"explicit: {_SWAPPED}; {described(moved)}")]
 
 
 _LARGE_EXPLICIT = (13, 20, 50, 100, 300)  # sizes where tables, samples and cut-offs end
@@ -105,7 +139,12 @@ def _effectiveness_words(s: NDArray[np.float64]) -> str:
         return "S half 0 and half 1"
     if m > 2 and np.array_equal(s, np.linspace(0.0, 1.0, m)):
         return "S evenly spread"
-    return "S = (" + ", ".join(f"{v:.4g}" for v in s) + ")" if m <= 8 else f"S in [{s.min():.4g}, {s.max():.4g}]"
+    if m > 8:
+        return f"S in [{s.min():.4g}, {s.max():.4g}]"
+    words = [f"{v:.4g}" for v in s]
+    if len(set(words)) < len(set(s.tolist())):  # (two values four digits do not tell apart)
+        words = [f"{v:.12g}" for v in s]
+    return "S = (" + ", ".join(words) + ")"
 
 
 def _similarity_words(similarity: NDArray[np.float64]) -> str:
