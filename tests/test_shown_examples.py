@@ -7,6 +7,8 @@ import pytest
 from puf import Population, as_measure
 from puf.properties import get_property, verdicts
 from puf.properties.cases.case import Case
+from puf.properties.cases.extreme_cases import candidates
+from puf.properties.cases.large_draws import example_world
 from puf.properties.cases.user_cases import described
 from puf.properties.running.display import format_example
 from puf.properties.running.runner import MEASURE_CALLS
@@ -214,3 +216,26 @@ def test_an_attainable_range_not_found_names_the_candidate_nearest_the_end_it_mi
     assert verdict.example["nearest"].endswith(", at 0.707")
     text = " ".join(format_example(verdict.example, status="not-found", indent=0).split())
     assert f"short of an end of the range (the nearest: {verdict.example['nearest']})" in text
+
+
+def test_a_world_measure_of_similar_users_list_distances_reaches_both_ends_on_the_candidate_worlds():
+    """Σ sim·d_L / Σ sim is NaN where nobody is alike, so candidate worlds of disjoint histories alone
+    read "not found"; the candidates have alike users too, with lists apart (1) and identical (0)."""
+
+    def alike_lists_apart(similarity, list_distance):
+        upper = np.triu_indices(len(similarity), 1)
+        weights = np.asarray(similarity)[upper]
+        with np.errstate(invalid="ignore"):
+            return float((weights * np.asarray(list_distance)[upper]).sum() / weights.sum())
+
+    (verdict,) = verdicts(alike_lists_apart, properties=["attainable-range"], max_examples=5)
+    assert verdict.status == "holds", verdict.reason
+    for m in (2, 3, 6):
+        worlds = {
+            name: alike_lists_apart(pop.similarity, pop.list_distance)
+            for name, pop in candidates(Case(example_world(m).population())).items()
+            if pop.list_distance is not None
+        }
+        alike = [v for name, v in worlds.items() if name.endswith("everyone alike")]
+        assert len(worlds) == 8 and min(alike) == 0.0 and max(alike) == 1.0
+        assert all(np.isnan(v) for name, v in worlds.items() if name.endswith("nobody alike"))

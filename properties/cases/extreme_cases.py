@@ -5,8 +5,9 @@ population of m users. The search answers it with the *candidates* (:func:`candi
 for every m, the populations where the measures of effectiveness disparity, of similarity-weighted
 gaps and of envy take their extreme values (everyone equal; one user apart from the rest; half
 and half; evenly spread; users near zero, so that ratios and logarithms run away; everyone alike,
-nobody alike, or alike only across the two halves), built from m alone, plus the drawn
-population itself. A stored example is a population of m users, so it replays with every
+nobody alike, or alike only across the two halves; at world level, worlds of m users whose lists
+give maximal envy, none, nothing relevant or no two lists apart, everyone alike or nobody alike),
+built from m alone, plus the drawn population itself. A stored example is a population of m users, so it replays with every
 candidate of its size.
 """
 
@@ -78,24 +79,34 @@ def _score_candidates(m: int) -> dict[str, Population]:
     return out
 
 
-def _world(relevance: NDArray[np.float64], rankings: ArrayLike) -> World:
+def _world(relevance: NDArray[np.float64], rankings: ArrayLike, *, alike: bool) -> World:
+    # Nobody alike: user u's history is item u. Everyone alike: every history is one more item,
+    # listed and relevant nowhere (Jaccard 1 between every two users, the lists as they were).
     m, n = relevance.shape
-    histories = np.zeros((m, n))
-    histories[np.arange(m), np.arange(m) % n] = 1.0
-    return World(histories, relevance, rankings, np.eye(n))
+    relevance = np.hstack([relevance, np.zeros((m, 1))]) if alike else relevance
+    histories = np.zeros_like(relevance)
+    histories[np.arange(m), n if alike else np.arange(m) % n] = 1.0
+    return World(histories, relevance, rankings, np.eye(relevance.shape[1]))
 
 
 @functools.lru_cache(maxsize=None)
 def _world_candidates(m: int) -> dict[str, Population]:
     # Item u relevant to user u alone; user v's list: every item but its own (k = m − 1), so
     # every user envies every other by 1. Or each user's list is its own item (k = 1): no envy.
+    # Or every list is the same item: no two lists apart.
     own = np.eye(m)
     others = np.array([[i for i in range(m) if i != v] for v in range(m)])
     nothing = np.zeros((m, m))
+    worlds = {
+        "every list all the others' relevant items (everyone envies everyone)": (own, others),
+        "every list its user's one relevant item (no envy)": (own, np.arange(m)[:, None]),
+        "nothing relevant": (nothing, np.arange(m)[:, None]),
+        "every list item 0, user 0's relevant item (identical lists)": (own, np.zeros((m, 1), dtype=int)),
+    }
     return {
-        "every list all the others' relevant items (everyone envies everyone)": derive(_world(own, others)),
-        "every list its user's one relevant item (no envy)": derive(_world(own, np.arange(m)[:, None])),
-        "nothing relevant": derive(_world(nothing, np.arange(m)[:, None])),
+        f"{name}; {'everyone' if alike else 'nobody'} alike": derive(_world(*world, alike=alike))
+        for name, world in worlds.items()
+        for alike in (False, True)
     }
 
 
@@ -144,7 +155,10 @@ def size_examples(level: str) -> list[Case]:
     """
     if level == "world":
         return [
-            Case(_world_candidates(m)["nothing relevant"], change=f"explicit: m = {m}, the candidate extremes")
+            Case(
+                _world_candidates(m)["nothing relevant; nobody alike"],
+                change=f"explicit: m = {m}, the candidate extremes",
+            )
             for m in range(6, 1, -1)
         ]
     return [
