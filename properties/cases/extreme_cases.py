@@ -5,10 +5,10 @@ population of m users. The search answers it with the *candidates* (:func:`candi
 for every m, the populations where the measures of effectiveness disparity, of similarity-weighted
 gaps and of envy take their extreme values (everyone equal; one user apart from the rest; half
 and half; evenly spread; users near zero, so that ratios and logarithms run away; everyone alike,
-nobody alike, or alike only across the two halves; at world level, worlds of m users whose lists
-give maximal envy, none, nothing relevant or no two lists apart, everyone alike or nobody alike),
-built from m alone, plus the drawn population itself. A stored example is a population of m users, so it replays with every
-candidate of its size.
+nobody alike, or alike only across the two halves; at world level, worlds whose lists give
+maximal envy, none, nothing relevant or no two lists apart, everyone alike or nobody alike),
+built from m alone, plus the drawn population itself. A stored example is a population of m
+users, so it replays with every candidate of its size.
 """
 
 from __future__ import annotations

@@ -97,13 +97,13 @@ def extreme_examples(level: str) -> list[Case]:
 _SWAPPED = "each user's list holds only the other's relevant items"
 
 NEAR = 1e-6
-"""The step by which :func:`range_examples` moves an extreme: a ratio over what it closes runs to 10⁶."""
+"""The step by which :func:`range_examples` moves two users off an extreme: a ratio over it is 10⁶."""
 
 
 def range_examples(level: str) -> list[Case]:
     """The hand-made populations of ``range``: :func:`extreme_examples`, then two users a step of
-    :data:`NEAR` from where a ratio's denominator vanishes (a mean, a gap or a summed similarity
-    near 0), where a ratio that is undefined at the extreme itself runs far outside any bounded range.
+    :data:`NEAR` from where a ratio's denominator vanishes (a mean, a gap or a summed similarity):
+    a ratio undefined at the extreme itself runs far outside any bounded range beside it.
 
     Examples
     --------
